@@ -1,0 +1,180 @@
+import type { StreamFn } from '../llm/collect.js';
+import type { LlmMessage, ToolCall, Usage } from '../llm/types.js';
+import type { Authorize } from '../permissions/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/tool.js';
+import { convertToLlm as defaultConvertToLlm } from './convert.js';
+import { executeToolCalls } from './tool-executor.js';
+import { addUsage, emptyUsage } from './usage.js';
+import type {
+  AgentEventSink,
+  AgentMessage,
+  AgentRunResult,
+  AgentStopReason,
+  AssistantMessage,
+  PermissionDenial,
+  UsageTotals,
+} from './types.js';
+
+export interface AgentLoopConfig {
+  model: string;
+  provider?: string;
+  systemPrompt: string;
+  tools: ToolRegistry;
+  /** The provider call; tests pass a fake. Must not throw. */
+  stream: StreamFn;
+  toolContext: Omit<ToolContext, 'signal' | 'onUpdate'>;
+  authorize?: Authorize;
+  signal?: AbortSignal;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  /** Messages the user queued while the agent worked; read after each tool batch. */
+  takeSteering?: () => AgentMessage[];
+  hasSteering?: () => boolean;
+  /** Messages to run once the agent would otherwise stop. */
+  takeFollowUps?: () => AgentMessage[];
+  /** Rewrites the context before each request (e.g. compaction); runs on agent messages. */
+  transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
+  convertToLlm?: (messages: readonly AgentMessage[]) => LlmMessage[];
+}
+
+/**
+ * Runs the agent until it answers without tool calls (and no follow-up is queued), a limit is
+ * reached, the provider fails, or the signal aborts. `messages` is the live history: prompts and
+ * every produced message are appended to it, and each append is announced with `message_end`.
+ */
+export async function runAgentLoop(
+  prompts: AgentMessage[],
+  messages: AgentMessage[],
+  config: AgentLoopConfig,
+  emit: AgentEventSink,
+): Promise<AgentRunResult> {
+  const signal = config.signal ?? new AbortController().signal;
+  const convert = config.convertToLlm ?? defaultConvertToLlm;
+  const usage: UsageTotals = emptyUsage();
+  const denials: PermissionDenial[] = [];
+  let turns = 0;
+  let apiDurationMs = 0;
+  let finalText = '';
+
+  const append = (message: AgentMessage) => {
+    messages.push(message);
+    emit({ type: 'message_start', message });
+    emit({ type: 'message_end', message });
+  };
+
+  const end = (stopReason: AgentStopReason, failure?: AssistantMessage['failure']): AgentRunResult => {
+    const result: AgentRunResult = { stopReason, failure, finalText, turns, usage, apiDurationMs, permissionDenials: denials };
+    emit({ type: 'agent_end', result });
+    return result;
+  };
+
+  emit({ type: 'agent_start' });
+  let pending = prompts;
+
+  for (;;) {
+    for (const message of pending) append(message);
+    pending = [];
+
+    if (signal.aborted) return end('aborted');
+    if (config.maxTurns !== undefined && turns >= config.maxTurns) return end('max_turns');
+    if (config.maxBudgetUsd !== undefined && usage.costUsd >= config.maxBudgetUsd) return end('max_budget');
+
+    turns += 1;
+    emit({ type: 'turn_start', turn: turns });
+    const context = config.transformContext ? await config.transformContext(messages, signal) : messages;
+    const started = Date.now();
+    const assistant = await streamAssistant(config, convert(context), signal, emit);
+    apiDurationMs += Date.now() - started;
+    messages.push(assistant);
+    emit({ type: 'message_end', message: assistant });
+    if (assistant.usage) addUsage(usage, assistant.usage);
+    if (assistant.content) finalText = assistant.content;
+
+    if (assistant.stopReason === 'error' || assistant.stopReason === 'aborted') {
+      emit({ type: 'turn_end', turn: turns, message: assistant, toolResults: [] });
+      return end(assistant.stopReason === 'aborted' ? 'aborted' : 'error', assistant.failure);
+    }
+
+    if (assistant.toolCalls.length > 0) {
+      const toolResults = await executeToolCalls(assistant.toolCalls, {
+        tools: config.tools,
+        context: config.toolContext,
+        signal,
+        authorize: config.authorize,
+        emit,
+        hasSteering: config.hasSteering ?? (() => false),
+        denials,
+      });
+      for (const result of toolResults) {
+        messages.push(result);
+        emit({ type: 'message_end', message: result });
+      }
+      emit({ type: 'turn_end', turn: turns, message: assistant, toolResults });
+      if (signal.aborted) return end('aborted');
+      pending = config.takeSteering?.() ?? [];
+      continue;
+    }
+
+    emit({ type: 'turn_end', turn: turns, message: assistant, toolResults: [] });
+    pending = config.takeSteering?.() ?? [];
+    if (pending.length === 0) pending = config.takeFollowUps?.() ?? [];
+    if (pending.length === 0) return end('completed');
+  }
+}
+
+async function streamAssistant(
+  config: AgentLoopConfig,
+  llmMessages: LlmMessage[],
+  signal: AbortSignal,
+  emit: AgentEventSink,
+): Promise<AssistantMessage> {
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: '',
+    toolCalls: [],
+    model: config.model,
+    provider: config.provider,
+    timestamp: Date.now(),
+  };
+  emit({ type: 'message_start', message });
+  const stream = config.stream({
+    model: config.model,
+    system: config.systemPrompt,
+    messages: llmMessages,
+    tools: config.tools.declarations(),
+    signal,
+  });
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'text_delta':
+        message.content += event.text;
+        emit({ type: 'message_update', message, delta: event.text });
+        break;
+      case 'tool_call':
+        message.toolCalls.push(event.call);
+        emit({ type: 'message_update', message, delta: '' });
+        break;
+      case 'retry':
+        emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure });
+        break;
+      case 'done':
+        return finishMessage(message, event.stopReason, event.text, event.toolCalls, event.usage);
+      case 'error':
+        message.failure = event.failure;
+        return finishMessage(message, event.stopReason, event.text, event.toolCalls, event.usage);
+    }
+  }
+  message.failure = { kind: 'unknown', message: 'The provider stream ended without a result.', retryable: false };
+  message.stopReason = 'error';
+  return message;
+}
+
+function finishMessage(message: AssistantMessage, stopReason: AssistantMessage['stopReason'], text: string, toolCalls: ToolCall[], usage: Usage): AssistantMessage {
+  message.stopReason = stopReason;
+  message.content = text;
+  // A failed or aborted turn keeps its text but not half-formed tool calls: they never ran.
+  message.toolCalls = stopReason === 'error' || stopReason === 'aborted' ? [] : toolCalls;
+  message.usage = usage;
+  return message;
+}

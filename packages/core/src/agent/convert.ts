@@ -1,0 +1,49 @@
+import type { LlmMessage } from '../llm/types.js';
+import type { AgentMessage } from './types.js';
+
+export const INTERRUPTED_RESULT = 'Interrupted: this tool call did not finish, so its result is unknown.';
+
+/**
+ * The default boundary from agent messages to LLM messages. Notes are dropped, compaction
+ * summaries become user context, and a tool call left without a result (Esc, a crash, kill -9)
+ * gets an "interrupted" result so that providers accept the history.
+ */
+export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  let open = new Map<string, string>(); // call id -> tool name, awaiting a result
+
+  const closeOpenCalls = () => {
+    for (const [id, name] of open) out.push({ role: 'tool', toolCallId: id, toolName: name, content: INTERRUPTED_RESULT, isError: true });
+    open = new Map();
+  };
+
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        closeOpenCalls();
+        out.push({ role: 'user', content: message.content });
+        break;
+      case 'assistant':
+        closeOpenCalls();
+        if (!message.content && message.toolCalls.length === 0) break; // failed or empty turn
+        out.push(message.toolCalls.length > 0
+          ? { role: 'assistant', content: message.content, toolCalls: message.toolCalls }
+          : { role: 'assistant', content: message.content });
+        for (const call of message.toolCalls) open.set(call.id, call.name);
+        break;
+      case 'tool':
+        if (!open.has(message.toolCallId)) break; // orphan result: its call was dropped
+        open.delete(message.toolCallId);
+        out.push({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError });
+        break;
+      case 'note':
+        if (message.kind === 'compaction') {
+          closeOpenCalls();
+          out.push({ role: 'user', content: `Summary of the earlier conversation:\n${message.text}` });
+        }
+        break;
+    }
+  }
+  closeOpenCalls();
+  return out;
+}

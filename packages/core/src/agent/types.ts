@@ -1,0 +1,95 @@
+import type { LlmMessage, ProviderFailure, StopReason, ToolCall, Usage } from '../llm/types.js';
+import type { ToolDetails } from '../tools/tool.js';
+
+/**
+ * Agent messages are what the session records and the UI shows. They are richer than LLM messages
+ * (notes, statuses, details) and become LLM messages only at the boundary, in `convertToLlm`.
+ */
+export interface UserMessage {
+  role: 'user';
+  content: string;
+  /** Why this message exists: typed by the user, queued while the agent worked, a loaded skill... */
+  origin?: 'prompt' | 'steering' | 'follow_up' | 'skill' | 'command';
+  /** What the UI shows instead of the full content (e.g. `/review 42` for an expanded command). */
+  display?: string;
+  timestamp: number;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: string;
+  toolCalls: ToolCall[];
+  stopReason?: StopReason;
+  usage?: Usage;
+  model?: string;
+  provider?: string;
+  failure?: ProviderFailure;
+  timestamp: number;
+}
+
+export type ToolStatus = 'ok' | 'error' | 'denied' | 'skipped' | 'interrupted';
+
+export interface ToolResultMessage {
+  role: 'tool';
+  toolCallId: string;
+  toolName: string;
+  content: string;
+  isError: boolean;
+  status: ToolStatus;
+  details?: ToolDetails;
+  timestamp: number;
+}
+
+/** App-level notes. `compaction` summaries reach the model; the others are for people. */
+export interface NoteMessage {
+  role: 'note';
+  kind: 'interrupted' | 'error' | 'compaction' | 'info';
+  text: string;
+  timestamp: number;
+}
+
+export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage | NoteMessage;
+
+export type AgentStopReason = 'completed' | 'max_turns' | 'max_budget' | 'error' | 'aborted';
+
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+}
+
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** False once any turn's price was unknown. */
+  costKnown: boolean;
+}
+
+export interface AgentRunResult {
+  stopReason: AgentStopReason;
+  failure?: ProviderFailure;
+  /** Text of the last assistant message. */
+  finalText: string;
+  turns: number;
+  usage: UsageTotals;
+  apiDurationMs: number;
+  permissionDenials: PermissionDenial[];
+}
+
+export type AgentEvent =
+  | { type: 'agent_start' }
+  | { type: 'agent_end'; result: AgentRunResult }
+  | { type: 'turn_start'; turn: number }
+  | { type: 'turn_end'; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  | { type: 'message_start'; message: AgentMessage }
+  | { type: 'message_update'; message: AssistantMessage; delta: string }
+  | { type: 'message_end'; message: AgentMessage }
+  | { type: 'tool_execution_start'; call: ToolCall; summary: string }
+  | { type: 'tool_execution_update'; call: ToolCall; text: string }
+  | { type: 'tool_execution_end'; call: ToolCall; result: ToolResultMessage }
+  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure };
+
+export type AgentEventSink = (event: AgentEvent) => void;
+
+export type { LlmMessage };

@@ -1,0 +1,41 @@
+/**
+ * Typed errors carry the exit code the CLI should use and a message that tells the user what to do.
+ * Exit codes follow the product contract: 1 run error, 2 usage, 3 config/auth, 4 limit, 130 interrupt.
+ */
+export class BeansError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class UsageError extends BeansError {
+  constructor(message: string) {
+    super(message, 2);
+  }
+}
+
+export class ConfigError extends BeansError {
+  constructor(message: string) {
+    super(message, 3);
+  }
+}
+
+export class ProviderError extends BeansError {
+  constructor(
+    message: string,
+    readonly kind: string,
+    exitCode = 1,
+  ) {
+    super(message, exitCode);
+  }
+}
+
+export class ToolInputError extends BeansError {
+  constructor(message: string) {
+    super(message, 1);
+  }
+}

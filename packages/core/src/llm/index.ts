@@ -1,0 +1,3 @@
+export * from './types.js';
+export { registerProvider, getProvider, listProviders } from './registry.js';
+export { collectStream, type StreamFn } from './collect.js';

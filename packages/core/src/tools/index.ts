@@ -1,0 +1,2 @@
+export * from './tool.js';
+export { ToolRegistry } from './registry.js';

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { ToolDeclaration } from '../llm/types.js';
+import type { Workspace } from '../workspace/workspace.js';
+
+/** How a tool touches the world; permissions are decided per kind. */
+export type ToolKind = 'read' | 'edit' | 'execute' | 'meta';
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+export interface Todo {
+  content: string;
+  status: TodoStatus;
+}
+
+/** State shared by the tools of one session. */
+export interface ToolSessionState {
+  /** Real path -> mtimeMs when the model last read or wrote it; edit_file refuses stale edits. */
+  fileTimes: Map<string, number>;
+  todos: Todo[];
+}
+
+export function createToolSessionState(): ToolSessionState {
+  return { fileTimes: new Map(), todos: [] };
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  workspace: Workspace;
+  state: ToolSessionState;
+  /** Streams partial output (e.g. shell lines) to the UI. */
+  onUpdate?: (text: string) => void;
+}
+
+/** Extra data for the UI and session log; never sent to the model. */
+export type ToolDetails =
+  | { kind: 'diff'; path: string; diff: string; added: number; removed: number }
+  | { kind: 'todos'; todos: Todo[] }
+  | { kind: 'shell'; exitCode: number | null; timedOut: boolean };
+
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+  details?: ToolDetails;
+}
+
+export interface Tool<Input = unknown> {
+  name: string;
+  /** Written for the model: when to use the tool and how. */
+  description: string;
+  kind: ToolKind;
+  schema: z.ZodType<Input>;
+  /** The string a permission rule like `shell(git *)` or `edit_file(src/**)` is matched against. */
+  ruleSubject?(input: Input): string | undefined;
+  /** One line for the UI, e.g. `src/a.ts` or `npm test`. */
+  summarize?(input: Input): string;
+  /** What a confirmation prompt shows before the call runs (a diff, the command). */
+  preview?(input: Input, context: Omit<ToolContext, 'signal' | 'onUpdate'>): Promise<ToolDetails | undefined>;
+  execute(input: Input, context: ToolContext): Promise<ToolResult>;
+}
+
+// The registry stores tools of many input types; `any` here is the existential "some Input".
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any>;
+
+export function defineTool<S extends z.ZodType>(tool: Tool<z.infer<S>> & { schema: S }): Tool<z.infer<S>> {
+  return tool;
+}
+
+export function toolDeclaration(tool: AnyTool): ToolDeclaration {
+  const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, parameters: schema };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['packages/*/test/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    // Two cores: end-to-end tests spawn processes, so more workers only add contention.
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+  },
+});
