@@ -1,0 +1,56 @@
+import type { AgentMessage, ChatSession, ModelInfo, PermissionRequest } from '@beans/core';
+
+/** A slash command as the input box offers it: built-in, plugin command, or skill. */
+export interface SlashCommandInfo {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  source: 'builtin' | 'command' | 'skill';
+}
+
+export interface SessionListing {
+  id: string;
+  startedAt: string;
+  lastActivity: string;
+  turns: number;
+  firstPrompt: string;
+  model?: string;
+}
+
+export type AskAnswer = { decision: 'once' | 'always' | 'deny'; reason?: string };
+export type PermissionAsker = (request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>;
+
+/**
+ * Everything the interactive UI needs, and nothing about how it is built: the CLI wires plugins,
+ * config and the session store behind this, so the UI holds no agent logic.
+ */
+export interface ChatHost {
+  /** The live session; replaced by `resume` and `clear` (subscribe again on `onSessionChange`). */
+  readonly session: ChatSession;
+  onSessionChange(listener: (session: ChatSession) => void): () => void;
+  readonly header: { profile: string; profileSource: string; provider: string; workspace: string };
+  /** Built-in commands first, then plugin commands and skills. */
+  readonly commands: SlashCommandInfo[];
+  /** The UI installs its confirmation prompt here. */
+  setPermissionAsker(asker: PermissionAsker): void;
+  /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
+  preparePrompt(text: string): Promise<{ messages: AgentMessage[] } | { error: string }>;
+  /** `/profile`: the active profile and which step of the chain chose it. */
+  describeProfile(): string;
+  listAgents(): { name: string; description: string }[];
+  listSkills(): { name: string; description: string }[];
+  listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
+  /** Switches the model of the live session; returns a line to show. */
+  switchModel(name: string): Promise<string>;
+  listSessions(): Promise<SessionListing[]>;
+  /** Replaces the live session with a stored one. */
+  resume(id: string): Promise<void>;
+  /** Starts a fresh session (new id) with the same profile. */
+  clear(): Promise<void>;
+  /** Summarises older turns into a compaction note; returns a line to show. */
+  compact(signal: AbortSignal): Promise<string>;
+  /** Workspace files for `@path` completion (relative paths). */
+  completePath(prefix: string): Promise<string[]>;
+  /** The model's context window in tokens, when known. */
+  contextWindow(): number | undefined;
+}

@@ -1,0 +1,118 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { reportError } from './report-error.js';
+import type { CliOptions } from './options.js';
+import { VERSION } from './version.js';
+
+/** Parses the command line and runs the chosen mode; resolves with the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram((code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with exit code 0; usage mistakes with 2.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    return reportError(error, argv.includes('--debug'));
+  }
+  return exitCode;
+}
+
+function buildProgram(setExit: (code: number) => void): Command {
+  const program = new Command('beans')
+    .description('A terminal coding assistant. Run `beans` in a repository to chat, or `beans -p "..."` for one-shot answers.')
+    .version(VERSION, '-v, --version')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(`beans: ${text.replace(/^error: /, '')}`) })
+    .showSuggestionAfterError();
+
+  program
+    .option('-p, --prompt <text>', 'one-shot: run the agent to completion, print the answer, exit (piped stdin is prepended)')
+    .addOption(new Option('-o, --output-format <format>', 'one-shot output').choices(['text', 'json', 'stream-json']).default('text'))
+    .option('--provider <name>', 'LLM provider: gemini or ollama')
+    .option('-m, --model <name>', 'model name')
+    .option('--agent-profile <file-or-agent>', 'profile: a Markdown file, or a plugin agent (agent or plugin:agent)')
+    .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')
+    .option('--yolo', 'approve every tool call')
+    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'auto-edit', 'yolo', 'plan']))
+    .option('--allowed-tools <rules>', 'tools that run without asking, e.g. "write_file,shell(git *)"')
+    .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)"')
+    .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
+    .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)
+    .option('-c, --continue', 'continue the newest session of this workspace')
+    .option('-r, --resume <id>', 'resume a session by id (a unique prefix is enough)')
+    .option('--plugin-dir <dir>', 'an extra plugin root (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--debug', 'show stack traces and debug details');
+
+  const run = async (forceChat: boolean) => {
+    const options = program.opts<CliOptions>();
+    const { runMain } = await import('./run-main.js');
+    setExit(await runMain(options, { forceChat }));
+  };
+  program.action(() => run(false));
+  program.command('chat').description('open an interactive session (the default)').action(() => run(true));
+
+  const plugins = program.command('plugins').description('inspect plugins');
+  plugins
+    .command('list')
+    .description('every plugin with its agents, skills and commands, and every load problem')
+    .option('--json', 'print JSON')
+    .action(async (local: { json?: boolean }) => {
+      const { pluginsList } = await import('./commands/plugins-list.js');
+      setExit(await pluginsList(program.opts<CliOptions>(), local));
+    });
+
+  const models = program.command('models').description('inspect models');
+  models
+    .command('list')
+    .description('models the provider offers')
+    .option('--json', 'print JSON')
+    .action(async (local: { json?: boolean }) => {
+      const { modelsList } = await import('./commands/models-list.js');
+      setExit(await modelsList(program.opts<CliOptions>(), local));
+    });
+
+  const sessions = program.command('sessions').description('inspect saved sessions');
+  sessions
+    .command('list')
+    .description('sessions of this workspace, newest first')
+    .option('--json', 'print JSON')
+    .action(async (local: { json?: boolean }) => {
+      const { sessionsList } = await import('./commands/sessions-list.js');
+      setExit(await sessionsList(program.opts<CliOptions>(), local));
+    });
+
+  const config = program
+    .command('config')
+    .description('show every effective setting and where it came from')
+    .option('--json', 'print JSON')
+    .action(async (local: { json?: boolean }) => {
+      const { configShow } = await import('./commands/config.js');
+      setExit(await configShow(program.opts<CliOptions>(), local));
+    });
+  config
+    .command('set <key> <value>')
+    .description('write a setting to .beans/settings.json (or the user file with --global)')
+    .option('--global', 'write the user settings file')
+    .action(async (key: string, value: string, local: { global?: boolean }) => {
+      const { configSet } = await import('./commands/config.js');
+      setExit(await configSet(program.opts<CliOptions>(), key, value, local));
+    });
+
+  return program;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number.');
+  return n;
+}
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number.');
+  return n;
+}

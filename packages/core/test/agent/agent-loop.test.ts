@@ -1,0 +1,265 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runAgentLoop, type AgentLoopConfig } from '../../src/agent/agent-loop.js';
+import { ChatSession, userMessage } from '../../src/agent/chat-session.js';
+import type { AgentEvent, AgentMessage } from '../../src/agent/types.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { createToolSessionState, defineTool } from '../../src/tools/tool.js';
+import type { LLMClient } from '../../src/llm/types.js';
+import { collectStream } from '../../src/llm/collect.js';
+import { fakeStream, type FakeTurn } from './fake-stream.js';
+
+const workspace = { root: '/tmp/ws', cwd: '/tmp/ws', isGit: false };
+
+function echoTool(log: string[] = [], delayMs = 0) {
+  return defineTool({
+    name: 'echo',
+    description: 'Echoes text.',
+    kind: 'read',
+    schema: z.object({ text: z.string() }),
+    async execute({ text }) {
+      log.push(`start ${text}`);
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      log.push(`end ${text}`);
+      return { content: `echo: ${text}` };
+    },
+  });
+}
+
+const writeTool = (log: string[]) =>
+  defineTool({
+    name: 'write',
+    description: 'Writes.',
+    kind: 'edit',
+    schema: z.object({ text: z.string() }),
+    async execute({ text }) {
+      log.push(`write ${text}`);
+      return { content: 'written' };
+    },
+  });
+
+function setup(turns: FakeTurn[], overrides: Partial<AgentLoopConfig> = {}, tools = new ToolRegistry([echoTool()])) {
+  const fake = fakeStream(turns);
+  const events: AgentEvent[] = [];
+  const messages: AgentMessage[] = [];
+  const config: AgentLoopConfig = {
+    model: 'm',
+    systemPrompt: 'You are a test.',
+    tools,
+    stream: fake.stream,
+    toolContext: { workspace, state: createToolSessionState() },
+    ...overrides,
+  };
+  const run = (text = 'hi') => runAgentLoop([userMessage(text)], messages, config, (e) => events.push(e));
+  return { run, events, messages, requests: fake.requests };
+}
+
+describe('agent loop', () => {
+  it('answers in one turn when the model calls no tools', async () => {
+    const { run, events, requests } = setup([{ text: 'Hello!' }]);
+    const result = await run();
+    expect(result.stopReason).toBe('completed');
+    expect(result.finalText).toBe('Hello!');
+    expect(result.turns).toBe(1);
+    expect(requests[0]!.system).toBe('You are a test.');
+    expect(requests[0]!.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(events.map((e) => e.type)).toEqual([
+      'agent_start', 'message_start', 'message_end', 'turn_start', 'message_start', 'message_update', 'message_end', 'turn_end', 'agent_end',
+    ]);
+  });
+
+  it('runs tool calls, sends results back in the model order, and continues', async () => {
+    const log: string[] = [];
+    const { run, requests, messages } = setup(
+      [
+        { toolCalls: [{ name: 'echo', arguments: { text: 'slow' } }, { name: 'echo', arguments: { text: 'fast' } }] },
+        { text: 'done' },
+      ],
+      {},
+      new ToolRegistry([
+        defineTool({
+          name: 'echo', description: 'd', kind: 'read', schema: z.object({ text: z.string() }),
+          async execute({ text }) {
+            log.push(`start ${text}`);
+            await new Promise((r) => setTimeout(r, text === 'slow' ? 40 : 1));
+            log.push(`end ${text}`);
+            return { content: `echo: ${text}` };
+          },
+        }),
+      ]),
+    );
+    const result = await run();
+    expect(result.turns).toBe(2);
+    // Both started before either ended: read-only calls run in parallel.
+    expect(log.slice(0, 2)).toEqual(['start slow', 'start fast']);
+    const second = requests[1]!.messages;
+    expect(second.slice(2).map((m) => (m.role === 'tool' ? m.content : m.role))).toEqual(['echo: slow', 'echo: fast']);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+  });
+
+  it('runs calls that change things one at a time, in order', async () => {
+    const log: string[] = [];
+    const { run } = setup(
+      [{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'write', arguments: { text: 'b' } }] }, { text: 'ok' }],
+      {},
+      new ToolRegistry([writeTool(log)]),
+    );
+    await run();
+    expect(log).toEqual(['write a', 'write b']);
+  });
+
+  it('turns an unknown tool, bad arguments and a throwing tool into error results, not crashes', async () => {
+    const boom = defineTool({ name: 'boom', description: 'd', kind: 'read', schema: z.object({}), async execute() { throw new Error('kaboom'); } });
+    const { run, messages } = setup(
+      [
+        { toolCalls: [{ name: 'nope', arguments: {} }, { name: 'echo', arguments: { text: 42 } }, { name: 'boom', arguments: {} }] },
+        { text: 'recovered' },
+      ],
+      {},
+      new ToolRegistry([echoTool(), boom]),
+    );
+    const result = await run();
+    expect(result.stopReason).toBe('completed');
+    const results = messages.filter((m) => m.role === 'tool');
+    expect(results.map((r) => r.status)).toEqual(['error', 'error', 'error']);
+    expect(results[0]!.content).toContain('Unknown tool "nope"');
+    expect(results[0]!.content).toContain('echo');
+    expect(results[1]!.content).toMatch(/Invalid arguments for echo:\n- text: .*string/);
+    expect(results[2]!.content).toBe('boom failed: kaboom');
+  });
+
+  it('asks permission and reports denials', async () => {
+    const log: string[] = [];
+    const { run, messages } = setup(
+      [{ toolCalls: [{ name: 'write', arguments: { text: 'x' } }] }, { text: 'ok' }],
+      { authorize: async ({ tool }) => (tool.kind === 'edit' ? { allow: false, reason: 'one-shot mode' } : { allow: true }) },
+      new ToolRegistry([writeTool(log)]),
+    );
+    const result = await run();
+    expect(log).toEqual([]);
+    expect(result.permissionDenials).toEqual([{ tool_name: 'write', tool_use_id: 'call_1', tool_input: { text: 'x' } }]);
+    const denied = messages.find((m) => m.role === 'tool');
+    expect(denied).toMatchObject({ status: 'denied', content: 'Permission denied: one-shot mode' });
+  });
+
+  it('stops at max turns with its own stop reason', async () => {
+    const { run } = setup([{ toolCalls: [{ name: 'echo', arguments: { text: 'again' } }] }], { maxTurns: 3 });
+    const result = await run();
+    expect(result.stopReason).toBe('max_turns');
+    expect(result.turns).toBe(3);
+  });
+
+  it('stops when the budget is spent', async () => {
+    const { run } = setup([{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }], usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.4 } }], { maxBudgetUsd: 1 });
+    const result = await run();
+    expect(result.stopReason).toBe('max_budget');
+    expect(result.turns).toBe(3);
+    expect(result.usage.costUsd).toBeCloseTo(1.2);
+  });
+
+  it('ends with the provider failure as data', async () => {
+    const { run, messages } = setup([{ fail: { kind: 'server', message: 'The server failed 4 times.' } }]);
+    const result = await run();
+    expect(result.stopReason).toBe('error');
+    expect(result.failure?.message).toBe('The server failed 4 times.');
+    expect(messages.at(-1)).toMatchObject({ role: 'assistant', stopReason: 'error' });
+  });
+
+  it('skips the remaining calls when a steering message arrives, and shows it to the model', async () => {
+    const log: string[] = [];
+    const steering: AgentMessage[] = [];
+    const tools = new ToolRegistry([
+      defineTool({
+        name: 'write', description: 'd', kind: 'edit', schema: z.object({ text: z.string() }),
+        async execute({ text }) {
+          log.push(text);
+          steering.push(userMessage('stop, use tabs', 'steering'));
+          return { content: 'ok' };
+        },
+      }),
+    ]);
+    const { run, requests, messages } = setup(
+      [{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'write', arguments: { text: 'b' } }] }, { text: 'switching to tabs' }],
+      { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) },
+      tools,
+    );
+    await run();
+    expect(log).toEqual(['a']);
+    const results = messages.filter((m) => m.role === 'tool');
+    expect(results.map((r) => r.status)).toEqual(['ok', 'skipped']);
+    expect(requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'stop, use tabs' });
+  });
+
+  it('runs follow-up messages after the agent would stop', async () => {
+    const followUps = [userMessage('and now B', 'follow_up')];
+    const { run, requests } = setup([{ text: 'A' }, { text: 'B' }], { takeFollowUps: () => followUps.splice(0, 1) });
+    const result = await run();
+    expect(result.turns).toBe(2);
+    expect(result.finalText).toBe('B');
+    expect(requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'and now B' });
+  });
+
+  it('aborts mid-stream and keeps the history consistent', async () => {
+    const controller = new AbortController();
+    const { run, messages } = setup([{ text: 'partial', delayMs: 5_000 }], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const started = Date.now();
+    const result = await run();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(result.stopReason).toBe('aborted');
+    expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'partial', stopReason: 'aborted' });
+  });
+
+  it('applies transformContext and convertToLlm at the boundary', async () => {
+    const { run, requests } = setup([{ text: 'ok' }], {
+      transformContext: async (messages) => [{ role: 'note', kind: 'compaction', text: 'earlier stuff', timestamp: 0 }, ...messages],
+    });
+    await run('question');
+    expect(requests[0]!.messages).toEqual([
+      { role: 'user', content: 'Summary of the earlier conversation:\nearlier stuff' },
+      { role: 'user', content: 'question' },
+    ]);
+  });
+});
+
+describe('ChatSession', () => {
+  function client(turns: FakeTurn[]) {
+    const fake = fakeStream(turns);
+    const llm: LLMClient = {
+      provider: 'fake',
+      resolveModel: async () => ({ model: 'm' }),
+      chatStream: fake.stream,
+      chat: (request) => collectStream(fake.stream(request)),
+      listModels: async () => [],
+    };
+    return { llm, requests: fake.requests };
+  }
+
+  it('keeps history across prompts, records every message, and updates only the SOP section', async () => {
+    const { llm, requests } = client([{ text: 'one' }, { text: 'two' }]);
+    const recorded: AgentMessage[] = [];
+    const session = new ChatSession({
+      client: llm, provider: 'fake', model: 'm', systemPrompt: 'Base prompt.', tools: new ToolRegistry(), workspace,
+      record: (m) => recorded.push(m),
+    });
+    await session.prompt('first');
+    session.setSop('Always run the tests.');
+    await session.prompt('second');
+    expect(requests[1]!.messages.map((m) => m.content)).toEqual(['first', 'one', 'second']);
+    expect(requests[1]!.system).toBe('Base prompt.\n\n# Standard operating procedure\nAlways run the tests.');
+    expect(recorded.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(session.usage.inputTokens).toBe(20);
+  });
+
+  it('refuses a second concurrent prompt and records an interruption note on abort', async () => {
+    const { llm } = client([{ text: 'slow', delayMs: 5_000 }]);
+    const session = new ChatSession({ client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace });
+    const running = session.prompt('go');
+    await expect(session.prompt('again')).rejects.toThrow(/already running/);
+    session.abort();
+    const result = await running;
+    expect(result.stopReason).toBe('aborted');
+    expect(session.messages.at(-1)).toMatchObject({ role: 'note', kind: 'interrupted' });
+    expect(session.isRunning).toBe(false);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { convertToLlm, INTERRUPTED_RESULT } from '../../src/agent/convert.js';
+import type { AgentMessage } from '../../src/agent/types.js';
+
+const t = 0;
+
+describe('convertToLlm', () => {
+  it('gives a tool call cut off by a crash an "interrupted" result so providers accept the history', () => {
+    const history: AgentMessage[] = [
+      { role: 'user', content: 'fix it', timestamp: t },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'shell', arguments: { command: 'sleep 9' } }, { id: 'b', name: 'read_file', arguments: { path: 'x' } }], timestamp: t },
+      { role: 'tool', toolCallId: 'b', toolName: 'read_file', content: 'x', isError: false, status: 'ok', timestamp: t },
+      { role: 'note', kind: 'interrupted', text: 'Interrupted', timestamp: t },
+      { role: 'user', content: 'go on', timestamp: t },
+    ];
+    expect(convertToLlm(history)).toEqual([
+      { role: 'user', content: 'fix it' },
+      { role: 'assistant', content: '', toolCalls: history[1]!.role === 'assistant' ? history[1]!.toolCalls : [] },
+      { role: 'tool', toolCallId: 'b', toolName: 'read_file', content: 'x', isError: false },
+      { role: 'tool', toolCallId: 'a', toolName: 'shell', content: INTERRUPTED_RESULT, isError: true },
+      { role: 'user', content: 'go on' },
+    ]);
+  });
+
+  it('drops empty failed turns, orphan results and notes other than compaction summaries', () => {
+    const history: AgentMessage[] = [
+      { role: 'user', content: 'q', timestamp: t },
+      { role: 'assistant', content: '', toolCalls: [], stopReason: 'error', timestamp: t },
+      { role: 'tool', toolCallId: 'zzz', toolName: 'x', content: 'orphan', isError: false, status: 'ok', timestamp: t },
+      { role: 'note', kind: 'error', text: 'provider down', timestamp: t },
+      { role: 'note', kind: 'compaction', text: 'we fixed a bug', timestamp: t },
+    ];
+    expect(convertToLlm(history)).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'user', content: 'Summary of the earlier conversation:\nwe fixed a bug' },
+    ]);
+  });
+});
