@@ -10,5 +10,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   // Caches compiled bytecode between runs; cuts later start-ups by a third.
   module.enableCompileCache?.();
   const { runCli } = await import('./cli.js');
-  process.exitCode = await runCli(argv);
+  // Exit explicitly: idle keep-alive sockets of the HTTP clients must not hold the process open.
+  process.exit(await runCli(argv));
 }

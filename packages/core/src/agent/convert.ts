@@ -4,8 +4,8 @@ import type { AgentMessage } from './types.js';
 export const INTERRUPTED_RESULT = 'Interrupted: this tool call did not finish, so its result is unknown.';
 
 /**
- * The default boundary from agent messages to LLM messages. Notes are dropped, compaction
- * summaries become user context, and a tool call left without a result (Esc, a crash, kill -9)
+ * The default boundary from agent messages to LLM messages. Notes are dropped, the latest
+ * compaction summary replaces everything before it, and a tool call left without a result (Esc, a crash, kill -9)
  * gets an "interrupted" result so that providers accept the history.
  */
 export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
@@ -17,7 +17,12 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
     open = new Map();
   };
 
-  for (const message of messages) {
+  // A compaction summary stands for everything before it: history starts at the latest one.
+  let start = 0;
+  messages.forEach((message, index) => {
+    if (message.role === 'note' && message.kind === 'compaction') start = index;
+  });
+  for (const message of messages.slice(start)) {
     switch (message.role) {
       case 'user':
         closeOpenCalls();

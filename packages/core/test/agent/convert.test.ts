@@ -30,9 +30,19 @@ describe('convertToLlm', () => {
       { role: 'note', kind: 'error', text: 'provider down', timestamp: t },
       { role: 'note', kind: 'compaction', text: 'we fixed a bug', timestamp: t },
     ];
+    expect(convertToLlm(history.slice(0, 4))).toEqual([{ role: 'user', content: 'q' }]);
+  });
+
+  it('starts the history at the latest compaction summary', () => {
+    const history: AgentMessage[] = [
+      { role: 'user', content: 'old question', timestamp: t },
+      { role: 'assistant', content: 'old answer', toolCalls: [], timestamp: t },
+      { role: 'note', kind: 'compaction', text: 'we fixed a bug', timestamp: t },
+      { role: 'user', content: 'next', timestamp: t },
+    ];
     expect(convertToLlm(history)).toEqual([
-      { role: 'user', content: 'q' },
       { role: 'user', content: 'Summary of the earlier conversation:\nwe fixed a bug' },
+      { role: 'user', content: 'next' },
     ]);
   });
 });

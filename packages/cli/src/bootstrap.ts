@@ -1,0 +1,217 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  ChatSession,
+  ConfigError,
+  ProviderError,
+  SessionStore,
+  ToolRegistry,
+  buildSystemPrompt,
+  builtinTools,
+  configDir,
+  createAuthorize,
+  createClient,
+  createLoadSkillTool,
+  defaultProviderId,
+  exitCodeForFailure,
+  getProvider,
+  loadConfig,
+  loadContextFiles,
+  loadPlugins,
+  mapModelAlias,
+  parseToolRules,
+  pluginRoots,
+  registerBuiltinProviders,
+  repairHistory,
+  resolveProfile,
+  resolveWorkspace,
+  sessionsDir,
+  type AgentMessage,
+  type LLMClient,
+  type LoadedConfig,
+  type PermissionRequest,
+  type PluginCatalog,
+  type Profile,
+  type SessionWriter,
+  type Workspace,
+} from '@beans/core';
+import { configFlags, type CliOptions } from './options.js';
+import { generateProfile } from './generate-profile.js';
+import type { AskAnswer } from './chat-host.js';
+
+/** The built-in plugins ship beside the packages: <repo>/plugins. */
+export const BUILTIN_PLUGINS_DIR = fileURLToPath(new URL('../../../plugins', import.meta.url));
+
+export interface Base {
+  env: NodeJS.ProcessEnv;
+  workspace: Workspace;
+  config: LoadedConfig;
+  configDir: string;
+}
+
+/** Workspace and configuration: what every command needs. Warnings go to stderr once. */
+export async function loadBase(options: CliOptions): Promise<Base> {
+  const env = process.env;
+  const workspace = resolveWorkspace(process.cwd());
+  const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: configFlags(options) });
+  for (const warning of config.warnings) process.stderr.write(`beans: warning: ${warning}\n`);
+  return { env, workspace, config, configDir: configDir(env) };
+}
+
+export async function loadCatalog(base: Base): Promise<PluginCatalog> {
+  const roots = pluginRoots({
+    builtinDir: BUILTIN_PLUGINS_DIR,
+    workspaceRoot: base.workspace.root,
+    configDir: base.configDir,
+    extraDirs: base.config.values.plugins.dirs,
+  });
+  return loadPlugins({ roots, disabled: base.config.values.plugins.disabled });
+}
+
+export function sessionStore(base: Base): SessionStore {
+  return new SessionStore(base.config.values.sessions.dir ?? sessionsDir(base.env, base.workspace.root));
+}
+
+export function providerIdOf(base: Base): string {
+  registerBuiltinProviders();
+  const id = base.config.values.provider ?? defaultProviderId(base.env);
+  if (!getProvider(id)) throw new ConfigError(`Unknown provider "${id}". Use --provider gemini or --provider ollama.`);
+  return id;
+}
+
+export async function clientFor(base: Base, providerId: string): Promise<LLMClient> {
+  const values = base.config.values;
+  return createClient(providerId, {
+    model: values.model ?? values.models[providerId as 'gemini' | 'ollama'],
+    baseUrl: providerId === 'ollama' ? values.ollama.host : values.gemini.baseUrl,
+    env: base.env,
+  });
+}
+
+/** The model to use: the configured one, or the provider's pick (Ollama chooses an installed tool-capable model). */
+export async function resolveModel(client: LLMClient): Promise<{ model: string; note?: string }> {
+  const resolved = await client.resolveModel();
+  if ('failure' in resolved) throw new ProviderError(resolved.failure.message, resolved.failure.kind, exitCodeForFailure(resolved.failure));
+  return resolved;
+}
+
+export interface App {
+  base: Base;
+  catalog: PluginCatalog;
+  profile: Profile;
+  providerId: string;
+  client: LLMClient;
+  /** A line for the user when the provider picked the model itself. */
+  modelNote?: string;
+  allTools: ToolRegistry;
+  session: ChatSession;
+  store: SessionStore;
+  /** Replaced by the interactive UI; one-shot runs have none, so calls that would ask are denied. */
+  setAsker(asker: ((request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>) | undefined): void;
+  /** Builds a new session on the same profile and tools: fresh, or from stored history. */
+  newSession(resumeId?: string): Promise<ChatSession>;
+}
+
+/** Wires configuration, plugins, the profile, the provider, tools, permissions and the session log into one session. */
+export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'): Promise<App> {
+  const base = await loadBase(options);
+  const values = base.config.values;
+  const catalog = await loadCatalog(base);
+  const providerId = providerIdOf(base);
+  const client = await clientFor(base, providerId);
+  const resolved = await resolveModel(client);
+
+  const profile = await resolveProfile({
+    agentProfile: options.agentProfile,
+    agentDescription: options.agentDescription,
+    workspaceRoot: base.workspace.root,
+    catalog,
+    generate: (description) => generateProfile(client, resolved.model, description),
+  });
+  let model = resolved.model;
+  if (profile.model && !options.model) model = mapModelAlias(profile.model, getProvider(providerId)?.modelAliases ?? {}) ?? model;
+
+  const allTools = new ToolRegistry([...builtinTools(), createLoadSkillTool(catalog)]);
+  const deny = parseToolRules((values.permissions.deny ?? []).join(','));
+  // A bare tool name in the deny list removes the tool: the model never sees it.
+  const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
+  let tools = new ToolRegistry(allTools.list().filter((tool) => !removed.has(tool.name)));
+  if (profile.tools) tools = tools.only(profile.tools);
+
+  let asker: ((request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>) | undefined;
+  const authorize = createAuthorize({
+    mode: values.permissions.mode,
+    allow: parseToolRules((values.permissions.allow ?? []).join(',')),
+    deny,
+    workspace: base.workspace,
+    ask: mode === 'chat' ? (request, signal) => (asker ? asker(request, signal) : Promise.resolve({ decision: 'deny', reason: 'No one is there to approve it.' })) : undefined,
+  });
+
+  const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace });
+  const systemPrompt = buildSystemPrompt({ profile, contextFiles, skills: catalog.skills(), workspace: base.workspace, tools: tools.names() });
+  const store = sessionStore(base);
+
+  const newSession = async (resumeId?: string): Promise<ChatSession> => {
+    let history: AgentMessage[] = [];
+    let id: string | undefined;
+    let writer: SessionWriter | undefined;
+    if (resumeId) {
+      const loaded = store.load(resumeId);
+      for (const warning of loaded.warnings) process.stderr.write(`beans: warning: ${warning}\n`);
+      history = repairHistory(loaded.messages);
+      id = loaded.header.id;
+      writer = store.open(id);
+    } else {
+      id = store.newId();
+    }
+    const sessionId = id;
+    return new ChatSession({
+      id: sessionId,
+      client,
+      provider: providerId,
+      model,
+      systemPrompt,
+      sop: values.sop,
+      tools,
+      workspace: base.workspace,
+      authorize,
+      maxTurns: values.maxTurns,
+      maxBudgetUsd: values.maxBudgetUsd,
+      messages: history,
+      // The file is created with the first message, so opening and closing chat leaves no empty session.
+      record: (message) => {
+        writer ??= store.create({ id: sessionId, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model });
+        writer.append(message);
+      },
+    });
+  };
+
+  let resumeId: string | undefined;
+  if (options.resume) resumeId = store.resolveId(options.resume);
+  else if (options.continue) {
+    resumeId = store.newest()?.id;
+    if (!resumeId) process.stderr.write('beans: no earlier session in this workspace; starting a new one.\n');
+  }
+  const session = await newSession(resumeId);
+
+  return {
+    base,
+    catalog,
+    profile,
+    providerId,
+    client,
+    modelNote: resolved.note,
+    allTools,
+    session,
+    store,
+    setAsker: (next) => {
+      asker = next;
+    },
+    newSession,
+  };
+}
+
+export function relativeToWorkspace(workspace: Workspace, file: string): string {
+  const rel = path.relative(workspace.root, file);
+  return rel.startsWith('..') ? file : rel;
+}

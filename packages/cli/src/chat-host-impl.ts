@@ -1,0 +1,90 @@
+import fg from 'fast-glob';
+import { describeProfile, type ChatSession } from '@beans/core';
+import type { App } from './bootstrap.js';
+import { BUILTIN_COMMANDS } from './builtin-commands.js';
+import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
+import { compactSession } from './compact.js';
+import { preparePrompt } from './prepare-prompt.js';
+
+/** The interactive UI's view of the app: everything behind the ChatHost interface. */
+export function createChatHost(app: App): ChatHost {
+  let session = app.session;
+  const listeners = new Set<(session: ChatSession) => void>();
+  const replace = (next: ChatSession) => {
+    session.abort();
+    session = next;
+    for (const listener of listeners) listener(next);
+  };
+  let fileCache: Promise<string[]> | undefined;
+  // Looked up in the background: the first frame must not wait for the provider.
+  let contextWindow: number | undefined;
+  void app.client
+    .listModels()
+    .then((models) => {
+      contextWindow = models.find((model) => model.name === session.model)?.contextWindow;
+    })
+    .catch(() => undefined);
+
+  const commands: SlashCommandInfo[] = [
+    ...BUILTIN_COMMANDS,
+    ...app.catalog.commands().map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint, source: 'command' as const })),
+    ...app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description, source: 'skill' as const })),
+  ];
+
+  return {
+    get session() {
+      return session;
+    },
+    onSessionChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    header: {
+      profile: app.profile.name,
+      profileSource: app.profile.source,
+      provider: app.providerId,
+      workspace: app.base.workspace.root,
+    },
+    commands,
+    setPermissionAsker(asker: PermissionAsker) {
+      app.setAsker(asker);
+    },
+    preparePrompt: (text) => preparePrompt(text, app.catalog),
+    describeProfile: () => describeProfile(app.profile),
+    listAgents: () => app.catalog.agents().map((agent) => ({ name: agent.plugin ? `${agent.plugin}:${agent.name}` : agent.name, description: agent.description })),
+    listSkills: () => app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description })),
+    listModels: (signal) => session.client.listModels(signal),
+    async switchModel(name) {
+      const models = await session.client.listModels().catch(() => []);
+      if (models.length > 0 && !models.some((model) => model.name === name)) {
+        return `Unknown model "${name}". Available: ${models.map((model) => model.name).join(', ')}`;
+      }
+      session.model = name;
+      return `Model switched to ${name}.`;
+    },
+    async listSessions(): Promise<SessionListing[]> {
+      return app.store.list().map((summary) => ({
+        id: summary.id,
+        startedAt: summary.startedAt,
+        lastActivity: summary.lastActivity,
+        turns: summary.turns,
+        firstPrompt: summary.firstPrompt,
+        model: summary.model,
+      }));
+    },
+    async resume(id) {
+      replace(await app.newSession(app.store.resolveId(id)));
+    },
+    async clear() {
+      replace(await app.newSession());
+    },
+    compact: (signal) => compactSession(session, signal),
+    async completePath(prefix) {
+      fileCache ??= fg('**/*', { cwd: app.base.workspace.root, ignore: ['**/node_modules/**', '**/.git/**'], dot: true, onlyFiles: false, markDirectories: true, suppressErrors: true });
+      const files = await fileCache;
+      const lower = prefix.toLowerCase();
+      return files.filter((file) => file.toLowerCase().startsWith(lower)).slice(0, 50);
+    },
+    contextWindow: () => contextWindow,
+  };
+}

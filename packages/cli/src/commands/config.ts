@@ -1,0 +1,32 @@
+import path from 'node:path';
+import { setConfigValue } from '@beans/core';
+import { loadBase } from '../bootstrap.js';
+import type { CliOptions } from '../options.js';
+
+/** `beans config [--json]`: every effective value and where it came from. */
+export async function configShow(options: CliOptions, local: { json?: boolean }): Promise<number> {
+  const base = await loadBase(options);
+  const entries = base.config.entries.map((entry) => ({
+    key: entry.key,
+    value: entry.value,
+    source: typeof entry.source === 'string' ? entry.source : entry.source.file,
+  }));
+  if (local.json) {
+    process.stdout.write(`${JSON.stringify({ entries, files: base.config.files })}\n`);
+    return 0;
+  }
+  const width = Math.max(...entries.map((entry) => entry.key.length));
+  for (const entry of entries) {
+    process.stdout.write(`${entry.key.padEnd(width)}  ${JSON.stringify(entry.value)}  (${entry.source})\n`);
+  }
+  return 0;
+}
+
+/** `beans config set <key> <value> [--global]`: writes one setting, keeping the rest of the file. */
+export async function configSet(options: CliOptions, key: string, value: string, local: { global?: boolean }): Promise<number> {
+  const base = await loadBase(options);
+  const file = local.global ? path.join(base.configDir, 'settings.json') : path.join(base.workspace.root, '.beans', 'settings.json');
+  await setConfigValue({ file, key, value });
+  process.stdout.write(`Set ${key} in ${file}\n`);
+  return 0;
+}

@@ -1,0 +1,30 @@
+import { ProviderError } from '@beans/core';
+import { clientFor, loadBase, providerIdOf } from '../bootstrap.js';
+import type { CliOptions } from '../options.js';
+
+/** `beans models list [--json]`: the models the active provider offers. */
+export async function modelsList(options: CliOptions, local: { json?: boolean }): Promise<number> {
+  const base = await loadBase(options);
+  const providerId = providerIdOf(base);
+  const client = await clientFor(base, providerId);
+  let models;
+  try {
+    models = await client.listModels();
+  } catch (error) {
+    throw new ProviderError(`Could not list ${providerId} models: ${error instanceof Error ? error.message : String(error)}`, 'unreachable', 3);
+  }
+  if (local.json) {
+    process.stdout.write(`${JSON.stringify({ provider: providerId, models })}\n`);
+    return 0;
+  }
+  if (models.length === 0) {
+    process.stdout.write(`No ${providerId} models found.${providerId === 'ollama' ? ' Install one with `ollama pull qwen3`.' : ''}\n`);
+    return 0;
+  }
+  const width = Math.max(...models.map((model) => model.name.length));
+  for (const model of models) {
+    const notes = [model.contextWindow ? `${Math.round(model.contextWindow / 1000)}k context` : '', model.supportsTools === false ? 'no tools' : ''].filter(Boolean).join(', ');
+    process.stdout.write(`${model.name.padEnd(width)}  ${notes}\n`);
+  }
+  return 0;
+}
