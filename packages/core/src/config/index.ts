@@ -1,0 +1,6 @@
+export { configDir, stateDir, sessionsDir, userSettingsPath, workspaceSettingsPath, workspaceSlug, expandHome, homeDir } from './paths.js';
+export { settingsSchema, modelForProvider, CONFIG_DEFAULTS, DEFAULT_OLLAMA_HOST, PERMISSION_MODES, type BeansSettings, type BeansConfig } from './schema.js';
+export { allSettingKeys, leafSettingKeys, findSettingKey, suggestSettingKey, type SettingKey, type SettingKind } from './setting-keys.js';
+export { validateSettings } from './validate.js';
+export { loadConfig, formatConfigSource, CONFIG_ENV_VARS, type LoadConfigOptions, type LoadedConfig, type ConfigEntry, type ConfigSource, type ConfigFlags } from './load-config.js';
+export { setConfigValue, type SetConfigOptions, type SetConfigResult } from './set-config.js';

@@ -1,0 +1,182 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, UsageError } from '../errors.js';
+import { getDotted, setDotted } from './dotted.js';
+import { parseJsonObject } from './json-text.js';
+import { configDir, expandHome, userSettingsPath, workspaceSettingsPath } from './paths.js';
+import { CONFIG_DEFAULTS, type BeansConfig } from './schema.js';
+import { findSettingKey, leafSettingKeys, suggestSettingKey } from './setting-keys.js';
+import { checkSettingValue, parseSettingText, validateSettings } from './validate.js';
+
+export type ConfigSource = 'flag' | 'env' | 'default' | { file: string };
+
+export interface ConfigEntry {
+  /** Dotted leaf key, e.g. `permissions.mode`. */
+  key: string;
+  value: unknown;
+  /** Where the effective value came from (for a merged list: its highest-precedence part). */
+  source: ConfigSource;
+  /** Every layer that contributed, in list order; present only when a list was merged from several. */
+  sources?: ConfigSource[];
+}
+
+export interface LoadedConfig {
+  /** Typed, with defaults applied. */
+  values: BeansConfig;
+  /** One per leaf key that has a value, in schema order, for `beans config`. */
+  entries: ConfigEntry[];
+  /** Unknown keys and the like: show them, then carry on. */
+  warnings: string[];
+  /** Settings files that exist and were read, highest precedence first. */
+  files: string[];
+}
+
+/** CLI flags by dotted key; `undefined` values are ignored, strings are converted like env values. */
+export type ConfigFlags = Readonly<Record<string, unknown>>;
+
+export interface LoadConfigOptions {
+  workspaceRoot: string;
+  env?: NodeJS.ProcessEnv;
+  flags?: ConfigFlags;
+  /** Base for relative paths given as flags (default: the workspace root). */
+  cwd?: string;
+}
+
+/** Environment variables Beans reads, by the setting they set. */
+export const CONFIG_ENV_VARS: Readonly<Record<string, string>> = {
+  BEANS_PROVIDER: 'provider',
+  BEANS_MODEL: 'model',
+  OLLAMA_HOST: 'ollama.host',
+  GOOGLE_GEMINI_BASE_URL: 'gemini.baseUrl',
+  BEANS_PERMISSION_MODE: 'permissions.mode',
+  BEANS_MAX_TURNS: 'maxTurns',
+  BEANS_MAX_BUDGET_USD: 'maxBudgetUsd',
+};
+
+// Settings that hold paths: relative ones are read against the file's own base, so a workspace can
+// say `"plugins": {"dirs": ["tools/plugins"]}` and it works from any subfolder.
+const PATH_KEYS = new Set(['plugins.dirs', 'sessions.dir']);
+// Lists that add up across layers instead of replacing each other (workspace + user + flag).
+const CONCAT_KEYS = new Set(['plugins.dirs']);
+
+interface Layer {
+  source: ConfigSource;
+  values: Map<string, unknown>;
+}
+
+/**
+ * Merges CLI flags > environment > `<workspace>/.beans/settings.json` > user settings > defaults.
+ * An invalid file is a ConfigError (exit 3); a bad flag a UsageError (exit 2).
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const env = options.env ?? process.env;
+  const warnings: string[] = [];
+  const files: string[] = [];
+
+  const userFile = userSettingsPath(env);
+  const workspaceFile = workspaceSettingsPath(options.workspaceRoot);
+  const user = await fileLayer(userFile, configDir(env), env, warnings);
+  const workspace = path.resolve(workspaceFile) === path.resolve(userFile) ? undefined : await fileLayer(workspaceFile, options.workspaceRoot, env, warnings);
+  if (workspace) files.push(workspaceFile);
+  if (user) files.push(userFile);
+
+  const defaults: Layer = { source: 'default', values: new Map(Object.entries(CONFIG_DEFAULTS)) };
+  const envLayer = environmentLayer(env);
+  const flags = flagLayer(options.flags ?? {}, options.cwd ?? options.workspaceRoot, env);
+  // Highest precedence first.
+  const layers = [flags, envLayer, workspace, user, defaults].filter((layer): layer is Layer => layer !== undefined);
+
+  const values: Record<string, unknown> = {};
+  const entries: ConfigEntry[] = [];
+  for (const { key } of leafSettingKeys()) {
+    const entry = CONCAT_KEYS.has(key) ? concatenated(key, [workspace, user, flags]) ?? pick(key, layers) : pick(key, layers);
+    if (!entry) continue;
+    entries.push(entry);
+    setDotted(values, key, entry.value);
+  }
+  for (const parent of ['models', 'ollama', 'gemini', 'permissions', 'plugins', 'sessions', 'ui']) values[parent] ??= {};
+  return { values: values as unknown as BeansConfig, entries, warnings, files };
+}
+
+function pick(key: string, layers: Layer[]): ConfigEntry | undefined {
+  for (const layer of layers) {
+    if (layer.values.has(key)) return { key, value: layer.values.get(key), source: layer.source };
+  }
+  return undefined;
+}
+
+function concatenated(key: string, layers: (Layer | undefined)[]): ConfigEntry | undefined {
+  const parts = layers.filter((layer): layer is Layer => layer !== undefined && layer.values.has(key));
+  if (parts.length === 0) return undefined;
+  const value = [...new Set(parts.flatMap((layer) => layer.values.get(key) as string[]))];
+  // Flags beat files, and the workspace beats the user; the list itself keeps workspace + user + flag order.
+  const bySource = (s: ConfigSource) => (s === 'flag' ? 0 : 1);
+  const source = [...parts].sort((a, b) => bySource(a.source) - bySource(b.source))[0].source;
+  const entry: ConfigEntry = { key, value, source };
+  if (parts.length > 1) entry.sources = parts.map((layer) => layer.source);
+  return entry;
+}
+
+async function fileLayer(file: string, base: string, env: NodeJS.ProcessEnv, warnings: string[]): Promise<Layer | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new ConfigError(`Cannot read the settings file ${file} (${code ?? (error as Error).message}). Check its permissions.`);
+  }
+  const { settings, warnings: found } = validateSettings(parseJsonObject(text, file), file);
+  warnings.push(...found);
+  const values = new Map<string, unknown>();
+  for (const { key } of leafSettingKeys()) {
+    const value = getDotted(settings, key);
+    if (value !== undefined) values.set(key, resolvePaths(key, value, base, env));
+  }
+  return { source: { file }, values };
+}
+
+function environmentLayer(env: NodeJS.ProcessEnv): Layer {
+  const values = new Map<string, unknown>();
+  for (const [variable, key] of Object.entries(CONFIG_ENV_VARS)) {
+    const text = env[variable];
+    if (text === undefined || text.trim() === '') continue;
+    const setting = findSettingKey(key);
+    if (!setting) throw new Error(`CONFIG_ENV_VARS names unknown setting ${key}`);
+    const value = parseSettingText(setting, text);
+    const problem = checkSettingValue(setting, value);
+    if (problem) throw new ConfigError(`The environment variable ${variable} must be ${problem.expected} (it sets "${key}"), not ${problem.got}. Fix or unset it.`);
+    values.set(key, value);
+  }
+  return { source: 'env', values };
+}
+
+function flagLayer(flags: ConfigFlags, cwd: string, env: NodeJS.ProcessEnv): Layer {
+  const values = new Map<string, unknown>();
+  for (const [key, raw] of Object.entries(flags)) {
+    if (raw === undefined) continue;
+    const setting = findSettingKey(key);
+    if (!setting || setting.kind === 'object') {
+      const hint = suggestSettingKey(key);
+      throw new UsageError(`Unknown setting "${key}" on the command line${hint ? ` (did you mean "${hint}"?)` : ''}.`);
+    }
+    const value = typeof raw === 'string' ? parseSettingText(setting, raw) : raw;
+    const problem = checkSettingValue(setting, value);
+    if (problem) throw new UsageError(`Invalid command-line value for "${problem.at}": expected ${problem.expected}, got ${problem.got}.`);
+    values.set(key, resolvePaths(key, value, cwd, env));
+  }
+  return { source: 'flag', values };
+}
+
+function resolvePaths(key: string, value: unknown, base: string, env: NodeJS.ProcessEnv): unknown {
+  if (!PATH_KEYS.has(key)) return value;
+  const resolve = (p: string) => path.resolve(base, expandHome(p, env));
+  if (typeof value === 'string') return resolve(value);
+  if (Array.isArray(value)) return value.map((p) => (typeof p === 'string' ? resolve(p) : p));
+  return value;
+}
+
+/** `flag`, `env`, `default`, or the file path: how `beans config` names a source. */
+export function formatConfigSource(source: ConfigSource): string {
+  return typeof source === 'string' ? source : source.file;
+}

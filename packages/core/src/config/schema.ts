@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import type { PermissionMode } from '../permissions/types.js';
+
+// Why zod rather than a hand-written checker: `node -e "import('zod')"` takes ~70 ms against ~30 ms
+// for an empty script here (zod itself ~45 ms), which would matter on its own. But @beans/core's
+// entry point already loads zod for tool schemas (tools/tool.ts), so any process that reads settings
+// has paid for it; validating with it adds nothing. Paths that must stay fast (`beans --version`)
+// should not import @beans/core at all.
+//
+// Each leaf's `.describe()` text is what a user is told was expected, so keep it a noun phrase.
+
+const name = (what: string) => z.string().min(1).describe(what);
+const list = (what: string) => z.array(z.string().describe('a string')).describe(what);
+
+export const PERMISSION_MODES = ['default', 'auto-edit', 'yolo', 'plan'] as const satisfies readonly PermissionMode[];
+
+export const settingsSchema = z
+  .object({
+    provider: name('a provider name such as "gemini" or "ollama"'),
+    model: name('a model name'),
+    models: z
+      .object({
+        gemini: name('a Gemini model name'),
+        ollama: name('an Ollama model name'),
+      })
+      .partial()
+      .describe('an object with a model per provider'),
+    ollama: z.object({ host: name('an Ollama host URL such as "http://127.0.0.1:11434"') }).partial().describe('an object'),
+    gemini: z.object({ baseUrl: name('a Gemini endpoint URL') }).partial().describe('an object'),
+    permissions: z
+      .object({
+        mode: z.enum(PERMISSION_MODES).describe(`one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}`),
+        allow: list('a list of tool names or rules like "shell(git *)"'),
+        deny: list('a list of tool names or rules like "shell(rm *)"'),
+      })
+      .partial()
+      .describe('an object'),
+    maxTurns: z.int().positive().describe('a positive whole number'),
+    maxBudgetUsd: z.number().positive().describe('a positive number of US dollars'),
+    plugins: z
+      .object({
+        dirs: list('a list of folder paths'),
+        disabled: list('a list of plugin names'),
+      })
+      .partial()
+      .describe('an object'),
+    sessions: z
+      .object({
+        // The root of the per-workspace session folders (default `<state dir>/sessions`).
+        dir: name('a folder path'),
+      })
+      .partial()
+      .describe('an object'),
+    ui: z
+      .object({
+        theme: z.enum(['dark', 'light']).describe('"dark" or "light"'),
+        markdown: z.boolean().describe('true or false'),
+        showCost: z.boolean().describe('true or false'),
+      })
+      .partial()
+      .describe('an object'),
+    sop: z.string().describe('a string'),
+    debug: z.boolean().describe('true or false'),
+  })
+  .partial()
+  .describe('a JSON object');
+
+/** The shape of one settings file: every key optional. */
+export type BeansSettings = z.infer<typeof settingsSchema>;
+
+/** The effective configuration: settings merged over the defaults. */
+export interface BeansConfig {
+  provider?: string;
+  model?: string;
+  models: { gemini?: string; ollama?: string };
+  ollama: { host: string };
+  gemini: { baseUrl?: string };
+  permissions: { mode: PermissionMode; allow: string[]; deny: string[] };
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  plugins: { dirs: string[]; disabled: string[] };
+  sessions: { dir?: string };
+  ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
+  sop?: string;
+  debug: boolean;
+}
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+
+/** Defaults as dotted leaf keys, so `beans config` can say a value came from the defaults. */
+export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
+  'ollama.host': DEFAULT_OLLAMA_HOST,
+  'permissions.mode': 'default',
+  'permissions.allow': [],
+  'permissions.deny': [],
+  'plugins.dirs': [],
+  'plugins.disabled': [],
+  'ui.markdown': true,
+  'ui.showCost': true,
+  debug: false,
+};
+
+/**
+ * The model for a provider: an explicit `model` wins (it is what the user asked for last), else the
+ * per-provider `models.<provider>`; undefined lets the provider pick its default.
+ */
+export function modelForProvider(config: Pick<BeansConfig, 'model' | 'models'>, provider: string): string | undefined {
+  return config.model ?? (config.models as Record<string, string | undefined>)[provider];
+}

@@ -1,0 +1,141 @@
+import type { z } from 'zod';
+import { settingsSchema } from './schema.js';
+
+export type SettingKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'list' | 'object';
+
+/** One key of the settings schema, as `beans config set` and error messages need it. */
+export interface SettingKey {
+  /** Dotted path, e.g. `permissions.mode`. */
+  key: string;
+  kind: SettingKind;
+  /** What a value must be, in words: "a positive whole number". */
+  expected: string;
+  /** Allowed values of an enum. */
+  options?: readonly string[];
+  schema: z.ZodType;
+}
+
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  while (current.def.type === 'optional') current = (current as z.ZodOptional).unwrap() as z.ZodType;
+  return current;
+}
+
+function kindOf(schema: z.ZodType): SettingKind {
+  switch (schema.def.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return (schema as z.ZodNumber).isInt ? 'integer' : 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'enum':
+      return 'enum';
+    case 'array':
+      return 'list';
+    case 'object':
+      return 'object';
+    default:
+      throw new Error(`settings schema: unsupported type ${schema.def.type}`);
+  }
+}
+
+function describeNode(key: string, schema: z.ZodType): SettingKey {
+  const kind = kindOf(schema);
+  const entry: SettingKey = { key, kind, expected: schema.description ?? kind, schema };
+  if (kind === 'enum') entry.options = (schema as z.ZodEnum).options as string[];
+  return entry;
+}
+
+function walk(prefix: string, schema: z.ZodObject, out: SettingKey[]): void {
+  for (const [name, child] of Object.entries(schema.shape)) {
+    const key = prefix ? `${prefix}.${name}` : name;
+    const node = unwrap(child as z.ZodType);
+    out.push(describeNode(key, node));
+    if (node.def.type === 'object') walk(key, node as z.ZodObject, out);
+  }
+}
+
+let cached: Map<string, SettingKey> | undefined;
+
+function table(): Map<string, SettingKey> {
+  if (!cached) {
+    const all: SettingKey[] = [];
+    walk('', settingsSchema, all);
+    cached = new Map(all.map((k) => [k.key, k]));
+  }
+  return cached;
+}
+
+/** Every key of the schema, objects and leaves, in schema order. */
+export function allSettingKeys(): SettingKey[] {
+  return [...table().values()];
+}
+
+/** Leaf keys only: the ones that hold values (`beans config` lists these). */
+export function leafSettingKeys(): SettingKey[] {
+  return allSettingKeys().filter((k) => k.kind !== 'object');
+}
+
+export function findSettingKey(key: string): SettingKey | undefined {
+  return table().get(key);
+}
+
+/**
+ * The schema node at a validation issue's path; array indexes map to the element. Used to say what
+ * was expected at exactly the place that was wrong.
+ */
+export function expectedAt(path: readonly PropertyKey[]): string | undefined {
+  let node: z.ZodType = settingsSchema;
+  for (const segment of path) {
+    node = unwrap(node);
+    if (node.def.type === 'object' && typeof segment === 'string') {
+      const child = (node as z.ZodObject).shape[segment] as z.ZodType | undefined;
+      if (!child) return undefined;
+      node = child;
+    } else if (node.def.type === 'array' && typeof segment === 'number') {
+      node = (node as z.ZodArray<z.ZodType>).element;
+    } else {
+      return undefined;
+    }
+  }
+  const target = unwrap(node);
+  if (target.def.type === 'object' && path.length > 0) return `an object with the keys ${Object.keys((target as z.ZodObject).shape).join(', ')}`;
+  return target.description;
+}
+
+/** The known key closest to a mistyped one, for "did you mean" hints. */
+export function suggestSettingKey(key: string): string | undefined {
+  const keys = allSettingKeys().map((k) => k.key);
+  const lower = key.toLowerCase();
+  const caseOnly = keys.find((k) => k.toLowerCase() === lower);
+  if (caseOnly) return caseOnly;
+  // `mode` -> `permissions.mode`, `ui.dirs` -> `plugins.dirs`: the last segment alone is often right.
+  const last = lower.split('.').pop() ?? lower;
+  const byLast = keys.filter((k) => (k.split('.').pop() ?? k).toLowerCase() === last);
+  if (byLast.length === 1) return byLast[0];
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of keys) {
+    const d = Math.min(editDistance(lower, candidate.toLowerCase()), editDistance(last, (candidate.split('.').pop() ?? '').toLowerCase()) + 1);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length];
+}

@@ -1,0 +1,114 @@
+import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { isPlainObject, splitList } from './dotted.js';
+import { describeValue } from './json-text.js';
+import { settingsSchema, type BeansSettings } from './schema.js';
+import { expectedAt, findSettingKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
+
+/** `permissions.allow[2]` from a zod issue path. */
+export function dottedPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node = root;
+  for (const part of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<PropertyKey, unknown>)[part];
+  }
+  return node;
+}
+
+/** One sentence per problem: `"maxTurns" must be a positive whole number, not the number 0`. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string[] {
+  return issues.map((issue) => {
+    const expected = expectedAt(issue.path) ?? issue.message;
+    return `"${dottedPath(issue.path)}" must be ${expected}, not ${describeValue(valueAt(input, issue.path))}`;
+  });
+}
+
+/**
+ * Checks one settings file's content. Unknown keys become warnings (a newer Beans may know them);
+ * wrong types are a ConfigError naming the file, the key and what was expected.
+ */
+export function validateSettings(raw: Record<string, unknown>, file: string): { settings: BeansSettings; warnings: string[] } {
+  const warnings = unknownSettingKeys(raw).map((key) => {
+    const hint = suggestSettingKey(key);
+    return `${file}: unknown setting "${key}" is ignored${hint ? ` (did you mean "${hint}"?)` : ''}.`;
+  });
+  const result = settingsSchema.safeParse(raw);
+  if (!result.success) {
+    const problems = describeIssues(result.error.issues, raw);
+    const shown = problems.slice(0, 5).join('; ');
+    const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+    throw new ConfigError(`Invalid settings in ${file}: ${shown}${more}. Fix the file, or remove the key${problems.length > 1 ? 's' : ''}.`);
+  }
+  return { settings: result.data, warnings };
+}
+
+/** Dotted keys of `value` (a settings object, or a part of one under `prefix`) that the schema lacks. */
+export function unknownSettingKeys(value: Record<string, unknown>, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [name, child] of Object.entries(value)) {
+    const key = prefix ? `${prefix}.${name}` : name;
+    const known = findSettingKey(key);
+    if (!known) out.push(key);
+    else if (known.kind === 'object' && isPlainObject(child)) out.push(...unknownSettingKeys(child, key));
+  }
+  return out;
+}
+
+/**
+ * Turns text (an environment variable, a `config set` argument, a string flag) into the key's type:
+ * numbers, booleans, comma lists, or JSON when it starts with `[` or `{`. What cannot be converted
+ * is returned unchanged so that validation reports it against what was expected.
+ */
+export function parseSettingText(key: SettingKey, text: string): unknown {
+  const trimmed = text.trim();
+  if (key.kind !== 'string' && key.kind !== 'enum' && /^[[{]/.test(trimmed)) {
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      return text;
+    }
+  }
+  switch (key.kind) {
+    case 'number':
+    case 'integer':
+      return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
+    case 'boolean': {
+      const lower = trimmed.toLowerCase();
+      if (['true', 'yes', 'on', '1'].includes(lower)) return true;
+      if (['false', 'no', 'off', '0'].includes(lower)) return false;
+      return text;
+    }
+    case 'list':
+      return splitList(text);
+    case 'enum':
+      return trimmed;
+    default:
+      return text;
+  }
+}
+
+export interface SettingProblem {
+  /** Dotted key of the wrong part, e.g. `permissions.allow[1]`. */
+  at: string;
+  expected: string;
+  /** The offending value, in words. */
+  got: string;
+}
+
+/** Validates a value for one key; undefined when it fits. */
+export function checkSettingValue(key: SettingKey, value: unknown): SettingProblem | undefined {
+  const result = key.schema.safeParse(value);
+  if (result.success) return undefined;
+  const issue = result.error.issues[0];
+  return {
+    at: dottedPath([...key.key.split('.'), ...issue.path]),
+    expected: expectedAt([...key.key.split('.'), ...issue.path]) ?? key.expected,
+    got: describeValue(valueAt(value, issue.path)),
+  };
+}
