@@ -1,0 +1,51 @@
+import type { AgentEntry, CommandEntry, PluginCatalog, PluginEntry, PluginInfo, PluginProblem, SkillEntry } from './types.js';
+
+const KIND_WORD = { agent: 'agent', skill: 'skill', command: 'command' } as const;
+
+/** Lookups over loaded plugins. Plugins come in root order, so the first definition of a name wins. */
+export function createCatalog(plugins: PluginInfo[], problems: PluginProblem[]): PluginCatalog {
+  const agents = indexEntries(plugins.flatMap((plugin) => plugin.agents), problems);
+  const skills = indexEntries(plugins.flatMap((plugin) => plugin.skills), problems);
+  const commands = indexEntries(plugins.flatMap((plugin) => plugin.commands), problems);
+  return {
+    plugins,
+    problems,
+    findAgent: (name) => find(agents, name),
+    findSkill: (name) => find(skills, name),
+    findCommand: (name) => find(commands, name),
+    agents: () => [...agents.plain.values()],
+    skills: () => [...skills.plain.values()],
+    commands: () => [...commands.plain.values()],
+  };
+}
+
+interface EntryIndex<T extends PluginEntry> {
+  plain: Map<string, T>;
+  qualified: Map<string, T>;
+}
+
+function indexEntries<T extends PluginEntry>(entries: T[], problems: PluginProblem[]): EntryIndex<T> {
+  const plain = new Map<string, T>();
+  const qualified = new Map<string, T>();
+  for (const entry of entries) {
+    const first = plain.get(entry.name);
+    if (first) {
+      problems.push({
+        path: entry.path,
+        message: `${KIND_WORD[entry.kind]} "${entry.name}" is also defined by ${first.path} (plugin ${first.plugin}), which comes first and is used; reach this one as ${entry.qualifiedName}`,
+      });
+    } else {
+      plain.set(entry.name, entry);
+    }
+    // A second plugin of the same name (e.g. a copy of a built-in one) is already reported once per plugin.
+    if (!qualified.has(entry.qualifiedName)) qualified.set(entry.qualifiedName, entry);
+  }
+  return { plain, qualified };
+}
+
+function find<T extends PluginEntry>(index: EntryIndex<T>, name: string): T | undefined {
+  const wanted = name.trim().replace(/^\//, '');
+  return index.qualified.get(wanted) ?? index.plain.get(wanted);
+}
+
+export type { AgentEntry, CommandEntry, SkillEntry };

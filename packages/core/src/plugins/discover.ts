@@ -1,0 +1,217 @@
+import type { Dirent } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { FoundFile } from './entries.js';
+import type { PluginProblem } from './types.js';
+
+const MARKERS = ['agents', 'commands', 'skills'];
+const MANIFEST = path.join('.claude-plugin', 'plugin.json');
+// Deep enough for `commands/group/sub/x.md`, shallow enough that a stray symlink loop ends.
+const MAX_DEPTH = 6;
+
+export interface PluginManifest {
+  name?: string;
+  version?: string;
+  description?: string;
+  agents: string[];
+  commands: string[];
+  skills: string[];
+}
+
+/** A folder that is a plugin: it has `.claude-plugin/` or any of agents/, commands/, skills/. */
+export function looksLikePlugin(names: Set<string>): boolean {
+  return names.has('.claude-plugin') || MARKERS.some((marker) => names.has(marker));
+}
+
+export async function listDir(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+async function isDirectory(entry: Dirent, parent: string): Promise<boolean> {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return (await stat(path.join(parent, entry.name))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function isFile(entry: Dirent, parent: string): Promise<boolean> {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return (await stat(path.join(parent, entry.name))).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The plugin folders of a root, by name; a root that is itself a plugin is its only plugin. */
+export async function pluginDirsOf(root: string): Promise<string[]> {
+  const entries = await listDir(root);
+  if (looksLikePlugin(new Set(entries.map((entry) => entry.name)))) return [root];
+  const dirs: string[] = [];
+  for (const entry of entries.sort(byName)) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    if (!(await isDirectory(entry, root))) continue;
+    const dir = path.join(root, entry.name);
+    const names = new Set((await listDir(dir)).map((inner) => inner.name));
+    if (looksLikePlugin(names)) dirs.push(dir);
+  }
+  return dirs;
+}
+
+export async function readManifest(dir: string, problems: PluginProblem[]): Promise<PluginManifest> {
+  const file = path.join(dir, MANIFEST);
+  const empty: PluginManifest = { agents: [], commands: [], skills: [] };
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return empty;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    problems.push({ path: file, message: `is not valid JSON (${(error as Error).message}); the folder name is used` });
+    return empty;
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    problems.push({ path: file, message: 'is not a JSON object; the folder name is used' });
+    return empty;
+  }
+  const record = json as Record<string, unknown>;
+  const field = (key: string): string | undefined => {
+    const value = record[key];
+    if (typeof value === 'number') return String(value);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  return {
+    name: field('name'),
+    version: field('version'),
+    description: field('description'),
+    agents: pathList(record.agents),
+    commands: pathList(record.commands),
+    skills: pathList(record.skills),
+  };
+}
+
+function pathList(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  return [];
+}
+
+/**
+ * The Markdown files of one plugin. Manifest paths add to the default folders, as in Claude Code;
+ * a path may name a folder or a single file. A command's or agent's name is its file name, even in
+ * nested folders.
+ */
+export async function findPluginFiles(dir: string, manifest: PluginManifest, problems: PluginProblem[]): Promise<FoundFile[]> {
+  const manifestFile = path.join(dir, MANIFEST);
+  const withManifest = (defaultDir: string, extra: string[]): string[] => [
+    ...new Set([path.join(dir, defaultDir), ...extra.map((item) => path.resolve(dir, item))]),
+  ];
+  const agentPaths = withManifest('agents', manifest.agents);
+  const commandPaths = withManifest('commands', manifest.commands);
+  const skillPaths = withManifest('skills', manifest.skills);
+
+  const declared = new Set([...manifest.agents, ...manifest.commands, ...manifest.skills].map((item) => path.resolve(dir, item)));
+  const found: FoundFile[] = [];
+  for (const [kind, paths] of [
+    ['agent', agentPaths],
+    ['command', commandPaths],
+  ] as const) {
+    for (const target of paths) {
+      const files = await markdownFilesAt(target);
+      if (files === undefined) {
+        if (declared.has(target)) problems.push({ path: manifestFile, message: `names ${target}, which does not exist` });
+        continue;
+      }
+      for (const file of files) found.push({ kind, path: file, fallbackName: path.basename(file, '.md') });
+    }
+  }
+  for (const target of skillPaths) {
+    const skills = await skillFilesAt(target);
+    if (skills === undefined) {
+      if (declared.has(target)) problems.push({ path: manifestFile, message: `names ${target}, which does not exist` });
+      continue;
+    }
+    found.push(...skills);
+  }
+  return found;
+}
+
+/** Markdown files at a path (a file, or a folder walked recursively); undefined when missing. */
+async function markdownFilesAt(target: string): Promise<string[] | undefined> {
+  let info;
+  try {
+    info = await stat(target);
+  } catch {
+    return undefined;
+  }
+  if (info.isFile()) return target.endsWith('.md') ? [target] : [];
+  const files: string[] = [];
+  await walkMarkdown(target, 0, files);
+  return files;
+}
+
+async function walkMarkdown(dir: string, depth: number, files: string[]): Promise<void> {
+  if (depth > MAX_DEPTH) return;
+  for (const entry of (await listDir(dir)).sort(byName)) {
+    if (entry.name.startsWith('.')) continue;
+    if (entry.name.endsWith('.md') && (await isFile(entry, dir))) {
+      if (!/^readme\.md$/i.test(entry.name)) files.push(path.join(dir, entry.name));
+    } else if (await isDirectory(entry, dir)) {
+      await walkMarkdown(path.join(dir, entry.name), depth + 1, files);
+    }
+  }
+}
+
+/**
+ * Skills at a path: a folder of skills (`<name>/SKILL.md` or `<name>.md`), a single skill folder,
+ * or a single skill file.
+ */
+async function skillFilesAt(target: string): Promise<FoundFile[] | undefined> {
+  let info;
+  try {
+    info = await stat(target);
+  } catch {
+    return undefined;
+  }
+  if (info.isFile()) {
+    if (!target.endsWith('.md')) return [];
+    return [skillFile(target)];
+  }
+  const entries = await listDir(target);
+  const ownSkill = entries.find((entry) => /^skill\.md$/i.test(entry.name));
+  if (ownSkill) return [skillFile(path.join(target, ownSkill.name))];
+  const found: FoundFile[] = [];
+  for (const entry of entries.sort(byName)) {
+    if (entry.name.startsWith('.')) continue;
+    const full = path.join(target, entry.name);
+    if (await isDirectory(entry, target)) {
+      const inner = (await listDir(full)).find((file) => /^skill\.md$/i.test(file.name));
+      if (inner) found.push(skillFile(path.join(full, inner.name)));
+    } else if (entry.name.endsWith('.md') && !/^readme\.md$/i.test(entry.name)) {
+      found.push(skillFile(full));
+    }
+  }
+  return found;
+}
+
+function skillFile(file: string): FoundFile {
+  const ownFolder = /^skill\.md$/i.test(path.basename(file));
+  const fallbackName = ownFolder ? path.basename(path.dirname(file)) : path.basename(file, '.md');
+  return { kind: 'skill', path: file, fallbackName, ownFolder };
+}
+
+function byName(a: Dirent, b: Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { asArgumentHint, asList, asText, firstBodyLine, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
+import { readHead, readText } from './read-head.js';
+import { agentToolNames, beansToolRule } from './tool-names.js';
+import type { AgentEntry, CommandEntry, PluginProblem, SkillEntry } from './types.js';
+
+/** A Markdown file found in a plugin, before its head is read. */
+export interface FoundFile {
+  kind: 'agent' | 'command' | 'skill';
+  path: string;
+  /** The name to use when the frontmatter has none (file name, or the skill's folder name). */
+  fallbackName: string;
+  /** Skills only: the skill has its own folder (`skills/<name>/SKILL.md`). */
+  ownFolder?: boolean;
+}
+
+export type LoadedEntry = AgentEntry | CommandEntry | SkillEntry;
+
+/** Reads a file's head and builds its entry; problems are pushed, never thrown. */
+export async function loadEntry(file: FoundFile, plugin: string, problems: PluginProblem[]): Promise<LoadedEntry | undefined> {
+  let head: string;
+  try {
+    head = await readHead(file.path);
+  } catch (error) {
+    problems.push({ path: file.path, message: `could not be read: ${(error as Error).message}` });
+    return undefined;
+  }
+  const parsed = parseFrontmatter(head);
+  if (parsed.problem) problems.push({ path: file.path, message: parsed.problem });
+  const data = parsed.data;
+  const name = asText(data.name, '-') ?? file.fallbackName;
+  const description = asText(data.description) ?? firstBodyLine(parsed.body) ?? '';
+  const base = {
+    name,
+    plugin,
+    description,
+    path: file.path,
+    qualifiedName: `${plugin}:${name}`,
+    loadBody: () => loadBody(file.path),
+  };
+  if (file.kind === 'agent') {
+    const tools = asList(data.tools);
+    return {
+      ...base,
+      kind: 'agent',
+      model: asText(data.model),
+      // An empty list is how many public agents say "no restriction"; an agent with no tools at
+      // all could not even read a file, so it means every tool here.
+      tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
+      color: asText(data.color),
+    };
+  }
+  if (file.kind === 'command') {
+    const allowed = asList(data['allowed-tools']);
+    return {
+      ...base,
+      kind: 'command',
+      argumentHint: asArgumentHint(data['argument-hint']),
+      model: asText(data.model),
+      allowedTools: allowed && allowed.length > 0 ? allowed.map(beansToolRule) : undefined,
+    };
+  }
+  return {
+    ...base,
+    kind: 'skill',
+    triggers: asList(data.triggers) ?? [],
+    dir: path.dirname(file.path),
+    ownFolder: file.ownFolder === true,
+  };
+}
+
+async function loadBody(filePath: string): Promise<string> {
+  return splitFrontmatter(await readText(filePath)).body.trim();
+}

@@ -1,0 +1,52 @@
+export type {
+  AgentEntry,
+  CommandEntry,
+  PluginCatalog,
+  PluginEntry,
+  PluginInfo,
+  PluginProblem,
+  SkillEntry,
+} from './types.js';
+export { parseFrontmatter, splitFrontmatter, type ParsedFrontmatter } from './frontmatter.js';
+export {
+  loadPlugins,
+  pluginRoots,
+  type LoadPluginsOptions,
+  type PluginRoot,
+  type PluginRootKind,
+  type PluginRootsOptions,
+} from './load-plugins.js';
+export {
+  BUILTIN_COMMAND_NAMES,
+  expandCommand,
+  parseSlashInput,
+  reportBuiltinClashes,
+  splitArguments,
+  substituteArguments,
+  type CommandExpansion,
+  type SlashInput,
+} from './commands.js';
+export {
+  createLoadSkillTool,
+  renderSkill,
+  skillInvocation,
+  skillsTriggeredBy,
+  triggeredSkillMessage,
+  type SkillInvocation,
+} from './skills.js';
+export { expandSlashInput, type SlashExpansion } from './slash.js';
+export {
+  DEFAULT_PLUGIN,
+  GENERATED_PROFILE_PATH,
+  PROFILE_WRITER_SYSTEM_PROMPT,
+  WORKSPACE_PROFILE_PATH,
+  describeProfile,
+  mapModelAlias,
+  profileWriterRequest,
+  resolveProfile,
+  type Profile,
+  type ProfileSource,
+  type ResolveProfileOptions,
+} from './profile.js';
+export { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
+export { beansToolName, beansToolRule } from './tool-names.js';

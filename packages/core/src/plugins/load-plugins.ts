@@ -1,0 +1,131 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createCatalog } from './catalog.js';
+import { findPluginFiles, pluginDirsOf, readManifest } from './discover.js';
+import { loadEntry, type LoadedEntry } from './entries.js';
+import type { PluginCatalog, PluginInfo, PluginProblem } from './types.js';
+
+export type PluginRootKind = 'builtin' | 'workspace' | 'workspace-beans' | 'user' | 'extra';
+
+export interface PluginRoot {
+  dir: string;
+  kind: PluginRootKind;
+}
+
+export interface PluginRootsOptions {
+  /** Beans' own `plugins/` folder. */
+  builtinDir?: string;
+  workspaceRoot?: string;
+  /** `~/.config/beans-agent` (or `$XDG_CONFIG_HOME/beans-agent`). */
+  configDir?: string;
+  /** `--plugin-dir` values, in the order given. */
+  extraDirs?: string[];
+}
+
+/** Plugin roots in priority order: built-in, workspace, workspace `.beans`, user config, extra dirs. */
+export function pluginRoots(options: PluginRootsOptions): PluginRoot[] {
+  const roots: PluginRoot[] = [];
+  const add = (dir: string | undefined, kind: PluginRootKind): void => {
+    if (dir === undefined) return;
+    const resolved = path.resolve(dir);
+    if (!roots.some((root) => root.dir === resolved)) roots.push({ dir: resolved, kind });
+  };
+  add(options.builtinDir, 'builtin');
+  if (options.workspaceRoot) {
+    add(path.join(options.workspaceRoot, 'plugins'), 'workspace');
+    add(path.join(options.workspaceRoot, '.beans', 'plugins'), 'workspace-beans');
+  }
+  if (options.configDir) add(path.join(options.configDir, 'plugins'), 'user');
+  for (const dir of options.extraDirs ?? []) add(dir, 'extra');
+  return roots;
+}
+
+export interface LoadPluginsOptions {
+  /** Roots in priority order; plain strings are optional roots that may be missing. */
+  roots: Array<PluginRoot | string>;
+  /** Plugin names to leave out. */
+  disabled?: string[];
+}
+
+/**
+ * Reads every plugin's metadata (frontmatter only; bodies load on demand). Never throws for a bad
+ * file or folder: each trouble becomes a problem and the rest still loads.
+ */
+export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginCatalog> {
+  const problems: PluginProblem[] = [];
+  const disabled = new Set(options.disabled ?? []);
+  const roots = options.roots.map((root) => (typeof root === 'string' ? { dir: path.resolve(root), kind: 'workspace' as const } : root));
+
+  const perRoot = await Promise.all(roots.map((root) => loadRoot(root, disabled)));
+  const plugins: PluginInfo[] = [];
+  const seen = new Map<string, PluginInfo>();
+  for (const loaded of perRoot) {
+    problems.push(...loaded.problems);
+    for (const plugin of loaded.plugins) {
+      const first = seen.get(plugin.name);
+      if (first) {
+        problems.push({
+          path: plugin.root,
+          message: `plugin "${plugin.name}" is also at ${first.root}, which comes first: its names win, and ${plugin.name}:<name> means the first one`,
+        });
+      } else {
+        seen.set(plugin.name, plugin);
+      }
+      plugins.push(plugin);
+    }
+  }
+  return createCatalog(plugins, problems);
+}
+
+interface LoadedRoot {
+  plugins: PluginInfo[];
+  problems: PluginProblem[];
+}
+
+async function loadRoot(root: PluginRoot, disabled: Set<string>): Promise<LoadedRoot> {
+  const problems: PluginProblem[] = [];
+  try {
+    const info = await stat(root.dir);
+    if (!info.isDirectory()) {
+      problems.push({ path: root.dir, message: 'is not a folder; no plugins were loaded from it' });
+      return { plugins: [], problems };
+    }
+  } catch {
+    // Most roots are optional; a --plugin-dir the user typed should exist.
+    if (root.kind === 'extra') problems.push({ path: root.dir, message: 'plugin folder not found' });
+    return { plugins: [], problems };
+  }
+  const dirs = await pluginDirsOf(root.dir);
+  const loaded = await Promise.all(dirs.map((dir) => loadPlugin(dir, disabled)));
+  const plugins: PluginInfo[] = [];
+  for (const result of loaded) {
+    problems.push(...result.problems);
+    if (result.plugin) plugins.push(result.plugin);
+  }
+  return { plugins, problems };
+}
+
+async function loadPlugin(dir: string, disabled: Set<string>): Promise<{ plugin?: PluginInfo; problems: PluginProblem[] }> {
+  const problems: PluginProblem[] = [];
+  const manifest = await readManifest(dir, problems);
+  const name = manifest.name ?? path.basename(dir);
+  if (disabled.has(name)) return { problems };
+  const files = await findPluginFiles(dir, manifest, problems);
+  // Per-file problems are collected per slot so their order does not depend on I/O timing.
+  const fileProblems: PluginProblem[][] = files.map(() => []);
+  const entries = await Promise.all(files.map((file, index) => loadEntry(file, name, fileProblems[index])));
+  problems.push(...fileProblems.flat());
+  const present = entries.filter((entry): entry is LoadedEntry => entry !== undefined);
+  return {
+    problems,
+    plugin: {
+      name,
+      root: dir,
+      version: manifest.version,
+      description: manifest.description,
+      agents: present.filter((entry) => entry.kind === 'agent'),
+      skills: present.filter((entry) => entry.kind === 'skill'),
+      commands: present.filter((entry) => entry.kind === 'command'),
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { open, readFile } from 'node:fs/promises';
+import { headIsComplete } from './frontmatter.js';
+
+const CHUNK = 4096;
+
+/**
+ * The start of a Markdown file, up to the end of its frontmatter and first body line: listings
+ * need no more, and agent prompts or skill bodies can be long.
+ */
+export async function readHead(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK, size);
+      if (bytesRead === 0) break;
+      chunks.push(bytesRead === CHUNK ? chunk : chunk.subarray(0, bytesRead));
+      size += bytesRead;
+      // Decoding the whole prefix each time keeps multi-byte characters that straddle chunks intact.
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      if (bytesRead < CHUNK) return text;
+      if (headIsComplete(text)) return text;
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function readText(path: string): Promise<string> {
+  return readFile(path, 'utf8');
+}
