@@ -1,3 +1,20 @@
 export * from './types.js';
 export { registerProvider, getProvider, listProviders } from './registry.js';
 export { collectStream, type StreamFn } from './collect.js';
+export { registerBuiltinProviders, createClient, defaultProviderId, resolveModelAlias } from './providers.js';
+export { geminiProvider, geminiApiKey, DEFAULT_GEMINI_MODEL, DEFAULT_GEMINI_BASE_URL } from './gemini.js';
+export { ollamaProvider, resolveOllamaHost } from './ollama.js';
+export {
+  classifyError,
+  toProviderFailure,
+  failureFromInfo,
+  failureToError,
+  abortedFailure,
+  missingGeminiKeyFailure,
+  exitCodeForFailure,
+  providerName,
+  type ErrorInfo,
+  type FailureContext,
+} from './failures.js';
+export { DEFAULT_RETRY_POLICY, retryPolicy, retryDelayMs, parseRetryAfter, sleep, streamWithRetry, withRetry, type RetryPolicy } from './retry.js';
+export { priceForModel, costUsd, type ModelPrice } from './pricing.js';

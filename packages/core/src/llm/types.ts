@@ -4,6 +4,8 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Opaque data the provider needs back with this call in later requests (Gemini's thought signature). */
+  signature?: string;
 }
 
 export type LlmMessage =

@@ -1,0 +1,261 @@
+import { ProviderError } from '../errors.js';
+import type { ProviderErrorKind, ProviderFailure } from './types.js';
+
+/** What a failure message needs to know to tell the user what to do. */
+export interface FailureContext {
+  /** Provider id, e.g. 'gemini' or 'ollama'. */
+  provider: string;
+  /** The endpoint in use, named when it cannot be reached. */
+  host: string;
+  model?: string;
+  /** How many requests were made, including the first. */
+  attempts?: number;
+}
+
+/** A caught error reduced to what decides retrying and messaging. */
+export interface ErrorInfo {
+  kind: ProviderErrorKind;
+  status?: number;
+  /** The server's own words (or the network error), one line, already shortened. */
+  detail: string;
+  retryable: boolean;
+  /** The server asked to wait this long (Gemini's RetryInfo.retryDelay). */
+  retryAfterMs?: number;
+}
+
+const UNREACHABLE_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  ERR_INVALID_URL: 'invalid URL',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate does not match the host',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+};
+
+const DROPPED_CODES: Record<string, string> = {
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  UND_ERR_CLOSED: 'connection closed',
+  UND_ERR_BODY_TIMEOUT: 'the server stopped sending',
+  UND_ERR_HEADERS_TIMEOUT: 'the server did not answer in time',
+};
+
+// Messages thrown by undici and the SDKs when a body ends early; they carry no error code.
+const DROPPED_MESSAGES = [
+  /^terminated$/i,
+  /other side closed/i,
+  /did not receive done or success response in stream/i,
+  /incomplete json segment at the end/i,
+  /premature close/i,
+];
+
+const PROVIDER_NAMES: Record<string, string> = { gemini: 'Gemini', ollama: 'Ollama' };
+
+export function providerName(provider: string): string {
+  return PROVIDER_NAMES[provider] ?? provider;
+}
+
+/** Reduces any error thrown by fetch, @google/genai or ollama to an ErrorInfo. */
+export function classifyError(error: unknown): ErrorInfo {
+  const chain = causeChain(error);
+  const first = chain[0];
+
+  if (chain.some((e) => e.name === 'AbortError')) {
+    return { kind: 'aborted', detail: 'aborted', retryable: false };
+  }
+  if (chain.some((e) => e.name === 'TimeoutError')) {
+    return { kind: 'unreachable', detail: 'timed out', retryable: false };
+  }
+
+  const status = httpStatus(error);
+  if (status !== undefined) return classifyStatus(status, serverMessage(error), retryDelayFromBody(error));
+
+  for (const e of chain) {
+    const code = typeof e.code === 'string' ? e.code : undefined;
+    if (code && code in UNREACHABLE_CODES) return { kind: 'unreachable', detail: UNREACHABLE_CODES[code], retryable: false };
+    if (code && code in DROPPED_CODES) return { kind: 'network', detail: DROPPED_CODES[code], retryable: true };
+  }
+  if (chain.some((e) => DROPPED_MESSAGES.some((re) => re.test(e.message)))) {
+    return { kind: 'network', detail: 'the connection closed before the response was complete', retryable: true };
+  }
+  return { kind: 'unknown', detail: oneLine(first?.message ?? String(error)), retryable: false };
+}
+
+function classifyStatus(status: number, detail: string, retryAfterMs: number | undefined): ErrorInfo {
+  const base = { status, detail, retryAfterMs };
+  if (status === 401 || status === 403) return { ...base, kind: 'auth', retryable: false };
+  // Gemini answers a malformed or revoked key with 400 INVALID_ARGUMENT, reason API_KEY_INVALID.
+  if (status === 400 && /API_KEY_INVALID|API key not valid|API key expired/i.test(detail)) {
+    return { ...base, kind: 'auth', retryable: false };
+  }
+  if (status === 404) return { ...base, kind: 'model_not_found', retryable: false };
+  if (status === 429) return { ...base, kind: 'rate_limit', retryable: true };
+  if (status === 408) return { ...base, kind: 'network', retryable: true };
+  if (status >= 500) return { ...base, kind: 'server', retryable: status !== 501 };
+  return { ...base, kind: 'bad_request', retryable: false };
+}
+
+/** Builds the user-facing failure: what happened, then what to do. */
+export function failureFromInfo(info: ErrorInfo, context: FailureContext): ProviderFailure {
+  return {
+    kind: info.kind,
+    message: failureMessage(info, context),
+    ...(info.status !== undefined ? { status: info.status } : {}),
+    retryable: info.retryable,
+  };
+}
+
+export function toProviderFailure(error: unknown, context: FailureContext): ProviderFailure {
+  return failureFromInfo(classifyError(error), context);
+}
+
+function failureMessage(info: ErrorInfo, context: FailureContext): string {
+  const name = providerName(context.provider);
+  const isOllama = context.provider === 'ollama';
+  const http = info.status !== undefined ? `HTTP ${info.status}` : '';
+  const said = info.detail ? `: ${info.detail}` : '';
+  const tries = context.attempts && context.attempts > 1 ? ` after ${context.attempts} tries` : '';
+
+  switch (info.kind) {
+    case 'auth':
+      return isOllama
+        ? `Ollama at ${context.host} refused the request (${http})${said}. Check OLLAMA_HOST and the credentials of any proxy in front of Ollama.`
+        : `${name} rejected the API key (${http})${said}. Check GEMINI_API_KEY (or GOOGLE_API_KEY); you can create a key at https://aistudio.google.com/apikey.`;
+    case 'unreachable':
+      return isOllama
+        ? `Cannot reach Ollama at ${context.host} (${info.detail}). Start Ollama (\`ollama serve\`) or set OLLAMA_HOST to the address it listens on.`
+        : `Cannot reach ${name} at ${context.host} (${info.detail}). Check your network connection, or GOOGLE_GEMINI_BASE_URL if you set it.`;
+    case 'model_not_found':
+      if (!context.model) return `${name} at ${context.host} answered ${http} Not Found${said}. Check the endpoint address.`;
+      return isOllama
+        ? `Model "${context.model}" is not installed in Ollama at ${context.host}. Pull it with \`ollama pull ${context.model}\`, or run \`beans models list\` to see the installed models.`
+        : `${name} has no model named "${context.model}"${said}. Run \`beans models list\` to see the available models and pick one with --model.`;
+    case 'rate_limit':
+      return `${name} is rate limiting requests or the quota is used up (${http})${tries}${said}. Wait a minute and try again, or check your plan's quota.`;
+    case 'server':
+      return `${name} had a server error (${http})${tries}${said}. Try again in a few minutes.`;
+    case 'network':
+      return `The connection to ${name} at ${context.host} dropped (${info.detail})${tries}. Check your network and try again.`;
+    case 'bad_request':
+      return `${name} rejected the request (${http})${said}.`;
+    case 'aborted':
+      return 'The request was interrupted.';
+    case 'unknown':
+      return `${name} request failed${said}.`;
+  }
+}
+
+export function abortedFailure(): ProviderFailure {
+  return { kind: 'aborted', message: 'The request was interrupted.', retryable: false };
+}
+
+export function missingGeminiKeyFailure(): ProviderFailure {
+  return {
+    kind: 'auth',
+    message:
+      'No Gemini API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY) to a key from https://aistudio.google.com/apikey, or use --provider ollama for local models.',
+    retryable: false,
+  };
+}
+
+/** Exit codes of the product contract: configuration problems are 3, an interrupt is 130. */
+export function exitCodeForFailure(failure: ProviderFailure): number {
+  switch (failure.kind) {
+    case 'auth':
+    case 'unreachable':
+    case 'model_not_found':
+      return 3;
+    case 'aborted':
+      return 130;
+    default:
+      return 1;
+  }
+}
+
+/** For APIs that reject rather than stream (listModels): the failure as a typed error. */
+export function failureToError(failure: ProviderFailure): ProviderError {
+  return new ProviderError(failure.message, failure.kind, exitCodeForFailure(failure));
+}
+
+interface ErrorLike {
+  name: string;
+  message: string;
+  code?: unknown;
+}
+
+function causeChain(error: unknown): ErrorLike[] {
+  const chain: ErrorLike[] = [];
+  let current: unknown = error;
+  while (current && typeof current === 'object' && chain.length < 8) {
+    const e = current as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown; errors?: unknown };
+    chain.push({ name: String(e.name ?? ''), message: String(e.message ?? ''), code: e.code });
+    // AggregateError from happy-eyeballs connects hides the real codes one level down.
+    if (Array.isArray(e.errors) && e.errors.length > 0) chain.push(...causeChain(e.errors[0]));
+    current = e.cause;
+  }
+  return chain;
+}
+
+function httpStatus(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { status?: unknown; status_code?: unknown };
+  const status = typeof e.status === 'number' ? e.status : typeof e.status_code === 'number' ? e.status_code : undefined;
+  return status !== undefined && status >= 400 && status < 600 ? status : undefined;
+}
+
+/** Gemini's ApiError message is the JSON error body; Ollama's ResponseError carries `error`. */
+function serverMessage(error: unknown): string {
+  const e = error as { message?: unknown; error?: unknown };
+  if (typeof e.error === 'string') return oneLine(e.error);
+  const message = typeof e.message === 'string' ? e.message : '';
+  const body = parseJson(message);
+  const inner = body && typeof body === 'object' ? (body as { error?: { message?: unknown } }).error : undefined;
+  if (inner && typeof inner.message === 'string') {
+    const parsedAgain = parseJson(inner.message); // non-JSON error bodies get wrapped once more
+    const nested = parsedAgain && typeof parsedAgain === 'object' ? (parsedAgain as { error?: { message?: unknown } }).error : undefined;
+    return oneLine(nested && typeof nested.message === 'string' ? nested.message : inner.message);
+  }
+  return oneLine(message);
+}
+
+/** Gemini puts `{"@type": ".../google.rpc.RetryInfo", "retryDelay": "7s"}` in the error details. */
+function retryDelayFromBody(error: unknown): number | undefined {
+  const message = (error as { message?: unknown }).message;
+  if (typeof message !== 'string') return undefined;
+  const body = parseJson(message) as { error?: { details?: unknown } } | undefined;
+  const details = body?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    const delay = (detail as { retryDelay?: unknown } | null)?.retryDelay;
+    if (typeof delay === 'string') {
+      const ms = parseDurationSeconds(delay);
+      if (ms !== undefined) return ms;
+    }
+  }
+  return undefined;
+}
+
+/** "7s", "1.5s" (protobuf Duration JSON) to milliseconds. */
+export function parseDurationSeconds(value: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(value);
+  return match ? Math.round(Number(match[1]) * 1000) : undefined;
+}
+
+function parseJson(text: string): unknown {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function oneLine(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,39 @@
+import type { LLMClient, ProviderDefinition, ProviderOptions } from './types.js';
+
+export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+const DEFAULT_PORT = '11434';
+
+/**
+ * The Ollama address: an explicit one, else OLLAMA_HOST (the ollama client ignores it, so Beans
+ * reads it), else the local default. Accepts what the ollama CLI accepts: `host`, `host:port`,
+ * `:port` and full URLs; a bind-all address means this machine.
+ */
+export function resolveOllamaHost(env: NodeJS.ProcessEnv = process.env, explicit?: string): string {
+  const raw = (explicit ?? env.OLLAMA_HOST ?? '').trim();
+  if (!raw) return DEFAULT_OLLAMA_HOST;
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw);
+  const withScheme = hasScheme ? raw : `http://${raw.startsWith(':') ? `127.0.0.1${raw}` : raw}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    return raw; // left as given, so the connection error names exactly what the user wrote
+  }
+  if (!url.port && !hasScheme) url.port = DEFAULT_PORT;
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.toString().replace(/\/+$/, '');
+}
+
+/** Ollama through the `ollama` package, imported only when a client is created. */
+export const ollamaProvider: ProviderDefinition = {
+  id: 'ollama',
+  label: 'Ollama (local models; OLLAMA_HOST)',
+  isConfigured: () => true,
+  // No fixed models exist locally: aliases resolve to the configured or auto-picked model.
+  modelAliases: {},
+  async create(options: ProviderOptions): Promise<LLMClient> {
+    const { createOllamaClient } = await import('./ollama-client.js');
+    return createOllamaClient(options);
+  },
+};

@@ -1,0 +1,216 @@
+import { abortedFailure, classifyError, failureFromInfo, type ErrorInfo, type FailureContext } from './failures.js';
+import type { ProviderFailure, ProviderOptions, StreamEvent, ToolCall, Usage } from './types.js';
+
+export interface RetryPolicy {
+  /** Requests in total, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8_000 };
+
+export function retryPolicy(overrides?: ProviderOptions['retry']): RetryPolicy {
+  const policy = { ...DEFAULT_RETRY_POLICY, ...definedOnly(overrides ?? {}) };
+  return {
+    maxAttempts: Math.max(1, Math.floor(policy.maxAttempts)),
+    baseDelayMs: Math.max(0, policy.baseDelayMs),
+    maxDelayMs: Math.max(0, policy.maxDelayMs),
+  };
+}
+
+/**
+ * The wait before retry number `retry` (1 for the first retry): exponential backoff with equal
+ * jitter, so the wait lies in [d/2, d] with d = base * 2^(retry-1), capped at maxDelayMs. A delay
+ * the server asked for is honoured, but never beyond maxDelayMs.
+ */
+export function retryDelayMs(retry: number, policy: RetryPolicy, serverHintMs?: number, random: () => number = Math.random): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+  const jittered = exponential / 2 + (random() * exponential) / 2;
+  const wanted = serverHintMs !== undefined ? Math.max(serverHintMs, jittered) : jittered;
+  return Math.round(Math.min(policy.maxDelayMs, wanted));
+}
+
+/** Retry-After is either seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** What one streaming attempt yields as it goes. */
+export type AttemptChunk = { type: 'text_delta'; text: string } | { type: 'tool_call'; call: ToolCall };
+
+/** How one attempt ended when it did not throw. A `failure` is a non-retryable refusal (e.g. a safety block). */
+export type AttemptResult =
+  | { stopReason: 'stop' | 'tool_use' | 'length'; usage: Usage }
+  | { failure: ProviderFailure; usage: Usage };
+
+export interface StreamWithRetryOptions {
+  policy: RetryPolicy;
+  signal?: AbortSignal;
+  context: FailureContext;
+  /** One request; throws on failure. Its `signal` combines the caller's with the driver's. */
+  attempt: (signal: AbortSignal | undefined) => AsyncGenerator<AttemptChunk, AttemptResult>;
+  /** A wait the last response asked for (Retry-After), read after a failed attempt. */
+  retryAfterMs?: () => number | undefined;
+  costUsd: (usage: Usage) => number | undefined;
+}
+
+const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
+
+/**
+ * Runs streaming attempts until one succeeds, a failure is final, or the policy's attempts are used
+ * up. Retries only while nothing was streamed to the caller: once text or a tool call went out, a
+ * cut stream is a final `network` failure. Never throws; the last event is `done` or `error`.
+ */
+export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGenerator<StreamEvent, void> {
+  const { policy, signal, context } = options;
+  const state = { text: '', toolCalls: [] as ToolCall[] };
+  const fail = (failure: ProviderFailure, usage: Usage = ZERO_USAGE): StreamEvent => ({
+    type: 'error',
+    stopReason: failure.kind === 'aborted' ? 'aborted' : 'error',
+    failure,
+    text: state.text,
+    toolCalls: [...state.toolCalls],
+    usage,
+  });
+
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) {
+      yield fail(abortedFailure());
+      return;
+    }
+    const iterator = options.attempt(signal);
+    let result: AttemptResult;
+    try {
+      for (;;) {
+        const step = await nextOrAbort(iterator, signal);
+        if (step === 'aborted') {
+          yield fail(abortedFailure());
+          return;
+        }
+        if (step.done) {
+          result = step.value;
+          break;
+        }
+        const chunk = step.value;
+        if (chunk.type === 'text_delta') {
+          if (!chunk.text) continue;
+          state.text += chunk.text;
+        } else {
+          state.toolCalls.push(chunk.call);
+        }
+        yield chunk;
+      }
+    } catch (error) {
+      if (signal?.aborted) {
+        yield fail(abortedFailure());
+        return;
+      }
+      const info = classifyError(error);
+      const streamedSomething = state.text !== '' || state.toolCalls.length > 0;
+      if (!info.retryable || streamedSomething || attempt >= policy.maxAttempts) {
+        const final: ErrorInfo = streamedSomething && info.retryable ? { ...info, kind: 'network', status: undefined } : info;
+        yield fail(failureFromInfo(final, { ...context, attempts: attempt }));
+        return;
+      }
+      const delayMs = retryDelayMs(attempt, policy, info.retryAfterMs ?? options.retryAfterMs?.());
+      yield { type: 'retry', attempt: attempt + 1, delayMs, failure: failureFromInfo(info, { ...context, attempts: attempt }) };
+      if (!(await sleep(delayMs, signal))) {
+        yield fail(abortedFailure());
+        return;
+      }
+      continue;
+    }
+
+    if ('failure' in result) {
+      yield fail(result.failure, withCost(result.usage, options));
+      return;
+    }
+    const stopReason = state.toolCalls.length > 0 && result.stopReason !== 'length' ? 'tool_use' : result.stopReason;
+    yield { type: 'done', stopReason, text: state.text, toolCalls: [...state.toolCalls], usage: withCost(result.usage, options) };
+    return;
+  }
+}
+
+function withCost(usage: Usage, options: StreamWithRetryOptions): Usage {
+  const costUsd = options.costUsd(usage);
+  return costUsd === undefined ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : { ...usage, costUsd };
+}
+
+/**
+ * Awaits the next chunk, but returns at once when the signal aborts: an SDK that is slow to notice
+ * the abort must not keep the user waiting. The abandoned iterator is closed in the background.
+ */
+async function nextOrAbort<T, R>(iterator: AsyncGenerator<T, R>, signal?: AbortSignal): Promise<IteratorResult<T, R> | 'aborted'> {
+  if (!signal) return iterator.next();
+  if (signal.aborted) {
+    void iterator.return(undefined as R).catch(() => {});
+    return 'aborted';
+  }
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<'aborted'>((resolve) => {
+    onAbort = () => resolve('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const next = iterator.next();
+  try {
+    const winner = await Promise.race([next, aborted]);
+    if (winner === 'aborted') {
+      next.catch(() => {}); // the pending read rejects with AbortError; nobody is listening any more
+      void iterator.return(undefined as R).catch(() => {});
+    }
+    return winner;
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export interface RetryOptions {
+  policy: RetryPolicy;
+  signal?: AbortSignal;
+  context: FailureContext;
+  retryAfterMs?: () => number | undefined;
+  onRetry?: (event: Extract<StreamEvent, { type: 'retry' }>) => void;
+}
+
+/** The unary counterpart of streamWithRetry, for listings and lookups. Never throws. */
+export async function withRetry<T>(run: (signal: AbortSignal | undefined) => Promise<T>, options: RetryOptions): Promise<{ value: T } | { failure: ProviderFailure }> {
+  const { policy, signal, context } = options;
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) return { failure: abortedFailure() };
+    try {
+      return { value: await run(signal) };
+    } catch (error) {
+      if (signal?.aborted) return { failure: abortedFailure() };
+      const info = classifyError(error);
+      if (!info.retryable || attempt >= policy.maxAttempts) return { failure: failureFromInfo(info, { ...context, attempts: attempt }) };
+      const delayMs = retryDelayMs(attempt, policy, info.retryAfterMs ?? options.retryAfterMs?.());
+      options.onRetry?.({ type: 'retry', attempt: attempt + 1, delayMs, failure: failureFromInfo(info, { ...context, attempts: attempt }) });
+      if (!(await sleep(delayMs, signal))) return { failure: abortedFailure() };
+    }
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
