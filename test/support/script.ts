@@ -1,0 +1,112 @@
+/**
+ * Scripts for the scripted LLM servers. A server answers a chat request with turn N, where N is the
+ * number of assistant (Ollama) or model (Gemini) messages already in the request's history, clamped
+ * to the last turn. It keeps no conversation state, so a resumed session continues where it was.
+ *
+ * Plain erasable TypeScript with `.ts` imports: vitest and `node file.ts` (Node >= 23.6) both load it.
+ */
+import { readFileSync } from 'node:fs';
+
+export type ScriptToolCall = { name: string; args: Record<string, unknown>; id?: string };
+
+export type ScriptTurn = {
+  /** The answer's text; an array is sent as that many chunks. */
+  text?: string | string[];
+  /** Sent together after the text, in one chunk, as models do. */
+  toolCalls?: ScriptToolCall[];
+  /** Token counts to report; by default about a quarter of the request and answer sizes. */
+  usage?: { input: number; output: number };
+  /** Pause before each chunk after the first. */
+  chunkDelayMs?: number;
+  /** Drop the connection after this many chunks (0: before the response headers). */
+  cutAfterChunks?: number;
+};
+
+/**
+ * An HTTP error served instead of a turn. Faults form a queue, one per chat request, before any
+ * turn is served (two 429s then success: `[{status: 429}, {status: 429}]`); `always` serves it on
+ * every request. Status 0 drops the connection without answering. Only chat requests meet faults.
+ */
+export type ScriptFault = { status: number; body?: unknown; headers?: Record<string, string>; always?: boolean };
+
+export type RequestKind = 'chat' | 'models' | 'show' | 'version' | 'other';
+
+export type RecordedRequest = {
+  method: string;
+  /** Path with the query string. */
+  path: string;
+  headers: Record<string, string>;
+  /** Parsed JSON body (undefined when there was none or it was not JSON). */
+  body: unknown;
+  /** Size of the raw body in bytes. */
+  bytes: number;
+  /** Arrival, in milliseconds since the epoch (fractional). */
+  time: number;
+  kind: RequestKind;
+  /** For chat requests: the turn served, or undefined when a fault was served. */
+  turn?: number;
+  /** For chat requests answered with a fault: its status. */
+  fault?: number;
+};
+
+export type TurnSource = ScriptTurn[] | ((request: RecordedRequest, n: number) => ScriptTurn);
+
+/** An installed (Ollama) or listed (Gemini) model. */
+export type ScriptModel = { name: string; capabilities?: string[]; contextLength?: number; family?: string; parameterSize?: string };
+
+export type ScriptOptions = {
+  turns: TurnSource;
+  faults?: ScriptFault[];
+  /** Models to list. When given, a chat naming any other model gets the provider's 404. */
+  models?: ScriptModel[];
+  /** Gemini only: when set, any other key gets Gemini's 400 API_KEY_INVALID. */
+  apiKey?: string;
+  /** Defaults to 0 (the OS picks a free port). */
+  port?: number;
+  /** Called for every request as it arrives (serve.ts logs with it). */
+  onRequest?: (request: RecordedRequest) => void;
+};
+
+export type ScriptedServer = {
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+};
+
+/** The JSON a script file holds: a bare array of turns, or an object. */
+export type ScriptFile = ScriptTurn[] | { turns: ScriptTurn[]; faults?: ScriptFault[]; models?: ScriptModel[]; apiKey?: string };
+
+export function loadScriptFile(path: string): Omit<ScriptOptions, 'port' | 'onRequest'> {
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as ScriptFile;
+  if (Array.isArray(parsed)) return { turns: parsed };
+  if (!parsed || !Array.isArray(parsed.turns)) throw new Error(`${path}: expected an array of turns or {"turns": [...]}`);
+  return parsed;
+}
+
+export function pickTurn(turns: TurnSource, request: RecordedRequest, n: number): ScriptTurn {
+  if (typeof turns === 'function') return turns(request, n);
+  if (turns.length === 0) return { text: '' };
+  return turns[Math.min(n, turns.length - 1)];
+}
+
+export function textChunks(turn: ScriptTurn): string[] {
+  if (turn.text === undefined) return [];
+  return (Array.isArray(turn.text) ? turn.text : [turn.text]).filter((chunk) => chunk !== '');
+}
+
+export function turnUsage(turn: ScriptTurn, requestBytes: number): { input: number; output: number } {
+  if (turn.usage) return turn.usage;
+  const textLength = textChunks(turn).join('').length;
+  return { input: Math.max(1, Math.ceil(requestBytes / 4)), output: Math.ceil(textLength / 4) + 10 * (turn.toolCalls?.length ?? 0) };
+}
+
+/** Hands out faults: queued ones once each, then `always` ones forever. */
+export function faultQueue(faults: ScriptFault[] = []): () => ScriptFault | undefined {
+  const queue = [...faults];
+  return () => {
+    const head = queue[0];
+    if (!head) return undefined;
+    if (!head.always) queue.shift();
+    return head;
+  };
+}
