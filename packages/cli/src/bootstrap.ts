@@ -148,7 +148,7 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
   });
 
   const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace });
-  const systemPrompt = buildSystemPrompt({ profile, contextFiles, skills: catalog.skills(), workspace: base.workspace, tools: tools.names() });
+  const systemPrompt = buildSystemPrompt({ profile, contextFiles, skills: catalog.skills(), workspace: base.workspace });
   const store = sessionStore(base);
 
   const newSession = async (resumeId?: string): Promise<ChatSession> => {

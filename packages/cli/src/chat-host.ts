@@ -1,4 +1,4 @@
-import type { AgentMessage, ChatSession, ModelInfo, PermissionRequest } from '@beans/core';
+import type { ChatSession, ModelInfo, PermissionRequest, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -34,7 +34,7 @@ export interface ChatHost {
   /** The UI installs its confirmation prompt here. */
   setPermissionAsker(asker: PermissionAsker): void;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
-  preparePrompt(text: string): Promise<{ messages: AgentMessage[] } | { error: string }>;
+  preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
   /** `/profile`: the active profile and which step of the chain chose it. */
   describeProfile(): string;
   listAgents(): { name: string; description: string }[];

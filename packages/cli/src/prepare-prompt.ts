@@ -1,7 +1,7 @@
-import { expandCommand, skillsTriggeredBy, userMessage, type AgentMessage, type PluginCatalog, type SkillEntry } from '@beans/core';
+import { expandCommand, skillsTriggeredBy, userMessage, type PluginCatalog, type UserMessage, type SkillEntry } from '@beans/core';
 import { BUILTIN_COMMAND_NAMES } from './builtin-commands.js';
 
-export type Prepared = { messages: AgentMessage[] } | { error: string };
+export type Prepared = { messages: UserMessage[] } | { error: string };
 
 /**
  * Turns what the user typed into the messages of a run: `/command args` expands a plugin command,
@@ -19,20 +19,20 @@ export async function preparePrompt(text: string, catalog: PluginCatalog): Promi
     if (expanded) return { messages: [userMessage(expanded.prompt, 'command', trimmed)] };
     const skill = catalog.findSkill(head);
     if (skill) {
-      const messages: AgentMessage[] = [await skillMessage(skill)];
+      const messages: UserMessage[] = [await skillMessage(skill)];
       messages.push(userMessage(args || `Use the ${skill.name} skill.`, 'prompt', trimmed));
       return { messages };
     }
     return { error: `Unknown command /${head}. Type /help for the list.` };
   }
 
-  const messages: AgentMessage[] = [];
+  const messages: UserMessage[] = [];
   for (const skill of skillsTriggeredBy(trimmed, catalog)) messages.push(await skillMessage(skill));
   messages.push(userMessage(trimmed));
   return { messages };
 }
 
-async function skillMessage(skill: SkillEntry): Promise<AgentMessage> {
+async function skillMessage(skill: SkillEntry): Promise<UserMessage> {
   const body = await skill.loadBody();
   return userMessage(`<skill name="${skill.name}" folder="${skill.dir}">\n${body.trim()}\n</skill>`, 'skill', `loaded skill ${skill.name}`);
 }

@@ -1,0 +1,280 @@
+import type { AgentEvent, AgentMessage, AgentRunResult, ChatSession, NoteMessage, ToolCall, UserMessage } from '@beans/core';
+import { MarkdownStream, renderMarkdown } from './markdown.js';
+import { S, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
+import { renderTool, type ToolView } from './tool-view.js';
+
+/** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
+export interface Block {
+  id: number;
+  lines: StyledLine[];
+}
+
+type EntryKind = 'header' | 'user' | 'assistant' | 'tool' | 'note' | 'output';
+
+const USER: SpanStyle = { color: 'cyan', bold: true };
+const NOTE_STYLES: Record<NoteMessage['kind'], { icon: string; style: SpanStyle }> = {
+  interrupted: { icon: '■ ', style: S.yellow },
+  error: { icon: '✗ ', style: S.red },
+  info: { icon: '', style: S.dim },
+  compaction: { icon: '≡ ', style: S.dim },
+};
+
+/**
+ * The transcript as rows: what is finished (committed, for <Static>) and what is still moving
+ * (the streaming line, running tools, a retry notice). It listens to one session at a time and
+ * holds no agent logic: it only turns events into rows.
+ */
+export class TranscriptStore {
+  blocks: Block[] = [];
+  private pending: StyledLine[] = [];
+  private nextBlockId = 1;
+  private lastKind?: EntryKind;
+  private stream?: { md: MarkdownStream; text: string; started: boolean };
+  private tools: ToolView[] = [];
+  private retry?: string;
+  private session?: ChatSession;
+  private unsubscribe?: () => void;
+
+  constructor(
+    public width: number,
+    private readonly changed: () => void,
+  ) {}
+
+  setWidth(width: number): void {
+    this.width = width;
+    if (this.stream) this.stream.md.width = width;
+  }
+
+  bind(session: ChatSession): void {
+    this.unsubscribe?.();
+    this.session = session;
+    this.stream = undefined;
+    this.tools = [];
+    this.retry = undefined;
+    this.unsubscribe = session.subscribe((event) => this.handle(event));
+  }
+
+  dispose(): void {
+    this.unsubscribe?.();
+  }
+
+  /** Moves rows committed since the last call into a new block; returns the block list. */
+  takeBlocks(): Block[] {
+    if (this.pending.length > 0) {
+      this.blocks = [...this.blocks, { id: this.nextBlockId++, lines: this.pending }];
+      this.pending = [];
+    }
+    return this.blocks;
+  }
+
+  get hasLive(): boolean {
+    return this.stream !== undefined || this.tools.length > 0 || this.retry !== undefined;
+  }
+
+  /** Rows of the moving part, newest last; the caller clips them to the rows it can spare. */
+  liveLines(frame: number, now: number): StyledLine[] {
+    const out: StyledLine[] = [];
+    if (this.stream) {
+      const tail = this.stream.md.tail(this.width);
+      if (tail.length > 0 && !this.stream.started && this.lastKind) out.push([]);
+      out.push(...tail);
+    }
+    for (const [index, tool] of this.tools.entries()) {
+      if (index === 0 && this.lastKind && this.lastKind !== 'tool') out.push([]);
+      out.push(...renderTool(tool, { width: this.width, frame, now, maxDetailRows: 8 }));
+    }
+    if (this.retry) out.push([span(this.retry, S.dim)]);
+    return out;
+  }
+
+  header(text: StyledLine): void {
+    this.begin('header');
+    this.commit(wrapSpans(text, this.width));
+  }
+
+  user(text: string, suffix?: string): void {
+    this.begin('user');
+    const shown = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
+    const rows = wrapText(shown, this.width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
+    if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
+    this.commit(rows);
+  }
+
+  note(kind: NoteMessage['kind'], text: string): void {
+    this.begin('note');
+    const { icon, style } = NOTE_STYLES[kind];
+    const body = kind === 'compaction' ? `Earlier turns were summarised: ${text.split('\n')[0]}` : text;
+    this.commit(wrapText(body, this.width, style, { first: icon ? [span(icon, style)] : [], continuation: [span(' '.repeat(icon.length))] }));
+  }
+
+  output(lines: StyledLine[]): void {
+    this.begin('output');
+    this.commit(lines);
+  }
+
+  /** Marks a running tool as waiting for (or no longer waiting for) the user's answer. */
+  setWaiting(callId: string, waiting: boolean): void {
+    const tool = this.tools.find((view) => view.id === callId);
+    if (tool && (tool.phase === 'running' || tool.phase === 'waiting')) {
+      tool.phase = waiting ? 'waiting' : 'running';
+      this.changed();
+    }
+  }
+
+  /** Replays a stored conversation (resume, start-up with --continue). */
+  history(messages: readonly AgentMessage[]): void {
+    const calls = new Map<string, ToolCall>();
+    for (const message of messages) {
+      switch (message.role) {
+        case 'user':
+          this.userMessage(message);
+          break;
+        case 'assistant':
+          if (message.content.trim()) {
+            this.begin('assistant');
+            this.commit(renderMarkdown(message.content.trim(), this.width));
+          }
+          for (const call of message.toolCalls) calls.set(call.id, call);
+          if (message.stopReason === 'error' && message.failure) this.note('error', message.failure.message);
+          break;
+        case 'tool': {
+          const call = calls.get(message.toolCallId);
+          this.commitTool({
+            ...this.viewOf(call ?? { id: message.toolCallId, name: message.toolName, arguments: {} }),
+            phase: message.status,
+            result: message,
+          });
+          break;
+        }
+        case 'note':
+          this.note(message.kind, message.text);
+          break;
+      }
+    }
+  }
+
+  private handle(event: AgentEvent): void {
+    switch (event.type) {
+      case 'message_start':
+        if (event.message.role === 'assistant') this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+        break;
+      case 'message_update':
+        this.retry = undefined;
+        if (this.stream && event.delta) {
+          this.stream.text += event.delta;
+          this.streamRows(this.stream.md.push(event.delta));
+        }
+        break;
+      case 'message_end':
+        this.messageEnd(event.message);
+        break;
+      case 'tool_execution_start':
+        this.tools.push({ ...this.viewOf(event.call), summary: event.summary, phase: 'running', startedAt: Date.now() });
+        break;
+      case 'tool_execution_update': {
+        const tool = this.tools.find((view) => view.id === event.call.id);
+        if (tool) tool.output = (tool.output + event.text).slice(-4000);
+        break;
+      }
+      case 'tool_execution_end': {
+        const tool = this.tools.find((view) => view.id === event.call.id);
+        if (tool) {
+          tool.phase = event.result.status;
+          tool.result = event.result;
+        } else {
+          // Calls skipped before they started have no start event.
+          this.tools.push({ ...this.viewOf(event.call), phase: event.result.status, result: event.result });
+        }
+        this.flushFinishedTools();
+        break;
+      }
+      case 'retry': {
+        const seconds = Math.max(1, Math.round(event.delayMs / 1000));
+        this.retry = `↻ retrying in ${seconds}s (${event.failure.status ?? event.failure.kind}) · attempt ${event.attempt}`;
+        break;
+      }
+      case 'agent_end':
+        this.agentEnd(event.result);
+        break;
+      default:
+        break;
+    }
+    this.changed();
+  }
+
+  private messageEnd(message: AgentMessage): void {
+    if (message.role === 'user') this.userMessage(message);
+    else if (message.role === 'note') this.note(message.kind, message.text);
+    else if (message.role === 'assistant') this.endStream(message.content);
+  }
+
+  private userMessage(message: UserMessage): void {
+    if (message.display) return this.user(message.display);
+    if (message.origin === 'skill' || message.origin === 'command') {
+      const first = message.content.trim().split('\n')[0] ?? '';
+      return this.user(first.length > 100 ? `${first.slice(0, 100)}…` : first, `(${message.origin})`);
+    }
+    const queued = message.origin === 'steering' || message.origin === 'follow_up';
+    this.user(message.content, queued ? '· sent while the agent worked' : undefined);
+  }
+
+  private endStream(content: string): void {
+    const stream = this.stream;
+    if (!stream) return;
+    // The final text is authoritative; normally it equals what streamed.
+    if (content.length > stream.text.length && content.startsWith(stream.text)) this.streamRows(stream.md.push(content.slice(stream.text.length)));
+    this.streamRows(stream.md.end());
+    this.stream = undefined;
+  }
+
+  private streamRows(rows: StyledLine[]): void {
+    if (rows.length === 0 || !this.stream) return;
+    if (!this.stream.started) {
+      this.begin('assistant');
+      this.stream.started = true;
+    }
+    this.commit(rows);
+  }
+
+  private agentEnd(result: AgentRunResult): void {
+    this.retry = undefined;
+    if (this.stream) this.endStream(this.stream.text);
+    for (const tool of this.tools) if (tool.phase === 'running' || tool.phase === 'waiting') tool.phase = 'interrupted';
+    this.flushFinishedTools();
+    if (result.stopReason === 'error') this.note('error', result.failure?.message ?? 'The provider failed without saying why.');
+    else if (result.stopReason === 'max_turns') this.note('interrupted', 'Stopped: the turn limit was reached (--max-turns).');
+    else if (result.stopReason === 'max_budget') this.note('interrupted', 'Stopped: the budget limit was reached (--max-budget-usd).');
+  }
+
+  /** Finished tools move to the transcript in the model's order, never ahead of a running one. */
+  private flushFinishedTools(): void {
+    while (this.tools.length > 0 && this.tools[0]!.phase !== 'running' && this.tools[0]!.phase !== 'waiting') {
+      this.commitTool(this.tools.shift()!);
+    }
+  }
+
+  private commitTool(view: ToolView): void {
+    this.begin('tool');
+    this.commit(renderTool(view, { width: this.width }));
+  }
+
+  private viewOf(call: ToolCall): ToolView {
+    const tool = this.session?.tools.get(call.name);
+    let summary = '';
+    try {
+      summary = tool?.summarize?.(call.arguments) ?? '';
+    } catch {
+      summary = '';
+    }
+    return { id: call.id, name: call.name, summary, kind: tool?.kind, phase: 'running', startedAt: Date.now(), output: '' };
+  }
+
+  private begin(kind: EntryKind): void {
+    if (this.lastKind && !(kind === 'tool' && this.lastKind === 'tool')) this.pending.push([]);
+    this.lastKind = kind;
+  }
+
+  private commit(rows: StyledLine[]): void {
+    for (const row of rows) this.pending.push(row);
+  }
+}
