@@ -7,3 +7,4 @@ export { resolveWorkspace, findGitRoot, type Workspace } from './workspace/works
 export * from './plugins/index.js';
 export * from './prompt/index.js';
 export * from './config/index.js';
+export * from './session/index.js';

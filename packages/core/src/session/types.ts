@@ -1,0 +1,58 @@
+import type { AgentMessage } from '../agent/types.js';
+
+export const SESSION_FORMAT_VERSION = 1;
+
+/** First line of every session file. */
+export interface SessionHeader {
+  type: 'session';
+  id: string;
+  version: number;
+  /** Where the user started Beans. */
+  cwd: string;
+  workspaceRoot: string;
+  provider: string;
+  model: string;
+  /** ISO 8601. */
+  startedAt: string;
+}
+
+/** Changes to the session itself rather than the conversation, recorded so a resume restores them. */
+export type SessionMetaInput = { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string };
+export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };
+
+export interface SessionMessageRecord {
+  type: 'message';
+  message: AgentMessage;
+}
+
+export type SessionRecord = SessionHeader | SessionMessageRecord | SessionMeta;
+
+export interface LoadedSession {
+  header: SessionHeader;
+  path: string;
+  messages: AgentMessage[];
+  meta: SessionMeta[];
+  /** The provider and model in use when the session stopped (the header, then model switches). */
+  provider: string;
+  model: string;
+  /** The last SOP set, if any. */
+  sop?: string;
+  /** Damaged or unreadable lines that were skipped; show them, then carry on. */
+  warnings: string[];
+}
+
+export interface SessionSummary {
+  id: string;
+  path: string;
+  /** ISO 8601, from the header. */
+  startedAt: string;
+  /** Last write (file mtime), ISO 8601. */
+  lastActivity: string;
+  /** Assistant messages. */
+  turns: number;
+  /** The first prompt the user typed, on one line, cut to about 80 characters ('' when none yet). */
+  firstPrompt: string;
+  provider: string;
+  model: string;
+  messageCount: number;
+}
