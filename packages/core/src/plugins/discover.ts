@@ -122,7 +122,8 @@ export async function findPluginFiles(dir: string, manifest: PluginManifest, pro
   const commandPaths = withManifest('commands', manifest.commands);
   const skillPaths = withManifest('skills', manifest.skills);
 
-  const declared = new Set([...manifest.agents, ...manifest.commands, ...manifest.skills].map((item) => path.resolve(dir, item)));
+  // Manifest paths as the author wrote them, for problems that point back at plugin.json.
+  const declared = new Map([...manifest.agents, ...manifest.commands, ...manifest.skills].map((item) => [path.resolve(dir, item), item]));
   const found: FoundFile[] = [];
   for (const [kind, paths] of [
     ['agent', agentPaths],
@@ -131,7 +132,7 @@ export async function findPluginFiles(dir: string, manifest: PluginManifest, pro
     for (const target of paths) {
       const files = await markdownFilesAt(target);
       if (files === undefined) {
-        if (declared.has(target)) problems.push({ path: manifestFile, message: `names ${target}, which does not exist` });
+        if (declared.has(target)) problems.push({ path: manifestFile, message: `names "${declared.get(target)}", which does not exist` });
         continue;
       }
       for (const file of files) found.push({ kind, path: file, fallbackName: path.basename(file, '.md') });
@@ -140,7 +141,7 @@ export async function findPluginFiles(dir: string, manifest: PluginManifest, pro
   for (const target of skillPaths) {
     const skills = await skillFilesAt(target);
     if (skills === undefined) {
-      if (declared.has(target)) problems.push({ path: manifestFile, message: `names ${target}, which does not exist` });
+      if (declared.has(target)) problems.push({ path: manifestFile, message: `names "${declared.get(target)}", which does not exist` });
       continue;
     }
     found.push(...skills);

@@ -50,20 +50,15 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
 export function headIsComplete(text: string): boolean {
   const split = splitFrontmatter(text);
   if (split.unclosed) return false;
-  return /\S[^\n]*\n/.test(split.body);
+  // Scanning by index, not by regex: a regex over a long line without a newline is quadratic.
+  const start = split.body.search(/\S/);
+  return start !== -1 && split.body.indexOf('\n', start) !== -1;
 }
 
 /** Parses the first frontmatter block, falling back to a line-by-line reader when YAML rejects it. */
 export function parseFrontmatter(text: string): ParsedFrontmatter {
   const split = splitFrontmatter(text);
-  if (split.unclosed) {
-    return {
-      data: {},
-      body: split.body,
-      hasFrontmatter: false,
-      problem: 'frontmatter opens with --- but is never closed; the file was read as plain Markdown',
-    };
-  }
+  if (split.unclosed) return parseUnclosed(split.body);
   if (split.yaml === undefined) return { data: {}, body: split.body, hasFrontmatter: false };
   if (split.yaml.trim() === '') return { data: {}, body: split.body, hasFrontmatter: true };
 
@@ -76,6 +71,19 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
   } catch (error) {
     return recovered(split, yamlReason(error));
   }
+}
+
+/**
+ * `---` with no closing line: the leading `key: value` lines (up to the first blank line or other
+ * text) are taken as the frontmatter the author meant, the rest as the body.
+ */
+function parseUnclosed(rest: string): ParsedFrontmatter {
+  const lines = rest.split('\n');
+  let end = 0;
+  while (end < lines.length && /^([A-Za-z][\w-]*[ \t]*:|[ \t]+\S)/.test(lines[end])) end += 1;
+  const yaml = lines.slice(0, end).join('\n');
+  const body = lines.slice(end).join('\n').replace(/^\r?\n/, '');
+  return recovered({ yaml, body }, 'frontmatter opens with --- but never closes');
 }
 
 function recovered(split: FrontmatterSplit & { yaml?: string }, reason: string): ParsedFrontmatter {
@@ -102,7 +110,7 @@ function yamlReason(error: unknown): string {
   const yamlError = error as { reason?: string; mark?: { line?: number } };
   if (typeof yamlError.reason === 'string') {
     // +2: the opening `---` line, and js-yaml counts from 0.
-    const line = typeof yamlError.mark?.line === 'number' ? ` at line ${yamlError.mark.line + 2}` : '';
+    const line = typeof yamlError.mark?.line === 'number' ? ` near line ${yamlError.mark.line + 2}` : '';
     return `frontmatter is not valid YAML${line} (${yamlError.reason})`;
   }
   return `frontmatter is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;

@@ -1,7 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { headIsComplete } from './frontmatter.js';
 
-const CHUNK = 4096;
+const FIRST_CHUNK = 4096;
 
 /**
  * The start of a Markdown file, up to the end of its frontmatter and first body line: listings
@@ -12,16 +12,16 @@ export async function readHead(path: string): Promise<string> {
   try {
     const chunks: Buffer[] = [];
     let size = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK, size);
+    // Chunks double in size, so even a long file takes few reads and few re-decodes.
+    for (let want = FIRST_CHUNK; ; want *= 2) {
+      const chunk = Buffer.allocUnsafe(want);
+      const { bytesRead } = await handle.read(chunk, 0, want, size);
       if (bytesRead === 0) break;
-      chunks.push(bytesRead === CHUNK ? chunk : chunk.subarray(0, bytesRead));
+      chunks.push(bytesRead === want ? chunk : chunk.subarray(0, bytesRead));
       size += bytesRead;
       // Decoding the whole prefix each time keeps multi-byte characters that straddle chunks intact.
       const text = Buffer.concat(chunks, size).toString('utf8');
-      if (bytesRead < CHUNK) return text;
-      if (headIsComplete(text)) return text;
+      if (bytesRead < want || headIsComplete(text)) return text;
     }
     return Buffer.concat(chunks, size).toString('utf8');
   } finally {
