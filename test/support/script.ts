@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 
-export type ScriptToolCall = { name: string; args: Record<string, unknown>; id?: string };
+/** `id` is sent when given (Gemini 3 and newer Ollama send ids); `thoughtSignature` is Gemini only. */
+export type ScriptToolCall = { name: string; args: Record<string, unknown>; id?: string; thoughtSignature?: string };
 
 export type ScriptTurn = {
   /** The answer's text; an array is sent as that many chunks. */

@@ -92,7 +92,12 @@ type Chunk = { candidates: { content: { role: 'model'; parts: Part[] }; finishRe
 function responseChunks(turn: ScriptTurn, model: string, usage: { input: number; output: number }): Chunk[] {
   const partsList: Part[][] = textChunks(turn).map((text) => [{ text }]);
   if (turn.toolCalls?.length) {
-    partsList.push(turn.toolCalls.map((call) => ({ functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: call.args } })));
+    partsList.push(
+      turn.toolCalls.map((call) => ({
+        functionCall: { ...(call.id ? { id: call.id } : {}), name: call.name, args: call.args },
+        ...(call.thoughtSignature ? { thoughtSignature: call.thoughtSignature } : {}),
+      })),
+    );
   }
   if (partsList.length === 0) partsList.push([{ text: '' }]);
   return partsList.map((parts, i) => {

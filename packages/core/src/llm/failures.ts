@@ -136,7 +136,9 @@ function failureMessage(info: ErrorInfo, context: FailureContext): string {
         ? `Model "${context.model}" is not installed in Ollama at ${context.host}. Pull it with \`ollama pull ${context.model}\`, or run \`beans models list\` to see the installed models.`
         : `${name} has no model named "${context.model}"${said}. Run \`beans models list\` to see the available models and pick one with --model.`;
     case 'rate_limit':
-      return `${name} is rate limiting requests or the quota is used up (${http})${tries}${said}. Wait a minute and try again, or check your plan's quota.`;
+      return isOllama
+        ? `Ollama at ${context.host} is too busy (${http})${tries}${said}. Wait a moment and try again.`
+        : `${name} is rate limiting requests or the quota is used up (${http})${tries}${said}. Wait a minute and try again, or check your plan's quota.`;
     case 'server':
       return `${name} had a server error (${http})${tries}${said}. Try again in a few minutes.`;
     case 'network':
