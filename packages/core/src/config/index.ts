@@ -1,4 +1,4 @@
-export { configDir, stateDir, sessionsDir, userSettingsPath, workspaceSettingsPath, workspaceSlug, expandHome, homeDir } from './paths.js';
+export { configDir, stateDir, sessionsDir, userSettingsPath, workspaceSettingsPath, workspaceSlug } from './paths.js';
 export { settingsSchema, modelForProvider, CONFIG_DEFAULTS, DEFAULT_OLLAMA_HOST, PERMISSION_MODES, type BeansSettings, type BeansConfig } from './schema.js';
 export { allSettingKeys, leafSettingKeys, findSettingKey, suggestSettingKey, type SettingKey, type SettingKind } from './setting-keys.js';
 export { validateSettings } from './validate.js';

@@ -40,6 +40,14 @@ export class SessionStore {
     return path.join(this.dir, id + EXTENSION);
   }
 
+  /** A fresh time-sortable id not used by any session here (for callers that create lazily). */
+  newId(): string {
+    for (;;) {
+      const id = newSessionId();
+      if (!existsSync(this.pathOf(id))) return id;
+    }
+  }
+
   /** Starts a new session; its file appears with the first record appended. */
   create(fields: NewSessionFields): SessionWriter {
     const id = fields.id ?? newSessionId(fields.startedAt);

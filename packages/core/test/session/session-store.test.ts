@@ -83,6 +83,18 @@ describe('SessionStore: writing and loading', () => {
     writer.close();
   });
 
+  it('hands out new ids that sort by time and create sessions under that id', () => {
+    t = tempDir();
+    const store = new SessionStore(t.dir);
+    const id = store.newId();
+    expect(id).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-f]{6}$/);
+    const writer = store.create({ ...header, id });
+    writer.append(user('hi'));
+    writer.close();
+    expect(store.list().map((s) => s.id)).toEqual([id]);
+    expect(() => store.create({ ...header, id })).toThrow(/already exists/);
+  });
+
   it('refuses to append after close', () => {
     t = tempDir();
     const writer = new SessionStore(t.dir).create(header);
