@@ -14,3 +14,12 @@ export interface PermissionRequest {
 
 /** Decides whether a tool call may run; interactive front ends ask the user inside it. */
 export type Authorize = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionDecision>;
+
+/** The user's answer to "may this tool call run?" in the interactive UI. */
+export interface AskAnswer {
+  /** once: this call; always: this tool for the rest of the session; deny: refuse (reason goes to the model). */
+  decision: 'once' | 'always' | 'deny';
+  reason?: string;
+}
+
+export type AskUser = (request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>;

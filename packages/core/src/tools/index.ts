@@ -1,2 +1,11 @@
 export * from './tool.js';
 export { ToolRegistry } from './registry.js';
+export { readFileTool } from './read-file.js';
+export { writeFileTool } from './write-file.js';
+export { editFileTool } from './edit-file.js';
+export { shellTool, SHELL_DEFAULT_TIMEOUT_MS, SHELL_MAX_TIMEOUT_MS } from './shell.js';
+export { globTool } from './glob.js';
+export { grepTool } from './grep.js';
+export { listDirectoryTool } from './list-directory.js';
+export { todoWriteTool } from './todo-write.js';
+export { builtinTools } from './builtin.js';

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import type { AnyTool } from '../tools/tool.js';
+import { expandHome, resolveInWorkspace } from '../workspace/paths.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
+import type { AskUser, Authorize, PermissionDecision, PermissionMode } from './types.js';
+
+export interface AuthorizeOptions {
+  /** A getter lets the UI switch modes during a session. */
+  mode: PermissionMode | (() => PermissionMode);
+  allow?: readonly ToolRule[];
+  deny?: readonly ToolRule[];
+  /** Asks the user; without it (one-shot runs) a call that would ask is denied. */
+  ask?: AskUser;
+  /** Lets path rules like edit_file(src/**) match absolute or `..` paths by their place in the workspace. */
+  workspace?: Pick<Workspace, 'root'>;
+}
+
+const ALLOW: PermissionDecision = { allow: true };
+/** Commands up to this length are suggested verbatim as an --allowed-tools rule. */
+const SUGGEST_COMMAND_CHARS = 80;
+
+/**
+ * The permission policy. Order: deny rules (any mode) > read-only and meta tools run > plan mode
+ * refuses changes > yolo > allow rules and "always" answers > auto-edit runs edits > ask the user,
+ * or deny with instructions when nobody can be asked. Workspace confinement is separate: the file
+ * tools enforce it themselves, in every mode.
+ */
+export function createAuthorize(options: AuthorizeOptions): Authorize {
+  const approvedTools = new Set<string>();
+  return async (request, signal) => {
+    const { tool } = request;
+    const kind: SubjectKind = tool.kind === 'execute' ? 'command' : 'path';
+    const subject = subjectOf(tool, request.input, options.workspace);
+    const denying = findDenyingRule(options.deny ?? [], tool.name, kind, subject);
+    if (denying) {
+      return deny(`${tool.name} is blocked by the rule ${denying.source} (--disallowed-tools or settings). Do not retry it; find another way or ask the user.`);
+    }
+    if (tool.kind !== 'edit' && tool.kind !== 'execute') return ALLOW;
+    const mode = typeof options.mode === 'function' ? options.mode() : options.mode;
+    if (mode === 'plan') {
+      return deny(`plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`);
+    }
+    if (mode === 'yolo') return ALLOW;
+    if (approvedTools.has(tool.name) || allowRulesCover(options.allow ?? [], tool.name, kind, subject)) return ALLOW;
+    if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
+    if (!options.ask) return deny(oneShotReason(tool, kind, subject));
+    const answer = await options.ask(request, signal);
+    if (answer.decision === 'deny') {
+      const reason = answer.reason?.trim();
+      return deny(reason ? `the user declined this ${tool.name} call: ${reason}` : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`);
+    }
+    if (answer.decision === 'always') approvedTools.add(tool.name);
+    return ALLOW;
+  };
+}
+
+function deny(reason: string): PermissionDecision {
+  return { allow: false, reason };
+}
+
+function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'root'> | undefined): string | undefined {
+  let raw: string | undefined;
+  try {
+    raw = tool.ruleSubject?.(input);
+  } catch {
+    return undefined;
+  }
+  if (raw === undefined || !workspace || (tool.kind !== 'read' && tool.kind !== 'edit')) return raw;
+  try {
+    return resolveInWorkspace(workspace, raw).relative;
+  } catch {
+    // Outside the workspace: the tool itself will refuse; deny rules may still name absolute paths.
+    return path.resolve(workspace.root, expandHome(raw));
+  }
+}
+
+function oneShotReason(tool: AnyTool, kind: SubjectKind, subject: string | undefined): string {
+  const rule = kind === 'command' && subject && subject.length <= SUGGEST_COMMAND_CHARS && !subject.includes('"') ? `"${tool.name}(${subject})"` : tool.name;
+  return (
+    `${tool.name} needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it. ` +
+    `Tell the user what you wanted to do and that they can re-run with --yolo or --allowed-tools ${rule} to allow it.`
+  );
+}

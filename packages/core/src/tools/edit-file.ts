@@ -1,0 +1,96 @@
+import type { Stats } from 'node:fs';
+import { z } from 'zod';
+import { ToolInputError } from '../errors.js';
+import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import { diffDetails } from './diff.js';
+import { planEdit } from './edit-match.js';
+import { assertUnchangedSinceRead, readTextFile, recordFileTime, statOrUndefined, writeFileAtomic } from './file-io.js';
+import { missingFileMessage } from './missing-file.js';
+import { guarded } from './result.js';
+import { cutLine, numberLines, plural, splitLines } from './text.js';
+import { defineTool, type ToolContext } from './tool.js';
+
+const schema = z.object({
+  path: z.string().describe('File to edit'),
+  old_string: z.string().describe('Exact text to replace; empty to create a new file'),
+  new_string: z.string().describe('Replacement text'),
+  replace_all: z.boolean().optional().describe('Replace every match instead of exactly one'),
+});
+type EditInput = z.infer<typeof schema>;
+
+interface PreparedEdit {
+  target: WorkspacePath;
+  stats: Stats | undefined;
+  before: string;
+  after: string;
+  replacements: number;
+  firstLine: number;
+}
+
+/** Lines of the edited file shown back to the model around a single replacement. */
+const SNIPPET_CONTEXT = 3;
+const SNIPPET_MAX_LINES = 40;
+
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  kind: 'edit',
+  description:
+    'Replace exact text in a file. old_string must match the file exactly (indentation included, no line-number prefixes) and exactly once, unless replace_all is true; ' +
+    'include enough surrounding lines to make it unique. Empty old_string on a missing path creates the file.',
+  schema,
+  summarize: (input) => input.path,
+  ruleSubject: (input) => input.path,
+  async preview(input, ctx) {
+    try {
+      const edit = await prepareEdit(input, ctx);
+      return diffDetails(edit.target.relative, edit.before, edit.after);
+    } catch {
+      // The call will fail when it runs and explain why; a prompt just shows no diff.
+      return undefined;
+    }
+  },
+  async execute(input, ctx) {
+    return guarded(ctx.signal, async () => {
+      const edit = await prepareEdit(input, ctx);
+      ctx.signal.throwIfAborted();
+      await writeFileAtomic(edit.target.absolute, edit.after, edit.stats);
+      await recordFileTime(ctx.state, edit.target.absolute);
+      const details = diffDetails(edit.target.relative, edit.before, edit.after);
+      const counts = `+${details.added} -${details.removed} lines`;
+      if (!edit.stats) return { content: `Created ${edit.target.relative} (${plural(splitLines(edit.after).length, 'line')}).`, details };
+      let content = `Edited ${edit.target.relative}: ${plural(edit.replacements, 'replacement')}, ${counts}.`;
+      if (edit.replacements === 1) content += `\n${snippet(edit.after, edit.firstLine, input.new_string)}`;
+      return { content, details };
+    });
+  },
+});
+
+async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' | 'state'>): Promise<PreparedEdit> {
+  const target = resolveInWorkspace(ctx.workspace, input.path);
+  const stats = await statOrUndefined(target.absolute);
+  if (!stats) {
+    if (input.old_string !== '') throw new ToolInputError(`${await missingFileMessage(target)} To create a new file, call edit_file with an empty old_string (or use write_file).`);
+    return { target, stats, before: '', after: input.new_string, replacements: 1, firstLine: 1 };
+  }
+  const before = await readTextFile(target, stats);
+  assertUnchangedSinceRead(ctx.state, target, stats);
+  if (input.old_string === '') {
+    if (before !== '') {
+      throw new ToolInputError(`old_string is empty but ${target.relative} already exists and is not empty. Give the exact text to replace, or use write_file to replace the whole file.`);
+    }
+    return { target, stats, before, after: input.new_string, replacements: 1, firstLine: 1 };
+  }
+  const plan = planEdit(before, input.old_string, input.new_string, input.replace_all ?? false, target.relative);
+  if (!plan.ok) throw new ToolInputError(plan.message);
+  return { target, stats, before, after: plan.content, replacements: plan.replacements, firstLine: plan.firstLine };
+}
+
+/** The edited lines with a little context, numbered as read_file numbers them, for the next edit. */
+function snippet(after: string, firstLine: number, newString: string): string {
+  const lines = splitLines(after);
+  const changed = Math.max(1, splitLines(newString).length);
+  const from = Math.max(1, firstLine - SNIPPET_CONTEXT);
+  const to = Math.min(lines.length, firstLine + changed - 1 + SNIPPET_CONTEXT, from + SNIPPET_MAX_LINES - 1);
+  if (to < from) return '';
+  return numberLines(lines.slice(from - 1, to).map((line) => cutLine(line, 500)), from);
+}

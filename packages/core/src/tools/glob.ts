@@ -1,0 +1,75 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ToolInputError } from '../errors.js';
+import { OutsideWorkspaceError, resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { walkFiles } from './file-walk.js';
+import { guarded } from './result.js';
+import { plural } from './text.js';
+import { defineTool } from './tool.js';
+
+export const GLOB_MAX_RESULTS = 200;
+
+const schema = z.object({
+  pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
+  path: z.string().optional().describe('Folder to search in (default: workspace root)'),
+});
+
+export const globTool = defineTool({
+  name: 'glob',
+  kind: 'read',
+  description:
+    `Find files by name pattern (fast-glob syntax: *, **, ?, {a,b}). Matches paths relative to path (default the workspace root), so use "**/" to search subfolders. ` +
+    `Honours .gitignore; newest first; up to ${GLOB_MAX_RESULTS} results.`,
+  schema,
+  summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
+  ruleSubject: (input) => input.path ?? '.',
+  async execute(input, ctx) {
+    return guarded(ctx.signal, async () => {
+      const { base, pattern } = normalizeGlob(ctx.workspace, input.pattern, input.path);
+      const { files, ignoredCount } = await walkFiles(ctx.workspace.root, base, pattern, { stats: true });
+      ctx.signal.throwIfAborted();
+      const where = base.relative === '.' ? 'the workspace' : base.relative;
+      const ignoredNote = ignoredCount > 0 ? ' Files ignored by .gitignore are not listed.' : '';
+      if (files.length === 0) {
+        const hint = !pattern.includes('/') ? ` The pattern only matches directly in ${where}; use "**/${pattern}" to search subfolders.` : '';
+        return { content: `No files match "${pattern}" in ${where}.${hint}${ignoredNote}` };
+      }
+      files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
+      const shown = files.slice(0, GLOB_MAX_RESULTS).map((file) => file.path);
+      let content = shown.join('\n');
+      if (files.length > shown.length) {
+        content += `\n\n[${shown.length} of ${plural(files.length, 'file')} shown, newest first; ${files.length - shown.length} more. Narrow the pattern or path to see them.${ignoredNote}]`;
+      } else if (ignoredNote) {
+        content += `\n\n[${ignoredNote.trim()}]`;
+      }
+      return { content };
+    });
+  },
+});
+
+/** Splits an absolute or `./` pattern into a base folder inside the workspace and a relative glob. */
+function normalizeGlob(workspace: Workspace, rawPattern: string, rawPath: string | undefined): { base: WorkspacePath; pattern: string } {
+  let base = resolveInWorkspace(workspace, rawPath ?? '.');
+  let pattern = rawPattern.replace(/^(\.\/)+/, '');
+  if (path.isAbsolute(pattern)) {
+    const rootRel = path.relative(resolveInWorkspace(workspace, '.').absolute, pattern);
+    if (rootRel === '..' || rootRel.startsWith('../') || path.isAbsolute(rootRel)) {
+      throw new OutsideWorkspaceError(`${rawPattern} is outside the workspace: paths must stay inside ${workspace.root}.`);
+    }
+    base = resolveInWorkspace(workspace, '.');
+    pattern = rootRel.split(path.sep).join('/');
+  }
+  if (pattern.split('/').includes('..')) {
+    throw new ToolInputError('Glob patterns cannot contain "..". Set path to the folder to search and give a pattern relative to it.');
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(base.absolute).isDirectory();
+  } catch {
+    throw new ToolInputError(`Folder not found: ${base.relative}.`);
+  }
+  if (!isDir) throw new ToolInputError(`${base.relative} is a file; path must be a folder to search in.`);
+  return { base, pattern };
+}

@@ -1,0 +1,152 @@
+import { existsSync } from 'node:fs';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { ToolInputError } from '../errors.js';
+import { resolveInWorkspace } from '../workspace/paths.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { GitignoreFilter } from './gitignore.js';
+import { commandOnPath, compileRegex, EngineUnavailable, runEngine, type GrepEngine, type GrepQuery } from './grep-engines.js';
+import { guarded } from './result.js';
+import { plural } from './text.js';
+import { defineTool } from './tool.js';
+
+export const GREP_MAX_MATCHES = 200;
+export const GREP_MAX_LINE_CHARS = 300;
+const GREP_MAX_CHARS = 24_000;
+/** Past this many matches counting stops too: the total is reported as "more than". */
+const GREP_COUNT_CAP = 100_000;
+
+const schema = z.object({
+  pattern: z.string().min(1).describe('Regular expression (PCRE/JavaScript syntax)'),
+  path: z.string().optional().describe('File or folder to search (default: workspace root)'),
+  include: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"'),
+  ignore_case: z.boolean().optional().describe('Case-insensitive search'),
+});
+
+export const grepTool = defineTool({
+  name: 'grep',
+  kind: 'read',
+  description:
+    'Search file contents with a regular expression. Returns "path:line: text" lines, honouring .gitignore and skipping binary files; ' +
+    `at most ${GREP_MAX_MATCHES} matches, with a count of the rest. Use include to filter files by glob and path to search one folder or file.`,
+  schema,
+  summarize: (input) => `/${input.pattern}/${input.path ? ` in ${input.path}` : ''}${input.include ? ` (${input.include})` : ''}`,
+  ruleSubject: (input) => input.path ?? '.',
+  async execute(input, ctx) {
+    return guarded(ctx.signal, async () => searchWorkspace(ctx.workspace, input, ctx.signal));
+  },
+});
+
+export interface GrepInput {
+  pattern: string;
+  path?: string;
+  include?: string;
+  ignore_case?: boolean;
+}
+
+/** Which engine a workspace gets: git grep in repositories, ripgrep when installed, else JavaScript. */
+export function pickGrepEngines(workspace: Workspace): GrepEngine[] {
+  const engines: GrepEngine[] = [];
+  if (workspace.isGit && commandOnPath('git')) engines.push('git');
+  if (commandOnPath('rg')) engines.push('rg');
+  engines.push('js');
+  return engines;
+}
+
+/** The grep tool's body; `engines` is exposed so tests and benchmarks can pin one. */
+export async function searchWorkspace(workspace: Workspace, input: GrepInput, signal: AbortSignal, engines = pickGrepEngines(workspace)) {
+  let pattern = input.pattern;
+  let ignoreCase = input.ignore_case ?? false;
+  // Models often write the PCRE inline flag; JavaScript has no such syntax.
+  if (pattern.startsWith('(?i)')) {
+    pattern = pattern.slice(4);
+    ignoreCase = true;
+  }
+  const base = resolveInWorkspace(workspace, input.path ?? '.');
+  const root = resolveInWorkspace(workspace, '.').absolute;
+  if (!existsSync(base.absolute)) throw new ToolInputError(`Path not found: ${base.relative}. Use glob or list_directory to find the right one.`);
+  const display = lineDisplay(pattern, ignoreCase);
+  const includes = includeFilter(input.include, base.relative);
+
+  const shown: string[] = [];
+  let chars = 0;
+  let total = 0;
+  const files = new Set<string>();
+  let lastFile = '';
+  let lastIncluded = true;
+  const sink = (file: string, line: number, text: string): boolean => {
+    if (file !== lastFile) {
+      lastFile = file;
+      lastIncluded = includes(file);
+    }
+    if (!lastIncluded) return true;
+    total++;
+    files.add(file);
+    if (shown.length < GREP_MAX_MATCHES && chars < GREP_MAX_CHARS) {
+      const entry = `${file}:${line}: ${display(text)}`;
+      shown.push(entry);
+      chars += entry.length + 1;
+    }
+    return total < GREP_COUNT_CAP;
+  };
+
+  const query: GrepQuery = { pattern, ignoreCase, root, base, include: input.include, signal };
+  for (const [i, engine] of engines.entries()) {
+    try {
+      await runEngine(engine, query, sink);
+      break;
+    } catch (error) {
+      if (!(error instanceof EngineUnavailable) || i === engines.length - 1) throw error;
+      shown.length = chars = total = 0;
+      files.clear();
+      lastFile = '';
+    }
+  }
+  signal.throwIfAborted();
+
+  const where = base.relative === '.' ? 'the workspace' : base.relative;
+  if (total === 0) {
+    let hint = input.include ? ` among files matching ${input.include}` : '';
+    if (new GitignoreFilter(root).ignores(base.relative, true)) {
+      hint += `. ${base.relative} is ignored by .gitignore and grep skips ignored files; search it with shell (grep -rn) instead`;
+    }
+    return { content: `No matches for /${input.pattern}/ in ${where}${hint}.` };
+  }
+  let content = shown.join('\n');
+  if (total > shown.length) {
+    const count = total >= GREP_COUNT_CAP ? `more than ${plural(total, 'match', 'matches')}` : plural(total, 'match', 'matches');
+    content += `\n\n[Showing ${shown.length} of ${count} in ${plural(files.size, 'file')}. Narrow the search with path, include or a more specific pattern.]`;
+  }
+  return { content };
+}
+
+/** Cuts long lines to a window around the first match, so minified files stay readable. */
+function lineDisplay(pattern: string, ignoreCase: boolean): (text: string) => string {
+  let regex: RegExp | undefined;
+  try {
+    regex = compileRegex(pattern, ignoreCase);
+  } catch {
+    regex = undefined;
+  }
+  return (raw) => {
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (text.length <= GREP_MAX_LINE_CHARS) return text;
+    const at = regex ? Math.max(0, text.search(regex)) : 0;
+    const start = Math.max(0, Math.min(at - 60, text.length - GREP_MAX_LINE_CHARS));
+    const end = start + GREP_MAX_LINE_CHARS;
+    return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+  };
+}
+
+/**
+ * `include` as an exact filter: a pattern without `/` matches file names anywhere (like grep
+ * --include); one with `/` matches the path relative to the searched folder (or to the root).
+ */
+function includeFilter(include: string | undefined, baseRel: string): (file: string) => boolean {
+  if (!include) return () => true;
+  if (include.split('/').includes('..')) throw new ToolInputError('include is a file-name glob such as "*.ts" and cannot contain "..".');
+  const options = { dot: true, basename: !include.includes('/') };
+  const matches = picomatch(include.replace(/^\.\//, ''), options);
+  const prefix = baseRel === '.' ? '' : `${baseRel}/`;
+  return (file) => matches(file) || (prefix !== '' && file.startsWith(prefix) && matches(file.slice(prefix.length)));
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ToolInputError } from '../errors.js';
+import { resolveInWorkspace } from '../workspace/paths.js';
+import { MAX_TEXT_FILE_BYTES, statOrUndefined } from './file-io.js';
+import { readLineWindow } from './line-window.js';
+import { missingFileMessage } from './missing-file.js';
+import { guarded } from './result.js';
+import { formatBytes, numberLines } from './text.js';
+import { defineTool } from './tool.js';
+
+export const READ_DEFAULT_LINES = 2000;
+export const READ_MAX_LINE_CHARS = 2000;
+/** Stays under the executor's per-result cut, so a window is never cut in its middle. */
+export const READ_MAX_CHARS = 36_000;
+
+const schema = z.object({
+  path: z.string().describe('File path, relative to the workspace root or absolute inside it'),
+  offset: z.number().int().min(1).optional().describe('First line to read (1-based)'),
+  limit: z.number().int().min(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LINES})`),
+});
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  kind: 'read',
+  description:
+    `Read a text file. Returns numbered lines as "N<TAB>text" (the number and tab are not part of the file), up to ${READ_DEFAULT_LINES} lines from offset; long lines are cut. ` +
+    'For big files read a window with offset/limit or grep first. Read a file before editing it.',
+  schema,
+  summarize: (input) => (input.offset || input.limit ? `${input.path}:${input.offset ?? 1}+${input.limit ?? READ_DEFAULT_LINES}` : input.path),
+  ruleSubject: (input) => input.path,
+  async execute(input, ctx) {
+    return guarded(ctx.signal, async () => {
+      const target = resolveInWorkspace(ctx.workspace, input.path);
+      const stats = await statOrUndefined(target.absolute);
+      if (!stats) throw new ToolInputError(await missingFileMessage(target));
+      if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory. Use list_directory to see what it holds, or glob to find files in it.`);
+      if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
+      const windowed = input.offset !== undefined || input.limit !== undefined;
+      if (stats.size > MAX_TEXT_FILE_BYTES && !windowed) {
+        throw new ToolInputError(
+          `${target.relative} is ${formatBytes(stats.size)}, too large to read whole. Find the lines you need with grep, then read a window with offset and limit (e.g. offset: 1, limit: 200).`,
+        );
+      }
+      const offset = input.offset ?? 1;
+      const window = await readLineWindow(target.absolute, {
+        offset,
+        maxLines: input.limit ?? READ_DEFAULT_LINES,
+        maxChars: READ_MAX_CHARS,
+        maxLineChars: READ_MAX_LINE_CHARS,
+        countAll: stats.size <= MAX_TEXT_FILE_BYTES,
+        signal: ctx.signal,
+      });
+      if (window.binary) {
+        throw new ToolInputError(
+          `${target.relative} looks like a binary file (${formatBytes(stats.size)}, contains NUL bytes); read_file only reads text. Inspect it with shell instead (e.g. \`file\`, \`xxd ${target.relative} | head\`).`,
+        );
+      }
+      ctx.state.fileTimes.set(target.absolute, stats.mtimeMs);
+      const total = window.totalLines;
+      if (window.lines.length === 0) {
+        if (total === 0) return { content: `(${target.relative} is empty)` };
+        throw new ToolInputError(`offset ${offset} is past the end of ${target.relative}, which has ${total ?? 'fewer'} lines.`);
+      }
+      const last = offset + window.lines.length - 1;
+      let content = numberLines(window.lines, offset);
+      const more = total === undefined || last < total;
+      if (more || offset > 1) {
+        const of = total === undefined ? '' : ` of ${total}`;
+        const why = window.stoppedForSize ? ' (output size limit reached)' : '';
+        const next = more ? ` Read on with offset: ${last + 1}.` : '';
+        content += `\n\n[Lines ${offset}-${last}${of} shown${why}.${next}]`;
+      }
+      return { content };
+    });
+  },
+});

@@ -1,0 +1,147 @@
+import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import { z } from 'zod';
+import { HeadTailBuffer } from './output-buffer.js';
+import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
+import { defineTool, type ToolContext, type ToolResult } from './tool.js';
+
+export const SHELL_DEFAULT_TIMEOUT_MS = 120_000;
+export const SHELL_MAX_TIMEOUT_MS = 600_000;
+/** How long output may keep flowing after the shell exits (a background job holding the pipe). */
+const DRAIN_AFTER_EXIT_MS = 250;
+/** Streamed lines are batched so a chatty command does not flood the UI with events. */
+const UPDATE_INTERVAL_MS = 50;
+
+const schema = z.object({
+  command: z.string().min(1).describe('The bash command line'),
+  timeout_ms: z.number().int().min(1).max(SHELL_MAX_TIMEOUT_MS).optional().describe(`Timeout in ms (default ${SHELL_DEFAULT_TIMEOUT_MS})`),
+});
+
+// Commands run without a terminal; these keep tools from paging, prompting or colouring.
+const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1', TERM: 'dumb' };
+
+export const shellTool = defineTool({
+  name: 'shell',
+  kind: 'execute',
+  description:
+    'Run a bash command in the workspace root and get its exit code and output (stdout and stderr together; long output keeps head and tail). ' +
+    `No stdin: use non-interactive flags. Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000}s, up to ${SHELL_MAX_TIMEOUT_MS / 1000}s via timeout_ms. ` +
+    'Prefer read_file, grep and glob to reading files with cat, grep or find.',
+  schema,
+  summarize: (input) => input.command,
+  ruleSubject: (input) => input.command,
+  async execute(input, ctx) {
+    return runShell(input.command, input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS, ctx);
+  },
+});
+
+const shellPath = existsSync('/bin/bash') ? '/bin/bash' : true;
+
+async function runShell(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+  ctx.signal.throwIfAborted();
+  const output = new HeadTailBuffer();
+  const updates = lineBatcher(ctx.onUpdate);
+  const subprocess = execa(command, {
+    shell: shellPath,
+    cwd: ctx.workspace.root,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+    // Its own process group, so a timeout or abort can stop everything the command started.
+    detached: true,
+    env: QUIET_ENV,
+  });
+  // Settles with reject: false; caught anyway because streams are destroyed below.
+  subprocess.catch(() => undefined);
+  const pid = subprocess.pid;
+  if (pid === undefined) {
+    const failure = await subprocess;
+    return { content: `Could not start the shell: ${failure.message}`, isError: true, details: { kind: 'shell', exitCode: null, timedOut: false } };
+  }
+  trackProcessGroup(pid);
+
+  const all = subprocess.all!;
+  all.on('data', (chunk: Buffer) => updates.add(output.write(chunk)));
+  const outputEnded = once(all, 'close').catch(() => undefined);
+
+  let timedOut = false;
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= killProcessGroup(pid));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void stop();
+  }, timeoutMs);
+  const onAbort = () => void stop();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+  let exitCode: number | null = null;
+  let exitSignal: NodeJS.Signals | null = null;
+  let heldOpen = false;
+  try {
+    [exitCode, exitSignal] = (await once(subprocess, 'exit')) as [number | null, NodeJS.Signals | null];
+    const drained = await Promise.race([outputEnded.then(() => true), sleep(DRAIN_AFTER_EXIT_MS).then(() => false)]);
+    if (!drained) {
+      heldOpen = true;
+      all.destroy();
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+    }
+    if (stopping) await stopping;
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
+    untrackProcessGroup(pid);
+  }
+  updates.add(output.end());
+  updates.flush();
+  ctx.signal.throwIfAborted();
+  return formatResult(output, exitCode, exitSignal, timedOut, timeoutMs, heldOpen);
+}
+
+function formatResult(
+  output: HeadTailBuffer,
+  exitCode: number | null,
+  exitSignal: NodeJS.Signals | null,
+  timedOut: boolean,
+  timeoutMs: number,
+  heldOpen: boolean,
+): ToolResult {
+  const text = output.render();
+  const body = text.trim() ? text : '(no output)';
+  const details = { kind: 'shell' as const, exitCode: timedOut ? null : exitCode, timedOut };
+  const notes: string[] = [];
+  if (heldOpen) notes.push('[A background process kept the output open; its later output is not shown. Redirect background jobs to a file: cmd > log 2>&1 &]');
+  if (timedOut) {
+    notes.unshift(
+      `Timed out after ${timeoutMs / 1000}s; the command and every process it started were stopped. ` +
+        `If it needs longer, pass a larger timeout_ms (up to ${SHELL_MAX_TIMEOUT_MS}); for servers or watchers, start them in the background with output redirected.`,
+    );
+    return { content: [notes[0], body, ...notes.slice(1)].join('\n'), isError: true, details };
+  }
+  if (exitCode === 0) return { content: [body, ...notes].join('\n'), details };
+  const status = exitCode === null ? `Killed by ${exitSignal ?? 'a signal'}.` : `Exit code ${exitCode}.`;
+  return { content: [status, body, ...notes].join('\n'), isError: true, details };
+}
+
+/** Collects completed lines and hands them to onUpdate at most every UPDATE_INTERVAL_MS. */
+function lineBatcher(onUpdate: ((text: string) => void) | undefined) {
+  let pending: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length > 0 && onUpdate) onUpdate(pending.join('\n'));
+    pending = [];
+  };
+  return {
+    add(lines: string[]) {
+      if (!onUpdate || lines.length === 0) return;
+      pending.push(...lines);
+      timer ??= setTimeout(flush, UPDATE_INTERVAL_MS);
+    },
+    flush,
+  };
+}

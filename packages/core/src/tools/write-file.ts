@@ -1,0 +1,77 @@
+import type { Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import { z } from 'zod';
+import { ToolInputError } from '../errors.js';
+import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import { diffDetails } from './diff.js';
+import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, recordFileTime, statOrUndefined, writeFileAtomic } from './file-io.js';
+import { guarded } from './result.js';
+import { formatBytes, looksBinary, plural, splitLines } from './text.js';
+import { defineTool, type ToolContext, type ToolDetails } from './tool.js';
+
+const schema = z.object({
+  path: z.string().describe('File to write'),
+  content: z.string().describe('The full text to write'),
+  append: z.boolean().optional().describe('Add content at the end instead of replacing the file'),
+});
+type WriteInput = z.infer<typeof schema>;
+
+interface PreparedWrite {
+  target: WorkspacePath;
+  stats: Stats | undefined;
+  before: Buffer;
+  after: Buffer;
+}
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  kind: 'edit',
+  description:
+    'Create a file or replace its whole content (append: true adds to the end). Creates missing folders; the replace is atomic. ' +
+    'To change part of an existing file prefer edit_file.',
+  schema,
+  summarize: (input) => (input.append ? `${input.path} (append)` : input.path),
+  ruleSubject: (input) => input.path,
+  async preview(input, ctx) {
+    try {
+      return changeDetails(await prepareWrite(input, ctx));
+    } catch {
+      return undefined;
+    }
+  },
+  async execute(input, ctx) {
+    return guarded(ctx.signal, async () => {
+      const write = await prepareWrite(input, ctx);
+      ctx.signal.throwIfAborted();
+      await writeFileAtomic(write.target.absolute, write.after, write.stats);
+      await recordFileTime(ctx.state, write.target.absolute);
+      const lines = plural(splitLines(input.content).length, 'line');
+      const size = formatBytes(write.after.length);
+      let content: string;
+      if (!write.stats) content = `Created ${write.target.relative} (${lines}, ${size}).`;
+      else if (input.append) content = `Appended ${lines} to ${write.target.relative} (now ${size}).`;
+      else content = `Replaced ${write.target.relative} (${lines}, ${size}).`;
+      return { content, details: changeDetails(write) };
+    });
+  },
+});
+
+async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace' | 'state'>): Promise<PreparedWrite> {
+  const target = resolveInWorkspace(ctx.workspace, input.path);
+  if (target.relative === '.') throw new ToolInputError('write_file needs a file path, not the workspace root.');
+  const stats = await statOrUndefined(target.absolute);
+  const added = Buffer.from(input.content, 'utf8');
+  if (!stats) return { target, stats, before: Buffer.alloc(0), after: added };
+  if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory; give a file path inside it.`);
+  if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file; write_file only writes files.`);
+  if (!input.append) assertUnchangedSinceRead(ctx.state, target, stats);
+  const before = await fs.readFile(target.absolute);
+  return { target, stats, before, after: input.append ? Buffer.concat([before, added]) : added };
+}
+
+/** A diff for the UI, when both versions are text of a size worth diffing. */
+function changeDetails(write: PreparedWrite): ToolDetails | undefined {
+  if (write.before.length > MAX_TEXT_FILE_BYTES || write.after.length > MAX_TEXT_FILE_BYTES) return undefined;
+  if (looksBinary(write.before) || looksBinary(write.after)) return undefined;
+  return diffDetails(write.target.relative, write.before.toString('utf8'), write.after.toString('utf8'));
+}
