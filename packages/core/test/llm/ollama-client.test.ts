@@ -79,6 +79,17 @@ describe('Ollama provider against a scripted Ollama', () => {
     ]);
   });
 
+  it('answers from a turn function when the script needs custom logic', async () => {
+    const { client } = await ollamaWith({
+      turns: (request, n) => {
+        const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+        return { text: `turn ${n}: you said ${messages.at(-1)?.content}` };
+      },
+    });
+    const history: ChatRequest['messages'] = [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'two' }];
+    expect(finalDone(await drain(client.chatStream(ask('', { messages: history })))).text).toBe('turn 1: you said two');
+  });
+
   it('retries 429 twice with retry events, then succeeds', async () => {
     const { client, server } = await ollamaWith({ turns: [{ text: 'ok' }], faults: [{ status: 429 }, { status: 429 }] });
     const events = await drain(client.chatStream(ask('hi')));
