@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedGemini } from '../support/scripted-gemini.ts';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
@@ -125,9 +126,11 @@ describe.each<Provider>(['ollama', 'gemini'])('one-shot on %s', (provider) => {
 describe('one-shot errors', () => {
   it('fails fast with exit 3 naming the host when Ollama is unreachable', async () => {
     repo = makeTempRepo();
-    const run = await runBeans(['-p', 'hi', '--provider', 'ollama'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: 'http://127.0.0.1:9' } });
+    const port = await closedPort();
+    const run = await runBeans(['-p', 'hi', '--provider', 'ollama'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: `127.0.0.1:${port}` } });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain('127.0.0.1:9');
+    expect(run.stderr).toContain(`127.0.0.1:${port}`);
+    expect(run.stderr).toContain('OLLAMA_HOST');
     expect(run.durationMs).toBeLessThan(8_000);
   });
 
@@ -166,3 +169,13 @@ describe('one-shot errors', () => {
     expect(existsSync(path.join(repo.home, '.local'))).toBe(false);
   });
 });
+
+/** A port nothing listens on: bound by the OS, then released. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -69,7 +69,7 @@ export async function loadCatalog(base: Base): Promise<PluginCatalog> {
 }
 
 export function sessionStore(base: Base): SessionStore {
-  return new SessionStore(base.config.values.sessions.dir ?? sessionsDir(base.env, base.workspace.root));
+  return new SessionStore(sessionsDir(base.env, base.workspace.root, base.config.values.sessions.dir));
 }
 
 export function providerIdOf(base: Base): string {
