@@ -18,11 +18,11 @@ import {
   loadConfig,
   loadContextFiles,
   loadPlugins,
-  mapModelAlias,
   parseToolRules,
   pluginRoots,
   registerBuiltinProviders,
   repairHistory,
+  resolveModelAlias,
   resolveProfile,
   resolveWorkspace,
   sessionsDir,
@@ -129,7 +129,8 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
     generate: (description) => generateProfile(client, resolved.model, description),
   });
   let model = resolved.model;
-  if (profile.model && !options.model) model = mapModelAlias(profile.model, getProvider(providerId)?.modelAliases ?? {}) ?? model;
+  // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless --model was given.
+  if (profile.model && !options.model) model = resolveModelAlias(providerId, profile.model, model);
 
   const allTools = new ToolRegistry([...builtinTools(), createLoadSkillTool(catalog)]);
   const deny = parseToolRules((values.permissions.deny ?? []).join(','));
