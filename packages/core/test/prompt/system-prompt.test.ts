@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLoadSkillTool, loadPlugins, resolveProfile } from '../../src/plugins/index.js';
+import { buildSystemPrompt } from '../../src/prompt/index.js';
+import { builtinTools } from '../../src/tools/builtin.js';
+import { toolDeclaration } from '../../src/tools/tool.js';
+
+const workspace = { root: '/home/dev/shop', cwd: '/home/dev/shop/api', isGit: true };
+const builtinPlugins = path.resolve(import.meta.dirname, '../../../../plugins');
+
+describe('buildSystemPrompt', () => {
+  it('puts the profile first, then the environment, context files and skills', () => {
+    const prompt = buildSystemPrompt({
+      profile: { systemPrompt: 'You are a test agent.' },
+      workspace,
+      contextFiles: [
+        { path: '/home/dev/.config/beans-agent/AGENTS.md', content: 'Be terse.\n' },
+        { path: '/home/dev/shop/AGENTS.md', content: 'Use pnpm.' },
+      ],
+      skills: [{ name: 'read-logs', description: 'Find the cause of an error in logs.' }],
+      date: new Date(2026, 0, 5),
+      platform: 'linux',
+    });
+    expect(prompt.startsWith('You are a test agent.\n\n# Environment\n')).toBe(true);
+    expect(prompt).toContain('Workspace root: /home/dev/shop (git repository)\nCurrent folder: /home/dev/shop/api\nPlatform: linux\nDate: 2026-01-05');
+    const userFile = prompt.indexOf('## /home/dev/.config/beans-agent/AGENTS.md\nBe terse.');
+    const projectFile = prompt.indexOf('## AGENTS.md\nUse pnpm.');
+    expect(userFile).toBeGreaterThan(prompt.indexOf('# Environment'));
+    expect(projectFile).toBeGreaterThan(userFile);
+    expect(prompt).toMatch(/# Skills\n.*load_skill.*\n- read-logs: Find the cause of an error in logs\.$/);
+  });
+
+  it('says when the workspace is not a git repository and leaves out empty sections', () => {
+    const prompt = buildSystemPrompt({ profile: { systemPrompt: 'P' }, workspace: { root: '/w', cwd: '/w', isGit: false }, platform: 'darwin' });
+    expect(prompt).toContain('Workspace root: /w (not a git repository)');
+    expect(prompt).not.toContain('Current folder');
+    expect(prompt).not.toContain('# Skills');
+    expect(prompt).not.toContain('# Project instructions');
+  });
+
+  it('lists skills compactly: one line each, long descriptions cut', () => {
+    const long = `First line\n\nwith <example> blocks ${'and more words '.repeat(20)}`;
+    const prompt = buildSystemPrompt({ profile: { systemPrompt: 'P' }, workspace, skills: [{ name: 'long', description: long }] });
+    const line = prompt.split('\n').find((text) => text.startsWith('- long: '))!;
+    expect(line.length).toBeLessThanOrEqual('- long: '.length + 120);
+    expect(line).toMatch(/^- long: First line with <example> blocks and more words .*…$/);
+  });
+});
+
+describe('the first request with the built-in plugins', () => {
+  it('stays under 10 KB: default profile, environment, skills and every tool declaration', async () => {
+    const catalog = await loadPlugins({ roots: [builtinPlugins] });
+    expect(catalog.problems).toEqual([]);
+    const profile = await resolveProfile({ workspaceRoot: '/nonexistent-workspace', catalog });
+    expect(profile.source).toBe('default-plugin');
+    expect(profile.systemPrompt.length).toBeGreaterThan(1500);
+    expect(profile.systemPrompt.length).toBeLessThan(2500);
+
+    const system = buildSystemPrompt({ profile, workspace, skills: catalog.skills(), platform: 'linux' });
+    const tools = [...builtinTools(), createLoadSkillTool(catalog)].map(toolDeclaration);
+    const bytes = Buffer.byteLength(system) + Buffer.byteLength(JSON.stringify(tools));
+    expect(bytes).toBeLessThan(10 * 1024);
+  });
+});
