@@ -119,15 +119,17 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
   const catalog = await loadCatalog(base);
   const providerId = providerIdOf(base);
   const client = await clientFor(base, providerId);
-  const resolved = await resolveModel(client);
-
+  // The profile comes first, so a mistyped --agent-profile is reported without touching the network.
+  let resolving: Promise<{ model: string; note?: string }> | undefined;
+  const modelOnce = () => (resolving ??= resolveModel(client));
   const profile = await resolveProfile({
     agentProfile: options.agentProfile,
     agentDescription: options.agentDescription,
     workspaceRoot: base.workspace.root,
     catalog,
-    generate: (description) => generateProfile(client, resolved.model, description),
+    generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
   });
+  const resolved = await modelOnce();
   let model = resolved.model;
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless --model was given.
   if (profile.model && !options.model) model = resolveModelAlias(providerId, profile.model, model);
