@@ -63,6 +63,7 @@ function maxLineNumber(diff: string): number {
 /** Keeps at most `max` rows, saying how many were left out. */
 export function clipRows(rows: StyledLine[], max: number, indent = ''): StyledLine[] {
   if (rows.length <= max) return rows;
+  if (max <= 0) return [];
   const keep = Math.max(0, max - 1);
   return [...rows.slice(0, keep), [span(`${indent}… ${rows.length - keep} more lines`, S.dim)]];
 }

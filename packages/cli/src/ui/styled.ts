@@ -155,7 +155,16 @@ class LineBuilder {
     this.push(chunk, style, chunkWidth);
   }
 
-  newLine(): void {
+  /** `trim` drops the spaces a soft wrap leaves at the end of the row. */
+  newLine(trim = false): void {
+    if (trim) {
+      const last = this.current[this.current.length - 1];
+      if (last && this.current.length > 0) {
+        const trimmed = last.text.replace(/ +$/, '');
+        this.used -= last.text.length - trimmed.length;
+        last.text = trimmed;
+      }
+    }
     this.lines.push(this.current);
     this.current = this.continuation.map((part) => ({ ...part }));
     this.used = this.prefixWidth;
@@ -191,12 +200,12 @@ export function wrapSpans(spans: readonly Span[], width: number, options: WrapOp
       if (token[0] === ' ') {
         if (builder.atContinuationStart) continue;
         if (w <= builder.room) builder.push(token, part.style, w);
-        else builder.newLine();
+        else builder.newLine(true);
         continue;
       }
       if (w <= builder.room) builder.push(token, part.style, w);
       else if (w <= builder.capacity) {
-        builder.newLine();
+        builder.newLine(true);
         builder.push(token, part.style, w);
       } else builder.pushHard(token, part.style);
     }

@@ -1,0 +1,67 @@
+import { Box, Static, useStdout } from 'ink';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { ChatController } from './controller.js';
+import { layoutLive } from './layout.js';
+import { Line, Lines, NoColorContext } from './lines-view.js';
+import { useKeys } from './use-keys.js';
+
+const FALLBACK = { columns: 80, rows: 24 };
+
+function useScreen(onWidth: (width: number) => void) {
+  const { stdout } = useStdout();
+  const read = () => ({ width: Math.max(20, stdout.columns || FALLBACK.columns), rows: Math.max(6, stdout.rows || FALLBACK.rows) });
+  const [screen, setScreen] = useState(read);
+  useEffect(() => {
+    const onResize = () => {
+      const next = read();
+      setScreen(next);
+      onWidth(next.width);
+    };
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+    // `read` and `onWidth` close over stable objects.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stdout]);
+  return screen;
+}
+
+/** Re-renders on a timer while something moves (spinners, elapsed seconds, the Ctrl+C hint). */
+function useTicker(active: boolean): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setTick((tick) => tick + 1), 120);
+    return () => clearInterval(timer);
+  }, [active]);
+}
+
+/**
+ * Finished rows go to <Static> (written once, then left to the terminal's scrollback); the live
+ * area below is laid out to fit the screen.
+ */
+export function ChatApp({ controller, noColor }: { controller: ChatController; noColor: boolean }) {
+  useSyncExternalStore(controller.subscribe, controller.getVersion);
+  const screen = useScreen((width) => controller.setWidth(width));
+  useKeys(controller.handleKey);
+  const moving = controller.busy || controller.transcript.hasLive || controller.hint !== undefined;
+  useTicker(moving);
+  const now = Date.now();
+  if (controller.hint && controller.hint.until <= now) controller.hint = undefined;
+  const live = layoutLive(controller, screen, now);
+  return (
+    <NoColorContext.Provider value={noColor}>
+      <Static items={controller.blocks}>
+        {(block) => (
+          <Box key={block.id} flexDirection="column">
+            {block.lines.map((line, index) => (
+              <Line key={index} line={line} />
+            ))}
+          </Box>
+        )}
+      </Static>
+      <Lines lines={live} />
+    </NoColorContext.Provider>
+  );
+}

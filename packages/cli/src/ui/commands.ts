@@ -1,0 +1,182 @@
+import type { ChatSession, NoteMessage } from '@beans/core';
+import type { ChatHost, SlashCommandInfo } from '../chat-host.js';
+import { S, span, truncateLine, wrapSpans, wrapText, type StyledLine } from './styled.js';
+import { formatTokens } from './status-line.js';
+
+/** What a built-in command may do to the UI. */
+export interface CommandContext {
+  host: ChatHost;
+  session: ChatSession;
+  width: number;
+  print(lines: StyledLine[]): void;
+  note(kind: NoteMessage['kind'], text: string): void;
+  exit(code: number): void;
+  /** Runs a host operation with a spinner; Esc aborts it through the signal. */
+  runTask(label: string, task: (signal: AbortSignal) => Promise<void>): Promise<void>;
+  openResume(): Promise<void>;
+}
+
+interface Builtin {
+  description: string;
+  argumentHint?: string;
+  /** Refused while the agent works: it would change the session under the running turn. */
+  idleOnly?: boolean;
+  run(args: string, context: CommandContext): void | Promise<void>;
+}
+
+function table(rows: { name: string; description: string }[], width: number, emptyText: string): StyledLine[] {
+  if (rows.length === 0) return [[span(emptyText, S.dim)]];
+  const nameWidth = Math.min(Math.max(...rows.map((row) => row.name.length)) + 2, Math.max(12, Math.floor(width / 3)));
+  return rows.flatMap((row) => {
+    const name = row.name.length >= nameWidth ? `${row.name} ` : row.name.padEnd(nameWidth);
+    return wrapSpans([span(row.description, S.dim)], width, { first: [span('  '), span(name, { color: 'cyan' })], continuation: [span(' '.repeat(2 + nameWidth))] });
+  });
+}
+
+function heading(text: string): StyledLine {
+  return [span(text, S.bold)];
+}
+
+const BUILTINS: Record<string, Builtin> = {
+  help: {
+    description: 'list every command',
+    run(_args, { host, width, print }) {
+      const all = allCommands(host.commands);
+      const label = (command: SlashCommandInfo) => `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}`;
+      const groups: [string, SlashCommandInfo[]][] = [
+        ['Commands', all.filter((command) => command.source === 'builtin')],
+        ['Plugin commands', all.filter((command) => command.source === 'command')],
+        ['Skills', all.filter((command) => command.source === 'skill')],
+      ];
+      const out: StyledLine[] = [];
+      for (const [title, commands] of groups) {
+        if (commands.length === 0) continue;
+        out.push(heading(title), ...table(commands.map((command) => ({ name: label(command), description: command.description })), width, ''));
+      }
+      out.push(truncateLine([span('Keys: ', S.bold), span('Enter send · \\ or Alt+Enter new line · ↑↓ history · Tab complete · Esc interrupt · Ctrl+C twice exit', S.dim)], width));
+      print(out);
+    },
+  },
+  profile: {
+    description: 'show the active profile and why it was chosen',
+    run(_args, { host, width, print }) {
+      print(wrapText(host.describeProfile(), width));
+    },
+  },
+  sop: {
+    description: 'show or set the standard operating procedure',
+    argumentHint: '[text | --clear]',
+    run(args, { session, width, print, note }) {
+      if (args === '--clear') {
+        session.setSop('');
+        return note('info', 'The standard operating procedure is cleared.');
+      }
+      if (args) {
+        session.setSop(args);
+        return note('info', 'The standard operating procedure is set; the model sees it from the next request on.');
+      }
+      if (!session.sop) return note('info', 'No standard operating procedure is set. Set one with /sop <text>.');
+      print([heading('Standard operating procedure'), ...wrapText(session.sop, width, undefined, { first: [span('  ')], continuation: [span('  ')] })]);
+    },
+  },
+  clear: {
+    description: 'start a fresh conversation',
+    idleOnly: true,
+    async run(_args, { host }) {
+      await host.clear();
+    },
+  },
+  exit: { description: 'leave Beans', run: (_args, { exit }) => exit(0) },
+  quit: { description: 'leave Beans', run: (_args, { exit }) => exit(0) },
+  model: {
+    description: 'list models or switch to one',
+    argumentHint: '[name]',
+    idleOnly: true,
+    async run(args, { host, session, width, print, note, runTask }) {
+      if (args) {
+        await runTask('Switching model', async () => note('info', await host.switchModel(args)));
+        return;
+      }
+      await runTask('Listing models', async (signal) => {
+        const models = await host.listModels(signal);
+        const rows = models.map((model) => ({
+          name: `${model.name === session.model ? '●' : ' '} ${model.name}`,
+          description: [model.contextWindow ? `${formatTokens(model.contextWindow)} context` : '', model.supportsTools === false ? 'no tools' : '', model.description ?? ''].filter(Boolean).join(' · '),
+        }));
+        print([heading(`Models (${session.provider}) — current: ${session.model}`), ...table(rows, width, '  (none found)'), [span('Switch with /model <name>.', S.dim)]]);
+      });
+    },
+  },
+  agents: {
+    description: 'list plugin agents',
+    run: (_args, { host, width, print }) => print([heading('Agents'), ...table(host.listAgents(), width, '  (no agents)')]),
+  },
+  skills: {
+    description: 'list skills',
+    run: (_args, { host, width, print }) => print([heading('Skills'), ...table(host.listSkills(), width, '  (no skills)')]),
+  },
+  tools: {
+    description: 'list the tools the model can use',
+    run(_args, { session, width, print }) {
+      const rows = session.tools.list().map((tool) => ({ name: tool.name, description: `${tool.kind} · ${firstSentence(tool.description)}` }));
+      print([heading('Tools'), ...table(rows, width, '  (no tools)')]);
+    },
+  },
+  cost: {
+    description: 'tokens and cost of this session',
+    run(_args, { host, session, print }) {
+      const { usage } = session;
+      const cost = !usage.costKnown ? 'unknown (no price for this model)' : usage.costUsd > 0 ? `$${usage.costUsd.toFixed(4)}` : '$0 (free or local model)';
+      const window = host.contextWindow();
+      const used = contextTokens(session);
+      const rows: StyledLine[] = [
+        heading('Usage this session'),
+        [span('  tokens   '), span(`${usage.inputTokens.toLocaleString('en-US')} in · ${usage.outputTokens.toLocaleString('en-US')} out`)],
+        [span('  cost     '), span(cost)],
+      ];
+      if (window) rows.push([span('  context  '), span(`${formatTokens(used)} of ${formatTokens(window)} (${Math.round((used / window) * 100)}%)`)]);
+      print(rows);
+    },
+  },
+  resume: {
+    description: 'pick a past session to continue',
+    idleOnly: true,
+    run: (_args, { openResume }) => openResume(),
+  },
+  compact: {
+    description: 'summarise older turns to free context',
+    idleOnly: true,
+    async run(_args, { host, note, runTask }) {
+      await runTask('Compacting the conversation', async (signal) => note('info', await host.compact(signal)));
+    },
+  },
+};
+
+export function findBuiltin(name: string): Builtin | undefined {
+  return Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
+}
+
+/** The host's commands, with any built-in it did not list added, so /help is always complete. */
+export function allCommands(hostCommands: readonly SlashCommandInfo[]): SlashCommandInfo[] {
+  const listed = new Set(hostCommands.map((command) => command.name));
+  const missing = Object.entries(BUILTINS)
+    .filter(([name]) => !listed.has(name))
+    .map(([name, builtin]): SlashCommandInfo => ({ name, description: builtin.description, argumentHint: builtin.argumentHint, source: 'builtin' }));
+  const builtins = [...hostCommands.filter((command) => command.source === 'builtin'), ...missing];
+  return [...builtins, ...hostCommands.filter((command) => command.source !== 'builtin')];
+}
+
+/** Tokens the conversation occupies now: the newest request's input plus its answer. */
+export function contextTokens(session: ChatSession): number {
+  for (let index = session.messages.length - 1; index >= 0; index--) {
+    const message = session.messages[index]!;
+    if (message.role === 'assistant' && message.usage && message.usage.inputTokens > 0) return message.usage.inputTokens + message.usage.outputTokens;
+  }
+  return 0;
+}
+
+function firstSentence(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  const stop = line.search(/\.\s/);
+  return stop === -1 ? line : line.slice(0, stop + 1);
+}

@@ -1,0 +1,529 @@
+import { userMessage, type AgentEvent, type ChatSession, type PermissionRequest, type UserMessage } from '@beans/core';
+import type { AskAnswer, ChatHost } from '../chat-host.js';
+import { allCommands, findBuiltin, type CommandContext } from './commands.js';
+import { applyCompletion, matchCommands, pathToken, slashToken, type Completion } from './completion.js';
+import type { PendingAsk } from './confirm-view.js';
+import * as ed from './editor.js';
+import type { KeyEvent } from './keys.js';
+import { movePicker, type Picker } from './picker.js';
+import { S, span, type StyledLine } from './styled.js';
+import { TranscriptStore, type Block } from './transcript.js';
+
+export interface ControllerOptions {
+  width: number;
+  /** Called once when the user leaves; the code is the process exit code. */
+  exit(code: number): void;
+}
+
+const DOUBLE_CTRL_C_MS = 2000;
+
+/**
+ * The chat UI's state and behaviour, apart from drawing: the input box, completion, the
+ * confirmation queue, pickers, and what Enter, Esc and Ctrl+C mean at each moment. It talks to the
+ * agent only through the ChatHost and its session.
+ */
+export class ChatController {
+  readonly transcript: TranscriptStore;
+  blocks: Block[] = [];
+  editor: ed.Editor = ed.EMPTY_EDITOR;
+  completion?: Completion;
+  asks: PendingAsk[] = [];
+  picker?: Picker;
+  task?: { label: string; startedAt: number; abort: AbortController };
+  hint?: { text: string; until: number };
+  /** Messages typed while the agent worked, in the order the agent will see them. */
+  queued: string[] = [];
+  turn?: { startedAt: number };
+  session: ChatSession;
+  /** Set on exit: the live area disappears so the terminal keeps only the transcript. */
+  closed = false;
+
+  private readonly history: ed.History;
+  private dismissedCompletionFor?: string;
+  private pathRequest = 0;
+  private lastCtrlC = 0;
+  private exited = false;
+  private version = 0;
+  private readonly listeners = new Set<() => void>();
+  private timer?: NodeJS.Timeout;
+  private batching = 0;
+  private dirty = false;
+  private readonly cleanups: (() => void)[] = [];
+  private unsubscribeSession?: () => void;
+
+  constructor(
+    readonly host: ChatHost,
+    private readonly options: ControllerOptions,
+  ) {
+    this.session = host.session;
+    this.transcript = new TranscriptStore(options.width, () => this.changed(false));
+    this.history = new ed.History(promptHistory(host.session));
+    const { profile, profileSource, provider, workspace } = host.header;
+    this.transcript.header([
+      span('beans', { bold: true, color: 'cyan' }),
+      span(` · ${profile}`, S.bold),
+      span(` (${profileSource})`, S.dim),
+      span(` · ${provider}`),
+      span(` · ${workspace}`, S.dim),
+    ]);
+    this.attach(host.session);
+    host.setPermissionAsker((request, signal) => this.ask(request, signal));
+    this.cleanups.push(host.onSessionChange((session) => this.attach(session, true)));
+    this.blocks = this.transcript.takeBlocks();
+  }
+
+  // ---- change notification (throttled for streaming, immediate for keys) ----
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getVersion = (): number => this.version;
+
+  changed(urgent = true): void {
+    if (this.batching > 0) {
+      this.dirty = true;
+      return;
+    }
+    if (!urgent) {
+      this.timer ??= setTimeout(() => this.emit(), 40);
+      return;
+    }
+    this.emit();
+  }
+
+  private emit(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.blocks = this.transcript.takeBlocks();
+    this.version += 1;
+    for (const listener of this.listeners) listener();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.unsubscribeSession?.();
+    this.transcript.dispose();
+    for (const cleanup of this.cleanups) cleanup();
+  }
+
+  setWidth(width: number): void {
+    this.transcript.setWidth(width);
+    this.changed();
+  }
+
+  // ---- state the view reads ----
+
+  get running(): boolean {
+    return this.session.isRunning || this.turn !== undefined;
+  }
+
+  get busy(): boolean {
+    return this.running || this.task !== undefined;
+  }
+
+  get activity(): { label: string; startedAt: number } | undefined {
+    if (this.task) return this.task;
+    if (!this.turn) return undefined;
+    return { label: this.asks.length > 0 ? 'Waiting for your answer' : 'Working', startedAt: this.turn.startedAt };
+  }
+
+  // ---- sessions ----
+
+  private attach(session: ChatSession, replaced = false): void {
+    this.unsubscribeSession?.();
+    this.session = session;
+    this.queued = [];
+    this.transcript.bind(session);
+    this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
+    if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);
+    if (session.messages.length > 0) this.transcript.history(session.messages);
+    this.changed();
+  }
+
+  private onSessionEvent(event: AgentEvent): void {
+    // The agent took a queued message: it is in the transcript now, no longer waiting.
+    if (event.type === 'message_end' && event.message.role === 'user' && (event.message.origin === 'steering' || event.message.origin === 'follow_up')) {
+      this.queued.shift();
+    }
+  }
+
+  // ---- keys ----
+
+  handleKey = (event: KeyEvent): void => {
+    this.batching += 1;
+    try {
+      this.routeKey(event);
+    } finally {
+      this.batching -= 1;
+      if (this.batching === 0 && this.dirty) {
+        this.dirty = false;
+        this.emit();
+      }
+    }
+  };
+
+  private routeKey(event: KeyEvent): void {
+    if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
+    if (this.asks.length > 0) return this.confirmKey(event, this.asks[0]!);
+    if (this.picker) return this.pickerKey(event, this.picker);
+    this.inputKey(event);
+  }
+
+  private ctrlC(): void {
+    const now = Date.now();
+    if (now - this.lastCtrlC < DOUBLE_CTRL_C_MS) return this.exit(130);
+    this.lastCtrlC = now;
+    if (this.task) this.task.abort.abort();
+    if (this.running) this.interrupt();
+    else if (this.picker) this.picker = undefined;
+    else this.setEditor(ed.EMPTY_EDITOR);
+    this.hint = { text: 'Press Ctrl+C again to exit', until: now + DOUBLE_CTRL_C_MS };
+    this.changed();
+  }
+
+  /** Esc / Ctrl+C while the agent works: abort the turn; queued messages return to the input. */
+  interrupt(): void {
+    const restore = this.queued.splice(0);
+    this.session.abort();
+    if (restore.length > 0) this.setEditor(ed.editorOf([...restore, this.editor.text].filter(Boolean).join('\n')));
+    this.changed();
+  }
+
+  private inputKey(event: KeyEvent): void {
+    if (event.type === 'text') return this.setEditor(ed.insert(this.editor, event.text));
+    const completion = this.completion;
+    switch (event.name) {
+      case 'enter':
+        if (completion) {
+          const item = completion.items[completion.selected]!;
+          this.setEditor(applyCompletion(this.editor, completion, item));
+          if (completion.kind === 'path') return;
+        }
+        if (this.editor.cursor === this.editor.text.length && this.editor.text.endsWith('\\')) {
+          return this.setEditor(ed.insert(ed.backspace(this.editor), '\n'));
+        }
+        return this.submit();
+      case 'newline':
+        return this.setEditor(ed.insert(this.editor, '\n'));
+      case 'tab':
+        if (completion) this.setEditor(applyCompletion(this.editor, completion, completion.items[completion.selected]!));
+        return;
+      case 'up':
+      case 'down':
+        return this.verticalKey(event.name === 'up' ? -1 : 1);
+      case 'escape':
+        if (completion) {
+          this.dismissedCompletionFor = this.editor.text;
+          this.completion = undefined;
+          return this.changed();
+        }
+        if (this.task) return this.task.abort.abort();
+        if (this.running) return this.interrupt();
+        return;
+      case 'ctrl-d':
+        if (!this.editor.text) return this.exit(0);
+        return this.setEditor(ed.deleteForward(this.editor));
+      case 'backspace':
+        return this.setEditor(ed.backspace(this.editor));
+      case 'delete':
+        return this.setEditor(ed.deleteForward(this.editor));
+      case 'left':
+      case 'ctrl-b':
+        return this.setEditor(ed.left(this.editor));
+      case 'right':
+      case 'ctrl-f':
+        return this.setEditor(ed.right(this.editor));
+      case 'home':
+      case 'ctrl-a':
+        return this.setEditor(ed.home(this.editor));
+      case 'end':
+      case 'ctrl-e':
+        return this.setEditor(ed.end(this.editor));
+      case 'word-left':
+        return this.setEditor(ed.wordLeft(this.editor));
+      case 'word-right':
+        return this.setEditor(ed.wordRight(this.editor));
+      case 'delete-word-back':
+      case 'ctrl-w':
+        return this.setEditor(ed.deleteWordBack(this.editor));
+      case 'ctrl-u':
+        return this.setEditor(ed.killToLineStart(this.editor));
+      case 'ctrl-k':
+        return this.setEditor(ed.killToLineEnd(this.editor));
+      default:
+        return;
+    }
+  }
+
+  private verticalKey(direction: -1 | 1): void {
+    const completion = this.completion;
+    if (completion) {
+      const count = completion.items.length;
+      this.completion = { ...completion, selected: (completion.selected + direction + count) % count };
+      return this.changed();
+    }
+    const moved = direction < 0 ? ed.lineUp(this.editor) : ed.lineDown(this.editor);
+    if (moved) return this.setEditor(moved, false);
+    const recalled = direction < 0 ? this.history.previous(this.editor.text) : this.history.next();
+    if (recalled !== undefined) this.setEditor(ed.editorOf(recalled), false);
+  }
+
+  private setEditor(editor: ed.Editor, complete = true): void {
+    this.editor = editor;
+    if (complete) this.updateCompletion();
+    else this.completion = undefined;
+    this.changed();
+  }
+
+  private updateCompletion(): void {
+    const { editor } = this;
+    if (this.dismissedCompletionFor === editor.text) return;
+    this.dismissedCompletionFor = undefined;
+    const slash = slashToken(editor);
+    if (slash) {
+      const items = matchCommands(allCommands(this.host.commands), slash.query);
+      const exact = items.length === 1 && items[0]!.value === editor.text.slice(0, slash.end);
+      this.completion = items.length > 0 && !exact ? { kind: 'slash', token: slash, items, selected: 0 } : undefined;
+      return;
+    }
+    const path = pathToken(editor);
+    this.completion = undefined;
+    if (!path) return;
+    const request = ++this.pathRequest;
+    this.host
+      .completePath(path.query)
+      .then((paths) => {
+        // A newer keystroke has asked again, or the word is gone: drop this answer.
+        if (request !== this.pathRequest || pathToken(this.editor)?.start !== path.start) return;
+        const token = pathToken(this.editor)!;
+        this.completion = paths.length > 0 ? { kind: 'path', token, items: paths.slice(0, 50).map((value) => ({ value: `@${value}` })), selected: 0 } : undefined;
+        this.changed();
+      })
+      .catch(() => undefined);
+  }
+
+  // ---- submitting ----
+
+  private submit(): void {
+    const text = this.editor.text;
+    this.completion = undefined;
+    if (!text.trim()) return this.changed();
+    this.history.add(text);
+    this.editor = ed.EMPTY_EDITOR;
+    this.changed();
+    const command = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    const builtin = command ? findBuiltin(command[1]!) : undefined;
+    if (command && builtin) {
+      this.transcript.user(text.trim());
+      if (builtin.idleOnly && this.running) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
+      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
+      return;
+    }
+    if (this.running) void this.queue(text);
+    else void this.runPrompt(text);
+  }
+
+  /** While the agent works, a message waits for the end of the current tool batch. */
+  private async queue(text: string): Promise<void> {
+    let contents = [text];
+    if (text.trim().startsWith('/')) {
+      const prepared = await this.host.preparePrompt(text);
+      if ('error' in prepared) return this.transcript.note('error', prepared.error);
+      contents = prepared.messages.filter((message): message is UserMessage => message.role === 'user').map((message) => message.content);
+    }
+    for (const content of contents) {
+      this.session.steer(content);
+      this.queued.push(content);
+    }
+    this.changed();
+  }
+
+  private async runPrompt(text: string): Promise<void> {
+    this.turn = { startedAt: Date.now() };
+    this.changed();
+    const session = this.session;
+    try {
+      const prepared = await this.host.preparePrompt(text);
+      if ('error' in prepared) return this.transcript.note('error', prepared.error);
+      const prompts: UserMessage[] = [];
+      for (const message of prepared.messages) {
+        if (message.role === 'user') prompts.push(message);
+        else session.append(message);
+      }
+      if (prompts.length === 0) return;
+      await session.prompt(prompts);
+      // A message queued just as the run ended was never taken: run it now rather than lose it.
+      while (this.queued.length > 0 && this.session === session && !this.exited) {
+        const leftover = this.queued.splice(0);
+        session.abort(); // empties the session's own queue, which holds the same messages
+        await session.prompt(leftover.map((content) => userMessage(content, 'follow_up')));
+      }
+    } catch (error) {
+      this.transcript.note('error', messageOf(error));
+    } finally {
+      this.turn = undefined;
+      this.changed();
+    }
+  }
+
+  private commandContext(): CommandContext {
+    return {
+      host: this.host,
+      session: this.session,
+      width: this.transcript.width,
+      print: (lines: StyledLine[]) => {
+        this.transcript.output(lines);
+        this.changed();
+      },
+      note: (kind, text) => {
+        this.transcript.note(kind, text);
+        this.changed();
+      },
+      exit: (code) => this.exit(code),
+      runTask: (label, task) => this.runTask(label, task),
+      openResume: () => this.openResume(),
+    };
+  }
+
+  private async runTask(label: string, task: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const abort = new AbortController();
+    this.task = { label, startedAt: Date.now(), abort };
+    this.changed();
+    try {
+      await task(abort.signal);
+    } catch (error) {
+      this.transcript.note(abort.signal.aborted ? 'interrupted' : 'error', abort.signal.aborted ? `${label}: cancelled.` : messageOf(error));
+    } finally {
+      this.task = undefined;
+      this.changed();
+    }
+  }
+
+  private async openResume(): Promise<void> {
+    const sessions = (await this.host.listSessions()).filter((listing) => listing.id !== this.session.id);
+    if (sessions.length === 0) return this.transcript.note('info', 'There are no other sessions in this workspace yet.');
+    sessions.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+    this.picker = {
+      title: 'Resume a session',
+      selected: 0,
+      items: sessions.map((listing) => ({
+        value: listing.id,
+        label: listing.firstPrompt.replace(/\s+/g, ' ').slice(0, 80) || '(no prompt)',
+        detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${listing.turns} turns · ${listing.id.slice(0, 8)}`,
+      })),
+      onSelect: (id) => this.runTask('Loading the session', () => this.host.resume(id)),
+    };
+    this.changed();
+  }
+
+  private pickerKey(event: KeyEvent, picker: Picker): void {
+    if (event.type !== 'key') return;
+    if (event.name === 'up' || event.name === 'down') this.picker = movePicker(picker, event.name === 'up' ? -1 : 1);
+    else if (event.name === 'pageup' || event.name === 'pagedown') this.picker = movePicker(picker, event.name === 'pageup' ? -10 : 10);
+    else if (event.name === 'escape') this.picker = undefined;
+    else if (event.name === 'enter') {
+      this.picker = undefined;
+      const item = picker.items[picker.selected];
+      if (item) void Promise.resolve(picker.onSelect(item.value)).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
+    }
+    this.changed();
+  }
+
+  // ---- confirmation ----
+
+  private ask(request: PermissionRequest, signal: AbortSignal): Promise<AskAnswer> {
+    return new Promise<AskAnswer>((resolve) => {
+      let summary = '';
+      try {
+        summary = request.tool.summarize?.(request.input) ?? '';
+      } catch {
+        summary = '';
+      }
+      const pending: PendingAsk = {
+        request,
+        summary,
+        loading: true,
+        stage: 'choose',
+        reason: ed.EMPTY_EDITOR,
+        resolve: (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          this.asks = this.asks.filter((entry) => entry !== pending);
+          this.transcript.setWaiting(request.call.id, false);
+          resolve(answer);
+          this.changed();
+        },
+      };
+      const onAbort = () => pending.resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
+      if (signal.aborted) return resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.asks = [...this.asks, pending];
+      this.transcript.setWaiting(request.call.id, true);
+      this.changed();
+      void this.loadPreview(pending);
+    });
+  }
+
+  private async loadPreview(pending: PendingAsk): Promise<void> {
+    const { tool, input } = pending.request;
+    try {
+      pending.preview = await tool.preview?.(input, { workspace: this.session.workspace, state: this.session.toolState });
+    } catch (error) {
+      pending.previewError = messageOf(error);
+    }
+    pending.loading = false;
+    this.changed();
+  }
+
+  private confirmKey(event: KeyEvent, ask: PendingAsk): void {
+    if (ask.stage === 'reason') {
+      if (event.type === 'text') ask.reason = ed.insert(ask.reason, event.text.replace(/\n/g, ' '));
+      else if (event.name === 'enter') return ask.resolve({ decision: 'deny', reason: ask.reason.text.trim() || undefined });
+      else if (event.name === 'escape') return ask.resolve({ decision: 'deny' });
+      else if (event.name === 'backspace') ask.reason = ed.backspace(ask.reason);
+      else if (event.name === 'left') ask.reason = ed.left(ask.reason);
+      else if (event.name === 'right') ask.reason = ed.right(ask.reason);
+      else if (event.name === 'ctrl-u') ask.reason = ed.EMPTY_EDITOR;
+      return this.changed();
+    }
+    if (event.type === 'key') {
+      if (event.name === 'escape') ask.resolve({ decision: 'deny' });
+      return;
+    }
+    switch (event.text.toLowerCase()) {
+      case 'y':
+        return ask.resolve({ decision: 'once' });
+      case 'a':
+        return ask.resolve({ decision: 'always' });
+      case 'n':
+        ask.stage = 'reason';
+        return this.changed();
+      default:
+        return;
+    }
+  }
+
+  // ---- leaving ----
+
+  exit(code: number): void {
+    if (this.exited) return;
+    this.exited = true;
+    this.session.abort();
+    this.task?.abort.abort();
+    for (const ask of this.asks) ask.resolve({ decision: 'deny', reason: 'The user left the session.' });
+    this.closed = true;
+    this.emit();
+    this.options.exit(code);
+  }
+}
+
+function promptHistory(session: ChatSession): string[] {
+  return session.messages
+    .filter((message): message is UserMessage => message.role === 'user' && (message.origin === undefined || message.origin === 'prompt'))
+    .map((message) => message.display ?? message.content);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

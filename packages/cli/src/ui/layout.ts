@@ -1,0 +1,81 @@
+import { contextTokens } from './commands.js';
+import { renderCompletion } from './completion.js';
+import { renderConfirm } from './confirm-view.js';
+import type { ChatController } from './controller.js';
+import { renderInput } from './input-view.js';
+import { renderPicker } from './picker.js';
+import { renderStatus } from './status-line.js';
+import { S, span, truncateLine, type StyledLine } from './styled.js';
+import { SPINNER } from './tool-view.js';
+
+export interface Screen {
+  width: number;
+  rows: number;
+}
+
+/**
+ * The live area, bottom up, so that it is always shorter than the terminal: the status row and
+ * the input come first, then prompts and menus, and the streaming transcript gets what is left
+ * (its newest rows). A live area as tall as the screen would make Ink clear and repaint
+ * everything on each frame.
+ */
+export function layoutLive(controller: ChatController, screen: Screen, now: number): StyledLine[] {
+  if (controller.closed) return [];
+  const { width } = screen;
+  let budget = Math.max(2, screen.rows - 1);
+  const frame = Math.floor(now / 80);
+  const take = (rows: StyledLine[], max = budget): StyledLine[] => {
+    const limit = Math.max(0, Math.min(max, budget));
+    const kept = rows.length > limit ? rows.slice(rows.length - limit) : rows;
+    budget -= kept.length;
+    return kept;
+  };
+
+  const status = take([renderStatus(statusInfo(controller), width)]);
+  const hint = controller.hint && controller.hint.until > now ? take([[span(controller.hint.text, S.yellow)]]) : [];
+
+  let middle: StyledLine[] = [];
+  let input: StyledLine[] = [];
+  let menu: StyledLine[] = [];
+  const ask = controller.asks[0];
+  if (ask) {
+    middle = take(renderConfirm(ask, width, Math.max(1, budget - 2)));
+  } else if (controller.picker) {
+    middle = take(renderPicker(controller.picker, width, Math.max(1, Math.min(budget - 2, 14))));
+  } else {
+    const placeholder = controller.running ? 'Type to queue a message for the agent · Esc interrupts' : 'Ask anything · / for commands · @ for files';
+    input = take(renderInput(controller.editor, { width, maxRows: Math.min(10, Math.max(1, Math.floor(budget / 3))), placeholder }));
+    input = [...take([[span('─'.repeat(width), S.gray)]]), ...input];
+    if (controller.completion) menu = take(renderCompletion(controller.completion, width, Math.min(6, Math.max(0, budget - 2))));
+  }
+
+  const queued: StyledLine[] = [];
+  if (controller.queued.length > 0) {
+    const shown = controller.queued.slice(-3);
+    for (const text of shown) queued.push(truncateLine([span('⧗ queued: ', S.yellow), span(text.replace(/\s+/g, ' '), S.dim)], width));
+  }
+  const activity = controller.activity;
+  const activityRows: StyledLine[] = activity
+    ? [truncateLine([span(`${SPINNER[frame % SPINNER.length]} ${activity.label}… `, S.cyan), span(`${Math.max(0, Math.floor((now - activity.startedAt) / 1000))}s · esc to interrupt`, S.dim)], width)]
+    : [];
+  const activityKept = take(activityRows);
+  const queuedKept = take(queued);
+  const transcript = take(controller.transcript.liveLines(frame, now));
+
+  return [...transcript, ...activityKept, ...queuedKept, ...middle, ...input, ...menu, ...hint, ...status];
+}
+
+function statusInfo(controller: ChatController) {
+  const { session, host } = controller;
+  const window = host.contextWindow();
+  const used = contextTokens(session);
+  return {
+    model: session.model,
+    inputTokens: session.usage.inputTokens,
+    outputTokens: session.usage.outputTokens,
+    costUsd: session.usage.costKnown && session.usage.costUsd > 0 ? session.usage.costUsd : undefined,
+    contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
+    queued: Math.max(session.queuedCount, controller.queued.length),
+    hint: controller.busy ? undefined : '/help for commands',
+  };
+}

@@ -1,0 +1,54 @@
+import { render } from 'ink';
+import type { ChatHost } from '../chat-host.js';
+import { ChatApp } from './app.js';
+import { ChatController } from './controller.js';
+
+export interface RunChatOptions {
+  noColor: boolean;
+  /** Streams for tests; the process's own by default. */
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+  /** Ink's debug mode: every frame is written whole (component tests read frames). */
+  debug?: boolean;
+}
+
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+
+/**
+ * The interactive session: renders until the user leaves, then prints the session id and how to
+ * resume. Resolves with the exit code: 0, or 130 after Ctrl+C twice.
+ */
+export async function runChat(host: ChatHost, options: RunChatOptions): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  let exitCode = 0;
+  let unmount: () => void = () => undefined;
+  const controller = new ChatController(host, {
+    width: Math.max(20, stdout.columns || 80),
+    exit: (code) => {
+      exitCode = code;
+      unmount();
+    },
+  });
+  // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
+  if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
+  const instance = render(<ChatApp controller={controller} noColor={options.noColor} />, {
+    stdin: options.stdin,
+    stdout,
+    stderr: options.stderr,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    debug: options.debug,
+  });
+  unmount = () => instance.unmount();
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF);
+    controller.dispose();
+  }
+  const id = host.session.id;
+  stdout.write(`\nSession ${id} saved.\nResume it with: beans --resume ${id}\n`);
+  return exitCode;
+}

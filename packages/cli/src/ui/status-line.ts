@@ -1,0 +1,49 @@
+import { S, span, lineWidth, truncateLine, type Span, type StyledLine } from './styled.js';
+
+export interface StatusInfo {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** Undefined when unknown or nothing was spent. */
+  costUsd?: number;
+  contextPercent?: number;
+  queued: number;
+  /** Shown on the right, e.g. "esc to interrupt". */
+  hint?: string;
+}
+
+export function formatTokens(count: number): string {
+  if (count < 1000) return String(count);
+  if (count < 1_000_000) return `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
+/**
+ * One row under the input. Parts are dropped from the least useful end when the terminal is
+ * narrow, so the row never wraps.
+ */
+export function renderStatus(info: StatusInfo, width: number): StyledLine {
+  const parts: Span[][] = [[span(info.model, { color: 'magenta' })]];
+  if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);
+  parts.push([span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}`)]);
+  if (info.contextPercent !== undefined) {
+    const style = info.contextPercent >= 90 ? S.red : info.contextPercent >= 70 ? S.yellow : undefined;
+    parts.push([span(`${info.contextPercent}% context`, style)]);
+  }
+  if (info.costUsd !== undefined) parts.push([span(`$${info.costUsd < 0.01 ? info.costUsd.toFixed(4) : info.costUsd.toFixed(2)}`)]);
+  const right = info.hint ? [span(info.hint, S.dim)] : [];
+  const build = (count: number): StyledLine => {
+    const left: StyledLine = [];
+    parts.slice(0, count).forEach((part, index) => {
+      if (index > 0) left.push(span(' · ', S.dim));
+      left.push(...part);
+    });
+    const gap = width - lineWidth(left) - lineWidth(right);
+    return gap >= 2 && right.length ? [...left, span(' '.repeat(gap)), ...right] : left;
+  };
+  for (let count = parts.length; count > 1; count--) {
+    const line = build(count);
+    if (lineWidth(line) <= width) return line;
+  }
+  return truncateLine(build(1), width);
+}

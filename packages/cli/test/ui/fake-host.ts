@@ -1,0 +1,196 @@
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  ChatSession,
+  ToolRegistry,
+  createAuthorize,
+  readFileTool,
+  shellTool,
+  todoWriteTool,
+  writeFileTool,
+  editFileTool,
+  type AgentMessage,
+  type ChatRequest,
+  type LLMClient,
+  type ModelInfo,
+  type ProviderFailure,
+  type StreamEvent,
+  type ToolCall,
+} from '@beans/core';
+import type { AskAnswer, ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from '../../src/chat-host.js';
+
+/** One scripted model answer. */
+export interface Turn {
+  /** Text streamed in these pieces. */
+  chunks?: string[];
+  chunkDelayMs?: number;
+  toolCalls?: Omit<ToolCall, 'id'>[];
+  fail?: { kind: ProviderFailure['kind']; message: string; status?: number };
+  /** Announce a retry before answering. */
+  retry?: { delayMs: number; status: number };
+  usage?: { inputTokens: number; outputTokens: number; costUsd?: number };
+}
+
+export interface FakeHostOptions {
+  /** Turn N answers the N-th request; the last one repeats. */
+  turns: Turn[];
+  commands?: SlashCommandInfo[];
+  paths?: string[];
+  sessions?: SessionListing[];
+  history?: AgentMessage[];
+  contextWindow?: number;
+}
+
+const BUILTINS = ['help', 'profile', 'sop', 'clear', 'model', 'agents', 'skills', 'tools', 'cost', 'resume', 'compact', 'exit', 'quit'];
+
+/**
+ * A ChatHost backed by a real ChatSession, real tools on a temporary workspace and the real
+ * permission policy; only the model is scripted (no HTTP). It records every request.
+ */
+export function createFakeHost(options: FakeHostOptions) {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'beans-ui-')));
+  const workspace = { root, cwd: root, isGit: false };
+  const requests: ChatRequest[] = [];
+  const prompts: string[] = [];
+  let callCounter = 0;
+
+  const client: LLMClient = {
+    provider: 'fake',
+    resolveModel: async () => ({ model: 'fake-model' }),
+    listModels: async (): Promise<ModelInfo[]> => [
+      { name: 'fake-model', provider: 'fake', contextWindow: 8000 },
+      { name: 'fake-large', provider: 'fake', contextWindow: 128000 },
+    ],
+    chat: async () => {
+      throw new Error('not used');
+    },
+    async *chatStream(request: ChatRequest): AsyncIterable<StreamEvent> {
+      requests.push(structuredClone({ ...request, signal: undefined }));
+      const turn = options.turns[Math.min(requests.length - 1, options.turns.length - 1)]!;
+      const usage = turn.usage ?? { inputTokens: 1200, outputTokens: 300 };
+      if (turn.retry) {
+        yield { type: 'retry', attempt: 1, delayMs: turn.retry.delayMs, failure: { kind: 'rate_limit', message: 'slow down', status: turn.retry.status, retryable: true } };
+        await sleep(turn.retry.delayMs, request.signal);
+      }
+      let text = '';
+      for (const chunk of turn.chunks ?? []) {
+        if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs, request.signal);
+        if (request.signal?.aborted) break;
+        text += chunk;
+        yield { type: 'text_delta', text: chunk };
+      }
+      if (request.signal?.aborted) {
+        yield { type: 'error', stopReason: 'aborted', failure: { kind: 'aborted', message: 'Aborted.', retryable: false }, text, toolCalls: [], usage };
+        return;
+      }
+      if (turn.fail) {
+        yield { type: 'error', stopReason: 'error', failure: { ...turn.fail, retryable: false }, text, toolCalls: [], usage };
+        return;
+      }
+      const toolCalls = (turn.toolCalls ?? []).map((call) => ({ ...call, id: `call_${++callCounter}` }));
+      for (const call of toolCalls) yield { type: 'tool_call', call };
+      yield { type: 'done', stopReason: toolCalls.length ? 'tool_use' : 'stop', text, toolCalls, usage };
+    },
+  };
+
+  let asker: PermissionAsker | undefined;
+  const authorize = createAuthorize({
+    mode: 'default',
+    workspace,
+    ask: (request, signal) => (asker ? asker(request, signal) : Promise.resolve<AskAnswer>({ decision: 'deny', reason: 'no asker' })),
+  });
+  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool]);
+  const makeSession = (messages?: AgentMessage[]) =>
+    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, authorize, messages });
+
+  let session = makeSession(options.history);
+  const listeners = new Set<(session: ChatSession) => void>();
+  const replace = (next: ChatSession) => {
+    session.abort();
+    session = next;
+    for (const listener of listeners) listener(next);
+  };
+  const calls: string[] = [];
+
+  const host: ChatHost = {
+    get session() {
+      return session;
+    },
+    onSessionChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    header: { profile: 'default', profileSource: 'built-in default', provider: 'fake', workspace: root },
+    commands: options.commands ?? [
+      ...BUILTINS.map((name) => ({ name, description: `the ${name} command`, source: 'builtin' as const })),
+      { name: 'review', description: 'review a pull request', argumentHint: '<number>', source: 'command' },
+      { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
+    ],
+    setPermissionAsker(next) {
+      asker = next;
+    },
+    async preparePrompt(text) {
+      prompts.push(text);
+      if (text.startsWith('/review')) {
+        const args = text.slice('/review'.length).trim();
+        return { messages: [{ role: 'user', content: `Review pull request ${args} carefully.`, origin: 'command', display: text, timestamp: Date.now() }] };
+      }
+      if (text.startsWith('/')) return { error: `Unknown command ${text.split(' ')[0]}. Type /help to see the commands.` };
+      return { messages: [{ role: 'user', content: text, origin: 'prompt', timestamp: Date.now() }] };
+    },
+    describeProfile: () => 'Profile: default\nChosen because: no other profile was configured.',
+    listAgents: () => [{ name: 'code:reviewer', description: 'Reviews code' }],
+    listSkills: () => [{ name: 'deploy-checklist', description: 'the deploy checklist' }],
+    listModels: (signal) => session.client.listModels(signal),
+    async switchModel(name) {
+      session.model = name;
+      return `Model switched to ${name}.`;
+    },
+    listSessions: async () => options.sessions ?? [],
+    async resume(id) {
+      calls.push(`resume:${id}`);
+      replace(makeSession([
+        { role: 'user', content: `hello from ${id}`, origin: 'prompt', timestamp: 1 },
+        { role: 'assistant', content: 'An **old** answer.', toolCalls: [], timestamp: 2 },
+      ]));
+    },
+    async clear() {
+      calls.push('clear');
+      replace(makeSession());
+    },
+    async compact(signal) {
+      calls.push('compact');
+      await sleep(50, signal);
+      if (signal.aborted) throw new Error('aborted');
+      return 'Compacted 4 turns into a summary.';
+    },
+    async completePath(prefix) {
+      return (options.paths ?? []).filter((file) => file.startsWith(prefix));
+    },
+    contextWindow: () => options.contextWindow,
+  };
+
+  return {
+    host,
+    requests,
+    prompts,
+    calls,
+    root,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,138 @@
+import { EventEmitter } from 'node:events';
+import type { ChatHost } from '../../src/chat-host.js';
+import { runChat } from '../../src/ui/run-chat.js';
+
+export const KEY = {
+  enter: '\r',
+  escape: '\x1b',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  left: '\x1b[D',
+  right: '\x1b[C',
+  tab: '\t',
+  backspace: '\x7f',
+  altEnter: '\x1b\r',
+  shiftEnter: '\x1b[13;2u',
+  ctrlC: '\x03',
+  ctrlD: '\x04',
+  ctrlA: '\x01',
+  ctrlE: '\x05',
+  ctrlU: '\x15',
+  pasteStart: '\x1b[200~',
+  pasteEnd: '\x1b[201~',
+};
+
+/** A terminal stand-in with a size; like ink-testing-library's, but resizable. */
+class FakeStdout extends EventEmitter {
+  frames: string[] = [];
+  isTTY = false;
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (frame: string) => {
+    this.frames.push(frame);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string) {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = () => {
+    const data = this.data;
+    this.data = null;
+    return data;
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+/** Runs the real `runChat` against fake terminal streams and lets a test type and read frames. */
+export function startChat(host: ChatHost, options: { columns?: number; rows?: number; noColor?: boolean } = {}) {
+  const stdout = new FakeStdout(options.columns ?? 100, options.rows ?? 30);
+  const stderr = new FakeStdout(options.columns ?? 100, options.rows ?? 30);
+  const stdin = new FakeStdin();
+  const done = runChat(host, {
+    noColor: options.noColor ?? false,
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: stderr as unknown as NodeJS.WriteStream,
+    debug: true,
+  });
+  const rawFrame = () => stdout.frames[stdout.frames.length - 1] ?? '';
+  const frame = () => stripAnsi(rawFrame());
+
+  const chat = {
+    stdout,
+    done,
+    rawFrame,
+    frame,
+    /** Everything written so far, frames joined. */
+    output: () => stripAnsi(stdout.frames.join('')),
+    /** Rows of the current frame, trailing spaces trimmed. */
+    rows: () => frame().split('\n').map((row) => row.trimEnd()),
+    async type(text: string) {
+      stdin.write(text);
+      await tick();
+    },
+    /** Types text the way a person does: one key at a time. */
+    async typeKeys(text: string) {
+      for (const char of text) {
+        stdin.write(char);
+        await tick();
+      }
+    },
+    async press(...keys: string[]) {
+      for (const key of keys) {
+        stdin.write(key);
+        // A lone ESC waits one macrotask in Ink's parser before it counts as the Escape key.
+        await tick(key === KEY.escape ? 5 : 0);
+      }
+    },
+    async submit(text: string) {
+      await chat.type(text);
+      await chat.press(KEY.enter);
+    },
+    async waitFor(predicate: (frame: string) => boolean, what = 'the expected frame', timeoutMs = 4000): Promise<string> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const current = frame();
+        if (predicate(current)) return current;
+        if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Last frame:\n${current}`);
+        await tick(10);
+      }
+    },
+    waitForText(text: string, timeoutMs?: number) {
+      return chat.waitFor((current) => current.includes(text), JSON.stringify(text), timeoutMs);
+    },
+    resize(columns: number, rows: number) {
+      stdout.columns = columns;
+      stdout.rows = rows;
+      stdout.emit('resize');
+    },
+  };
+  return chat;
+}
+
+export function tick(ms = 0): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

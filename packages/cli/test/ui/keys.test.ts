@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest';
+import { KeyDecoder } from '../../src/ui/keys.js';
+
+const decode = (...raws: string[]) => {
+  const decoder = new KeyDecoder();
+  return raws.flatMap((raw) => decoder.decode(raw));
+};
+
+describe('key decoding', () => {
+  test('a lone carriage return is Enter; Alt+Enter and Shift+Enter are new lines', () => {
+    expect(decode('\r')).toEqual([{ type: 'key', name: 'enter' }]);
+    expect(decode('\x1b\r', '\x1b[13;2u', '\x1b[27;2;13~')).toEqual([
+      { type: 'key', name: 'newline' },
+      { type: 'key', name: 'newline' },
+      { type: 'key', name: 'newline' },
+    ]);
+  });
+
+  test('a bracketed paste is one piece of text, even across reads and with carriage returns', () => {
+    expect(decode('\x1b[200~', 'line one\r', 'line two\r\n\tx', '\x1b[201~')).toEqual([{ type: 'text', text: 'line one\nline two\n    x', paste: true }]);
+  });
+
+  test('several characters in one read are text, and a carriage return inside them does not submit', () => {
+    expect(decode('first\rsecond')).toEqual([{ type: 'text', text: 'first\nsecond', paste: true }]);
+  });
+
+  test('held-down Backspace arriving in one read still deletes', () => {
+    expect(decode('\x7f\x7f')).toEqual([
+      { type: 'key', name: 'backspace' },
+      { type: 'key', name: 'backspace' },
+    ]);
+  });
+
+  test('arrows, word motions, control letters and Escape', () => {
+    expect(decode('\x1b[A', '\x1b[1;5D', '\x1bf', '\x03', '\x04', '\x1b', '\x1b[3~')).toEqual([
+      { type: 'key', name: 'up' },
+      { type: 'key', name: 'word-left' },
+      { type: 'key', name: 'word-right' },
+      { type: 'key', name: 'ctrl-c' },
+      { type: 'key', name: 'ctrl-d' },
+      { type: 'key', name: 'escape' },
+      { type: 'key', name: 'delete' },
+    ]);
+  });
+
+  test('unknown escape sequences are ignored rather than typed', () => {
+    expect(decode('\x1b[I', '\x1b[99~')).toEqual([]);
+  });
+});
