@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { FoundFile } from './entries.js';
 import type { PluginProblem } from './types.js';
@@ -8,6 +7,10 @@ const MARKERS = ['agents', 'commands', 'skills'];
 const MANIFEST = path.join('.claude-plugin', 'plugin.json');
 // Deep enough for `commands/group/sub/x.md`, shallow enough that a stray symlink loop ends.
 const MAX_DEPTH = 6;
+
+// Discovery uses synchronous fs calls on purpose: it touches hundreds of small files and folders
+// once, at start-up, and the sync calls are about twice as fast as promises with far less garbage
+// (measured with bench/plugins.mjs).
 
 export interface PluginManifest {
   name?: string;
@@ -23,55 +26,53 @@ export function looksLikePlugin(names: Set<string>): boolean {
   return names.has('.claude-plugin') || MARKERS.some((marker) => names.has(marker));
 }
 
-export async function listDir(dir: string): Promise<Dirent[]> {
+export function listDir(dir: string): Dirent[] {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
 }
 
-async function isDirectory(entry: Dirent, parent: string): Promise<boolean> {
-  if (entry.isDirectory()) return true;
-  if (!entry.isSymbolicLink()) return false;
+function statOf(target: string): Stats | undefined {
   try {
-    return (await stat(path.join(parent, entry.name))).isDirectory();
+    return statSync(target);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-async function isFile(entry: Dirent, parent: string): Promise<boolean> {
+function isDirectory(entry: Dirent, parent: string): boolean {
+  if (entry.isDirectory()) return true;
+  return entry.isSymbolicLink() && statOf(path.join(parent, entry.name))?.isDirectory() === true;
+}
+
+function isFile(entry: Dirent, parent: string): boolean {
   if (entry.isFile()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  try {
-    return (await stat(path.join(parent, entry.name))).isFile();
-  } catch {
-    return false;
-  }
+  return entry.isSymbolicLink() && statOf(path.join(parent, entry.name))?.isFile() === true;
 }
 
 /** The plugin folders of a root, by name; a root that is itself a plugin is its only plugin. */
-export async function pluginDirsOf(root: string): Promise<string[]> {
-  const entries = await listDir(root);
+export function pluginDirsOf(root: string): string[] {
+  const entries = listDir(root);
   if (looksLikePlugin(new Set(entries.map((entry) => entry.name)))) return [root];
   const dirs: string[] = [];
   for (const entry of entries.sort(byName)) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-    if (!(await isDirectory(entry, root))) continue;
+    if (!isDirectory(entry, root)) continue;
     const dir = path.join(root, entry.name);
-    const names = new Set((await listDir(dir)).map((inner) => inner.name));
+    const names = new Set(listDir(dir).map((inner) => inner.name));
     if (looksLikePlugin(names)) dirs.push(dir);
   }
   return dirs;
 }
 
-export async function readManifest(dir: string, problems: PluginProblem[]): Promise<PluginManifest> {
+export function readManifest(dir: string, problems: PluginProblem[]): PluginManifest {
   const file = path.join(dir, MANIFEST);
   const empty: PluginManifest = { agents: [], commands: [], skills: [] };
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return empty;
   }
@@ -113,7 +114,7 @@ function pathList(value: unknown): string[] {
  * a path may name a folder or a single file. A command's or agent's name is its file name, even in
  * nested folders.
  */
-export async function findPluginFiles(dir: string, manifest: PluginManifest, problems: PluginProblem[]): Promise<FoundFile[]> {
+export function findPluginFiles(dir: string, manifest: PluginManifest, problems: PluginProblem[]): FoundFile[] {
   const manifestFile = path.join(dir, MANIFEST);
   const withManifest = (defaultDir: string, extra: string[]): string[] => [
     ...new Set([path.join(dir, defaultDir), ...extra.map((item) => path.resolve(dir, item))]),
@@ -130,7 +131,7 @@ export async function findPluginFiles(dir: string, manifest: PluginManifest, pro
     ['command', commandPaths],
   ] as const) {
     for (const target of paths) {
-      const files = await markdownFilesAt(target);
+      const files = markdownFilesAt(target);
       if (files === undefined) {
         if (declared.has(target)) problems.push({ path: manifestFile, message: `names "${declared.get(target)}", which does not exist` });
         continue;
@@ -139,7 +140,7 @@ export async function findPluginFiles(dir: string, manifest: PluginManifest, pro
     }
   }
   for (const target of skillPaths) {
-    const skills = await skillFilesAt(target);
+    const skills = skillFilesAt(target);
     if (skills === undefined) {
       if (declared.has(target)) problems.push({ path: manifestFile, message: `names "${declared.get(target)}", which does not exist` });
       continue;
@@ -150,27 +151,23 @@ export async function findPluginFiles(dir: string, manifest: PluginManifest, pro
 }
 
 /** Markdown files at a path (a file, or a folder walked recursively); undefined when missing. */
-async function markdownFilesAt(target: string): Promise<string[] | undefined> {
-  let info;
-  try {
-    info = await stat(target);
-  } catch {
-    return undefined;
-  }
+function markdownFilesAt(target: string): string[] | undefined {
+  const info = statOf(target);
+  if (!info) return undefined;
   if (info.isFile()) return target.endsWith('.md') ? [target] : [];
   const files: string[] = [];
-  await walkMarkdown(target, 0, files);
+  walkMarkdown(target, 0, files);
   return files;
 }
 
-async function walkMarkdown(dir: string, depth: number, files: string[]): Promise<void> {
+function walkMarkdown(dir: string, depth: number, files: string[]): void {
   if (depth > MAX_DEPTH) return;
-  for (const entry of (await listDir(dir)).sort(byName)) {
+  for (const entry of listDir(dir).sort(byName)) {
     if (entry.name.startsWith('.')) continue;
-    if (entry.name.endsWith('.md') && (await isFile(entry, dir))) {
+    if (entry.name.endsWith('.md') && isFile(entry, dir)) {
       if (!/^readme\.md$/i.test(entry.name)) files.push(path.join(dir, entry.name));
-    } else if (await isDirectory(entry, dir)) {
-      await walkMarkdown(path.join(dir, entry.name), depth + 1, files);
+    } else if (isDirectory(entry, dir)) {
+      walkMarkdown(path.join(dir, entry.name), depth + 1, files);
     }
   }
 }
@@ -179,26 +176,22 @@ async function walkMarkdown(dir: string, depth: number, files: string[]): Promis
  * Skills at a path: a folder of skills (`<name>/SKILL.md` or `<name>.md`), a single skill folder,
  * or a single skill file.
  */
-async function skillFilesAt(target: string): Promise<FoundFile[] | undefined> {
-  let info;
-  try {
-    info = await stat(target);
-  } catch {
-    return undefined;
-  }
+function skillFilesAt(target: string): FoundFile[] | undefined {
+  const info = statOf(target);
+  if (!info) return undefined;
   if (info.isFile()) {
     if (!target.endsWith('.md')) return [];
     return [skillFile(target)];
   }
-  const entries = await listDir(target);
+  const entries = listDir(target);
   const ownSkill = entries.find((entry) => /^skill\.md$/i.test(entry.name));
   if (ownSkill) return [skillFile(path.join(target, ownSkill.name))];
   const found: FoundFile[] = [];
   for (const entry of entries.sort(byName)) {
     if (entry.name.startsWith('.')) continue;
     const full = path.join(target, entry.name);
-    if (await isDirectory(entry, target)) {
-      const inner = (await listDir(full)).find((file) => /^skill\.md$/i.test(file.name));
+    if (isDirectory(entry, target)) {
+      const inner = listDir(full).find((file) => /^skill\.md$/i.test(file.name));
       if (inner) found.push(skillFile(path.join(full, inner.name)));
     } else if (entry.name.endsWith('.md') && !/^readme\.md$/i.test(entry.name)) {
       found.push(skillFile(full));

@@ -17,10 +17,10 @@ export interface FoundFile {
 export type LoadedEntry = AgentEntry | CommandEntry | SkillEntry;
 
 /** Reads a file's head and builds its entry; problems are pushed, never thrown. */
-export async function loadEntry(file: FoundFile, plugin: string, problems: PluginProblem[]): Promise<LoadedEntry | undefined> {
+export function loadEntry(file: FoundFile, plugin: string, problems: PluginProblem[]): LoadedEntry | undefined {
   let head: string;
   try {
-    head = await readHead(file.path);
+    head = readHead(file.path);
   } catch (error) {
     problems.push({ path: file.path, message: `could not be read: ${(error as Error).message}` });
     return undefined;

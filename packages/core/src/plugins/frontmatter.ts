@@ -189,12 +189,17 @@ function dateText(date: Date): string {
 
 /** A description for files without one: the first non-empty body line, without heading marks. */
 export function firstBodyLine(body: string): string | undefined {
-  for (const line of body.split(/\r?\n/)) {
-    const text = line
+  // Walks line by line instead of splitting: the body may be long and only its start matters.
+  for (let start = 0; start < body.length; ) {
+    const newline = body.indexOf('\n', start);
+    const end = newline === -1 ? body.length : newline;
+    const text = body
+      .slice(start, end)
       .trim()
       .replace(/^#+\s*/, '')
       .trim();
     if (text !== '') return text;
+    start = end + 1;
   }
   return undefined;
 }

@@ -10,6 +10,7 @@ export type {
 export { parseFrontmatter, splitFrontmatter, type ParsedFrontmatter } from './frontmatter.js';
 export {
   loadPlugins,
+  loadPluginsSync,
   pluginRoots,
   type LoadPluginsOptions,
   type PluginRoot,

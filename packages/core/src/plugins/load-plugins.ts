@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createCatalog } from './catalog.js';
 import { findPluginFiles, pluginDirsOf, readManifest } from './discover.js';
@@ -49,14 +49,20 @@ export interface LoadPluginsOptions {
 
 /**
  * Reads every plugin's metadata (frontmatter only; bodies load on demand). Never throws for a bad
- * file or folder: each trouble becomes a problem and the rest still loads.
+ * file or folder: each trouble becomes a problem and the rest still loads. The file system work is
+ * synchronous (see discover.ts); the promise keeps the door open for remote plugin sources.
  */
 export async function loadPlugins(options: LoadPluginsOptions): Promise<PluginCatalog> {
+  return loadPluginsSync(options);
+}
+
+/** `loadPlugins` for callers that cannot wait, such as a synchronous CLI listing. */
+export function loadPluginsSync(options: LoadPluginsOptions): PluginCatalog {
   const problems: PluginProblem[] = [];
   const disabled = new Set(options.disabled ?? []);
   const roots = options.roots.map((root) => (typeof root === 'string' ? { dir: path.resolve(root), kind: 'workspace' as const } : root));
 
-  const perRoot = await Promise.all(roots.map((root) => loadRoot(root, disabled)));
+  const perRoot = roots.map((root) => loadRoot(root, disabled));
   const plugins: PluginInfo[] = [];
   const seen = new Map<string, PluginInfo>();
   for (const loaded of perRoot) {
@@ -82,21 +88,19 @@ interface LoadedRoot {
   problems: PluginProblem[];
 }
 
-async function loadRoot(root: PluginRoot, disabled: Set<string>): Promise<LoadedRoot> {
+function loadRoot(root: PluginRoot, disabled: Set<string>): LoadedRoot {
   const problems: PluginProblem[] = [];
-  try {
-    const info = await stat(root.dir);
-    if (!info.isDirectory()) {
-      problems.push({ path: root.dir, message: 'is not a folder; no plugins were loaded from it' });
-      return { plugins: [], problems };
-    }
-  } catch {
+  const info = statSync(root.dir, { throwIfNoEntry: false });
+  if (!info) {
     // Most roots are optional; a --plugin-dir the user typed should exist.
     if (root.kind === 'extra') problems.push({ path: root.dir, message: 'plugin folder not found' });
     return { plugins: [], problems };
   }
-  const dirs = await pluginDirsOf(root.dir);
-  const loaded = await Promise.all(dirs.map((dir) => loadPlugin(dir, disabled)));
+  if (!info.isDirectory()) {
+    problems.push({ path: root.dir, message: 'is not a folder; no plugins were loaded from it' });
+    return { plugins: [], problems };
+  }
+  const loaded = pluginDirsOf(root.dir).map((dir) => loadPlugin(dir, disabled));
   const plugins: PluginInfo[] = [];
   for (const result of loaded) {
     problems.push(...result.problems);
@@ -105,16 +109,13 @@ async function loadRoot(root: PluginRoot, disabled: Set<string>): Promise<Loaded
   return { plugins, problems };
 }
 
-async function loadPlugin(dir: string, disabled: Set<string>): Promise<{ plugin?: PluginInfo; problems: PluginProblem[] }> {
+function loadPlugin(dir: string, disabled: Set<string>): { plugin?: PluginInfo; problems: PluginProblem[] } {
   const problems: PluginProblem[] = [];
-  const manifest = await readManifest(dir, problems);
+  const manifest = readManifest(dir, problems);
   const name = manifest.name ?? path.basename(dir);
   if (disabled.has(name)) return { problems };
-  const files = await findPluginFiles(dir, manifest, problems);
-  // Per-file problems are collected per slot so their order does not depend on I/O timing.
-  const fileProblems: PluginProblem[][] = files.map(() => []);
-  const entries = await Promise.all(files.map((file, index) => loadEntry(file, name, fileProblems[index])));
-  problems.push(...fileProblems.flat());
+  const files = findPluginFiles(dir, manifest, problems);
+  const entries = files.map((file) => loadEntry(file, name, problems));
   const present = entries.filter((entry): entry is LoadedEntry => entry !== undefined);
   return {
     problems,

@@ -1,31 +1,38 @@
-import { open, readFile } from 'node:fs/promises';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { headIsComplete } from './frontmatter.js';
 
-const FIRST_CHUNK = 4096;
+const FIRST_CHUNK = 8192;
+// Reads are synchronous, so one buffer serves every file's first chunk without garbage.
+const firstChunk = Buffer.allocUnsafe(FIRST_CHUNK);
 
 /**
  * The start of a Markdown file, up to the end of its frontmatter and first body line: listings
- * need no more, and agent prompts or skill bodies can be long.
+ * need no more, and agent prompts or skill bodies can be long. Synchronous for the same reason as
+ * discovery (see discover.ts): hundreds of small reads at start-up.
  */
-export async function readHead(path: string): Promise<string> {
-  const handle = await open(path, 'r');
+export function readHead(path: string): string {
+  const fd = openSync(path, 'r');
   try {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // Chunks double in size, so even a long file takes few reads and few re-decodes.
-    for (let want = FIRST_CHUNK; ; want *= 2) {
+    const firstRead = readSync(fd, firstChunk, 0, FIRST_CHUNK, 0);
+    const first = firstChunk.toString('utf8', 0, firstRead);
+    if (firstRead < FIRST_CHUNK || headIsComplete(first)) return first;
+    // A long frontmatter (or first line): keep reading in doubling chunks.
+    const chunks = [Buffer.from(firstChunk)];
+    let size = FIRST_CHUNK;
+    for (let want = FIRST_CHUNK * 2; ; want *= 2) {
       const chunk = Buffer.allocUnsafe(want);
-      const { bytesRead } = await handle.read(chunk, 0, want, size);
+      const bytesRead = readSync(fd, chunk, 0, want, size);
       if (bytesRead === 0) break;
-      chunks.push(bytesRead === want ? chunk : chunk.subarray(0, bytesRead));
+      chunks.push(chunk.subarray(0, bytesRead));
       size += bytesRead;
-      // Decoding the whole prefix each time keeps multi-byte characters that straddle chunks intact.
+      // Decoding the whole prefix keeps multi-byte characters that straddle chunks intact.
       const text = Buffer.concat(chunks, size).toString('utf8');
       if (bytesRead < want || headIsComplete(text)) return text;
     }
     return Buffer.concat(chunks, size).toString('utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
