@@ -186,6 +186,14 @@ describe('lazy bodies', () => {
     expect(await agent.loadBody()).toBe('Edited body.');
   });
 
+  it('reads a frontmatter longer than one read, multi-byte characters intact', async () => {
+    const description = `Überprüft Änderungen ✓ ${'é'.repeat(9000)}`;
+    await writeFile(path.join(dir, 'lazy', 'agents', 'long-head.md'), `---\nname: long-head\ndescription: "${description}"\n---\nBody\n`);
+    const catalog = await loadPlugins({ roots: [dir] });
+    expect(catalog.findAgent('long-head')?.description).toBe(description);
+    expect(catalog.problems.filter((problem) => problem.path.endsWith('long-head.md'))).toEqual([]);
+  });
+
   it('lists a large agent without holding its body', async () => {
     const big = `---\nname: big\ndescription: Big one\n---\n${'x'.repeat(200_000)}\n`;
     await writeFile(path.join(dir, 'lazy', 'agents', 'big.md'), big);
