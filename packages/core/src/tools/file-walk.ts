@@ -1,5 +1,9 @@
+import nodeFs, { type Dirent } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import fg from 'fast-glob';
-import type { WorkspacePath } from '../workspace/paths.js';
+import picomatch from 'picomatch';
+import { toRelative, type WorkspacePath } from '../workspace/paths.js';
 import { GitignoreFilter } from './gitignore.js';
 
 export interface WalkedFile {
@@ -10,33 +14,46 @@ export interface WalkedFile {
 
 export interface WalkResult {
   files: WalkedFile[];
-  /** Files the pattern matched that .gitignore hides. */
+  /** Files matching the pattern that .gitignore hides (inside ignored folders not counted). */
   ignoredCount: number;
 }
 
+const STAT_BATCH = 256;
+
 /**
- * Files under `base` matching a fast-glob pattern, with .gitignore honoured (nested files too) and
- * `.git` skipped. Symlinks are not followed, so a walk never leaves the workspace.
+ * Files under `base` matching a fast-glob pattern, with .gitignore honoured (nested files and
+ * negations too) and `.git` skipped. The filter sits in fast-glob's readdir, so ignored folders
+ * such as node_modules are never walked. Symlinks are not followed: a walk never leaves the workspace.
  */
 export async function walkFiles(root: string, base: WorkspacePath, pattern: string, options: { stats: boolean }): Promise<WalkResult> {
   const filter = new GitignoreFilter(root);
-  const entries = await fg(pattern, {
-    cwd: base.absolute,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    suppressErrors: true,
-    objectMode: true,
-    stats: options.stats,
-    ignore: filter.pruneGlobs(base.relative),
-  });
-  const prefix = base.relative === '.' ? '' : `${base.relative}/`;
-  const files: WalkedFile[] = [];
+  const matchesPattern = picomatch(pattern, { dot: true });
   let ignoredCount = 0;
-  for (const entry of entries) {
-    const rel = prefix + entry.path;
-    if (filter.ignores(rel)) ignoredCount++;
-    else files.push({ path: rel, mtimeMs: entry.stats?.mtimeMs ?? 0 });
+  const keep = (dir: string, entry: Dirent): boolean => {
+    const rel = toRelative(root, path.join(dir, entry.name));
+    const isDir = entry.isDirectory();
+    if (!filter.ignores(rel, isDir)) return true;
+    if (!isDir && matchesPattern(toRelative(base.absolute, path.join(dir, entry.name)))) ignoredCount++;
+    return false;
+  };
+  const readdir = ((dir: string, opts: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown) => void) => {
+    nodeFs.readdir(dir, opts as { withFileTypes: true }, (error, entries) => {
+      if (error) return callback(error);
+      callback(null, entries.filter((entry) => keep(dir, entry)));
+    });
+  }) as unknown as typeof nodeFs.readdir;
+
+  const found = await fg(pattern, { cwd: base.absolute, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, fs: { readdir } });
+  const prefix = base.relative === '.' ? '' : `${base.relative}/`;
+  const files: WalkedFile[] = found.map((rel) => ({ path: prefix + rel, mtimeMs: 0 }));
+  if (options.stats) {
+    for (let i = 0; i < files.length; i += STAT_BATCH) {
+      await Promise.all(
+        files.slice(i, i + STAT_BATCH).map(async (file) => {
+          file.mtimeMs = (await fs.lstat(path.join(root, file.path)).catch(() => undefined))?.mtimeMs ?? 0;
+        }),
+      );
+    }
   }
   return { files, ignoredCount };
 }

@@ -4,9 +4,6 @@ import ignore, { type Ignore } from 'ignore';
 
 interface RulesFile {
   rules: Ignore;
-  /** Raw pattern lines, for deriving directory-pruning globs. */
-  lines: string[];
-  hasNegation: boolean;
 }
 
 /**
@@ -27,30 +24,6 @@ export class GitignoreFilter {
     if (parts.includes('.git')) return true;
     for (let i = 1; i < parts.length; i++) if (this.dirIgnored(parts.slice(0, i).join('/'))) return true;
     return isDir ? this.dirIgnored(relPath) : this.decide(parts, false);
-  }
-
-  /**
-   * fast-glob `ignore` patterns, relative to `baseRel`, for folders certainly ignored by the
-   * .gitignore files known before the walk starts (the root's down to the base's): they let the
-   * walk skip node_modules and the like instead of listing them and filtering afterwards. Files with
-   * negations are skipped, as is anything but plain names and `*`/`?` globs.
-   */
-  pruneGlobs(baseRel: string): string[] {
-    const globs = new Set(['**/.git/**']);
-    const baseParts = baseRel === '.' || baseRel === '' ? [] : baseRel.split('/');
-    for (let depth = 0; depth <= baseParts.length; depth++) {
-      const file = this.rulesFile(baseParts.slice(0, depth).join('/'));
-      if (!file || file.hasNegation) continue;
-      for (const raw of file.lines) {
-        const line = raw.endsWith('/') ? raw.slice(0, -1) : raw;
-        if (!/^\/?[\w.*?-]+(\/[\w.*?-]+)*$/.test(line) || line === '*' || line === '**') continue;
-        const anchored = line.startsWith('/') || line.slice(0, -1).includes('/');
-        const pattern = line.replace(/^\//, '');
-        if (!anchored) globs.add(`**/${pattern}/**`);
-        else if (depth === baseParts.length) globs.add(`${pattern}/**`);
-      }
-    }
-    return [...globs];
   }
 
   private dirIgnored(dirRel: string): boolean {
@@ -85,7 +58,7 @@ export class GitignoreFilter {
         .split(/\r?\n/)
         .map((line) => line.trimEnd())
         .filter((line) => line !== '' && !line.startsWith('#'));
-      file = lines.length === 0 ? null : { rules: ignore().add(lines), lines, hasNegation: lines.some((l) => l.startsWith('!')) };
+      file = lines.length === 0 ? null : { rules: ignore().add(lines) };
       this.files.set(dirRel, file);
     }
     return file;

@@ -28,7 +28,8 @@ export const globTool = defineTool({
   async execute(input, ctx) {
     return guarded(ctx.signal, async () => {
       const { base, pattern } = normalizeGlob(ctx.workspace, input.pattern, input.path);
-      const { files, ignoredCount } = await walkFiles(ctx.workspace.root, base, pattern, { stats: true });
+      const root = resolveInWorkspace(ctx.workspace, '.').absolute;
+      const { files, ignoredCount } = await walkFiles(root, base, pattern, { stats: true });
       ctx.signal.throwIfAborted();
       const where = base.relative === '.' ? 'the workspace' : base.relative;
       const ignoredNote = ignoredCount > 0 ? ' Files ignored by .gitignore are not listed.' : '';

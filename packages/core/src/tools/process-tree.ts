@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Time between SIGTERM and SIGKILL when stopping a command's process group. */
@@ -40,9 +41,34 @@ export async function killProcessGroup(pgid: number, graceMs = KILL_GRACE_MS): P
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await sleep(25);
-    if (!signalGroup(pgid, 0)) return;
+    if (!groupAlive(pgid)) return;
   }
   signalGroup(pgid, 'SIGKILL');
   // SIGKILL cannot be caught; give the kernel a moment to tear the processes down.
-  for (let i = 0; i < 40 && signalGroup(pgid, 0); i++) await sleep(25);
+  for (let i = 0; i < 40 && groupAlive(pgid); i++) await sleep(25);
+}
+
+const hasProc = process.platform === 'linux' && existsSync('/proc/self/stat');
+
+/**
+ * True while a process of the group is still running. Dead children whose new parent has not
+ * reaped them yet (zombies; some container init processes never reap) do not count: they hold no
+ * resources and cannot be killed anyway. Without /proc, any member counts.
+ */
+export function groupAlive(pgid: number): boolean {
+  if (!hasProc) return signalGroup(pgid, 0);
+  if (!signalGroup(pgid, 0)) return false;
+  for (const entry of readdirSync('/proc')) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so parse after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  }
+  return false;
 }

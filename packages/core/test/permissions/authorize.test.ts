@@ -1,0 +1,128 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createAuthorize } from '../../src/permissions/authorize.js';
+import { parseToolRules } from '../../src/permissions/rules.js';
+import type { AskAnswer, Authorize, PermissionMode } from '../../src/permissions/types.js';
+import { editFileTool } from '../../src/tools/edit-file.js';
+import { readFileTool } from '../../src/tools/read-file.js';
+import { shellTool } from '../../src/tools/shell.js';
+import { todoWriteTool } from '../../src/tools/todo-write.js';
+import { defineTool, type AnyTool } from '../../src/tools/tool.js';
+import { writeFileTool } from '../../src/tools/write-file.js';
+
+const signal = new AbortController().signal;
+const root = '/work/project';
+
+function check(authorize: Authorize, tool: AnyTool, input: Record<string, unknown>) {
+  return authorize({ call: { id: 'c', name: tool.name, arguments: input }, tool, input }, signal);
+}
+
+const calls = {
+  read: [readFileTool, { path: 'a.ts' }],
+  todo: [todoWriteTool, { todos: [] }],
+  edit: [editFileTool, { path: 'src/a.ts', old_string: 'a', new_string: 'b' }],
+  write: [writeFileTool, { path: 'notes.md', content: 'x' }],
+  shell: [shellTool, { command: 'npm test' }],
+} as const;
+
+type Outcome = 'allow' | 'deny' | 'ask';
+
+/** What each kind of call gets in a mode, with an ask callback that records being asked. */
+async function outcomes(mode: PermissionMode): Promise<Record<keyof typeof calls, Outcome>> {
+  const result = {} as Record<keyof typeof calls, Outcome>;
+  for (const [name, [tool, input]] of Object.entries(calls) as Array<[keyof typeof calls, readonly [AnyTool, Record<string, unknown>]]>) {
+    let asked = false;
+    const authorize = createAuthorize({ mode, workspace: { root }, ask: async () => ((asked = true), { decision: 'once' }) });
+    const decision = await check(authorize, tool, input);
+    result[name] = asked ? 'ask' : decision.allow ? 'allow' : 'deny';
+  }
+  return result;
+}
+
+describe('permission modes', () => {
+  it('default: read and meta tools run, edits and shell ask', async () => {
+    expect(await outcomes('default')).toEqual({ read: 'allow', todo: 'allow', edit: 'ask', write: 'ask', shell: 'ask' });
+  });
+
+  it('auto-edit: edits run, shell asks', async () => {
+    expect(await outcomes('auto-edit')).toEqual({ read: 'allow', todo: 'allow', edit: 'allow', write: 'allow', shell: 'ask' });
+  });
+
+  it('yolo: everything runs', async () => {
+    expect(await outcomes('yolo')).toEqual({ read: 'allow', todo: 'allow', edit: 'allow', write: 'allow', shell: 'allow' });
+  });
+
+  it('plan: nothing that changes anything runs, and the model is told why', async () => {
+    expect(await outcomes('plan')).toEqual({ read: 'allow', todo: 'allow', edit: 'deny', write: 'deny', shell: 'deny' });
+    const authorize = createAuthorize({ mode: 'plan', allow: parseToolRules('shell') });
+    const decision = await check(authorize, shellTool, { command: 'ls' });
+    expect(decision).toEqual({ allow: false, reason: expect.stringContaining('plan mode is on') });
+  });
+
+  it('follows a mode getter as the UI switches modes', async () => {
+    let mode: PermissionMode = 'plan';
+    const authorize = createAuthorize({ mode: () => mode });
+    expect((await check(authorize, ...calls.write)).allow).toBe(false);
+    mode = 'yolo';
+    expect((await check(authorize, ...calls.write)).allow).toBe(true);
+  });
+});
+
+describe('rules', () => {
+  it('allow rules approve matching calls without asking', async () => {
+    const ask = vi.fn(async (): Promise<AskAnswer> => ({ decision: 'deny' }));
+    const authorize = createAuthorize({ mode: 'default', workspace: { root }, allow: parseToolRules('shell(git *), edit_file(src/**)'), ask });
+    expect((await check(authorize, shellTool, { command: 'git status' })).allow).toBe(true);
+    expect((await check(authorize, editFileTool, { path: 'src/deep/a.ts', old_string: 'a', new_string: 'b' })).allow).toBe(true);
+    expect((await check(authorize, editFileTool, { path: `${root}/src/b.ts`, old_string: 'a', new_string: 'b' })).allow).toBe(true);
+    expect(ask).not.toHaveBeenCalled();
+    expect((await check(authorize, editFileTool, { path: 'test/a.ts', old_string: 'a', new_string: 'b' })).allow).toBe(false);
+    expect((await check(authorize, shellTool, { command: 'git status && rm -rf /' })).allow).toBe(false);
+    expect(ask).toHaveBeenCalledTimes(2);
+  });
+
+  it('deny rules beat allow rules and yolo, and even block read tools', async () => {
+    const authorize = createAuthorize({ mode: 'yolo', allow: parseToolRules('shell'), deny: parseToolRules('shell(git push *), read_file(.env)'), workspace: { root } });
+    const denied = await check(authorize, shellTool, { command: 'git push origin main' });
+    expect(denied).toEqual({ allow: false, reason: expect.stringContaining('blocked by the rule shell(git push *)') });
+    expect((await check(authorize, shellTool, { command: 'git status' })).allow).toBe(true);
+    expect((await check(authorize, readFileTool, { path: './.env' })).allow).toBe(false);
+    expect((await check(authorize, readFileTool, { path: 'src/.env' })).allow).toBe(true);
+  });
+
+  it('a subject that cannot be worked out only matches pattern-free rules', async () => {
+    const odd = defineTool({ name: 'odd', kind: 'edit', description: 'x', schema: z.object({}), execute: async () => ({ content: '' }) });
+    const authorize = createAuthorize({ mode: 'default', allow: parseToolRules('odd(src/**)') });
+    expect((await check(authorize, odd, {})).allow).toBe(false);
+    expect((await check(createAuthorize({ mode: 'default', allow: parseToolRules('odd') }), odd, {})).allow).toBe(true);
+  });
+});
+
+describe('asking the user', () => {
+  it('without an ask callback (one-shot) denies and tells the model how the user can allow it', async () => {
+    const authorize = createAuthorize({ mode: 'default' });
+    const shell = await check(authorize, shellTool, { command: 'npm test' });
+    expect(shell).toEqual({ allow: false, reason: expect.stringContaining('--yolo or --allowed-tools "shell(npm test)"') });
+    const write = await check(authorize, ...calls.write);
+    expect(write).toEqual({ allow: false, reason: expect.stringContaining('--allowed-tools write_file') });
+  });
+
+  it('"once" allows one call, "always" allows the tool for the rest of the session', async () => {
+    const answers: AskAnswer[] = [{ decision: 'once' }, { decision: 'always' }];
+    const ask = vi.fn(async () => answers.shift() ?? { decision: 'deny' as const });
+    const authorize = createAuthorize({ mode: 'default', ask });
+    expect((await check(authorize, shellTool, { command: 'ls' })).allow).toBe(true);
+    expect((await check(authorize, shellTool, { command: 'pwd' })).allow).toBe(true);
+    expect((await check(authorize, shellTool, { command: 'make' })).allow).toBe(true);
+    expect(ask).toHaveBeenCalledTimes(2);
+    expect((await check(authorize, ...calls.write)).allow).toBe(false);
+  });
+
+  it('passes the request to ask and a denial reason back to the model', async () => {
+    const ask = vi.fn(async (): Promise<AskAnswer> => ({ decision: 'deny', reason: 'use pnpm, not npm' }));
+    const authorize = createAuthorize({ mode: 'default', ask });
+    const decision = await check(authorize, shellTool, { command: 'npm install' });
+    expect(decision).toEqual({ allow: false, reason: 'the user declined this shell call: use pnpm, not npm' });
+    expect(ask).toHaveBeenCalledWith(expect.objectContaining({ tool: shellTool, input: { command: 'npm install' } }), signal);
+  });
+});

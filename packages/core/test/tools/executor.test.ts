@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { executeToolCalls } from '../../src/agent/tool-executor.js';
+import type { PermissionDenial } from '../../src/agent/types.js';
+import { builtinTools } from '../../src/tools/builtin.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { createToolSessionState, toolDeclaration } from '../../src/tools/tool.js';
+import { makeWorkspace } from './helpers.js';
+
+function execute(name: string, args: Record<string, unknown>) {
+  const ws = makeWorkspace({ 'a.txt': 'hello\n' });
+  const denials: PermissionDenial[] = [];
+  return executeToolCalls([{ id: 'c1', name, arguments: args }], {
+    tools: new ToolRegistry(builtinTools()),
+    context: { workspace: ws, state: createToolSessionState() },
+    signal: new AbortController().signal,
+    emit: () => undefined,
+    hasSteering: () => false,
+    denials,
+  });
+}
+
+describe('built-in tools through the executor', () => {
+  it('are offered in the contract order with small declarations', () => {
+    const tools = builtinTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file', 'edit_file', 'shell', 'glob', 'grep', 'list_directory', 'todo_write']);
+    for (const tool of tools) {
+      expect(tool.description.length, tool.name).toBeGreaterThan(100);
+      expect(tool.description.length, tool.name).toBeLessThan(420);
+    }
+    expect(JSON.stringify(tools.map(toolDeclaration)).length).toBeLessThan(6_000);
+  });
+
+  it('declare the contract parameters', () => {
+    const params = Object.fromEntries(builtinTools().map((tool) => [tool.name, Object.keys((toolDeclaration(tool).parameters as { properties: object }).properties)]));
+    expect(params).toEqual({
+      read_file: ['path', 'offset', 'limit'],
+      write_file: ['path', 'content', 'append'],
+      edit_file: ['path', 'old_string', 'new_string', 'replace_all'],
+      shell: ['command', 'timeout_ms'],
+      glob: ['pattern', 'path'],
+      grep: ['pattern', 'path', 'include', 'ignore_case'],
+      list_directory: ['path'],
+      todo_write: ['todos'],
+    });
+  });
+
+  it('turn invalid arguments into an error result that quotes the schema problem', async () => {
+    const [result] = await execute('read_file', { path: 42, offset: 0 });
+    expect(result!.isError).toBe(true);
+    expect(result!.content).toContain('Invalid arguments for read_file');
+    expect(result!.content).toMatch(/- path: .*expected string/i);
+    expect(result!.content).toMatch(/- offset: .*>=\s?1/);
+  });
+
+  it('report a missing required argument by name', async () => {
+    const [result] = await execute('edit_file', { path: 'a.txt', old_string: 'hello' });
+    expect(result!.content).toMatch(/- new_string: /);
+  });
+
+  it('run a valid call to an ok result', async () => {
+    const [result] = await execute('read_file', { path: 'a.txt' });
+    expect(result).toMatchObject({ status: 'ok', content: '1\thello' });
+  });
+
+  it('turn a path outside the workspace into an error result, not a crash', async () => {
+    const [result] = await execute('write_file', { path: '../escape.txt', content: 'x' });
+    expect(result).toMatchObject({ status: 'error', isError: true });
+    expect(result!.content).toContain('outside the workspace');
+  });
+});
