@@ -21,6 +21,7 @@ import {
   parseToolRules,
   pluginRoots,
   registerBuiltinProviders,
+  reportBuiltinClashes,
   repairHistory,
   resolveModelAlias,
   resolveProfile,
@@ -65,7 +66,9 @@ export async function loadCatalog(base: Base): Promise<PluginCatalog> {
     configDir: base.configDir,
     extraDirs: base.config.values.plugins.dirs,
   });
-  return loadPlugins({ roots, disabled: base.config.values.plugins.disabled });
+  const catalog = await loadPlugins({ roots, disabled: base.config.values.plugins.disabled });
+  reportBuiltinClashes(catalog);
+  return catalog;
 }
 
 export function sessionStore(base: Base): SessionStore {

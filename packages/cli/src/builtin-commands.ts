@@ -1,3 +1,4 @@
+import { BUILTIN_COMMAND_NAMES as CORE_BUILTIN_NAMES } from '@beans/core';
 import type { SlashCommandInfo } from './chat-host.js';
 
 /** Chat commands Beans handles itself; they win over plugin commands of the same name. */
@@ -17,4 +18,5 @@ export const BUILTIN_COMMANDS: SlashCommandInfo[] = [
   { name: 'quit', description: 'leave Beans', source: 'builtin' },
 ];
 
-export const BUILTIN_COMMAND_NAMES = BUILTIN_COMMANDS.map((command) => command.name);
+/** Core decides which names are reserved (plugin commands of these names are reported as clashes). */
+export const BUILTIN_COMMAND_NAMES = CORE_BUILTIN_NAMES;

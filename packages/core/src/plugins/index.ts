@@ -42,7 +42,6 @@ export {
   PROFILE_WRITER_SYSTEM_PROMPT,
   WORKSPACE_PROFILE_PATH,
   describeProfile,
-  mapModelAlias,
   profileWriterRequest,
   resolveProfile,
   type Profile,

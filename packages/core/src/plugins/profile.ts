@@ -17,7 +17,7 @@ export interface Profile {
   /** The plugin, when the profile is a plugin agent. */
   plugin?: string;
   systemPrompt: string;
-  /** Raw `model:` value; map it with `mapModelAlias`. */
+  /** Raw `model:` value; the provider maps it (`resolveModelAlias`). */
   model?: string;
   /** Beans tool names; undefined means every tool. */
   tools?: string[];
@@ -185,21 +185,6 @@ export function describeProfile(profile: Profile): string {
     case 'builtin':
       return `${profile.name} (Beans' built-in profile: no ${DEFAULT_PLUGIN} plugin was found)`;
   }
-}
-
-const CLAUDE_ALIASES = new Set(['sonnet', 'opus', 'haiku', 'fable']);
-
-/**
- * An agent's `model:` value as a model of the active provider: `inherit` (or nothing) keeps the
- * session's model, an alias goes through the provider's table (no entry: keep the session's model,
- * since the provider has no model by that name), any other value is a concrete model id.
- */
-export function mapModelAlias(model: string | undefined, aliases: Record<string, string> = {}): string | undefined {
-  const value = model?.trim();
-  if (!value || value.toLowerCase() === 'inherit') return undefined;
-  const mapped = aliases[value] ?? aliases[value.toLowerCase()];
-  if (mapped) return mapped;
-  return CLAUDE_ALIASES.has(value.toLowerCase()) ? undefined : value;
 }
 
 export const PROFILE_WRITER_SYSTEM_PROMPT = `You write system prompts for Beans, a terminal coding assistant that works in a code repository with these tools: read_file, write_file, edit_file, shell, glob, grep, list_directory, todo_write, load_skill.

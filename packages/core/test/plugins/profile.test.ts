@@ -7,7 +7,6 @@ import {
   BUILTIN_DEFAULT_PROFILE,
   describeProfile,
   loadPlugins,
-  mapModelAlias,
   resolveProfile,
   type PluginCatalog,
 } from '../../src/plugins/index.js';
@@ -136,29 +135,5 @@ describe('-a, --agent-description', () => {
   it('fails clearly when the model returns nothing', async () => {
     const generate = async (): Promise<string> => '   ';
     await expect(resolveProfile({ agentDescription: 'x', workspaceRoot: workspace, catalog, generate })).rejects.toThrow(/empty profile/);
-  });
-});
-
-describe('mapModelAlias', () => {
-  const aliases = { sonnet: 'gemini-2.5-pro', haiku: 'gemini-2.5-flash-lite' };
-
-  it('keeps the session model for inherit or nothing', () => {
-    expect(mapModelAlias('inherit', aliases)).toBeUndefined();
-    expect(mapModelAlias(undefined, aliases)).toBeUndefined();
-    expect(mapModelAlias('  ', aliases)).toBeUndefined();
-  });
-
-  it("maps aliases through the provider's table, case-insensitively", () => {
-    expect(mapModelAlias('sonnet', aliases)).toBe('gemini-2.5-pro');
-    expect(mapModelAlias('Haiku', aliases)).toBe('gemini-2.5-flash-lite');
-  });
-
-  it('keeps the session model for an alias the provider has no model for', () => {
-    expect(mapModelAlias('opus', aliases)).toBeUndefined();
-    expect(mapModelAlias('fable', {})).toBeUndefined();
-  });
-
-  it('passes a concrete model id through', () => {
-    expect(mapModelAlias('qwen3:8b', aliases)).toBe('qwen3:8b');
   });
 });
