@@ -53,7 +53,7 @@ const BUILTINS: Record<string, Builtin> = {
         if (commands.length === 0) continue;
         out.push(heading(title), ...table(commands.map((command) => ({ name: label(command), description: command.description })), width, ''));
       }
-      out.push(truncateLine([span('Keys: ', S.bold), span('Enter send · \\ or Alt+Enter new line · ↑↓ history · Tab complete · Esc interrupt · Ctrl+C twice exit', S.dim)], width));
+      out.push(...wrapSpans([span('Keys: ', S.bold), span('Enter send · \\ or Alt+Enter new line · ↑↓ history · Tab complete · Esc interrupt · Ctrl+C twice exit', S.dim)], width, { continuation: [span('      ')] }));
       print(out);
     },
   },

@@ -307,16 +307,16 @@ export class ChatController {
   // ---- submitting ----
 
   private submit(): void {
-    const text = this.editor.text;
+    const text = this.editor.text.trim();
     this.completion = undefined;
     if (!text.trim()) return this.changed();
     this.history.add(text);
     this.editor = ed.EMPTY_EDITOR;
     this.changed();
-    const command = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    const command = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text);
     const builtin = command ? findBuiltin(command[1]!) : undefined;
     if (command && builtin) {
-      this.transcript.user(text.trim());
+      this.transcript.user(text);
       if (builtin.idleOnly && this.running) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
       void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
       return;

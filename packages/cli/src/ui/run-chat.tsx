@@ -41,7 +41,8 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
     patchConsole: false,
     debug: options.debug,
   });
-  unmount = () => instance.unmount();
+  // React commits the closing frame (no live area) in a microtask; unmount after it.
+  unmount = () => setTimeout(() => instance.unmount(), 0);
   try {
     await instance.waitUntilExit();
   } finally {

@@ -66,6 +66,13 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
+const open = new Set<{ close(): Promise<unknown> }>();
+
+/** Ends every chat a test left running (Ctrl+C twice), so Ink instances do not pile up. */
+export async function closeChats(): Promise<void> {
+  await Promise.all([...open].map((chat) => chat.close()));
+}
+
 /** Runs the real `runChat` against fake terminal streams and lets a test type and read frames. */
 export function startChat(host: ChatHost, options: { columns?: number; rows?: number; noColor?: boolean } = {}) {
   const stdout = new FakeStdout(options.columns ?? 100, options.rows ?? 30);
@@ -124,12 +131,20 @@ export function startChat(host: ChatHost, options: { columns?: number; rows?: nu
     waitForText(text: string, timeoutMs?: number) {
       return chat.waitFor((current) => current.includes(text), JSON.stringify(text), timeoutMs);
     },
+    async close() {
+      open.delete(chat);
+      stdin.write(KEY.ctrlC);
+      stdin.write(KEY.ctrlC);
+      return done;
+    },
     resize(columns: number, rows: number) {
       stdout.columns = columns;
       stdout.rows = rows;
       stdout.emit('resize');
     },
   };
+  open.add(chat);
+  void done.finally(() => open.delete(chat));
   return chat;
 }
 

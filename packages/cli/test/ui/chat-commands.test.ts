@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createFakeHost, type FakeHostOptions } from './fake-host.js';
+import { KEY, closeChats, startChat } from './harness.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await closeChats();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function setup(options: Partial<FakeHostOptions> = {}) {
+  const fake = createFakeHost({ turns: [{ chunks: ['answer'], usage: { inputTokens: 1500, outputTokens: 250, costUsd: 0.0042 } }], ...options });
+  cleanups.push(fake.cleanup);
+  return { fake, chat: startChat(fake.host) };
+}
+
+describe('slash commands', () => {
+  test('/help lists every command with its description, plugin commands and skills included', async () => {
+    const { chat } = setup();
+    await chat.submit('/help');
+    const frame = await chat.waitForText('Plugin commands');
+    for (const name of ['help', 'profile', 'sop', 'clear', 'exit', 'quit', 'model', 'agents', 'skills', 'tools', 'cost', 'resume', 'compact']) {
+      expect(frame).toMatch(new RegExp(`/${name}\\b.*the ${name} command`));
+    }
+    expect(frame).toMatch(/\/review <number>\s+review a pull request/);
+    expect(frame).toMatch(/Skills\n\s+\/deploy-checklist\s+the deploy checklist/);
+  });
+
+  test('/sop shows, sets and clears the standard operating procedure', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('/sop');
+    await chat.waitForText('No standard operating procedure is set');
+    await chat.submit('/sop Always run the tests before committing.');
+    await chat.waitForText('The standard operating procedure is set');
+    expect(fake.host.session.sop).toBe('Always run the tests before committing.');
+    await chat.submit('/sop');
+    await chat.waitFor((frame) => /Standard operating procedure\n\s+Always run the tests/.test(frame));
+    await chat.submit('hi');
+    await chat.waitForText('answer');
+    expect(fake.requests[0]!.system).toContain('Always run the tests before committing.');
+    await chat.submit('/sop --clear');
+    await chat.waitForText('is cleared');
+    expect(fake.host.session.sop).toBe('');
+  });
+
+  test('/cost reports tokens and cost of the session', async () => {
+    const { chat } = setup({ contextWindow: 8000 });
+    await chat.submit('hi');
+    await chat.waitForText('answer');
+    await chat.submit('/cost');
+    const frame = await chat.waitForText('Usage this session');
+    expect(frame).toContain('1,500 in · 250 out');
+    expect(frame).toContain('$0.0042');
+    expect(frame).toMatch(/context\s+1\.8k of 8\.0k \(22%\)/);
+  });
+
+  test('/tools lists the tools the model can use with their kind', async () => {
+    const { chat } = setup();
+    await chat.submit('/tools');
+    const frame = await chat.waitForText('Tools');
+    expect(frame).toMatch(/read_file\s+read ·/);
+    expect(frame).toMatch(/write_file\s+edit ·/);
+    expect(frame).toMatch(/shell\s+execute ·/);
+  });
+
+  test('/model lists models with the current one marked; /model <name> switches', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('/model');
+    const frame = await chat.waitForText('current: fake-model');
+    expect(frame).toMatch(/● fake-model\s+8\.0k context/);
+    expect(frame).toMatch(/ {3}fake-large\s+128k context/);
+    await chat.submit('/model fake-large');
+    await chat.waitForText('Model switched to fake-large.');
+    expect(fake.host.session.model).toBe('fake-large');
+    expect(chat.frame().split('\n').at(-1)).toContain('fake-large');
+  });
+
+  test('/agents, /skills and /profile show what the host knows', async () => {
+    const { chat } = setup();
+    await chat.submit('/agents');
+    await chat.waitFor((frame) => /code:reviewer\s+Reviews code/.test(frame));
+    await chat.submit('/skills');
+    await chat.waitFor((frame) => /deploy-checklist\s+the deploy checklist/.test(frame));
+    await chat.submit('/profile');
+    await chat.waitForText('Chosen because: no other profile was configured.');
+  });
+
+  test('/clear starts a new session; the model no longer sees the old turns', async () => {
+    const { chat, fake } = setup({ turns: [{ chunks: ['first answer'] }, { chunks: ['fresh answer'] }] });
+    await chat.submit('remember 42');
+    await chat.waitForText('first answer');
+    const before = fake.host.session.id;
+    await chat.submit('/clear');
+    await chat.waitForText('(new)');
+    expect(fake.host.session.id).not.toBe(before);
+    await chat.submit('what number?');
+    await chat.waitForText('fresh answer');
+    expect(fake.requests[1]!.messages).toEqual([{ role: 'user', content: 'what number?' }]);
+  });
+
+  test('/resume picks a past session with the arrows and shows its history', async () => {
+    const { chat, fake } = setup({
+      sessions: [
+        { id: 'older-session-id', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 2, firstPrompt: 'fix the parser' },
+        { id: 'newer-session-id', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 5, firstPrompt: 'write the docs' },
+      ],
+    });
+    await chat.submit('/resume');
+    const picker = await chat.waitForText('Resume a session');
+    expect(picker.indexOf('write the docs')).toBeLessThan(picker.indexOf('fix the parser'));
+    expect(picker).toMatch(/› write the docs\s+2025-02-01 11:00 · 5 turns/);
+    await chat.press(KEY.down, KEY.enter);
+    const frame = await chat.waitForText('hello from older-session-id');
+    expect(frame).toContain('An old answer.');
+    expect(fake.calls).toContain('resume:older-session-id');
+  });
+
+  test('/resume with no other sessions says so; Esc closes a picker', async () => {
+    const { chat } = setup({ sessions: [{ id: 'x', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T10:00:00Z', turns: 1, firstPrompt: 'p' }] });
+    await chat.submit('/resume');
+    await chat.waitForText('Resume a session');
+    await chat.press(KEY.escape);
+    await chat.waitFor((frame) => !frame.includes('↑↓ choose'));
+    await chat.waitForText('Ask anything');
+  });
+
+  test('/compact runs with a spinner and reports what it did', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('/compact');
+    await chat.waitForText('Compacted 4 turns into a summary.');
+    expect(fake.calls).toContain('compact');
+  });
+
+  test('a plugin command is expanded by the host and shown as typed', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('/review 42');
+    await chat.waitForText('answer');
+    expect(chat.frame()).toContain('› /review 42');
+    expect(fake.requests[0]!.messages[0]).toEqual({ role: 'user', content: 'Review pull request 42 carefully.' });
+  });
+
+  test('an unknown command is an error line, nothing is sent', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('/nope');
+    await chat.waitForText('✗ Unknown command /nope. Type /help to see the commands.');
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  test('commands that would change the session wait until the agent is idle', async () => {
+    const { chat, fake } = setup({ turns: [{ chunks: ['a', 'b'], chunkDelayMs: 300 }] });
+    await chat.submit('work');
+    await chat.waitForText('Working…');
+    await chat.submit('/clear');
+    await chat.waitForText('/clear waits for an idle session');
+    expect(fake.calls).not.toContain('clear');
+    // Read-only commands still work while the agent runs.
+    await chat.submit('/cost');
+    await chat.waitForText('Usage this session');
+  });
+});

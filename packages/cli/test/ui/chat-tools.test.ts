@@ -1,0 +1,174 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createFakeHost, type FakeHostOptions } from './fake-host.js';
+import { KEY, closeChats, startChat } from './harness.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  await closeChats();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function setup(options: FakeHostOptions) {
+  const fake = createFakeHost(options);
+  cleanups.push(fake.cleanup);
+  return { fake, chat: startChat(fake.host) };
+}
+
+const write = (file: string, content: string) => ({ name: 'write_file', arguments: { path: file, content } });
+
+describe('tool lines', () => {
+  test('a read-only tool runs without asking and shows ✓ with its argument summary', async () => {
+    const { chat, fake } = setup({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { chunks: ['read it'] }] });
+    writeFileSync(path.join(fake.root, 'notes.md'), 'hello\n');
+    await chat.submit('read notes');
+    const frame = await chat.waitForText('read it');
+    expect(frame).toMatch(/✓ read_file notes\.md/);
+    expect(frame).not.toContain('Allow');
+  });
+
+  test('a failing tool shows ✗, the word error and the first lines of the message', async () => {
+    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] }, { chunks: ['it is missing'] }] });
+    await chat.submit('read it');
+    const frame = await chat.waitForText('it is missing');
+    expect(frame).toMatch(/✗ read_file missing\.txt · error/);
+    expect(frame).toMatch(/missing\.txt/);
+  });
+
+  test('an edit shows a unified diff with line numbers and +/- counts', async () => {
+    const { chat, fake } = setup({
+      turns: [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' } }] }, { chunks: ['edited'] }],
+    });
+    writeFileSync(path.join(fake.root, 'app.ts'), 'const a = 1;\nconst b = 2;\nconst c = 4;\n');
+    // edit_file refuses files the model has not read; mark it read the way read_file would.
+    await fake.host.session.tools.get('read_file')!.execute({ path: 'app.ts' }, { workspace: fake.host.session.workspace, state: fake.host.session.toolState, signal: new AbortController().signal });
+    await chat.submit('change b');
+    await chat.waitForText('Allow edit_file');
+    await chat.type('y');
+    const frame = await chat.waitForText('edited');
+    expect(frame).toContain('✓ edit_file app.ts  +1 -1');
+    expect(frame).toMatch(/ 2 - const b = 2;/);
+    expect(frame).toMatch(/ 2 \+ const b = 3;/);
+    expect(frame).toMatch(/ 1   const a = 1;/);
+  });
+
+  test('todo_write shows the plan as a checklist', async () => {
+    const todos = [
+      { content: 'Read the failing test', status: 'completed' },
+      { content: 'Fix the parser', status: 'in_progress' },
+      { content: 'Run the suite', status: 'pending' },
+    ];
+    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'todo_write', arguments: { todos } }] }, { chunks: ['planned'] }] });
+    await chat.submit('plan it');
+    const frame = await chat.waitForText('planned');
+    expect(frame).toContain('✓ todo_write 1/3 done');
+    expect(frame).toContain('☑ Read the failing test');
+    expect(frame).toContain('◐ Fix the parser');
+    expect(frame).toContain('☐ Run the suite');
+  });
+
+  test('a running shell command spins, and Esc marks it interrupted', async () => {
+    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 5' } }] }, { chunks: ['never'] }] });
+    await chat.submit('wait');
+    await chat.waitForText('Allow shell');
+    await chat.type('y');
+    await chat.waitFor((frame) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell sleep 5/.test(frame), 'a spinning shell line');
+    await chat.press(KEY.escape);
+    const frame = await chat.waitForText('■ shell sleep 5 · interrupted');
+    expect(frame).not.toContain('never');
+    await chat.waitForText('Ask anything');
+  });
+
+  test('calls after a steering message are skipped and say so', async () => {
+    const { chat } = setup({
+      turns: [
+        { toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.3' } }, write('later.txt', 'x')] },
+        { chunks: ['changed course'] },
+      ],
+    });
+    await chat.submit('two steps');
+    await chat.waitForText('Allow shell');
+    await chat.type('y');
+    await chat.waitForText('Working…');
+    await chat.submit('stop, do something else');
+    const frame = await chat.waitForText('changed course');
+    expect(frame).toContain('↷ write_file later.txt · skipped');
+  });
+});
+
+describe('the confirmation prompt', () => {
+  test('shows the diff of a write, and y runs it once', async () => {
+    const { chat, fake } = setup({ turns: [{ toolCalls: [write('hello.txt', 'Hello\nWorld\n')] }, { chunks: ['written'] }] });
+    await chat.submit('write hello');
+    const prompt = await chat.waitForText('y yes  a always this session  n no');
+    expect(prompt).toContain('? Allow write_file hello.txt?');
+    expect(prompt).toContain('hello.txt +2 -0');
+    expect(prompt).toMatch(/1 \+ Hello/);
+    expect(prompt).toMatch(/2 \+ World/);
+    expect(existsSync(path.join(fake.root, 'hello.txt'))).toBe(false);
+    await chat.type('y');
+    await chat.waitForText('written');
+    expect(readFileSync(path.join(fake.root, 'hello.txt'), 'utf8')).toBe('Hello\nWorld\n');
+  });
+
+  test('shows the command of a shell call', async () => {
+    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'npm test -- --run' } }] }, { chunks: ['ran'] }] });
+    await chat.submit('test');
+    const prompt = await chat.waitForText('Allow shell');
+    expect(prompt).toContain('$ npm test -- --run');
+    await chat.type('n');
+    await chat.press(KEY.enter);
+    await chat.waitForText('ran');
+  });
+
+  test('a answers "always": the same tool does not ask again this session', async () => {
+    const { chat, fake } = setup({ turns: [{ toolCalls: [write('a.txt', 'a')] }, { toolCalls: [write('b.txt', 'b')] }, { chunks: ['both written'] }] });
+    await chat.submit('write two files');
+    await chat.waitForText('Allow write_file a.txt');
+    await chat.type('a');
+    const frame = await chat.waitForText('both written');
+    expect(frame).not.toContain('Allow write_file b.txt');
+    expect(readFileSync(path.join(fake.root, 'b.txt'), 'utf8')).toBe('b');
+  });
+
+  test('n then a reason: nothing is written and the model receives the reason', async () => {
+    const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['understood'] }] });
+    await chat.submit('write x');
+    await chat.waitForText('Allow write_file x.txt');
+    await chat.type('n');
+    await chat.waitForText('Tell the model why');
+    await chat.typeKeys('use y.txt instead');
+    await chat.press(KEY.enter);
+    const frame = await chat.waitForText('understood');
+    expect(frame).toContain('⊘ write_file x.txt · denied');
+    expect(frame).toContain('use y.txt instead');
+    expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
+    const toolResult = fake.requests[1]!.messages.find((message) => message.role === 'tool');
+    expect(toolResult?.content).toContain('use y.txt instead');
+    expect(toolResult?.isError).toBe(true);
+  });
+
+  test('Esc answers no without a reason', async () => {
+    const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['ok then'] }] });
+    await chat.submit('write x');
+    await chat.waitForText('Allow write_file');
+    await chat.press(KEY.escape);
+    await chat.waitForText('ok then');
+    const toolResult = fake.requests[1]!.messages.find((message) => message.role === 'tool');
+    expect(toolResult?.content).toContain('declined');
+    expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
+  });
+
+  test('keys other than y, a, n and Esc do nothing (no accidental approval by Enter)', async () => {
+    const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
+    await chat.submit('write x');
+    await chat.waitForText('Allow write_file');
+    await chat.press(KEY.enter);
+    await chat.type('q');
+    expect(chat.frame()).toContain('Allow write_file');
+    expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
+    await chat.type('y');
+    await chat.waitForText('fine');
+  });
+});
