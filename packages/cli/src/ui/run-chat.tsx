@@ -33,10 +33,11 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
+  // Ink replaces its defaults with any key present, even an undefined one: pass only real streams.
   const instance = render(<ChatApp controller={controller} noColor={options.noColor} />, {
-    stdin: options.stdin,
+    stdin: options.stdin ?? process.stdin,
     stdout,
-    stderr: options.stderr,
+    stderr: options.stderr ?? process.stderr,
     exitOnCtrlC: false,
     patchConsole: false,
     debug: options.debug,

@@ -1,0 +1,124 @@
+/**
+ * Drives the real `bin/beans` in a tmux pane: a real pseudo-terminal with a size, keys sent the way
+ * a terminal sends them, and the screen read back with capture-pane. Each session gets its own
+ * tmux server socket, so tests never touch a developer's tmux.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const BEANS_BIN = path.resolve(import.meta.dirname, '../../bin/beans');
+
+export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
+
+let counter = 0;
+
+export interface Workspace {
+  dir: string;
+  home: string;
+  cleanup(): void;
+}
+
+/** A temporary git repository with HOME and XDG folders of its own. */
+export function makeWorkspace(files: Record<string, string> = {}): Workspace {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-tmux-')));
+  const dir = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  }
+  return { dir, home, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+export class TmuxSession {
+  private constructor(
+    private readonly socket: string,
+    readonly target: string,
+  ) {}
+
+  /**
+   * Starts `bin/beans <args>` in a detached pane of the given size. The shell keeps the pane open
+   * after beans exits and prints `[beans exited with N]`, so tests can read the exit code.
+   */
+  static start(options: { workspace: Workspace; env: Record<string, string>; args?: string[]; columns?: number; rows?: number }): TmuxSession {
+    const socket = `beans-test-${process.pid}-${++counter}`;
+    const { workspace } = options;
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: workspace.home,
+      XDG_CONFIG_HOME: path.join(workspace.home, '.config'),
+      XDG_STATE_HOME: path.join(workspace.home, '.local', 'state'),
+      XDG_DATA_HOME: path.join(workspace.home, '.local', 'share'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      ...options.env,
+    };
+    // `env -i` keeps the developer's (or CI's) environment out: CI=true would make Ink print
+    // only finished output and no live area.
+    const command = [
+      'env -i',
+      ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),
+      quote(BEANS_BIN),
+      ...(options.args ?? ['chat']).map(quote),
+      '; echo "[beans exited with $?]"; sleep 600',
+    ].join(' ');
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'beans', '-x', String(options.columns ?? 120), '-y', String(options.rows ?? 40), '-c', workspace.dir, command]);
+    return new TmuxSession(socket, 'beans');
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** Types text literally (one write), like a fast typist or a small paste. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.target, '-l', text);
+  }
+
+  /** Sends named keys: Enter, Escape, C-c, Up... */
+  press(...keys: string[]): void {
+    for (const key of keys) this.tmux('send-keys', '-t', this.target, key);
+  }
+
+  /** The visible screen plus the scrollback above it. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-S', '-1000', '-t', this.target).replace(/\s+$/, '');
+  }
+
+  /** Only what is visible now. */
+  visible(): string {
+    return this.tmux('capture-pane', '-p', '-t', this.target).replace(/\s+$/, '');
+  }
+
+  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      if (predicate(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Screen:\n${screen}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  waitForText(text: string, timeoutMs?: number): Promise<string> {
+    return this.waitFor((screen) => screen.includes(text), JSON.stringify(text), timeoutMs);
+  }
+
+  /** Types a line and presses Enter as a separate key, as a person does. */
+  async submit(text: string): Promise<void> {
+    this.type(text);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    this.press('Enter');
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
+  }
+}
