@@ -1,5 +1,4 @@
 import nodeFs, { type Dirent } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import picomatch from 'picomatch';
@@ -18,7 +17,7 @@ export interface WalkResult {
   ignoredCount: number;
 }
 
-const STAT_BATCH = 256;
+const STAT_BATCH = 2048;
 
 /**
  * Files under `base` matching a fast-glob pattern, with .gitignore honoured (nested files and
@@ -29,17 +28,19 @@ export async function walkFiles(root: string, base: WorkspacePath, pattern: stri
   const filter = new GitignoreFilter(root);
   const matchesPattern = picomatch(pattern, { dot: true });
   let ignoredCount = 0;
-  const keep = (dir: string, entry: Dirent): boolean => {
-    const rel = toRelative(root, path.join(dir, entry.name));
+  const keep = (dirRel: string, entry: Dirent): boolean => {
     const isDir = entry.isDirectory();
-    if (!filter.ignores(rel, isDir)) return true;
-    if (!isDir && matchesPattern(toRelative(base.absolute, path.join(dir, entry.name)))) ignoredCount++;
+    if (!filter.ignoresEntry(dirRel, entry.name, isDir)) return true;
+    if (!isDir && matchesPattern(toRelative(base.absolute, path.join(root, dirRel, entry.name)))) ignoredCount++;
     return false;
   };
+  const relativeDir = (dir: string) => (dir === root ? '' : dir.startsWith(`${root}/`) ? dir.slice(root.length + 1) : toRelative(root, dir));
   const readdir = ((dir: string, opts: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown) => void) => {
     nodeFs.readdir(dir, opts as { withFileTypes: true }, (error, entries) => {
       if (error) return callback(error);
-      callback(null, entries.filter((entry) => keep(dir, entry)));
+      const dirRel = relativeDir(dir);
+      // fast-glob asks for Dirents unless told to stat; plain names would need a stat to judge.
+      callback(null, entries.filter((entry) => typeof entry === 'string' || keep(dirRel, entry)));
     });
   }) as unknown as typeof nodeFs.readdir;
 
@@ -47,12 +48,11 @@ export async function walkFiles(root: string, base: WorkspacePath, pattern: stri
   const prefix = base.relative === '.' ? '' : `${base.relative}/`;
   const files: WalkedFile[] = found.map((rel) => ({ path: prefix + rel, mtimeMs: 0 }));
   if (options.stats) {
-    for (let i = 0; i < files.length; i += STAT_BATCH) {
-      await Promise.all(
-        files.slice(i, i + STAT_BATCH).map(async (file) => {
-          file.mtimeMs = (await fs.lstat(path.join(root, file.path)).catch(() => undefined))?.mtimeMs ?? 0;
-        }),
-      );
+    // Synchronous lstat is ~10x cheaper than the promise API per call; batches keep the loop responsive.
+    for (let i = 0; i < files.length; i++) {
+      if (i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
+      const file = files[i]!;
+      file.mtimeMs = nodeFs.lstatSync(path.join(root, file.path), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     }
   }
   return { files, ignoredCount };

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
-interface RulesFile {
+/** The rules of one .gitignore, and the folder (relative to the root, with a trailing `/`) it sits in. */
+interface ScopedRules {
+  prefix: string;
   rules: Ignore;
 }
 
@@ -12,7 +14,7 @@ interface RulesFile {
  * an ignored folder is ignored whatever deeper files say, as git never looks inside such folders.
  */
 export class GitignoreFilter {
-  private readonly files = new Map<string, RulesFile | null>();
+  private readonly chains = new Map<string, ScopedRules[]>();
   private readonly dirVerdicts = new Map<string, boolean>();
 
   constructor(private readonly root: string) {}
@@ -21,47 +23,64 @@ export class GitignoreFilter {
   ignores(relPath: string, isDir = false): boolean {
     if (relPath === '' || relPath === '.') return false;
     const parts = relPath.split('/');
-    if (parts.includes('.git')) return true;
-    for (let i = 1; i < parts.length; i++) if (this.dirIgnored(parts.slice(0, i).join('/'))) return true;
-    return isDir ? this.dirIgnored(relPath) : this.decide(parts, false);
-  }
-
-  private dirIgnored(dirRel: string): boolean {
-    let verdict = this.dirVerdicts.get(dirRel);
-    if (verdict === undefined) {
-      verdict = this.decide(dirRel.split('/'), true);
-      this.dirVerdicts.set(dirRel, verdict);
+    let dir = '';
+    for (let i = 0; i < parts.length - 1; i++) {
+      dir = dir ? `${dir}/${parts[i]}` : parts[i]!;
+      if (this.dirIgnored(dir)) return true;
     }
-    return verdict;
+    return this.ignoresEntry(dir, parts[parts.length - 1]!, isDir);
   }
 
-  private decide(parts: string[], isDir: boolean): boolean {
+  /**
+   * The fast path for walkers: entry `name` directly inside `dirRel`, a folder the walker already
+   * knows is not ignored, so only the entry itself is judged.
+   */
+  ignoresEntry(dirRel: string, name: string, isDir: boolean): boolean {
+    if (name === '.git') return true;
+    const chain = this.chain(dirRel);
+    if (chain.length === 0) return false;
+    const rel = (dirRel ? `${dirRel}/${name}` : name) + (isDir ? '/' : '');
     let ignored = false;
-    for (let depth = 0; depth < parts.length; depth++) {
-      const file = this.rulesFile(parts.slice(0, depth).join('/'));
-      if (!file) continue;
-      const sub = parts.slice(depth).join('/') + (isDir ? '/' : '');
-      const result = file.rules.test(sub);
+    for (const { prefix, rules } of chain) {
+      const result = rules.test(rel.slice(prefix.length));
       if (result.ignored) ignored = true;
       else if (result.unignored) ignored = false;
     }
     return ignored;
   }
 
-  private rulesFile(dirRel: string): RulesFile | null {
-    let file = this.files.get(dirRel);
-    if (file === undefined) {
-      const texts = [readText(path.join(this.root, dirRel, '.gitignore'))];
-      if (dirRel === '') texts.unshift(readText(path.join(this.root, '.git', 'info', 'exclude')));
-      const lines = texts
-        .join('\n')
-        .split(/\r?\n/)
-        .map((line) => line.trimEnd())
-        .filter((line) => line !== '' && !line.startsWith('#'));
-      file = lines.length === 0 ? null : { rules: ignore().add(lines) };
-      this.files.set(dirRel, file);
+  private dirIgnored(dirRel: string): boolean {
+    let verdict = this.dirVerdicts.get(dirRel);
+    if (verdict === undefined) {
+      const at = dirRel.lastIndexOf('/');
+      verdict = this.ignoresEntry(at === -1 ? '' : dirRel.slice(0, at), dirRel.slice(at + 1), true);
+      this.dirVerdicts.set(dirRel, verdict);
     }
-    return file;
+    return verdict;
+  }
+
+  /** The rule files that apply inside `dirRel`: its own and its ancestors', root first. */
+  private chain(dirRel: string): ScopedRules[] {
+    let chain = this.chains.get(dirRel);
+    if (chain === undefined) {
+      const at = dirRel.lastIndexOf('/');
+      const parent = dirRel === '' ? [] : this.chain(at === -1 ? '' : dirRel.slice(0, at));
+      const own = this.load(dirRel);
+      chain = own ? [...parent, { prefix: dirRel ? `${dirRel}/` : '', rules: own }] : parent;
+      this.chains.set(dirRel, chain);
+    }
+    return chain;
+  }
+
+  private load(dirRel: string): Ignore | undefined {
+    const texts = [readText(path.join(this.root, dirRel, '.gitignore'))];
+    if (dirRel === '') texts.unshift(readText(path.join(this.root, '.git', 'info', 'exclude')));
+    const lines = texts
+      .join('\n')
+      .split(/\r?\n/)
+      .map((line) => line.trimEnd())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    return lines.length === 0 ? undefined : ignore().add(lines);
   }
 }
 

@@ -1,4 +1,4 @@
-import { accessSync, constants, createReadStream } from 'node:fs';
+import { accessSync, closeSync, constants, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -18,6 +18,8 @@ export interface GrepQuery {
   base: WorkspacePath;
   /** Glob for a cheap engine-side prefilter; the caller filters exactly afterwards. */
   include?: string;
+  /** The caller's exact file filter (include), applied before reading when the engine walks itself. */
+  acceptFile?: (file: string) => boolean;
   signal: AbortSignal;
 }
 
@@ -134,9 +136,16 @@ async function streamProcess(command: string, args: string[], query: GrepQuery, 
 
 /** Files bigger than this are searched as a stream instead of read whole. */
 const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
-const SEARCH_CONCURRENCY = 8;
+/** Synchronous reads run in slices this long, then yield so the UI and abort stay responsive. */
+const SLICE_MS = 8;
 
-/** The portable engine: walks with .gitignore honoured and searches files in parallel, in path order. */
+type Found = Array<[number, string]>;
+
+/**
+ * The portable engine: walks with .gitignore honoured and searches files in path order. Small
+ * files are read synchronously into one reused buffer (several times faster than the promise API
+ * for many small files), in short slices between which the event loop runs; big ones are streamed.
+ */
 async function jsGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   const lineRegex = compileRegex(query.pattern, query.ignoreCase);
   // Any line match is also a match in the whole text with the m flag, so this skips most files cheaply.
@@ -145,53 +154,52 @@ async function jsGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   const paths = baseStats.isDirectory()
     ? (await walkFiles(query.root, query.base, '**/*', { stats: false })).files.map((file) => file.path).sort()
     : [query.base.relative];
-  const results: Array<Array<[number, string]> | undefined> = new Array(paths.length);
-  let next = 0;
-  let emitted = 0;
-  let stopped = false;
-  // Matches are emitted in path order even though files finish out of order.
-  const flush = () => {
-    while (!stopped && emitted < paths.length && results[emitted] !== undefined) {
-      for (const [line, text] of results[emitted]!) {
-        if (!sink(paths[emitted]!, line, text)) {
-          stopped = true;
-          break;
-        }
-      }
-      results[emitted] = undefined;
-      emitted++;
-    }
-  };
-  const worker = async () => {
-    while (!stopped && next < paths.length) {
+  const accepted = query.acceptFile ? paths.filter(query.acceptFile) : paths;
+  const scratch = Buffer.allocUnsafe(WHOLE_FILE_BYTES);
+  let sliceStart = performance.now();
+  for (const rel of accepted) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
       query.signal.throwIfAborted();
-      const index = next++;
-      results[index] = await searchFile(path.join(query.root, paths[index]!), lineRegex, fileRegex, query.signal);
-      flush();
+      sliceStart = performance.now();
     }
-  };
-  await Promise.all(Array.from({ length: SEARCH_CONCURRENCY }, worker));
-  flush();
+    const absolute = path.join(query.root, rel);
+    let found = searchSmallFile(absolute, scratch, lineRegex, fileRegex);
+    if (found === 'too-big') {
+      found = await searchStream(absolute, lineRegex, fileRegex, query.signal);
+      sliceStart = performance.now();
+    }
+    for (const [line, text] of found) if (!sink(rel, line, text)) return;
+  }
 }
 
-async function searchFile(absolute: string, lineRegex: RegExp, fileRegex: RegExp, signal: AbortSignal): Promise<Array<[number, string]>> {
-  let size: number;
+function searchSmallFile(absolute: string, scratch: Buffer, lineRegex: RegExp, fileRegex: RegExp): Found | 'too-big' {
+  let size = 0;
+  let fd: number | undefined;
   try {
-    size = (await fs.stat(absolute)).size;
+    fd = openSync(absolute, 'r');
+    size = fstatSync(fd).size;
+    if (size > scratch.length) return 'too-big';
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, scratch, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    size = read;
   } catch {
     return [];
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  if (size > WHOLE_FILE_BYTES) return searchStream(absolute, lineRegex, signal);
-  let buffer: Buffer;
-  try {
-    buffer = await fs.readFile(absolute);
-  } catch {
-    return [];
-  }
-  if (looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES))) return [];
-  const text = buffer.toString('utf8');
+  const bytes = scratch.subarray(0, size);
+  if (looksBinary(bytes)) return [];
+  return searchText(bytes.toString('utf8'), lineRegex, fileRegex);
+}
+
+function searchText(text: string, lineRegex: RegExp, fileRegex: RegExp): Found {
   if (!fileRegex.test(text)) return [];
-  const found: Array<[number, string]> = [];
+  const found: Found = [];
   let lineNo = 1;
   let pos = 0;
   while (pos <= text.length) {
@@ -208,8 +216,8 @@ async function searchFile(absolute: string, lineRegex: RegExp, fileRegex: RegExp
   return found;
 }
 
-async function searchStream(absolute: string, lineRegex: RegExp, signal: AbortSignal): Promise<Array<[number, string]>> {
-  const found: Array<[number, string]> = [];
+async function searchStream(absolute: string, lineRegex: RegExp, fileRegex: RegExp, signal: AbortSignal): Promise<Found> {
+  const found: Found = [];
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let lineNo = 1;
@@ -226,6 +234,13 @@ async function searchStream(absolute: string, lineRegex: RegExp, signal: AbortSi
         if (looksBinary(chunk.subarray(0, BINARY_SNIFF_BYTES))) return [];
       }
       const text = rest + decoder.write(chunk);
+      const lastNl = text.lastIndexOf('\n');
+      // Most chunks of a big file hold no match: count their lines without splitting them.
+      if (lastNl !== -1 && !fileRegex.test(text.slice(0, lastNl))) {
+        for (let nl = text.indexOf('\n'); nl !== -1 && nl <= lastNl; nl = text.indexOf('\n', nl + 1)) lineNo++;
+        rest = text.slice(lastNl + 1);
+        continue;
+      }
       let pos = 0;
       for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', pos)) {
         test(text.slice(pos, nl));

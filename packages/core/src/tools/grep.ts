@@ -90,7 +90,7 @@ export async function searchWorkspace(workspace: Workspace, input: GrepInput, si
     return total < GREP_COUNT_CAP;
   };
 
-  const query: GrepQuery = { pattern, ignoreCase, root, base, include: input.include, signal };
+  const query: GrepQuery = { pattern, ignoreCase, root, base, include: input.include, acceptFile: input.include ? includes : undefined, signal };
   for (const [i, engine] of engines.entries()) {
     try {
       await runEngine(engine, query, sink);

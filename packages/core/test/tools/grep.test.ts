@@ -61,6 +61,13 @@ describe.each(engines)('grep with the %s engine (git repository: %s)', (engine, 
     expect(result.content).toContain('[Showing 200 of 500 matches in 2 files. Narrow the search');
   });
 
+  it('finds matches deep in a file too big to read whole, with the right line numbers', async () => {
+    const filler = 'nothing to see on this line at all\n'.repeat(150_000);
+    const ws = makeWorkspace({ 'big.log': `${filler}the NEEDLE line\n${filler}NEEDLE again` }, { git });
+    const result = await search(ws, { pattern: 'NEEDLE' });
+    expect(result.content).toBe('big.log:150001: the NEEDLE line\nbig.log:300002: NEEDLE again');
+  });
+
   it('cuts long lines around the match', async () => {
     const ws = makeWorkspace({ 'min.js': `${'a'.repeat(5000)}NEEDLE${'b'.repeat(5000)}\n` }, { git });
     const result = await search(ws, { pattern: 'NEEDLE' });
