@@ -13,7 +13,7 @@ const child = fileURLToPath(new URL('./fixtures/append-forever.mjs', import.meta
 /** Runs a child that appends without pause and SIGKILLs it once it has confirmed `after` appends. */
 function appendThenKill(dir: string, after: number): Promise<{ id: string; confirmed: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, dir, '/work/repo'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, dir, '/work/repo', String(after * 4 + 2000)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let id = '';
     let confirmed = -1;
     let buffered = '';
@@ -38,15 +38,15 @@ function appendThenKill(dir: string, after: number): Promise<{ id: string; confi
 }
 
 describe('kill -9 while appending', () => {
-  it.each([20, 150, 600])('keeps every message confirmed before the kill (killed after %i)', async (after) => {
+  it.each([20, 150, 600])('keeps every message confirmed before the kill (killed after %i)', { timeout: 60_000 }, async (after) => {
     t = tempDir();
     const { id, confirmed } = await appendThenKill(t.dir, after);
     expect(confirmed).toBeGreaterThanOrEqual(after);
 
     const loaded = new SessionStore(t.dir).load(id);
-    // Everything confirmed is there, in order, intact; at most one more got in before the kill.
+    // Everything confirmed is there, in order, intact. The child may have appended more before the
+    // signal landed (it runs ahead of the parent reading its stdout), and those are intact too.
     expect(loaded.messages.length).toBeGreaterThanOrEqual(confirmed + 1);
-    expect(loaded.messages.length).toBeLessThanOrEqual(confirmed + 2);
     loaded.messages.forEach((message, seq) => {
       expect((message as { content: string }).content.startsWith(`message ${seq} `)).toBe(true);
       expect(message.timestamp).toBe(seq);
