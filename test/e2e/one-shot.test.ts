@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedGemini } from '../support/scripted-gemini.ts';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
-import { makeTempRepo, parseJsonLines, runBeans, type TempRepo } from './harness.ts';
+import { makeTempRepo, parseJsonLines, runBeans, spawnBeans, type TempRepo } from './harness.ts';
 
 // A two-turn tool-using script: read a file, then answer from it.
 const READ_THEN_ANSWER: ScriptTurn[] = [
@@ -156,6 +156,32 @@ describe('one-shot errors', () => {
     const messages = (server.requests[0]!.body as { messages: { role: string; content: string }[] }).messages;
     const user = messages.find((message) => message.role === 'user')!;
     expect(user.content).toBe('<stdin>\n+added line\n</stdin>\n\nreview this diff');
+  });
+
+  it('runs one-shot on piped stdin when no -p is given', async () => {
+    repo = makeTempRepo();
+    server = await startScriptedOllama({ turns: [{ text: 'from stdin' }] });
+    const run = await runBeans([], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' }, input: 'what is this repo?\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('from stdin\n');
+    const messages = (server.requests[0]!.body as { messages: { role: string; content: string }[] }).messages;
+    expect(messages.find((message) => message.role === 'user')!.content).toBe('what is this repo?');
+  });
+
+  it('exits 130 promptly on Ctrl+C in the middle of a stream, with a result that says so', async () => {
+    repo = makeTempRepo();
+    server = await startScriptedOllama({ turns: [{ text: Array.from({ length: 100 }, (_, i) => `chunk ${i} `), chunkDelayMs: 100 }] });
+    const child = spawnBeans(['-p', 'talk slowly', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' } });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    while (!server.requests.some((request) => request.kind === 'chat')) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const interrupted = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(Date.now() - interrupted).toBeLessThan(2_000);
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
   });
 
   it('prints the version and help', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,14 +6,19 @@ import { SessionStore } from '../../src/session/session-store.js';
 import { tempDir } from './session-fixtures.js';
 
 let t: ReturnType<typeof tempDir>;
-afterEach(() => t?.cleanup());
+let running: ChildProcess | undefined;
+afterEach(() => {
+  // A failed test must not leave its child appending in the background.
+  running?.kill('SIGKILL');
+  t?.cleanup();
+});
 
 const child = fileURLToPath(new URL('./fixtures/append-forever.mjs', import.meta.url));
 
 /** Runs a child that appends without pause and SIGKILLs it once it has confirmed `after` appends. */
 function appendThenKill(dir: string, after: number): Promise<{ id: string; confirmed: number }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, dir, '/work/repo', String(after * 4 + 2000)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = (running = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, dir, '/work/repo', String(after * 4 + 2000)], { stdio: ['ignore', 'pipe', 'pipe'] }));
     let id = '';
     let confirmed = -1;
     let buffered = '';
