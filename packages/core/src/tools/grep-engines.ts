@@ -66,7 +66,9 @@ export async function runEngine(engine: GrepEngine, query: GrepQuery, sink: Matc
 async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   const args = ['-c', 'core.quotepath=off', 'grep', '--untracked', '-I', '-n', '-z', '--no-color', '-P'];
   if (query.ignoreCase) args.push('-i');
-  args.push('-e', query.pattern, '--', gitPathspec(query.base.relative, query.include));
+  args.push('-e', query.pattern);
+  const pathspec = gitPathspec(query.base.relative, query.include);
+  if (pathspec !== '.') args.push('--', pathspec);
   await streamProcess('git', args, query, (line) => {
     const a = line.indexOf('\0');
     const b = line.indexOf('\0', a + 1);
