@@ -2,7 +2,6 @@ import { accessSync, closeSync, constants, createReadStream, fstatSync, openSync
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { execa } from 'execa';
 import { ToolInputError } from '../errors.js';
 import type { WorkspacePath } from '../workspace/paths.js';
 import { walkFiles } from './file-walk.js';
@@ -100,6 +99,7 @@ async function ripgrep(query: GrepQuery, sink: MatchSink): Promise<void> {
 
 /** Runs a search program from the root and feeds its output lines to `onLine`; exit 1 = no match. */
 async function streamProcess(command: string, args: string[], query: GrepQuery, onLine: (line: string) => boolean): Promise<void> {
+  const { execa } = await import('execa'); // lazy: see shell.ts
   const subprocess = execa(command, args, { cwd: query.root, stdin: 'ignore', buffer: { stdout: false, stderr: true }, reject: false, cancelSignal: query.signal });
   const decoder = new StringDecoder('utf8');
   let rest = '';

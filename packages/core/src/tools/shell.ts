@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { execa } from 'execa';
 import { z } from 'zod';
 import { HeadTailBuffer } from './output-buffer.js';
 import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
@@ -43,6 +42,8 @@ async function runShell(command: string, timeoutMs: number, ctx: ToolContext): P
   ctx.signal.throwIfAborted();
   const output = new HeadTailBuffer();
   const updates = lineBatcher(ctx.onUpdate);
+  // Loaded on first use: execa costs ~50 ms to import, which `beans -p` should not pay up front.
+  const { execa } = await import('execa');
   const subprocess = execa(command, {
     shell: shellPath,
     cwd: ctx.workspace.root,
