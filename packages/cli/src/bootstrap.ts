@@ -138,7 +138,7 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
   if (profile.model && !options.model) model = resolveModelAlias(providerId, profile.model, model);
 
   const allTools = new ToolRegistry([...builtinTools(), createLoadSkillTool(catalog)]);
-  const deny = parseToolRules((values.permissions.deny ?? []).join(','));
+  const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
   let tools = new ToolRegistry(allTools.list().filter((tool) => !removed.has(tool.name)));
@@ -147,7 +147,7 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
   let asker: ((request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>) | undefined;
   const authorize = createAuthorize({
     mode: values.permissions.mode,
-    allow: parseToolRules((values.permissions.allow ?? []).join(',')),
+    allow: parseToolRules(values.permissions.allow),
     deny,
     workspace: base.workspace,
     ask: mode === 'chat' ? (request, signal) => (asker ? asker(request, signal) : Promise.resolve({ decision: 'deny', reason: 'No one is there to approve it.' })) : undefined,

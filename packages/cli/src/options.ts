@@ -1,3 +1,5 @@
+import { parseToolRules } from '@beans/core';
+
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 /** Options shared by every entry mode, as commander parses them. */
@@ -27,8 +29,8 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   if (options.model) flags.model = options.model;
   if (options.permissionMode) flags['permissions.mode'] = options.permissionMode;
   if (options.yolo) flags['permissions.mode'] = 'yolo';
-  if (options.allowedTools) flags['permissions.allow'] = splitRules(options.allowedTools);
-  if (options.disallowedTools) flags['permissions.deny'] = splitRules(options.disallowedTools);
+  if (options.allowedTools) flags['permissions.allow'] = ruleSources(options.allowedTools);
+  if (options.disallowedTools) flags['permissions.deny'] = ruleSources(options.disallowedTools);
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.maxBudgetUsd !== undefined) flags.maxBudgetUsd = options.maxBudgetUsd;
   if (options.pluginDir.length > 0) flags['plugins.dirs'] = options.pluginDir;
@@ -36,21 +38,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   return flags;
 }
 
-/** Splits `read_file, shell(git *), edit_file(src/**)` on commas outside parentheses. */
-export function splitRules(text: string): string[] {
-  const rules: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const char of text) {
-    if (char === '(') depth += 1;
-    if (char === ')') depth = Math.max(0, depth - 1);
-    if (char === ',' && depth === 0) {
-      if (current.trim()) rules.push(current.trim());
-      current = '';
-      continue;
-    }
-    current += char;
-  }
-  if (current.trim()) rules.push(current.trim());
-  return rules;
+/** Validates a rule list from a flag (a mistake is a usage error, exit 2) and keeps each rule's text. */
+function ruleSources(text: string): string[] {
+  return parseToolRules(text).map((rule) => rule.source);
 }
