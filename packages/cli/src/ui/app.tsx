@@ -1,8 +1,8 @@
-import { Box, Static, useStdout } from 'ink';
+import { Static, useStdout } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { ChatController } from './controller.js';
 import { layoutLive } from './layout.js';
-import { Line, Lines, NoColorContext } from './lines-view.js';
+import { BlockText, Lines, NoColorContext } from './lines-view.js';
 import { useKeys } from './use-keys.js';
 
 const FALLBACK = { columns: 80, rows: 24 };
@@ -53,13 +53,7 @@ export function ChatApp({ controller, noColor }: { controller: ChatController; n
   return (
     <NoColorContext.Provider value={noColor}>
       <Static items={controller.blocks}>
-        {(block) => (
-          <Box key={block.id} flexDirection="column">
-            {block.lines.map((line, index) => (
-              <Line key={index} line={line} />
-            ))}
-          </Box>
-        )}
+        {(block) => <BlockText key={block.id} lines={block.lines} />}
       </Static>
       <Lines lines={live} />
     </NoColorContext.Provider>

@@ -16,6 +16,10 @@ export interface ControllerOptions {
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
+/** Streaming redraws at most this often. */
+const FRAME_MS = 40;
+/** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
+const MAX_ROWS_PER_FRAME = 100;
 
 /**
  * The chat UI's state and behaviour, apart from drawing: the input box, completion, the
@@ -46,6 +50,7 @@ export class ChatController {
   private version = 0;
   private readonly listeners = new Set<() => void>();
   private timer?: NodeJS.Timeout;
+  private lastEmit = 0;
   private batching = 0;
   private dirty = false;
   private readonly cleanups: (() => void)[] = [];
@@ -69,7 +74,8 @@ export class ChatController {
     this.attach(host.session);
     host.setPermissionAsker((request, signal) => this.ask(request, signal));
     this.cleanups.push(host.onSessionChange((session) => this.attach(session, true)));
-    this.blocks = this.transcript.takeBlocks();
+    this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
+    if (this.transcript.backlog > 0) this.changed(false);
   }
 
   // ---- change notification (throttled for streaming, immediate for keys) ----
@@ -86,8 +92,11 @@ export class ChatController {
       this.dirty = true;
       return;
     }
-    if (!urgent) {
-      this.timer ??= setTimeout(() => this.emit(), 40);
+    const since = Date.now() - this.lastEmit;
+    // Streaming updates are drawn at most every 40 ms. The check is by the clock, not only by a
+    // timer: a burst of buffered chunks is processed in microtasks, where timers never fire.
+    if (!urgent && since < FRAME_MS) {
+      this.timer ??= setTimeout(() => this.emit(), FRAME_MS - since);
       return;
     }
     this.emit();
@@ -96,9 +105,11 @@ export class ChatController {
   private emit(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.blocks = this.transcript.takeBlocks();
+    this.lastEmit = Date.now();
+    this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
     this.version += 1;
     for (const listener of this.listeners) listener();
+    if (this.transcript.backlog > 0) this.timer = setTimeout(() => this.emit(), FRAME_MS);
   }
 
   dispose(): void {

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { createContext, memo, useContext } from 'react';
+import { Fragment, createContext, memo, useContext } from 'react';
 import type { SpanStyle, StyledLine } from './styled.js';
 
 /** NO_COLOR: colours go, while bold, dim and inverse (the cursor) stay, since they are not colour. */
@@ -44,3 +44,22 @@ export function Lines({ lines }: { lines: readonly StyledLine[] }) {
     </Box>
   );
 }
+
+/**
+ * A finished block as one Ink text node: one Yoga node and one measurement for the whole block
+ * instead of one per row, which halves the cost of printing a long answer. Rows already fit the
+ * width, so Ink never re-wraps them.
+ */
+export const BlockText = memo(function BlockText({ lines }: { lines: readonly StyledLine[] }) {
+  const noColor = useContext(NoColorContext);
+  return (
+    <Text>
+      {lines.map((line, row) => (
+        <Fragment key={row}>
+          {row > 0 ? '\n' : ''}
+          {line.map((part, index) => (part.style ? <Text key={index} {...textProps(part.style, noColor)}>{part.text}</Text> : part.text))}
+        </Fragment>
+      ))}
+    </Text>
+  );
+});

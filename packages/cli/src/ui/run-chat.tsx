@@ -1,6 +1,4 @@
-import { render } from 'ink';
 import type { ChatHost } from '../chat-host.js';
-import { ChatApp } from './app.js';
 import { ChatController } from './controller.js';
 
 export interface RunChatOptions {
@@ -17,11 +15,28 @@ const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 /**
+ * React's development build is several times slower and allocates far more (a 3,000-line answer
+ * peaked near 370 MB). Load the production build unless NODE_ENV was chosen, and put NODE_ENV
+ * back afterwards: the shell tool's commands inherit our environment, and `npm install` with
+ * NODE_ENV=production skips devDependencies.
+ */
+async function loadMount(): Promise<typeof import('./mount.js')> {
+  const chosen = process.env.NODE_ENV !== undefined;
+  if (!chosen) process.env.NODE_ENV = 'production';
+  try {
+    return await import('./mount.js');
+  } finally {
+    if (!chosen) delete process.env.NODE_ENV;
+  }
+}
+
+/**
  * The interactive session: renders until the user leaves, then prints the session id and how to
  * resume. Resolves with the exit code: 0, or 130 after Ctrl+C twice.
  */
 export async function runChat(host: ChatHost, options: RunChatOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
+  const { mountChat } = await loadMount();
   let exitCode = 0;
   let unmount: () => void = () => undefined;
   const controller = new ChatController(host, {
@@ -34,12 +49,11 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
   // Ink replaces its defaults with any key present, even an undefined one: pass only real streams.
-  const instance = render(<ChatApp controller={controller} noColor={options.noColor} />, {
+  const instance = mountChat(controller, {
+    noColor: options.noColor,
     stdin: options.stdin ?? process.stdin,
     stdout,
     stderr: options.stderr ?? process.stderr,
-    exitOnCtrlC: false,
-    patchConsole: false,
     debug: options.debug,
   });
   // React commits the closing frame (no live area) in a microtask; unmount after it.

@@ -58,13 +58,24 @@ export class TranscriptStore {
     this.unsubscribe?.();
   }
 
-  /** Moves rows committed since the last call into a new block; returns the block list. */
-  takeBlocks(): Block[] {
+  /**
+   * Moves rows committed since the last call into a new block; returns the block list. At most
+   * `maxRows` move at once: when a fast stream delivers thousands of rows between two frames, Ink
+   * would lay them all out in one frame (hundreds of MB for a 3,000-line answer); the rest follows
+   * in the next frames.
+   */
+  takeBlocks(maxRows = Infinity): Block[] {
     if (this.pending.length > 0) {
-      this.blocks = [...this.blocks, { id: this.nextBlockId++, lines: this.pending }];
-      this.pending = [];
+      const lines = this.pending.length <= maxRows ? this.pending : this.pending.slice(0, maxRows);
+      this.pending = this.pending.length <= maxRows ? [] : this.pending.slice(maxRows);
+      this.blocks = [...this.blocks, { id: this.nextBlockId++, lines }];
     }
     return this.blocks;
+  }
+
+  /** Finished rows not yet handed to <Static>. */
+  get backlog(): number {
+    return this.pending.length;
   }
 
   get hasLive(): boolean {
@@ -74,6 +85,9 @@ export class TranscriptStore {
   /** Rows of the moving part, newest last; the caller clips them to the rows it can spare. */
   liveLines(frame: number, now: number): StyledLine[] {
     const out: StyledLine[] = [];
+    // Rows still waiting for <Static> come before anything live; showing the live tail now
+    // would put it above them for a moment.
+    if (this.pending.length > 0) return out;
     if (this.stream) {
       const tail = this.stream.md.tail(this.width);
       if (tail.length > 0 && !this.stream.started && this.lastKind) out.push([]);

@@ -103,6 +103,23 @@ describe('the live area', () => {
     controller.dispose();
   });
 
+  test('a burst of finished lines reaches the terminal in bounded frames, in order, all of it', async () => {
+    const lines = Array.from({ length: 1000 }, (_, index) => `row ${index}`);
+    const fake = createFakeHost({ turns: [{ chunks: [lines.join('\n')] }] });
+    cleanups.push(fake.cleanup);
+    const controller = new ChatController(fake.host, { width: 60, exit: () => undefined });
+    await fake.host.session.prompt('go');
+    await new Promise<void>((resolve) => {
+      const check = () => (controller.transcript.backlog === 0 ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    const blocks = controller.blocks;
+    expect(Math.max(...blocks.map((block) => block.lines.length))).toBeLessThanOrEqual(100);
+    const rows = blocks.flatMap((block) => block.lines.map(lineText)).filter((row) => row.startsWith('row '));
+    expect(rows).toEqual(lines);
+    controller.dispose();
+  });
+
   test('one huge unfinished paragraph is clipped to its newest rows', async () => {
     const words = Array.from({ length: 2000 }, (_, index) => `w${index}`).join(' ');
     const fake = createFakeHost({ turns: [{ chunks: [words, ' and more'], chunkDelayMs: 200 }] });

@@ -68,14 +68,15 @@ describe('tool lines', () => {
     expect(frame).toContain('☐ Run the suite');
   });
 
-  test('a running shell command spins, and Esc marks it interrupted', async () => {
-    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 5' } }] }, { chunks: ['never'] }] });
+  test('a running shell command spins and shows its output as it comes; Esc marks it interrupted', async () => {
+    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'echo started; sleep 5' } }] }, { chunks: ['never'] }] });
     await chat.submit('wait');
     await chat.waitForText('Allow shell');
     await chat.type('y');
-    await chat.waitFor((frame) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell sleep 5/.test(frame), 'a spinning shell line');
+    // Once its output shows, the command is really running (not still being set up).
+    await chat.waitFor((frame) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell echo started; sleep 5\n\s+started/.test(frame), 'a spinning shell line with its output');
     await chat.press(KEY.escape);
-    const frame = await chat.waitForText('■ shell sleep 5 · interrupted');
+    const frame = await chat.waitForText('■ shell echo started; sleep 5 · interrupted');
     expect(frame).not.toContain('never');
     await chat.waitForText('Ask anything');
   });

@@ -23,6 +23,26 @@ describe('the transcript', () => {
     expect(frame).toContain(fake.root);
   });
 
+  test('a resumed session shows its history at start-up: prompts, answers, tool results, notes', async () => {
+    const { chat } = setup({
+      turns: [{ chunks: ['unused'] }],
+      history: [
+        { role: 'user', content: 'earlier question', origin: 'prompt', timestamp: 1 },
+        { role: 'assistant', content: 'Let me **check**.', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }], timestamp: 2 },
+        { role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'File not found: a.txt', isError: true, status: 'error', timestamp: 3 },
+        { role: 'note', kind: 'interrupted', text: 'Interrupted by the user.', timestamp: 4 },
+      ],
+    });
+    const frame = await chat.waitForText('Interrupted by the user.');
+    expect(frame).toContain('› earlier question');
+    expect(frame).toContain('Let me check.');
+    expect(frame).toContain('✗ read_file a.txt · error');
+    // Up recalls prompts from the stored session too.
+    await chat.press(KEY.up);
+    const rows = chat.rows();
+    expect(rows[rows.findLastIndex((row) => row.startsWith('─')) + 1]).toBe('› earlier question');
+  });
+
   test('streams the answer as it arrives and renders its Markdown', async () => {
     const { chat } = setup({
       turns: [{ chunks: ['## Plan\n', 'First **read** the ', 'code, then:\n', '1. edit `a.ts`\n', '```sh\nnpm test\n```\n', 'Done'], chunkDelayMs: 40 }],

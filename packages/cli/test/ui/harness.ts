@@ -86,6 +86,10 @@ export function startChat(host: ChatHost, options: { columns?: number; rows?: nu
     debug: true,
   });
   const rawFrame = () => stdout.frames[stdout.frames.length - 1] ?? '';
+  // Ink mounts after an asynchronous import; keys sent before that would be lost.
+  const mounted = (async () => {
+    while (stdout.frames.length === 0) await tick(2);
+  })();
   const frame = () => stripAnsi(rawFrame());
 
   const chat = {
@@ -98,17 +102,20 @@ export function startChat(host: ChatHost, options: { columns?: number; rows?: nu
     /** Rows of the current frame, trailing spaces trimmed. */
     rows: () => frame().split('\n').map((row) => row.trimEnd()),
     async type(text: string) {
+      await mounted;
       stdin.write(text);
       await tick();
     },
     /** Types text the way a person does: one key at a time. */
     async typeKeys(text: string) {
+      await mounted;
       for (const char of text) {
         stdin.write(char);
         await tick();
       }
     },
     async press(...keys: string[]) {
+      await mounted;
       for (const key of keys) {
         stdin.write(key);
         // A lone ESC waits one macrotask in Ink's parser before it counts as the Escape key.
@@ -133,6 +140,7 @@ export function startChat(host: ChatHost, options: { columns?: number; rows?: nu
     },
     async close() {
       open.delete(chat);
+      await mounted;
       stdin.write(KEY.ctrlC);
       stdin.write(KEY.ctrlC);
       return done;
