@@ -16,6 +16,8 @@ export interface PendingAsk {
   /** After `n`, the user may type why; the reason goes back to the model. */
   stage: 'choose' | 'reason';
   reason: Editor;
+  /** Until then, letters are ignored: the user was typing when the prompt appeared. */
+  guardUntil: number;
   resolve(answer: AskAnswer): void;
 }
 

@@ -16,6 +16,8 @@ export interface ControllerOptions {
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
+/** A prompt that pops up while the user types ignores letters this long, so "y" in a word never approves. */
+const TYPING_GUARD_MS = 600;
 /** Streaming redraws at most this often. */
 const FRAME_MS = 40;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
@@ -46,6 +48,7 @@ export class ChatController {
   private dismissedCompletionFor?: string;
   private pathRequest = 0;
   private lastCtrlC = 0;
+  private lastTypedAt = 0;
   private exited = false;
   private version = 0;
   private readonly listeners = new Set<() => void>();
@@ -203,7 +206,10 @@ export class ChatController {
   }
 
   private inputKey(event: KeyEvent): void {
-    if (event.type === 'text') return this.setEditor(ed.insert(this.editor, event.text));
+    if (event.type === 'text') {
+      this.lastTypedAt = Date.now();
+      return this.setEditor(ed.insert(this.editor, event.text));
+    }
     const completion = this.completion;
     switch (event.name) {
       case 'enter':
@@ -318,6 +324,8 @@ export class ChatController {
   // ---- submitting ----
 
   private submit(): void {
+    // Enter ends the typing: a prompt that appears now may take a key at once.
+    this.lastTypedAt = 0;
     const text = this.editor.text.trim();
     this.completion = undefined;
     if (!text.trim()) return this.changed();
@@ -458,6 +466,7 @@ export class ChatController {
         loading: true,
         stage: 'choose',
         reason: ed.EMPTY_EDITOR,
+        guardUntil: Date.now() - this.lastTypedAt < TYPING_GUARD_MS ? Date.now() + TYPING_GUARD_MS : 0,
         resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
           this.asks = this.asks.filter((entry) => entry !== pending);
@@ -502,6 +511,7 @@ export class ChatController {
       if (event.name === 'escape') ask.resolve({ decision: 'deny' });
       return;
     }
+    if (Date.now() < ask.guardUntil) return;
     switch (event.text.toLowerCase()) {
       case 'y':
         return ask.resolve({ decision: 'once' });

@@ -17,7 +17,8 @@ export function mountChat(controller: ChatController, options: MountOptions): In
     stdout: options.stdout,
     stderr: options.stderr,
     exitOnCtrlC: false,
-    patchConsole: false,
+    // Stray console output from a library is printed above the live area instead of through it.
+    patchConsole: !options.debug,
     debug: options.debug,
   });
 }

@@ -161,6 +161,22 @@ describe('the confirmation prompt', () => {
     expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
   });
 
+  test('a prompt that appears while the user is typing ignores letters for a moment', async () => {
+    const { chat, fake } = setup({ turns: [{ chunks: ['thinking', '…'], chunkDelayMs: 150, toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
+    await chat.submit('write x');
+    await chat.waitForText('Working…');
+    // The user types a follow-up ("yes please") while the prompt pops up.
+    while (!chat.frame().includes('Allow write_file')) await chat.type('y');
+    await chat.type('y');
+    await chat.type('a');
+    expect(chat.frame()).toContain('Allow write_file');
+    expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await chat.type('y');
+    await chat.waitForText('fine');
+    expect(readFileSync(path.join(fake.root, 'x.txt'), 'utf8')).toBe('x');
+  });
+
   test('keys other than y, a, n and Esc do nothing (no accidental approval by Enter)', async () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
     await chat.submit('write x');
