@@ -1,9 +1,8 @@
-import { userMessage, type AgentEvent, type ChatSession, type PermissionRequest, type UserMessage } from '@beans/core';
-import type { AskAnswer, ChatHost } from '../chat-host.js';
-import { allCommands, findBuiltin, type CommandContext } from './commands.js';
-import { applyCompletion, matchCommands, pathToken, slashToken, type Completion } from './completion.js';
-import type { PendingAsk } from './confirm-view.js';
-import * as ed from './editor.js';
+import { userMessage, type AgentEvent, type ChatSession, type UserMessage } from '@beans/core';
+import type { ChatHost } from '../chat-host.js';
+import { AskQueue } from './ask-queue.js';
+import { findBuiltin, type CommandContext } from './commands.js';
+import { InputBox } from './input-box.js';
 import type { KeyEvent } from './keys.js';
 import { movePicker, type Picker } from './picker.js';
 import { S, span, type StyledLine } from './styled.js';
@@ -16,24 +15,21 @@ export interface ControllerOptions {
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
-/** A prompt that pops up while the user types ignores letters this long, so "y" in a word never approves. */
-const TYPING_GUARD_MS = 600;
 /** Streaming redraws at most this often. */
 const FRAME_MS = 40;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
 const MAX_ROWS_PER_FRAME = 100;
 
 /**
- * The chat UI's state and behaviour, apart from drawing: the input box, completion, the
- * confirmation queue, pickers, and what Enter, Esc and Ctrl+C mean at each moment. It talks to the
- * agent only through the ChatHost and its session.
+ * The chat UI's state and behaviour, apart from drawing: what Enter, Esc and Ctrl+C mean at each
+ * moment, prompts and queued messages, built-in commands, pickers. It talks to the agent only
+ * through the ChatHost and its session.
  */
 export class ChatController {
   readonly transcript: TranscriptStore;
+  readonly input: InputBox;
+  readonly questions: AskQueue;
   blocks: Block[] = [];
-  editor: ed.Editor = ed.EMPTY_EDITOR;
-  completion?: Completion;
-  asks: PendingAsk[] = [];
   picker?: Picker;
   task?: { label: string; startedAt: number; abort: AbortController };
   hint?: { text: string; until: number };
@@ -44,12 +40,7 @@ export class ChatController {
   /** Set on exit: the live area disappears so the terminal keeps only the transcript. */
   closed = false;
 
-  private readonly history: ed.History;
-  private dismissedCompletionFor?: string;
-  private pathRequest = 0;
   private lastCtrlC = 0;
-  private lastTypedAt = 0;
-  private exited = false;
   private version = 0;
   private readonly listeners = new Set<() => void>();
   private timer?: NodeJS.Timeout;
@@ -65,7 +56,13 @@ export class ChatController {
   ) {
     this.session = host.session;
     this.transcript = new TranscriptStore(options.width, () => this.changed(false));
-    this.history = new ed.History(promptHistory(host.session));
+    this.input = new InputBox(host, promptHistory(host.session), () => this.changed());
+    this.questions = new AskQueue({
+      session: () => this.session,
+      lastTypedAt: () => this.input.lastTypedAt,
+      setWaiting: (callId, waiting) => this.transcript.setWaiting(callId, waiting),
+      changed: () => this.changed(),
+    });
     const { profile, profileSource, provider, workspace } = host.header;
     this.transcript.header([
       span('beans', { bold: true, color: 'cyan' }),
@@ -75,7 +72,7 @@ export class ChatController {
       span(` · ${workspace}`, S.dim),
     ]);
     this.attach(host.session);
-    host.setPermissionAsker((request, signal) => this.ask(request, signal));
+    host.setPermissionAsker((request, signal) => this.questions.ask(request, signal));
     this.cleanups.push(host.onSessionChange((session) => this.attach(session, true)));
     this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
     if (this.transcript.backlog > 0) this.changed(false);
@@ -96,8 +93,8 @@ export class ChatController {
       return;
     }
     const since = Date.now() - this.lastEmit;
-    // Streaming updates are drawn at most every 40 ms. The check is by the clock, not only by a
-    // timer: a burst of buffered chunks is processed in microtasks, where timers never fire.
+    // Streaming updates are drawn at most every FRAME_MS. The check is by the clock, not only by
+    // a timer: a burst of buffered chunks is processed in microtasks, where timers never fire.
     if (!urgent && since < FRAME_MS) {
       this.timer ??= setTimeout(() => this.emit(), FRAME_MS - since);
       return;
@@ -140,7 +137,7 @@ export class ChatController {
   get activity(): { label: string; startedAt: number } | undefined {
     if (this.task) return this.task;
     if (!this.turn) return undefined;
-    return { label: this.asks.length > 0 ? 'Waiting for your answer' : 'Working', startedAt: this.turn.startedAt };
+    return { label: this.questions.current ? 'Waiting for your answer' : 'Working', startedAt: this.turn.startedAt };
   }
 
   // ---- sessions ----
@@ -180,9 +177,15 @@ export class ChatController {
 
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
-    if (this.asks.length > 0) return this.confirmKey(event, this.asks[0]!);
+    if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
-    this.inputKey(event);
+    const action = this.input.handleKey(event);
+    if (action?.type === 'submit') this.submit(action.text);
+    else if (action?.type === 'exit') this.exit(0);
+    else if (action?.type === 'escape') {
+      if (this.task) this.task.abort.abort();
+      else if (this.running) this.interrupt();
+    }
   }
 
   private ctrlC(): void {
@@ -192,7 +195,7 @@ export class ChatController {
     if (this.task) this.task.abort.abort();
     if (this.running) this.interrupt();
     else if (this.picker) this.picker = undefined;
-    else this.setEditor(ed.EMPTY_EDITOR);
+    else this.input.setText('');
     this.hint = { text: 'Press Ctrl+C again to exit', until: now + DOUBLE_CTRL_C_MS };
     this.changed();
   }
@@ -201,141 +204,18 @@ export class ChatController {
   interrupt(): void {
     const restore = this.queued.splice(0);
     this.session.abort();
-    if (restore.length > 0) this.setEditor(ed.editorOf([...restore, this.editor.text].filter(Boolean).join('\n')));
+    if (restore.length > 0) this.input.setText([...restore, this.input.editor.text].filter(Boolean).join('\n'));
     this.changed();
-  }
-
-  private inputKey(event: KeyEvent): void {
-    if (event.type === 'text') {
-      this.lastTypedAt = Date.now();
-      return this.setEditor(ed.insert(this.editor, event.text));
-    }
-    const completion = this.completion;
-    switch (event.name) {
-      case 'enter':
-        if (completion) {
-          const item = completion.items[completion.selected]!;
-          this.setEditor(applyCompletion(this.editor, completion, item));
-          if (completion.kind === 'path') return;
-        }
-        if (this.editor.cursor === this.editor.text.length && this.editor.text.endsWith('\\')) {
-          return this.setEditor(ed.insert(ed.backspace(this.editor), '\n'));
-        }
-        return this.submit();
-      case 'newline':
-        return this.setEditor(ed.insert(this.editor, '\n'));
-      case 'tab':
-        if (completion) this.setEditor(applyCompletion(this.editor, completion, completion.items[completion.selected]!));
-        return;
-      case 'up':
-      case 'down':
-        return this.verticalKey(event.name === 'up' ? -1 : 1);
-      case 'escape':
-        if (completion) {
-          this.dismissedCompletionFor = this.editor.text;
-          this.completion = undefined;
-          return this.changed();
-        }
-        if (this.task) return this.task.abort.abort();
-        if (this.running) return this.interrupt();
-        return;
-      case 'ctrl-d':
-        if (!this.editor.text) return this.exit(0);
-        return this.setEditor(ed.deleteForward(this.editor));
-      case 'backspace':
-        return this.setEditor(ed.backspace(this.editor));
-      case 'delete':
-        return this.setEditor(ed.deleteForward(this.editor));
-      case 'left':
-      case 'ctrl-b':
-        return this.setEditor(ed.left(this.editor));
-      case 'right':
-      case 'ctrl-f':
-        return this.setEditor(ed.right(this.editor));
-      case 'home':
-      case 'ctrl-a':
-        return this.setEditor(ed.home(this.editor));
-      case 'end':
-      case 'ctrl-e':
-        return this.setEditor(ed.end(this.editor));
-      case 'word-left':
-        return this.setEditor(ed.wordLeft(this.editor));
-      case 'word-right':
-        return this.setEditor(ed.wordRight(this.editor));
-      case 'delete-word-back':
-      case 'ctrl-w':
-        return this.setEditor(ed.deleteWordBack(this.editor));
-      case 'ctrl-u':
-        return this.setEditor(ed.killToLineStart(this.editor));
-      case 'ctrl-k':
-        return this.setEditor(ed.killToLineEnd(this.editor));
-      default:
-        return;
-    }
-  }
-
-  private verticalKey(direction: -1 | 1): void {
-    const completion = this.completion;
-    if (completion) {
-      const count = completion.items.length;
-      this.completion = { ...completion, selected: (completion.selected + direction + count) % count };
-      return this.changed();
-    }
-    const moved = direction < 0 ? ed.lineUp(this.editor) : ed.lineDown(this.editor);
-    if (moved) return this.setEditor(moved, false);
-    const recalled = direction < 0 ? this.history.previous(this.editor.text) : this.history.next();
-    if (recalled !== undefined) this.setEditor(ed.editorOf(recalled), false);
-  }
-
-  private setEditor(editor: ed.Editor, complete = true): void {
-    this.editor = editor;
-    if (complete) this.updateCompletion();
-    else this.completion = undefined;
-    this.changed();
-  }
-
-  private updateCompletion(): void {
-    const { editor } = this;
-    if (this.dismissedCompletionFor === editor.text) return;
-    this.dismissedCompletionFor = undefined;
-    const slash = slashToken(editor);
-    if (slash) {
-      const items = matchCommands(allCommands(this.host.commands), slash.query);
-      const exact = items.length === 1 && items[0]!.value === editor.text.slice(0, slash.end);
-      this.completion = items.length > 0 && !exact ? { kind: 'slash', token: slash, items, selected: 0 } : undefined;
-      return;
-    }
-    const path = pathToken(editor);
-    this.completion = undefined;
-    if (!path) return;
-    const request = ++this.pathRequest;
-    this.host
-      .completePath(path.query)
-      .then((paths) => {
-        // A newer keystroke has asked again, or the word is gone: drop this answer.
-        if (request !== this.pathRequest || pathToken(this.editor)?.start !== path.start) return;
-        const token = pathToken(this.editor)!;
-        this.completion = paths.length > 0 ? { kind: 'path', token, items: paths.slice(0, 50).map((value) => ({ value: `@${value}` })), selected: 0 } : undefined;
-        this.changed();
-      })
-      .catch(() => undefined);
   }
 
   // ---- submitting ----
 
-  private submit(): void {
-    // Enter ends the typing: a prompt that appears now may take a key at once.
-    this.lastTypedAt = 0;
-    const text = this.editor.text.trim();
-    this.completion = undefined;
-    if (!text.trim()) return this.changed();
-    this.history.add(text);
-    this.editor = ed.EMPTY_EDITOR;
-    this.changed();
+  private submit(text: string): void {
     const command = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text);
     const builtin = command ? findBuiltin(command[1]!) : undefined;
     if (command && builtin) {
       this.transcript.user(text);
+      this.changed();
       if (builtin.idleOnly && this.running) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
       void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
       return;
@@ -374,7 +254,7 @@ export class ChatController {
       if (prompts.length === 0) return;
       await session.prompt(prompts);
       // A message queued just as the run ended was never taken: run it now rather than lose it.
-      while (this.queued.length > 0 && this.session === session && !this.exited) {
+      while (this.queued.length > 0 && this.session === session && !this.closed) {
         const leftover = this.queued.splice(0);
         session.abort(); // empties the session's own queue, which holds the same messages
         await session.prompt(leftover.map((content) => userMessage(content, 'follow_up')));
@@ -450,90 +330,14 @@ export class ChatController {
     this.changed();
   }
 
-  // ---- confirmation ----
-
-  private ask(request: PermissionRequest, signal: AbortSignal): Promise<AskAnswer> {
-    return new Promise<AskAnswer>((resolve) => {
-      let summary = '';
-      try {
-        summary = request.tool.summarize?.(request.input) ?? '';
-      } catch {
-        summary = '';
-      }
-      const pending: PendingAsk = {
-        request,
-        summary,
-        loading: true,
-        stage: 'choose',
-        reason: ed.EMPTY_EDITOR,
-        guardUntil: Date.now() - this.lastTypedAt < TYPING_GUARD_MS ? Date.now() + TYPING_GUARD_MS : 0,
-        resolve: (answer) => {
-          signal.removeEventListener('abort', onAbort);
-          this.asks = this.asks.filter((entry) => entry !== pending);
-          this.transcript.setWaiting(request.call.id, false);
-          resolve(answer);
-          this.changed();
-        },
-      };
-      const onAbort = () => pending.resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
-      if (signal.aborted) return resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.asks = [...this.asks, pending];
-      this.transcript.setWaiting(request.call.id, true);
-      this.changed();
-      void this.loadPreview(pending);
-    });
-  }
-
-  private async loadPreview(pending: PendingAsk): Promise<void> {
-    const { tool, input } = pending.request;
-    try {
-      pending.preview = await tool.preview?.(input, { workspace: this.session.workspace, state: this.session.toolState });
-    } catch (error) {
-      pending.previewError = messageOf(error);
-    }
-    pending.loading = false;
-    this.changed();
-  }
-
-  private confirmKey(event: KeyEvent, ask: PendingAsk): void {
-    if (ask.stage === 'reason') {
-      if (event.type === 'text') ask.reason = ed.insert(ask.reason, event.text.replace(/\n/g, ' '));
-      else if (event.name === 'enter') return ask.resolve({ decision: 'deny', reason: ask.reason.text.trim() || undefined });
-      else if (event.name === 'escape') return ask.resolve({ decision: 'deny' });
-      else if (event.name === 'backspace') ask.reason = ed.backspace(ask.reason);
-      else if (event.name === 'left') ask.reason = ed.left(ask.reason);
-      else if (event.name === 'right') ask.reason = ed.right(ask.reason);
-      else if (event.name === 'ctrl-u') ask.reason = ed.EMPTY_EDITOR;
-      return this.changed();
-    }
-    if (event.type === 'key') {
-      if (event.name === 'escape') ask.resolve({ decision: 'deny' });
-      return;
-    }
-    if (Date.now() < ask.guardUntil) return;
-    switch (event.text.toLowerCase()) {
-      case 'y':
-        return ask.resolve({ decision: 'once' });
-      case 'a':
-        return ask.resolve({ decision: 'always' });
-      case 'n':
-        ask.stage = 'reason';
-        return this.changed();
-      default:
-        return;
-    }
-  }
-
   // ---- leaving ----
 
   exit(code: number): void {
-    if (this.exited) return;
-    this.exited = true;
+    if (this.closed) return;
+    this.closed = true;
     this.session.abort();
     this.task?.abort.abort();
-    for (const ask of this.asks) ask.resolve({ decision: 'deny', reason: 'The user left the session.' });
-    this.closed = true;
+    this.questions.denyAll('The user left the session.');
     this.emit();
     this.options.exit(code);
   }

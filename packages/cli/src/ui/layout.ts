@@ -37,16 +37,16 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
   let middle: StyledLine[] = [];
   let input: StyledLine[] = [];
   let menu: StyledLine[] = [];
-  const ask = controller.asks[0];
+  const ask = controller.questions.current;
   if (ask) {
     middle = take(renderConfirm(ask, width, Math.max(1, budget - 2)));
   } else if (controller.picker) {
     middle = take(renderPicker(controller.picker, width, Math.max(1, Math.min(budget - 2, 14))));
   } else {
     const placeholder = controller.running ? 'Type to queue a message for the agent · Esc interrupts' : 'Ask anything · / for commands · @ for files';
-    input = take(renderInput(controller.editor, { width, maxRows: Math.min(10, Math.max(1, Math.floor(budget / 3))), placeholder }));
+    input = take(renderInput(controller.input.editor, { width, maxRows: Math.min(10, Math.max(1, Math.floor(budget / 3))), placeholder }));
     input = [...take([[span('─'.repeat(width), S.gray)]]), ...input];
-    if (controller.completion) menu = take(renderCompletion(controller.completion, width, Math.min(6, Math.max(0, budget - 2))));
+    if (controller.input.completion) menu = take(renderCompletion(controller.input.completion, width, Math.min(6, Math.max(0, budget - 2))));
   }
 
   const queued: StyledLine[] = [];

@@ -112,6 +112,7 @@ export class TranscriptStore {
     const rows = wrapText(shown, this.width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
     if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
     this.commit(rows);
+    this.changed();
   }
 
   note(kind: NoteMessage['kind'], text: string): void {
@@ -119,11 +120,13 @@ export class TranscriptStore {
     const { icon, style } = NOTE_STYLES[kind];
     const body = kind === 'compaction' ? `Earlier turns were summarised: ${text.split('\n')[0]}` : text;
     this.commit(wrapText(body, this.width, style, { first: icon ? [span(icon, style)] : [], continuation: [span(' '.repeat(icon.length))] }));
+    this.changed();
   }
 
   output(lines: StyledLine[]): void {
     this.begin('output');
     this.commit(lines);
+    this.changed();
   }
 
   /** Marks a running tool as waiting for (or no longer waiting for) the user's answer. */

@@ -1,0 +1,116 @@
+import type { ChatSession, PermissionRequest } from '@beans/core';
+import type { AskAnswer } from '../chat-host.js';
+import type { PendingAsk } from './confirm-view.js';
+import * as ed from './editor.js';
+import type { KeyEvent } from './keys.js';
+
+/** A prompt that pops up while the user types ignores letters this long, so "y" in a word never approves. */
+const TYPING_GUARD_MS = 600;
+
+export interface AskQueueHooks {
+  session(): ChatSession;
+  /** When the user last typed in the input box. */
+  lastTypedAt(): number;
+  /** The tool line shows "awaiting approval" while its question is open. */
+  setWaiting(callId: string, waiting: boolean): void;
+  changed(): void;
+}
+
+/**
+ * Tool calls waiting for the user's answer, first come first asked: `y` once, `a` always this
+ * session, `n` no (then an optional reason for the model), Esc no. An interrupted turn answers
+ * its open questions with no.
+ */
+export class AskQueue {
+  asks: PendingAsk[] = [];
+
+  constructor(private readonly hooks: AskQueueHooks) {}
+
+  get current(): PendingAsk | undefined {
+    return this.asks[0];
+  }
+
+  ask(request: PermissionRequest, signal: AbortSignal): Promise<AskAnswer> {
+    return new Promise<AskAnswer>((resolve) => {
+      if (signal.aborted) return resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
+      let summary = '';
+      try {
+        summary = request.tool.summarize?.(request.input) ?? '';
+      } catch {
+        summary = '';
+      }
+      const now = Date.now();
+      const onAbort = () => pending.resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
+      const pending: PendingAsk = {
+        request,
+        summary,
+        loading: true,
+        stage: 'choose',
+        reason: ed.EMPTY_EDITOR,
+        guardUntil: now - this.hooks.lastTypedAt() < TYPING_GUARD_MS ? now + TYPING_GUARD_MS : 0,
+        resolve: (answer) => {
+          signal.removeEventListener('abort', onAbort);
+          this.asks = this.asks.filter((entry) => entry !== pending);
+          this.hooks.setWaiting(request.call.id, false);
+          resolve(answer);
+          this.hooks.changed();
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.asks = [...this.asks, pending];
+      this.hooks.setWaiting(request.call.id, true);
+      this.hooks.changed();
+      void this.loadPreview(pending);
+    });
+  }
+
+  /** Answers every open question with no (the user is leaving). */
+  denyAll(reason: string): void {
+    for (const ask of this.asks) ask.resolve({ decision: 'deny', reason });
+  }
+
+  handleKey(event: KeyEvent): void {
+    const ask = this.asks[0];
+    if (!ask) return;
+    if (ask.stage === 'reason') return this.reasonKey(event, ask);
+    if (event.type === 'key') {
+      if (event.name === 'escape') ask.resolve({ decision: 'deny' });
+      return;
+    }
+    if (Date.now() < ask.guardUntil) return;
+    switch (event.text.toLowerCase()) {
+      case 'y':
+        return ask.resolve({ decision: 'once' });
+      case 'a':
+        return ask.resolve({ decision: 'always' });
+      case 'n':
+        ask.stage = 'reason';
+        return this.hooks.changed();
+      default:
+        return;
+    }
+  }
+
+  private reasonKey(event: KeyEvent, ask: PendingAsk): void {
+    if (event.type === 'text') ask.reason = ed.insert(ask.reason, event.text.replace(/\n/g, ' '));
+    else if (event.name === 'enter') return ask.resolve({ decision: 'deny', reason: ask.reason.text.trim() || undefined });
+    else if (event.name === 'escape') return ask.resolve({ decision: 'deny' });
+    else if (event.name === 'backspace') ask.reason = ed.backspace(ask.reason);
+    else if (event.name === 'left') ask.reason = ed.left(ask.reason);
+    else if (event.name === 'right') ask.reason = ed.right(ask.reason);
+    else if (event.name === 'ctrl-u') ask.reason = ed.EMPTY_EDITOR;
+    this.hooks.changed();
+  }
+
+  private async loadPreview(pending: PendingAsk): Promise<void> {
+    const { tool, input } = pending.request;
+    const session = this.hooks.session();
+    try {
+      pending.preview = await tool.preview?.(input, { workspace: session.workspace, state: session.toolState });
+    } catch (error) {
+      pending.previewError = error instanceof Error ? error.message : String(error);
+    }
+    pending.loading = false;
+    this.hooks.changed();
+  }
+}

@@ -1,0 +1,166 @@
+import type { ChatHost } from '../chat-host.js';
+import { allCommands } from './commands.js';
+import { applyCompletion, matchCommands, pathToken, slashToken, type Completion } from './completion.js';
+import * as ed from './editor.js';
+import type { KeyEvent } from './keys.js';
+
+/** What a key in the input box asks the rest of the UI to do. */
+export type InputAction = { type: 'submit'; text: string } | { type: 'escape' } | { type: 'exit' };
+
+/**
+ * The prompt: text and cursor, history, multi-line entry, and completion of `/commands` and
+ * `@paths`. Pure UI state; what a submitted line means is decided elsewhere.
+ */
+export class InputBox {
+  editor: ed.Editor = ed.EMPTY_EDITOR;
+  completion?: Completion;
+  /** When the user last typed a character; Enter resets it. */
+  lastTypedAt = 0;
+  private readonly history: ed.History;
+  private dismissedCompletionFor?: string;
+  private pathRequest = 0;
+
+  constructor(
+    private readonly host: ChatHost,
+    history: string[],
+    private readonly changed: () => void,
+  ) {
+    this.history = new ed.History(history);
+  }
+
+  handleKey(event: KeyEvent): InputAction | undefined {
+    if (event.type === 'text') {
+      this.lastTypedAt = Date.now();
+      this.set(ed.insert(this.editor, event.text));
+      return undefined;
+    }
+    const { completion, editor } = this;
+    switch (event.name) {
+      case 'enter':
+        if (completion) {
+          this.set(applyCompletion(editor, completion, completion.items[completion.selected]!));
+          if (completion.kind === 'path') return undefined;
+        }
+        if (this.editor.cursor === this.editor.text.length && this.editor.text.endsWith('\\')) {
+          this.set(ed.insert(ed.backspace(this.editor), '\n'));
+          return undefined;
+        }
+        return this.take();
+      case 'newline':
+        return this.set(ed.insert(editor, '\n'));
+      case 'tab':
+        return completion ? this.set(applyCompletion(editor, completion, completion.items[completion.selected]!)) : undefined;
+      case 'up':
+      case 'down':
+        return this.vertical(event.name === 'up' ? -1 : 1);
+      case 'escape':
+        if (!completion) return { type: 'escape' };
+        this.dismissedCompletionFor = editor.text;
+        this.completion = undefined;
+        this.changed();
+        return undefined;
+      case 'ctrl-d':
+        return editor.text ? this.set(ed.deleteForward(editor)) : { type: 'exit' };
+      case 'backspace':
+        return this.set(ed.backspace(editor));
+      case 'delete':
+        return this.set(ed.deleteForward(editor));
+      case 'left':
+      case 'ctrl-b':
+        return this.set(ed.left(editor));
+      case 'right':
+      case 'ctrl-f':
+        return this.set(ed.right(editor));
+      case 'home':
+      case 'ctrl-a':
+        return this.set(ed.home(editor));
+      case 'end':
+      case 'ctrl-e':
+        return this.set(ed.end(editor));
+      case 'word-left':
+        return this.set(ed.wordLeft(editor));
+      case 'word-right':
+        return this.set(ed.wordRight(editor));
+      case 'delete-word-back':
+      case 'ctrl-w':
+        return this.set(ed.deleteWordBack(editor));
+      case 'ctrl-u':
+        return this.set(ed.killToLineStart(editor));
+      case 'ctrl-k':
+        return this.set(ed.killToLineEnd(editor));
+      default:
+        return undefined;
+    }
+  }
+
+  /** Replaces the whole text (Ctrl+C clears; queued messages come back after Esc). */
+  setText(text: string): void {
+    this.set(ed.editorOf(text));
+  }
+
+  /** Empties the box and returns what was in it, remembered in the history. */
+  private take(): InputAction | undefined {
+    const text = this.editor.text.trim();
+    this.completion = undefined;
+    // Enter ends the typing: a prompt that appears now may take a key at once.
+    this.lastTypedAt = 0;
+    if (!text) {
+      this.changed();
+      return undefined;
+    }
+    this.history.add(text);
+    this.editor = ed.EMPTY_EDITOR;
+    this.changed();
+    return { type: 'submit', text };
+  }
+
+  private vertical(direction: -1 | 1): undefined {
+    const completion = this.completion;
+    if (completion) {
+      const count = completion.items.length;
+      this.completion = { ...completion, selected: (completion.selected + direction + count) % count };
+      this.changed();
+      return undefined;
+    }
+    const moved = direction < 0 ? ed.lineUp(this.editor) : ed.lineDown(this.editor);
+    if (moved) return this.set(moved, false);
+    const recalled = direction < 0 ? this.history.previous(this.editor.text) : this.history.next();
+    if (recalled !== undefined) this.set(ed.editorOf(recalled), false);
+    return undefined;
+  }
+
+  private set(editor: ed.Editor, complete = true): undefined {
+    this.editor = editor;
+    if (complete) this.updateCompletion();
+    else this.completion = undefined;
+    this.changed();
+    return undefined;
+  }
+
+  private updateCompletion(): void {
+    const { editor } = this;
+    if (this.dismissedCompletionFor === editor.text) return;
+    this.dismissedCompletionFor = undefined;
+    const slash = slashToken(editor);
+    if (slash) {
+      const items = matchCommands(allCommands(this.host.commands), slash.query);
+      const exact = items.length === 1 && items[0]!.value === editor.text.slice(0, slash.end);
+      this.completion = items.length > 0 && !exact ? { kind: 'slash', token: slash, items, selected: 0 } : undefined;
+      return;
+    }
+    const path = pathToken(editor);
+    this.completion = undefined;
+    if (!path) return;
+    const request = ++this.pathRequest;
+    this.host
+      .completePath(path.query)
+      .then((paths) => {
+        // A newer keystroke has asked again, or the word is gone: drop this answer.
+        const token = pathToken(this.editor);
+        if (request !== this.pathRequest || token?.start !== path.start) return;
+        this.completion = paths.length > 0 ? { kind: 'path', token, items: paths.slice(0, 50).map((value) => ({ value: `@${value}` })), selected: 0 } : undefined;
+        this.changed();
+      })
+      .catch(() => undefined);
+  }
+}
