@@ -14,10 +14,10 @@ afterEach(async () => {
   }
 });
 
-async function startBeans(turns: ScriptTurn[]) {
+async function startBeans(turns: ScriptTurn[], env: Record<string, string> = {}) {
   const server = await startScriptedOllama({ turns });
   const workspace = makeWorkspace({ 'README.md': '# demo\n' });
-  const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
+  const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ...env } });
   open.push({ session, server, workspace });
   await session.waitForText('Ask anything', 15_000);
   return { server, workspace, session };
@@ -106,6 +106,13 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
     expect(screen).toContain(`Session ${id} saved.`);
     // The live area (input box, status) is gone; the transcript stays.
     expect(screen).not.toContain('Ask anything');
+  });
+
+  test('CI=true in the environment does not take the input box away', async () => {
+    const { session } = await startBeans([{ text: 'still interactive' }], { CI: 'true' });
+    await session.submit('hello');
+    const screen = await session.waitForText('still interactive');
+    expect(screen).toContain('Ask anything');
   });
 
   test('Ctrl+C twice exits with 130', async () => {

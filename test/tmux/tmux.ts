@@ -60,8 +60,7 @@ export class TmuxSession {
       LANG: 'C.UTF-8',
       ...options.env,
     };
-    // `env -i` keeps the developer's (or CI's) environment out: CI=true would make Ink print
-    // only finished output and no live area.
+    // `env -i` keeps the developer's (or CI's) environment out of the test.
     const command = [
       'env -i',
       ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),

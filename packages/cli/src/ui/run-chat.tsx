@@ -15,18 +15,25 @@ const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 /**
- * React's development build is several times slower and allocates far more (a 3,000-line answer
- * peaked near 370 MB). Load the production build unless NODE_ENV was chosen, and put NODE_ENV
- * back afterwards: the shell tool's commands inherit our environment, and `npm install` with
- * NODE_ENV=production skips devDependencies.
+ * Loads Ink and React with the environment the interactive UI needs, then puts it back (the shell
+ * tool's commands inherit our environment):
+ * - React's production build unless NODE_ENV was chosen: the development build is several times
+ *   slower and allocates far more (a 3,000-line answer peaked near 370 MB);
+ * - without CI / CONTINUOUS_INTEGRATION: Ink reads them once, at import, and in "CI mode" it never
+ *   draws the live area, so a developer who exports CI=1 would get a chat without an input box.
  */
 async function loadMount(): Promise<typeof import('./mount.js')> {
-  const chosen = process.env.NODE_ENV !== undefined;
-  if (!chosen) process.env.NODE_ENV = 'production';
+  const saved = { NODE_ENV: process.env.NODE_ENV, CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  if (saved.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
   try {
     return await import('./mount.js');
   } finally {
-    if (!chosen) delete process.env.NODE_ENV;
+    for (const [key, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   }
 }
 
