@@ -44,6 +44,7 @@ async function runShell(command: string, timeoutMs: number, ctx: ToolContext): P
   const updates = lineBatcher(ctx.onUpdate);
   // Loaded on first use: execa costs ~50 ms to import, which `beans -p` should not pay up front.
   const { execa } = await import('execa');
+  ctx.signal.throwIfAborted(); // an Esc during the first import must not let the command start
   const subprocess = execa(command, {
     shell: shellPath,
     cwd: ctx.workspace.root,
