@@ -4,7 +4,8 @@
  * Shift+Enter from Enter. Rules that keep a paste from submitting half-way:
  * - bracketed paste (`ESC[200~ … ESC[201~`) is one text event, newlines included;
  * - a run of several characters that arrives in one read is pasted (or machine-typed) text, so a
- *   carriage return inside it is a newline, never Enter. Only a lone `\r` is Enter.
+ *   carriage return inside it is a newline, never Enter. A lone `\r` is Enter, and so is a `\r`
+ *   that ends a single line (typing that arrived in one read).
  */
 
 export type KeyName =
@@ -164,6 +165,10 @@ export class KeyDecoder {
       const event = decodeChar(raw);
       return event ? [event] : [];
     }
+    // One line followed by a single CR is typing that arrived in one read (a slow link, tmux
+    // send-keys, a fast typist): Enter. Pastes of several lines still keep their newlines.
+    const body = raw.slice(0, -1);
+    if (raw.endsWith('\r') && !/[\r\n]/.test(body)) return [...this.decodeRun(body), { type: 'key', name: 'enter' }];
     return this.decodeRun(raw);
   }
 

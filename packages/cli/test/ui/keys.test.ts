@@ -24,6 +24,14 @@ describe('key decoding', () => {
     expect(decode('first\rsecond')).toEqual([{ type: 'text', text: 'first\nsecond', paste: true }]);
   });
 
+  test('one line and a final carriage return in one read is typing followed by Enter', () => {
+    expect(decode('fix the add function\r')).toEqual([
+      { type: 'text', text: 'fix the add function', paste: false },
+      { type: 'key', name: 'enter' },
+    ]);
+    expect(decode('two\rlines\r')).toEqual([{ type: 'text', text: 'two\nlines\n', paste: true }]);
+  });
+
   test('held-down Backspace arriving in one read still deletes', () => {
     expect(decode('\x7f\x7f')).toEqual([
       { type: 'key', name: 'backspace' },
