@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   ChatSession,
@@ -30,7 +29,7 @@ import {
   type AgentMessage,
   type LLMClient,
   type LoadedConfig,
-  type PermissionRequest,
+  type AskUser,
   type PluginCatalog,
   type Profile,
   type SessionWriter,
@@ -38,7 +37,6 @@ import {
 } from '@beans/core';
 import { configFlags, type CliOptions } from './options.js';
 import { generateProfile } from './generate-profile.js';
-import type { AskAnswer } from './chat-host.js';
 
 /** The built-in plugins ship beside the packages: <repo>/plugins. */
 export const BUILTIN_PLUGINS_DIR = fileURLToPath(new URL('../../../plugins', import.meta.url));
@@ -106,11 +104,10 @@ export interface App {
   client: LLMClient;
   /** A line for the user when the provider picked the model itself. */
   modelNote?: string;
-  allTools: ToolRegistry;
   session: ChatSession;
   store: SessionStore;
   /** Replaced by the interactive UI; one-shot runs have none, so calls that would ask are denied. */
-  setAsker(asker: ((request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>) | undefined): void;
+  setAsker(asker: AskUser | undefined): void;
   /** Builds a new session on the same profile and tools: fresh, or from stored history. */
   newSession(resumeId?: string): Promise<ChatSession>;
 }
@@ -137,14 +134,14 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless --model was given.
   if (profile.model && !options.model) model = resolveModelAlias(providerId, profile.model, model);
 
-  const allTools = new ToolRegistry([...builtinTools(), createLoadSkillTool(catalog)]);
+  const allTools = [...builtinTools(), createLoadSkillTool(catalog)];
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
-  let tools = new ToolRegistry(allTools.list().filter((tool) => !removed.has(tool.name)));
+  let tools = new ToolRegistry(allTools.filter((tool) => !removed.has(tool.name)));
   if (profile.tools) tools = tools.only(profile.tools);
 
-  let asker: ((request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>) | undefined;
+  let asker: AskUser | undefined;
   const authorize = createAuthorize({
     mode: values.permissions.mode,
     allow: parseToolRules(values.permissions.allow),
@@ -207,7 +204,6 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
     providerId,
     client,
     modelNote: resolved.note,
-    allTools,
     session,
     store,
     setAsker: (next) => {
@@ -215,9 +211,4 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
     },
     newSession,
   };
-}
-
-export function relativeToWorkspace(workspace: Workspace, file: string): string {
-  const rel = path.relative(workspace.root, file);
-  return rel.startsWith('..') ? file : rel;
 }

@@ -1,4 +1,4 @@
-import type { ChatSession, ModelInfo, PermissionRequest, UserMessage } from '@beans/core';
+import type { AskUser, ChatSession, ModelInfo, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -17,8 +17,8 @@ export interface SessionListing {
   model?: string;
 }
 
-export type AskAnswer = { decision: 'once' | 'always' | 'deny'; reason?: string };
-export type PermissionAsker = (request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>;
+export type { AskAnswer } from '@beans/core';
+export type PermissionAsker = AskUser;
 
 /**
  * Everything the interactive UI needs, and nothing about how it is built: the CLI wires plugins,
