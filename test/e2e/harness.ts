@@ -4,6 +4,28 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
+import { startScriptedGemini } from '../support/scripted-gemini.ts';
+import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import type { ScriptOptions, ScriptedServer } from '../support/script.ts';
+
+// Every repository and server a test makes is removed after it, whatever the test's outcome.
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+export async function scriptedOllama(options: ScriptOptions): Promise<ScriptedServer> {
+  const server = await startScriptedOllama(options);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+export async function scriptedGemini(options: ScriptOptions): Promise<ScriptedServer> {
+  const server = await startScriptedGemini(options);
+  cleanups.push(() => server.close());
+  return server;
+}
 
 export const BEANS_BIN = path.resolve(import.meta.dirname, '../../bin/beans');
 
@@ -36,7 +58,9 @@ export function makeTempRepo(files: Record<string, string> = {}): TempRepo {
     TERM: 'xterm-256color',
     LANG: 'C.UTF-8',
   };
-  return { dir, home, env, write, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const cleanup = () => rmSync(root, { recursive: true, force: true });
+  cleanups.push(cleanup);
+  return { dir, home, env, write, cleanup };
 }
 
 export interface BeansRun {

@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedGemini } from '../support/scripted-gemini.ts';
-import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
 import type { ScriptedServer } from '../support/script.ts';
-import { makeTempRepo, runBeans, type TempRepo } from './harness.ts';
+import { makeTempRepo, runBeans, scriptedGemini, scriptedOllama, type TempRepo } from './harness.ts';
 
 let repo: TempRepo;
 let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  repo?.cleanup();
-});
 
 describe('listings', () => {
   it('models list shows the installed Ollama models with their capabilities', async () => {
     repo = makeTempRepo();
-    server = await startScriptedOllama({
+    server = await scriptedOllama({
       turns: [{ text: 'ok' }],
       models: [
         { name: 'qwen3:8b', capabilities: ['completion', 'tools'], contextLength: 40960 },
@@ -37,7 +30,7 @@ describe('listings', () => {
 
   it('picks an installed tool-capable Ollama model when none is configured, and says which', async () => {
     repo = makeTempRepo();
-    server = await startScriptedOllama({
+    server = await scriptedOllama({
       turns: [{ text: 'hello' }],
       models: [
         { name: 'gemma3:4b', capabilities: ['completion'] },
@@ -52,7 +45,7 @@ describe('listings', () => {
 
   it('models list shows the Gemini models', async () => {
     repo = makeTempRepo();
-    server = await startScriptedGemini({ turns: [{ text: 'ok' }] });
+    server = await scriptedGemini({ turns: [{ text: 'ok' }] });
     const run = await runBeans(['models', 'list', '--json'], { cwd: repo.dir, env: { ...repo.env, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: server.url } });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).models.map((model: { name: string }) => model.name)).toEqual(expect.arrayContaining(['gemini-2.5-flash', 'gemini-2.5-pro']));

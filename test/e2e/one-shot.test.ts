@@ -1,11 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedGemini } from '../support/scripted-gemini.ts';
-import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
-import { makeTempRepo, parseJsonLines, runBeans, spawnBeans, type TempRepo } from './harness.ts';
+import { makeTempRepo, parseJsonLines, runBeans, scriptedGemini, scriptedOllama, spawnBeans, type TempRepo } from './harness.ts';
 
 // A two-turn tool-using script: read a file, then answer from it.
 const READ_THEN_ANSWER: ScriptTurn[] = [
@@ -16,7 +14,7 @@ const READ_THEN_ANSWER: ScriptTurn[] = [
 type Provider = 'ollama' | 'gemini';
 
 async function start(provider: Provider, turns: ScriptTurn[], extra: Record<string, unknown> = {}): Promise<ScriptedServer> {
-  return provider === 'ollama' ? startScriptedOllama({ turns, ...extra }) : startScriptedGemini({ turns, ...extra });
+  return provider === 'ollama' ? scriptedOllama({ turns, ...extra }) : scriptedGemini({ turns, ...extra });
 }
 
 function providerEnv(provider: Provider, server: ScriptedServer): NodeJS.ProcessEnv {
@@ -27,11 +25,6 @@ function providerEnv(provider: Provider, server: ScriptedServer): NodeJS.Process
 
 let repo: TempRepo;
 let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  repo?.cleanup();
-});
 
 describe.each<Provider>(['ollama', 'gemini'])('one-shot on %s', (provider) => {
   it('runs a tool-using conversation and prints only the answer (text)', async () => {
@@ -150,7 +143,7 @@ describe('one-shot errors', () => {
 
   it('prepends piped stdin as context', async () => {
     repo = makeTempRepo();
-    server = await startScriptedOllama({ turns: [{ text: 'reviewed' }] });
+    server = await scriptedOllama({ turns: [{ text: 'reviewed' }] });
     const run = await runBeans(['-p', 'review this diff'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' }, input: '+added line\n' });
     expect(run.code).toBe(0);
     const messages = (server.requests[0]!.body as { messages: { role: string; content: string }[] }).messages;
@@ -160,7 +153,7 @@ describe('one-shot errors', () => {
 
   it('runs one-shot on piped stdin when no -p is given', async () => {
     repo = makeTempRepo();
-    server = await startScriptedOllama({ turns: [{ text: 'from stdin' }] });
+    server = await scriptedOllama({ turns: [{ text: 'from stdin' }] });
     const run = await runBeans([], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' }, input: 'what is this repo?\n' });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('from stdin\n');
@@ -170,7 +163,7 @@ describe('one-shot errors', () => {
 
   it('exits 130 promptly on Ctrl+C in the middle of a stream, with a result that says so', async () => {
     repo = makeTempRepo();
-    server = await startScriptedOllama({ turns: [{ text: Array.from({ length: 100 }, (_, i) => `chunk ${i} `), chunkDelayMs: 100 }] });
+    server = await scriptedOllama({ turns: [{ text: Array.from({ length: 100 }, (_, i) => `chunk ${i} `), chunkDelayMs: 100 }] });
     const child = spawnBeans(['-p', 'talk slowly', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' } });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -1,22 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
-import { makeTempRepo, runBeans, type TempRepo } from './harness.ts';
+import { makeTempRepo, runBeans, scriptedOllama, type TempRepo } from './harness.ts';
 
 let repo: TempRepo;
 let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  repo?.cleanup();
-});
 
 type ChatBody = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
 
 async function oneShot(args: string[], turns: ScriptTurn[] = [{ text: 'ok' }]) {
-  server = await startScriptedOllama({ turns });
+  server = await scriptedOllama({ turns });
   const run = await runBeans(args, { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
   const chats = server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as ChatBody);
   const system = chats[0]?.messages.find((message) => message.role === 'system')?.content ?? '';
@@ -85,7 +79,6 @@ describe('profiles, context files, commands and skills', () => {
     expect(saved).toContain(generated);
     expect(first.chats).toHaveLength(2);
     expect(first.chats[1]!.messages[0]!.content).toContain(generated);
-    await server!.close();
 
     const second = await oneShot(['-p', 'hi', '-a', 'a Rust performance expert'], [{ text: 'ok' }]);
     expect(second.chats).toHaveLength(1); // no second generation

@@ -1,17 +1,11 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
 import type { ScriptedServer } from '../support/script.ts';
-import { makeTempRepo, runBeans, spawnBeans, type TempRepo } from './harness.ts';
+import { makeTempRepo, runBeans, scriptedOllama, spawnBeans, type TempRepo } from './harness.ts';
 
 let repo: TempRepo;
 let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  repo?.cleanup();
-});
 
 const ollama = (server: ScriptedServer) => ({ OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' });
 type ChatBody = { messages: { role: string; content: string; tool_calls?: unknown[]; tool_name?: string }[] };
@@ -25,7 +19,7 @@ function sessionFiles(home: string): string[] {
 describe('sessions', () => {
   it('--continue carries the first exchange into the next run, and sessions list shows it', async () => {
     repo = makeTempRepo();
-    server = await startScriptedOllama({ turns: [{ text: 'The answer is 42.' }, { text: 'You asked about the answer.' }] });
+    server = await scriptedOllama({ turns: [{ text: 'The answer is 42.' }, { text: 'You asked about the answer.' }] });
     const env = { ...repo.env, ...ollama(server) };
     const first = await runBeans(['-p', 'What is the answer?', '-o', 'json'], { cwd: repo.dir, env });
     expect(first.code).toBe(0);
@@ -53,7 +47,7 @@ describe('sessions', () => {
 
   it('loses nothing when killed with SIGKILL during a slow tool call, and resumes cleanly', async () => {
     repo = makeTempRepo();
-    server = await startScriptedOllama({
+    server = await scriptedOllama({
       turns: [{ text: 'Running the slow check.', toolCalls: [{ name: 'shell', args: { command: 'sleep 30' } }] }, { text: 'Picked up where we left off.' }],
     });
     const env = { ...repo.env, ...ollama(server) };
