@@ -116,6 +116,20 @@ describe.each<Provider>(['ollama', 'gemini'])('one-shot on %s', (provider) => {
   });
 });
 
+describe('budget', () => {
+  it('stops at --max-budget-usd with exit 4 and error_max_budget_usd (priced Gemini model)', async () => {
+    repo = makeTempRepo({ 'notes.txt': 'x\n' });
+    server = await scriptedGemini({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }], usage: { input: 1_000_000, output: 1_000 } }] });
+    const run = await runBeans(['-p', 'spend', '--max-budget-usd', '0.5', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, ...providerEnv('gemini', server) } });
+    expect(run.code).toBe(4);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true });
+    expect(result.total_cost_usd).toBeGreaterThanOrEqual(0.5);
+    expect(result.num_turns).toBeLessThan(5);
+    expect(run.stderr).toContain('--max-budget-usd');
+  });
+});
+
 describe('one-shot errors', () => {
   it('fails fast with exit 3 naming the host when Ollama is unreachable', async () => {
     repo = makeTempRepo();
