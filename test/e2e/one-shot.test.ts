@@ -90,6 +90,7 @@ describe.each<Provider>(['ollama', 'gemini'])('one-shot on %s', (provider) => {
     const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, ...providerEnv(provider, server) } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('made it\n');
+    expect(run.stderr).toMatch(/answered with HTTP 429; retrying in [\d.]+ s \(attempt 2\)/);
     expect(server.requests.filter((request) => request.path.includes('chat') || request.path.includes('Content'))).toHaveLength(3);
   });
 

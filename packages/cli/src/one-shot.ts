@@ -33,6 +33,13 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     session.subscribe(streamJsonWriter(session.id, writeLine));
   }
 
+  // A wait for a retry can last seconds; say so on stderr, where it never mixes with the answer.
+  session.subscribe((event) => {
+    if (event.type !== 'retry') return;
+    const cause = event.failure.status ? `HTTP ${event.failure.status}` : 'a dropped connection';
+    process.stderr.write(`beans: ${session.provider} answered with ${cause}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}).\n`);
+  });
+
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
