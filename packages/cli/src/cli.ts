@@ -44,7 +44,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)
     .option('-c, --continue', 'continue the newest session of this workspace')
     .option('-r, --resume <id>', 'resume a session by id (a unique prefix is enough)')
-    .option('--plugin-dir <dir>', 'an extra plugin root (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--plugin-dir <dir>', 'an extra plugin root (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--debug', 'show stack traces and debug details');
 
   const run = async (forceChat: boolean) => {

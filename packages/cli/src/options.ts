@@ -18,7 +18,7 @@ export interface CliOptions {
   maxBudgetUsd?: number;
   continue?: boolean;
   resume?: string;
-  pluginDir: string[];
+  pluginDir?: string[];
   debug?: boolean;
 }
 
@@ -33,7 +33,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   if (options.disallowedTools) flags['permissions.deny'] = ruleSources(options.disallowedTools);
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.maxBudgetUsd !== undefined) flags.maxBudgetUsd = options.maxBudgetUsd;
-  if (options.pluginDir.length > 0) flags['plugins.dirs'] = options.pluginDir;
+  if (options.pluginDir?.length) flags['plugins.dirs'] = options.pluginDir;
   if (options.debug) flags.debug = true;
   return flags;
 }
