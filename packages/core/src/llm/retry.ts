@@ -99,9 +99,10 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
       yield fail(abortedFailure());
       return;
     }
-    const iterator = options.attempt(signal);
     let result: AttemptResult;
     try {
+      // Inside the try: building a request can throw too (an invalid host URL), and streams must not throw.
+      const iterator = options.attempt(signal);
       for (;;) {
         const step = await nextOrAbort(iterator, signal);
         if (step === 'aborted') {

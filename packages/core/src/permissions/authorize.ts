@@ -3,6 +3,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { expandHome, resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
+import { splitShellCommand } from './shell-command.js';
 import type { AskUser, Authorize, PermissionDecision, PermissionMode } from './types.js';
 
 export interface AuthorizeOptions {
@@ -27,7 +28,8 @@ const SUGGEST_COMMAND_CHARS = 80;
  * tools enforce it themselves, in every mode.
  */
 export function createAuthorize(options: AuthorizeOptions): Authorize {
-  const approvedTools = new Set<string>();
+  // What "always" answers approved: an edit tool as a whole, a shell command by its prefix.
+  const approved: ToolRule[] = [];
   return async (request, signal) => {
     const { tool } = request;
     const kind: SubjectKind = tool.kind === 'execute' ? 'command' : 'path';
@@ -42,7 +44,7 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       return deny(`plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`);
     }
     if (mode === 'yolo') return ALLOW;
-    if (approvedTools.has(tool.name) || allowRulesCover(options.allow ?? [], tool.name, kind, subject)) return ALLOW;
+    if (allowRulesCover([...(options.allow ?? []), ...approved], tool.name, kind, subject)) return ALLOW;
     if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
     if (!options.ask) return deny(oneShotReason(tool, kind, subject));
     const answer = await options.ask(request, signal);
@@ -50,9 +52,22 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       const reason = answer.reason?.trim();
       return deny(reason ? `the user declined this ${tool.name} call: ${reason}` : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`);
     }
-    if (answer.decision === 'always') approvedTools.add(tool.name);
+    if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject));
     return ALLOW;
   };
+}
+
+/**
+ * The rules an "always" answer adds. For a command, its program and subcommand (`git status` covers
+ * `git status -s`, not `git push`); approving `ls` must never approve `rm`.
+ */
+function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined): ToolRule[] {
+  if (kind === 'path' || subject === undefined) return [{ tool: tool.name, source: tool.name }];
+  return splitShellCommand(subject).segments.map((segment) => {
+    const [program = '', second] = segment.split(' ');
+    const prefix = second && /^[A-Za-z][\w:.-]*$/.test(second) ? `${program} ${second}` : program;
+    return { tool: tool.name, pattern: `${prefix} *`, source: `${tool.name}(${prefix} *)` };
+  });
 }
 
 function deny(reason: string): PermissionDecision {

@@ -23,6 +23,8 @@ export async function statOrUndefined(absolute: string): Promise<Stats | undefin
 /** Reads a whole text file for editing or diffing; binary and oversized files are refused. */
 export async function readTextFile(target: WorkspacePath, stats: Stats): Promise<string> {
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory, not a file. Use list_directory to see what it holds.`);
+  // A FIFO or device would block the read forever, past any abort.
+  if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a pipe, socket or device); it cannot be edited.`);
   if (stats.size > MAX_TEXT_FILE_BYTES) {
     throw new ToolInputError(`${target.relative} is ${formatBytes(stats.size)}, too large to edit here (limit ${formatBytes(MAX_TEXT_FILE_BYTES)}). Use shell tools (sed, a script) for files this size.`);
   }

@@ -153,9 +153,10 @@ async function jsGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   // Any line match is also a match in the whole text with the m flag, so this skips most files cheaply.
   const fileRegex = compileRegex(query.pattern, query.ignoreCase, 'm');
   const baseStats = await fs.stat(query.base.absolute);
+  // Only regular files are opened: reading a FIFO or device would block the whole process.
   const paths = baseStats.isDirectory()
     ? (await walkFiles(query.root, query.base, '**/*', { stats: false })).files.map((file) => file.path).sort()
-    : [query.base.relative];
+    : baseStats.isFile() ? [query.base.relative] : [];
   const accepted = query.acceptFile ? paths.filter(query.acceptFile) : paths;
   const scratch = Buffer.allocUnsafe(WHOLE_FILE_BYTES);
   let sliceStart = performance.now();

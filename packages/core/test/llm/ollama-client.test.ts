@@ -132,6 +132,12 @@ describe('Ollama provider against a scripted Ollama', () => {
     expect(exitCodeForFailure(error.failure)).toBe(3);
   });
 
+  it('ends the stream with a failure, not a throw, when the host is not a valid URL', async () => {
+    const client = await createClient('ollama', { baseUrl: 'http://[bad', model: 'qwen3', env: {} });
+    const events = await drain(client.chatStream(ask('hi')));
+    expect(finalError(events).stopReason).toBe('error');
+  });
+
   it('reads OLLAMA_HOST itself, without a scheme', async () => {
     server = await startScriptedOllama({ turns: [{ text: 'via env' }] });
     const client = await createClient('ollama', { env: { OLLAMA_HOST: server.url.replace('http://', '') }, retry: FAST_RETRY });

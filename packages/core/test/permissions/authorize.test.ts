@@ -107,15 +107,29 @@ describe('asking the user', () => {
     expect(write).toEqual({ allow: false, reason: expect.stringContaining('--allowed-tools write_file') });
   });
 
-  it('"once" allows one call, "always" allows the tool for the rest of the session', async () => {
+  it('"once" allows one call; "always" allows that command prefix for the session, never other programs', async () => {
     const answers: AskAnswer[] = [{ decision: 'once' }, { decision: 'always' }];
     const ask = vi.fn(async () => answers.shift() ?? { decision: 'deny' as const });
     const authorize = createAuthorize({ mode: 'default', ask });
     expect((await check(authorize, shellTool, { command: 'ls' })).allow).toBe(true);
-    expect((await check(authorize, shellTool, { command: 'pwd' })).allow).toBe(true);
-    expect((await check(authorize, shellTool, { command: 'make' })).allow).toBe(true);
+    expect((await check(authorize, shellTool, { command: 'git status' })).allow).toBe(true);
     expect(ask).toHaveBeenCalledTimes(2);
+    expect((await check(authorize, shellTool, { command: 'git status --short' })).allow).toBe(true);
+    expect(ask).toHaveBeenCalledTimes(2);
+    // Approving `git status` approves neither `git push` nor another program.
+    expect((await check(authorize, shellTool, { command: 'git push --force' })).allow).toBe(false);
+    expect((await check(authorize, shellTool, { command: 'rm -rf build' })).allow).toBe(false);
+    expect((await check(authorize, shellTool, { command: 'git status && rm -rf build' })).allow).toBe(false);
     expect((await check(authorize, ...calls.write)).allow).toBe(false);
+  });
+
+  it('"always" on an edit tool allows that tool for the session', async () => {
+    const answers: AskAnswer[] = [{ decision: 'always' }];
+    const ask = vi.fn(async () => answers.shift() ?? { decision: 'deny' as const });
+    const authorize = createAuthorize({ mode: 'default', ask });
+    expect((await check(authorize, ...calls.write)).allow).toBe(true);
+    expect((await check(authorize, ...calls.write)).allow).toBe(true);
+    expect(ask).toHaveBeenCalledTimes(1);
   });
 
   it('passes the request to ask and a denial reason back to the model', async () => {

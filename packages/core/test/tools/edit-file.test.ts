@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,14 @@ describe('edit_file', () => {
     expect(result.content).toContain('5\tfunction part() {');
     expect(result.content).toContain('6\t  return 1;');
     expect(readFileSync(path.join(ws.root, 'a.js'), 'utf8')).toBe(source);
+  });
+
+  it('refuses a FIFO at once instead of blocking on it', async () => {
+    const ws = makeWorkspace({});
+    execFileSync('mkfifo', [path.join(ws.root, 'pipe')]);
+    const result = await run(editFileTool, { path: 'pipe', old_string: 'a', new_string: 'b' }, makeContext(ws));
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('not a regular file');
   });
 
   it('says when the only difference is indentation', async () => {
