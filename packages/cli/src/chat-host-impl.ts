@@ -1,7 +1,6 @@
 import fg from 'fast-glob';
 import { describeProfile, type ChatSession } from '@beans/core';
 import type { App } from './bootstrap.js';
-import { BUILTIN_COMMANDS } from './builtin-commands.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 import { compactSession } from './compact.js';
 import { preparePrompt } from './prepare-prompt.js';
@@ -26,7 +25,6 @@ export function createChatHost(app: App): ChatHost {
     .catch(() => undefined);
 
   const commands: SlashCommandInfo[] = [
-    ...BUILTIN_COMMANDS,
     ...app.catalog.commands().map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint, source: 'command' as const })),
     ...app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description, source: 'skill' as const })),
   ];

@@ -29,7 +29,7 @@ export interface ChatHost {
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
   readonly header: { profile: string; profileSource: string; provider: string; workspace: string };
-  /** Built-in commands first, then plugin commands and skills. */
+  /** Plugin commands and skills; the UI adds its own built-in commands. */
   readonly commands: SlashCommandInfo[];
   /** The UI installs its confirmation prompt here. */
   setPermissionAsker(asker: PermissionAsker): void;

@@ -1,5 +1,4 @@
-import { expandSlashInput, skillsTriggeredBy, triggeredSkillMessage, userMessage, type PluginCatalog, type UserMessage } from '@beans/core';
-import { BUILTIN_COMMAND_NAMES } from './builtin-commands.js';
+import { BUILTIN_COMMAND_NAMES, expandSlashInput, skillsTriggeredBy, triggeredSkillMessage, userMessage, type PluginCatalog, type UserMessage } from '@beans/core';
 
 export type Prepared = { messages: UserMessage[] } | { error: string };
 

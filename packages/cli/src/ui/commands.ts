@@ -156,13 +156,11 @@ export function findBuiltin(name: string): Builtin | undefined {
   return Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
 }
 
-/** The host's commands, with any built-in it did not list added, so /help is always complete. */
+export const BUILTIN_NAMES = Object.keys(BUILTINS);
+
+/** The chat's own commands first, then the host's plugin commands and skills. */
 export function allCommands(hostCommands: readonly SlashCommandInfo[]): SlashCommandInfo[] {
-  const listed = new Set(hostCommands.map((command) => command.name));
-  const missing = Object.entries(BUILTINS)
-    .filter(([name]) => !listed.has(name))
-    .map(([name, builtin]): SlashCommandInfo => ({ name, description: builtin.description, argumentHint: builtin.argumentHint, source: 'builtin' }));
-  const builtins = [...hostCommands.filter((command) => command.source === 'builtin'), ...missing];
+  const builtins = Object.entries(BUILTINS).map(([name, builtin]): SlashCommandInfo => ({ name, description: builtin.description, argumentHint: builtin.argumentHint, source: 'builtin' }));
   return [...builtins, ...hostCommands.filter((command) => command.source !== 'builtin')];
 }
 

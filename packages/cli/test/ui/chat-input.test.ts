@@ -111,13 +111,13 @@ describe('completion', () => {
     const { chat } = setup();
     await chat.type('/');
     let frame = chat.frame();
-    expect(frame).toMatch(/› \/help\s+the help command/);
+    expect(frame).toMatch(/› \/help\s+list every command/);
     expect(frame).toContain('/profile');
     await chat.type('re');
     frame = chat.frame();
-    expect(frame).toMatch(/\/resume\s+the resume command/);
+    expect(frame).toMatch(/\/resume\s+pick a past session to continue/);
     expect(frame).toMatch(/\/review\s+review a pull request/);
-    expect(frame).not.toMatch(/\/help\s+the help command/);
+    expect(frame).not.toMatch(/\/help\s+list every command/);
     await chat.press(KEY.down, KEY.tab);
     expect(inputRows(chat.frame())[0]).toBe('› /review');
   });
@@ -159,7 +159,7 @@ describe('completion', () => {
     const { chat } = setup();
     await chat.type('/he');
     await chat.press(KEY.escape);
-    expect(chat.frame()).not.toMatch(/› \/help\s+the help command/);
+    expect(chat.frame()).not.toMatch(/› \/help\s+list every command/);
     expect(inputRows(chat.frame())[0]).toBe('› /he');
   });
 });

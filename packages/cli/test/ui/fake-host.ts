@@ -42,7 +42,6 @@ export interface FakeHostOptions {
   contextWindow?: number;
 }
 
-const BUILTINS = ['help', 'profile', 'sop', 'clear', 'model', 'agents', 'skills', 'tools', 'cost', 'resume', 'compact', 'exit', 'quit'];
 
 /**
  * A ChatHost backed by a real ChatSession, real tools on a temporary workspace and the real
@@ -123,7 +122,6 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     header: { profile: 'default', profileSource: 'built-in default', provider: 'fake', workspace: root },
     commands: options.commands ?? [
-      ...BUILTINS.map((name) => ({ name, description: `the ${name} command`, source: 'builtin' as const })),
       { name: 'review', description: 'review a pull request', argumentHint: '<number>', source: 'command' },
       { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
     ],
