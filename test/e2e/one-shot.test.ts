@@ -192,6 +192,21 @@ describe('one-shot errors', () => {
     expect(JSON.parse(stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
   });
 
+  it('delivers a long answer whole to a slow reader on a pipe', async () => {
+    repo = makeTempRepo();
+    const answer = `${'All work and no play makes a long answer. '.repeat(8000)}THE END`;
+    server = await scriptedOllama({ turns: [{ text: answer }] });
+    const child = spawnBeans(['-p', 'write a lot', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' } });
+    child.stdout.pause();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).result).toBe(answer);
+  });
+
   it('prints the version and help', async () => {
     repo = makeTempRepo();
     const version = await runBeans(['--version'], { cwd: repo.dir, env: repo.env });

@@ -10,6 +10,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   // Caches compiled bytecode between runs; cuts later start-ups by a third.
   module.enableCompileCache?.();
   const { runCli } = await import('./cli.js');
-  // Exit explicitly: idle keep-alive sockets of the HTTP clients must not hold the process open.
-  process.exit(await runCli(argv));
+  const code = await runCli(argv);
+  // Exit explicitly, since idle keep-alive sockets of the HTTP clients would hold the process open,
+  // but only once stdout and stderr are drained: a slow reader on a pipe must still get everything.
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
+  process.exit(code);
+}
+
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }
