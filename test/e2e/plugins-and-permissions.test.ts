@@ -59,6 +59,21 @@ describe('profiles, context files, commands and skills', () => {
     expect(user.content).not.toContain('$ARGUMENTS');
   });
 
+  it('a prompt that starts with a path is a message, not a command', async () => {
+    repo = makeTempRepo();
+    const { run, chats } = await oneShot(['-p', '/etc/hosts has a weird entry']);
+    expect(run.code).toBe(0);
+    expect(chats[0]!.messages.find((message) => message.role === 'user')!.content).toBe('/etc/hosts has a weird entry');
+  });
+
+  it('an unknown command is a usage error', async () => {
+    repo = makeTempRepo();
+    const { run, chats } = await oneShot(['-p', '/nope now']);
+    expect(run.code).toBe(2);
+    expect(chats).toHaveLength(0);
+    expect(run.stderr).toContain('Unknown command /nope');
+  });
+
   it('a trigger phrase loads the skill body before the message', async () => {
     repo = makeTempRepo();
     const { run, chats } = await oneShot(['-p', 'please read the logs in build.log']);

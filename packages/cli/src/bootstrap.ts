@@ -108,8 +108,8 @@ export interface App {
   store: SessionStore;
   /** Replaced by the interactive UI; one-shot runs have none, so calls that would ask are denied. */
   setAsker(asker: AskUser | undefined): void;
-  /** Builds a new session on the same profile and tools: fresh, or from stored history. */
-  newSession(resumeId?: string): Promise<ChatSession>;
+  /** Builds a new session on the same profile and tools: fresh, or from stored history; on the given model. */
+  newSession(resumeId?: string, model?: string): Promise<ChatSession>;
 }
 
 /** Wires configuration, plugins, the profile, the provider, tools, permissions and the session log into one session. */
@@ -142,19 +142,22 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
   if (profile.tools) tools = tools.only(profile.tools);
 
   let asker: AskUser | undefined;
-  const authorize = createAuthorize({
-    mode: values.permissions.mode,
-    allow: parseToolRules(values.permissions.allow),
-    deny,
-    workspace: base.workspace,
-    ask: mode === 'chat' ? (request, signal) => (asker ? asker(request, signal) : Promise.resolve({ decision: 'deny', reason: 'No one is there to approve it.' })) : undefined,
-  });
+  const allow = parseToolRules(values.permissions.allow);
+  // One per session: "always" answers must not outlive /clear or /resume.
+  const authorizeForSession = () =>
+    createAuthorize({
+      mode: values.permissions.mode,
+      allow,
+      deny,
+      workspace: base.workspace,
+      ask: mode === 'chat' ? (request, signal) => (asker ? asker(request, signal) : Promise.resolve({ decision: 'deny', reason: 'No one is there to approve it.' })) : undefined,
+    });
 
   const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace });
   const systemPrompt = buildSystemPrompt({ profile, contextFiles, skills: catalog.skills(), workspace: base.workspace });
   const store = sessionStore(base);
 
-  const newSession = async (resumeId?: string): Promise<ChatSession> => {
+  const newSession = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
     let id: string | undefined;
     let writer: SessionWriter | undefined;
@@ -168,25 +171,26 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
       id = store.newId();
     }
     const sessionId = id;
-    return new ChatSession({
+    const session: ChatSession = new ChatSession({
       id: sessionId,
       client,
       provider: providerId,
-      model,
+      model: sessionModel,
       systemPrompt,
       sop: values.sop,
       tools,
       workspace: base.workspace,
-      authorize,
+      authorize: authorizeForSession(),
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       record: (message) => {
-        writer ??= store.create({ id: sessionId, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model });
+        writer ??= store.create({ id: sessionId, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model: session.model });
         writer.append(message);
       },
     });
+    return session;
   };
 
   let resumeId: string | undefined;

@@ -17,12 +17,14 @@ export function createChatHost(app: App): ChatHost {
   let fileCache: Promise<string[]> | undefined;
   // Looked up in the background: the first frame must not wait for the provider.
   let contextWindow: number | undefined;
-  void app.client
-    .listModels()
-    .then((models) => {
-      contextWindow = models.find((model) => model.name === session.model)?.contextWindow;
-    })
-    .catch(() => undefined);
+  const lookUpContextWindow = () =>
+    void app.client
+      .listModels()
+      .then((models) => {
+        contextWindow = models.find((model) => model.name === session.model)?.contextWindow;
+      })
+      .catch(() => undefined);
+  lookUpContextWindow();
 
   const commands: SlashCommandInfo[] = [
     ...app.catalog.commands().map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint, source: 'command' as const })),
@@ -58,6 +60,8 @@ export function createChatHost(app: App): ChatHost {
         return `Unknown model "${name}". Available: ${models.map((model) => model.name).join(', ')}`;
       }
       session.model = name;
+      contextWindow = undefined;
+      lookUpContextWindow();
       return `Model switched to ${name}.`;
     },
     async listSessions(): Promise<SessionListing[]> {
@@ -71,10 +75,10 @@ export function createChatHost(app: App): ChatHost {
       }));
     },
     async resume(id) {
-      replace(await app.newSession(app.store.resolveId(id)));
+      replace(await app.newSession(app.store.resolveId(id), session.model));
     },
     async clear() {
-      replace(await app.newSession());
+      replace(await app.newSession(undefined, session.model));
     },
     compact: (signal) => compactSession(session, signal),
     async completePath(prefix) {

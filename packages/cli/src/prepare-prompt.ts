@@ -1,4 +1,4 @@
-import { BUILTIN_COMMAND_NAMES, expandSlashInput, skillsTriggeredBy, triggeredSkillMessage, userMessage, type PluginCatalog, type UserMessage } from '@beans/core';
+import { BUILTIN_COMMAND_NAMES, expandSlashInput, parseSlashInput, skillsTriggeredBy, triggeredSkillMessage, userMessage, type PluginCatalog, type UserMessage } from '@beans/core';
 
 export type Prepared = { messages: UserMessage[] } | { error: string };
 
@@ -11,12 +11,13 @@ export async function preparePrompt(text: string, catalog: PluginCatalog): Promi
   const trimmed = text.trim();
   if (!trimmed) return { error: 'Type a message first.' };
 
-  if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
-    const name = trimmed.slice(1).split(/\s+/, 1)[0] ?? '';
-    if (BUILTIN_COMMAND_NAMES.includes(name)) return { error: `/${name} is a chat command; it works in \`beans chat\`, not here.` };
+  // `/name args` is a command; a path such as `/etc/hosts is odd` is just text.
+  const slash = parseSlashInput(trimmed);
+  if (slash) {
+    if (BUILTIN_COMMAND_NAMES.includes(slash.name)) return { error: `/${slash.name} is a chat command; it works in \`beans chat\`, not in a one-shot run.` };
     const expanded = await expandSlashInput(trimmed, catalog, BUILTIN_COMMAND_NAMES);
     if (expanded) return { messages: [userMessage(expanded.prompt, expanded.origin, expanded.display)] };
-    return { error: `Unknown command /${name}. Type /help for the list.` };
+    return { error: `Unknown command /${slash.name}. \`beans plugins list\` shows the commands and skills plugins add; /help lists them in chat.` };
   }
 
   const messages: UserMessage[] = [];

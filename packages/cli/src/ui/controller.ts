@@ -216,25 +216,32 @@ export class ChatController {
     if (command && builtin) {
       this.transcript.user(text);
       this.changed();
-      if (builtin.idleOnly && this.running) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
+      if (builtin.idleOnly && this.busy) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
       void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
       return;
     }
     if (this.running) void this.queue(text);
+    else if (this.task) this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
     else void this.runPrompt(text);
   }
 
   /** While the agent works, a message waits for the end of the current tool batch. */
   private async queue(text: string): Promise<void> {
-    let contents = [text];
-    if (text.trim().startsWith('/')) {
-      const prepared = await this.host.preparePrompt(text);
-      if ('error' in prepared) return this.transcript.note('error', prepared.error);
-      contents = prepared.messages.filter((message): message is UserMessage => message.role === 'user').map((message) => message.content);
-    }
-    for (const content of contents) {
-      this.session.steer(content);
-      this.queued.push(content);
+    try {
+      let contents = [text];
+      if (text.trim().startsWith('/')) {
+        const prepared = await this.host.preparePrompt(text);
+        if ('error' in prepared) return this.transcript.note('error', prepared.error);
+        contents = prepared.messages.filter((message): message is UserMessage => message.role === 'user').map((message) => message.content);
+      }
+      // The run may have ended while the command was expanded: then this is a prompt of its own.
+      if (!this.running) return void this.runPrompt(text);
+      for (const content of contents) {
+        this.session.steer(content);
+        this.queued.push(content);
+      }
+    } catch (error) {
+      this.transcript.note('error', messageOf(error));
     }
     this.changed();
   }
