@@ -82,6 +82,14 @@ describe('sessions', () => {
     expect(run.stderr).toContain('maxTurns');
   });
 
+  it('config set repairs a settings file that fails validation', async () => {
+    repo = makeTempRepo({ '.beans/settings.json': '{\n  "maxTurns": "many"\n}\n' });
+    const set = await runBeans(['config', 'set', 'maxTurns', '5'], { cwd: repo.dir, env: repo.env });
+    expect(set.code).toBe(0);
+    const show = await runBeans(['config', '--json'], { cwd: repo.dir, env: repo.env });
+    expect(show.code).toBe(0);
+  });
+
   it('reports a settings file that is not JSON with its line and column', async () => {
     repo = makeTempRepo({ '.beans/settings.json': '{\n  "provider": "ollama",\n  oops\n}\n' });
     const run = await runBeans(['config'], { cwd: repo.dir, env: repo.env });

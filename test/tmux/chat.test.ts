@@ -98,7 +98,9 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
   });
 
   test('/exit ends the program and prints how to resume', async () => {
-    const { session } = await startBeans([{ text: 'hi' }]);
+    const { session } = await startBeans([{ text: 'hi there' }]);
+    await session.submit('hello');
+    await session.waitForText('hi there');
     await session.submit('/exit');
     const screen = await session.waitForText('[beans exited with 0]');
     const id = /Resume it with: beans --resume (\S+)/.exec(screen)?.[1];

@@ -1,9 +1,10 @@
-import fg from 'fast-glob';
-import { describeProfile, type ChatSession } from '@beans/core';
+import { describeProfile, walkFiles, type ChatSession } from '@beans/core';
 import type { App } from './bootstrap.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 import { compactSession } from './compact.js';
 import { preparePrompt } from './prepare-prompt.js';
+
+const FILE_LIST_MAX_AGE_MS = 5_000;
 
 /** The interactive UI's view of the app: everything behind the ChatHost interface. */
 export function createChatHost(app: App): ChatHost {
@@ -14,7 +15,8 @@ export function createChatHost(app: App): ChatHost {
     session = next;
     for (const listener of listeners) listener(next);
   };
-  let fileCache: Promise<string[]> | undefined;
+  // Workspace files for @path completion, .gitignore honoured; refreshed when a few seconds old.
+  let files: { list: Promise<string[]>; at: number } | undefined;
   // Looked up in the background: the first frame must not wait for the provider.
   let contextWindow: number | undefined;
   const lookUpContextWindow = () =>
@@ -82,10 +84,12 @@ export function createChatHost(app: App): ChatHost {
     },
     compact: (signal) => compactSession(session, signal),
     async completePath(prefix) {
-      fileCache ??= fg('**/*', { cwd: app.base.workspace.root, ignore: ['**/node_modules/**', '**/.git/**'], dot: true, onlyFiles: false, markDirectories: true, suppressErrors: true });
-      const files = await fileCache;
+      if (!files || Date.now() - files.at > FILE_LIST_MAX_AGE_MS) {
+        const root = app.base.workspace.root;
+        files = { at: Date.now(), list: walkFiles(root, { absolute: root, relative: '.' }, '**/*', { stats: false }).then((walk) => walk.files.map((file) => file.path)) };
+      }
       const lower = prefix.toLowerCase();
-      return files.filter((file) => file.toLowerCase().startsWith(lower)).slice(0, 50);
+      return (await files.list).filter((file) => file.toLowerCase().startsWith(lower)).slice(0, 50);
     },
     contextWindow: () => contextWindow,
   };

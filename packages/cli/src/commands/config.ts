@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { setConfigValue } from '@beans/core';
+import { configDir, resolveWorkspace, setConfigValue } from '@beans/core';
 import { loadBase } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -23,9 +23,9 @@ export async function configShow(options: CliOptions, local: { json?: boolean })
 }
 
 /** `beans config set <key> <value> [--global]`: writes one setting, keeping the rest of the file. */
-export async function configSet(options: CliOptions, key: string, value: string, local: { global?: boolean }): Promise<number> {
-  const base = await loadBase(options);
-  const file = local.global ? path.join(base.configDir, 'settings.json') : path.join(base.workspace.root, '.beans', 'settings.json');
+export async function configSet(_options: CliOptions, key: string, value: string, local: { global?: boolean }): Promise<number> {
+  // No loadConfig here: `config set` must be able to repair a settings file that fails validation.
+  const file = local.global ? path.join(configDir(process.env), 'settings.json') : path.join(resolveWorkspace().root, '.beans', 'settings.json');
   await setConfigValue({ file, key, value });
   process.stdout.write(`Set ${key} in ${file}\n`);
   return 0;

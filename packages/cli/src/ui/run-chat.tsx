@@ -72,6 +72,7 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
     controller.dispose();
   }
   const id = host.session.id;
-  stdout.write(`\nSession ${id} saved.\nResume it with: beans --resume ${id}\n`);
+  // Only a session with messages was written; promising to resume an empty one would fail.
+  if (host.session.messages.length > 0) stdout.write(`\nSession ${id} saved.\nResume it with: beans --resume ${id}\n`);
   return exitCode;
 }

@@ -167,11 +167,20 @@ describe('completion', () => {
 describe('leaving', () => {
   test('/exit ends with code 0 and prints the session id and how to resume', async () => {
     const { chat, fake } = setup();
+    await chat.submit('hello');
+    await chat.waitForText('answer');
     await chat.submit('/exit');
     expect(await chat.done).toBe(0);
     const id = fake.host.session.id;
     expect(chat.output()).toContain(`Session ${id} saved.`);
     expect(chat.output()).toContain(`beans --resume ${id}`);
+  });
+
+  test('an empty session promises no resume', async () => {
+    const { chat } = setup();
+    await chat.submit('/exit');
+    expect(await chat.done).toBe(0);
+    expect(chat.output()).not.toContain('beans --resume');
   });
 
   test('/quit is the same as /exit', async () => {

@@ -9,3 +9,4 @@ export { grepTool } from './grep.js';
 export { listDirectoryTool } from './list-directory.js';
 export { todoWriteTool } from './todo-write.js';
 export { builtinTools } from './builtin.js';
+export { walkFiles, type WalkedFile } from './file-walk.js';
