@@ -17,6 +17,7 @@ import {
   loadConfig,
   loadContextFiles,
   loadPlugins,
+  modelForProvider,
   parseToolRules,
   pluginRoots,
   registerBuiltinProviders,
@@ -83,7 +84,7 @@ export function providerIdOf(base: Base): string {
 export async function clientFor(base: Base, providerId: string): Promise<LLMClient> {
   const values = base.config.values;
   return createClient(providerId, {
-    model: values.model ?? values.models[providerId as 'gemini' | 'ollama'],
+    model: modelForProvider(values, providerId),
     baseUrl: providerId === 'ollama' ? values.ollama.host : values.gemini.baseUrl,
     env: base.env,
   });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { configDir, resolveWorkspace, setConfigValue } from '@beans/core';
+import { configDir, formatConfigSource, resolveWorkspace, setConfigValue } from '@beans/core';
 import { loadBase } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -9,7 +9,7 @@ export async function configShow(options: CliOptions, local: { json?: boolean })
   const entries = base.config.entries.map((entry) => ({
     key: entry.key,
     value: entry.value,
-    source: typeof entry.source === 'string' ? entry.source : entry.source.file,
+    source: formatConfigSource(entry.source),
   }));
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ entries, files: base.config.files })}\n`);

@@ -105,11 +105,13 @@ export async function runAgentLoop(
         emit,
         hasSteering: config.hasSteering ?? (() => false),
         denials,
+        onResults: (results) => {
+          for (const result of results) {
+            messages.push(result);
+            emit({ type: 'message_end', message: result });
+          }
+        },
       });
-      for (const result of toolResults) {
-        messages.push(result);
-        emit({ type: 'message_end', message: result });
-      }
       emit({ type: 'turn_end', turn: turns, message: assistant, toolResults });
       if (signal.aborted) return end('aborted');
       pending = config.takeSteering?.() ?? [];

@@ -121,6 +121,9 @@ export class ChatSession {
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.controller = undefined;
+      // Steering belongs to the run it was sent into; after an error or a limit it must not skip
+      // the tool calls of the next run. (Follow-ups stay queued for the next prompt.)
+      this.steering.length = 0;
     }
   }
 
@@ -138,13 +141,6 @@ export class ChatSession {
     this.controller?.abort();
     this.steering.length = 0;
     this.followUps.length = 0;
-  }
-
-  /** Forgets the conversation (not the log already written). */
-  clear(): void {
-    this.messages.length = 0;
-    this.toolState.fileTimes.clear();
-    this.toolState.todos = [];
   }
 
   /** Appends a message outside a run (notes, compaction summaries) and records it. */

@@ -18,12 +18,15 @@ export interface ToolBatchOptions {
   /** True when a steering message is waiting: calls not yet started are skipped. */
   hasSteering: () => boolean;
   denials: PermissionDenial[];
+  /** Receives each batch's results, in the model's order, as soon as the batch is done. */
+  onResults?: (results: ToolResultMessage[]) => void;
 }
 
 /**
  * Runs one turn's tool calls. Consecutive read-only calls run in parallel; a call that changes
  * something runs alone, in the model's order, so two edits never race. Results come back in the
- * model's order whatever finishes first.
+ * model's order whatever finishes first, and each batch is handed to `onResults` when it is done,
+ * so the session log has a finished edit even if a later slow command is killed.
  */
 export async function executeToolCalls(calls: readonly ToolCall[], options: ToolBatchOptions): Promise<ToolResultMessage[]> {
   const results: ToolResultMessage[] = [];
@@ -31,7 +34,9 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Tool
   while (index < calls.length) {
     if (options.hasSteering() || options.signal.aborted) {
       const status: ToolStatus = options.signal.aborted ? 'interrupted' : 'skipped';
-      for (const call of calls.slice(index)) results.push(finish(call, options, status, status === 'skipped' ? SKIPPED_RESULT : 'Interrupted by the user before this call ran.'));
+      const rest = calls.slice(index).map((call) => finish(call, options, status, status === 'skipped' ? SKIPPED_RESULT : 'Interrupted by the user before this call ran.'));
+      results.push(...rest);
+      options.onResults?.(rest);
       break;
     }
     const batch = [calls[index]!];
@@ -39,7 +44,9 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Tool
       while (index + batch.length < calls.length && isParallelSafe(calls[index + batch.length]!, options.tools)) batch.push(calls[index + batch.length]!);
     }
     index += batch.length;
-    results.push(...(await Promise.all(batch.map((call) => executeOne(call, options)))));
+    const done = await Promise.all(batch.map((call) => executeOne(call, options)));
+    results.push(...done);
+    options.onResults?.(done);
   }
   return results;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_OLLAMA_HOST } from '../llm/ollama.js';
 import type { PermissionMode } from '../permissions/types.js';
 
 // Why zod rather than a hand-written checker: `node -e "import('zod')"` takes ~70 ms against ~30 ms
@@ -85,7 +86,7 @@ export interface BeansConfig {
   debug: boolean;
 }
 
-export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
+export { DEFAULT_OLLAMA_HOST };
 
 /** Defaults as dotted leaf keys, so `beans config` can say a value came from the defaults. */
 export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {

@@ -1,5 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { isInside } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 export interface ContextFile {
@@ -36,7 +37,7 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
 
 function foldersDown(workspace: Pick<Workspace, 'root' | 'cwd'>): string[] {
   const relative = path.relative(workspace.root, workspace.cwd);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [workspace.root];
+  if (relative === '' || !isInside(workspace.root, workspace.cwd)) return [workspace.root];
   const folders = [workspace.root];
   let current = workspace.root;
   for (const part of relative.split(path.sep)) {

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { isInside } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { ContextFile } from './context-files.js';
 
@@ -64,7 +65,7 @@ function shorten(text: string): string {
 
 function displayPath(file: string, workspace: Workspace): string {
   const relative = path.relative(workspace.root, file);
-  if (relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative)) return relative.split(path.sep).join('/');
+  if (relative !== '' && isInside(workspace.root, file)) return relative.split(path.sep).join('/');
   const home = os.homedir();
   return home && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
 }

@@ -108,6 +108,32 @@ describe('agent loop', () => {
     expect(log).toEqual(['write a', 'write b']);
   });
 
+  it('records each finished batch before the next one runs, so a kill mid-way keeps finished work', async () => {
+    let markStarted!: () => void;
+    let releaseSlow!: () => void;
+    const slowStarted = new Promise<void>((resolve) => (markStarted = resolve));
+    const tools = new ToolRegistry([
+      defineTool({ name: 'write', description: 'd', kind: 'edit', schema: z.object({ text: z.string() }), async execute() { return { content: 'fast done' }; } }),
+      defineTool({
+        name: 'slow', description: 'd', kind: 'execute', schema: z.object({}),
+        async execute() {
+          markStarted();
+          await new Promise<void>((release) => (releaseSlow = release));
+          return { content: 'slow done' };
+        },
+      }),
+    ]);
+    const harness = setup([{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'slow', arguments: {} }] }, { text: 'ok' }], {}, tools);
+    const running = harness.run();
+    await slowStarted;
+    const ended = harness.events.filter((e) => e.type === 'message_end').map((e) => (e as { message: AgentMessage }).message);
+    expect(ended.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(ended[2]).toMatchObject({ content: 'fast done' });
+    releaseSlow();
+    await running;
+    expect(harness.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+  });
+
   it('turns an unknown tool, bad arguments and a throwing tool into error results, not crashes', async () => {
     const boom = defineTool({ name: 'boom', description: 'd', kind: 'read', schema: z.object({}), async execute() { throw new Error('kaboom'); } });
     const { run, messages } = setup(
@@ -249,6 +275,16 @@ describe('ChatSession', () => {
     expect(requests[1]!.system).toBe('Base prompt.\n\n# Standard operating procedure\nAlways run the tests.');
     expect(recorded.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(session.usage.inputTokens).toBe(20);
+  });
+
+  it('drops steering left over from a run that failed, so it cannot skip the next run\'s tools', async () => {
+    const { llm } = client([{ fail: { kind: 'server', message: 'down' }, delayMs: 50 }]);
+    const session = new ChatSession({ client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace });
+    const running = session.prompt('go');
+    session.steer('also this');
+    expect(session.queuedCount).toBe(1);
+    expect((await running).stopReason).toBe('error');
+    expect(session.queuedCount).toBe(0);
   });
 
   it('refuses a second concurrent prompt and records an interruption note on abort', async () => {
