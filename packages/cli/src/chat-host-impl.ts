@@ -66,16 +66,7 @@ export function createChatHost(app: App): ChatHost {
       lookUpContextWindow();
       return `Model switched to ${name}.`;
     },
-    async listSessions(): Promise<SessionListing[]> {
-      return app.store.list().map((summary) => ({
-        id: summary.id,
-        startedAt: summary.startedAt,
-        lastActivity: summary.lastActivity,
-        turns: summary.turns,
-        firstPrompt: summary.firstPrompt,
-        model: summary.model,
-      }));
-    },
+    listSessions: async (): Promise<SessionListing[]> => app.store.list(),
     async resume(id) {
       replace(await app.newSession(app.store.resolveId(id), session.model));
     },

@@ -1,4 +1,4 @@
-import type { ChatSession, PermissionRequest } from '@beans/core';
+import { summarizeCall, type ChatSession, type PermissionRequest } from '@beans/core';
 import type { AskAnswer } from '../chat-host.js';
 import type { PendingAsk } from './confirm-view.js';
 import * as ed from './editor.js';
@@ -33,12 +33,7 @@ export class AskQueue {
   ask(request: PermissionRequest, signal: AbortSignal): Promise<AskAnswer> {
     return new Promise<AskAnswer>((resolve) => {
       if (signal.aborted) return resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
-      let summary = '';
-      try {
-        summary = request.tool.summarize?.(request.input) ?? '';
-      } catch {
-        summary = '';
-      }
+      const summary = summarizeCall(request.tool, request.input);
       const now = Date.now();
       const onAbort = () => pending.resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
       const pending: PendingAsk = {

@@ -241,7 +241,3 @@ export function truncateLine(line: StyledLine, width: number): StyledLine {
   }
   return out;
 }
-
-export function truncateText(text: string, width: number): string {
-  return lineText(truncateLine([span(text)], width));
-}

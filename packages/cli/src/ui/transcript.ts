@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentMessage, AgentRunResult, ChatSession, NoteMessage, ToolCall, UserMessage } from '@beans/core';
+import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
@@ -277,12 +277,7 @@ export class TranscriptStore {
 
   private viewOf(call: ToolCall): ToolView {
     const tool = this.session?.tools.get(call.name);
-    let summary = '';
-    try {
-      summary = tool?.summarize?.(call.arguments) ?? '';
-    } catch {
-      summary = '';
-    }
+    const summary = summarizeCall(tool, call.arguments);
     return { id: call.id, name: call.name, summary, kind: tool?.kind, phase: 'running', startedAt: Date.now(), output: '' };
   }
 

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../llm/types.js';
 import type { Authorize } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { AnyTool, ToolContext, ToolResult } from '../tools/tool.js';
+import { summarizeCall, type ToolContext, type ToolResult } from '../tools/tool.js';
 import type { AgentEventSink, PermissionDenial, ToolResultMessage, ToolStatus } from './types.js';
 
 /** Tool output beyond this many characters is cut in the middle; one limit for every tool. */
@@ -58,7 +58,7 @@ function isParallelSafe(call: ToolCall, tools: ToolRegistry): boolean {
 
 async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<ToolResultMessage> {
   const tool = options.tools.get(call.name);
-  options.emit({ type: 'tool_execution_start', call, summary: tool ? summarize(tool, call.arguments) : call.name });
+  options.emit({ type: 'tool_execution_start', call, summary: tool ? summarizeCall(tool, call.arguments) || tool.name : call.name });
   if (!tool) {
     return finish(call, options, 'error', `Unknown tool "${call.name}". Available tools: ${options.tools.names().join(', ')}.`);
   }
@@ -106,14 +106,6 @@ function finish(call: ToolCall, options: ToolBatchOptions, status: ToolStatus, c
   };
   options.emit({ type: 'tool_execution_end', call, result: message });
   return message;
-}
-
-function summarize(tool: AnyTool, input: unknown): string {
-  try {
-    return tool.summarize?.(input) ?? tool.name;
-  } catch {
-    return tool.name;
-  }
 }
 
 export function truncateMiddle(text: string, max: number): string {

@@ -65,6 +65,15 @@ export function defineTool<S extends z.ZodType>(tool: Tool<z.infer<S>> & { schem
   return tool;
 }
 
+/** A tool's one-line summary of a call; a summarizer that throws on odd input gives ''. */
+export function summarizeCall(tool: AnyTool | undefined, input: unknown): string {
+  try {
+    return tool?.summarize?.(input) ?? '';
+  } catch {
+    return '';
+  }
+}
+
 export function toolDeclaration(tool: AnyTool): ToolDeclaration {
   const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
