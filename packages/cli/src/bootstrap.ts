@@ -33,6 +33,7 @@ import {
   type AskUser,
   type PluginCatalog,
   type Profile,
+  type SessionMetaInput,
   type SessionWriter,
   type Workspace,
 } from '@beans/core';
@@ -162,23 +163,36 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
     let history: AgentMessage[] = [];
     let id: string | undefined;
     let writer: SessionWriter | undefined;
+    let sop = values.sop;
     if (resumeId) {
       const loaded = store.load(resumeId);
       for (const warning of loaded.warnings) process.stderr.write(`beans: warning: ${warning}\n`);
       history = repairHistory(loaded.messages);
       id = loaded.header.id;
       writer = store.open(id);
+      // The session's own model and SOP come back, unless this run names a model itself.
+      if (loaded.model && loaded.provider === providerId && !options.model) sessionModel = loaded.model;
+      if (loaded.sop !== undefined) sop = loaded.sop;
     } else {
       id = store.newId();
     }
     const sessionId = id;
+    // Changes made before the first message wait for it: a session file is only made for a conversation.
+    const pendingChanges: SessionMetaInput[] = [];
+    const openWriter = () => {
+      if (!writer) {
+        writer = store.create({ id: sessionId, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model: session.model });
+        for (const change of pendingChanges.splice(0)) writer.appendMeta(change);
+      }
+      return writer;
+    };
     const session: ChatSession = new ChatSession({
       id: sessionId,
       client,
       provider: providerId,
       model: sessionModel,
       systemPrompt,
-      sop: values.sop,
+      sop,
       tools,
       workspace: base.workspace,
       authorize: authorizeForSession(),
@@ -186,10 +200,8 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
       maxBudgetUsd: values.maxBudgetUsd,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
-      record: (message) => {
-        writer ??= store.create({ id: sessionId, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model: session.model });
-        writer.append(message);
-      },
+      record: (message) => openWriter().append(message),
+      recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
     return session;
   };

@@ -61,7 +61,7 @@ export function createChatHost(app: App): ChatHost {
       if (models.length > 0 && !models.some((model) => model.name === name)) {
         return `Unknown model "${name}". Available: ${models.map((model) => model.name).join(', ')}`;
       }
-      session.model = name;
+      session.setModel(name);
       contextWindow = undefined;
       lookUpContextWindow();
       return `Model switched to ${name}.`;

@@ -25,6 +25,8 @@ export interface ChatSessionOptions {
   messages?: AgentMessage[];
   /** Called for every message as it is appended (the session log). */
   record?: (message: AgentMessage) => void;
+  /** Called when the model or the SOP changes, so a resumed session gets them back. */
+  recordChange?: (change: { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string }) => void;
   transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
 }
 
@@ -70,6 +72,12 @@ export class ChatSession {
 
   setSop(text: string): void {
     this.sopText = text.trim();
+    this.options.recordChange?.({ kind: 'sop', sop: this.sopText });
+  }
+
+  setModel(model: string): void {
+    this.model = model;
+    this.options.recordChange?.({ kind: 'model', provider: this.provider, model });
   }
 
   get isRunning(): boolean {

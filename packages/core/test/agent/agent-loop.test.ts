@@ -277,6 +277,17 @@ describe('ChatSession', () => {
     expect(session.usage.inputTokens).toBe(20);
   });
 
+  it('reports model and SOP changes for the session log', async () => {
+    const { llm, requests } = client([{ text: 'ok' }]);
+    const changes: unknown[] = [];
+    const session = new ChatSession({ client: llm, provider: 'fake', model: 'm1', systemPrompt: 's', tools: new ToolRegistry(), workspace, recordChange: (c) => changes.push(c) });
+    session.setModel('m2');
+    session.setSop('Be brief.');
+    await session.prompt('hi');
+    expect(changes).toEqual([{ kind: 'model', provider: 'fake', model: 'm2' }, { kind: 'sop', sop: 'Be brief.' }]);
+    expect(requests[0]!.model).toBe('m2');
+  });
+
   it('drops steering left over from a run that failed, so it cannot skip the next run\'s tools', async () => {
     const { llm } = client([{ fail: { kind: 'server', message: 'down' }, delayMs: 50 }]);
     const session = new ChatSession({ client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace });
