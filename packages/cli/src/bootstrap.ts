@@ -201,6 +201,7 @@ export async function createApp(options: CliOptions, mode: 'chat' | 'one-shot'):
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       record: (message) => openWriter().append(message),
+      onClose: () => writer?.close(),
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
     return session;

@@ -11,7 +11,7 @@ export function createChatHost(app: App): ChatHost {
   let session = app.session;
   const listeners = new Set<(session: ChatSession) => void>();
   const replace = (next: ChatSession) => {
-    session.abort();
+    session.close();
     session = next;
     for (const listener of listeners) listener(next);
   };

@@ -28,6 +28,8 @@ export interface ChatSessionOptions {
   /** Called when the model or the SOP changes, so a resumed session gets them back. */
   recordChange?: (change: { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string }) => void;
   transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
+  /** Releases what the session holds (its log file) when it is replaced or ends. */
+  onClose?: () => void;
 }
 
 export type SessionListener = (event: AgentEvent) => void;
@@ -49,6 +51,7 @@ export class ChatSession {
   private readonly steering: UserMessage[] = [];
   private readonly followUps: UserMessage[] = [];
   private controller?: AbortController;
+  private closing = false;
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id ?? randomUUID();
@@ -132,6 +135,7 @@ export class ChatSession {
       // Steering belongs to the run it was sent into; after an error or a limit it must not skip
       // the tool calls of the next run. (Follow-ups stay queued for the next prompt.)
       this.steering.length = 0;
+      if (this.closing) this.options.onClose?.();
     }
   }
 
@@ -149,6 +153,14 @@ export class ChatSession {
     this.controller?.abort();
     this.steering.length = 0;
     this.followUps.length = 0;
+  }
+
+  /** Stops any run and releases the session's resources; the session is not used afterwards. */
+  close(): void {
+    this.closing = true;
+    this.abort();
+    // A run still unwinding records its last messages first; prompt() closes when it ends.
+    if (!this.controller) this.options.onClose?.();
   }
 
   /** Appends a message outside a run (notes, compaction summaries) and records it. */

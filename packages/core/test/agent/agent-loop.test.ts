@@ -288,6 +288,20 @@ describe('ChatSession', () => {
     expect(requests[0]!.model).toBe('m2');
   });
 
+  it('closes after a running prompt has recorded its last messages', async () => {
+    const { llm } = client([{ text: 'slow', delayMs: 5_000 }]);
+    const events: string[] = [];
+    const session = new ChatSession({
+      client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace,
+      record: (m) => events.push(`record ${m.role}`),
+      onClose: () => events.push('close'),
+    });
+    const running = session.prompt('go');
+    session.close();
+    await running;
+    expect(events).toEqual(['record user', 'record assistant', 'record note', 'close']);
+  });
+
   it('drops steering left over from a run that failed, so it cannot skip the next run\'s tools', async () => {
     const { llm } = client([{ fail: { kind: 'server', message: 'down' }, delayMs: 50 }]);
     const session = new ChatSession({ client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace });
