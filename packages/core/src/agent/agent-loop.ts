@@ -16,6 +16,8 @@ import type {
   UsageTotals,
 } from './types.js';
 
+const YIELD_EVERY_EVENTS = 64;
+
 export interface AgentLoopConfig {
   model: string;
   provider?: string;
@@ -147,7 +149,14 @@ async function streamAssistant(
     tools: config.tools.declarations(),
     signal,
   });
+  let sinceYield = 0;
   for await (const event of stream) {
+    // A stream that arrives in one burst resolves through microtasks only; yielding now and then
+    // lets timers, signals (Ctrl+C) and the UI's redraws run.
+    if (++sinceYield >= YIELD_EVERY_EVENTS) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     switch (event.type) {
       case 'text_delta':
         message.content += event.text;

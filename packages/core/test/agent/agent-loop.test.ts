@@ -5,7 +5,7 @@ import { ChatSession, userMessage } from '../../src/agent/chat-session.js';
 import type { AgentEvent, AgentMessage } from '../../src/agent/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { createToolSessionState, defineTool } from '../../src/tools/tool.js';
-import type { LLMClient } from '../../src/llm/types.js';
+import type { LLMClient, StreamEvent } from '../../src/llm/types.js';
 import { collectStream } from '../../src/llm/collect.js';
 import { fakeStream, type FakeTurn } from './fake-stream.js';
 
@@ -234,6 +234,21 @@ describe('agent loop', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(result.stopReason).toBe('aborted');
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'partial', stopReason: 'aborted' });
+  });
+
+  it('lets timers run while a stream arrives in one burst', async () => {
+    const burst = async function* (): AsyncIterable<StreamEvent> {
+      for (let i = 0; i < 2_000; i++) yield { type: 'text_delta', text: 'x' };
+      yield { type: 'done', stopReason: 'stop', text: 'x'.repeat(2_000), toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } };
+    };
+    let deltas = 0;
+    let seenByTimer = -1;
+    setTimeout(() => (seenByTimer = deltas), 0);
+    await runAgentLoop([userMessage('go')], [], { model: 'm', systemPrompt: 's', tools: new ToolRegistry(), stream: burst, toolContext: { workspace, state: createToolSessionState() } }, (e) => {
+      if (e.type === 'message_update') deltas++;
+    });
+    expect(seenByTimer).toBeGreaterThanOrEqual(0);
+    expect(seenByTimer).toBeLessThan(2_000);
   });
 
   it('applies transformContext and convertToLlm at the boundary', async () => {
