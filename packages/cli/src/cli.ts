@@ -55,35 +55,19 @@ function buildProgram(setExit: (code: number) => void): Command {
   program.action(() => run(false));
   program.command('chat').description('open an interactive session (the default)').action(() => run(true));
 
-  const plugins = program.command('plugins').description('inspect plugins');
-  plugins
-    .command('list')
-    .description('every plugin with its agents, skills and commands, and every load problem')
-    .option('--json', 'print JSON')
-    .action(async (local: { json?: boolean }) => {
-      const { pluginsList } = await import('./commands/plugins-list.js');
-      setExit(await pluginsList(program.opts<CliOptions>(), local));
-    });
-
-  const models = program.command('models').description('inspect models');
-  models
-    .command('list')
-    .description('models the provider offers')
-    .option('--json', 'print JSON')
-    .action(async (local: { json?: boolean }) => {
-      const { modelsList } = await import('./commands/models-list.js');
-      setExit(await modelsList(program.opts<CliOptions>(), local));
-    });
-
-  const sessions = program.command('sessions').description('inspect saved sessions');
-  sessions
-    .command('list')
-    .description('sessions of this workspace, newest first')
-    .option('--json', 'print JSON')
-    .action(async (local: { json?: boolean }) => {
-      const { sessionsList } = await import('./commands/sessions-list.js');
-      setExit(await sessionsList(program.opts<CliOptions>(), local));
-    });
+  type Listing = (options: CliOptions, local: { json?: boolean }) => Promise<number>;
+  // `beans <noun> list [--json]`; each listing's module loads only when it runs.
+  const listing = (noun: string, about: string, description: string, load: () => Promise<Listing>) =>
+    program
+      .command(noun)
+      .description(about)
+      .command('list')
+      .description(description)
+      .option('--json', 'print JSON')
+      .action(async (local: { json?: boolean }) => setExit(await (await load())(program.opts<CliOptions>(), local)));
+  listing('plugins', 'inspect plugins', 'every plugin with its agents, skills and commands, and every load problem', async () => (await import('./commands/plugins-list.js')).pluginsList);
+  listing('models', 'inspect models', 'models the provider offers', async () => (await import('./commands/models-list.js')).modelsList);
+  listing('sessions', 'inspect saved sessions', 'sessions of this workspace, newest first', async () => (await import('./commands/sessions-list.js')).sessionsList);
 
   const config = program
     .command('config')
