@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
-import { OutsideWorkspaceError, resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import { OutsideWorkspaceError, isInside, resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { walkFiles } from './file-walk.js';
 import { guarded } from './result.js';
@@ -55,12 +55,11 @@ function normalizeGlob(workspace: Workspace, rawPattern: string, rawPath: string
   let base = resolveInWorkspace(workspace, rawPath ?? '.');
   let pattern = rawPattern.replace(/^(\.\/)+/, '');
   if (path.isAbsolute(pattern)) {
-    const rootRel = path.relative(resolveInWorkspace(workspace, '.').absolute, pattern);
-    if (rootRel === '..' || rootRel.startsWith('../') || path.isAbsolute(rootRel)) {
+    base = resolveInWorkspace(workspace, '.');
+    if (!isInside(base.absolute, pattern)) {
       throw new OutsideWorkspaceError(`${rawPattern} is outside the workspace: paths must stay inside ${workspace.root}.`);
     }
-    base = resolveInWorkspace(workspace, '.');
-    pattern = rootRel.split(path.sep).join('/');
+    pattern = path.relative(base.absolute, pattern).split(path.sep).join('/');
   }
   if (pattern.split('/').includes('..')) {
     throw new ToolInputError('Glob patterns cannot contain "..". Set path to the folder to search and give a pattern relative to it.');
