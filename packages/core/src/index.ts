@@ -8,4 +8,5 @@ export * from './plugins/index.js';
 export * from './prompt/index.js';
 export * from './config/index.js';
 export * from './session/index.js';
-export { resolveInWorkspace, OutsideWorkspaceError, expandHome, type WorkspacePath } from './workspace/paths.js';
+export { resolveInWorkspace, OutsideWorkspaceError, type WorkspacePath } from './workspace/paths.js';
+export { expandHome } from './config/paths.js';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { AnyTool } from '../tools/tool.js';
-import { expandHome, resolveInWorkspace } from '../workspace/paths.js';
+import { expandHome } from '../config/paths.js';
+import { resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
 import { splitShellCommand } from './shell-command.js';
@@ -86,7 +87,7 @@ function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'ro
     return resolveInWorkspace(workspace, raw).relative;
   } catch {
     // Outside the workspace: the tool itself will refuse; deny rules may still name absolute paths.
-    return path.resolve(workspace.root, expandHome(raw));
+    return path.resolve(workspace.root, expandHome(raw, process.env));
   }
 }
 

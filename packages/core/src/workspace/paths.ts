@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { expandHome } from '../config/paths.js';
 import { ToolInputError } from '../errors.js';
 import type { Workspace } from './workspace.js';
 
@@ -18,12 +18,6 @@ export class OutsideWorkspaceError extends ToolInputError {}
 /** Symlink chains longer than this are loops (Linux stops at 40 too). */
 const MAX_SYMLINK_HOPS = 40;
 
-export function expandHome(p: string): string {
-  if (p === '~') return os.homedir();
-  if (p.startsWith('~/')) return path.join(os.homedir(), p.slice(2));
-  return p;
-}
-
 /**
  * Resolves `p` (relative to the workspace root, absolute, or `~/...`) to its real location and
  * throws OutsideWorkspaceError unless that is inside the root. Symlinks are followed even when the
@@ -32,7 +26,7 @@ export function expandHome(p: string): string {
 export function resolveInWorkspace(workspace: Pick<Workspace, 'root'>, p: string): WorkspacePath {
   if (p.includes('\0')) throw new ToolInputError('The path contains a NUL character; pass a plain file path.');
   const root = realRoot(workspace.root);
-  const lexical = path.resolve(root, expandHome(p === '' ? '.' : p));
+  const lexical = path.resolve(root, expandHome(p === '' ? '.' : p, process.env));
   const absolute = realLocation(lexical, 0);
   if (!isInside(root, absolute)) {
     throw new OutsideWorkspaceError(`${p} is outside the workspace: paths must stay inside ${root}.`);
