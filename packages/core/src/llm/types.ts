@@ -8,6 +8,15 @@ export interface ToolCall {
   signature?: string;
 }
 
+/** A piece of message content beyond plain text: tool results and user messages may carry images. */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; /** base64 */ data: string };
+
+/**
+ * Opaque data a provider needs back with a message part in later requests, keyed by provider id
+ * (e.g. `{ gemini: { thoughtSignature } }`, `{ anthropic: { signature } }`). Never shown to people.
+ */
+export type ProviderMetadata = Record<string, Record<string, unknown>>;
+
 export type LlmMessage =
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
