@@ -28,6 +28,10 @@ export interface ToolContext {
   state: ToolSessionState;
   /** Streams partial output (e.g. shell lines) to the UI. */
   onUpdate?: (text: string) => void;
+  /** The environment for commands the model runs, with the keys Beans uses removed; process.env when absent. */
+  env?: NodeJS.ProcessEnv;
+  /** True for workspace-relative paths a deny rule keeps from every file tool (grep and glob skip them). */
+  readDenied?: (relativePath: string) => boolean;
 }
 
 /** Extra data for the UI and session log; never sent to the model. */
