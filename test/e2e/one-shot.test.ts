@@ -74,7 +74,7 @@ describe.each<Provider>(['ollama', 'gemini'])('one-shot on %s', (provider) => {
     const sessionId = init.session_id;
     expect(lines.every((line) => line.session_id === sessionId)).toBe(true);
     const toolUses = (lines[1]!.message as { content: { type: string; id?: string; name?: string; input?: unknown }[] }).content;
-    expect(toolUses[0]).toEqual({ type: 'text', text: 'Let me look.' });
+    expect(toolUses[0]).toEqual({ type: 'text', text: 'Let me look.', citations: null });
     expect(toolUses[1]).toMatchObject({ type: 'tool_use', name: 'read_file', input: { path: 'notes.txt' } });
     expect(toolUses[2]).toMatchObject({ type: 'tool_use', name: 'glob', input: { pattern: '*.txt' } });
     const firstResult = (lines[2]!.message as { content: { tool_use_id: string; content: string; is_error: boolean }[] }).content[0]!;

@@ -48,7 +48,7 @@ export interface ChatHost {
   /** Starts a fresh session (new id) with the same profile. */
   clear(): Promise<void>;
   /** Summarises older turns into a compaction note; returns a line to show. */
-  compact(signal: AbortSignal): Promise<string>;
+  compact(signal: AbortSignal, focus?: string): Promise<string>;
   /** Workspace files for `@path` completion (relative paths). */
   completePath(prefix: string): Promise<string[]>;
   /** The model's context window in tokens, when known. */

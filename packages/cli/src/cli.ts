@@ -37,7 +37,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--agent-profile <file-or-agent>', 'profile: a Markdown file, or a plugin agent (agent or plugin:agent)')
     .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')
     .option('--yolo', 'approve every tool call')
-    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'auto-edit', 'yolo', 'plan']))
+    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'auto-edit', 'yolo', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']))
     .option('--allowed-tools <rules>', 'tools that run without asking, e.g. "write_file,shell(git *)"')
     .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)"')
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
@@ -45,7 +45,10 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('-c, --continue', 'continue the newest session of this workspace')
     .option('-r, --resume <id>', 'resume a session by id (a unique prefix is enough)')
     .option('--plugin-dir <dir>', 'an extra plugin root (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--debug', 'show stack traces and debug details');
+    .option('--debug', 'show stack traces and debug details')
+    // The Claude Agent SDK passes --verbose; stream-json is always complete, so it changes nothing.
+    .option('--verbose', 'accepted for compatibility: stream-json output is always verbose')
+    .option('--include-partial-messages', 'with -o stream-json: also print raw stream events as text and tool input arrive');
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();

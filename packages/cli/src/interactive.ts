@@ -1,10 +1,10 @@
-import { createApp } from './bootstrap.js';
+import { createCliSession } from './bootstrap.js';
 import { createChatHost } from './chat-host-impl.js';
 import type { CliOptions } from './options.js';
 
 /** `beans` / `beans chat`: the Ink UI over one session. */
 export async function runInteractive(options: CliOptions): Promise<number> {
-  const app = await createApp(options, 'chat');
+  const app = await createCliSession(options, 'chat');
   if (app.modelNote) process.stderr.write(`beans: ${app.modelNote}\n`);
   const host = createChatHost(app);
   const { runChat } = await import('./ui/run-chat.js');

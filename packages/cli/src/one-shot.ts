@@ -1,36 +1,27 @@
-import { UsageError, exitCodeForFailure } from '@beans/core';
-import { createApp } from './bootstrap.js';
+import { SdkMessageMapper, UsageError, exitCodeForFailure } from '@beans/core';
+import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
-import { exitCodeForRun, limitMessage, resultMessage } from './output/result.js';
-import { streamJsonWriter } from './output/stream-json.js';
-import { preparePrompt } from './prepare-prompt.js';
+import { exitCodeForRun, limitMessage } from './output/result.js';
 
 /** `beans -p`: runs the agent to completion and prints the answer in the chosen format. */
 export async function runOneShot(options: CliOptions, prompt: string, started: number): Promise<number> {
-  const app = await createApp(options, 'one-shot');
-  const { session } = app;
+  const agent = await createCliSession(options, 'one-shot');
+  const { session } = agent;
   const format = options.outputFormat;
   const writeLine = (line: string) => process.stdout.write(`${line}\n`);
-  if (app.modelNote && format === 'text') process.stderr.write(`beans: ${app.modelNote}\n`);
+  if (agent.modelNote && format === 'text') process.stderr.write(`beans: ${agent.modelNote}\n`);
 
-  const prepared = await preparePrompt(prompt, app.catalog);
+  const prepared = await agent.preparePrompt(prompt);
   if ('error' in prepared) throw new UsageError(prepared.error);
 
+  const mapper = new SdkMessageMapper({ sessionId: session.id, includePartialMessages: options.includePartialMessages });
   if (format === 'stream-json') {
-    writeLine(JSON.stringify({
-      type: 'system',
-      subtype: 'init',
-      session_id: session.id,
-      cwd: app.base.workspace.cwd,
-      model: session.model,
-      provider: session.provider,
-      tools: session.tools.names(),
-      agents: app.catalog.agents().map((agent) => agent.name),
-      skills: app.catalog.skills().map((skill) => skill.name),
-      slash_commands: app.catalog.commands().map((command) => command.name),
-      permissionMode: app.base.config.values.permissions.mode,
-    }));
-    session.subscribe(streamJsonWriter(session.id, writeLine));
+    writeLine(JSON.stringify(mapper.init(agent.initInfo())));
+    session.subscribe((event) => {
+      for (const message of mapper.event(event)) writeLine(JSON.stringify(message));
+    });
+  } else if (format === 'json') {
+    session.subscribe((event) => void mapper.event(event)); // usage per model for the result
   }
 
   // A wait for a retry can last seconds; say so on stderr, where it never mixes with the answer.
@@ -49,8 +40,9 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   };
   process.on('SIGINT', onSigint);
   const result = await session.prompt(prepared.messages, controller.signal).finally(() => process.off('SIGINT', onSigint));
+  agent.close();
 
-  const values = app.base.config.values;
+  const values = agent.config.values;
   const limit = limitMessage(result, { maxTurns: values.maxTurns, maxBudgetUsd: values.maxBudgetUsd });
   const error = result.failure?.message ?? limit ?? (result.stopReason === 'aborted' ? 'Interrupted.' : undefined);
   const code = exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
@@ -59,7 +51,7 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     if (result.stopReason === 'completed') writeLine(result.finalText);
     else if (error) process.stderr.write(`beans: ${error}\n`);
   } else {
-    writeLine(JSON.stringify(resultMessage(result, session.id, Date.now() - started, error)));
+    writeLine(JSON.stringify(mapper.result({ result, durationMs: Date.now() - started, error })));
     if (error && code !== 0) process.stderr.write(`beans: ${error}\n`);
   }
   return code;

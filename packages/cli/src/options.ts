@@ -1,4 +1,4 @@
-import { parseToolRules } from '@beans/core';
+import { parsePermissionMode, parseToolRules } from '@beans/core';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -20,6 +20,8 @@ export interface CliOptions {
   resume?: string;
   pluginDir?: string[];
   debug?: boolean;
+  /** Stream-json only: also print Anthropic-style raw stream events as text and tool input stream in. */
+  includePartialMessages?: boolean;
 }
 
 /** CLI flags as dotted config keys, the top layer of the configuration. */
@@ -27,7 +29,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   const flags: Record<string, unknown> = {};
   if (options.provider) flags.provider = options.provider;
   if (options.model) flags.model = options.model;
-  if (options.permissionMode) flags['permissions.mode'] = options.permissionMode;
+  if (options.permissionMode) flags['permissions.mode'] = parsePermissionMode(options.permissionMode);
   if (options.yolo) flags['permissions.mode'] = 'yolo';
   if (options.allowedTools) flags['permissions.allow'] = ruleSources(options.allowedTools);
   if (options.disallowedTools) flags['permissions.deny'] = ruleSources(options.disallowedTools);

@@ -1,2 +1,2 @@
-/** Kept equal to the root package.json version (a test checks it), so `--version` reads no files. */
-export const VERSION = '0.1.0';
+// Only the tiny version module of core: `--version` must not load the runtime.
+export { VERSION } from '@beans/core/version';

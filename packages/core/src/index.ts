@@ -10,3 +10,5 @@ export * from './config/index.js';
 export * from './session/index.js';
 export { resolveInWorkspace, OutsideWorkspaceError, type WorkspacePath } from './workspace/paths.js';
 export { expandHome } from './config/paths.js';
+export * from './runtime/index.js';
+export { VERSION } from './version.js';

@@ -1,4 +1,4 @@
-import { userMessage, type AgentEvent, type ChatSession, type UserMessage } from '@beans/core';
+import { type AgentEvent, type ChatSession, type UserMessage } from '@beans/core';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { findBuiltin, type CommandContext } from './commands.js';
@@ -33,8 +33,6 @@ export class ChatController {
   picker?: Picker;
   task?: { label: string; startedAt: number; abort: AbortController };
   hint?: { text: string; until: number };
-  /** Messages typed while the agent worked, in the order the agent will see them. */
-  queued: string[] = [];
   turn?: { startedAt: number };
   session: ChatSession;
   /** Set on exit: the live area disappears so the terminal keeps only the transcript. */
@@ -126,6 +124,11 @@ export class ChatController {
 
   // ---- state the view reads ----
 
+  /** Messages typed while the agent works, in the order it will see them (the session's one queue). */
+  get queued(): string[] {
+    return this.session.queued.map((queued) => queued.text);
+  }
+
   get running(): boolean {
     return this.session.isRunning || this.turn !== undefined;
   }
@@ -145,7 +148,6 @@ export class ChatController {
   private attach(session: ChatSession, replaced = false): void {
     this.unsubscribeSession?.();
     this.session = session;
-    this.queued = [];
     this.transcript.bind(session);
     this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
     if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);
@@ -154,10 +156,7 @@ export class ChatController {
   }
 
   private onSessionEvent(event: AgentEvent): void {
-    // The agent took a queued message: it is in the transcript now, no longer waiting.
-    if (event.type === 'message_end' && event.message.role === 'user' && (event.message.origin === 'steering' || event.message.origin === 'follow_up')) {
-      this.queued.shift();
-    }
+    if (event.type === 'queue_update') this.changed();
   }
 
   // ---- keys ----
@@ -202,7 +201,7 @@ export class ChatController {
 
   /** Esc / Ctrl+C while the agent works: abort the turn; queued messages return to the input. */
   interrupt(): void {
-    const restore = this.queued.splice(0);
+    const restore = this.session.takeQueued().map((queued) => queued.text);
     this.session.abort();
     if (restore.length > 0) this.input.setText([...restore, this.input.editor.text].filter(Boolean).join('\n'));
     this.changed();
@@ -236,10 +235,7 @@ export class ChatController {
       }
       // The run may have ended while the command was expanded: then this is a prompt of its own.
       if (!this.running) return void this.runPrompt(text);
-      for (const content of contents) {
-        this.session.steer(content);
-        this.queued.push(content);
-      }
+      for (const content of contents) this.session.steer(content);
     } catch (error) {
       this.transcript.note('error', messageOf(error));
     }
@@ -259,13 +255,8 @@ export class ChatController {
         else session.append(message);
       }
       if (prompts.length === 0) return;
+      // A message queued just as the run ended is not lost: the session runs it before it returns.
       await session.prompt(prompts);
-      // A message queued just as the run ended was never taken: run it now rather than lose it.
-      while (this.queued.length > 0 && this.session === session && !this.closed) {
-        const leftover = this.queued.splice(0);
-        session.abort(); // empties the session's own queue, which holds the same messages
-        await session.prompt(leftover.map((content) => userMessage(content, 'follow_up')));
-      }
     } catch (error) {
       this.transcript.note('error', messageOf(error));
     } finally {

@@ -75,7 +75,7 @@ function statusInfo(controller: ChatController) {
     outputTokens: session.usage.outputTokens,
     costUsd: session.usage.costKnown && session.usage.costUsd > 0 ? session.usage.costUsd : undefined,
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
-    queued: Math.max(session.queuedCount, controller.queued.length),
+    queued: session.queuedCount,
     hint: controller.busy ? undefined : '/help for commands',
   };
 }

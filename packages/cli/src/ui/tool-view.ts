@@ -1,4 +1,4 @@
-import type { Todo, ToolKind, ToolResultMessage, ToolStatus } from '@beans/core';
+import { contentText, type Todo, type ToolKind, type ToolResultMessage, type ToolStatus } from '@beans/core';
 import { clipRows, renderDiff } from './diff-view.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 
@@ -60,6 +60,7 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
   const text = (content: string, style: SpanStyle | undefined, rows: number) =>
     clipRows(wrapText(content.trimEnd(), detailWidth, style, { first: [span(DETAIL_INDENT)], continuation: [span(DETAIL_INDENT)] }), rows, DETAIL_INDENT);
 
+  const resultText = view.result ? contentText(view.result.content) : '';
   switch (view.phase) {
     case 'running':
       if (view.output.trim()) out.push(...tailRows(text(view.output, S.dim, Infinity), 3));
@@ -67,13 +68,13 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
     case 'ok':
       if (details?.kind === 'diff') out.push(...clipRows(renderDiff(details.diff, width, DETAIL_INDENT), maxRows, DETAIL_INDENT));
       else if (details?.kind === 'todos') out.push(...renderTodos(details.todos, width, DETAIL_INDENT));
-      else if (view.kind === 'execute' && view.result?.content.trim()) out.push(...text(view.result.content, S.dim, Math.min(5, maxRows)));
+      else if (view.kind === 'execute' && resultText.trim()) out.push(...text(resultText, S.dim, Math.min(5, maxRows)));
       break;
     case 'error':
-      if (view.result?.content) out.push(...text(view.result.content, S.red, Math.min(4, maxRows)));
+      if (resultText) out.push(...text(resultText, S.red, Math.min(4, maxRows)));
       break;
     case 'denied': {
-      const reason = view.result?.content.replace(/^Permission denied:\s*/, '');
+      const reason = resultText.replace(/^Permission denied:\s*/, '');
       if (reason) out.push(...text(reason, S.yellow, 2));
       break;
     }

@@ -5,6 +5,7 @@ import {
   ChatSession,
   ToolRegistry,
   createAuthorize,
+  permissionHook,
   readFileTool,
   shellTool,
   todoWriteTool,
@@ -101,7 +102,7 @@ export function createFakeHost(options: FakeHostOptions) {
   });
   const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool]);
   const makeSession = (messages?: AgentMessage[]) =>
-    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, authorize, messages });
+    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages });
 
   let session = makeSession(options.history);
   const listeners = new Set<(session: ChatSession) => void>();

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { StreamFn } from '../llm/collect.js';
 import type { LlmMessage, ToolCall, Usage } from '../llm/types.js';
-import type { Authorize } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import { convertToLlm as defaultConvertToLlm } from './convert.js';
 import { executeToolCalls } from './tool-executor.js';
+import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage } from './usage.js';
 import type {
   AgentEventSink,
@@ -26,7 +27,12 @@ export interface AgentLoopConfig {
   /** The provider call; tests pass a fake. Must not throw. */
   stream: StreamFn;
   toolContext: Omit<ToolContext, 'signal' | 'onUpdate'>;
-  authorize?: Authorize;
+  /** Runs before each validated call (permissions, hooks); may block it or change its input. */
+  beforeToolCall?: BeforeToolCall;
+  /** Runs after each call with its result; may replace the result. */
+  afterToolCall?: AfterToolCall;
+  /** Aborts the run from inside (a permission answer that asks to interrupt). */
+  interrupt?: () => void;
   signal?: AbortSignal;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -103,7 +109,9 @@ export async function runAgentLoop(
         tools: config.tools,
         context: config.toolContext,
         signal,
-        authorize: config.authorize,
+        beforeToolCall: config.beforeToolCall,
+        afterToolCall: config.afterToolCall,
+        interrupt: config.interrupt,
         emit,
         hasSteering: config.hasSteering ?? (() => false),
         denials,
@@ -135,6 +143,7 @@ async function streamAssistant(
 ): Promise<AssistantMessage> {
   const message: AssistantMessage = {
     role: 'assistant',
+    id: `msg_${randomUUID().replaceAll('-', '')}`,
     content: '',
     toolCalls: [],
     model: config.model,
@@ -164,7 +173,7 @@ async function streamAssistant(
         break;
       case 'tool_call':
         message.toolCalls.push(event.call);
-        emit({ type: 'message_update', message, delta: '' });
+        emit({ type: 'message_update', message, delta: '', toolCall: event.call });
         break;
       case 'retry':
         emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure });

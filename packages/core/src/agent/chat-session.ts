@@ -1,24 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import type { LLMClient } from '../llm/types.js';
-import type { Authorize } from '../permissions/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { createToolSessionState, type ToolSessionState } from '../tools/tool.js';
+import { createToolSessionState, type ToolContext, type ToolSessionState } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { runAgentLoop } from './agent-loop.js';
+import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage } from './usage.js';
-import type { AgentEvent, AgentMessage, AgentRunResult, UsageTotals, UserMessage } from './types.js';
+import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, UsageTotals, UserMessage } from './types.js';
 
 export interface ChatSessionOptions {
   id?: string;
   client: LLMClient;
   provider: string;
   model: string;
-  /** The system prompt, set once per session; only the SOP section changes later. */
+  /** The system prompt, set once per session; only the SOP section changes later (and a handoff replaces it). */
   systemPrompt: string;
   sop?: string;
   tools: ToolRegistry;
   workspace: Workspace;
-  authorize?: Authorize;
+  /** Runs before each call: the permission check and hooks, composed by the session factory. */
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+  /** Extra tool context (the tools' environment, the read-deny predicate, a sandbox). */
+  toolContext?: Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
   maxTurns?: number;
   maxBudgetUsd?: number;
   /** Earlier history when resuming. */
@@ -34,7 +38,10 @@ export interface ChatSessionOptions {
 
 export type SessionListener = (event: AgentEvent) => void;
 
-/** One conversation: the system prompt, the history, the queues, and the run in progress. */
+/**
+ * One conversation: the system prompt, the history, the one queue of messages typed while the agent
+ * works, and the run in progress.
+ */
 export class ChatSession {
   readonly id: string;
   readonly workspace: Workspace;
@@ -45,11 +52,10 @@ export class ChatSession {
   provider: string;
   model: string;
   tools: ToolRegistry;
-  private readonly baseSystemPrompt: string;
+  private baseSystemPrompt: string;
   private sopText: string;
   private readonly listeners = new Set<SessionListener>();
-  private readonly steering: UserMessage[] = [];
-  private readonly followUps: UserMessage[] = [];
+  private queue: QueuedMessage[] = [];
   private controller?: AbortController;
   private closing = false;
 
@@ -83,12 +89,23 @@ export class ChatSession {
     this.options.recordChange?.({ kind: 'model', provider: this.provider, model });
   }
 
+  /** Replaces the profile part of the system prompt and the tools (a handoff to another agent). */
+  setProfile(systemPrompt: string, tools: ToolRegistry): void {
+    this.baseSystemPrompt = systemPrompt;
+    this.tools = tools;
+  }
+
   get isRunning(): boolean {
     return this.controller !== undefined;
   }
 
+  /** Messages waiting for the agent, in the order it will see them. */
+  get queued(): readonly QueuedMessage[] {
+    return this.queue;
+  }
+
   get queuedCount(): number {
-    return this.steering.length + this.followUps.length;
+    return this.queue.length;
   }
 
   subscribe(listener: SessionListener): () => void {
@@ -96,63 +113,84 @@ export class ChatSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs the agent on a user message. One run at a time: while running, use `steer` or `followUp`. */
+  /**
+   * Runs the agent on a user message. One run at a time: while running, use `steer` or `followUp`.
+   * A message queued just as the agent finished is not lost: the run goes on with it.
+   */
   async prompt(input: string | UserMessage | UserMessage[], signal?: AbortSignal): Promise<AgentRunResult> {
     if (this.controller) throw new Error('The agent is already running; queue the message with steer() or followUp().');
-    const prompts = typeof input === 'string' ? [userMessage(input)] : Array.isArray(input) ? input : [input];
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) controller.abort();
     this.controller = controller;
     try {
-      const result = await runAgentLoop(
-        prompts,
-        this.messages,
-        {
-          model: this.model,
-          provider: this.provider,
-          systemPrompt: this.systemPrompt,
-          tools: this.tools,
-          stream: (request) => this.client.chatStream(request),
-          toolContext: { workspace: this.workspace, state: this.toolState },
-          authorize: this.options.authorize,
-          signal: controller.signal,
-          maxTurns: this.options.maxTurns,
-          maxBudgetUsd: this.options.maxBudgetUsd,
-          hasSteering: () => this.steering.length > 0,
-          takeSteering: () => this.steering.splice(0),
-          takeFollowUps: () => this.followUps.splice(0, 1),
-          transformContext: this.options.transformContext,
-        },
-        (event) => this.dispatch(event),
-      );
-      if (result.stopReason === 'aborted') this.append({ role: 'note', kind: 'interrupted', text: 'Interrupted by the user.', timestamp: Date.now() });
-      return result;
+      let prompts = typeof input === 'string' ? [userMessage(input)] : Array.isArray(input) ? input : [input];
+      for (;;) {
+        const result = await this.run(prompts, controller);
+        if (result.stopReason === 'aborted') {
+          this.append({ role: 'note', kind: 'interrupted', text: 'Interrupted by the user.', timestamp: Date.now() });
+        }
+        if (result.stopReason !== 'completed' || this.queue.length === 0 || controller.signal.aborted) return result;
+        prompts = this.take(() => true).map((queued) => userMessage(queued.text, queued.kind));
+      }
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.controller = undefined;
       // Steering belongs to the run it was sent into; after an error or a limit it must not skip
       // the tool calls of the next run. (Follow-ups stay queued for the next prompt.)
-      this.steering.length = 0;
+      if (this.queue.some((queued) => queued.kind === 'steering')) this.take((queued) => queued.kind === 'steering');
       if (this.closing) this.options.onClose?.();
     }
   }
 
-  /** Queues a message the agent sees after the current tool batch; remaining calls are skipped. */
-  steer(text: string): void {
-    this.steering.push(userMessage(text, 'steering'));
+  private run(prompts: UserMessage[], controller: AbortController): Promise<AgentRunResult> {
+    return runAgentLoop(
+      prompts,
+      this.messages,
+      {
+        model: this.model,
+        provider: this.provider,
+        systemPrompt: this.systemPrompt,
+        tools: this.tools,
+        stream: (request) => this.client.chatStream(request),
+        toolContext: { ...this.options.toolContext, workspace: this.workspace, state: this.toolState },
+        beforeToolCall: this.options.beforeToolCall,
+        afterToolCall: this.options.afterToolCall,
+        interrupt: () => controller.abort(),
+        signal: controller.signal,
+        maxTurns: this.options.maxTurns,
+        maxBudgetUsd: this.options.maxBudgetUsd,
+        hasSteering: () => this.queue.some((queued) => queued.kind === 'steering'),
+        takeSteering: () => this.take((queued) => queued.kind === 'steering').map((queued) => userMessage(queued.text, 'steering')),
+        takeFollowUps: () => {
+          const next = this.queue.find((queued) => queued.kind === 'follow_up');
+          return next ? this.take((queued) => queued === next).map((queued) => userMessage(queued.text, 'follow_up')) : [];
+        },
+        transformContext: this.options.transformContext,
+      },
+      (event) => this.dispatch(event),
+    );
+  }
+
+  /** Queues a message the agent sees after the current tool batch; calls that change things and have not started are skipped. */
+  steer(text: string): QueuedMessage {
+    return this.enqueue(text, 'steering');
   }
 
   /** Queues a message that runs after the agent would otherwise stop. */
-  followUp(text: string): void {
-    this.followUps.push(userMessage(text, 'follow_up'));
+  followUp(text: string): QueuedMessage {
+    return this.enqueue(text, 'follow_up');
+  }
+
+  /** Empties the queue and returns what was in it (an interrupted UI puts it back in the input box). */
+  takeQueued(): QueuedMessage[] {
+    return this.take(() => true);
   }
 
   abort(): void {
     this.controller?.abort();
-    this.steering.length = 0;
-    this.followUps.length = 0;
+    if (this.queue.length > 0) this.take(() => true);
   }
 
   /** Stops any run and releases the session's resources; the session is not used afterwards. */
@@ -170,6 +208,26 @@ export class ChatSession {
     this.dispatch({ type: 'message_end', message });
   }
 
+  /** Announces an event that happened outside the loop (compaction, handoff notes) to listeners. */
+  emit(event: AgentEvent): void {
+    this.dispatch(event);
+  }
+
+  private enqueue(text: string, kind: QueuedMessage['kind']): QueuedMessage {
+    const queued: QueuedMessage = { id: randomUUID(), text, kind };
+    this.queue = [...this.queue, queued];
+    this.dispatch({ type: 'queue_update', queued: this.queue });
+    return queued;
+  }
+
+  private take(which: (queued: QueuedMessage) => boolean): QueuedMessage[] {
+    const taken = this.queue.filter(which);
+    if (taken.length === 0) return taken;
+    this.queue = this.queue.filter((queued) => !which(queued));
+    this.dispatch({ type: 'queue_update', queued: this.queue });
+    return taken;
+  }
+
   private dispatch(event: AgentEvent): void {
     if (event.type === 'message_end') {
       this.options.record?.(event.message);
@@ -180,5 +238,5 @@ export class ChatSession {
 }
 
 export function userMessage(content: string, origin: UserMessage['origin'] = 'prompt', display?: string): UserMessage {
-  return { role: 'user', content, origin, display, timestamp: Date.now() };
+  return { role: 'user', content, origin, display, uuid: randomUUID(), timestamp: Date.now() };
 }

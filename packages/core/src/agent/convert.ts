@@ -1,4 +1,5 @@
 import type { LlmMessage } from '../llm/types.js';
+import { contentText } from '../tools/tool.js';
 import type { AgentMessage } from './types.js';
 
 export const INTERRUPTED_RESULT = 'Interrupted: this tool call did not finish, so its result is unknown.';
@@ -26,7 +27,7 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
     switch (message.role) {
       case 'user':
         closeOpenCalls();
-        out.push({ role: 'user', content: message.content });
+        out.push({ role: 'user', content: message.parts ? contentText([{ type: 'text', text: message.content }, ...message.parts]) : message.content });
         break;
       case 'assistant':
         closeOpenCalls();
@@ -39,7 +40,7 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
       case 'tool':
         if (!open.has(message.toolCallId)) break; // orphan result: its call was dropped
         open.delete(message.toolCallId);
-        out.push({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError });
+        out.push({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: contentText(message.content), isError: message.isError });
         break;
       case 'note':
         if (message.kind === 'compaction') {

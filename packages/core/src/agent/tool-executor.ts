@@ -1,7 +1,8 @@
-import type { ToolCall } from '../llm/types.js';
-import type { Authorize } from '../permissions/types.js';
+import type { ContentPart, ToolCall } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { summarizeCall, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { summarizeCall, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { validateToolInput } from '../tools/validate-input.js';
+import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import type { AgentEventSink, PermissionDenial, ToolResultMessage, ToolStatus } from './types.js';
 
 /** Tool output beyond this many characters is cut in the middle; one limit for every tool. */
@@ -13,11 +14,14 @@ export interface ToolBatchOptions {
   tools: ToolRegistry;
   context: Omit<ToolContext, 'signal' | 'onUpdate'>;
   signal: AbortSignal;
-  authorize?: Authorize;
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
   emit: AgentEventSink;
-  /** True when a steering message is waiting: calls not yet started are skipped. */
+  /** True when a steering message is waiting: calls that change things and have not started are skipped. */
   hasSteering: () => boolean;
   denials: PermissionDenial[];
+  /** Stops the run (a permission answer asked to interrupt). */
+  interrupt?: () => void;
   /** Receives each batch's results, in the model's order, as soon as the batch is done. */
   onResults?: (results: ToolResultMessage[]) => void;
 }
@@ -26,32 +30,41 @@ export interface ToolBatchOptions {
  * Runs one turn's tool calls. Consecutive read-only calls run in parallel; a call that changes
  * something runs alone, in the model's order, so two edits never race. Results come back in the
  * model's order whatever finishes first, and each batch is handed to `onResults` when it is done,
- * so the session log has a finished edit even if a later slow command is killed.
+ * so the session log has a finished edit even if a later slow command is killed. Once the user
+ * steers, the calls that would change something are skipped; reading calls still run, since their
+ * results help the model answer the new message.
  */
 export async function executeToolCalls(calls: readonly ToolCall[], options: ToolBatchOptions): Promise<ToolResultMessage[]> {
   const results: ToolResultMessage[] = [];
   let index = 0;
   while (index < calls.length) {
-    if (options.hasSteering() || options.signal.aborted) {
-      const status: ToolStatus = options.signal.aborted ? 'interrupted' : 'skipped';
-      const rest = calls.slice(index).map((call) => finish(call, options, status, status === 'skipped' ? SKIPPED_RESULT : 'Interrupted by the user before this call ran.'));
+    const call = calls[index]!;
+    if (options.signal.aborted) {
+      const rest = calls.slice(index).map((pending) => finish(pending, options, 'interrupted', 'Interrupted by the user before this call ran.'));
       results.push(...rest);
       options.onResults?.(rest);
       break;
     }
-    const batch = [calls[index]!];
-    if (isParallelSafe(calls[index]!, options.tools)) {
-      while (index + batch.length < calls.length && isParallelSafe(calls[index + batch.length]!, options.tools)) batch.push(calls[index + batch.length]!);
+    if (options.hasSteering() && !isReadOnly(call, options.tools)) {
+      const skipped = [finish(call, options, 'skipped', SKIPPED_RESULT)];
+      results.push(...skipped);
+      options.onResults?.(skipped);
+      index += 1;
+      continue;
+    }
+    const batch = [call];
+    if (isReadOnly(call, options.tools)) {
+      while (index + batch.length < calls.length && isReadOnly(calls[index + batch.length]!, options.tools)) batch.push(calls[index + batch.length]!);
     }
     index += batch.length;
-    const done = await Promise.all(batch.map((call) => executeOne(call, options)));
+    const done = await Promise.all(batch.map((pending) => executeOne(pending, options)));
     results.push(...done);
     options.onResults?.(done);
   }
   return results;
 }
 
-function isParallelSafe(call: ToolCall, tools: ToolRegistry): boolean {
+function isReadOnly(call: ToolCall, tools: ToolRegistry): boolean {
   const kind = tools.get(call.name)?.kind;
   return kind === undefined || kind === 'read' || kind === 'meta';
 }
@@ -62,26 +75,29 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
   if (!tool) {
     return finish(call, options, 'error', `Unknown tool "${call.name}". Available tools: ${options.tools.names().join(', ')}.`);
   }
-  const parsed = tool.schema.safeParse(call.arguments ?? {});
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `- ${issue.path.length ? issue.path.join('.') : '(input)'}: ${issue.message}`).join('\n');
-    return finish(call, options, 'error', `Invalid arguments for ${tool.name}:\n${problems}\nRewrite the call so its input satisfies the tool's schema.`);
-  }
-  if (options.authorize) {
-    let decision;
-    try {
-      decision = await options.authorize({ call, tool, input: parsed.data }, options.signal);
-    } catch (error) {
-      decision = { allow: false as const, reason: `Permission check failed: ${errorMessage(error)}` };
+  let input: unknown;
+  const checked = await validateToolInput(tool, call.arguments);
+  if (!checked.ok) return finish(call, options, 'error', invalidInput(tool, checked.problems));
+  input = checked.value;
+
+  if (options.beforeToolCall) {
+    const before = await guardHook(() => options.beforeToolCall!({ call, tool, input }, options.signal));
+    if (before && 'failed' in before) return finish(call, options, 'error', before.failed);
+    if (before?.block) {
+      if (before.status !== 'error') options.denials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: call.arguments });
+      if (before.interrupt) options.interrupt?.();
+      return finish(call, options, before.status === 'error' ? 'error' : 'denied', before.reason);
     }
-    if (!decision.allow) {
-      options.denials.push({ tool_name: call.name, tool_use_id: call.id, tool_input: call.arguments });
-      return finish(call, options, 'denied', `Permission denied: ${decision.reason}`);
+    if (before?.input !== undefined) {
+      const again = await validateToolInput(tool, before.input);
+      if (!again.ok) return finish(call, options, 'error', invalidInput(tool, again.problems));
+      input = again.value;
     }
   }
+
   let result: ToolResult;
   try {
-    result = await tool.execute(parsed.data, {
+    result = await tool.execute(input, {
       ...options.context,
       signal: options.signal,
       onUpdate: (text) => options.emit({ type: 'tool_execution_update', call, text }),
@@ -90,22 +106,46 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
     if (options.signal.aborted) return finish(call, options, 'interrupted', 'Interrupted by the user while running.');
     return finish(call, options, 'error', `${tool.name} failed: ${errorMessage(error)}`);
   }
+  if (options.afterToolCall) {
+    const after = await guardHook(() => options.afterToolCall!({ call, tool, input, result }, options.signal));
+    if (after && 'failed' in after) return finish(call, options, 'error', after.failed);
+    if (after) result = after;
+  }
   return finish(call, options, result.isError ? 'error' : 'ok', result.content, result);
 }
 
-function finish(call: ToolCall, options: ToolBatchOptions, status: ToolStatus, content: string, result?: ToolResult): ToolResultMessage {
+/** Hooks must not throw; one that does fails its call instead of the run. */
+async function guardHook<T>(run: () => Promise<T | void>): Promise<T | { failed: string } | undefined> {
+  try {
+    return (await run()) ?? undefined;
+  } catch (error) {
+    return { failed: `A tool hook failed: ${errorMessage(error)}` };
+  }
+}
+
+function invalidInput(tool: AnyTool, problems: string[]): string {
+  return `Invalid arguments for ${tool.name}:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nRewrite the call so its input satisfies the tool's schema.`;
+}
+
+function finish(call: ToolCall, options: ToolBatchOptions, status: ToolStatus, content: string | ContentPart[], result?: ToolResult): ToolResultMessage {
   const message: ToolResultMessage = {
     role: 'tool',
     toolCallId: call.id,
     toolName: call.name,
-    content: truncateMiddle(content, MAX_TOOL_OUTPUT_CHARS),
+    content: boundContent(content),
     isError: status !== 'ok',
     status,
     details: result?.details,
+    ...(result?.metadata ? { metadata: result.metadata } : {}),
     timestamp: Date.now(),
   };
   options.emit({ type: 'tool_execution_end', call, result: message });
   return message;
+}
+
+function boundContent(content: string | ContentPart[]): string | ContentPart[] {
+  if (typeof content === 'string') return truncateMiddle(content, MAX_TOOL_OUTPUT_CHARS);
+  return content.map((part) => (part.type === 'text' ? { ...part, text: truncateMiddle(part.text, MAX_TOOL_OUTPUT_CHARS) } : part));
 }
 
 export function truncateMiddle(text: string, max: number): string {

@@ -1,4 +1,4 @@
-import type { LlmMessage, ProviderFailure, StopReason, ToolCall, Usage } from '../llm/types.js';
+import type { ContentPart, LlmMessage, ProviderFailure, ProviderMetadata, StopReason, ToolCall, Usage } from '../llm/types.js';
 import type { ToolDetails } from '../tools/tool.js';
 
 /**
@@ -8,6 +8,10 @@ import type { ToolDetails } from '../tools/tool.js';
 export interface UserMessage {
   role: 'user';
   content: string;
+  /** Images or other parts sent with the text (an SDK program's content blocks). */
+  parts?: ContentPart[];
+  /** Stable id of this message (the SDK's uuid); set when the message is created. */
+  uuid?: string;
   /** Why this message exists: typed by the user, queued while the agent worked, a loaded skill... */
   origin?: 'prompt' | 'steering' | 'follow_up' | 'skill' | 'command';
   /** What the UI shows instead of the full content (e.g. `/review 42` for an expanded command). */
@@ -17,6 +21,8 @@ export interface UserMessage {
 
 export interface AssistantMessage {
   role: 'assistant';
+  /** Stable id of this message, as `message.id` and `uuid` in SDK shapes. */
+  id?: string;
   content: string;
   toolCalls: ToolCall[];
   stopReason?: StopReason;
@@ -33,10 +39,11 @@ export interface ToolResultMessage {
   role: 'tool';
   toolCallId: string;
   toolName: string;
-  content: string;
+  content: string | ContentPart[];
   isError: boolean;
   status: ToolStatus;
   details?: ToolDetails;
+  metadata?: ProviderMetadata;
   timestamp: number;
 }
 
@@ -45,6 +52,8 @@ export interface NoteMessage {
   role: 'note';
   kind: 'interrupted' | 'error' | 'compaction' | 'info';
   text: string;
+  /** For compaction: the estimated size of the context it replaced, in tokens. */
+  tokensBefore?: number;
   timestamp: number;
 }
 
@@ -83,12 +92,22 @@ export type AgentEvent =
   | { type: 'turn_start'; turn: number }
   | { type: 'turn_end'; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: 'message_start'; message: AgentMessage }
-  | { type: 'message_update'; message: AssistantMessage; delta: string }
+  /** Streaming progress: `delta` is new answer text; `toolCall` is a call that just arrived whole. */
+  | { type: 'message_update'; message: AssistantMessage; delta: string; toolCall?: ToolCall }
   | { type: 'message_end'; message: AgentMessage }
   | { type: 'tool_execution_start'; call: ToolCall; summary: string }
   | { type: 'tool_execution_update'; call: ToolCall; text: string }
   | { type: 'tool_execution_end'; call: ToolCall; result: ToolResultMessage }
-  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure };
+  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure }
+  /** The session's queue of messages typed while the agent works changed. */
+  | { type: 'queue_update'; queued: readonly QueuedMessage[] };
+
+/** A message waiting for the agent: steering is read after the current tool batch, a follow-up when the agent would stop. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+  kind: 'steering' | 'follow_up';
+}
 
 export type AgentEventSink = (event: AgentEvent) => void;
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { getDotted, setDotted } from './dotted.js';
 import { parseJsonObject } from './json-text.js';
-import { configDir, expandHome, userSettingsPath, workspaceSettingsPath } from './paths.js';
+import { configDir, expandHome, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
 import { CONFIG_DEFAULTS, type BeansConfig } from './schema.js';
 import { findSettingKey, leafSettingKeys, suggestSettingKey } from './setting-keys.js';
 import { checkSettingValue, parseSettingText, validateSettings } from './validate.js';
@@ -40,7 +40,16 @@ export interface LoadConfigOptions {
   flags?: ConfigFlags;
   /** Base for relative paths given as flags (default: the workspace root). */
   cwd?: string;
+  /**
+   * Which settings files to read (the Claude Agent SDK's `settingSources`): `user` (the user's
+   * settings.json), `project` (`.beans/settings.json`), `local` (`.beans/settings.local.json`, personal
+   * and not committed). All three by default.
+   */
+  settingSources?: readonly SettingSource[];
 }
+
+export type SettingSource = 'user' | 'project' | 'local';
+export const SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'local'];
 
 /** Environment variables Beans reads, by the setting they set. */
 export const CONFIG_ENV_VARS: Readonly<Record<string, string>> = {
@@ -65,7 +74,7 @@ interface Layer {
 }
 
 /**
- * Merges CLI flags > environment > `<workspace>/.beans/settings.json` > user settings > defaults.
+ * Merges CLI flags > environment > `.beans/settings.local.json` > `<workspace>/.beans/settings.json` > user settings > defaults.
  * An invalid file is a ConfigError (exit 3); a bad flag a UsageError (exit 2).
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
@@ -73,10 +82,15 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const warnings: string[] = [];
   const files: string[] = [];
 
+  const sources = new Set(options.settingSources ?? SETTING_SOURCES);
   const userFile = userSettingsPath(env);
   const workspaceFile = workspaceSettingsPath(options.workspaceRoot);
-  const user = await fileLayer(userFile, configDir(env), env, warnings);
-  const workspace = path.resolve(workspaceFile) === path.resolve(userFile) ? undefined : await fileLayer(workspaceFile, options.workspaceRoot, env, warnings);
+  const localFile = localSettingsPath(options.workspaceRoot);
+  const isUserFile = (file: string) => path.resolve(file) === path.resolve(userFile);
+  const user = sources.has('user') ? await fileLayer(userFile, configDir(env), env, warnings) : undefined;
+  const workspace = sources.has('project') && !isUserFile(workspaceFile) ? await fileLayer(workspaceFile, options.workspaceRoot, env, warnings) : undefined;
+  const local = sources.has('local') && !isUserFile(localFile) ? await fileLayer(localFile, options.workspaceRoot, env, warnings) : undefined;
+  if (local) files.push(localFile);
   if (workspace) files.push(workspaceFile);
   if (user) files.push(userFile);
 
@@ -84,12 +98,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const envLayer = environmentLayer(env);
   const flags = flagLayer(options.flags ?? {}, options.cwd ?? options.workspaceRoot, env);
   // Highest precedence first.
-  const layers = [flags, envLayer, workspace, user, defaults].filter((layer): layer is Layer => layer !== undefined);
+  const layers = [flags, envLayer, local, workspace, user, defaults].filter((layer): layer is Layer => layer !== undefined);
 
   const values: Record<string, unknown> = {};
   const entries: ConfigEntry[] = [];
   for (const { key } of leafSettingKeys()) {
-    const entry = CONCAT_KEYS.has(key) ? concatenated(key, [workspace, user, flags]) ?? pick(key, layers) : pick(key, layers);
+    const entry = CONCAT_KEYS.has(key) ? concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers) : pick(key, layers);
     if (!entry) continue;
     entries.push(entry);
     setDotted(values, key, entry.value);

@@ -42,6 +42,11 @@ export function workspaceSettingsPath(workspaceRoot: string): string {
   return path.join(workspaceRoot, '.beans', 'settings.json');
 }
 
+/** Personal settings for one workspace, kept out of version control. */
+export function localSettingsPath(workspaceRoot: string): string {
+  return path.join(workspaceRoot, '.beans', 'settings.local.json');
+}
+
 /**
  * The folder holding one workspace's sessions: `<root>/<slug>-<hash>` where root is the
  * `sessions.dir` setting or `<stateDir>/sessions`. The slug keeps the folder recognisable; the hash

@@ -39,22 +39,28 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     if (denying) {
       return deny(`${tool.name} is blocked by the rule ${denying.source} (--disallowed-tools or settings). Do not retry it; find another way or ask the user.`);
     }
-    if (tool.kind !== 'edit' && tool.kind !== 'execute') return ALLOW;
     const mode = typeof options.mode === 'function' ? options.mode() : options.mode;
+    // A hook asked for the prompt: it is shown even for tools and modes that would not ask.
+    const forceAsk = request.hint === 'ask' && mode !== 'yolo';
+    if (!forceAsk && request.hint === 'allow') return ALLOW;
+    if (!forceAsk && tool.kind !== 'edit' && tool.kind !== 'execute') return ALLOW;
     if (mode === 'plan') {
       return deny(`plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`);
     }
     if (mode === 'yolo') return ALLOW;
-    if (allowRulesCover([...(options.allow ?? []), ...approved], tool.name, kind, subject)) return ALLOW;
-    if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
+    if (!forceAsk) {
+      if (allowRulesCover([...(options.allow ?? []), ...approved], tool.name, kind, subject)) return ALLOW;
+      if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
+    }
     if (!options.ask) return deny(oneShotReason(tool, kind, subject));
     const answer = await options.ask(request, signal);
     if (answer.decision === 'deny') {
       const reason = answer.reason?.trim();
-      return deny(reason ? `the user declined this ${tool.name} call: ${reason}` : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`);
+      const text = reason ? `the user declined this ${tool.name} call: ${reason}` : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`;
+      return answer.interrupt ? { allow: false, reason: text, interrupt: true } : deny(text);
     }
     if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject));
-    return ALLOW;
+    return answer.updatedInput !== undefined ? { allow: true, updatedInput: answer.updatedInput } : ALLOW;
   };
 }
 

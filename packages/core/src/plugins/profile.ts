@@ -6,7 +6,7 @@ import { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
 import { agentToolNames } from './tool-names.js';
 import type { AgentEntry, PluginCatalog, PluginProblem } from './types.js';
 
-export type ProfileSource = 'flag-file' | 'flag-agent' | 'description' | 'workspace' | 'default-plugin' | 'builtin';
+export type ProfileSource = 'flag-file' | 'flag-agent' | 'description' | 'workspace' | 'default-plugin' | 'builtin' | 'system-prompt';
 
 /** The active agent: its system prompt, and the model and tools its frontmatter asks for. */
 export interface Profile {
@@ -184,6 +184,8 @@ export function describeProfile(profile: Profile): string {
       return `${profile.name} (plugin agent ${profile.plugin}:${profile.name}, the default profile)`;
     case 'builtin':
       return `${profile.name} (Beans' built-in profile: no ${DEFAULT_PLUGIN} plugin was found)`;
+    case 'system-prompt':
+      return `${profile.name} (the systemPrompt option of the program that started Beans)`;
   }
 }
 

@@ -10,3 +10,4 @@ export { listDirectoryTool } from './list-directory.js';
 export { todoWriteTool } from './todo-write.js';
 export { builtinTools } from './builtin.js';
 export { walkFiles, type WalkedFile } from './file-walk.js';
+export { validateToolInput, type InputCheck } from './validate-input.js';

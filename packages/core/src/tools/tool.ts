@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolDeclaration } from '../llm/types.js';
+import type { ContentPart, JsonSchema, ProviderMetadata, ToolDeclaration } from '../llm/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 
 /** How a tool touches the world; permissions are decided per kind. */
@@ -41,17 +41,26 @@ export type ToolDetails =
   | { kind: 'shell'; exitCode: number | null; timedOut: boolean };
 
 export interface ToolResult {
-  content: string;
+  /** What the model reads: text, or parts when the result carries images (MCP, screenshots). */
+  content: string | ContentPart[];
   isError?: boolean;
   details?: ToolDetails;
+  /** Provider-specific data that travels with the result (never shown to the model as text). */
+  metadata?: ProviderMetadata;
 }
 
+/**
+ * A tool the model can call. Its input is described either by a zod schema (built-in tools) or by a
+ * JSON Schema (MCP servers, SDK programs), and is validated by whichever it has before it runs.
+ */
 export interface Tool<Input = unknown> {
   name: string;
   /** Written for the model: when to use the tool and how. */
   description: string;
   kind: ToolKind;
-  schema: z.ZodType<Input>;
+  schema?: z.ZodType<Input>;
+  /** A JSON Schema for tools that arrive without zod; passed to the model verbatim. */
+  inputSchema?: JsonSchema;
   /** The string a permission rule like `shell(git *)` or `edit_file(src/**)` is matched against. */
   ruleSubject?(input: Input): string | undefined;
   /** One line for the UI, e.g. `src/a.ts` or `npm test`. */
@@ -69,6 +78,11 @@ export function defineTool<S extends z.ZodType>(tool: Tool<z.infer<S>> & { schem
   return tool;
 }
 
+/** A tool whose input is described by a JSON Schema (MCP, SDK tools); validated by that schema. */
+export function defineJsonSchemaTool(tool: Omit<Tool<Record<string, unknown>>, 'schema'> & { inputSchema: JsonSchema }): Tool<Record<string, unknown>> {
+  return tool;
+}
+
 /** A tool's one-line summary of a call; a summarizer that throws on odd input gives ''. */
 export function summarizeCall(tool: AnyTool | undefined, input: unknown): string {
   try {
@@ -79,7 +93,14 @@ export function summarizeCall(tool: AnyTool | undefined, input: unknown): string
 }
 
 export function toolDeclaration(tool: AnyTool): ToolDeclaration {
+  if (!tool.schema) return { name: tool.name, description: tool.description, parameters: tool.inputSchema ?? { type: 'object', properties: {} } };
   const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, parameters: schema };
+}
+
+/** The text of a result's content: parts joined, images named (for logs, hooks and text-only views). */
+export function contentText(content: string | readonly ContentPart[]): string {
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mimeType}]`)).join('\n');
 }

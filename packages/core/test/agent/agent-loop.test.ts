@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runAgentLoop, type AgentLoopConfig } from '../../src/agent/agent-loop.js';
+import { permissionHook } from '../../src/agent/tool-hooks.js';
 import { ChatSession, userMessage } from '../../src/agent/chat-session.js';
 import type { AgentEvent, AgentMessage } from '../../src/agent/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -158,7 +159,7 @@ describe('agent loop', () => {
     const log: string[] = [];
     const { run, messages } = setup(
       [{ toolCalls: [{ name: 'write', arguments: { text: 'x' } }] }, { text: 'ok' }],
-      { authorize: async ({ tool }) => (tool.kind === 'edit' ? { allow: false, reason: 'one-shot mode' } : { allow: true }) },
+      { beforeToolCall: permissionHook(async ({ tool }) => (tool.kind === 'edit' ? { allow: false, reason: 'one-shot mode' } : { allow: true })) },
       new ToolRegistry([writeTool(log)]),
     );
     const result = await run();

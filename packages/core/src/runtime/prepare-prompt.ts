@@ -1,4 +1,6 @@
-import { BUILTIN_COMMAND_NAMES, expandSlashInput, parseSlashInput, skillsTriggeredBy, triggeredSkillMessage, userMessage, type PluginCatalog, type UserMessage } from '@beans/core';
+import { userMessage } from '../agent/chat-session.js';
+import type { UserMessage } from '../agent/types.js';
+import { BUILTIN_COMMAND_NAMES, expandSlashInput, parseSlashInput, skillsTriggeredBy, triggeredSkillMessage, type PluginCatalog } from '../plugins/index.js';
 
 export type Prepared = { messages: UserMessage[] } | { error: string };
 

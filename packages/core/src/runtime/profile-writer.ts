@@ -1,4 +1,7 @@
-import { ProviderError, exitCodeForFailure, profileWriterRequest, type LLMClient } from '@beans/core';
+import { ProviderError } from '../errors.js';
+import { exitCodeForFailure } from '../llm/failures.js';
+import type { LLMClient } from '../llm/types.js';
+import { profileWriterRequest } from '../plugins/profile.js';
 
 /** Has the LLM write a profile from a one-line description (`beans -a "..."`). */
 export async function generateProfile(client: LLMClient, model: string, description: string): Promise<string> {

@@ -1,0 +1,263 @@
+import { ChatSession } from '../agent/chat-session.js';
+import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
+import type { AgentMessage } from '../agent/types.js';
+import type { LoadedConfig } from '../config/index.js';
+import { resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { createAuthorize } from '../permissions/authorize.js';
+import { parseToolRules } from '../permissions/rules.js';
+import type { AskUser, PermissionMode } from '../permissions/types.js';
+import { createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
+import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
+import { builtinTools } from '../tools/builtin.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { compactSession } from './compact.js';
+import { isDontAsk, parsePermissionMode } from './permission-mode.js';
+import { preparePrompt, type Prepared } from './prepare-prompt.js';
+import { generateProfile } from './profile-writer.js';
+import type { SessionInitInfo } from './sdk-messages.js';
+import type { AgentSessionOptions, CanUseTool } from './session-options.js';
+import { VERSION } from '../version.js';
+
+/**
+ * Everything one session of Beans needs, built in one place: configuration, workspace, plugins, the
+ * profile, provider and model, tools, the permission policy, the system prompt and the session log.
+ * The one-shot runner, the chat UI, `query()`, the SDK protocol and subagents are thin clients of it.
+ */
+export interface AgentSession {
+  readonly base: RuntimeBase;
+  readonly config: LoadedConfig;
+  readonly workspace: Workspace;
+  readonly catalog: PluginCatalog;
+  readonly profile: Profile;
+  readonly providerId: string;
+  readonly client: LLMClient;
+  /** A line for people when the provider picked the model itself. */
+  readonly modelNote?: string;
+  /** Undefined when sessions are not persisted. */
+  readonly store?: SessionStore;
+  /** Warnings found while building the session (settings, plugins), for the front end to show. */
+  readonly warnings: string[];
+  /** The live conversation; replaced by `newConversation` (/clear, /resume). */
+  readonly session: ChatSession;
+  onSessionChange(listener: (session: ChatSession) => void): () => void;
+  permissionMode: PermissionMode;
+  /** The interactive front end's prompt; without one (and without canUseTool) calls that would ask are denied. */
+  setAsker(asker: AskUser | undefined): void;
+  /** Slash commands, skills and triggers turned into the messages of a run. */
+  preparePrompt(text: string): Promise<Prepared>;
+  /** Summarises the conversation so far into a compaction note; returns a line to show. */
+  compact(signal: AbortSignal, focus?: string): Promise<string>;
+  /** Replaces the live conversation with a fresh one, or with a stored one (`resumeId`). */
+  newConversation(resumeId?: string, model?: string): Promise<ChatSession>;
+  describeProfile(): string;
+  /** What `system/init` reports: model, tools, agents, skills, commands, plugins, mode. */
+  initInfo(): SessionInitInfo;
+  /** Stops the run and releases the session log. */
+  close(): void;
+}
+
+export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
+  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources });
+  const values = base.config.values;
+  const warnings = [...base.config.warnings];
+  const catalog = await loadCatalog(base, options.builtinPluginsDir);
+  const providerId = options.client?.provider ?? providerIdOf(base);
+  const client = options.client ?? (await clientFor(base, providerId));
+
+  // The profile comes before the model, so a mistyped --agent-profile is reported without touching the network.
+  let resolving: Promise<{ model: string; note?: string }> | undefined;
+  const modelOnce = () => (resolving ??= resolveClientModel(client));
+  const profile = options.systemPrompt !== undefined
+    ? { name: 'custom', source: 'system-prompt' as const, systemPrompt: options.systemPrompt }
+    : await resolveProfile({
+        agentProfile: options.agentProfile,
+        agentDescription: options.agentDescription,
+        workspaceRoot: base.workspace.root,
+        cwd: base.workspace.cwd,
+        catalog,
+        generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
+      });
+  const resolved = options.model ? { model: options.model } : await modelOnce();
+  let model = resolved.model;
+  // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
+  if (profile.model && !options.model && !values.model) model = resolveModelAlias(providerId, profile.model, model);
+
+  const deny = parseToolRules(values.permissions.deny);
+  // A bare tool name in the deny list removes the tool: the model never sees it.
+  const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
+  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...(options.tools ?? [])];
+  let tools = new ToolRegistry(allTools.filter((tool) => !removed.has(tool.name)));
+  if (profile.tools) tools = tools.only([...profile.tools, ...(options.tools ?? []).map((tool) => tool.name)]);
+
+  let permissionMode = values.permissions.mode;
+  let asker: AskUser | undefined;
+  const ask = askFunction(options, () => asker);
+  const allow = parseToolRules(values.permissions.allow);
+  // One policy per conversation: "always" answers must not outlive /clear or /resume.
+  const beforeToolCallFor = (): BeforeToolCall =>
+    composeBeforeToolCall(
+      options.beforeToolCall,
+      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask })),
+    );
+  const afterToolCall: AfterToolCall | undefined = options.afterToolCall ? composeAfterToolCall(options.afterToolCall) : undefined;
+
+  const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace });
+  const systemPrompt = withAppendix(
+    buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }),
+    options.appendSystemPrompt,
+  );
+  const store = options.persistSession === false ? undefined : sessionStore(base);
+
+  const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
+    let history: AgentMessage[] = [];
+    let id: string | undefined;
+    let writer: SessionWriter | undefined;
+    let sop = values.sop;
+    if (resumeId && store) {
+      const loaded = store.load(resumeId);
+      warnings.push(...loaded.warnings);
+      history = repairHistory(loaded.messages);
+      id = loaded.header.id;
+      writer = store.open(id);
+      // The session's own model and SOP come back, unless this run names a model itself.
+      if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
+      if (loaded.sop !== undefined) sop = loaded.sop;
+    } else {
+      id = store?.newId() ?? options.sessionId;
+    }
+    // Changes made before the first message wait for it: a session file is only made for a conversation.
+    const pendingChanges: SessionMetaInput[] = [];
+    const openWriter = (session: ChatSession) => {
+      if (!writer && store) {
+        writer = store.create({ id: session.id, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model: session.model });
+        for (const change of pendingChanges.splice(0)) writer.appendMeta(change);
+      }
+      return writer;
+    };
+    const session: ChatSession = new ChatSession({
+      id,
+      client,
+      provider: providerId,
+      model: sessionModel,
+      systemPrompt,
+      sop,
+      tools,
+      workspace: base.workspace,
+      beforeToolCall: beforeToolCallFor(),
+      afterToolCall,
+      maxTurns: values.maxTurns,
+      maxBudgetUsd: values.maxBudgetUsd,
+      messages: history,
+      // The file is created with the first message, so opening and closing chat leaves no empty session.
+      record: (message) => openWriter(session)?.append(message),
+      onClose: () => writer?.close(),
+      recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
+    });
+    return session;
+  };
+
+  let resumeId: string | undefined;
+  if (options.resume && store) resumeId = store.resolveId(options.resume);
+  else if (options.continue && store) {
+    resumeId = store.newest()?.id;
+    if (!resumeId) warnings.push('No earlier session in this workspace; starting a new one.');
+  }
+  let session = await conversation(resumeId);
+  const listeners = new Set<(session: ChatSession) => void>();
+
+  return {
+    base,
+    config: base.config,
+    workspace: base.workspace,
+    catalog,
+    profile,
+    providerId,
+    client,
+    modelNote: resolved && 'note' in resolved ? resolved.note : undefined,
+    store,
+    warnings,
+    get session() {
+      return session;
+    },
+    onSessionChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get permissionMode() {
+      return permissionMode;
+    },
+    set permissionMode(mode: PermissionMode) {
+      permissionMode = mode;
+    },
+    setAsker(next) {
+      asker = next;
+    },
+    preparePrompt: (text) => preparePrompt(text, catalog),
+    compact: (signal, focus) => compactSession(session, signal, focus),
+    async newConversation(id, nextModel = session.model) {
+      const next = await conversation(id, nextModel);
+      session.close();
+      session = next;
+      for (const listener of listeners) listener(next);
+      return next;
+    },
+    describeProfile: () => describeProfile(profile),
+    initInfo: () => ({
+      cwd: base.workspace.cwd,
+      model: session.model,
+      provider: providerId,
+      tools: session.tools.names(),
+      permissionMode,
+      slashCommands: catalog.commands().map((command) => command.name),
+      agents: catalog.agents().map((agent) => agent.name),
+      skills: catalog.skills().map((skill) => skill.name),
+      plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
+      version: VERSION,
+    }),
+    close: () => session.close(),
+  };
+}
+
+/** Options that are settings become the top configuration layer, so `beans config` shows them as flags. */
+function optionFlags(options: AgentSessionOptions): Record<string, unknown> {
+  const flags: Record<string, unknown> = { ...options.flags };
+  if (options.provider) flags.provider = options.provider;
+  if (options.model) flags.model = options.model;
+  if (options.permissionMode) flags['permissions.mode'] = parsePermissionMode(options.permissionMode);
+  if (options.allowedTools?.length) flags['permissions.allow'] = parseToolRules(options.allowedTools).map((rule) => rule.source);
+  if (options.disallowedTools?.length) flags['permissions.deny'] = parseToolRules(options.disallowedTools).map((rule) => rule.source);
+  if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
+  if (options.maxBudgetUsd !== undefined) flags.maxBudgetUsd = options.maxBudgetUsd;
+  if (options.pluginDirs?.length) flags['plugins.dirs'] = options.pluginDirs;
+  return flags;
+}
+
+/**
+ * Who answers "may this call run?": the interactive prompt when one is installed, else the SDK
+ * program's canUseTool, else nobody (the call is denied with instructions). `dontAsk` never asks.
+ */
+function askFunction(options: AgentSessionOptions, asker: () => AskUser | undefined): AskUser | undefined {
+  if (isDontAsk(options.permissionMode)) return undefined;
+  const canUseTool = options.canUseTool;
+  if (!options.interactive && !canUseTool) return undefined;
+  return async (request, signal) => {
+    const prompt = asker();
+    if (prompt) return prompt(request, signal);
+    if (canUseTool) return askProgram(canUseTool, request, signal);
+    return { decision: 'deny', reason: 'No one is there to approve it.' };
+  };
+}
+
+async function askProgram(canUseTool: CanUseTool, request: Parameters<AskUser>[0], signal: AbortSignal): ReturnType<AskUser> {
+  const answer = await canUseTool(request.tool.name, request.input as Record<string, unknown>, { signal, toolUseID: request.call.id, suggestions: [] });
+  if (answer.behavior === 'allow') return { decision: 'once', ...(answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {}) };
+  return { decision: 'deny', reason: answer.message, ...(answer.interrupt ? { interrupt: true } : {}) };
+}
+
+function withAppendix(systemPrompt: string, appendix: string | undefined): string {
+  return appendix?.trim() ? `${systemPrompt}\n\n${appendix.trim()}` : systemPrompt;
+}

@@ -1,0 +1,73 @@
+import { fileURLToPath } from 'node:url';
+import { configDir as userConfigDir, loadConfig, modelForProvider, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
+import { ConfigError, ProviderError } from '../errors.js';
+import { createClient, defaultProviderId, exitCodeForFailure, getProvider, registerBuiltinProviders, type LLMClient } from '../llm/index.js';
+import { loadPlugins, pluginRoots, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
+import { SessionStore } from '../session/index.js';
+import { resolveWorkspace, type Workspace } from '../workspace/workspace.js';
+
+/** What every command needs before it does anything: the workspace and its configuration. */
+export interface RuntimeBase {
+  env: NodeJS.ProcessEnv;
+  workspace: Workspace;
+  config: LoadedConfig;
+  /** The user's config folder (`~/.config/beans-agent`). */
+  configDir: string;
+}
+
+export interface RuntimeBaseOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The highest configuration layer (command-line flags, or a library caller's options) by dotted key. */
+  flags?: ConfigFlags;
+  settingSources?: readonly SettingSource[];
+}
+
+/** Finds the workspace (git root, else the folder) and loads its configuration. */
+export async function loadRuntimeBase(options: RuntimeBaseOptions = {}): Promise<RuntimeBase> {
+  const env = options.env ?? process.env;
+  const workspace = resolveWorkspace(options.cwd ?? process.cwd());
+  const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd });
+  return { env, workspace, config, configDir: userConfigDir(env) };
+}
+
+/** The built-in plugins ship beside the packages: `<repo>/plugins`. */
+export function builtinPluginsDir(): string {
+  return fileURLToPath(new URL('../../../../plugins', import.meta.url));
+}
+
+/** Every plugin root's plugins, in precedence order, with clashes with built-in names reported. */
+export async function loadCatalog(base: RuntimeBase, builtinDir: string = builtinPluginsDir()): Promise<PluginCatalog> {
+  const roots = pluginRoots({ builtinDir, workspaceRoot: base.workspace.root, configDir: base.configDir, extraDirs: base.config.values.plugins.dirs });
+  const catalog = await loadPlugins({ roots, disabled: base.config.values.plugins.disabled });
+  reportBuiltinClashes(catalog);
+  return catalog;
+}
+
+export function sessionStore(base: RuntimeBase): SessionStore {
+  return new SessionStore(sessionsDir(base.env, base.workspace.root, base.config.values.sessions.dir));
+}
+
+/** The configured provider, else the first one with a key, else Ollama. */
+export function providerIdOf(base: RuntimeBase): string {
+  registerBuiltinProviders();
+  const id = base.config.values.provider ?? defaultProviderId(base.env);
+  if (!getProvider(id)) throw new ConfigError(`Unknown provider "${id}". Use --provider gemini or --provider ollama.`);
+  return id;
+}
+
+export async function clientFor(base: RuntimeBase, providerId: string): Promise<LLMClient> {
+  const values = base.config.values;
+  return createClient(providerId, {
+    model: modelForProvider(values, providerId),
+    baseUrl: providerId === 'ollama' ? values.ollama.host : values.gemini.baseUrl,
+    env: base.env,
+  });
+}
+
+/** The model to use: the configured one, or the provider's pick (Ollama chooses an installed tool-capable model). */
+export async function resolveClientModel(client: LLMClient, signal?: AbortSignal): Promise<{ model: string; note?: string }> {
+  const resolved = await client.resolveModel(signal);
+  if ('failure' in resolved) throw new ProviderError(resolved.failure.message, resolved.failure.kind, exitCodeForFailure(resolved.failure));
+  return resolved;
+}

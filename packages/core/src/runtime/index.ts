@@ -1,0 +1,10 @@
+export { createAgentSession, type AgentSession } from './agent-session.js';
+export type { AgentSessionOptions, CanUseTool, PermissionResult } from './session-options.js';
+export { loadRuntimeBase, loadCatalog, sessionStore, providerIdOf, clientFor, resolveClientModel, builtinPluginsDir, type RuntimeBase, type RuntimeBaseOptions } from './base.js';
+export { parsePermissionMode, sdkPermissionMode, type SdkPermissionMode } from './permission-mode.js';
+export { preparePrompt, type Prepared } from './prepare-prompt.js';
+export { compactSession } from './compact.js';
+export { generateProfile } from './profile-writer.js';
+export { SdkMessageMapper, resultSubtype, sdkStopReason, sdkUsage, type SessionInitInfo, type SdkMessageMapperOptions, type RunSummary } from './sdk-messages.js';
+export type * from './sdk-types.js';
+export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock } from './query.js';

@@ -1,0 +1,127 @@
+import type { UserMessage } from '../agent/types.js';
+import { userMessage } from '../agent/chat-session.js';
+import type { ContentPart } from '../llm/types.js';
+import { createAgentSession, type AgentSession } from './agent-session.js';
+import { AsyncQueue } from './async-queue.js';
+import { parsePermissionMode } from './permission-mode.js';
+import { SdkMessageMapper } from './sdk-messages.js';
+import type { SdkMessage } from './sdk-types.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+/** A user message as the Claude Agent SDK streams it in. */
+export interface SdkUserInput {
+  type: 'user';
+  message: { role: 'user'; content: string | SdkInputBlock[] };
+  parent_tool_use_id?: string | null;
+  session_id?: string;
+  uuid?: string;
+}
+
+export type SdkInputBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+  | { type: string; [key: string]: unknown };
+
+export interface QueryOptions extends Omit<AgentSessionOptions, 'interactive' | 'flags'> {
+  /** Aborting it interrupts the run in progress and ends the query. */
+  abortController?: AbortController;
+  /** Also yield `stream_event` messages as text and tool input stream in. */
+  includePartialMessages?: boolean;
+}
+
+/** The messages of a run, plus controls, as the Claude Agent SDK's `Query`. */
+export interface Query extends AsyncGenerator<SdkMessage, void> {
+  /** Stops the turn in progress; its result is an `error_during_execution`. */
+  interrupt(): Promise<void>;
+  /** Changes the model for the next turns. */
+  setModel(model?: string): Promise<void>;
+  /** Beans' or the SDK's mode names. */
+  setPermissionMode(mode: string): Promise<void>;
+  /** Ends the query: stops any run and releases the session. */
+  close(): void;
+}
+
+/**
+ * Runs Beans as a library: each user message (one string, or a stream of SDK user messages) runs
+ * the agent to completion, and the generator yields exactly what `-o stream-json` prints: a
+ * `system/init`, the assistant and tool-result messages as they happen, and a `result`.
+ */
+export function query({ prompt, options = {} }: { prompt: string | AsyncIterable<SdkUserInput>; options?: QueryOptions }): Query {
+  const outbox = new AsyncQueue<SdkMessage>();
+  let agent: AgentSession | undefined;
+  let closed = false;
+  const ready = createAgentSession({ ...options, interactive: false });
+
+  const run = async () => {
+    agent = await ready;
+    const mapper = new SdkMessageMapper({ sessionId: agent.session.id, includePartialMessages: options.includePartialMessages });
+    agent.session.subscribe((event) => {
+      for (const message of mapper.event(event)) outbox.push(message);
+    });
+    const onAbort = () => agent?.session.abort();
+    options.abortController?.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      for await (const prompts of userTurns(prompt)) {
+        if (closed || options.abortController?.signal.aborted) break;
+        outbox.push(mapper.init(agent.initInfo()));
+        const started = Date.now();
+        const result = await agent.session.prompt(prompts);
+        outbox.push(mapper.result({ result, durationMs: Date.now() - started }));
+      }
+    } finally {
+      options.abortController?.signal.removeEventListener('abort', onAbort);
+      agent.close();
+    }
+  };
+  run().then(() => outbox.end(), (error: unknown) => outbox.fail(error));
+
+  const generator = outbox.drain() as Query;
+  generator.interrupt = async () => {
+    (agent ?? (await ready)).session.abort();
+  };
+  generator.setModel = async (model) => {
+    const session = (agent ?? (await ready)).session;
+    session.setModel(model ?? session.model);
+  };
+  generator.setPermissionMode = async (mode) => {
+    (agent ?? (await ready)).permissionMode = parsePermissionMode(mode);
+  };
+  generator.close = () => {
+    closed = true;
+    agent?.session.abort();
+    outbox.end();
+  };
+  return generator;
+}
+
+async function* userTurns(prompt: string | AsyncIterable<SdkUserInput>): AsyncGenerator<UserMessage[]> {
+  if (typeof prompt === 'string') {
+    yield [userMessage(prompt)];
+    return;
+  }
+  for await (const input of prompt) {
+    const message = fromSdkUser(input);
+    if (message) yield [message];
+  }
+}
+
+/** An SDK user message as a Beans prompt: text blocks joined, images kept as parts. */
+export function fromSdkUser(input: SdkUserInput): UserMessage | undefined {
+  const content = input.message?.content;
+  if (typeof content === 'string') return content.trim() ? { ...userMessage(content), ...(input.uuid ? { uuid: input.uuid } : {}) } : undefined;
+  if (!Array.isArray(content)) return undefined;
+  const texts: string[] = [];
+  const parts: ContentPart[] = [];
+  for (const block of content) {
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    else if (block.type === 'image' && isBase64Source(block.source)) parts.push({ type: 'image', mimeType: block.source.media_type, data: block.source.data });
+  }
+  if (texts.length === 0 && parts.length === 0) return undefined;
+  const message = userMessage(texts.join('\n'));
+  return { ...message, ...(parts.length > 0 ? { parts } : {}), ...(input.uuid ? { uuid: input.uuid } : {}) };
+}
+
+function isBase64Source(source: unknown): source is { type: 'base64'; media_type: string; data: string } {
+  const s = source as { type?: unknown; media_type?: unknown; data?: unknown } | undefined;
+  return s?.type === 'base64' && typeof s.media_type === 'string' && typeof s.data === 'string';
+}

@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent, AgentRunResult, AssistantMessage, ToolResultMessage } from '../agent/types.js';
+import type { ContentPart, StopReason, ToolCall, Usage } from '../llm/types.js';
+import type { PermissionMode } from '../permissions/types.js';
+import { sdkPermissionMode } from './permission-mode.js';
+import type {
+  SdkAssistantMessage,
+  SdkContentBlock,
+  SdkInitMessage,
+  SdkMessage,
+  SdkModelUsage,
+  SdkResultMessage,
+  SdkResultSubtype,
+  SdkStopReason,
+  SdkStreamEvent,
+  SdkToolResultContent,
+  SdkUsage,
+  SdkUserMessage,
+} from './sdk-types.js';
+
+/** What `system/init` reports about a session. */
+export interface SessionInitInfo {
+  cwd: string;
+  model: string;
+  provider: string;
+  tools: string[];
+  permissionMode: PermissionMode;
+  slashCommands: string[];
+  agents: string[];
+  skills: string[];
+  plugins: { name: string; path: string; version?: string }[];
+  mcpServers?: { name: string; status: string }[];
+  version: string;
+}
+
+export interface SdkMessageMapperOptions {
+  sessionId: string;
+  /** Emit `stream_event` messages as text and tool input stream in. */
+  includePartialMessages?: boolean;
+  /** Set on every message of a subagent: the id of the task call that runs it. */
+  parentToolUseId?: string | null;
+  /** Context window and output limit per model, for `modelUsage`. */
+  modelLimits?: (model: string) => { contextWindow?: number; maxOutputTokens?: number };
+}
+
+export interface RunSummary {
+  result: AgentRunResult;
+  durationMs: number;
+  /** Why the run failed, in one or two sentences (becomes `errors`). */
+  error?: string;
+}
+
+/**
+ * Turns session events into Claude Agent SDK messages: the one mapping behind `-o stream-json`,
+ * `query()` and the SDK subprocess protocol. Stateful per session: it tracks the partial-message
+ * blocks in flight and the usage per model since the last result.
+ */
+export class SdkMessageMapper {
+  private modelUsage: Record<string, SdkModelUsage> = {};
+  private lastStopReason: SdkStopReason | null = null;
+  private openBlock: { index: number; kind: 'text' } | undefined;
+  private blockCount = 0;
+
+  constructor(private readonly options: SdkMessageMapperOptions) {}
+
+  get sessionId(): string {
+    return this.options.sessionId;
+  }
+
+  init(info: SessionInitInfo): SdkInitMessage {
+    return {
+      type: 'system',
+      subtype: 'init',
+      session_id: this.options.sessionId,
+      uuid: randomUUID(),
+      cwd: info.cwd,
+      model: info.model,
+      provider: info.provider,
+      tools: info.tools,
+      mcp_servers: info.mcpServers ?? [],
+      permissionMode: sdkPermissionMode(info.permissionMode),
+      slash_commands: info.slashCommands,
+      agents: info.agents,
+      skills: info.skills,
+      plugins: info.plugins,
+      apiKeySource: 'none',
+      claude_code_version: info.version,
+      output_style: 'default',
+    };
+  }
+
+  /** The messages one session event becomes (often none). */
+  event(event: AgentEvent): SdkMessage[] {
+    switch (event.type) {
+      case 'message_start':
+        if (event.message.role !== 'assistant' || !this.options.includePartialMessages) return [];
+        this.blockCount = 0;
+        this.openBlock = undefined;
+        return [this.partial({ type: 'message_start', message: this.assistantBody(event.message, [], null) })];
+      case 'message_update':
+        return this.options.includePartialMessages ? this.partialUpdate(event.delta, event.toolCall) : [];
+      case 'message_end': {
+        const message = event.message;
+        if (message.role === 'assistant') return this.assistantEnd(message);
+        if (message.role === 'tool') return [this.toolResult(message)];
+        if (message.role === 'note' && message.kind === 'compaction') {
+          return [{ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUUID(), session_id: this.options.sessionId }];
+        }
+        return [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** The `result` message of a finished run; usage per model starts again after it. */
+  result(summary: RunSummary): SdkResultMessage {
+    const { result } = summary;
+    const subtype = resultSubtype(result);
+    const message: SdkResultMessage = {
+      type: 'result',
+      subtype,
+      is_error: subtype !== 'success',
+      result: result.finalText,
+      session_id: this.options.sessionId,
+      uuid: randomUUID(),
+      num_turns: result.turns,
+      duration_ms: summary.durationMs,
+      duration_api_ms: result.apiDurationMs,
+      stop_reason: this.lastStopReason,
+      usage: sdkUsage({ inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens }),
+      modelUsage: this.modelUsage,
+      total_cost_usd: roundCost(result.usage.costUsd),
+      permission_denials: result.permissionDenials,
+    };
+    if (subtype !== 'success') message.errors = [summary.error ?? defaultError(result)];
+    this.modelUsage = {};
+    this.lastStopReason = null;
+    return message;
+  }
+
+  private assistantEnd(message: AssistantMessage): SdkMessage[] {
+    const out: SdkMessage[] = [];
+    const stopReason = sdkStopReason(message.stopReason);
+    if (this.options.includePartialMessages) {
+      if (this.openBlock) out.push(this.partial({ type: 'content_block_stop', index: this.openBlock.index }));
+      this.openBlock = undefined;
+      const usage = message.usage ?? { inputTokens: 0, outputTokens: 0 };
+      out.push(this.partial({
+        type: 'message_delta',
+        delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null },
+        usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, server_tool_use: null, output_tokens_details: null, iterations: null, fallback_credit: null },
+        context_management: null,
+      }));
+      out.push(this.partial({ type: 'message_stop' }));
+    }
+    if (message.usage && message.model) this.addModelUsage(message.model, message.usage);
+    if (stopReason) this.lastStopReason = stopReason;
+    const content: SdkContentBlock[] = [];
+    if (message.content) content.push({ type: 'text', text: message.content, citations: null });
+    for (const call of message.toolCalls) content.push(toolUseBlock(call));
+    if (content.length === 0) return out;
+    const assistant: SdkAssistantMessage = {
+      type: 'assistant',
+      message: this.assistantBody(message, content, stopReason),
+      parent_tool_use_id: this.options.parentToolUseId ?? null,
+      uuid: randomUUID(),
+      session_id: this.options.sessionId,
+    };
+    out.push(assistant);
+    return out;
+  }
+
+  private assistantBody(message: AssistantMessage, content: SdkContentBlock[], stopReason: SdkStopReason | null): SdkAssistantMessage['message'] {
+    return {
+      id: message.id ?? `msg_${randomUUID().replaceAll('-', '')}`,
+      type: 'message',
+      role: 'assistant',
+      model: message.model ?? '',
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      stop_details: null,
+      usage: sdkUsage(message.usage ?? { inputTokens: 0, outputTokens: 0 }),
+      container: null,
+      context_management: null,
+      diagnostics: null,
+    };
+  }
+
+  private partialUpdate(delta: string, toolCall: ToolCall | undefined): SdkMessage[] {
+    const out: SdkMessage[] = [];
+    if (delta) {
+      if (!this.openBlock) {
+        this.openBlock = { index: this.blockCount++, kind: 'text' };
+        out.push(this.partial({ type: 'content_block_start', index: this.openBlock.index, content_block: { type: 'text', text: '', citations: null } }));
+      }
+      out.push(this.partial({ type: 'content_block_delta', index: this.openBlock.index, delta: { type: 'text_delta', text: delta } }));
+    }
+    if (toolCall) {
+      if (this.openBlock) out.push(this.partial({ type: 'content_block_stop', index: this.openBlock.index }));
+      this.openBlock = undefined;
+      const index = this.blockCount++;
+      out.push(this.partial({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolCall.id, name: toolCall.name, input: {} } }));
+      out.push(this.partial({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(toolCall.arguments ?? {}) } }));
+      out.push(this.partial({ type: 'content_block_stop', index }));
+    }
+    return out;
+  }
+
+  private toolResult(message: ToolResultMessage): SdkUserMessage {
+    return {
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message.content), is_error: message.isError }] },
+      parent_tool_use_id: this.options.parentToolUseId ?? null,
+      uuid: randomUUID(),
+      session_id: this.options.sessionId,
+    };
+  }
+
+  private partial(event: SdkStreamEvent): SdkMessage {
+    return { type: 'stream_event', event, parent_tool_use_id: this.options.parentToolUseId ?? null, uuid: randomUUID(), session_id: this.options.sessionId };
+  }
+
+  private addModelUsage(model: string, usage: Usage): void {
+    const limits = this.options.modelLimits?.(model) ?? {};
+    const entry = (this.modelUsage[model] ??= {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      webSearchRequests: 0,
+      costUSD: 0,
+      contextWindow: limits.contextWindow ?? 0,
+      maxOutputTokens: limits.maxOutputTokens ?? 0,
+    });
+    entry.inputTokens += usage.inputTokens;
+    entry.outputTokens += usage.outputTokens;
+    entry.costUSD = roundCost(entry.costUSD + (usage.costUsd ?? 0));
+  }
+}
+
+export function resultSubtype(result: AgentRunResult): SdkResultSubtype {
+  switch (result.stopReason) {
+    case 'completed':
+      return 'success';
+    case 'max_turns':
+      return 'error_max_turns';
+    case 'max_budget':
+      return 'error_max_budget_usd';
+    default:
+      return 'error_during_execution';
+  }
+}
+
+function defaultError(result: AgentRunResult): string {
+  if (result.failure) return result.failure.message;
+  if (result.stopReason === 'aborted') return 'Interrupted.';
+  if (result.stopReason === 'max_turns') return `Stopped after ${result.turns} turns (the turn limit).`;
+  if (result.stopReason === 'max_budget') return `Stopped at $${result.usage.costUsd.toFixed(4)} (the budget).`;
+  return 'The run failed.';
+}
+
+export function sdkStopReason(reason: StopReason | undefined): SdkStopReason | null {
+  switch (reason) {
+    case 'stop':
+      return 'end_turn';
+    case 'tool_use':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    default:
+      return null;
+  }
+}
+
+export function sdkUsage(usage: Pick<Usage, 'inputTokens' | 'outputTokens'>): SdkUsage {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+    server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+    output_tokens_details: { thinking_tokens: 0 },
+    service_tier: 'standard',
+    speed: 'standard',
+    inference_geo: '',
+    iterations: [],
+    fallback_credit: null,
+  };
+}
+
+function toolUseBlock(call: ToolCall): SdkContentBlock {
+  return { type: 'tool_use', id: call.id, name: call.name, input: call.arguments ?? {} };
+}
+
+function toolResultContent(content: string | ContentPart[]): SdkToolResultContent {
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image' as const, source: { type: 'base64' as const, media_type: part.mimeType, data: part.data } }));
+}
+
+function roundCost(cost: number): number {
+  return Math.round(cost * 1e8) / 1e8;
+}

@@ -1,0 +1,66 @@
+import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
+import type { ConfigFlags, SettingSource } from '../config/index.js';
+import type { LLMClient } from '../llm/types.js';
+import type { AnyTool } from '../tools/tool.js';
+
+/** The Claude Agent SDK's permission callback: asked whenever the policy would ask a person. */
+export type CanUseTool = (
+  toolName: string,
+  input: Record<string, unknown>,
+  options: { signal: AbortSignal; toolUseID: string; suggestions: unknown[] },
+) => Promise<PermissionResult>;
+
+export type PermissionResult =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
+  | { behavior: 'deny'; message: string; interrupt?: boolean };
+
+/** How to build a session. Names follow the Claude Agent SDK's options where the meaning is the same. */
+export interface AgentSessionOptions {
+  /** The folder to work in (its git root is the workspace). Default: the process's folder. */
+  cwd?: string;
+  /** The environment to read keys and settings from. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Which settings files to read. Default: all (`user`, `project`, `local`). */
+  settingSources?: readonly SettingSource[];
+  /** Settings by dotted key that override every file and the environment (the CLI's flags). */
+  flags?: ConfigFlags;
+  provider?: string;
+  model?: string;
+  /** Beans' names (`default`, `auto-edit`, `yolo`, `plan`) or the SDK's (`acceptEdits`, `bypassPermissions`, `dontAsk`). */
+  permissionMode?: string;
+  /** Rules such as `write_file` or `shell(git *)`. */
+  allowedTools?: string | readonly string[];
+  disallowedTools?: string | readonly string[];
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  /** Replaces the profile's instructions; the environment, context files and skills are still added. */
+  systemPrompt?: string;
+  /** Appended to the end of the system prompt. */
+  appendSystemPrompt?: string;
+  /** A Markdown profile file or a plugin agent's name (`--agent-profile`). */
+  agentProfile?: string;
+  /** A description the model turns into a profile (`-a`). */
+  agentDescription?: string;
+  /** Extra plugin roots. */
+  pluginDirs?: readonly string[];
+  /** Where the built-in plugins are (default: the `plugins/` folder shipped with Beans). */
+  builtinPluginsDir?: string;
+  /** Resume a stored session by id or unique prefix. */
+  resume?: string;
+  /** Continue the newest session of the workspace. */
+  continue?: boolean;
+  /** The id of a new session (when not persisted, or chosen by the caller). */
+  sessionId?: string;
+  /** False: keep no session file. Default true. */
+  persistSession?: boolean;
+  /** True for front ends where a person answers permission questions through `setAsker`. */
+  interactive?: boolean;
+  canUseTool?: CanUseTool;
+  /** Tools beyond the built-in ones (SDK or MCP tools); they are offered whatever the profile's tool list says. */
+  tools?: AnyTool[];
+  /** Runs before the permission check of every call (hooks). */
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+  /** A client to use instead of creating one from the configuration (tests, embedding programs). */
+  client?: LLMClient;
+}
