@@ -217,6 +217,36 @@ describe('agent loop', () => {
     expect(requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'stop, use tabs' });
   });
 
+  it('after a steering message, calls that change things are skipped but reading calls of the turn still run', async () => {
+    const log: string[] = [];
+    const steering: AgentMessage[] = [];
+    const tools = new ToolRegistry([
+      defineTool({
+        name: 'write', description: 'd', kind: 'edit', schema: z.object({ text: z.string() }),
+        async execute({ text }) {
+          log.push(`write ${text}`);
+          steering.push(userMessage('look at b.txt instead', 'steering'));
+          return { content: 'ok' };
+        },
+      }),
+      defineTool({
+        name: 'read', description: 'd', kind: 'read', schema: z.object({ path: z.string() }),
+        async execute({ path }) {
+          log.push(`read ${path}`);
+          return { content: `content of ${path}` };
+        },
+      }),
+    ]);
+    const { run, messages } = setup(
+      [{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'write', arguments: { text: 'b' } }, { name: 'read', arguments: { path: 'b.txt' } }] }, { text: 'done' }],
+      { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) },
+      tools,
+    );
+    await run();
+    expect(log).toEqual(['write a', 'read b.txt']);
+    expect(messages.filter((m) => m.role === 'tool').map((r) => r.status)).toEqual(['ok', 'skipped', 'ok']);
+  });
+
   it('runs follow-up messages after the agent would stop', async () => {
     const followUps = [userMessage('and now B', 'follow_up')];
     const { run, requests } = setup([{ text: 'A' }, { text: 'B' }], { takeFollowUps: () => followUps.splice(0, 1) });
@@ -326,6 +356,34 @@ describe('ChatSession', () => {
     expect(session.queuedCount).toBe(1);
     expect((await running).stopReason).toBe('error');
     expect(session.queuedCount).toBe(0);
+  });
+
+  it('owns one queue: changes are announced, and a message queued as the run ends still runs', async () => {
+    const { llm, requests } = client([{ text: 'first answer' }, { text: 'second answer' }]);
+    const session = new ChatSession({ client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace });
+    const seen: string[][] = [];
+    session.subscribe((event) => {
+      if (event.type === 'queue_update') seen.push(event.queued.map((queued) => queued.text));
+      // Queued after the loop's last look at the queue: the answer is already complete.
+      if (event.type === 'agent_end' && requests.length === 1) session.steer('one more thing');
+    });
+    const result = await session.prompt('go');
+    expect(result.finalText).toBe('second answer');
+    expect(requests[1]!.messages.at(-1)).toEqual({ role: 'user', content: 'one more thing' });
+    expect(seen).toEqual([['one more thing'], []]);
+    expect(session.queuedCount).toBe(0);
+  });
+
+  it('takeQueued() hands back what was waiting, in order', async () => {
+    const { llm } = client([{ text: 'slow', delayMs: 5_000 }]);
+    const session = new ChatSession({ client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace });
+    const running = session.prompt('go');
+    session.steer('a');
+    session.followUp('b');
+    expect(session.takeQueued().map((queued) => [queued.kind, queued.text])).toEqual([['steering', 'a'], ['follow_up', 'b']]);
+    session.abort();
+    await running;
+    expect(session.queued).toEqual([]);
   });
 
   it('refuses a second concurrent prompt and records an interruption note on abort', async () => {
