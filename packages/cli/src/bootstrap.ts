@@ -6,6 +6,7 @@ import {
   providerIdOf as coreProviderIdOf,
   sessionStore as coreSessionStore,
   type AgentSession,
+  type AgentSessionOptions,
   type LLMClient,
   type PluginCatalog,
   type RuntimeBase,
@@ -38,16 +39,24 @@ export async function clientFor(base: Base, providerId: string): Promise<LLMClie
   return coreClientFor(base, providerId);
 }
 
-/** The session every mode runs on, built by core from the command line; its warnings go to stderr. */
-export async function createCliSession(options: CliOptions, mode: 'chat' | 'one-shot'): Promise<AgentSession> {
-  const agent = await createAgentSession({
+/** What the command line says about the session, as core's options. */
+export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'): AgentSessionOptions {
+  return {
     flags: configFlags(options),
     agentProfile: options.agentProfile,
     agentDescription: options.agentDescription,
     resume: options.resume,
     continue: options.continue,
+    sessionId: options.sessionId,
+    persistSession: options.sessionPersistence !== false,
+    settingSources: options.settingSources,
     interactive: mode === 'chat',
-  });
+  };
+}
+
+/** The session every mode runs on, built by core from the command line; its warnings go to stderr. */
+export async function createCliSession(options: CliOptions, mode: 'chat' | 'one-shot'): Promise<AgentSession> {
+  const agent = await createAgentSession(cliSessionOptions(options, mode));
   for (const warning of agent.warnings) warn(warning);
   return agent;
 }

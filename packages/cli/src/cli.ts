@@ -40,6 +40,9 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'auto-edit', 'yolo', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']))
     .option('--allowed-tools <rules>', 'tools that run without asking, e.g. "write_file,shell(git *)"')
     .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)"')
+    // Claude Code's spellings, which the Claude Agent SDK passes.
+    .addOption(new Option('--allowedTools <rules>').hideHelp())
+    .addOption(new Option('--disallowedTools <rules>').hideHelp())
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
     .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)
     .option('-c, --continue', 'continue the newest session of this workspace')
@@ -48,7 +51,12 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--debug', 'show stack traces and debug details')
     // The Claude Agent SDK passes --verbose; stream-json is always complete, so it changes nothing.
     .option('--verbose', 'accepted for compatibility: stream-json output is always verbose')
-    .option('--include-partial-messages', 'with -o stream-json: also print raw stream events as text and tool input arrive');
+    .option('--include-partial-messages', 'with -o stream-json: also print raw stream events as text and tool input arrive')
+    .addOption(new Option('--input-format <format>', 'one-shot input: text, or stream-json (the Claude Agent SDK protocol)').choices(['text', 'stream-json']).default('text'))
+    .addOption(new Option('--permission-prompt-tool <tool>', 'who answers permission questions in stream-json input: stdio (the SDK program)').choices(['stdio']))
+    .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
+    .option('--session-id <id>', 'the id of a new session')
+    .option('--no-session-persistence', 'keep no session file')
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();
@@ -90,6 +98,13 @@ function buildProgram(setExit: (code: number) => void): Command {
     });
 
   return program;
+}
+
+function settingSources(value: string): string[] {
+  const sources = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const wrong = sources.filter((source) => !['user', 'project', 'local'].includes(source));
+  if (wrong.length > 0) throw new InvalidArgumentError(`unknown source ${wrong.join(', ')}; use user, project and local.`);
+  return sources;
 }
 
 function positiveInt(value: string): number {

@@ -1,4 +1,4 @@
-import { parsePermissionMode, parseToolRules } from '@beans/core';
+import { beansToolRule, parsePermissionMode, parseToolRules } from '@beans/core';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -22,6 +22,13 @@ export interface CliOptions {
   debug?: boolean;
   /** Stream-json only: also print Anthropic-style raw stream events as text and tool input stream in. */
   includePartialMessages?: boolean;
+  /** `stream-json`: the Claude Agent SDK's subprocess protocol on stdin and stdout. */
+  inputFormat?: 'text' | 'stream-json';
+  permissionPromptTool?: 'stdio';
+  settingSources?: ('user' | 'project' | 'local')[];
+  sessionId?: string;
+  /** False with --no-session-persistence. */
+  sessionPersistence?: boolean;
 }
 
 /** CLI flags as dotted config keys, the top layer of the configuration. */
@@ -42,5 +49,6 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
 
 /** Validates a rule list from a flag (a mistake is a usage error, exit 2) and keeps each rule's text. */
 function ruleSources(text: string): string[] {
-  return parseToolRules(text).map((rule) => rule.source);
+  // Claude Code's names (`Read`, `Bash(git add:*)`) become Beans' (`read_file`, `shell(git add *)`).
+  return parseToolRules(text).map((rule) => beansToolRule(rule.source));
 }

@@ -7,6 +7,11 @@ const started = Date.now();
 /** The default command: chat on a terminal, one-shot with -p or piped stdin. */
 export async function runMain(options: CliOptions, { forceChat }: { forceChat: boolean }): Promise<number> {
   try {
+    if (options.inputFormat === 'stream-json') {
+      if (options.outputFormat !== 'stream-json') throw new UsageError('--input-format stream-json needs --output-format stream-json.');
+      const { runSdkSubprocess } = await import('./sdk-subprocess.js');
+      return await runSdkSubprocess(options);
+    }
     if (options.prompt !== undefined || (!forceChat && !process.stdin.isTTY)) {
       const piped = process.stdin.isTTY ? '' : await readStdin();
       const prompt = joinPrompt(options.prompt, piped);

@@ -12,3 +12,6 @@ export { resolveInWorkspace, OutsideWorkspaceError, type WorkspacePath } from '.
 export { expandHome } from './config/paths.js';
 export * from './runtime/index.js';
 export { VERSION } from './version.js';
+export * from './protocol/index.js';
+export * from './claude/index.js';
+export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';

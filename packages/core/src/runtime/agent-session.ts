@@ -127,7 +127,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
       if (loaded.sop !== undefined) sop = loaded.sop;
     } else {
-      id = store?.newId() ?? options.sessionId;
+      id = options.sessionId ?? store?.newId();
     }
     // Changes made before the first message wait for it: a session file is only made for a conversation.
     const pendingChanges: SessionMetaInput[] = [];

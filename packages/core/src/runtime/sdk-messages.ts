@@ -303,3 +303,24 @@ function toolResultContent(content: string | ContentPart[]): SdkToolResultConten
 function roundCost(cost: number): number {
   return Math.round(cost * 1e8) / 1e8;
 }
+
+/** The `result` of a run that never started (bad settings, no key): an error with zero usage. */
+export function startupFailureResult(error: string, sessionId = ''): SdkResultMessage {
+  return {
+    type: 'result',
+    subtype: 'error_during_execution',
+    is_error: true,
+    result: '',
+    session_id: sessionId,
+    uuid: randomUUID(),
+    num_turns: 0,
+    duration_ms: 0,
+    duration_api_ms: 0,
+    stop_reason: null,
+    usage: sdkUsage({ inputTokens: 0, outputTokens: 0 }),
+    modelUsage: {},
+    total_cost_usd: 0,
+    permission_denials: [],
+    errors: [error],
+  };
+}

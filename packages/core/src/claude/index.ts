@@ -1,0 +1,2 @@
+export { claudeToolName, beansToolNameOf, toClaudeInput, fromClaudeInput, matcherCovers } from './vocabulary.js';
+export { interpretHookOutput, type HookOutcome } from './hook-output.js';

@@ -1,0 +1,84 @@
+import path from 'node:path';
+
+/**
+ * Claude Code's tool vocabulary, spoken at the boundaries where programs written for Claude Code
+ * meet Beans: hook payloads, the Claude Agent SDK's `can_use_tool` and `hook_callback`, and
+ * `--allowedTools`. Inside, Beans keeps its own names and parameters.
+ */
+interface ToolMapping {
+  claude: string;
+  /** Beans parameter -> Claude Code field. Parameters not listed keep their name. */
+  fields: Record<string, string>;
+  /** Beans parameters holding a path: Claude Code sends and expects absolute paths. */
+  paths?: string[];
+}
+
+const MAPPINGS: Record<string, ToolMapping> = {
+  read_file: { claude: 'Read', fields: { path: 'file_path' }, paths: ['path'] },
+  write_file: { claude: 'Write', fields: { path: 'file_path' }, paths: ['path'] },
+  edit_file: { claude: 'Edit', fields: { path: 'file_path' }, paths: ['path'] },
+  shell: { claude: 'Bash', fields: { timeout_ms: 'timeout' } },
+  glob: { claude: 'Glob', fields: {}, paths: ['path'] },
+  grep: { claude: 'Grep', fields: { include: 'glob', ignore_case: '-i' }, paths: ['path'] },
+  list_directory: { claude: 'LS', fields: {}, paths: ['path'] },
+  todo_write: { claude: 'TodoWrite', fields: {} },
+  task: { claude: 'Task', fields: {} },
+  web_fetch: { claude: 'WebFetch', fields: {} },
+  load_skill: { claude: 'Skill', fields: { name: 'skill' } },
+};
+
+const BY_CLAUDE = new Map(Object.entries(MAPPINGS).map(([beans, mapping]) => [mapping.claude.toLowerCase(), beans]));
+// Claude Code names that reach the same Beans tool.
+BY_CLAUDE.set('multiedit', 'edit_file');
+
+/** `shell` -> `Bash`; names Claude Code does not know (MCP tools) pass through. */
+export function claudeToolName(beansName: string): string {
+  return MAPPINGS[beansName]?.claude ?? beansName;
+}
+
+/** `Bash` -> `shell`, case-insensitively; other names pass through. */
+export function beansToolNameOf(claudeName: string): string {
+  return BY_CLAUDE.get(claudeName.trim().toLowerCase()) ?? claudeName.trim();
+}
+
+/** A Beans call's input in Claude Code's field names, with paths made absolute against the workspace. */
+export function toClaudeInput(beansName: string, input: Record<string, unknown>, workspaceRoot: string): Record<string, unknown> {
+  const mapping = MAPPINGS[beansName];
+  if (!mapping) return { ...input };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const isPath = mapping.paths?.includes(key) && typeof value === 'string';
+    out[mapping.fields[key] ?? key] = isPath ? path.resolve(workspaceRoot, value as string) : value;
+  }
+  if (beansName === 'list_directory' && out.path === undefined) out.path = workspaceRoot;
+  return out;
+}
+
+/** Input in Claude Code's field names (a hook's or an SDK program's `updatedInput`) as Beans parameters. */
+export function fromClaudeInput(beansName: string, input: Record<string, unknown>): Record<string, unknown> {
+  const mapping = MAPPINGS[beansName];
+  if (!mapping) return { ...input };
+  const reverse = new Map(Object.entries(mapping.fields).map(([beans, claude]) => [claude, beans]));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const beansKey = reverse.get(key) ?? key;
+    // Fields Claude Code has and Beans does not (Bash's `description`) are dropped, so validation passes.
+    if (beansName === 'shell' && key === 'description') continue;
+    out[beansKey] = value;
+  }
+  return out;
+}
+
+/** True when a Claude Code matcher (a regex over tool names, `*` or empty for all) covers a Beans tool. */
+export function matcherCovers(matcher: string | undefined, beansName: string): boolean {
+  const pattern = matcher?.trim() ?? '';
+  if (pattern === '' || pattern === '*') return true;
+  const names = [beansName, claudeToolName(beansName)];
+  let regex: RegExp;
+  try {
+    regex = new RegExp(`^(?:${pattern})$`);
+  } catch {
+    return names.includes(pattern);
+  }
+  return names.some((name) => regex.test(name));
+}

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type { UserMessage } from '../agent/types.js';
+import { BeansError } from '../errors.js';
+import { beansToolNameOf, claudeToolName, fromClaudeInput, toClaudeInput } from '../claude/vocabulary.js';
+import { createAgentSession, type AgentSession } from '../runtime/agent-session.js';
+import { AsyncQueue } from '../runtime/async-queue.js';
+import { parsePermissionMode, sdkPermissionMode } from '../runtime/permission-mode.js';
+import { fromSdkUser, type SdkUserInput } from '../runtime/query.js';
+import { SdkMessageMapper, startupFailureResult } from '../runtime/sdk-messages.js';
+import type { AgentSessionOptions, CanUseTool } from '../runtime/session-options.js';
+import { ControlChannel, type ControlRequest, type ControlResponse } from './control-channel.js';
+import { sdkToolHooks, type SdkHookRegistrations } from './sdk-hooks.js';
+import { sdkMcpTools } from './sdk-mcp.js';
+
+export interface SdkProtocolOptions {
+  /** The session as the command line describes it; `initialize` adds the program's part. */
+  session: AgentSessionOptions;
+  /** `--permission-prompt-tool stdio`: ask the program with `can_use_tool` whenever the policy would ask. */
+  permissionPromptTool?: string;
+  includePartialMessages?: boolean;
+  /** Lines of the program's stdin. */
+  lines: AsyncIterable<string>;
+  /** Writes one line to stdout. */
+  write: (line: string) => void;
+  /** A line for stderr (never stdout, which is the protocol's). */
+  warn: (text: string) => void;
+}
+
+interface InitializeRequest {
+  subtype: 'initialize';
+  systemPrompt?: string | string[];
+  appendSystemPrompt?: string;
+  hooks?: SdkHookRegistrations;
+  sdkMcpServers?: string[];
+  sdkMcpServerManifests?: Record<string, { toolsListResult?: { tools?: [] } }>;
+}
+
+/**
+ * Beans as the subprocess of a Claude Agent SDK program (`pathToClaudeCodeExecutable`): JSON lines
+ * in and out, one session for the whole process, a turn per user message, control requests both
+ * ways. Resolves with the exit code once the input has ended and the last turn is done.
+ */
+export async function runSdkProtocol(options: SdkProtocolOptions): Promise<number> {
+  const writeJson = (message: unknown) => options.write(JSON.stringify(message));
+  const channel = new ControlChannel(writeJson);
+  const turns = new AsyncQueue<UserMessage>();
+  let agent: Promise<AgentSession> | undefined;
+  let mapper: SdkMessageMapper | undefined;
+
+  const start = (init?: InitializeRequest): Promise<AgentSession> =>
+    (agent ??= (async () => {
+      const session = await createAgentSession(sessionOptions(options, init, channel, () => session));
+      for (const warning of session.warnings) options.warn(`warning: ${warning}`);
+      mapper = new SdkMessageMapper({ sessionId: session.session.id, includePartialMessages: options.includePartialMessages });
+      session.session.subscribe((event) => {
+        for (const message of mapper!.event(event)) writeJson(message);
+      });
+      return session;
+    })());
+
+  const handleRequest = async (message: ControlRequest) => {
+    const { request_id: id, request } = message;
+    try {
+      switch (request.subtype) {
+        case 'initialize': {
+          const session = await start(request as InitializeRequest);
+          return channel.respond(id, initializeResponse(session));
+        }
+        case 'interrupt':
+          (await start()).session.abort();
+          return channel.respond(id);
+        case 'set_permission_mode': {
+          const session = await start();
+          session.permissionMode = parsePermissionMode(String(request.mode));
+          channel.respond(id);
+          return writeJson({ type: 'system', subtype: 'status', status: null, permissionMode: sdkPermissionMode(session.permissionMode), uuid: randomUUID(), session_id: session.session.id });
+        }
+        case 'set_model': {
+          const session = await start();
+          if (typeof request.model === 'string' && request.model) session.session.setModel(request.model);
+          return channel.respond(id);
+        }
+        default:
+          return channel.respondError(id, `Beans does not support the control request "${request.subtype}".`);
+      }
+    } catch (error) {
+      channel.respondError(id, error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  const reader = (async () => {
+    for await (const line of options.lines) {
+      if (!line.trim()) continue;
+      let message: { type?: string };
+      try {
+        message = JSON.parse(line) as { type?: string };
+      } catch {
+        options.warn(`ignored a line of input that is not JSON: ${line.slice(0, 80)}`);
+        continue;
+      }
+      if (message.type === 'control_request') void handleRequest(message as ControlRequest);
+      else if (message.type === 'control_response') channel.handleResponse(message as ControlResponse);
+      else if (message.type === 'user') {
+        const prompt = fromSdkUser(message as SdkUserInput);
+        if (prompt) turns.push(prompt);
+      }
+    }
+    // Nobody will answer any more: waiting permission questions and hooks fail, and no new turn comes.
+    channel.close('The SDK program closed its input.');
+    turns.end();
+  })();
+
+  for await (const prompt of turns.drain()) {
+    let session: AgentSession;
+    try {
+      session = await start();
+    } catch (error) {
+      // Settings, keys, an unknown provider: the program still gets a result it can read.
+      const message = error instanceof Error ? error.message : String(error);
+      writeJson(startupFailureResult(message));
+      options.warn(message);
+      channel.close(message);
+      return error instanceof BeansError ? error.exitCode : 1;
+    }
+    writeJson(mapper!.init(session.initInfo()));
+    const started = Date.now();
+    const result = await session.session.prompt([prompt]);
+    writeJson(mapper!.result({ result, durationMs: Date.now() - started }));
+  }
+  await reader;
+  if (agent) (await agent).close();
+  return 0;
+}
+
+function sessionOptions(options: SdkProtocolOptions, init: InitializeRequest | undefined, channel: ControlChannel, self: () => AgentSession): AgentSessionOptions {
+  const session = { ...options.session };
+  // The SDK sends [""] when its caller set no system prompt: Beans' own profile then.
+  const systemPrompt = Array.isArray(init?.systemPrompt) ? init.systemPrompt.join('\n') : init?.systemPrompt;
+  if (systemPrompt?.trim()) session.systemPrompt = systemPrompt;
+  if (init?.appendSystemPrompt) session.appendSystemPrompt = init.appendSystemPrompt;
+  const workspace = () => self().workspace.root;
+  if (options.permissionPromptTool === 'stdio') session.canUseTool = askProgram(channel, workspace);
+  if (init?.hooks) {
+    const hooks = sdkToolHooks(init.hooks, channel, {
+      sessionId: () => self().session.id,
+      cwd: session.cwd ?? process.cwd(),
+      permissionMode: () => sdkPermissionMode(self().permissionMode),
+      transcriptPath: () => (self().store ? self().store!.pathOf(self().session.id) : ''),
+    });
+    session.beforeToolCall = hooks.beforeToolCall;
+    session.afterToolCall = hooks.afterToolCall;
+  }
+  if (init?.sdkMcpServers?.length) session.tools = [...(session.tools ?? []), ...sdkMcpTools(init.sdkMcpServers, init.sdkMcpServerManifests, channel)];
+  return session;
+}
+
+/** `can_use_tool` in Claude Code's vocabulary: `Write` with `file_path`, `Bash` with `command`. */
+function askProgram(channel: ControlChannel, workspaceRoot: () => string): CanUseTool {
+  return async (toolName, input, { signal, toolUseID }) => {
+    let answer: Record<string, unknown>;
+    try {
+      answer = await channel.request(
+        { subtype: 'can_use_tool', tool_name: claudeToolName(toolName), input: toClaudeInput(toolName, input, workspaceRoot()), tool_use_id: toolUseID, permission_suggestions: [] },
+        signal,
+      );
+    } catch (error) {
+      return { behavior: 'deny', message: `The SDK program could not be asked: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (answer.behavior === 'allow') {
+      const updated = answer.updatedInput && typeof answer.updatedInput === 'object' ? fromClaudeInput(beansToolNameOf(claudeToolName(toolName)), answer.updatedInput as Record<string, unknown>) : undefined;
+      return { behavior: 'allow', ...(updated ? { updatedInput: updated } : {}) };
+    }
+    return { behavior: 'deny', message: typeof answer.message === 'string' && answer.message ? answer.message : 'The SDK program denied it.', ...(answer.interrupt === true ? { interrupt: true } : {}) };
+  };
+}
+
+function initializeResponse(session: AgentSession): Record<string, unknown> {
+  const info = session.initInfo();
+  return {
+    commands: session.catalog.commands().map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint ?? '' })),
+    agents: session.catalog.agents().map((agent) => ({ name: agent.name, description: agent.description })),
+    output_style: 'default',
+    available_output_styles: ['default'],
+    models: [{ value: info.model, displayName: info.model, description: `${info.provider} model` }],
+    account: {},
+  };
+}
