@@ -42,6 +42,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)"')
     // Claude Code's spellings, which the Claude Agent SDK passes.
     .addOption(new Option('--allowedTools <rules>').hideHelp())
+    // The SDK's safety switch for bypassPermissions; Beans' --yolo needs none, so it only has to be accepted.
+    .addOption(new Option('--allow-dangerously-skip-permissions').hideHelp())
     .addOption(new Option('--disallowedTools <rules>').hideHelp())
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
     .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)

@@ -1,0 +1,229 @@
+// The real Claude Agent SDK drives bin/beans as its CLI (pathToClaudeCodeExecutable), against a
+// scripted Ollama. Each test asserts on what the SDK yields, the way an SDK program would.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createSdkMcpServer, query, tool, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { BEANS_BIN, makeTempRepo, scriptedOllama, type TempRepo } from './harness.ts';
+import type { ScriptOptions, ScriptedServer } from '../support/script.ts';
+
+async function setup(script: ScriptOptions, files: Record<string, string> = {}): Promise<{ repo: TempRepo; server: ScriptedServer; options: Options }> {
+  const repo = makeTempRepo(files);
+  const server = await scriptedOllama(script);
+  const options: Options = { pathToClaudeCodeExecutable: BEANS_BIN, cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, stderr: () => undefined };
+  return { repo, server, options };
+}
+
+async function collect(messages: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
+  const out: SDKMessage[] = [];
+  for await (const message of messages) out.push(message);
+  return out;
+}
+
+const results = (messages: SDKMessage[]) => messages.filter((message) => message.type === 'result');
+const chats = (server: ScriptedServer) => server.requests.filter((request) => request.kind === 'chat');
+
+/** SDK user messages fed one at a time by the test. */
+function inputStream() {
+  const pending: SDKUserMessage[] = [];
+  let wake: (() => void) | undefined;
+  let done = false;
+  return {
+    send(text: string) {
+      pending.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' });
+      wake?.();
+    },
+    end() {
+      done = true;
+      wake?.();
+    },
+    async *[Symbol.asyncIterator](): AsyncGenerator<SDKUserMessage> {
+      for (;;) {
+        if (pending.length > 0) yield pending.shift()!;
+        else if (done) return;
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+  };
+}
+
+describe('the Claude Agent SDK drives bin/beans', () => {
+  it('a single prompt: init, the answer, a success result, and the process exits', async () => {
+    const { options } = await setup({ turns: [{ text: 'Hello from Beans.' }] });
+    const messages = await collect(query({ prompt: 'say hello', options }));
+    expect(messages[0]).toMatchObject({ type: 'system', subtype: 'init', permissionMode: 'default' });
+    const result = results(messages)[0]!;
+    expect(result).toMatchObject({ subtype: 'success', is_error: false, result: 'Hello from Beans.', num_turns: 1 });
+  });
+
+  it('canUseTool is asked in Claude Code vocabulary: a Write allowed, a Bash denied', async () => {
+    const { repo, options } = await setup({
+      turns: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'from beans\n' } }] },
+        { toolCalls: [{ name: 'shell', args: { command: 'touch ran.txt' } }] },
+        { text: 'All done.' },
+      ],
+    });
+    const asked: { name: string; input: Record<string, unknown> }[] = [];
+    const messages = await collect(
+      query({
+        prompt: 'write notes and run a command',
+        options: {
+          ...options,
+          canUseTool: async (name, input) => {
+            asked.push({ name, input });
+            return name === 'Write' ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: 'No commands, please.' };
+          },
+        },
+      }),
+    );
+    expect(asked).toEqual([
+      { name: 'Write', input: { file_path: path.join(repo.dir, 'notes.txt'), content: 'from beans\n' } },
+      { name: 'Bash', input: { command: 'touch ran.txt' } },
+    ]);
+    expect(readFileSync(path.join(repo.dir, 'notes.txt'), 'utf8')).toBe('from beans\n');
+    expect(existsSync(path.join(repo.dir, 'ran.txt'))).toBe(false);
+    const result = results(messages)[0]!;
+    expect(result).toMatchObject({ subtype: 'success', result: 'All done.' });
+    expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['shell']);
+  });
+
+  it('streaming input: two user messages in one process, one session', async () => {
+    const { server, options } = await setup({ turns: [{ text: 'first answer' }, { text: 'second answer' }] });
+    const input = inputStream();
+    input.send('first question');
+    const seen: SDKMessage[] = [];
+    for await (const message of query({ prompt: input, options })) {
+      seen.push(message);
+      if (message.type === 'result' && results(seen).length === 1) input.send('second question');
+      else if (message.type === 'result') input.end();
+    }
+    expect(results(seen).map((result) => result.type === 'result' && result.subtype === 'success' && result.result)).toEqual(['first answer', 'second answer']);
+    expect(new Set(seen.map((message) => message.session_id)).size).toBe(1);
+    const second = chats(server)[1]!.body as { messages: { role: string; content: string }[] };
+    expect(second.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['first question', 'first answer', 'second question']);
+  });
+
+  it('interrupt() stops a turn in flight; the SDK gets an error result and the next turn works', async () => {
+    const { options } = await setup({ turns: [{ text: ['one ', 'two ', 'three ', 'four'], chunkDelayMs: 400 }, { text: 'after the interrupt' }] });
+    const input = inputStream();
+    input.send('count slowly');
+    const run = query({ prompt: input, options: { ...options, includePartialMessages: true } });
+    const seen: SDKMessage[] = [];
+    let interrupted = false;
+    for await (const message of run) {
+      seen.push(message);
+      if (!interrupted && message.type === 'stream_event' && message.event.type === 'content_block_delta') {
+        interrupted = true;
+        await run.interrupt();
+      }
+      if (message.type === 'result' && results(seen).length === 1) input.send('go on');
+      else if (message.type === 'result') input.end();
+    }
+    const [first, second] = results(seen);
+    expect(first).toMatchObject({ subtype: 'error_during_execution', is_error: true });
+    expect(second).toMatchObject({ subtype: 'success', result: 'after the interrupt' });
+  });
+
+  it('setModel() and setPermissionMode() change the next turn', async () => {
+    const { repo, server, options } = await setup({
+      turns: (_request, n) => (n === 0 ? { text: 'ready' } : n === 1 ? { toolCalls: [{ name: 'write_file', args: { path: 'auto.txt', content: 'x' } }] } : { text: 'written' }),
+      models: [
+        { name: 'first:latest', capabilities: ['completion', 'tools'] },
+        { name: 'second:latest', capabilities: ['completion', 'tools'] },
+      ],
+    });
+    const input = inputStream();
+    input.send('hello');
+    const run = query({ prompt: input, options: { ...options, model: 'first:latest' } });
+    const seen: SDKMessage[] = [];
+    for await (const message of run) {
+      seen.push(message);
+      if (message.type === 'result' && results(seen).length === 1) {
+        await run.setModel('second:latest');
+        await run.setPermissionMode('acceptEdits');
+        input.send('write auto.txt');
+      } else if (message.type === 'result') input.end();
+    }
+    expect(chats(server).map((request) => (request.body as { model: string }).model)).toEqual(['first:latest', 'second:latest', 'second:latest']);
+    expect(readFileSync(path.join(repo.dir, 'auto.txt'), 'utf8')).toBe('x');
+    expect(seen.some((message) => message.type === 'system' && message.subtype === 'status' && message.permissionMode === 'acceptEdits')).toBe(true);
+  });
+
+  it('a PreToolUse hook callback that denies keeps the command from running, even with bypassPermissions', async () => {
+    const { repo, options } = await setup({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'rm -rf important' } }] }, { text: 'I was stopped.' }] }, { 'important/keep.txt': 'keep\n' });
+    const payloads: Record<string, unknown>[] = [];
+    const messages = await collect(
+      query({
+        prompt: 'clean up',
+        options: {
+          ...options,
+          permissionMode: 'bypassPermissions',
+          allowDangerouslySkipPermissions: true,
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: 'Bash',
+                hooks: [
+                  async (input) => {
+                    payloads.push(input as unknown as Record<string, unknown>);
+                    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed here' } };
+                  },
+                ],
+              },
+            ],
+          },
+        },
+      }),
+    );
+    expect(existsSync(path.join(repo.dir, 'important', 'keep.txt'))).toBe(true);
+    expect(payloads[0]).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf important' }, cwd: repo.dir });
+    const toolResult = JSON.stringify(messages.filter((message) => message.type === 'user'));
+    expect(toolResult).toContain('rm -rf is not allowed here');
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'I was stopped.' });
+  });
+
+  it('an in-process MCP server made with createSdkMcpServer: its tool becomes mcp__calc__add and runs in the program', async () => {
+    const { server, options } = await setup({
+      turns: [{ toolCalls: [{ name: 'mcp__calc__add', args: { a: 2, b: 40 } }] }, { text: 'The sum is 42.' }],
+    });
+    const calls: number[][] = [];
+    const calc = createSdkMcpServer({
+      name: 'calc',
+      version: '1.0.0',
+      tools: [
+        tool('add', 'Add two numbers', { a: z.number(), b: z.number() }, async ({ a, b }) => {
+          calls.push([a, b]);
+          return { content: [{ type: 'text', text: String(a + b) }] };
+        }),
+      ],
+    });
+    const messages = await collect(query({ prompt: 'add 2 and 40', options: { ...options, mcpServers: { calc }, allowedTools: ['mcp__calc__add'] } }));
+    expect(calls).toEqual([[2, 40]]);
+    const declared = (chats(server)[0]!.body as { tools: { function: { name: string } }[] }).tools.map((t) => t.function.name);
+    expect(declared).toContain('mcp__calc__add');
+    expect(JSON.stringify(messages.filter((message) => message.type === 'user'))).toContain('"42"');
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'The sum is 42.' });
+  });
+
+  it('includePartialMessages yields stream_event messages before the whole assistant message', async () => {
+    const { options } = await setup({ turns: [{ text: ['Hel', 'lo'] }] });
+    const messages = await collect(query({ prompt: 'hi', options: { ...options, includePartialMessages: true } }));
+    const events = messages.flatMap((message) => (message.type === 'stream_event' ? [message.event.type] : []));
+    expect(events).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    const firstAssistant = messages.findIndex((message) => message.type === 'assistant');
+    expect(messages.findIndex((message) => message.type === 'stream_event')).toBeLessThan(firstAssistant);
+  });
+
+  it('resume continues a stored session', async () => {
+    const { server, options } = await setup({ turns: [{ text: 'remembered: blue' }, { text: 'you said blue' }] });
+    const first = await collect(query({ prompt: 'my colour is blue', options }));
+    const sessionId = first[0]!.session_id;
+    const second = await collect(query({ prompt: 'what was my colour?', options: { ...options, resume: sessionId } }));
+    expect(second[0]!.session_id).toBe(sessionId);
+    expect(results(second)[0]).toMatchObject({ subtype: 'success', result: 'you said blue' });
+    const history = (chats(server)[1]!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    expect(history).toEqual(['my colour is blue', 'remembered: blue', 'what was my colour?']);
+  });
+});
