@@ -7,6 +7,13 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // A reader that stops early (`beans -p ... | head -1`) is not an error: end quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
   // Caches compiled bytecode between runs; cuts later start-ups by a third.
   module.enableCompileCache?.();
   const { runCli } = await import('./cli.js');

@@ -2,6 +2,7 @@ import { SdkMessageMapper, UsageError, exitCodeForFailure } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { exitCodeForRun, limitMessage } from './output/result.js';
+import { SIGNAL_EXIT_CODES, onStopSignals, type StopSignal } from './signals.js';
 
 /** `beans -p`: runs the agent to completion and prints the answer in the chosen format. */
 export async function runOneShot(options: CliOptions, prompt: string, started: number): Promise<number> {
@@ -32,20 +33,18 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   });
 
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts += 1;
-    if (interrupts > 1) process.exit(130);
+  let stoppedBy: StopSignal | undefined;
+  const removeSignals = onStopSignals((signal) => {
+    stoppedBy = signal;
     controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  const result = await session.prompt(prepared.messages, controller.signal).finally(() => process.off('SIGINT', onSigint));
+  });
+  const result = await session.prompt(prepared.messages, controller.signal).finally(removeSignals);
   agent.close();
 
   const values = agent.config.values;
   const limit = limitMessage(result, { maxTurns: values.maxTurns, maxBudgetUsd: values.maxBudgetUsd });
   const error = result.failure?.message ?? limit ?? (result.stopReason === 'aborted' ? 'Interrupted.' : undefined);
-  const code = exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
+  const code = stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
 
   if (format === 'text') {
     if (result.stopReason === 'completed') writeLine(result.finalText);

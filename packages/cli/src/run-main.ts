@@ -1,4 +1,4 @@
-import { UsageError } from '@beans/core';
+import { UsageError, startupFailureResult } from '@beans/core';
 import type { CliOptions } from './options.js';
 import { reportError } from './report-error.js';
 
@@ -12,17 +12,22 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
       const { runSdkSubprocess } = await import('./sdk-subprocess.js');
       return await runSdkSubprocess(options);
     }
-    if (options.prompt !== undefined || (!forceChat && !process.stdin.isTTY)) {
-      const piped = process.stdin.isTTY ? '' : await readStdin();
+    // Piped stdin without -p is a one-shot run on it, `beans chat` included (the contract).
+    if (options.prompt !== undefined || !process.stdin.isTTY) {
+      const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined);
       const prompt = joinPrompt(options.prompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
       const { runOneShot } = await import('./one-shot.js');
       return await runOneShot(options, prompt, started);
     }
-    if (!process.stdin.isTTY || !process.stdout.isTTY) throw new UsageError('Chat needs a terminal. For scripts use beans -p "...".');
+    if (!process.stdout.isTTY) throw new UsageError(`${forceChat ? 'Chat' : 'Beans'} needs a terminal. For scripts use beans -p "...".`);
     const { runInteractive } = await import('./interactive.js');
     return await runInteractive(options);
   } catch (error) {
+    // Scripts reading JSON get a result object even when the run never started.
+    if (options.outputFormat !== 'text' && options.inputFormat !== 'stream-json') {
+      process.stdout.write(`${JSON.stringify(startupFailureResult(error instanceof Error ? error.message : String(error)))}\n`);
+    }
     return reportError(error, options.debug === true);
   }
 }
@@ -35,8 +40,20 @@ export function joinPrompt(prompt: string | undefined, piped: string): string {
   return `<stdin>\n${context}\n</stdin>\n\n${prompt}`;
 }
 
-async function readStdin(): Promise<string> {
+/** How long a silent stdin may keep a `-p` run waiting before Beans says what it is waiting for. */
+const STDIN_NOTICE_MS = 3_000;
+
+async function readStdin(withPrompt: boolean): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const notice = setTimeout(() => {
+    if (chunks.length > 0) return;
+    const skip = withPrompt ? ' If there is nothing to pipe in, run it with < /dev/null.' : '';
+    process.stderr.write(`beans: waiting for input on stdin (it is not a terminal).${skip}\n`);
+  }, STDIN_NOTICE_MS);
+  try {
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  } finally {
+    clearTimeout(notice);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

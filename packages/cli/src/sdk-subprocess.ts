@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import { runSdkProtocol } from '@beans/core';
 import { cliSessionOptions } from './bootstrap.js';
 import type { CliOptions } from './options.js';
+import { SIGNAL_EXIT_CODES, onStopSignals, type StopSignal } from './signals.js';
 
 /**
  * `--input-format stream-json --output-format stream-json`: Beans as the subprocess of a Claude
@@ -9,14 +10,22 @@ import type { CliOptions } from './options.js';
  */
 export async function runSdkSubprocess(options: CliOptions): Promise<number> {
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let stoppedBy: StopSignal | undefined;
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
-  return runSdkProtocol({
+  // A stop signal interrupts the turn in flight, ends the input and closes the session.
+  const removeSignals = onStopSignals((signal) => {
+    stoppedBy = signal;
+    controller.abort();
+    lines.close();
+  });
+  const code = await runSdkProtocol({
     session: cliSessionOptions(options, 'one-shot'),
     permissionPromptTool: options.permissionPromptTool,
     includePartialMessages: options.includePartialMessages,
     lines,
     write: (line) => process.stdout.write(`${line}\n`),
     warn: (text) => process.stderr.write(`beans: ${text}\n`),
-  });
+    signal: controller.signal,
+  }).finally(removeSignals);
+  return stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : code;
 }

@@ -206,6 +206,11 @@ export class TranscriptStore {
         break;
       }
       case 'retry': {
+        if (event.restart && this.stream) {
+          // What was shown of the cut answer stays above this line; the answer starts again below.
+          this.note('info', 'The connection dropped mid-answer; the answer starts again.');
+          this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+        }
         const seconds = Math.max(1, Math.round(event.delayMs / 1000));
         this.retry = `↻ retrying in ${seconds}s (${event.failure.status ?? event.failure.kind}) · attempt ${event.attempt}`;
         break;

@@ -176,7 +176,8 @@ async function streamAssistant(
         emit({ type: 'message_update', message, delta: '', toolCall: event.call });
         break;
       case 'retry':
-        emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure });
+        if (event.restart) message.content = '';
+        emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure, ...(event.restart ? { restart: true } : {}) });
         break;
       case 'done':
         return finishMessage(message, event.stopReason, event.text, event.toolCalls, event.usage);

@@ -98,7 +98,8 @@ export type AgentEvent =
   | { type: 'tool_execution_start'; call: ToolCall; summary: string }
   | { type: 'tool_execution_update'; call: ToolCall; text: string }
   | { type: 'tool_execution_end'; call: ToolCall; result: ToolResultMessage }
-  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure }
+  /** `restart`: the partial answer streamed so far was discarded; it starts again. */
+  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean }
   /** The session's queue of messages typed while the agent works changed. */
   | { type: 'queue_update'; queued: readonly QueuedMessage[] };
 

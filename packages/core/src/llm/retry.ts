@@ -94,6 +94,7 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
     usage,
   });
 
+  let restarted = false;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) {
       yield fail(abortedFailure());
@@ -128,14 +129,21 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
         return;
       }
       const info = classifyError(error);
+      // A stream cut after text (but before any tool call) is retried once from the start, the
+      // partial text discarded; once a tool call went out, a second request could repeat it.
+      const restart = state.text !== '' && state.toolCalls.length === 0 && !restarted;
       const streamedSomething = state.text !== '' || state.toolCalls.length > 0;
-      if (!info.retryable || streamedSomething || attempt >= policy.maxAttempts) {
+      if (!info.retryable || (streamedSomething && !restart) || attempt >= policy.maxAttempts) {
         const final: ErrorInfo = streamedSomething && info.retryable ? { ...info, kind: 'network', status: undefined } : info;
         yield fail(failureFromInfo(final, { ...context, attempts: attempt }));
         return;
       }
       const delayMs = retryDelayMs(attempt, policy, info.retryAfterMs ?? options.retryAfterMs?.());
-      yield { type: 'retry', attempt: attempt + 1, delayMs, failure: failureFromInfo(info, { ...context, attempts: attempt }) };
+      if (restart) {
+        restarted = true;
+        state.text = '';
+      }
+      yield { type: 'retry', attempt: attempt + 1, delayMs, failure: failureFromInfo(info, { ...context, attempts: attempt }), ...(restart ? { restart: true } : {}) };
       if (!(await sleep(delayMs, signal))) {
         yield fail(abortedFailure());
         return;

@@ -71,7 +71,8 @@ export interface ProviderFailure {
 export type StreamEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'tool_call'; call: ToolCall }
-  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure }
+  /** `restart`: text already streamed is discarded; the answer starts again. */
+  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean }
   | { type: 'done'; stopReason: 'stop' | 'tool_use' | 'length'; text: string; toolCalls: ToolCall[]; usage: Usage }
   | { type: 'error'; stopReason: 'error' | 'aborted'; failure: ProviderFailure; text: string; toolCalls: ToolCall[]; usage: Usage };
 

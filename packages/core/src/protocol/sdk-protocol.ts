@@ -24,6 +24,8 @@ export interface SdkProtocolOptions {
   write: (line: string) => void;
   /** A line for stderr (never stdout, which is the protocol's). */
   warn: (text: string) => void;
+  /** Aborting it interrupts the turn in flight and runs no further turns. */
+  signal?: AbortSignal;
 }
 
 interface InitializeRequest {
@@ -110,7 +112,13 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     turns.end();
   })();
 
+  const onAbort = () => {
+    turns.end();
+    void agent?.then((session) => session.session.abort(), () => undefined);
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   for await (const prompt of turns.drain()) {
+    if (options.signal?.aborted) break;
     let session: AgentSession;
     try {
       session = await start();
@@ -127,8 +135,9 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     const result = await session.session.prompt([prompt]);
     writeJson(mapper!.result({ result, durationMs: Date.now() - started }));
   }
-  await reader;
-  if (agent) (await agent).close();
+  options.signal?.removeEventListener('abort', onAbort);
+  if (!options.signal?.aborted) await reader;
+  await agent?.then((session) => session.close(), () => undefined);
   return 0;
 }
 

@@ -2,7 +2,8 @@ import { ChatSession } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
-import { resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { parseToolRules } from '../permissions/rules.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
@@ -85,6 +86,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   let model = resolved.model;
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
   if (profile.model && !options.model && !values.model) model = resolveModelAlias(providerId, profile.model, model);
+  // A budget Beans cannot measure would let the run go on unbounded: refuse it up front.
+  if (values.maxBudgetUsd !== undefined && costUsd(providerId, model, { inputTokens: 0, outputTokens: 0 }) === undefined) {
+    throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
+  }
 
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.

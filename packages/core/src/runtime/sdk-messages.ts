@@ -60,6 +60,8 @@ export class SdkMessageMapper {
   private lastStopReason: SdkStopReason | null = null;
   private openBlock: { index: number; kind: 'text' } | undefined;
   private blockCount = 0;
+  /** The assistant message streaming now (for partial messages). */
+  private streaming: AssistantMessage | undefined;
 
   constructor(private readonly options: SdkMessageMapperOptions) {}
 
@@ -96,9 +98,21 @@ export class SdkMessageMapper {
         if (event.message.role !== 'assistant' || !this.options.includePartialMessages) return [];
         this.blockCount = 0;
         this.openBlock = undefined;
+        this.streaming = event.message;
         return [this.partial({ type: 'message_start', message: this.assistantBody(event.message, [], null) })];
       case 'message_update':
         return this.options.includePartialMessages ? this.partialUpdate(event.delta, event.toolCall) : [];
+      case 'retry': {
+        // The partial answer was dropped: close it, and a new message starts when text comes again.
+        if (!event.restart || !this.options.includePartialMessages) return [];
+        const out: SdkMessage[] = [];
+        if (this.openBlock) out.push(this.partial({ type: 'content_block_stop', index: this.openBlock.index }));
+        this.openBlock = undefined;
+        this.blockCount = 0;
+        out.push(this.partial({ type: 'message_stop' }));
+        if (this.streaming) out.push(this.partial({ type: 'message_start', message: this.assistantBody(this.streaming, [], null) }));
+        return out;
+      }
       case 'message_end': {
         const message = event.message;
         if (message.role === 'assistant') return this.assistantEnd(message);

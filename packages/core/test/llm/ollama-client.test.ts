@@ -144,14 +144,14 @@ describe('Ollama provider against a scripted Ollama', () => {
     expect(finalDone(await drain(client.chatStream(ask('hi')))).text).toBe('via env');
   });
 
-  it('ends with a network failure, not a hang, when the stream is cut after text was shown', async () => {
+  it('retries once from the start when the stream is cut after text, then ends with a network failure', async () => {
     const { client, server } = await ollamaWith({ turns: [{ text: ['one ', 'two ', 'three'], cutAfterChunks: 2 }] });
     const events = await drain(client.chatStream(ask('hi')));
     const error = finalError(events);
     expect(error.failure.kind).toBe('network');
     expect(error.text).toBe('one two ');
-    expect(textOf(events)).toBe('one two ');
-    expect(chats(server)).toHaveLength(1); // text was already shown: no retry
+    expect(events.filter((e) => e.type === 'retry')).toMatchObject([{ restart: true }]);
+    expect(chats(server)).toHaveLength(2); // retried once from the start, cut again
   });
 
   it('stops quickly when aborted mid-stream', async () => {

@@ -111,6 +111,20 @@ describe('streamWithRetry', () => {
     expect(finalError(cut)).toMatchObject({ failure: { kind: 'network' }, text: 'partial ', toolCalls: [{ id: 'c1', name: 'read_file' }] });
   });
 
+  it('retries a stream cut after text (but before a tool call) once, from the start', async () => {
+    const cutText = scriptedAttempts([connectionReset(), connectionReset()], [{ type: 'text_delta', text: 'partial ' }]);
+    const events = await drain(streamWithRetry({ policy: retryPolicy({ baseDelayMs: 1 }), context, attempt: cutText.attempt, costUsd: () => undefined }));
+    // The first cut restarts the answer; the second is final (one restart only).
+    expect(cutText.starts).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'retry')).toMatchObject([{ restart: true }]);
+    expect(finalError(events)).toMatchObject({ failure: { kind: 'network' }, text: 'partial ' });
+
+    const once = scriptedAttempts([connectionReset()], [{ type: 'text_delta', text: 'partial ' }]);
+    const recovered = await drain(streamWithRetry({ policy: retryPolicy({ baseDelayMs: 1 }), context, attempt: once.attempt, costUsd: () => undefined }));
+    expect(once.starts).toHaveLength(2);
+    expect(finalDone(recovered).text).toBe('partial answer');
+  });
+
   it('ends with an aborted failure as soon as the caller aborts during a wait', async () => {
     const controller = new AbortController();
     const { attempt, starts } = scriptedAttempts([httpError(429), httpError(429)]);
