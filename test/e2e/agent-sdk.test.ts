@@ -227,3 +227,17 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(history).toEqual(['my colour is blue', 'remembered: blue', 'what was my colour?']);
   });
 });
+
+describe('examples/agent-sdk.mjs', () => {
+  it('runs against a scripted model: the answer, the result line, and the denied command', async () => {
+    const { repo, options } = await setup({
+      turns: [{ text: 'Looking.', toolCalls: [{ name: 'shell', args: { command: 'ls' } }] }, { text: 'It is an empty project.' }],
+    });
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const example = path.resolve(import.meta.dirname, '../../examples/agent-sdk.mjs');
+    // Asynchronous: the scripted server answers from this process.
+    const { stdout: output } = await promisify(execFile)(process.execPath, [example, 'what is this?'], { cwd: repo.dir, env: options.env as NodeJS.ProcessEnv, encoding: 'utf8' });
+    expect(output).toBe('model: scripted:latest\nLooking.\nIt is an empty project.\n(success, 2 turns, $0)\n');
+  });
+});

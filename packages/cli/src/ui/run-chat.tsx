@@ -1,5 +1,6 @@
 import type { ChatHost } from '../chat-host.js';
 import { ChatController } from './controller.js';
+import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
 
 export interface RunChatOptions {
   noColor: boolean;
@@ -65,9 +66,12 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   });
   // React commits the closing frame (no live area) in a microtask; unmount after it.
   unmount = () => setTimeout(() => instance.unmount(), 0);
+  // SIGTERM and SIGHUP (a closed terminal) leave like Ctrl+C twice: the turn stops, the session is kept.
+  const removeSignals = onStopSignals((signal) => controller.exit(SIGNAL_EXIT_CODES[signal]));
   try {
     await instance.waitUntilExit();
   } finally {
+    removeSignals();
     if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF);
     controller.dispose();
   }
