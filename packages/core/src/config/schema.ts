@@ -60,6 +60,20 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    tools: z
+      .object({
+        env: z
+          .object({
+            // Variables holding keys are removed from commands' environment; these are kept anyway.
+            passThrough: list('a list of environment variable names'),
+            // Removed from commands' environment besides the provider keys.
+            strip: list('a list of environment variable names'),
+          })
+          .partial()
+          .describe('an object'),
+      })
+      .partial()
+      .describe('an object'),
     sop: z.string().describe('a string'),
     debug: z.boolean().describe('true or false'),
   })
@@ -82,6 +96,7 @@ export interface BeansConfig {
   plugins: { dirs: string[]; disabled: string[] };
   sessions: { dir?: string };
   ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
+  tools: { env: { passThrough: string[]; strip: string[] } };
   sop?: string;
   debug: boolean;
 }
@@ -96,6 +111,8 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'permissions.deny': [],
   'plugins.dirs': [],
   'plugins.disabled': [],
+  'tools.env.passThrough': [],
+  'tools.env.strip': [],
   'ui.markdown': true,
   'ui.showCost': true,
   debug: false,

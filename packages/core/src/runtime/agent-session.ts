@@ -11,6 +11,7 @@ import { createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalo
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
 import { builtinTools } from '../tools/builtin.js';
+import { toolEnvironment } from '../tools/tool-env.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -116,6 +117,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     options.appendSystemPrompt,
   );
   const store = options.persistSession === false ? undefined : sessionStore(base);
+  const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
 
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
@@ -154,6 +156,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       workspace: base.workspace,
       beforeToolCall: beforeToolCallFor(),
       afterToolCall,
+      toolContext: { env: toolEnv },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       messages: history,

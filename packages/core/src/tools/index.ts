@@ -11,3 +11,4 @@ export { todoWriteTool } from './todo-write.js';
 export { builtinTools } from './builtin.js';
 export { walkFiles, type WalkedFile } from './file-walk.js';
 export { validateToolInput, type InputCheck } from './validate-input.js';
+export { toolEnvironment, PROVIDER_KEY_VARIABLES, type ToolEnvironmentOptions } from './tool-env.js';

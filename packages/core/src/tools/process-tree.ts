@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -8,13 +9,68 @@ export const KILL_GRACE_MS = 2_000;
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
+/** Every command's processes carry this variable, so they are found even after leaving the group. */
+export const RUN_TAG_VARIABLE = 'BEANS_TOOL_RUN';
+const RUN_TAG_PREFIX = `beans-${process.pid}-`;
+
+export function newRunTag(): string {
+  return `${RUN_TAG_PREFIX}${randomUUID()}`;
+}
+
 export function trackProcessGroup(pgid: number): void {
   liveGroups.add(pgid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
       for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+      // Whatever any command of this process started and left behind (setsid, nohup).
+      for (const pid of taggedProcesses(RUN_TAG_PREFIX)) killPid(pid, 'SIGKILL');
     });
+  }
+}
+
+/**
+ * Stops every process that carries `tag` in its environment (SIGTERM, then SIGKILL after a short
+ * grace) and returns their pids. A process that cleared its environment cannot be found this way.
+ */
+export async function killTaggedProcesses(tag: string, graceMs = 500): Promise<number[]> {
+  const pids = taggedProcesses(tag);
+  if (pids.length === 0) return [];
+  for (const pid of pids) killPid(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline && taggedProcesses(tag).length > 0) await sleep(25);
+  for (const pid of taggedProcesses(tag)) killPid(pid, 'SIGKILL');
+  return pids;
+}
+
+/** Live processes whose environment has RUN_TAG_VARIABLE starting with `tag`. */
+function taggedProcesses(tag: string): number[] {
+  if (!hasProc) return [];
+  const needle = `${RUN_TAG_VARIABLE}=${tag}`;
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57 || Number(entry) === process.pid) continue;
+    try {
+      if (processState(entry) === 'Z') continue;
+      const environ = readFileSync(`/proc/${entry}/environ`, 'latin1');
+      if (environ.split('\0').some((variable) => variable.startsWith(needle))) found.push(Number(entry));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+function processState(pid: string): string | undefined {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+}
+
+function killPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
   }
 }
 

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { HeadTailBuffer } from './output-buffer.js';
-import { killProcessGroup, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
+import { RUN_TAG_VARIABLE, killProcessGroup, killTaggedProcesses, newRunTag, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
+import { toolEnvironment } from './tool-env.js';
 import { defineTool, type ToolContext, type ToolResult } from './tool.js';
 
 export const SHELL_DEFAULT_TIMEOUT_MS = 120_000;
@@ -40,6 +41,7 @@ const shellPath = existsSync('/bin/bash') ? '/bin/bash' : true;
 
 async function runShell(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
   ctx.signal.throwIfAborted();
+  const tag = newRunTag();
   const output = new HeadTailBuffer();
   const updates = lineBatcher(ctx.onUpdate);
   // Loaded on first use: execa costs ~50 ms to import, which `beans -p` should not pay up front.
@@ -54,7 +56,10 @@ async function runShell(command: string, timeoutMs: number, ctx: ToolContext): P
     reject: false,
     // Its own process group, so a timeout or abort can stop everything the command started.
     detached: true,
-    env: QUIET_ENV,
+    // Only the environment Beans gives tools (no provider keys), plus a tag that finds every
+    // process this command starts, even one that leaves the group (setsid, nohup).
+    extendEnv: false,
+    env: { ...(ctx.env ?? toolEnvironment(process.env)), ...QUIET_ENV, [RUN_TAG_VARIABLE]: tag },
   });
   // Settles with reject: false; caught anyway because streams are destroyed below.
   subprocess.catch(() => undefined);
@@ -97,10 +102,15 @@ async function runShell(command: string, timeoutMs: number, ctx: ToolContext): P
     ctx.signal.removeEventListener('abort', onAbort);
     untrackProcessGroup(pid);
   }
+  // Nothing a command started may outlive it: background jobs, nohup, setsid included.
+  const leftovers = await killTaggedProcesses(tag);
   updates.add(output.end());
   updates.flush();
   ctx.signal.throwIfAborted();
-  return formatResult(output, exitCode, exitSignal, timedOut, timeoutMs, heldOpen);
+  const result = formatResult(output, exitCode, exitSignal, timedOut, timeoutMs, heldOpen);
+  if (leftovers.length === 0) return result;
+  const note = `[Stopped ${leftovers.length} process${leftovers.length === 1 ? '' : 'es'} the command left running in the background (pid ${leftovers.join(', ')}): commands cannot leave processes behind. Start long-running servers outside Beans.]`;
+  return { ...result, content: `${result.content}\n${note}` };
 }
 
 function formatResult(
