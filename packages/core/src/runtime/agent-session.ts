@@ -12,6 +12,7 @@ import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
 import { builtinTools } from '../tools/builtin.js';
 import { toolEnvironment } from '../tools/tool-env.js';
+import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -117,6 +118,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     options.appendSystemPrompt,
   );
   const store = options.persistSession === false ? undefined : sessionStore(base);
+  // Half-written files of a Beans process that was killed mid-write.
+  removeStaleTempFiles(workspaceTempDir(base.workspace));
   const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
 
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {

@@ -4,7 +4,7 @@ import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { planEdit } from './edit-match.js';
-import { assertUnchangedSinceRead, readTextFile, recordFileTime, statOrUndefined, writeFileAtomic } from './file-io.js';
+import { assertUnchangedSinceRead, readTextFile, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
 import { missingFileMessage } from './missing-file.js';
 import { guarded } from './result.js';
 import { cutLine, numberLines, plural, splitLines } from './text.js';
@@ -53,7 +53,7 @@ export const editFileTool = defineTool({
     return guarded(ctx.signal, async () => {
       const edit = await prepareEdit(input, ctx);
       ctx.signal.throwIfAborted();
-      await writeFileAtomic(edit.target.absolute, edit.after, edit.stats);
+      await writeFileAtomic(edit.target.absolute, edit.after, edit.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
       await recordFileTime(ctx.state, edit.target.absolute);
       const details = diffDetails(edit.target.relative, edit.before, edit.after);
       const counts = `+${details.added} -${details.removed} lines`;

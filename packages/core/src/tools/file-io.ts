@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
+import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
-import type { WorkspacePath } from '../workspace/paths.js';
+import { isInside, type WorkspacePath } from '../workspace/paths.js';
+import type { Workspace } from '../workspace/workspace.js';
 import { formatBytes, looksBinary } from './text.js';
 import type { ToolSessionState } from './tool.js';
 
@@ -30,8 +31,17 @@ export async function readTextFile(target: WorkspacePath, stats: Stats): Promise
   }
   const buffer = await fs.readFile(target.absolute);
   if (looksBinary(buffer)) throw new ToolInputError(`${target.relative} is a binary file; only text files can be edited.`);
-  return buffer.toString('utf8');
+  try {
+    return STRICT_UTF8.decode(buffer);
+  } catch {
+    // Decoding leniently would turn every byte that is not UTF-8 into U+FFFD and write that back.
+    throw new ToolInputError(
+      `${target.relative} is not valid UTF-8 (probably Latin-1 or another legacy encoding), so edit_file cannot change it without corrupting it. Use the shell tool instead (e.g. sed, or iconv to convert it first).`,
+    );
+  }
 }
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Remembers the file's current mtime as the version the model has seen. */
 export async function recordFileTime(state: ToolSessionState, absolute: string): Promise<void> {
@@ -50,19 +60,77 @@ export function assertUnchangedSinceRead(state: ToolSessionState, target: Worksp
 }
 
 /**
- * Writes via a temporary file in the same folder and a rename, so readers and crashes never see half
- * a file. Creates missing parent folders and keeps an existing file's permissions.
+ * Where half-written files wait for their rename: inside `.git/` of a git workspace, where a crash
+ * (kill -9 mid-write) leaves nothing a user would commit or stumble on. Undefined outside git.
  */
-export async function writeFileAtomic(absolute: string, data: string | Uint8Array, previous?: Stats): Promise<void> {
+export function workspaceTempDir(workspace: Pick<Workspace, 'root' | 'isGit'>): string | undefined {
+  if (!workspace.isGit) return undefined;
+  const gitDir = path.join(workspace.root, '.git');
+  try {
+    return statSync(gitDir).isDirectory() ? path.join(gitDir, 'beans-tmp') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes temporary files that processes no longer running left behind (kill -9 mid-write). */
+export function removeStaleTempFiles(tempDir: string | undefined): void {
+  if (!tempDir) return;
+  let names: string[];
+  try {
+    names = readdirSync(tempDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(name.split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) rmSync(path.join(tempDir, name), { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Writes via a temporary file and a rename, so readers and crashes never see half a file. Creates
+ * missing parent folders and keeps an existing file's permissions. The temporary file lives in
+ * `tempDir` when it is on the same file system (else beside the target). The target's folder is
+ * checked again just before the rename: a folder swapped for a symlink meanwhile is refused.
+ */
+export async function writeFileAtomic(absolute: string, data: string | Uint8Array, previous?: Stats, confine?: { root: string; tempDir?: string }): Promise<void> {
   const dir = path.dirname(absolute);
   await fs.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.${path.basename(absolute)}.${randomBytes(6).toString('hex')}.beans-tmp`);
+  const unique = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  let temp = confine?.tempDir ? path.join(confine.tempDir, `${unique}.tmp`) : path.join(dir, `.${path.basename(absolute)}.${unique}.beans-tmp`);
+  if (confine?.tempDir) await fs.mkdir(confine.tempDir, { recursive: true });
   try {
     await fs.writeFile(temp, data, { mode: previous ? previous.mode & 0o7777 : 0o666, flag: 'wx' });
     if (previous) await fs.chmod(temp, previous.mode & 0o7777);
-    await fs.rename(temp, absolute);
+    if (confine) await assertStillInside(confine.root, dir);
+    try {
+      await fs.rename(temp, absolute);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      // Another file system: write beside the target instead (a crash may then leave it there).
+      await fs.rm(temp, { force: true });
+      temp = path.join(dir, `.${path.basename(absolute)}.${unique}.beans-tmp`);
+      await fs.writeFile(temp, data, { mode: previous ? previous.mode & 0o7777 : 0o666, flag: 'wx' });
+      if (confine) await assertStillInside(confine.root, dir);
+      await fs.rename(temp, absolute);
+    }
   } catch (error) {
     await fs.rm(temp, { force: true });
     throw error;
   }
+}
+
+async function assertStillInside(root: string, dir: string): Promise<void> {
+  const real = await fs.realpath(dir);
+  if (!isInside(root, real)) throw new ToolInputError(`The folder ${dir} now leads outside the workspace (it was replaced by a link); nothing was written.`);
 }

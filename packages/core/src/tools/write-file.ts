@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
-import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, recordFileTime, statOrUndefined, writeFileAtomic } from './file-io.js';
+import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
 import { guarded } from './result.js';
 import { formatBytes, looksBinary, plural, splitLines } from './text.js';
 import { defineTool, type ToolContext, type ToolDetails } from './tool.js';
@@ -43,7 +43,7 @@ export const writeFileTool = defineTool({
     return guarded(ctx.signal, async () => {
       const write = await prepareWrite(input, ctx);
       ctx.signal.throwIfAborted();
-      await writeFileAtomic(write.target.absolute, write.after, write.stats);
+      await writeFileAtomic(write.target.absolute, write.after, write.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
       await recordFileTime(ctx.state, write.target.absolute);
       const lines = plural(splitLines(input.content).length, 'line');
       const size = formatBytes(write.after.length);
