@@ -1,5 +1,6 @@
 import nodeFs, { type Dirent } from 'node:fs';
 import path from 'node:path';
+import { confinedPaths } from '../workspace/confine.js';
 import picomatch from 'picomatch';
 import { toRelative, type WorkspacePath } from '../workspace/paths.js';
 import { GitignoreFilter } from './gitignore.js';
@@ -46,7 +47,10 @@ export async function walkFiles(root: string, base: WorkspacePath, pattern: stri
   const { default: fg } = await import('fast-glob'); // lazy: ~20 ms to import, only glob needs it
   const found = await fg(pattern, { cwd: base.absolute, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, fs: { readdir } });
   const prefix = base.relative === '.' ? '' : `${base.relative}/`;
-  const files: WalkedFile[] = found.map((rel) => ({ path: prefix + rel, mtimeMs: 0 }));
+  // Brace sets can smuggle absolute or `..` alternatives past a pattern check ({/etc,src}/*), and a
+  // named folder may be a link out: every result is confined on its own.
+  const confined = confinedPaths(root);
+  const files: WalkedFile[] = found.map((rel) => ({ path: path.posix.normalize(prefix + rel), mtimeMs: 0 })).filter((file) => confined(file.path));
   if (options.stats) {
     // Synchronous lstat is ~10x cheaper than the promise API per call; batches keep the loop responsive.
     for (let i = 0; i < files.length; i++) {

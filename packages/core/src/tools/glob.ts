@@ -29,7 +29,9 @@ export const globTool = defineTool({
     return guarded(ctx.signal, async () => {
       const { base, pattern } = normalizeGlob(ctx.workspace, input.pattern, input.path);
       const root = resolveInWorkspace(ctx.workspace, '.').absolute;
-      const { files, ignoredCount } = await walkFiles(root, base, pattern, { stats: true });
+      const walked = await walkFiles(root, base, pattern, { stats: true });
+      const { ignoredCount } = walked;
+      const files = ctx.readDenied ? walked.files.filter((file) => !ctx.readDenied!(file.path)) : walked.files;
       ctx.signal.throwIfAborted();
       const where = base.relative === '.' ? 'the workspace' : base.relative;
       const ignoredNote = ignoredCount > 0 ? ' Files ignored by .gitignore are not listed.' : '';

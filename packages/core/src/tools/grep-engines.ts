@@ -1,11 +1,11 @@
-import { accessSync, closeSync, constants, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { ToolInputError } from '../errors.js';
 import type { WorkspacePath } from '../workspace/paths.js';
 import { walkFiles } from './file-walk.js';
-import { BINARY_SNIFF_BYTES, looksBinary } from './text.js';
+import { REGEX_DEADLINE_MS, searchInWorker } from './grep-worker.js';
 
 export type GrepEngine = 'git' | 'rg' | 'js';
 
@@ -63,7 +63,9 @@ export async function runEngine(engine: GrepEngine, query: GrepQuery, sink: Matc
 }
 
 async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
-  const args = ['-c', 'core.quotepath=off', 'grep', '--untracked', '-I', '-n', '-z', '--no-color', '-P'];
+  // The repository's own config must not move the search elsewhere (core.worktree=/) or run a
+  // command (core.fsmonitor): the work tree is pinned to the workspace and the monitor is off.
+  const args = [`--work-tree=${query.root}`, '-c', 'core.quotepath=off', '-c', 'core.fsmonitor=false', 'grep', '--untracked', '-I', '-n', '-z', '--no-color', '-P'];
   if (query.ignoreCase) args.push('-i');
   args.push('-e', query.pattern);
   const pathspec = gitPathspec(query.base.relative, query.include);
@@ -76,10 +78,14 @@ async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   });
 }
 
+/**
+ * The pathspec for the searched folder. A folder name is never read as pathspec magic (a folder
+ * named `:(top)etc` is just that folder): it is literal, or glob-escaped inside an include glob.
+ */
 function gitPathspec(baseRel: string, include: string | undefined): string {
-  const base = baseRel === '.' ? '' : `${baseRel}/`;
   // Brace sets and other extglob syntax have no pathspec form; the caller's exact filter covers them.
-  if (!include || /[{}()!+@]/.test(include)) return baseRel;
+  if (!include || /[{}()!+@]/.test(include)) return baseRel === '.' ? '.' : `:(literal)${baseRel}`;
+  const base = baseRel === '.' ? '' : `${baseRel.replace(/[*?[\]\\]/g, '\\$&')}/`;
   return `:(glob)${base}${include.includes('/') ? '' : '**/'}${include}`;
 }
 
@@ -97,10 +103,26 @@ async function ripgrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   });
 }
 
+/** Git variables that would point the search at another repository or work tree are dropped. */
+function searchEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!/^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|LITERAL_PATHSPECS|GLOB_PATHSPECS|CONFIG.*)$/.test(name)) env[name] = value;
+  return env;
+}
+
 /** Runs a search program from the root and feeds its output lines to `onLine`; exit 1 = no match. */
 async function streamProcess(command: string, args: string[], query: GrepQuery, onLine: (line: string) => boolean): Promise<void> {
   const { execa } = await import('execa'); // lazy: see shell.ts
-  const subprocess = execa(command, args, { cwd: query.root, stdin: 'ignore', buffer: { stdout: false, stderr: true }, reject: false, cancelSignal: query.signal });
+  const subprocess = execa(command, args, {
+    cwd: query.root,
+    stdin: 'ignore',
+    buffer: { stdout: false, stderr: true },
+    reject: false,
+    cancelSignal: query.signal,
+    timeout: REGEX_DEADLINE_MS,
+    extendEnv: false,
+    env: searchEnvironment(),
+  });
   const decoder = new StringDecoder('utf8');
   let rest = '';
   let stopped = false;
@@ -121,6 +143,9 @@ async function streamProcess(command: string, args: string[], query: GrepQuery, 
   const result = await subprocess;
   query.signal.throwIfAborted();
   if (stopped) return;
+  if (result.timedOut) {
+    throw new ToolInputError(`The regex ${JSON.stringify(query.pattern)} took longer than ${REGEX_DEADLINE_MS / 1000}s and was stopped. Rewrite it without nested repetition, or search for a literal part of it.`);
+  }
   take(rest + decoder.end() + (rest ? '\n' : ''));
   if (result.exitCode === 0 || result.exitCode === 1) return;
   const stderr = String(result.stderr ?? '').trim();
@@ -136,126 +161,18 @@ async function streamProcess(command: string, args: string[], query: GrepQuery, 
   throw new EngineUnavailable(stderr);
 }
 
-/** Files bigger than this are searched as a stream instead of read whole. */
-const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
-/** Synchronous reads run in slices this long, then yield so the UI and abort stay responsive. */
-const SLICE_MS = 8;
-
-type Found = Array<[number, string]>;
-
 /**
- * The portable engine: walks with .gitignore honoured and searches files in path order. Small
- * files are read synchronously into one reused buffer (several times faster than the promise API
- * for many small files), in short slices between which the event loop runs; big ones are streamed.
+ * The portable engine: walks with .gitignore honoured and searches files in path order, in a
+ * worker thread with a deadline (see grep-worker.ts), so no regex can hang Beans.
  */
 async function jsGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
-  const lineRegex = compileRegex(query.pattern, query.ignoreCase);
-  // Any line match is also a match in the whole text with the m flag, so this skips most files cheaply.
-  const fileRegex = compileRegex(query.pattern, query.ignoreCase, 'm');
+  compileRegex(query.pattern, query.ignoreCase); // a bad regex is the model's to fix, reported here
   const baseStats = await fs.stat(query.base.absolute);
   // Only regular files are opened: reading a FIFO or device would block the whole process.
   const paths = baseStats.isDirectory()
     ? (await walkFiles(query.root, query.base, '**/*', { stats: false })).files.map((file) => file.path).sort()
     : baseStats.isFile() ? [query.base.relative] : [];
   const accepted = query.acceptFile ? paths.filter(query.acceptFile) : paths;
-  const scratch = Buffer.allocUnsafe(WHOLE_FILE_BYTES);
-  let sliceStart = performance.now();
-  for (const rel of accepted) {
-    if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-      query.signal.throwIfAborted();
-      sliceStart = performance.now();
-    }
-    const absolute = path.join(query.root, rel);
-    let found = searchSmallFile(absolute, scratch, lineRegex, fileRegex);
-    if (found === 'too-big') {
-      found = await searchStream(absolute, lineRegex, fileRegex, query.signal);
-      sliceStart = performance.now();
-    }
-    for (const [line, text] of found) if (!sink(rel, line, text)) return;
-  }
-}
-
-function searchSmallFile(absolute: string, scratch: Buffer, lineRegex: RegExp, fileRegex: RegExp): Found | 'too-big' {
-  let size = 0;
-  let fd: number | undefined;
-  try {
-    fd = openSync(absolute, 'r');
-    size = fstatSync(fd).size;
-    if (size > scratch.length) return 'too-big';
-    let read = 0;
-    while (read < size) {
-      const n = readSync(fd, scratch, read, size - read, read);
-      if (n === 0) break;
-      read += n;
-    }
-    size = read;
-  } catch {
-    return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-  const bytes = scratch.subarray(0, size);
-  if (looksBinary(bytes)) return [];
-  return searchText(bytes.toString('utf8'), lineRegex, fileRegex);
-}
-
-function searchText(text: string, lineRegex: RegExp, fileRegex: RegExp): Found {
-  if (!fileRegex.test(text)) return [];
-  const found: Found = [];
-  let lineNo = 1;
-  let pos = 0;
-  while (pos <= text.length) {
-    const nl = text.indexOf('\n', pos);
-    const end = nl === -1 ? text.length : nl;
-    if (end > pos || nl !== -1) {
-      const line = text.charCodeAt(end - 1) === 13 ? text.slice(pos, end - 1) : text.slice(pos, end);
-      if (lineRegex.test(line)) found.push([lineNo, line]);
-    }
-    if (nl === -1) break;
-    lineNo++;
-    pos = nl + 1;
-  }
-  return found;
-}
-
-async function searchStream(absolute: string, lineRegex: RegExp, fileRegex: RegExp, signal: AbortSignal): Promise<Found> {
-  const found: Found = [];
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  let lineNo = 1;
-  let first = true;
-  const test = (line: string) => {
-    const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
-    if (lineRegex.test(clean)) found.push([lineNo, clean]);
-    lineNo++;
-  };
-  try {
-    for await (const chunk of createReadStream(absolute, { signal, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-      if (first) {
-        first = false;
-        if (looksBinary(chunk.subarray(0, BINARY_SNIFF_BYTES))) return [];
-      }
-      const text = rest + decoder.write(chunk);
-      const lastNl = text.lastIndexOf('\n');
-      // Most chunks of a big file hold no match: count their lines without splitting them.
-      if (lastNl !== -1 && !fileRegex.test(text.slice(0, lastNl))) {
-        for (let nl = text.indexOf('\n'); nl !== -1 && nl <= lastNl; nl = text.indexOf('\n', nl + 1)) lineNo++;
-        rest = text.slice(lastNl + 1);
-        continue;
-      }
-      let pos = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', pos)) {
-        test(text.slice(pos, nl));
-        pos = nl + 1;
-      }
-      rest = text.slice(pos);
-    }
-  } catch (error) {
-    if (signal.aborted) throw error;
-    return found;
-  }
-  rest += decoder.end();
-  if (rest) test(rest);
-  return found;
+  if (accepted.length === 0) return;
+  await searchInWorker({ root: query.root, paths: accepted, pattern: query.pattern, flags: query.ignoreCase ? 'i' : '', signal: query.signal }, sink);
 }

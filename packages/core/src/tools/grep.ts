@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
+import { confinedPaths } from '../workspace/confine.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { GitignoreFilter } from './gitignore.js';
@@ -33,7 +34,7 @@ export const grepTool = defineTool({
   summarize: (input) => `/${input.pattern}/${input.path ? ` in ${input.path}` : ''}${input.include ? ` (${input.include})` : ''}`,
   ruleSubject: (input) => input.path ?? '.',
   async execute(input, ctx) {
-    return guarded(ctx.signal, async () => searchWorkspace(ctx.workspace, input, ctx.signal));
+    return guarded(ctx.signal, async () => searchWorkspace(ctx.workspace, input, ctx.signal, undefined, ctx.readDenied));
   },
 });
 
@@ -54,7 +55,13 @@ export function pickGrepEngines(workspace: Workspace): GrepEngine[] {
 }
 
 /** The grep tool's body; `engines` is exposed so tests and benchmarks can pin one. */
-export async function searchWorkspace(workspace: Workspace, input: GrepInput, signal: AbortSignal, engines = pickGrepEngines(workspace)) {
+export async function searchWorkspace(
+  workspace: Workspace,
+  input: GrepInput,
+  signal: AbortSignal,
+  engines = pickGrepEngines(workspace),
+  readDenied?: (relativePath: string) => boolean,
+) {
   let pattern = input.pattern;
   let ignoreCase = input.ignore_case ?? false;
   // Models often write the PCRE inline flag; JavaScript has no such syntax.
@@ -74,10 +81,12 @@ export async function searchWorkspace(workspace: Workspace, input: GrepInput, si
   const files = new Set<string>();
   let lastFile = '';
   let lastIncluded = true;
+  const confined = confinedPaths(root);
   const sink = (file: string, line: number, text: string): boolean => {
     if (file !== lastFile) {
       lastFile = file;
-      lastIncluded = includes(file);
+      // Every reported path is checked again: no engine result may name a file outside the workspace.
+      lastIncluded = confined(file) && includes(file) && !readDenied?.(file);
     }
     if (!lastIncluded) return true;
     total++;
