@@ -4,7 +4,7 @@ import { expandHome } from '../config/paths.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
-import { splitShellCommand } from './shell-command.js';
+import { analyzeShellCommand, baseName, type ShellAnalysis } from './shell-parse.js';
 import type { AskUser, Authorize, PermissionDecision, PermissionMode } from './types.js';
 
 export interface AuthorizeOptions {
@@ -35,7 +35,9 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     const { tool } = request;
     const kind: SubjectKind = tool.kind === 'execute' ? 'command' : 'path';
     const subject = subjectOf(tool, request.input, options.workspace);
-    const denying = findDenyingRule(options.deny ?? [], tool.name, kind, subject);
+    // Commands are read the way bash reads them before any rule judges them.
+    const analysis = kind === 'command' && subject !== undefined ? await analyzeShellCommand(subject) : undefined;
+    const denying = findDenyingRule(options.deny ?? [], tool.name, kind, subject, analysis);
     if (denying) {
       return deny(`${tool.name} is blocked by the rule ${denying.source} (--disallowed-tools or settings). Do not retry it; find another way or ask the user.`);
     }
@@ -49,7 +51,7 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     }
     if (mode === 'yolo') return ALLOW;
     if (!forceAsk) {
-      if (allowRulesCover([...(options.allow ?? []), ...approved], tool.name, kind, subject)) return ALLOW;
+      if (allowRulesCover([...(options.allow ?? []), ...approved], tool.name, kind, subject, analysis)) return ALLOW;
       if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
     }
     if (!options.ask) return deny(oneShotReason(tool, kind, subject));
@@ -59,21 +61,25 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       const text = reason ? `the user declined this ${tool.name} call: ${reason}` : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`;
       return answer.interrupt ? { allow: false, reason: text, interrupt: true } : deny(text);
     }
-    if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject));
+    if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject, analysis));
     return answer.updatedInput !== undefined ? { allow: true, updatedInput: answer.updatedInput } : ALLOW;
   };
 }
 
 /**
- * The rules an "always" answer adds. For a command, its program and subcommand (`git status` covers
- * `git status -s`, not `git push`); approving `ls` must never approve `rm`.
+ * The rules an "always" answer adds. For a command, each simple command's program and subcommand
+ * as bash reads them (`git status` covers `git status -s`, not `git push`); approving `ls` must never
+ * approve `rm`. A line allow rules could not judge (redirections, substitutions) adds nothing: it
+ * was approved once.
  */
-function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined): ToolRule[] {
+function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined, analysis: ShellAnalysis | undefined): ToolRule[] {
   if (kind === 'path' || subject === undefined) return [{ tool: tool.name, source: tool.name }];
-  return splitShellCommand(subject).segments.map((segment) => {
-    const [program = '', second] = segment.split(' ');
+  if (!analysis || analysis.hazards.length > 0) return [];
+  return analysis.commands.flatMap((command) => {
+    const [program, second] = command.words;
+    if (program === undefined || program !== baseName(program)) return [];
     const prefix = second && /^[A-Za-z][\w:.-]*$/.test(second) ? `${program} ${second}` : program;
-    return { tool: tool.name, pattern: `${prefix} *`, source: `${tool.name}(${prefix} *)` };
+    return [{ tool: tool.name, pattern: `${prefix} *`, source: `${tool.name}(${prefix} *)` }];
   });
 }
 

@@ -10,4 +10,5 @@ export {
   type ToolRule,
   type SubjectKind,
 } from './rules.js';
-export { splitShellCommand, type SplitCommand } from './shell-command.js';
+export { analyzeShellCommand, type ShellAnalysis, type SimpleCommand } from './shell-parse.js';
+export { approvalBlocker, commandVariants } from './command-rules.js';

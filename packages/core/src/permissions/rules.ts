@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { UsageError } from '../errors.js';
-import { splitShellCommand } from './shell-command.js';
+import { approvalBlocker, commandVariants, hasOpaqueProgram } from './command-rules.js';
+import type { ShellAnalysis } from './shell-parse.js';
 
 /** `write_file` (every call) or `shell(git *)` / `edit_file(src/**)` (calls whose subject matches). */
 export interface ToolRule {
@@ -82,28 +83,36 @@ export type SubjectKind = 'command' | 'path';
 
 /**
  * The first deny rule covering the call. A command is denied when the whole line or any simple
- * command in it matches, so chaining cannot slip a denied command past the rule.
+ * command in it matches, also once wrappers are peeled off (`env rm`, `/bin/rm`, `xargs rm`,
+ * `find -delete`), so neither chaining nor wrapping slips a denied command past the rule. A
+ * command whose program is not a literal word cannot be judged, so any command rule denies it.
  */
-export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined): ToolRule | undefined {
+export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined, analysis?: ShellAnalysis): ToolRule | undefined {
   return rules.find((rule) => {
     if (rule.tool !== tool) return false;
     if (rule.pattern === undefined) return true;
     if (subject === undefined) return false;
     if (kind === 'path') return matchesPathPattern(rule.pattern, subject);
-    return matchesCommandPattern(rule.pattern, subject) || splitShellCommand(subject).segments.some((segment) => matchesCommandPattern(rule.pattern!, segment));
+    if (matchesCommandPattern(rule.pattern, subject)) return true;
+    if (!analysis) return false;
+    return analysis.commands.some(
+      (command) => hasOpaqueProgram(command) || commandVariants(command).some((variant) => matchesCommandPattern(rule.pattern!, variant.join(' '))),
+    );
   });
 }
 
 /**
- * True when allow rules approve the call. A command needs each of its simple commands covered by
- * some rule (possibly different ones) and nothing hidden in a substitution.
+ * True when allow rules approve the call. A command needs every simple command, and what it runs
+ * through wrappers, covered by some rule (possibly different ones), and nothing a pattern cannot
+ * judge: file redirections, substitutions, subshells, compound commands, git reconfiguration.
  */
-export function allowRulesCover(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined): boolean {
+export function allowRulesCover(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined, analysis?: ShellAnalysis): boolean {
   const mine = rules.filter((rule) => rule.tool === tool);
   if (mine.some((rule) => rule.pattern === undefined)) return true;
   if (subject === undefined || mine.length === 0) return false;
   if (kind === 'path') return mine.some((rule) => matchesPathPattern(rule.pattern!, subject));
-  const { segments, hasSubstitution } = splitShellCommand(subject);
-  if (hasSubstitution || segments.length === 0) return false;
-  return segments.every((segment) => mine.some((rule) => matchesCommandPattern(rule.pattern!, segment)));
+  if (!analysis || approvalBlocker(analysis) !== undefined) return false;
+  return analysis.commands.every((command) =>
+    commandVariants(command).every((variant) => mine.some((rule) => matchesCommandPattern(rule.pattern!, variant.join(' ')))),
+  );
 }
