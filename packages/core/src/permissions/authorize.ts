@@ -42,8 +42,11 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       return deny(`${tool.name} is blocked by the rule ${denying.source} (--disallowed-tools or settings). Do not retry it; find another way or ask the user.`);
     }
     const mode = typeof options.mode === 'function' ? options.mode() : options.mode;
+    // Files that configure Beans, Claude Code, MCP servers or git itself: a model that could change
+    // them without asking could grant itself anything next run. Only yolo skips this question.
+    const protectedPath = tool.kind === 'edit' && subject !== undefined && isProtectedPath(subject);
     // A hook asked for the prompt: it is shown even for tools and modes that would not ask.
-    const forceAsk = request.hint === 'ask' && mode !== 'yolo';
+    const forceAsk = (request.hint === 'ask' || protectedPath) && mode !== 'yolo';
     if (!forceAsk && request.hint === 'allow') return ALLOW;
     if (!forceAsk && tool.kind !== 'edit' && tool.kind !== 'execute') return ALLOW;
     if (mode === 'plan') {
@@ -54,7 +57,10 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       if (allowRulesCover([...(options.allow ?? []), ...approved], tool.name, kind, subject, analysis)) return ALLOW;
       if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
     }
-    if (!options.ask) return deny(oneShotReason(tool, kind, subject));
+    if (!options.ask) {
+      if (protectedPath) return deny(`${subject} configures Beans, Claude Code, MCP or git, so changing it always needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it; tell the user what you wanted to change.`);
+      return deny(oneShotReason(tool, kind, subject));
+    }
     const answer = await options.ask(request, signal);
     if (answer.decision === 'deny') {
       const reason = answer.reason?.trim();
@@ -81,6 +87,14 @@ function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefin
     const prefix = second && /^[A-Za-z][\w:.-]*$/.test(second) ? `${program} ${second}` : program;
     return [{ tool: tool.name, pattern: `${prefix} *`, source: `${tool.name}(${prefix} *)` }];
   });
+}
+
+/** Workspace paths whose change would reconfigure Beans, Claude Code, MCP or git. */
+const PROTECTED_PATHS = ['.beans', '.claude', '.mcp.json', '.git', '.gitmodules'];
+
+export function isProtectedPath(relative: string): boolean {
+  const clean = relative.replace(/^\.\//, '');
+  return PROTECTED_PATHS.some((entry) => clean === entry || clean.startsWith(`${entry}/`));
 }
 
 function deny(reason: string): PermissionDecision {

@@ -12,3 +12,4 @@ export {
 } from './rules.js';
 export { analyzeShellCommand, type ShellAnalysis, type SimpleCommand } from './shell-parse.js';
 export { approvalBlocker, commandVariants } from './command-rules.js';
+export { createReadDenied } from './read-deny.js';

@@ -6,6 +6,7 @@ import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { parseToolRules } from '../permissions/rules.js';
+import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
@@ -104,6 +105,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   let asker: AskUser | undefined;
   const ask = askFunction(options, () => asker);
   const allow = parseToolRules(values.permissions.allow);
+  const readDenied = createReadDenied(deny, base.workspace.root);
   // One policy per conversation: "always" answers must not outlive /clear or /resume.
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
@@ -159,7 +161,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       workspace: base.workspace,
       beforeToolCall: beforeToolCallFor(),
       afterToolCall,
-      toolContext: { env: toolEnv },
+      toolContext: { env: toolEnv, readDenied },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       messages: history,

@@ -41,6 +41,7 @@ export const listDirectoryTool = defineTool({
       for (const entry of entries) {
         if (entry.name === '.git') continue;
         const rel = dir.relative === '.' ? entry.name : `${dir.relative}/${entry.name}`;
+        if (!entry.isDirectory() && ctx.readDenied?.(rel)) continue;
         const isDir = entry.isDirectory();
         if (filter.ignores(rel, isDir)) ignored.push(isDir ? `${entry.name}/` : entry.name);
         else (isDir ? folders : files).push(entry);

@@ -35,6 +35,8 @@ export const readFileTool = defineTool({
       if (!stats) throw new ToolInputError(await missingFileMessage(target));
       if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory. Use list_directory to see what it holds, or glob to find files in it.`);
       if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
+      // Also a hard link to a denied file, which a path rule alone would miss.
+      if (ctx.readDenied?.(target.relative)) throw new ToolInputError(`${target.relative} is blocked by a read_file deny rule (the file, or a link to it). Do not try to read it another way.`);
       const windowed = input.offset !== undefined || input.limit !== undefined;
       if (stats.size > MAX_TEXT_FILE_BYTES && !windowed) {
         throw new ToolInputError(
