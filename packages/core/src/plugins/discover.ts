@@ -72,6 +72,11 @@ export function readManifest(dir: string, problems: PluginProblem[]): PluginMani
   const empty: PluginManifest = { agents: [], commands: [], skills: [] };
   let text: string;
   try {
+    // A FIFO in place of the manifest would block start-up forever.
+    if (!statSync(file).isFile()) {
+      problems.push({ path: file, message: 'is not a regular file (a pipe or device); it was not read' });
+      return empty;
+    }
     text = readFileSync(file, 'utf8');
   } catch {
     return empty;

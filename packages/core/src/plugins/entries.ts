@@ -1,4 +1,6 @@
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../workspace/paths.js';
 import { asArgumentHint, asList, asText, firstBodyLine, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import { readHead, readText } from './read-head.js';
 import { agentToolNames, beansToolRule } from './tool-names.js';
@@ -16,8 +18,17 @@ export interface FoundFile {
 
 export type LoadedEntry = AgentEntry | CommandEntry | SkillEntry;
 
-/** Reads a file's head and builds its entry; problems are pushed, never thrown. */
-export function loadEntry(file: FoundFile, plugin: string, problems: PluginProblem[]): LoadedEntry | undefined {
+/**
+ * Reads a file's head and builds its entry; problems are pushed, never thrown. A file that is a
+ * link leading out of its plugin (a SKILL.md pointing at /etc/passwd), or that is not a regular
+ * file (a FIFO would block start-up forever), is skipped and reported.
+ */
+export function loadEntry(file: FoundFile, plugin: string, problems: PluginProblem[], pluginRoot?: string): LoadedEntry | undefined {
+  const refusal = pluginRoot ? refuseFile(file.path, pluginRoot) : undefined;
+  if (refusal) {
+    problems.push({ path: file.path, message: `${refusal}; skipped` });
+    return undefined;
+  }
   let head: string;
   try {
     head = readHead(file.path);
@@ -71,4 +82,17 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
 
 async function loadBody(filePath: string): Promise<string> {
   return splitFrontmatter(await readText(filePath)).body.trim();
+}
+
+/** Why a plugin file must not be read, or undefined when it may. */
+export function refuseFile(file: string, pluginRoot: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch (error) {
+    return `could not be read: ${(error as Error).message}`;
+  }
+  if (!isInside(realpathSync(pluginRoot), real)) return `is a link to ${real}, outside its plugin ${pluginRoot}`;
+  if (!statSync(real).isFile()) return 'is not a regular file (a pipe, socket or device)';
+  return undefined;
 }

@@ -115,7 +115,7 @@ function loadPlugin(dir: string, disabled: Set<string>): { plugin?: PluginInfo; 
   const name = manifest.name ?? path.basename(dir);
   if (disabled.has(name)) return { problems };
   const files = findPluginFiles(dir, manifest, problems);
-  const entries = files.map((file) => loadEntry(file, name, problems));
+  const entries = files.map((file) => loadEntry(file, name, problems, dir));
   const present = entries.filter((entry): entry is LoadedEntry => entry !== undefined);
   return {
     problems,

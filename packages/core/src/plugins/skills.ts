@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { isInside } from '../workspace/paths.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/tool.js';
@@ -79,6 +80,9 @@ async function readSkillFile(skill: SkillEntry, relative: string): Promise<{ con
   if (!skill.ownFolder || !inside) {
     return { content: `"${relative}" is not a file in the folder of skill "${skill.name}".`, isError: true };
   }
+  // A link inside the skill's folder may lead anywhere: the file itself must be inside.
+  const refusal = await realOutside(target, skill.dir);
+  if (refusal) return { content: `"${relative}" ${refusal}; it cannot be read as part of skill "${skill.name}".`, isError: true };
   try {
     if (!(await stat(target)).isFile()) throw new Error('not a file');
     const text = await readFile(target, 'utf8');
@@ -135,4 +139,13 @@ export async function skillInvocation(
   const request = input.args === '' ? 'The user asked for this skill without further details.' : `The user's request: ${input.args}`;
   const prompt = `Use the "${skill.name}" skill for this request.\n\n${await renderSkill(skill)}\n\n${request}`;
   return { prompt, display: text.trim(), skill };
+}
+
+async function realOutside(target: string, dir: string): Promise<string | undefined> {
+  try {
+    const [real, realDir] = await Promise.all([realpath(target), realpath(dir)]);
+    return isInside(realDir, real) ? undefined : 'leads outside the skill\'s folder';
+  } catch {
+    return undefined; // missing: the caller says so
+  }
 }

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isInside } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -14,6 +14,8 @@ export interface LoadContextFilesOptions {
   /** `~/.config/beans-agent` (or `$XDG_CONFIG_HOME/beans-agent`); its files come first. */
   configDir?: string;
   workspace: Pick<Workspace, 'root' | 'cwd'>;
+  /** Receives files that were skipped for safety (links out of the workspace, FIFOs). */
+  onWarning?: (text: string) => void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface LoadContextFilesOptions {
 export async function loadContextFiles(options: LoadContextFilesOptions): Promise<ContextFile[]> {
   const folders = options.configDir ? [options.configDir, ...foldersDown(options.workspace)] : foldersDown(options.workspace);
   const candidates = folders.flatMap((folder) => CONTEXT_FILE_NAMES.map((name) => path.join(folder, name)));
-  const read = await Promise.all(candidates.map(readContextFile));
+  const read = await Promise.all(candidates.map((file) => readContextFile(file, options.configDir && file.startsWith(options.configDir + path.sep) ? undefined : options.workspace.root, options.onWarning)));
   const seen = new Set<string>();
   const files: ContextFile[] = [];
   for (const file of read) {
@@ -47,11 +49,30 @@ function foldersDown(workspace: Pick<Workspace, 'root' | 'cwd'>): string[] {
   return folders;
 }
 
-async function readContextFile(file: string): Promise<(ContextFile & { real: string }) | undefined> {
+/**
+ * A context file's text. A repository's file must really be inside the workspace (an AGENTS.md
+ * linked to ~/.ssh/id_rsa would put the key into the prompt) and be a regular file (a FIFO would
+ * hang start-up); such files are skipped with a warning.
+ */
+async function readContextFile(file: string, confineTo: string | undefined, warn: ((text: string) => void) | undefined): Promise<(ContextFile & { real: string }) | undefined> {
+  let real: string;
   try {
-    const content = await readFile(file, 'utf8');
+    real = await realpath(file);
+  } catch {
+    return undefined;
+  }
+  if (confineTo && !isInside(confineTo, real)) {
+    warn?.(`${file} is a link to ${real}, outside the workspace; it was not read.`);
+    return undefined;
+  }
+  try {
+    if (!(await stat(real)).isFile()) {
+      warn?.(`${file} is not a regular file (a pipe or device); it was not read.`);
+      return undefined;
+    }
+    const content = await readFile(real, 'utf8');
     if (content.trim() === '') return undefined;
-    return { path: file, content, real: await realpath(file) };
+    return { path: file, content, real };
   } catch {
     return undefined;
   }

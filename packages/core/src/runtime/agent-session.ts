@@ -114,7 +114,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     );
   const afterToolCall: AfterToolCall | undefined = options.afterToolCall ? composeAfterToolCall(options.afterToolCall) : undefined;
 
-  const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace });
+  const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace, onWarning: (text) => warnings.push(text) });
   const systemPrompt = withAppendix(
     buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }),
     options.appendSystemPrompt,
