@@ -43,3 +43,49 @@ describe('file tools under attack', () => {
     expect(readdirSync(tempDir)).toEqual([]);
   }, 60_000);
 });
+
+describe('a full disk under the session folder (finding 11)', () => {
+  it('is reported in one sentence, and the session file stays whole', async () => {
+    const repo = makeTempRepo();
+    const state = path.join(repo.home, 'tiny-state');
+    mkdirSync(state, { recursive: true });
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', state], { stdio: 'ignore' });
+    } catch {
+      console.warn('skipped: mounting a small tmpfs needs root');
+      return;
+    }
+    try {
+      const server = await scriptedOllama({ turns: [{ text: 'x'.repeat(200_000) }] });
+      const run = await runBeans(['-p', 'write a long answer'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, XDG_STATE_HOME: state } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^beans: The disk is full, so the session could not be saved to .*\. Free some space/m);
+      expect(run.stderr).not.toContain('unexpected error');
+      const dir = path.join(state, 'beans-agent', 'sessions');
+      const [folder] = readdirSync(dir);
+      const file = readdirSync(path.join(dir, folder!)).find((name) => name.endsWith('.jsonl'))!;
+      const lines = readFileSync(path.join(dir, folder!, file), 'utf8').split('\n').filter(Boolean);
+      for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+      expect(lines.some((line) => line.includes('write a long answer'))).toBe(true);
+    } finally {
+      execFileSync('umount', [state]);
+    }
+  });
+});
+
+describe('one session, one writer (finding 10)', () => {
+  it('a second --continue while the first still runs says the session is in use (exit 2)', async () => {
+    const repo = makeTempRepo();
+    const server = await scriptedOllama({ turns: [{ text: 'first' }, { text: ['slow ', 'answer'], chunkDelayMs: 1500 }, { text: 'third' }] });
+    const env = { ...repo.env, OLLAMA_HOST: server.url };
+    expect((await runBeans(['-p', 'start'], { cwd: repo.dir, env })).code).toBe(0);
+    const first = spawnBeans(['-p', 'go on', '--continue'], { cwd: repo.dir, env });
+    for (let i = 0; i < 200 && server.requests.filter((r) => r.kind === 'chat').length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = await runBeans(['-p', 'me too', '--continue'], { cwd: repo.dir, env });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(/is in use by another Beans process \(pid \d+\)/);
+    expect(await new Promise((resolve) => first.on('close', resolve))).toBe(0);
+    // Released: the next one gets it.
+    expect((await runBeans(['-p', 'now me', '--continue'], { cwd: repo.dir, env })).code).toBe(0);
+  });
+});

@@ -39,3 +39,10 @@ export class ToolInputError extends BeansError {
     super(message, 1);
   }
 }
+
+/** The disk refused a write Beans cannot do without (the session log): full, over quota, too big. */
+export class StorageError extends BeansError {
+  constructor(message: string) {
+    super(message, 1);
+  }
+}

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AgentMessage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import { isSafeSessionId, newSessionId } from './session-id.js';
+import { lockSession } from './session-lock.js';
 import { summarizeSession } from './session-scan.js';
 import { SessionWriter } from './session-writer.js';
 import { SESSION_FORMAT_VERSION, type LoadedSession, type SessionHeader, type SessionMeta, type SessionSummary } from './types.js';
@@ -69,10 +70,13 @@ export class SessionStore {
   /** Keeps appending to an existing session (a resume). */
   open(id: string): SessionWriter {
     const file = this.pathOf(id);
+    if (!existsSync(file)) throw this.notFound(id);
+    const unlock = lockSession(file, id);
     let fd: number;
     try {
       fd = openSync(file, 'a+', 0o600);
     } catch (error) {
+      unlock();
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw this.notFound(id);
       throw error;
     }
@@ -84,7 +88,7 @@ export class SessionStore {
       readSync(fd, last, 0, 1, size - 1);
       if (last[0] !== 10) writeSync(fd, '\n');
     }
-    return new SessionWriter(id, file, { fd });
+    return new SessionWriter(id, file, { fd, unlock });
   }
 
   /** Reads a whole session. Damaged lines (a crash mid-write) are skipped with a warning. */

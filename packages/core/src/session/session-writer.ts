@@ -1,6 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { StorageError } from '../errors.js';
 import path from 'node:path';
 import type { AgentMessage } from '../agent/types.js';
+import { lockSession } from './session-lock.js';
 import type { SessionHeader, SessionMetaInput } from './types.js';
 
 /**
@@ -12,14 +14,17 @@ export class SessionWriter {
   private fd: number | undefined;
   private pendingHeader: string | undefined;
   private closed = false;
+  private unlock: (() => void) | undefined;
 
   /** @internal Use SessionStore.create or SessionStore.open. */
   constructor(
     readonly id: string,
     readonly path: string,
-    options: { header?: SessionHeader; fd?: number },
+    options: { header?: SessionHeader; fd?: number; unlock?: () => void },
   ) {
     this.fd = options.fd;
+    // One writer per session file: two processes appending would interleave its lines.
+    if (options.fd !== undefined) this.unlock = options.unlock;
     // A new session's file appears with its first record, so sessions quit before anything
     // happened do not clutter `sessions list` or become the one `--continue` picks.
     if (options.header) this.pendingHeader = `${JSON.stringify(options.header)}\n`;
@@ -52,6 +57,7 @@ export class SessionWriter {
     } finally {
       closeSync(this.fd);
       this.fd = undefined;
+      this.unlock?.();
     }
   }
 
@@ -60,11 +66,21 @@ export class SessionWriter {
     let text = `${line}\n`;
     if (this.fd === undefined) {
       mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+      this.unlock = lockSession(this.path, this.id);
       // Sessions hold code and command output: keep them private to the user.
       this.fd = openSync(this.path, 'a', 0o600);
     }
     if (this.pendingHeader) text = this.pendingHeader + text;
-    writeFully(this.fd, Buffer.from(text, 'utf8'));
+    const before = fstatSync(this.fd).size;
+    try {
+      writeFully(this.fd, Buffer.from(text, 'utf8'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOSPC' && code !== 'EDQUOT' && code !== 'EFBIG') throw error;
+      // Keep the file whole: no half line is left for the next load to stumble on.
+      ftruncateSync(this.fd, before);
+      throw new StorageError(`The disk is full, so the session could not be saved to ${this.path} (${code}). Free some space, then pick up where it stopped with \`beans --continue\`.`);
+    }
     this.pendingHeader = undefined;
   }
 }
