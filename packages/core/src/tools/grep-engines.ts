@@ -90,7 +90,7 @@ function gitPathspec(baseRel: string, include: string | undefined): string {
 }
 
 async function ripgrep(query: GrepQuery, sink: MatchSink): Promise<void> {
-  const args = ['--null', '--line-number', '--no-heading', '--color=never', '--no-messages', '--hidden', '--no-require-git', '--glob', '!.git'];
+  const args = ['--null', '--with-filename', '--line-number', '--no-heading', '--color=never', '--no-messages', '--hidden', '--no-require-git', '--glob', '!.git'];
   if (query.ignoreCase) args.push('-i');
   if (query.include) args.push('--glob', query.include);
   args.push('-e', query.pattern, '--', query.base.relative);
