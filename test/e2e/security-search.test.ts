@@ -41,11 +41,11 @@ describe('search tools stay inside the workspace', () => {
   it('a catastrophic regex is stopped with an error the model can act on, not a hang (finding 4)', async () => {
     const repo = makeTempRepo({ 'a.txt': `${'a'.repeat(40)}!\n` });
     const started = Date.now();
-    // Outside git, the JavaScript engine runs; its worker is stopped at the deadline.
     const { run, result } = await runTool({ ...repo, dir: repo.dir }, 'grep', { pattern: '(a+)+$', path: 'a.txt' }, 60_000);
     expect(run.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(45_000);
-    expect(result).toMatch(/took longer than 20s and was stopped/);
+    // rg (linear time) answers at once; git's PCRE gives up and the JavaScript engine is stopped at its deadline.
+    expect(result).toMatch(/took longer than 20s and was stopped|No matches/);
   }, 70_000);
 
   it('glob results are confined: brace sets with absolute or .. alternatives, and a symlinked folder (finding 5)', async () => {

@@ -266,6 +266,7 @@ export class TranscriptStore {
     if (result.stopReason === 'error') this.note('error', result.failure?.message ?? 'The provider failed without saying why.');
     else if (result.stopReason === 'max_turns') this.note('interrupted', 'Stopped: the turn limit was reached (--max-turns).');
     else if (result.stopReason === 'max_budget') this.note('interrupted', 'Stopped: the budget limit was reached (--max-budget-usd).');
+    else if (result.stopReason === 'loop') this.note('interrupted', `Stopped: loop detected (${result.loop ?? 'the agent repeated itself'}). Tell it what to do differently, or send a message to let it go on.`);
   }
 
   /** Finished tools move to the transcript in the model's order, never ahead of a running one. */

@@ -4,6 +4,7 @@ import type { LlmMessage, ToolCall, Usage } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import { convertToLlm as defaultConvertToLlm } from './convert.js';
+import { LoopDetector, type LoopDetectionOptions } from './loop-detector.js';
 import { executeToolCalls } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage } from './usage.js';
@@ -44,6 +45,8 @@ export interface AgentLoopConfig {
   /** Rewrites the context before each request (e.g. compaction); runs on agent messages. */
   transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
   convertToLlm?: (messages: readonly AgentMessage[]) => LlmMessage[];
+  /** Stops a run that repeats itself; false turns it off. On by default. */
+  loopDetection?: LoopDetectionOptions | false;
 }
 
 /**
@@ -71,8 +74,9 @@ export async function runAgentLoop(
     emit({ type: 'message_end', message });
   };
 
-  const end = (stopReason: AgentStopReason, failure?: AssistantMessage['failure']): AgentRunResult => {
-    const result: AgentRunResult = { stopReason, failure, finalText, turns, usage, apiDurationMs, permissionDenials: denials };
+  const loops = config.loopDetection === false ? undefined : new LoopDetector(config.loopDetection);
+  const end = (stopReason: AgentStopReason, failure?: AssistantMessage['failure'], loop?: string): AgentRunResult => {
+    const result: AgentRunResult = { stopReason, failure, finalText, turns, usage, apiDurationMs, permissionDenials: denials, ...(loop ? { loop } : {}) };
     emit({ type: 'agent_end', result });
     return result;
   };
@@ -125,6 +129,9 @@ export async function runAgentLoop(
       emit({ type: 'turn_end', turn: turns, message: assistant, toolResults });
       if (signal.aborted) return end('aborted');
       pending = config.takeSteering?.() ?? [];
+      // What the user sent is new information: repeats before it do not count.
+      const loop = pending.length === 0 ? loops?.record(assistant.content, assistant.toolCalls, toolResults) : undefined;
+      if (loop) return end('loop', undefined, loop);
       continue;
     }
 

@@ -4,6 +4,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { createToolSessionState, type ToolContext, type ToolSessionState } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { runAgentLoop } from './agent-loop.js';
+import type { LoopDetectionOptions } from './loop-detector.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage } from './usage.js';
 import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, UsageTotals, UserMessage } from './types.js';
@@ -32,6 +33,7 @@ export interface ChatSessionOptions {
   /** Called when the model or the SOP changes, so a resumed session gets them back. */
   recordChange?: (change: { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string }) => void;
   transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
+  loopDetection?: LoopDetectionOptions | false;
   /** Releases what the session holds (its log file) when it is replaced or ends. */
   onClose?: () => void;
 }
@@ -168,6 +170,7 @@ export class ChatSession {
           return next ? this.take((queued) => queued === next).map((queued) => userMessage(queued.text, 'follow_up')) : [];
         },
         transformContext: this.options.transformContext,
+        loopDetection: this.options.loopDetection,
       },
       (event) => this.dispatch(event),
     );

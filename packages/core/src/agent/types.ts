@@ -59,7 +59,7 @@ export interface NoteMessage {
 
 export type AgentMessage = UserMessage | AssistantMessage | ToolResultMessage | NoteMessage;
 
-export type AgentStopReason = 'completed' | 'max_turns' | 'max_budget' | 'error' | 'aborted';
+export type AgentStopReason = 'completed' | 'max_turns' | 'max_budget' | 'error' | 'aborted' | 'loop';
 
 export interface PermissionDenial {
   tool_name: string;
@@ -84,6 +84,8 @@ export interface AgentRunResult {
   usage: UsageTotals;
   apiDurationMs: number;
   permissionDenials: PermissionDenial[];
+  /** With stopReason `loop`: what repeated. */
+  loop?: string;
 }
 
 export type AgentEvent =

@@ -74,6 +74,13 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    loopDetection: z
+      .object({
+        enabled: z.boolean().describe('true or false'),
+        maxRepeats: z.int().min(2).describe('a whole number of at least 2'),
+      })
+      .partial()
+      .describe('an object'),
     sop: z.string().describe('a string'),
     debug: z.boolean().describe('true or false'),
   })
@@ -97,6 +104,7 @@ export interface BeansConfig {
   sessions: { dir?: string };
   ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] } };
+  loopDetection: { enabled: boolean; maxRepeats?: number };
   sop?: string;
   debug: boolean;
 }
@@ -111,6 +119,7 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'permissions.deny': [],
   'plugins.dirs': [],
   'plugins.disabled': [],
+  'loopDetection.enabled': true,
   'tools.env.passThrough': [],
   'tools.env.strip': [],
   'ui.markdown': true,

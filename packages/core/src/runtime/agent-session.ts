@@ -164,6 +164,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       toolContext: { env: toolEnv, readDenied },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
+      loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       record: (message) => openWriter(session)?.append(message),

@@ -270,6 +270,7 @@ export function resultSubtype(result: AgentRunResult): SdkResultSubtype {
 function defaultError(result: AgentRunResult): string {
   if (result.failure) return result.failure.message;
   if (result.stopReason === 'aborted') return 'Interrupted.';
+  if (result.stopReason === 'loop') return `loop detected: ${result.loop ?? 'the agent repeated itself'}`;
   if (result.stopReason === 'max_turns') return `Stopped after ${result.turns} turns (the turn limit).`;
   if (result.stopReason === 'max_budget') return `Stopped at $${result.usage.costUsd.toFixed(4)} (the budget).`;
   return 'The run failed.';
