@@ -23,3 +23,30 @@ describe('loop detection', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'error_max_turns', num_turns: 8 });
   });
 });
+
+describe('output that is never lost', () => {
+  it('a 10 MB shell output is cut for the model, saved whole, and readable at an offset', async () => {
+    const repo = makeTempRepo();
+    let savedPath = '';
+    const server = await scriptedOllama({
+      turns: (request, n) => {
+        if (n === 0) return { toolCalls: [{ name: 'shell', args: { command: 'seq 1 1500000' } }] };
+        if (n === 1) {
+          const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+          savedPath = /saved in (\S+?):/.exec(messages.at(-1)!.content)?.[1] ?? '';
+          return { toolCalls: [{ name: 'read_file', args: { path: savedPath, offset: 777777, limit: 2 } }] };
+        }
+        if (n === 2) return { toolCalls: [{ name: 'grep', args: { pattern: '^1234567$', path: savedPath } }] };
+        return { text: 'done' };
+      },
+    });
+    const run = await runBeans(['-p', 'count', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(0);
+    const toolResult = (i: number) => (server.requests.filter((r) => r.kind === 'chat')[i]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
+    expect(toolResult(1)).toMatch(/lines cut/);
+    expect(toolResult(1).length).toBeLessThan(45_000);
+    expect(savedPath).toContain('.outputs');
+    expect(toolResult(2)).toMatch(/777777\s+777777\n\s*777778\s+777778/);
+    expect(toolResult(3)).toContain(':1234567: 1234567');
+  });
+});

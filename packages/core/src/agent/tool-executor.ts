@@ -1,6 +1,7 @@
 import type { ContentPart, ToolCall } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { summarizeCall, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
+import { saveWholeOutput, wholeOutputNote } from '../tools/saved-output.js';
 import { validateToolInput } from '../tools/validate-input.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import type { AgentEventSink, PermissionDenial, ToolResultMessage, ToolStatus } from './types.js';
@@ -132,7 +133,7 @@ function finish(call: ToolCall, options: ToolBatchOptions, status: ToolStatus, c
     role: 'tool',
     toolCallId: call.id,
     toolName: call.name,
-    content: boundContent(content),
+    content: boundContent(content, (text) => saveWholeOutput(options.context.outputDir, `${call.name}-${call.id}`, text)),
     isError: status !== 'ok',
     status,
     details: result?.details,
@@ -143,9 +144,16 @@ function finish(call: ToolCall, options: ToolBatchOptions, status: ToolStatus, c
   return message;
 }
 
-function boundContent(content: string | ContentPart[]): string | ContentPart[] {
-  if (typeof content === 'string') return truncateMiddle(content, MAX_TOOL_OUTPUT_CHARS);
-  return content.map((part) => (part.type === 'text' ? { ...part, text: truncateMiddle(part.text, MAX_TOOL_OUTPUT_CHARS) } : part));
+/** Cuts what is too long for the model; the whole text is saved first, and the model told where. */
+function boundContent(content: string | ContentPart[], save: (text: string) => string | undefined): string | ContentPart[] {
+  const bound = (text: string) => {
+    if (text.length <= MAX_TOOL_OUTPUT_CHARS) return text;
+    const file = save(text);
+    const cut = truncateMiddle(text, MAX_TOOL_OUTPUT_CHARS);
+    return file ? `${cut}\n${wholeOutputNote(file, `The output was ${text.length.toLocaleString('en-US')} characters and was cut in the middle.`)}` : cut;
+  };
+  if (typeof content === 'string') return bound(content);
+  return content.map((part) => (part.type === 'text' ? { ...part, text: bound(part.text) } : part));
 }
 
 export function truncateMiddle(text: string, max: number): string {

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { ChatSession } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
@@ -139,7 +142,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
       if (loaded.sop !== undefined) sop = loaded.sop;
     } else {
-      id = options.sessionId ?? store?.newId();
+      id = options.sessionId ?? store?.newId() ?? randomUUID();
     }
     // Changes made before the first message wait for it: a session file is only made for a conversation.
     const pendingChanges: SessionMetaInput[] = [];
@@ -161,7 +164,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       workspace: base.workspace,
       beforeToolCall: beforeToolCallFor(),
       afterToolCall,
-      toolContext: { env: toolEnv, readDenied },
+      toolContext: { env: toolEnv, readDenied, outputDir: outputDirOf(store, id) },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
@@ -270,6 +273,12 @@ async function askProgram(canUseTool: CanUseTool, request: Parameters<AskUser>[0
   const answer = await canUseTool(request.tool.name, request.input as Record<string, unknown>, { signal, toolUseID: request.call.id, suggestions: [] });
   if (answer.behavior === 'allow') return { decision: 'once', ...(answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {}) };
   return { decision: 'deny', reason: answer.message, ...(answer.interrupt ? { interrupt: true } : {}) };
+}
+
+/** Whole outputs of cut tool results live beside the session file (or in the temp folder without one). */
+function outputDirOf(store: SessionStore | undefined, id: string | undefined): string | undefined {
+  if (!id) return undefined;
+  return store ? path.join(store.dir, `${id}.outputs`) : path.join(os.tmpdir(), `beans-outputs-${id}`);
 }
 
 function withAppendix(systemPrompt: string, appendix: string | undefined): string {

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { resolveReadable } from './saved-output.js';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
@@ -34,7 +36,15 @@ export const grepTool = defineTool({
   summarize: (input) => `/${input.pattern}/${input.path ? ` in ${input.path}` : ''}${input.include ? ` (${input.include})` : ''}`,
   ruleSubject: (input) => input.path ?? '.',
   async execute(input, ctx) {
-    return guarded(ctx.signal, async () => searchWorkspace(ctx.workspace, input, ctx.signal, undefined, ctx.readDenied));
+    return guarded(ctx.signal, async () => {
+      // A saved whole output of this session (outside the workspace): searched on its own.
+      const saved = input.path && ctx.outputDir && path.isAbsolute(input.path) ? resolveReadable(ctx, input.path) : undefined;
+      if (saved && saved.relative === saved.absolute) {
+        const folder = path.dirname(saved.absolute);
+        return searchWorkspace({ root: folder, cwd: folder, isGit: false }, { ...input, path: path.basename(saved.absolute) }, ctx.signal, ['js']);
+      }
+      return searchWorkspace(ctx.workspace, input, ctx.signal, undefined, ctx.readDenied);
+    });
   },
 });
 

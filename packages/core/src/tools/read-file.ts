@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
-import { resolveInWorkspace } from '../workspace/paths.js';
+import { resolveReadable } from './saved-output.js';
 import { MAX_TEXT_FILE_BYTES, statOrUndefined } from './file-io.js';
 import { readLineWindow } from './line-window.js';
 import { missingFileMessage } from './missing-file.js';
@@ -30,7 +30,7 @@ export const readFileTool = defineTool({
   ruleSubject: (input) => input.path,
   async execute(input, ctx) {
     return guarded(ctx.signal, async () => {
-      const target = resolveInWorkspace(ctx.workspace, input.path);
+      const target = resolveReadable(ctx, input.path);
       const stats = await statOrUndefined(target.absolute);
       if (!stats) throw new ToolInputError(await missingFileMessage(target));
       if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory. Use list_directory to see what it holds, or glob to find files in it.`);

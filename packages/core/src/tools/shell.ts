@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { HeadTailBuffer } from './output-buffer.js';
 import { RUN_TAG_VARIABLE, killProcessGroup, killTaggedProcesses, newRunTag, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
 import { toolEnvironment } from './tool-env.js';
+import { OutputTee, wholeOutputNote } from './saved-output.js';
+import path from 'node:path';
 import { defineTool, type ToolContext, type ToolResult } from './tool.js';
 
 export const SHELL_DEFAULT_TIMEOUT_MS = 120_000;
@@ -71,7 +73,12 @@ async function runShell(command: string, timeoutMs: number, ctx: ToolContext): P
   trackProcessGroup(pid);
 
   const all = subprocess.all!;
-  all.on('data', (chunk: Buffer) => updates.add(output.write(chunk)));
+  // Everything is kept on disk too, so what the model's view cuts is never lost.
+  const tee = new OutputTee(ctx.outputDir ? path.join(ctx.outputDir, `shell-${tag.slice(-12)}.log`) : undefined);
+  all.on('data', (chunk: Buffer) => {
+    updates.add(output.write(chunk));
+    tee.write(chunk);
+  });
   const outputEnded = once(all, 'close').catch(() => undefined);
 
   let timedOut = false;
@@ -107,7 +114,9 @@ async function runShell(command: string, timeoutMs: number, ctx: ToolContext): P
   updates.add(output.end());
   updates.flush();
   ctx.signal.throwIfAborted();
-  const result = formatResult(output, exitCode, exitSignal, timedOut, timeoutMs, heldOpen);
+  const saved = await tee.finish(output.linesCut > 0);
+  let result = formatResult(output, exitCode, exitSignal, timedOut, timeoutMs, heldOpen);
+  if (saved) result = { ...result, content: `${result.content}\n${wholeOutputNote(saved, `${output.linesCut.toLocaleString('en-US')} lines were cut from the middle above.`)}` };
   if (leftovers.length === 0) return result;
   const note = `[Stopped ${leftovers.length} process${leftovers.length === 1 ? '' : 'es'} the command left running in the background (pid ${leftovers.join(', ')}): commands cannot leave processes behind. Start long-running servers outside Beans.]`;
   return { ...result, content: `${result.content}\n${note}` };

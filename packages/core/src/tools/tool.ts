@@ -32,6 +32,11 @@ export interface ToolContext {
   env?: NodeJS.ProcessEnv;
   /** True for workspace-relative paths a deny rule keeps from every file tool (grep and glob skip them). */
   readDenied?: (relativePath: string) => boolean;
+  /**
+   * Where whole outputs are saved when a result is cut for the model (under the session's folder);
+   * read_file and grep may read inside it although it is outside the workspace.
+   */
+  outputDir?: string;
 }
 
 /** Extra data for the UI and session log; never sent to the model. */
