@@ -10,7 +10,9 @@ const toolResults = (body: unknown) =>
 
 function sessionText(home: string): string {
   const root = path.join(home, '.local', 'state', 'beans-agent', 'sessions');
-  return readdirSync(root).flatMap((dir) => readdirSync(path.join(root, dir)).map((file) => readFileSync(path.join(root, dir, file), 'utf8'))).join('\n');
+  return readdirSync(root)
+    .flatMap((dir) => readdirSync(path.join(root, dir)).filter((file) => file.endsWith('.jsonl')).map((file) => readFileSync(path.join(root, dir, file), 'utf8')))
+    .join('\n');
 }
 
 /** Processes whose command line contains `needle` (from /proc, so zombies of others do not count). */

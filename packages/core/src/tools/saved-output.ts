@@ -21,18 +21,28 @@ export function wholeOutputNote(file: string, what: string): string {
   return `[${what} The whole output is saved in ${file}: read more of it with read_file (path and offset) or search it with grep (path).]`;
 }
 
+/** Output up to this size stays in memory: it is never cut, so no file is needed for it. */
+const IN_MEMORY_BYTES = 32 * 1024;
+
 /** Streams a command's output to a file as it comes, kept only if the output turns out to be cut. */
 export class OutputTee {
   private stream: WriteStream | undefined;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
 
   constructor(private readonly file: string | undefined) {}
 
   write(chunk: Buffer): void {
     if (!this.file) return;
     if (!this.stream) {
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
+      if (this.pendingBytes <= IN_MEMORY_BYTES) return;
       mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       this.stream = createWriteStream(this.file, { mode: 0o600 });
       this.stream.on('error', () => undefined);
+      for (const held of this.pending.splice(0)) this.stream.write(held);
+      return;
     }
     this.stream.write(chunk);
   }
