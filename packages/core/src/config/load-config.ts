@@ -108,7 +108,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'ollama', 'gemini', 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection']) values[parent] ??= {};
+  for (const parent of ['models', 'ollama', 'gemini', 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction']) values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };

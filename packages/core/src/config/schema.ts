@@ -74,6 +74,14 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    compaction: z
+      .object({
+        enabled: z.boolean().describe('true or false'),
+        threshold: z.number().gt(0).max(1).describe('a fraction of the context window between 0 and 1, e.g. 0.8'),
+        contextWindow: z.int().positive().describe('a number of tokens'),
+      })
+      .partial()
+      .describe('an object'),
     loopDetection: z
       .object({
         enabled: z.boolean().describe('true or false'),
@@ -105,6 +113,7 @@ export interface BeansConfig {
   ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] } };
   loopDetection: { enabled: boolean; maxRepeats?: number };
+  compaction: { enabled: boolean; threshold: number; contextWindow?: number };
   sop?: string;
   debug: boolean;
 }
@@ -120,6 +129,8 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'plugins.dirs': [],
   'plugins.disabled': [],
   'loopDetection.enabled': true,
+  'compaction.enabled': true,
+  'compaction.threshold': 0.8,
   'tools.env.passThrough': [],
   'tools.env.strip': [],
   'ui.markdown': true,

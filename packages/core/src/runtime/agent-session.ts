@@ -21,6 +21,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { autoCompaction } from './auto-compact.js';
 import { compactSession } from './compact.js';
 import { isDontAsk, parsePermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
@@ -127,6 +128,17 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   removeStaleTempFiles(workspaceTempDir(base.workspace));
   const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
 
+  // Context windows from the provider's model list, looked up once per model and only when needed.
+  const windows = new Map<string, Promise<number | undefined>>();
+  const contextWindowOf = (name: string, signal: AbortSignal) => {
+    let found = windows.get(name);
+    if (!found) {
+      found = client.listModels(signal).then((models) => models.find((entry) => entry.name === name)?.contextWindow, () => undefined);
+      windows.set(name, found);
+    }
+    return found;
+  };
+
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
     let id: string | undefined;
@@ -168,6 +180,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
+      transformContext: values.compaction.enabled ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, contextWindowOf) : undefined,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       record: (message) => openWriter(session)?.append(message),
