@@ -15,6 +15,8 @@ export const SUMMARY_INSTRUCTIONS = `Summarise the conversation so far for yours
 Keep: the user's goals and constraints, decisions made, files touched and why, commands run and their outcome,
 open problems and next steps. Be specific (paths, names, errors); omit pleasantries. Under 400 words.`;
 
+/** No model Beans can work with has a smaller context window than this (tokens). */
+const SMALLEST_WINDOW = 4_096;
 /** Part of the window the kept recent messages may take. */
 const KEEP_SHARE = 0.25;
 /** Each tool output is cut to this much in the request that asks for the summary. */
@@ -40,11 +42,13 @@ export function autoCompaction(
 ): (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]> {
   return async (messages, signal) => {
     const current = session();
+    const overhead = current.systemPrompt + JSON.stringify(current.tools.declarations());
+    const before = estimateTokens(convertToLlm(messages), overhead);
+    // Short conversations fit every model: no look-up delays the first requests.
+    if (before < SMALLEST_WINDOW * settings.threshold && !settings.contextWindow) return messages;
     const window = settings.contextWindow ?? (await contextWindowOf(current.model, signal).catch(() => undefined));
     if (!window) return messages;
     const limit = window * settings.threshold;
-    const overhead = current.systemPrompt + JSON.stringify(current.tools.declarations());
-    const before = estimateTokens(convertToLlm(messages), overhead);
     if (before <= limit) return messages;
 
     const split = splitPoint(messages, window * KEEP_SHARE);
