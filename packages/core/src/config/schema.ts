@@ -74,6 +74,14 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    sandbox: z
+      .object({
+        // Shell commands run in an OS sandbox: writes only in the workspace and temp, no network but these hosts.
+        enabled: z.boolean().describe('true or false'),
+        allowedHosts: list('a list of host names or "host:port" entries such as "registry.npmjs.org"'),
+      })
+      .partial()
+      .describe('an object'),
     sop: z.string().describe('a string'),
     debug: z.boolean().describe('true or false'),
   })
@@ -97,6 +105,7 @@ export interface BeansConfig {
   sessions: { dir?: string };
   ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] } };
+  sandbox: { enabled: boolean; allowedHosts: string[] };
   sop?: string;
   debug: boolean;
 }
@@ -113,6 +122,8 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'plugins.disabled': [],
   'tools.env.passThrough': [],
   'tools.env.strip': [],
+  'sandbox.enabled': false,
+  'sandbox.allowedHosts': [],
   'ui.markdown': true,
   'ui.showCost': true,
   debug: false,

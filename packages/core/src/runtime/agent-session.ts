@@ -65,7 +65,7 @@ export interface AgentSession {
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
-  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources });
+  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
   const warnings = [...base.config.warnings];
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
