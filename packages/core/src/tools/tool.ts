@@ -32,6 +32,8 @@ export interface ToolContext {
   env?: NodeJS.ProcessEnv;
   /** True for workspace-relative paths a deny rule keeps from every file tool (grep and glob skip them). */
   readDenied?: (relativePath: string) => boolean;
+  /** Present with --sandbox: shell commands run inside this OS sandbox. */
+  sandbox?: import('../sandbox/shell-sandbox.js').ShellSandbox;
 }
 
 /** Extra data for the UI and session log; never sent to the model. */
