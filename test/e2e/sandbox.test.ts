@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxUnavailable } from '../support/sandbox.ts';
 import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
 
 let server: http.Server;
@@ -44,7 +45,7 @@ const WRITES = ['touch OUTSIDE/canary', 'touch inside.txt && mkdir -p "${TMPDIR:
 // --noproxy '': use the sandbox's proxy even for 127.0.0.1 (inside the sandbox, loopback is its own).
 const FETCH = [`curl -sS -m 5 --noproxy '' http://127.0.0.1:PORT/ > fetched.txt 2>&1; true`];
 
-describe('--sandbox', () => {
+describe.skipIf(sandboxUnavailable)('--sandbox', () => {
   it('lets a command write in the workspace and temp folder, not outside, and runs it without asking', async () => {
     const { result, repo, outside, json } = await run(WRITES, ['--sandbox']);
     expect(result.code, result.stderr).toBe(0);
