@@ -23,8 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function run(commands: string[], args: string[], userSettings?: unknown) {
-  const repo = makeTempRepo({ 'a.txt': 'a\n' });
+async function run(commands: string[], args: string[], userSettings?: unknown, files: Record<string, string> = {}) {
+  const repo = makeTempRepo({ 'a.txt': 'a\n', ...files });
   const outside = path.join(path.dirname(repo.dir), 'outside');
   mkdirSync(outside, { recursive: true });
   if (userSettings) {
@@ -73,6 +73,12 @@ describe.skipIf(sandboxUnavailable)('--sandbox', () => {
     expect(result.code).toBe(0);
     expect(existsSync(path.join(repo.dir, 'a.txt'))).toBe(true);
     expect(json?.permission_denials).toHaveLength(1);
+  });
+
+  it('keeps a file that a read_file deny rule names from shell commands', async () => {
+    const { result, repo } = await run(['cat .env > copy.txt 2>&1; true'], ['--sandbox', '--disallowed-tools', 'read_file(.env)'], undefined, { '.env': 'KEY=canary-secret\n' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(path.join(repo.dir, 'copy.txt'), 'utf8')).not.toContain('canary-secret');
   });
 
   it('exits 3 and says how to install bubblewrap when it is missing, running nothing', async () => {

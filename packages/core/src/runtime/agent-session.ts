@@ -5,7 +5,7 @@ import type { LoadedConfig } from '../config/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
-import { createShellSandbox } from '../sandbox/index.js';
+import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
 import { parseToolRules } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
@@ -71,7 +71,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const warnings = [...base.config.warnings];
   // --sandbox: shell commands run in an OS sandbox, or the run stops here, before any network
   // (SandboxUnavailableError, exit 3).
-  const sandbox = values.sandbox.enabled ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts }) : undefined;
+  const sandbox = values.sandbox.enabled
+    ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts, denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root) })
+    : undefined;
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
   const providerId = options.client?.provider ?? providerIdOf(base);
   const client = options.client ?? (await clientFor(base, providerId));

@@ -1,1 +1,1 @@
-export { createShellSandbox, SandboxUnavailableError, type ShellSandbox, type ShellSandboxOptions, type SandboxedCommand } from './shell-sandbox.js';
+export { createShellSandbox, sandboxReadDenials, SandboxUnavailableError, type ShellSandbox, type ShellSandboxOptions, type SandboxedCommand } from './shell-sandbox.js';

@@ -1,4 +1,6 @@
 import os from 'node:os';
+import path from 'node:path';
+import type { ToolRule } from '../permissions/rules.js';
 import { ConfigError } from '../errors.js';
 import { RUN_TAG_VARIABLE } from '../tools/process-tree.js';
 
@@ -37,6 +39,21 @@ export interface ShellSandboxOptions {
   allowedHosts?: readonly string[];
   /** The temp folder commands may write (default: the system's). */
   tempDir?: string;
+  /** Absolute paths or globs commands may not read (see `sandboxReadDenials`). */
+  denyRead?: readonly string[];
+}
+
+/**
+ * What `read_file` deny rules (`read_file(.env)`, `read_file(secrets/**)`) keep from the file tools,
+ * as paths the sandbox keeps from commands too, so `cat .env` is refused as well. Globs are expanded
+ * when each command starts, so a matching file created later in the same command is not covered.
+ */
+export function sandboxReadDenials(rules: readonly ToolRule[], workspaceRoot: string): string[] {
+  return rules
+    .filter((rule) => rule.tool === 'read_file' && rule.pattern !== undefined)
+    .map((rule) => rule.pattern!.replace(/^\.\//, '').replace(/\/+$/, ''))
+    .filter((pattern) => pattern !== '')
+    .map((pattern) => (path.isAbsolute(pattern) ? pattern : path.join(workspaceRoot, pattern)));
 }
 
 /** The sandbox cannot start here: Beans refuses to run shell commands unsandboxed instead (exit 3). */
@@ -61,11 +78,12 @@ let shared: Shared | undefined;
 export async function createShellSandbox(options: ShellSandboxOptions): Promise<ShellSandbox> {
   const allowedHosts = [...(options.allowedHosts ?? [])];
   const writable = [options.workspaceRoot, options.tempDir ?? os.tmpdir()];
-  const key = JSON.stringify({ writable, allowedHosts });
+  const denyRead = [...(options.denyRead ?? [])];
+  const key = JSON.stringify({ writable, allowedHosts, denyRead });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
   }
-  const current = (shared ??= { key, ready: start(writable, allowedHosts), users: 0, running: 0 });
+  const current = (shared ??= { key, ready: start(writable, allowedHosts, denyRead), users: 0, running: 0 });
   current.users += 1;
   let manager: Runtime['SandboxManager'];
   try {
@@ -107,7 +125,7 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   };
 }
 
-async function start(writable: string[], allowedHosts: string[]): Promise<Runtime['SandboxManager']> {
+async function start(writable: string[], allowedHosts: string[], denyRead: string[]): Promise<Runtime['SandboxManager']> {
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
   if (!SandboxManager.isSupportedPlatform()) {
     throw new SandboxUnavailableError(`--sandbox is not supported on ${process.platform}. Run without --sandbox (and without the setting sandbox.enabled) to run shell commands unsandboxed.`);
@@ -117,7 +135,7 @@ async function start(writable: string[], allowedHosts: string[]): Promise<Runtim
   try {
     await SandboxManager.initialize({
       network: { allowedDomains: allowedHosts, deniedDomains: [] },
-      filesystem: { denyRead: [], allowWrite: writable, denyWrite: [] },
+      filesystem: { denyRead, allowWrite: writable, denyWrite: [] },
     });
   } catch (error) {
     throw new SandboxUnavailableError(`The shell sandbox cannot start: ${(error as Error).message}. ${installHint()}`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthorize } from '../../src/permissions/authorize.js';
 import { parseToolRules } from '../../src/permissions/rules.js';
-import { createShellSandbox, type ShellSandbox } from '../../src/sandbox/index.js';
+import { createShellSandbox, sandboxReadDenials, type ShellSandbox } from '../../src/sandbox/index.js';
 import { shellTool } from '../../src/tools/shell.js';
 import { writeFileTool } from '../../src/tools/write-file.js';
 import type { Workspace } from '../../src/workspace/workspace.js';
@@ -29,7 +29,12 @@ beforeAll(async () => {
   // Not makeWorkspace: its folders are removed after each test, and this one lives for the file.
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-sandbox-')));
   ws = { root, cwd: root, isGit: false };
-  sandbox = await createShellSandbox({ workspaceRoot: ws.root, tempDir: path.join(ws.root, '.tmp'), allowedHosts: [`127.0.0.1:${port}`] });
+  mkdirSync(path.join(root, 'secrets'));
+  writeFileSync(path.join(root, '.env'), 'KEY=canary-secret\n');
+  writeFileSync(path.join(root, 'secrets', 'a.pem'), 'canary-pem\n');
+  const denyRead = sandboxReadDenials(parseToolRules('read_file(.env), read_file(secrets/**), shell(rm *)'), root);
+  expect(denyRead).toEqual([path.join(root, '.env'), path.join(root, 'secrets/**')]);
+  sandbox = await createShellSandbox({ workspaceRoot: ws.root, tempDir: path.join(ws.root, '.tmp'), allowedHosts: [`127.0.0.1:${port}`], denyRead });
 });
 afterAll(async () => {
   if (sandboxUnavailable) return;
@@ -61,6 +66,13 @@ describe.skipIf(sandboxUnavailable)('createShellSandbox with the shell tool', ()
     const direct = await inSandbox(`curl -sS -m 5 http://127.0.0.1:${port}/`);
     expect(direct.isError).toBe(true);
     expect(direct.content).not.toContain('hello from the host');
+  });
+
+  it('keeps files that read_file deny rules name from commands too', async () => {
+    const result = await inSandbox('cat .env secrets/a.pem; grep -r canary . ; echo end');
+    expect(result.content).not.toContain('canary-secret');
+    expect(result.content).not.toContain('canary-pem');
+    expect(result.content).toContain('end');
   });
 
   it('runs several commands at once', async () => {
