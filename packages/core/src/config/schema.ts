@@ -89,6 +89,14 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    sandbox: z
+      .object({
+        // Shell commands run in an OS sandbox: writes only in the workspace and temp, no network but these hosts.
+        enabled: z.boolean().describe('true or false'),
+        allowedHosts: list('a list of host names or "host:port" entries such as "registry.npmjs.org"'),
+      })
+      .partial()
+      .describe('an object'),
     sop: z.string().describe('a string'),
     debug: z.boolean().describe('true or false'),
   })
@@ -114,6 +122,7 @@ export interface BeansConfig {
   tools: { env: { passThrough: string[]; strip: string[] } };
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
+  sandbox: { enabled: boolean; allowedHosts: string[] };
   sop?: string;
   debug: boolean;
 }
@@ -133,6 +142,8 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'compaction.threshold': 0.8,
   'tools.env.passThrough': [],
   'tools.env.strip': [],
+  'sandbox.enabled': false,
+  'sandbox.allowedHosts': [],
   'ui.markdown': true,
   'ui.showCost': true,
   debug: false,

@@ -8,6 +8,7 @@ import type { LoadedConfig } from '../config/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
+import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
 import { parseToolRules } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
@@ -69,9 +70,14 @@ export interface AgentSession {
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
-  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources });
+  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
   const warnings = [...base.config.warnings];
+  // --sandbox: shell commands run in an OS sandbox, or the run stops here, before any network
+  // (SandboxUnavailableError, exit 3).
+  const sandbox = values.sandbox.enabled
+    ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts, denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root) })
+    : undefined;
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
   const providerId = options.client?.provider ?? providerIdOf(base);
   const client = options.client ?? (await clientFor(base, providerId));
@@ -114,7 +120,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
-      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask })),
+      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
   const afterToolCall: AfterToolCall | undefined = options.afterToolCall ? composeAfterToolCall(options.afterToolCall) : undefined;
 
@@ -176,7 +182,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       workspace: base.workspace,
       beforeToolCall: beforeToolCallFor(),
       afterToolCall,
-      toolContext: { env: toolEnv, readDenied, outputDir: outputDirOf(store, id) },
+      toolContext: { env: toolEnv, readDenied, sandbox, outputDir: outputDirOf(store, id) },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
@@ -248,7 +254,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,
     }),
-    close: () => session.close(),
+    close: () => {
+      session.close();
+      void sandbox?.dispose();
+    },
   };
 }
 
