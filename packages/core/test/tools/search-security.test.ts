@@ -1,7 +1,7 @@
 // Attacks on the read-only search tools, at the unit level (the e2e versions are in
 // test/e2e/security-search.test.ts): a repository that points git elsewhere, pathspec magic in
 // folder names, catastrophic regexes, and files a deny rule keeps from every file tool.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { globTool } from '../../src/tools/glob.js';
@@ -70,6 +70,33 @@ describe('catastrophic regexes', () => {
     const started = Date.now();
     expect((await searchWorkspace(ws, { pattern: '(a+)+$' }, signal, ['rg'])).content).toMatch(/^No matches/);
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe('glob confines each result, not only the pattern (finding 5)', () => {
+  it('brace sets with an absolute or .. alternative, and a symlinked folder, list nothing outside', async () => {
+    const outside = makeOutsideDir();
+    writeFileSync(path.join(outside, 'passwd'), `root:${CANARY}\n`);
+    const ws = makeWorkspace({ 'src/pass.txt': 'inside\n' });
+    symlinkSync(outside, path.join(ws.root, 'linked'));
+    const name = path.basename(outside);
+    const patterns = [`{${outside},src}/pass*`, `.{.,}/${name}/*`, `{..,src}/${name}/*`, 'linked/*', '{linked,src}/**', '**/passwd'];
+    for (const pattern of patterns) {
+      const result = await run(globTool, { pattern }, makeContext(ws));
+      expect(result.content, pattern).not.toMatch(/^\S*passwd$/m);
+    }
+    expect((await run(globTool, { pattern: `{${outside},src}/pass*` }, makeContext(ws))).content).toBe('src/pass.txt');
+  });
+
+  it('a link to a file outside is not listed, a link inside is', async () => {
+    const outside = makeOutsideDir();
+    writeFileSync(path.join(outside, 'secret.txt'), CANARY);
+    const ws = makeWorkspace({ 'a.txt': 'a' });
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(ws.root, 'out.txt'));
+    symlinkSync(path.join(ws.root, 'a.txt'), path.join(ws.root, 'in.txt'));
+    const result = await run(globTool, { pattern: '{out,in,a}.txt' }, makeContext(ws));
+    expect(result.content).not.toContain('out.txt');
+    expect(result.content).toContain('a.txt');
   });
 });
 
