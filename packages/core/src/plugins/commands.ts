@@ -26,7 +26,7 @@ export interface SlashInput {
 
 /** `/name args` -> its parts; undefined for text that is not a slash command (or is a path like `/usr/bin`). */
 export function parseSlashInput(text: string): SlashInput | undefined {
-  const match = /^\/([A-Za-z0-9][\w.-]*(?::[\w.-]+)?)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const match = /^\/([A-Za-z0-9][\w.-]*(?::[\w.-]+)*)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!match) return undefined;
   return { name: match[1], args: (match[2] ?? '').trim() };
 }
