@@ -5,11 +5,11 @@ export const GUARDRAIL_ACTIONS = ['block', 'redact', 'warn'] as const;
 
 const ruleSchema = z
   .object({
-    pattern: z.string().min(1).optional().describe('a regular expression'),
-    builtin: z.enum(GUARDRAIL_BUILTINS).optional().describe('"secrets", "email" or "phone"'),
+    pattern: z.string().min(1).describe('a regular expression').optional(),
+    builtin: z.enum(GUARDRAIL_BUILTINS).describe('"secrets", "email" or "phone"').optional(),
     action: z.enum(GUARDRAIL_ACTIONS).describe('"block", "redact" or "warn"'),
-    message: z.string().optional().describe('a message for the user'),
-    name: z.string().optional().describe('a name for the rule'),
+    message: z.string().describe('a message for the user').optional(),
+    name: z.string().describe('a name for the rule').optional(),
   })
   .refine((rule) => (rule.pattern === undefined) !== (rule.builtin === undefined), { message: 'exactly one of "pattern" or "builtin"' })
   .refine((rule) => rule.pattern === undefined || isRegex(rule.pattern), { message: 'a valid regular expression in "pattern"' })

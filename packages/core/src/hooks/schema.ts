@@ -19,13 +19,13 @@ const hookCommandSchema = z
   .object({
     type: z.literal('command').describe('"command" (the only hook type Beans runs)'),
     command: z.string().min(1).describe('a shell command'),
-    timeout: z.number().positive().optional().describe('a positive number of seconds'),
+    timeout: z.number().positive().describe('a positive number of seconds').optional(),
   })
   .describe('an object {"type": "command", "command": "...", "timeout"?: seconds}');
 
 const matcherGroupSchema = z
   .object({
-    matcher: z.string().optional().describe('a regular expression over tool names, "*" or "" for all'),
+    matcher: z.string().describe('a regular expression over tool names, "*" or "" for all').optional(),
     hooks: z.array(hookCommandSchema).describe('a list of {"type": "command", "command": "..."} objects'),
   })
   .describe('an object {"matcher"?: "...", "hooks": [...]}');
