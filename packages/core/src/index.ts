@@ -15,3 +15,5 @@ export { VERSION } from './version.js';
 export * from './protocol/index.js';
 export * from './claude/index.js';
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';
+export * from './hooks/index.js';
+export * from './guardrails/index.js';

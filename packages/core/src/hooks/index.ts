@@ -6,3 +6,4 @@ export { createHookRunner, type HookRunner, type HookRunnerOptions, type ToolCal
 export type { HookOutcomeBase, NoticeOutcome, PostToolUseOutcome, PreToolUseOutcome, SessionStartOutcome, StopOutcome, UserPromptSubmitOutcome } from './outcomes.js';
 export { claudeToolResponse, type ToolResultLike } from './tool-response.js';
 export { hookToolCallbacks } from './tool-callbacks.js';
+export { loadWorkspaceHooks } from './workspace-hooks.js';
