@@ -7,3 +7,4 @@ export type { HookOutcomeBase, NoticeOutcome, PostToolUseOutcome, PreToolUseOutc
 export { claudeToolResponse, type ToolResultLike } from './tool-response.js';
 export { hookToolCallbacks } from './tool-callbacks.js';
 export { loadWorkspaceHooks } from './workspace-hooks.js';
+export { gateFinalAnswer, gateUserPrompt, type AnswerGate, type PromptGate } from './turn-gates.js';
