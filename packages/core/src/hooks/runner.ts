@@ -68,8 +68,9 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
   let stopRefused = false;
   let subagentStopRefused = false;
 
-  const run = async (event: HookEventName, payload: Record<string, unknown>, signal: AbortSignal | undefined, tool?: string): Promise<Reading[]> => {
-    const matched = all.filter((hook) => hook.event === event && (tool === undefined || matcherCovers(hook.matcher, tool)));
+  /** `subject`: the Beans tool name for tool events; SessionStart's source and PreCompact's trigger, which Claude Code's matchers also select. */
+  const run = async (event: HookEventName, payload: Record<string, unknown>, signal: AbortSignal | undefined, subject?: { tool: string } | { value: string }): Promise<Reading[]> => {
+    const matched = all.filter((hook) => hook.event === event && matches(hook.matcher, subject));
     // Identical commands run once per event, as in Claude Code.
     const unique = [...new Map(matched.map((hook) => [hook.command, hook])).values()];
     if (unique.length === 0) return [];
@@ -108,7 +109,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     has: (event) => all.some((hook) => hook.event === event),
 
     async preToolUse(call, signal) {
-      const readings = await run('PreToolUse', { tool_name: claudeToolName(call.tool), tool_input: toClaudeInput(call.tool, call.input, options.cwd), tool_use_id: call.id }, signal, call.tool);
+      const readings = await run('PreToolUse', { tool_name: claudeToolName(call.tool), tool_input: toClaudeInput(call.tool, call.input, options.cwd), tool_use_id: call.id }, signal, { tool: call.tool });
       const outcome: PreToolUseOutcome = base(readings);
       const denials = readings.flatMap((r) => [r.blocking, r.json?.block?.reason]).filter((reason): reason is string => reason !== undefined);
       if (denials.length) return { ...outcome, decision: 'deny', reason: denials.join('\n') };
@@ -124,7 +125,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
         'PostToolUse',
         { tool_name: claudeToolName(call.tool), tool_input: toClaudeInput(call.tool, call.input, options.cwd), tool_response: claudeToolResponse(call.tool, call.input, result, options.cwd), tool_use_id: call.id },
         signal,
-        call.tool,
+        { tool: call.tool },
       );
       const feedback = joined(readings.flatMap((r) => [r.blocking, r.json?.block?.reason]));
       const additionalContext = joined(readings.map((r) => r.json?.additionalContext));
@@ -154,13 +155,13 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     },
 
     async sessionStart(source, signal) {
-      const readings = await run('SessionStart', { source }, signal);
+      const readings = await run('SessionStart', { source }, signal, { value: source });
       const context = contextOf(readings);
       return { ...base(readings), ...(context ? { context } : {}) };
     },
 
     sessionEnd: async (reason, signal) => notices(base, await run('SessionEnd', { reason }, signal)),
-    preCompact: async (trigger, customInstructions, signal) => notices(base, await run('PreCompact', { trigger, custom_instructions: customInstructions ?? '' }, signal)),
+    preCompact: async (trigger, customInstructions, signal) => notices(base, await run('PreCompact', { trigger, custom_instructions: customInstructions ?? '' }, signal, { value: trigger })),
     notification: async (message, signal) => notices(base, await run('Notification', { message }, signal)),
   };
 }
@@ -191,6 +192,18 @@ function read(hook: HookCommand, run: CommandRun): Reading {
     }
   }
   return { hook, run, ...(stdout ? { text: stdout } : {}) };
+}
+
+function matches(matcher: string | undefined, subject: { tool: string } | { value: string } | undefined): boolean {
+  if (!subject) return true;
+  if ('tool' in subject) return matcherCovers(matcher, subject.tool);
+  const pattern = matcher?.trim() ?? '';
+  if (pattern === '' || pattern === '*') return true;
+  try {
+    return new RegExp(`^(?:${pattern})$`).test(subject.value);
+  } catch {
+    return pattern === subject.value;
+  }
 }
 
 function hookEnv(options: HookRunnerOptions, hook: HookCommand): NodeJS.ProcessEnv {

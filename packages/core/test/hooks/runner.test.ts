@@ -148,6 +148,15 @@ describe('prompt, stop and session hooks', () => {
     ]);
   });
 
+  it('SessionStart and PreCompact matchers select the source and the trigger', async () => {
+    const cwd = tempDir();
+    const runner = runnerFor([hook('SessionStart', 'echo resumed', { matcher: 'resume|compact' }), hook('SessionStart', 'echo always', { matcher: '*' }), hook('PreCompact', 'echo auto >&2; exit 2', { matcher: 'auto' })], cwd);
+    expect((await runner.sessionStart('startup')).context).toBe('always');
+    expect((await runner.sessionStart('resume')).context?.split('\n').sort()).toEqual(['always', 'resumed']);
+    expect((await runner.preCompact('manual')).userMessages).toEqual([]);
+    expect((await runner.preCompact('auto')).userMessages).toEqual(['auto']);
+  });
+
   it('hooks run in the workspace root with CLAUDE_PROJECT_DIR and BEANS_PROJECT_DIR', async () => {
     const cwd = tempDir();
     const outcome = await runnerFor([hook('SessionStart', 'echo "$(pwd)|$CLAUDE_PROJECT_DIR|$BEANS_PROJECT_DIR"')], cwd).sessionStart('startup');
