@@ -83,6 +83,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   listing('plugins', 'inspect plugins', 'every plugin with its agents, skills and commands, and every load problem', async () => (await import('./commands/plugins-list.js')).pluginsList);
   listing('models', 'inspect models', 'models the provider offers', async () => (await import('./commands/models-list.js')).modelsList);
   listing('sessions', 'inspect saved sessions', 'sessions of this workspace, newest first', async () => (await import('./commands/sessions-list.js')).sessionsList);
+  listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
 
   const config = program
     .command('config')

@@ -7,6 +7,8 @@ import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
+import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
 import { parseToolRules } from '../permissions/rules.js';
@@ -24,7 +26,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
 import { compactSession } from './compact.js';
-import { isDontAsk, parsePermissionMode } from './permission-mode.js';
+import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
 import { generateProfile } from './profile-writer.js';
 import type { SessionInitInfo } from './sdk-messages.js';
@@ -50,6 +52,11 @@ export interface AgentSession {
   readonly store?: SessionStore;
   /** Warnings found while building the session (settings, plugins), for the front end to show. */
   readonly warnings: string[];
+  /** Configured command hooks (settings, plugins) and their runner, for the events the loop does not run itself. */
+  readonly hookSet: HookSet;
+  readonly hooks: HookRunner;
+  /** Guardrails from settings and the profile; check prompts and answers with checkInput/checkOutput. */
+  readonly guardrails: Guardrails;
   /** The live conversation; replaced by `newConversation` (/clear, /resume). */
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
@@ -120,9 +127,25 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
+      commandHooks.beforeToolCall,
       permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
-  const afterToolCall: AfterToolCall | undefined = options.afterToolCall ? composeAfterToolCall(options.afterToolCall) : undefined;
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? false });
+  for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
+  if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) in this repository's settings did not load because the workspace is not trusted.`);
+  const hooks = createHookRunner({
+    hooks: hookSet,
+    sessionId: () => session.id,
+    transcriptPath: () => (store ? store.pathOf(session.id) : ''),
+    cwd: base.workspace.root,
+    permissionMode: () => sdkPermissionMode(permissionMode),
+    env: base.env,
+  });
+  const commandHooks = hookToolCallbacks(hooks, (message) => options.onHookMessage?.(message));
+  const guardrails = compileGuardrails(values.guardrails, options.guardrails);
+  // Redaction last, so nothing a hook appends carries a secret to the model either.
+  const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
+  const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
 
   const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, onWarning: (text) => warnings.push(text) });
   const systemPrompt = withAppendix(
@@ -216,6 +239,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     modelNote: resolved && 'note' in resolved ? resolved.note : undefined,
     store,
     warnings,
+    hookSet,
+    hooks,
+    guardrails,
     get session() {
       return session;
     },
