@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir as userConfigDir, loadConfig, modelForProvider, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
 import { ConfigError, ProviderError, UsageError } from '../errors.js';
@@ -38,9 +40,14 @@ export function builtinPluginsDir(): string {
   return fileURLToPath(new URL('../../../../plugins', import.meta.url));
 }
 
+/** `~/.claude`: the user's Claude Code folder (CLAUDE.md, commands/, agents/, skills/). */
+export function claudeHomeDir(): string {
+  return path.join(os.homedir(), '.claude');
+}
+
 /** Every plugin root's plugins, in precedence order, with clashes with built-in names reported. */
 export async function loadCatalog(base: RuntimeBase, builtinDir: string = builtinPluginsDir()): Promise<PluginCatalog> {
-  const roots = pluginRoots({ builtinDir, workspaceRoot: base.workspace.root, configDir: base.configDir, extraDirs: base.config.values.plugins.dirs });
+  const roots = pluginRoots({ builtinDir, workspaceRoot: base.workspace.root, configDir: base.configDir, claudeHome: claudeHomeDir(), extraDirs: base.config.values.plugins.dirs });
   const catalog = await loadPlugins({ roots, disabled: base.config.values.plugins.disabled });
   reportBuiltinClashes(catalog);
   return catalog;
