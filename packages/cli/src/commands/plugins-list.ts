@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore } from '@beans/core';
+import { PluginStore, summaryLine } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -32,7 +32,7 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
     for (const [label, items] of [['agents', plugin.agents], ['skills', plugin.skills], ['commands', plugin.commands]] as const) {
       if (items.length === 0) continue;
       lines.push(`  ${label}:`);
-      for (const item of items) lines.push(`    ${label === 'commands' ? '/' : ''}${item.name}${item.description ? `  ${oneLine(item.description)}` : ''}`);
+      for (const item of items) lines.push(`    ${label === 'commands' ? '/' : ''}${item.name}${item.description ? `  ${summaryLine(item.description, 100)}` : ''}`);
     }
   }
   if (plugins.length === 0) lines.push('No plugins found.');
@@ -43,9 +43,4 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
-}
-
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }

@@ -66,3 +66,4 @@ export {
   type MarketplacePlugin,
   type MarketplaceRecord,
 } from './marketplace.js';
+export { summaryLine } from './summary.js';
