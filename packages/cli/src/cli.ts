@@ -59,6 +59,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
     .option('--session-id <id>', 'the id of a new session')
     .option('--no-session-persistence', 'keep no session file')
+    .option('--trust', "trust this folder for this run: apply its own looser permissions, hooks and MCP servers")
+    .option('--sandbox', 'run shell commands in an OS sandbox: writes only in the workspace and temp, no network but allowed hosts')
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();
@@ -113,6 +115,20 @@ function buildProgram(setExit: (code: number) => void): Command {
       const { configSet } = await import('./commands/config.js');
       setExit(await configSet(program.opts<CliOptions>(), key, value, local));
     });
+
+  // `beans trust [DIR]`, `beans untrust [DIR]`: the user's list of trusted folders.
+  for (const [name, decision, about] of [
+    ['trust', 'trusted', "trust a folder (default: this workspace): its own looser permissions, hooks and MCP servers apply"],
+    ['untrust', 'untrusted', "stop trusting a folder (default: this workspace): its own looser settings are ignored"],
+  ] as const) {
+    program
+      .command(`${name} [dir]`)
+      .description(about)
+      .action(async (dir: string | undefined) => {
+        const { trustCommand } = await import('./commands/trust.js');
+        setExit(await trustCommand(decision, dir));
+      });
+  }
 
   return program;
 }

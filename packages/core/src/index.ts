@@ -15,3 +15,4 @@ export { VERSION } from './version.js';
 export * from './protocol/index.js';
 export * from './claude/index.js';
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';
+export { createShellSandbox, sandboxReadDenials, SandboxUnavailableError, type ShellSandbox, type ShellSandboxOptions, type SandboxedCommand } from './sandbox/index.js';

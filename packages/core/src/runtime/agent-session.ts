@@ -8,6 +8,7 @@ import type { LoadedConfig } from '../config/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
+import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
 import { parseToolRules } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
@@ -23,6 +24,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { autoCompaction } from './auto-compact.js';
 import { compactSession } from './compact.js';
 import { isDontAsk, parsePermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
@@ -70,9 +72,14 @@ export interface AgentSession {
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
-  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources });
+  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
   const warnings = [...base.config.warnings];
+  // --sandbox: shell commands run in an OS sandbox, or the run stops here, before any network
+  // (SandboxUnavailableError, exit 3).
+  const sandbox = values.sandbox.enabled
+    ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts, denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root) })
+    : undefined;
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
   const providerId = options.client?.provider ?? providerIdOf(base);
   const client = options.client ?? (await clientFor(base, providerId));
@@ -115,7 +122,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
-      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask })),
+      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
   const afterToolCall: AfterToolCall | undefined = options.afterToolCall ? composeAfterToolCall(options.afterToolCall) : undefined;
 
@@ -128,6 +135,17 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
   const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
+
+  // Context windows from the provider's model list, looked up once per model and only when needed.
+  const windows = new Map<string, Promise<number | undefined>>();
+  const contextWindowOf = (name: string, signal: AbortSignal) => {
+    let found = windows.get(name);
+    if (!found) {
+      found = client.listModels(signal).then((models) => models.find((entry) => entry.name === name)?.contextWindow, () => undefined);
+      windows.set(name, found);
+    }
+    return found;
+  };
 
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
@@ -166,10 +184,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       workspace: base.workspace,
       beforeToolCall: beforeToolCallFor(),
       afterToolCall,
-      toolContext: { env: toolEnv, readDenied, outputDir: outputDirOf(store, id) },
+      toolContext: { env: toolEnv, readDenied, sandbox, outputDir: outputDirOf(store, id) },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
+      transformContext: values.compaction.enabled ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, contextWindowOf) : undefined,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       record: (message) => openWriter(session)?.append(message),
@@ -258,7 +277,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,
     }),
-    close: () => session.close(),
+    close: () => {
+      session.close();
+      void sandbox?.dispose();
+    },
   };
 }
 

@@ -23,13 +23,15 @@ export interface RuntimeBaseOptions {
   /** The highest configuration layer (command-line flags, or a library caller's options) by dotted key. */
   flags?: ConfigFlags;
   settingSources?: readonly SettingSource[];
+  /** Trust the workspace's own settings for this run (`--trust`); default: the user's recorded decision. */
+  trusted?: boolean;
 }
 
 /** Finds the workspace (git root, else the folder) and loads its configuration. */
 export async function loadRuntimeBase(options: RuntimeBaseOptions = {}): Promise<RuntimeBase> {
   const env = options.env ?? process.env;
   const workspace = resolveWorkspace(options.cwd ?? process.cwd());
-  const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd });
+  const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd, trusted: options.trusted });
   return { env, workspace, config, configDir: userConfigDir(env) };
 }
 

@@ -22,6 +22,8 @@ export interface AgentSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Which settings files to read. Default: all (`user`, `project`, `local`). */
   settingSources?: readonly SettingSource[];
+  /** Apply the workspace's own looser settings even if the folder is not trusted (`--trust`). */
+  trustWorkspace?: boolean;
   /** Settings by dotted key that override every file and the environment (the CLI's flags). */
   flags?: ConfigFlags;
   provider?: string;

@@ -35,7 +35,14 @@ export const shellTool = defineTool({
   summarize: (input) => input.command,
   ruleSubject: (input) => input.command,
   async execute(input, ctx) {
-    return runShell(input.command, input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS, ctx);
+    const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
+    if (!ctx.sandbox) return runShell(input.command, timeoutMs, ctx);
+    const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
+    try {
+      return await runShell(sandboxed.command, timeoutMs, ctx);
+    } finally {
+      sandboxed.release();
+    }
   },
 });
 
