@@ -152,7 +152,9 @@ export function findPluginFiles(dir: string, manifest: PluginManifest, problems:
     }
     found.push(...skills);
   }
-  return found;
+  // A manifest may name a file the default folder already holds: one entry per file.
+  const seen = new Set<string>();
+  return found.filter((file) => !seen.has(file.path) && seen.add(file.path) !== undefined);
 }
 
 function commandName(folder: string, file: string): string {

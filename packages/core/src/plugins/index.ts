@@ -59,3 +59,11 @@ export {
   type CommandShellOptions,
   type ShellRunResult,
 } from './preprocess.js';
+export {
+  MarketplaceError,
+  PluginStore,
+  type InstalledPlugin,
+  type MarketplacePlugin,
+  type MarketplaceRecord,
+} from './marketplace.js';
+export { summaryLine } from './summary.js';

@@ -1,6 +1,6 @@
 import { realpath, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { allowRulesCover, parseToolRules } from '../permissions/rules.js';
+import { allowRulesCover, findDenyingRule, parseToolRules, type ToolRule } from '../permissions/rules.js';
 import { analyzeShellCommand } from '../permissions/shell-parse.js';
 import { isInside } from '../workspace/paths.js';
 
@@ -86,14 +86,17 @@ async function runOne(command: string, options: CommandShellOptions): Promise<st
 }
 
 /**
- * `isAllowed` from a command's `allowed-tools` (Beans rules such as `shell(git add *)`): a line is
- * allowed when shell rules cover every simple command in it, exactly as settings allow rules do.
+ * `isAllowed` from a command's `allowed-tools` (Beans rules such as `shell(git add *)`) and the
+ * settings' allow rules: a line is allowed when shell rules cover every simple command in it,
+ * exactly as settings allow rules do, and no deny rule matches any part of it.
  */
-export function commandRulesAllow(rules: readonly string[] | undefined): (command: string) => Promise<boolean> {
+export function commandRulesAllow(rules: readonly string[] | undefined, deny: readonly ToolRule[] = []): (command: string) => Promise<boolean> {
   const parsed = rules && rules.length > 0 ? parseToolRules(rules) : [];
   return async (command) => {
     if (!parsed.some((rule) => rule.tool === 'shell')) return false;
-    return allowRulesCover(parsed, 'shell', 'command', command, await analyzeShellCommand(command));
+    const analysis = await analyzeShellCommand(command);
+    if (findDenyingRule(deny, 'shell', 'command', command, analysis)) return false;
+    return allowRulesCover(parsed, 'shell', 'command', command, analysis);
   };
 }
 

@@ -14,7 +14,9 @@ import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
 import { parseToolRules } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
-import { createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { shellTool } from '../tools/shell.js';
+import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
 import { builtinTools } from '../tools/builtin.js';
@@ -258,7 +260,28 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     setAsker(next) {
       asker = next;
     },
-    preparePrompt: (text) => preparePrompt(text, catalog),
+    async preparePrompt(text) {
+      const prepared = await preparePrompt(text, catalog, {
+        workspaceRoot: base.workspace.root,
+        runShell: async (command, signal) => {
+          const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv });
+          const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
+          return { output: contentText(result.content), exitCode };
+        },
+        isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny),
+      });
+      // A command's allowed-tools hold for the run it starts, and only that run.
+      if ('messages' in prepared && prepared.run && prepared.run.allowedTools.length > 0) {
+        const added = parseToolRules(prepared.run.allowedTools);
+        allow.push(...added);
+        const stop = session.subscribe((event) => {
+          if (event.type !== 'agent_end') return;
+          stop();
+          for (const rule of added) allow.splice(allow.indexOf(rule), 1);
+        });
+      }
+      return prepared;
+    },
     compact: (signal, focus) => compactSession(session, signal, focus),
     async newConversation(id, nextModel = session.model) {
       const next = await conversation(id, nextModel);

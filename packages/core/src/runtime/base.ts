@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { configDir as userConfigDir, loadConfig, modelForProvider, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
 import { ConfigError, ProviderError, UsageError } from '../errors.js';
 import { createClient, defaultProviderId, exitCodeForFailure, getProvider, listProviders, registerBuiltinProviders, type LLMClient } from '../llm/index.js';
-import { loadPlugins, pluginRoots, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
+import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
 import { SessionStore } from '../session/index.js';
 import { resolveWorkspace, type Workspace } from '../workspace/workspace.js';
 
@@ -48,7 +48,9 @@ export function claudeHomeDir(): string {
 /** Every plugin root's plugins, in precedence order, with clashes with built-in names reported. */
 export async function loadCatalog(base: RuntimeBase, builtinDir: string = builtinPluginsDir()): Promise<PluginCatalog> {
   const roots = pluginRoots({ builtinDir, workspaceRoot: base.workspace.root, configDir: base.configDir, claudeHome: claudeHomeDir(), extraDirs: base.config.values.plugins.dirs });
-  const catalog = await loadPlugins({ roots, disabled: base.config.values.plugins.disabled });
+  // Plugins turned off with `beans plugins disable` stay installed but do not load.
+  const installedOff = await new PluginStore(base.configDir).disabledPlugins().catch(() => []);
+  const catalog = await loadPlugins({ roots, disabled: [...base.config.values.plugins.disabled, ...installedOff] });
   reportBuiltinClashes(catalog);
   return catalog;
 }

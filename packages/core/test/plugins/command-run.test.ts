@@ -119,6 +119,12 @@ describe('runCommandShell', () => {
     expect(await allowed('git status $(rm -rf /)')).toBe(false);
   });
 
+  it('lets a deny rule win over the command\'s allowed-tools', async () => {
+    const allowed = commandRulesAllow(['shell(git *)'], [{ tool: 'shell', pattern: 'git push *', source: 'shell(git push *)' }]);
+    expect(await allowed('git status')).toBe(true);
+    expect(await allowed('git push origin main')).toBe(false);
+  });
+
   it('leaves prose such as Hello!`x` and ordinary code alone and reports a failing exit', async () => {
     const failing = async (): Promise<ShellRunResult> => ({ output: 'fatal: nope\n', exitCode: 128 });
     const prompt = await runCommandShell('Hello!`x` and `!y`\n- a: !`git log`', { runShell: failing, isAllowed: () => true, signal, commandName: '/x' });

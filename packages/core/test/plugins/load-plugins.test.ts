@@ -237,3 +237,28 @@ describe('lazy bodies', () => {
     expect((await agent.loadBody()).length).toBe(200_000);
   });
 });
+
+describe('manifest paths and odd names', () => {
+  it('adds manifest paths to the default folders and never loads a file twice', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'beans-manifest-'));
+    const plugin = path.join(root, 'tools');
+    await mkdir(path.join(plugin, '.claude-plugin'), { recursive: true });
+    await mkdir(path.join(plugin, 'commands'), { recursive: true });
+    await mkdir(path.join(plugin, 'extra'), { recursive: true });
+    await writeFile(path.join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'tools', commands: ['./commands/deploy.md', './commands', './extra/ship.md'] }));
+    await writeFile(path.join(plugin, 'commands', 'deploy.md'), 'Deploy.\n');
+    await writeFile(path.join(plugin, 'extra', 'ship.md'), 'Ship.\n');
+    const catalog = await loadPlugins({ roots: [root] });
+    expect(catalog.plugins[0]!.commands.map((command) => command.name).sort()).toEqual(['deploy', 'ship']);
+    expect(catalog.problems).toEqual([]);
+  });
+
+  it('gives a skill whose name has spaces a slash form', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'beans-spaced-'));
+    await mkdir(path.join(root, 'kit', 'skills', 'pdf'), { recursive: true });
+    await writeFile(path.join(root, 'kit', 'skills', 'pdf', 'SKILL.md'), '---\nname: PDF Form Filler\ndescription: Fills PDF forms\n---\nBody.\n');
+    const catalog = await loadPlugins({ roots: [root] });
+    expect(catalog.findSkill('pdf-form-filler')?.name).toBe('PDF Form Filler');
+    expect(catalog.findSkill('kit:pdf-form-filler')?.name).toBe('PDF Form Filler');
+  });
+});
