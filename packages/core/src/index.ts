@@ -15,3 +15,6 @@ export { VERSION } from './version.js';
 export * from './protocol/index.js';
 export * from './claude/index.js';
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';
+export { collectMcpServers, type McpSources, type CollectedMcpServers } from './mcp/collect-servers.js';
+export { loadMcpConfigFile, loadMcpConfigArgument, parseMcpServers, type McpServerEntry, type McpServerConfig } from './mcp/mcp-config.js';
+export type { McpServerStatus, McpServerSet } from './mcp/mcp-servers.js';

@@ -56,8 +56,9 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
     statuses: () => servers.map((server) => server.status()),
     onToolsChanged: (listener) => listeners.push(listener),
     async close() {
-      process.off('exit', killOnExit);
+      // The exit hook stays until every server is closed, so exiting meanwhile still kills them.
       await Promise.all(servers.map((server) => server.close()));
+      process.off('exit', killOnExit);
     },
   };
 }

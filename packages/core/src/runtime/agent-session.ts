@@ -8,7 +8,7 @@ import type { LoadedConfig } from '../config/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
-import { parseToolRules } from '../permissions/rules.js';
+import { parseToolRules, ruleCoversTool } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
@@ -18,6 +18,8 @@ import { builtinTools } from '../tools/builtin.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { McpServerStatus } from '../mcp/mcp-servers.js';
+import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
@@ -63,7 +65,9 @@ export interface AgentSession {
   describeProfile(): string;
   /** What `system/init` reports: model, tools, agents, skills, commands, plugins, mode. */
   initInfo(): SessionInitInfo;
-  /** Stops the run and releases the session log. */
+  /** The MCP servers of this session, with their status and tools (`/mcp`, `beans mcp list`, `system/init`). */
+  mcpServers(): McpServerStatus[];
+  /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
 }
 
@@ -97,12 +101,27 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
   }
 
+  const mcp = await startSessionMcp(
+    {
+      workspaceRoot: base.workspace.root,
+      cwd: base.workspace.cwd,
+      env: base.env,
+      pluginRoots: catalog.plugins.map((plugin) => plugin.root),
+      configArguments: options.mcpConfig ?? [],
+      strict: options.strictMcpConfig ?? false,
+      ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      projectTrusted: options.trustedWorkspace ?? false,
+    },
+    warnings,
+  );
+  const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];
+
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
-  const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
-  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...(options.tools ?? [])];
-  let tools = new ToolRegistry(allTools.filter((tool) => !removed.has(tool.name)));
-  if (profile.tools) tools = tools.only([...profile.tools, ...(options.tools ?? []).map((tool) => tool.name)]);
+  const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
+  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...extraTools];
+  let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
+  if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
 
   let permissionMode = values.permissions.mode;
   let asker: AskUser | undefined;
@@ -234,8 +253,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       skills: catalog.skills().map((skill) => skill.name),
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,
+      mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
-    close: () => session.close(),
+    mcpServers: () => mcp?.statuses() ?? [],
+    close: () => {
+      session.close();
+      void mcp?.close();
+    },
   };
 }
 
