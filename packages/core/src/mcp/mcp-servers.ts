@@ -5,6 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerConfig, McpServerEntry } from './mcp-config.js';
+import { mcpResourceTools, type ResourceServer } from './mcp-resources.js';
 import { mcpTools, type McpToolInfo } from './mcp-tools.js';
 
 export type McpServerState = 'connected' | 'failed' | 'disabled';
@@ -51,8 +52,10 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   await Promise.all(servers.map((server) => server.start()));
   const killOnExit = () => servers.forEach((server) => server.killNow());
   if (servers.length > 0) process.on('exit', killOnExit);
+  const resourceServers = () => servers.filter((server) => server.offersResources());
+  const resourceTools = mcpResourceTools(resourceServers);
   return {
-    tools: () => servers.flatMap((server) => server.tools()),
+    tools: () => [...servers.flatMap((server) => server.tools()), ...(resourceServers().length > 0 ? resourceTools : [])],
     statuses: () => servers.map((server) => server.status()),
     onToolsChanged: (listener) => listeners.push(listener),
     async close() {
@@ -63,8 +66,9 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   };
 }
 
-interface ServerConnection {
+interface ServerConnection extends ResourceServer {
   start(): Promise<void>;
+  offersResources(): boolean;
   tools(): AnyTool[];
   status(): McpServerStatus;
   killNow(): void;
@@ -78,6 +82,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   let infos: McpToolInfo[] = [];
   let error: string | undefined;
   let closed = false;
+  let resources = false;
 
   const connect = async (): Promise<Client> => {
     const transport = await createTransport(entry, options);
@@ -102,6 +107,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       await client.connect(transport, { timeout });
       const listed = await client.listTools(undefined, { timeout });
       infos = listed.tools as McpToolInfo[];
+      resources = client.getServerCapabilities()?.resources !== undefined;
     } catch (failure) {
       await client.close().catch(() => undefined);
       throw new Error(describeFailure(entry, failure, timeout));
@@ -126,6 +132,9 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   };
 
   return {
+    name: entry.name,
+    client,
+    offersResources: () => resources,
     async start() {
       try {
         await client();

@@ -109,6 +109,13 @@ describe('MCP servers (real servers from npm)', () => {
     expect((await call(set, 'mcp__remote__get-sum', { a: 2, b: 40 })).content).toContain('42');
     const image = await call(set, 'mcp__everything__get-tiny-image', {});
     expect(Array.isArray(image.content) && image.content.some((part) => part.type === 'image')).toBe(true);
+    const listed = await call(set, 'mcp__list_resources', { server: 'everything' });
+    const first = JSON.parse(String(listed.content).split('\n')[0]!) as { uri: string };
+    expect(first.uri).toMatch(/^demo:\/\//);
+    const read = await call(set, 'mcp__read_resource', { server: 'everything', uri: first.uri });
+    expect(read.isError).toBeFalsy();
+    expect(JSON.stringify(read.content).length).toBeGreaterThan(10);
+    await expect(call(set, 'mcp__read_resource', { server: 'nope', uri: first.uri })).rejects.toThrow('No MCP server named nope');
     // stderr went to the log file, not to the screen.
     expect(existsSync(path.join(logDir, 'everything.log'))).toBe(true);
   });
