@@ -6,6 +6,7 @@ import { toolEnvironment } from '../tools/tool-env.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerConfig, McpServerEntry } from './mcp-config.js';
 import { mcpResourceTools, type ResourceServer } from './mcp-resources.js';
+import { expandMcpPrompt, type McpPromptInfo } from './mcp-prompts.js';
 import { mcpTools, type McpToolInfo } from './mcp-tools.js';
 
 export type McpServerState = 'connected' | 'failed' | 'disabled';
@@ -23,6 +24,10 @@ export interface McpServerSet {
   /** Every connected server's tools, `mcp__<server>__<tool>`; changes after list_changed. */
   tools(): AnyTool[];
   statuses(): McpServerStatus[];
+  /** Prompts of connected servers, as slash commands `/mcp__<server>__<prompt>`. */
+  prompts(): McpPromptInfo[];
+  /** The text of `/mcp__server__prompt args`, or undefined when `text` names no MCP prompt. */
+  expandPrompt(text: string): Promise<string | undefined>;
   /** Called when a server's tool list changed (notifications/tools/list_changed). */
   onToolsChanged(listener: () => void): void;
   /** Closes every connection; stdio servers are terminated. */
@@ -57,6 +62,8 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   return {
     tools: () => [...servers.flatMap((server) => server.tools()), ...(resourceServers().length > 0 ? resourceTools : [])],
     statuses: () => servers.map((server) => server.status()),
+    prompts: () => servers.flatMap((server) => server.prompts()),
+    expandPrompt: (text) => expandMcpPrompt(text, servers.flatMap((server) => server.prompts()), servers),
     onToolsChanged: (listener) => listeners.push(listener),
     async close() {
       // The exit hook stays until every server is closed, so exiting meanwhile still kills them.
@@ -69,6 +76,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
 interface ServerConnection extends ResourceServer {
   start(): Promise<void>;
   offersResources(): boolean;
+  prompts(): McpPromptInfo[];
   tools(): AnyTool[];
   status(): McpServerStatus;
   killNow(): void;
@@ -83,6 +91,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   let error: string | undefined;
   let closed = false;
   let resources = false;
+  let prompts: McpPromptInfo[] = [];
 
   const connect = async (): Promise<Client> => {
     const transport = await createTransport(entry, options);
@@ -108,6 +117,10 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       const listed = await client.listTools(undefined, { timeout });
       infos = listed.tools as McpToolInfo[];
       resources = client.getServerCapabilities()?.resources !== undefined;
+      if (client.getServerCapabilities()?.prompts) {
+        const listed = await client.listPrompts(undefined, { timeout });
+        prompts = listed.prompts.map((prompt) => ({ server: entry.name, name: prompt.name, ...(prompt.description ? { description: prompt.description } : {}), arguments: prompt.arguments ?? [] }));
+      }
     } catch (failure) {
       await client.close().catch(() => undefined);
       throw new Error(describeFailure(entry, failure, timeout));
@@ -135,6 +148,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
     name: entry.name,
     client,
     offersResources: () => resources,
+    prompts: () => (live ? prompts : []),
     async start() {
       try {
         await client();

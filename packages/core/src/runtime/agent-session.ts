@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { ChatSession } from '../agent/chat-session.js';
+import { ChatSession, userMessage } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
@@ -232,7 +232,16 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     setAsker(next) {
       asker = next;
     },
-    preparePrompt: (text) => preparePrompt(text, catalog),
+    preparePrompt: async (text) => {
+      // `/mcp__server__prompt args`: a prompt an MCP server offers.
+      try {
+        const expanded = await mcp?.expandPrompt(text);
+        if (expanded !== undefined) return { messages: [userMessage(expanded, 'command', text.trim())] };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+      return preparePrompt(text, catalog);
+    },
     compact: (signal, focus) => compactSession(session, signal, focus),
     async newConversation(id, nextModel = session.model) {
       const next = await conversation(id, nextModel);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedOllama } from '../../../../test/support/scripted-ollama.ts';
 import type { ScriptOptions } from '../../../../test/support/script.ts';
-import { query, type SdkMessage } from '../../src/index.js';
+import { createAgentSession, query, type SdkMessage } from '../../src/index.js';
 
 const require = createRequire(import.meta.url);
 const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
@@ -108,6 +108,16 @@ describe('MCP servers in a session (query() with a scripted model)', () => {
     expect(JSON.stringify(server.requests.find((request) => request.kind === 'chat')!.body)).toContain('mcp__one__echo');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(pidsWith(marker)).toEqual([]);
+  });
+
+  it('expands a server prompt typed as the slash command /mcp__<server>__<prompt> args', { timeout: 60_000 }, async () => {
+    const { dir, env } = await setup({ turns: [{ text: 'sunny' }] });
+    const agent = await createAgentSession({ cwd: dir, env, mcpServers: { ev: { command: process.execPath, args: [everything, 'stdio'] } } });
+    cleanups.push(() => agent.close());
+    const prepared = await agent.preparePrompt('/mcp__ev__args-prompt Paris Ile de France');
+    expect(prepared).toMatchObject({ messages: [{ role: 'user', content: "What's weather in Paris, Ile de France?", origin: 'command' }] });
+    expect(await agent.preparePrompt('/mcp__ev__args-prompt')).toEqual({ error: '/mcp__ev__args-prompt needs city: /mcp__ev__args-prompt <city> <state>' });
+    expect(agent.mcpServers()).toMatchObject([{ name: 'ev', status: 'connected' }]);
   });
 
   it('starts nothing from an untrusted project .mcp.json', { timeout: 60_000 }, async () => {
