@@ -123,6 +123,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
   if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
 
+  // notifications/tools/list_changed: a server's new or changed tools join the live registry.
+  mcp?.onToolsChanged(() => {
+    for (const tool of mcp.tools()) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+  });
+
   let permissionMode = values.permissions.mode;
   let asker: AskUser | undefined;
   const ask = askFunction(options, () => asker);

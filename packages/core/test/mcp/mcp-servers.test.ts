@@ -169,3 +169,29 @@ describe('MCP servers (real servers from npm)', () => {
     expect(serverPids(marker).filter(alive)).toEqual([]);
   });
 });
+
+describe('tools/list_changed', () => {
+  it('refreshes a server\'s tools when it announces a change', { timeout: 30_000 }, async () => {
+    // A real MCP server (the SDK's McpServer) whose tool adds another tool at run time.
+    const script = `
+      const { McpServer } = await import(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
+      const { StdioServerTransport } = await import(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
+      const server = new McpServer({ name: 'growing', version: '1.0.0' });
+      server.registerTool('grow', { description: 'adds the tool sprout' }, async () => {
+        server.registerTool('sprout', { description: 'a new tool' }, async () => ({ content: [{ type: 'text', text: 'sprouted' }] }));
+        return { content: [{ type: 'text', text: 'grown' }] };
+      });
+      await server.connect(new StdioServerTransport());
+    `;
+    const { set } = await connect([stdio('growing', ['--input-type=module', '-e', script])]);
+    let changes = 0;
+    set.onToolsChanged(() => changes++);
+    expect(set.tools().map((t) => t.name)).toEqual(['mcp__growing__grow']);
+    expect((await call(set, 'mcp__growing__grow', {})).content).toBe('grown');
+    const deadline = Date.now() + 5_000;
+    while (!set.tools().some((t) => t.name === 'mcp__growing__sprout') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(changes).toBeGreaterThan(0);
+    expect((await call(set, 'mcp__growing__sprout', {})).content).toBe('sprouted');
+    expect(set.statuses()[0]!.tools).toEqual(['grow', 'sprout']);
+  });
+});
