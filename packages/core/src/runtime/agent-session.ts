@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { ChatSession } from '../agent/chat-session.js';
+import { ChatSession, userMessage } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
@@ -11,7 +11,7 @@ import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardr
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
-import { parseToolRules } from '../permissions/rules.js';
+import { parseToolRules, ruleCoversTool } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
@@ -23,6 +23,8 @@ import { builtinTools } from '../tools/builtin.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { McpServerStatus } from '../mcp/mcp-servers.js';
+import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
@@ -74,7 +76,9 @@ export interface AgentSession {
   describeProfile(): string;
   /** What `system/init` reports: model, tools, agents, skills, commands, plugins, mode. */
   initInfo(): SessionInitInfo;
-  /** Stops the run and releases the session log. */
+  /** The MCP servers of this session, with their status and tools (`/mcp`, `beans mcp list`, `system/init`). */
+  mcpServers(): McpServerStatus[];
+  /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
 }
 
@@ -113,12 +117,32 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
   }
 
+  const mcp = await startSessionMcp(
+    {
+      workspaceRoot: base.workspace.root,
+      cwd: base.workspace.cwd,
+      env: base.env,
+      pluginRoots: catalog.plugins.map((plugin) => plugin.root),
+      configArguments: options.mcpConfig ?? [],
+      strict: options.strictMcpConfig ?? false,
+      ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      projectTrusted: options.trustedWorkspace ?? false,
+    },
+    warnings,
+  );
+  const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];
+
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
-  const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
-  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...(options.tools ?? [])];
-  let tools = new ToolRegistry(allTools.filter((tool) => !removed.has(tool.name)));
-  if (profile.tools) tools = tools.only([...profile.tools, ...(options.tools ?? []).map((tool) => tool.name)]);
+  const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
+  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...extraTools];
+  let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
+  if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
+
+  // notifications/tools/list_changed: a server's new or changed tools join the live registry.
+  mcp?.onToolsChanged(() => {
+    for (const tool of mcp.tools()) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+  });
 
   let permissionMode = values.permissions.mode;
   let asker: AskUser | undefined;
@@ -261,10 +285,17 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       asker = next;
     },
     async preparePrompt(text) {
+      // `/mcp__server__prompt args`: a prompt an MCP server offers.
+      try {
+        const expanded = await mcp?.expandPrompt(text);
+        if (expanded !== undefined) return { messages: [userMessage(expanded, 'command', text.trim())] };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
       const prepared = await preparePrompt(text, catalog, {
         workspaceRoot: base.workspace.root,
         runShell: async (command, signal) => {
-          const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv });
+          const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv, sandbox });
           const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
           return { output: contentText(result.content), exitCode };
         },
@@ -302,10 +333,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       skills: catalog.skills().map((skill) => skill.name),
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,
+      mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
+    mcpServers: () => mcp?.statuses() ?? [],
     close: () => {
       session.close();
       void sandbox?.dispose();
+      void mcp?.close();
     },
   };
 }

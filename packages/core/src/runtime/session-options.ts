@@ -61,6 +61,14 @@ export interface AgentSessionOptions {
   canUseTool?: CanUseTool;
   /** Tools beyond the built-in ones (SDK or MCP tools); they are offered whatever the profile's tool list says. */
   tools?: AnyTool[];
+  /** MCP servers in Claude Code's shape: `{ name: { command, args?, env? } | { type: 'http' | 'sse', url, headers? } }`. */
+  mcpServers?: Record<string, unknown>;
+  /** `--mcp-config`: files or JSON text holding `{ "mcpServers": ... }`. */
+  mcpConfig?: readonly string[];
+  /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
+  strictMcpConfig?: boolean;
+  /** The workspace is trusted, so the servers of its `.mcp.json` may start (workspace trust). */
+  trustedWorkspace?: boolean;
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
