@@ -34,7 +34,9 @@ export async function startScriptedAnthropic(options: ScriptOptions): Promise<Sc
 
   const handle = async ({ res, record }: Exchange): Promise<void> => {
     const path = record.path.split('?')[0];
-    if (options.apiKey !== undefined && record.headers['x-api-key'] !== options.apiKey) {
+    // @anthropic-ai/sdk 1.x sends the key as `Authorization: Bearer`; older clients as `x-api-key`.
+    const key = record.headers['x-api-key'] ?? (record.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+    if (options.apiKey !== undefined && key !== options.apiKey) {
       return sendJson(res, 401, anthropicErrorBody(401, 'invalid x-api-key'));
     }
     if (record.kind === 'models') {
