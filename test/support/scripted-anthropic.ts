@@ -3,7 +3,7 @@ import { listen, sendFault, sendJson, streamChunks, type Exchange } from './http
 import { argumentPieces, faultQueue, pickTurn, reasoningChunks, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
-export const DEFAULT_ANTHROPIC_MODELS: ScriptModel[] = [{ name: 'claude-sonnet-4-5' }, { name: 'claude-haiku-4-5' }];
+export const DEFAULT_ANTHROPIC_MODELS: ScriptModel[] = [{ name: 'claude-sonnet-5-5' }, { name: 'claude-haiku-5-5' }];
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',

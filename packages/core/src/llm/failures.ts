@@ -65,7 +65,7 @@ export function providerName(provider: string): string {
 }
 
 // Generic messages; a provider's hints replace any of them.
-const GENERIC: Required<Omit<FailureHints, 'name' | 'missingKey'>> = {
+const GENERIC: Required<Omit<FailureHints, 'name' | 'missingKey' | 'noModels'>> = {
   auth: '{name} rejected the API key ({http}){said}. Check the API key you set for {name}.',
   unreachable: 'Cannot reach {name} at {host} ({detail}). Check your network connection and the endpoint address.',
   modelNotFound: '{name} has no model named "{model}"{said}. Run `beans models list` to see the available models and pick one with --model.',

@@ -155,6 +155,8 @@ export interface FailureHints {
   rateLimit?: string;
   /** When no key is set at all. */
   missingKey?: string;
+  /** After "No <id> models found." in `beans models list`. */
+  noModels?: string;
 }
 
 /** One `<provider>.<name>` setting the provider reads, e.g. `openai.baseUrl` set by OPENAI_BASE_URL. */

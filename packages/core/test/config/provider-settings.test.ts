@@ -12,10 +12,10 @@ afterEach(() => t?.cleanup());
 describe('provider settings read from the providers\' definitions', () => {
   it('accepts models.<provider> and each endpoint key, set by its environment variable', async () => {
     t = tempHome();
-    t.write(t.workspaceFile, { models: { openai: 'gpt-5', anthropic: 'claude-haiku-4-5' }, anthropic: { baseUrl: 'http://proxy:9/' } });
+    t.write(t.workspaceFile, { models: { openai: 'gpt-5', anthropic: 'claude-haiku-5-5' }, anthropic: { baseUrl: 'http://proxy:9/' } });
     const env = { ...t.env, OPENAI_BASE_URL: 'http://local:1234/v1' };
     const loaded = await loadConfig({ workspaceRoot: t.workspace, env });
-    expect(loaded.values.models).toMatchObject({ openai: 'gpt-5', anthropic: 'claude-haiku-4-5' });
+    expect(loaded.values.models).toMatchObject({ openai: 'gpt-5', anthropic: 'claude-haiku-5-5' });
     expect(loaded.values.openai.baseUrl).toBe('http://local:1234/v1');
     expect(loaded.entries.find((e) => e.key === 'openai.baseUrl')?.source).toBe('env');
     expect(loaded.values.anthropic.baseUrl).toBe('http://proxy:9/');
@@ -59,9 +59,9 @@ describe('provider settings read from the providers\' definitions', () => {
   });
 
   it('creates a client with models.<provider> and the endpoint setting', async () => {
-    const client = await createProviderClient('anthropic', { values: { models: { anthropic: 'claude-haiku-4-5' } } }, { ANTHROPIC_API_KEY: 'k' });
+    const client = await createProviderClient('anthropic', { values: { models: { anthropic: 'claude-haiku-5-5' } } }, { ANTHROPIC_API_KEY: 'k' });
     expect(client.provider).toBe('anthropic');
-    expect(await client.resolveModel()).toEqual({ model: 'claude-haiku-4-5' });
+    expect(await client.resolveModel()).toEqual({ model: 'claude-haiku-5-5' });
   });
 });
 

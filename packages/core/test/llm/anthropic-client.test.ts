@@ -18,7 +18,7 @@ async function anthropicWith(script: ScriptOptions, options: ProviderOptions = {
   return { client, server };
 }
 
-const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: text }], ...extra });
+const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'claude-sonnet-5-5', messages: [{ role: 'user', content: text }], ...extra });
 const chats = (s: ScriptedServer) => s.requests.filter((r) => r.kind === 'chat');
 const readFile = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
 const glob = { name: 'glob', description: 'Find files', parameters: { type: 'object', properties: { pattern: { type: 'string' } } } };
@@ -31,14 +31,14 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
     const done = finalDone(events);
     expect(done).toMatchObject({ stopReason: 'stop', text: 'Hello', toolCalls: [] });
     expect(done.usage).toMatchObject({ inputTokens: 1000, outputTokens: 200, cacheReadTokens: 10_000, cacheWriteTokens: 2000 });
-    // claude-sonnet-4-5: $3/M input, $0.30/M cache read, $3.75/M cache write, $15/M output
-    expect(done.usage.costUsd).toBeCloseTo((1000 * 3 + 10_000 * 0.3 + 2000 * 3.75 + 200 * 15) / 1e6, 10);
+    // claude-sonnet-5-5: $2/M input, $0.10/M cache read, $2.50/M cache write, $10/M output
+    expect(done.usage.costUsd).toBeCloseTo((1000 * 2 + 10_000 * 0.1 + 2000 * 2.5 + 200 * 10) / 1e6, 10);
     const request = chats(server)[0];
     expect(request.headers['x-api-key'] ?? request.headers.authorization).toMatch(/^(Bearer )?test-key$/);
     expect(request.body).toMatchObject({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       stream: true,
-      max_tokens: 32_000,
+      max_tokens: 64_000,
       system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
     });
@@ -219,7 +219,7 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
   });
 
   it('names an unknown model and says how to list models', async () => {
-    const { client } = await anthropicWith({ turns: [{ text: 'x' }], models: [{ name: 'claude-sonnet-4-5' }] });
+    const { client } = await anthropicWith({ turns: [{ text: 'x' }], models: [{ name: 'claude-sonnet-5-5' }] });
     const error = finalError(await drain(client.chatStream(ask('hi', { model: 'claude-9' }))));
     expect(error.failure.kind).toBe('model_not_found');
     expect(error.failure.message).toContain('"claude-9"');
@@ -228,10 +228,10 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
   });
 
   it('lists models from /v1/models', async () => {
-    const { client } = await anthropicWith({ turns: [], models: [{ name: 'claude-opus-4-5' }, { name: 'claude-haiku-4-5' }] });
+    const { client } = await anthropicWith({ turns: [], models: [{ name: 'claude-opus-5-5' }, { name: 'claude-haiku-5-5' }] });
     expect((await client.listModels()).map((m) => [m.name, m.provider, m.contextWindow])).toEqual([
-      ['claude-opus-4-5', 'anthropic', 200_000],
-      ['claude-haiku-4-5', 'anthropic', 200_000],
+      ['claude-opus-5-5', 'anthropic', 1_000_000],
+      ['claude-haiku-5-5', 'anthropic', 1_000_000],
     ]);
   });
 });

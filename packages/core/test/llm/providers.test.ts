@@ -40,8 +40,9 @@ describe('built-in providers', () => {
     expect(resolveModelAlias('gemini', undefined, 'gemini-2.5-flash')).toBe('gemini-2.5-flash');
     expect(resolveModelAlias('ollama', 'sonnet', 'qwen3:8b')).toBe('qwen3:8b');
     expect(resolveModelAlias('ollama', 'llama3.2:3b', 'qwen3:8b')).toBe('llama3.2:3b');
-    expect(resolveModelAlias('anthropic', 'sonnet', 'claude-haiku-4-5')).toBe('claude-sonnet-4-5');
-    expect(resolveModelAlias('anthropic', 'claude-opus-4-1', 'claude-haiku-4-5')).toBe('claude-opus-4-1');
+    expect(resolveModelAlias('anthropic', 'sonnet', 'claude-haiku-5-5')).toBe('claude-sonnet-5-5');
+    expect(resolveModelAlias('anthropic', 'fable', 'claude-haiku-5-5')).toBe('claude-fable-5-1');
+    expect(resolveModelAlias('anthropic', 'claude-opus-4-8', 'claude-haiku-5-5')).toBe('claude-opus-4-8');
     expect(resolveModelAlias('openai', 'haiku', 'gpt-5')).toBe('gpt-5-nano');
   });
 });
