@@ -1,12 +1,21 @@
 import { apiKeyFrom } from './provider-info.js';
 import type { FailureHints, LLMClient, ModelPrice, ProviderDefinition, ProviderOptions } from './types.js';
 
-export const DEFAULT_OPENAI_MODEL = 'gpt-5-mini';
+export const DEFAULT_OPENAI_MODEL = 'gpt-6.1-terra';
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-// OpenAI list prices for text (platform.openai.com/docs/pricing), USD per million tokens; cached
-// input is what the API reports as `prompt_tokens_details.cached_tokens`.
+// OpenAI standard-tier list prices for text (developers.openai.com/api/docs/pricing, November 2026),
+// USD per million tokens; cached input is what the API reports as `prompt_tokens_details.cached_tokens`.
+// GPT-6 and 5.6 models bill prompts over 272k input tokens at 2x input and cache, 1.5x output.
+const over272k = (input: number, output: number): ModelPrice['longContext'] => ({ threshold: 272_000, inputPerMTok: input * 2, outputPerMTok: output * 1.5 });
 const OPENAI_PRICES: [string, ModelPrice][] = [
+  ['gpt-6.1-sol', { inputPerMTok: 2, outputPerMTok: 10, cacheReadPerMTok: 0.1, longContext: over272k(2, 10) }],
+  ['gpt-6.1-terra', { inputPerMTok: 1, outputPerMTok: 5, cacheReadPerMTok: 0.05, longContext: over272k(1, 5) }],
+  ['gpt-6-sol', { inputPerMTok: 2, outputPerMTok: 10, cacheReadPerMTok: 0.2, longContext: over272k(2, 10) }],
+  ['gpt-6-luna', { inputPerMTok: 0.1, outputPerMTok: 0.5, cacheReadPerMTok: 0.01, longContext: over272k(0.1, 0.5) }],
+  ['gpt-5.6-sol', { inputPerMTok: 5, outputPerMTok: 30, longContext: over272k(5, 30) }],
+  ['gpt-5.6-terra', { inputPerMTok: 2, outputPerMTok: 12, cacheReadPerMTok: 0.2, longContext: over272k(2, 12) }],
+  ['gpt-5.6-luna', { inputPerMTok: 0.2, outputPerMTok: 1.2, cacheReadPerMTok: 0.02, longContext: over272k(0.2, 1.2) }],
   ['gpt-5.1', { inputPerMTok: 1.25, outputPerMTok: 10, cacheReadPerMTok: 0.125 }],
   ['gpt-5', { inputPerMTok: 1.25, outputPerMTok: 10, cacheReadPerMTok: 0.125 }],
   ['gpt-5-mini', { inputPerMTok: 0.25, outputPerMTok: 2, cacheReadPerMTok: 0.025 }],
@@ -37,17 +46,21 @@ export const openaiProvider: ProviderDefinition = {
   apiKeyEnv: ['OPENAI_API_KEY'],
   endpoint: { name: 'baseUrl', describe: 'an OpenAI-compatible endpoint URL such as "https://api.openai.com/v1"', env: 'OPENAI_BASE_URL' },
   defaultModel: DEFAULT_OPENAI_MODEL,
-  modelAliases: { opus: 'gpt-5', sonnet: 'gpt-5', fable: 'gpt-5-mini', haiku: 'gpt-5-nano' },
+  // Claude Code's tiers to the nearest current OpenAI models.
+  modelAliases: { opus: 'gpt-6.1-sol', fable: 'gpt-6.1-sol', sonnet: 'gpt-6.1-terra', haiku: 'gpt-6-luna' },
   prices: OPENAI_PRICES,
-  unpriced: /-(audio|realtime|search|transcribe|tts|image)/,
+  // Differently billed variants, and newer versions of a family than this table knows.
+  unpriced: /-(audio|realtime|search|transcribe|tts|image)|^gpt-5\.[2-5]|^gpt-6\.[2-9]|^gpt-[7-9]/,
   contextWindows: [
+    ['gpt-6', 1_050_000],
+    ['gpt-5.6', 1_050_000],
     ['gpt-5', 400_000],
     ['gpt-4.1', 1_047_576],
     ['gpt-4o', 128_000],
     ['o3', 200_000],
     ['o4-mini', 200_000],
   ],
-  maxOutputTokens: (model) => (model.startsWith('gpt-5') ? 128_000 : model.startsWith('gpt-4.1') ? 32_768 : 16_384),
+  maxOutputTokens: (model) => (/^gpt-[56]/.test(model) ? 128_000 : model.startsWith('gpt-4.1') ? 32_768 : 16_384),
   hints: {
     ...openAiCompatibleHints('OpenAI', 'Check OPENAI_API_KEY; you can create a key at https://platform.openai.com/api-keys.'),
     unreachable: 'Cannot reach OpenAI at {host} ({detail}). Check your network connection, or OPENAI_BASE_URL if you set it.',

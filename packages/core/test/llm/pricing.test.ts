@@ -41,5 +41,10 @@ describe('pricing', () => {
     expect(costUsd('openai', 'gpt-5-mini', { inputTokens: 1e6, outputTokens: 1e6, cacheReadTokens: 1e6 })).toBeCloseTo(0.25 + 2 + 0.025, 10);
     expect(costUsd('openai', 'gpt-4o-mini-2024-07-18', { inputTokens: 1e6, outputTokens: 0 })).toBeCloseTo(0.15, 10);
     expect(costUsd('openai', 'gpt-4o-realtime-preview', { inputTokens: 10, outputTokens: 10 })).toBeUndefined();
+    // gpt-6.1-terra over 272k input tokens: $2 input, $0.10 cached, $7.50 output
+    expect(costUsd('openai', 'gpt-6.1-terra', { inputTokens: 200_000, outputTokens: 1e6, cacheReadTokens: 100_000 })).toBeCloseTo(0.4 + 0.01 + 7.5, 10);
+    expect(costUsd('openai', 'gpt-6.2-terra', { inputTokens: 10, outputTokens: 10 })).toBeUndefined();
+    expect(costUsd('openai', 'gpt-5.5', { inputTokens: 10, outputTokens: 10 })).toBeUndefined();
+    expect(costUsd('openai', 'gpt-5.6-terra', { inputTokens: 1e6, outputTokens: 0 })).toBeCloseTo(2, 10);
   });
 });

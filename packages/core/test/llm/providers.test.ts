@@ -43,7 +43,7 @@ describe('built-in providers', () => {
     expect(resolveModelAlias('anthropic', 'sonnet', 'claude-haiku-5-5')).toBe('claude-sonnet-5-5');
     expect(resolveModelAlias('anthropic', 'fable', 'claude-haiku-5-5')).toBe('claude-fable-5-1');
     expect(resolveModelAlias('anthropic', 'claude-opus-4-8', 'claude-haiku-5-5')).toBe('claude-opus-4-8');
-    expect(resolveModelAlias('openai', 'haiku', 'gpt-5')).toBe('gpt-5-nano');
+    expect(resolveModelAlias('openai', 'haiku', 'gpt-6.1-sol')).toBe('gpt-6-luna');
   });
 });
 
