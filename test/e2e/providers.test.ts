@@ -97,6 +97,18 @@ describe('a custom OpenAI-compatible provider from settings', () => {
     expect((server.requests.find((r) => r.kind === 'chat')?.body as { model: string }).model).toBe('qwen2.5-coder-14b');
   });
 
+  it('keeps the key named by apiKeyEnv out of the commands the model runs', async () => {
+    const turns: ScriptTurn[] = [{ toolCalls: [{ name: 'shell', args: { command: 'echo "key=[$LMSTUDIO_KEY]"' } }] }, { text: 'done' }];
+    const server = await start('openai', { turns, apiKey: 'lm-secret-key' });
+    const repo = makeTempRepo();
+    repo.write('.beans/settings.json', JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'LMSTUDIO_KEY', models: ['m'] } } }));
+    const run = await runBeans(['-p', 'show the key', '--provider', 'lmstudio', '--yolo'], { cwd: repo.dir, env: { ...repo.env, LMSTUDIO_KEY: 'lm-secret-key' } });
+    expect(run.code).toBe(0);
+    const second = JSON.stringify(server.requests.filter((r) => r.kind === 'chat')[1].body);
+    expect(second).toContain('key=[]');
+    expect(second).not.toContain('lm-secret-key');
+  });
+
   it('is a settings error naming the file when `provider` names no known provider (exit 3); `beans config` says which provider and why', async () => {
     const repo = makeTempRepo();
     repo.write('.beans/settings.json', JSON.stringify({ provider: 'lmstudoi', providers: { lmstudio: { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } } }));

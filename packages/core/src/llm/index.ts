@@ -10,6 +10,7 @@ export {
   createClient,
   createProviderClient,
   resolveProvider,
+  providerKeyVariables,
   defaultProviderId,
   resolveModelAlias,
   type CustomProviderSettings,

@@ -86,6 +86,12 @@ export function registerCustomProviders(config: ProviderConfig): void {
   }
 }
 
+/** Every variable holding a key Beans may use: the registered providers' and the custom endpoints' `apiKeyEnv`. */
+export function providerKeyVariables(config: ProviderConfig): string[] {
+  registerCustomProviders(config);
+  return [...new Set(listProviders().flatMap((definition) => definition.apiKeyEnv ?? []))];
+}
+
 /**
  * Which provider to use and why: the `provider` setting (flag, environment or file), else the first
  * configured of gemini, anthropic, openai, else Ollama. An unknown name is bad usage when it came

@@ -5,7 +5,7 @@ import { ChatSession } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
-import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { costUsd, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { parseToolRules } from '../permissions/rules.js';
@@ -125,7 +125,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const store = options.persistSession === false ? undefined : sessionStore(base);
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
-  const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
+  const toolEnv = toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
 
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
