@@ -11,6 +11,7 @@ export {
   createProviderClient,
   resolveProvider,
   providerKeyVariables,
+  modelLimits,
   defaultProviderId,
   resolveModelAlias,
   type CustomProviderSettings,

@@ -3,6 +3,7 @@ import { anthropicProvider } from './anthropic.js';
 import { geminiProvider } from './gemini.js';
 import { ollamaProvider } from './ollama.js';
 import { openAiCompatibleHints, openaiProvider } from './openai.js';
+import { longestPrefix } from './provider-info.js';
 import { getProvider, listProviders, registerProvider } from './registry.js';
 import type { LLMClient, ProviderDefinition, ProviderOptions } from './types.js';
 
@@ -131,6 +132,15 @@ export async function createProviderClient(providerId: string, config: ProviderC
     env,
     ...(retry ? { retry } : {}),
   });
+}
+
+/** What a provider's definition knows of a model's limits (the SDK's `modelUsage` reports them); empty when unknown. */
+export function modelLimits(providerId: string, model: string): { contextWindow?: number; maxOutputTokens?: number } {
+  const definition = providerDefinition(providerId);
+  if (!definition) return {};
+  const contextWindow = definition.contextWindows ? longestPrefix(definition.contextWindows, model) : undefined;
+  const maxOutputTokens = definition.maxOutputTokens?.(model);
+  return { ...(contextWindow ? { contextWindow } : {}), ...(maxOutputTokens ? { maxOutputTokens } : {}) };
 }
 
 /**

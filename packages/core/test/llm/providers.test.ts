@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { geminiProvider } from '../../src/llm/gemini.js';
 import { resolveOllamaHost } from '../../src/llm/ollama.js';
-import { createClient, defaultProviderId, registerBuiltinProviders, resolveModelAlias } from '../../src/llm/providers.js';
+import { createClient, defaultProviderId, modelLimits, registerBuiltinProviders, resolveModelAlias } from '../../src/llm/providers.js';
 import { listProviders } from '../../src/llm/registry.js';
 
 describe('built-in providers', () => {
@@ -31,6 +31,14 @@ describe('built-in providers', () => {
     const attempt = createClient('nosuch', {});
     await expect(attempt).rejects.toBeInstanceOf(ConfigError);
     await expect(attempt).rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/Unknown provider "nosuch".*gemini.*anthropic.*openai.*ollama/) });
+  });
+
+  it('knows the context window and a sensible answer cap of current models', () => {
+    expect(modelLimits('anthropic', 'claude-sonnet-5-5')).toEqual({ contextWindow: 1_000_000, maxOutputTokens: 64_000 });
+    expect(modelLimits('anthropic', 'claude-haiku-4-5-20251001')).toEqual({ contextWindow: 200_000, maxOutputTokens: 32_000 });
+    expect(modelLimits('openai', 'gpt-6.1-terra')).toEqual({ contextWindow: 1_050_000, maxOutputTokens: 128_000 });
+    expect(modelLimits('ollama', 'qwen3')).toEqual({});
+    expect(modelLimits('nosuch', 'x')).toEqual({});
   });
 
   it('maps Claude model names in agent files to the provider', () => {
