@@ -15,8 +15,10 @@ export type ScriptTurn = {
   text?: string | string[];
   /** Sent together after the text, in one chunk, as models do. */
   toolCalls?: ScriptToolCall[];
-  /** Token counts to report; by default about a quarter of the request and answer sizes. */
-  usage?: { input: number; output: number };
+  /** Reasoning ("thinking") sent before the text: OpenAI-compatible `reasoning_content`, Anthropic thinking blocks (signed `sig-<turn>`). */
+  reasoning?: string | string[];
+  /** Token counts to report; by default about a quarter of the request and answer sizes. Cache counts: OpenAI and Anthropic only. */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   /** Pause before each chunk after the first. */
   chunkDelayMs?: number;
   /** Drop the connection after this many chunks (0: before the response headers). */
@@ -60,7 +62,7 @@ export type ScriptOptions = {
   faults?: ScriptFault[];
   /** Models to list. When given, a chat naming any other model gets the provider's 404. */
   models?: ScriptModel[];
-  /** Gemini only: when set, any other key gets Gemini's 400 API_KEY_INVALID. */
+  /** Gemini, OpenAI, Anthropic: when set, any other key gets the provider's real rejection. */
   apiKey?: string;
   /** Defaults to 0 (the OS picks a free port). */
   port?: number;
@@ -95,7 +97,19 @@ export function textChunks(turn: ScriptTurn): string[] {
   return (Array.isArray(turn.text) ? turn.text : [turn.text]).filter((chunk) => chunk !== '');
 }
 
-export function turnUsage(turn: ScriptTurn, requestBytes: number): { input: number; output: number } {
+export function reasoningChunks(turn: ScriptTurn): string[] {
+  if (turn.reasoning === undefined) return [];
+  return (Array.isArray(turn.reasoning) ? turn.reasoning : [turn.reasoning]).filter((chunk) => chunk !== '');
+}
+
+/** A tool call's arguments as the JSON pieces a streaming API sends (two halves, like real servers split them). */
+export function argumentPieces(args: Record<string, unknown>): string[] {
+  const json = JSON.stringify(args);
+  const middle = Math.ceil(json.length / 2);
+  return [json.slice(0, middle), json.slice(middle)].filter((piece) => piece !== '');
+}
+
+export function turnUsage(turn: ScriptTurn, requestBytes: number): { input: number; output: number; cacheRead?: number; cacheWrite?: number } {
   if (turn.usage) return turn.usage;
   const textLength = textChunks(turn).join('').length;
   return { input: Math.max(1, Math.ceil(requestBytes / 4)), output: Math.ceil(textLength / 4) + 10 * (turn.toolCalls?.length ?? 0) };

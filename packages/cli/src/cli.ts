@@ -32,7 +32,7 @@ function buildProgram(setExit: (code: number) => void): Command {
   program
     .option('-p, --prompt <text>', 'one-shot: run the agent to completion, print the answer, exit (piped stdin is prepended)')
     .addOption(new Option('-o, --output-format <format>', 'one-shot output').choices(['text', 'json', 'stream-json']).default('text'))
-    .option('--provider <name>', 'LLM provider: gemini or ollama')
+    .option('--provider <name>', 'LLM provider: gemini, anthropic, openai, ollama, or an endpoint of the "providers" setting (default: the first with a key set, else ollama)')
     .option('-m, --model <name>', 'model name')
     .option('--agent-profile <file-or-agent>', 'profile: a Markdown file, or a plugin agent (agent or plugin:agent)')
     .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')

@@ -1,4 +1,4 @@
-import { SdkMessageMapper, UsageError, exitCodeForFailure } from '@beans/core';
+import { SdkMessageMapper, UsageError, exitCodeForFailure, modelLimits } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { exitCodeForRun, limitMessage } from './output/result.js';
@@ -15,7 +15,7 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   const prepared = await agent.preparePrompt(prompt);
   if ('error' in prepared) throw new UsageError(prepared.error);
 
-  const mapper = new SdkMessageMapper({ sessionId: session.id, includePartialMessages: options.includePartialMessages });
+  const mapper = new SdkMessageMapper({ sessionId: session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(agent.providerId, model) });
   if (format === 'stream-json') {
     writeLine(JSON.stringify(mapper.init(agent.initInfo())));
     session.subscribe((event) => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { configDir, formatConfigSource, resolveWorkspace, setConfigValue } from '@beans/core';
+import { configDir, formatConfigSource, resolveProvider, resolveWorkspace, setConfigValue } from '@beans/core';
 import { loadBase } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -11,14 +11,17 @@ export async function configShow(options: CliOptions, local: { json?: boolean })
     value: entry.value,
     source: formatConfigSource(entry.source),
   }));
+  // Which provider a run would use, and why (a flag, a setting, or the first key found).
+  const chosen = resolveProvider(base.config, base.env);
   if (local.json) {
-    process.stdout.write(`${JSON.stringify({ entries, files: base.config.files })}\n`);
+    process.stdout.write(`${JSON.stringify({ entries, files: base.config.files, provider: { id: chosen.providerId, reason: chosen.reason } })}\n`);
     return 0;
   }
   const width = Math.max(...entries.map((entry) => entry.key.length));
   for (const entry of entries) {
     process.stdout.write(`${entry.key.padEnd(width)}  ${JSON.stringify(entry.value)}  (${entry.source})\n`);
   }
+  process.stdout.write(`\nProvider: ${chosen.providerId} (${chosen.reason})\n`);
   return 0;
 }
 

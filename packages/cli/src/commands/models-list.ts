@@ -1,4 +1,4 @@
-import { ProviderError } from '@beans/core';
+import { BeansError, ProviderError, providerDefinition } from '@beans/core';
 import { clientFor, loadBase, providerIdOf } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -11,6 +11,7 @@ export async function modelsList(options: CliOptions, local: { json?: boolean })
   try {
     models = await client.listModels();
   } catch (error) {
+    if (error instanceof BeansError) throw error; // already one sentence with its exit code (a missing key, an unreachable host)
     throw new ProviderError(`Could not list ${providerId} models: ${error instanceof Error ? error.message : String(error)}`, 'unreachable', 3);
   }
   if (local.json) {
@@ -18,7 +19,8 @@ export async function modelsList(options: CliOptions, local: { json?: boolean })
     return 0;
   }
   if (models.length === 0) {
-    process.stdout.write(`No ${providerId} models found.${providerId === 'ollama' ? ' Install one with `ollama pull qwen3`.' : ''}\n`);
+    const hint = providerDefinition(providerId)?.hints.noModels;
+    process.stdout.write(`No ${providerId} models found.${hint ? ` ${hint}` : ''}\n`);
     return 0;
   }
   const width = Math.max(...models.map((model) => model.name.length));

@@ -182,11 +182,15 @@ async function streamAssistant(
         message.toolCalls.push(event.call);
         emit({ type: 'message_update', message, delta: '', toolCall: event.call });
         break;
+      case 'reasoning_delta':
+        emit({ type: 'message_update', message, delta: '', thinking: event.text });
+        break;
       case 'retry':
         if (event.restart) message.content = '';
         emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure, ...(event.restart ? { restart: true } : {}) });
         break;
       case 'done':
+        if (event.reasoning?.length) message.reasoning = event.reasoning;
         return finishMessage(message, event.stopReason, event.text, event.toolCalls, event.usage);
       case 'error':
         message.failure = event.failure;

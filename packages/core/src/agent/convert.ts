@@ -1,5 +1,4 @@
 import type { LlmMessage } from '../llm/types.js';
-import { contentText } from '../tools/tool.js';
 import type { AgentMessage } from './types.js';
 
 export const INTERRUPTED_RESULT = 'Interrupted: this tool call did not finish, so its result is unknown.';
@@ -31,20 +30,23 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
     switch (message.role) {
       case 'user':
         closeOpenCalls();
-        out.push({ role: 'user', content: message.parts ? contentText([{ type: 'text', text: message.content }, ...message.parts]) : message.content });
+        out.push({ role: 'user', content: message.parts ? [{ type: 'text', text: message.content }, ...message.parts] : message.content });
         break;
       case 'assistant':
         closeOpenCalls();
         if (!message.content && message.toolCalls.length === 0) break; // failed or empty turn
-        out.push(message.toolCalls.length > 0
-          ? { role: 'assistant', content: message.content, toolCalls: message.toolCalls }
-          : { role: 'assistant', content: message.content });
+        out.push({
+          role: 'assistant',
+          content: message.content,
+          ...(message.toolCalls.length > 0 ? { toolCalls: message.toolCalls } : {}),
+          ...(message.reasoning?.length ? { reasoning: message.reasoning } : {}),
+        });
         for (const call of message.toolCalls) open.set(call.id, call.name);
         break;
       case 'tool':
         if (!open.has(message.toolCallId)) break; // orphan result: its call was dropped
         open.delete(message.toolCallId);
-        out.push({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: contentText(message.content), isError: message.isError });
+        out.push({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError });
         break;
       case 'note':
         if (message.kind === 'compaction') {

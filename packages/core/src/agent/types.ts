@@ -1,4 +1,4 @@
-import type { ContentPart, LlmMessage, ProviderFailure, ProviderMetadata, StopReason, ToolCall, Usage } from '../llm/types.js';
+import type { ContentPart, LlmMessage, ProviderFailure, ProviderMetadata, Reasoning, StopReason, ToolCall, Usage } from '../llm/types.js';
 import type { ToolDetails } from '../tools/tool.js';
 
 /**
@@ -25,6 +25,8 @@ export interface AssistantMessage {
   id?: string;
   content: string;
   toolCalls: ToolCall[];
+  /** The model's thinking, with the signatures its provider needs back (kept in the session file). */
+  reasoning?: Reasoning[];
   stopReason?: StopReason;
   usage?: Usage;
   model?: string;
@@ -99,7 +101,7 @@ export type AgentEvent =
   | { type: 'turn_end'; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: 'message_start'; message: AgentMessage }
   /** Streaming progress: `delta` is new answer text; `toolCall` is a call that just arrived whole. */
-  | { type: 'message_update'; message: AssistantMessage; delta: string; toolCall?: ToolCall }
+  | { type: 'message_update'; message: AssistantMessage; delta: string; toolCall?: ToolCall; thinking?: string }
   | { type: 'message_end'; message: AgentMessage }
   | { type: 'tool_execution_start'; call: ToolCall; summary: string }
   | { type: 'tool_execution_update'; call: ToolCall; text: string }

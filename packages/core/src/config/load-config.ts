@@ -4,6 +4,7 @@ import { ConfigError, UsageError } from '../errors.js';
 import { getDotted, setDotted } from './dotted.js';
 import { parseJsonObject } from './json-text.js';
 import { configDir, expandHome, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
+import { BUILTIN_PROVIDERS } from '../llm/providers.js';
 import { CONFIG_DEFAULTS, type BeansConfig } from './schema.js';
 import { applyWorkspaceTrust, type IgnoredRequest } from './trust.js';
 import { findSettingKey, leafSettingKeys, suggestSettingKey } from './setting-keys.js';
@@ -58,8 +59,8 @@ export const SETTING_SOURCES: readonly SettingSource[] = ['user', 'project', 'lo
 export const CONFIG_ENV_VARS: Readonly<Record<string, string>> = {
   BEANS_PROVIDER: 'provider',
   BEANS_MODEL: 'model',
-  OLLAMA_HOST: 'ollama.host',
-  GOOGLE_GEMINI_BASE_URL: 'gemini.baseUrl',
+  // OLLAMA_HOST, GOOGLE_GEMINI_BASE_URL, OPENAI_BASE_URL, ANTHROPIC_BASE_URL: from the providers' definitions.
+  ...Object.fromEntries(BUILTIN_PROVIDERS.filter((p) => p.endpoint?.env).map((p) => [p.endpoint!.env!, `${p.id}.${p.endpoint!.name}`])),
   BEANS_PERMISSION_MODE: 'permissions.mode',
   BEANS_MAX_TURNS: 'maxTurns',
   BEANS_MAX_BUDGET_USD: 'maxBudgetUsd',
@@ -117,7 +118,7 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'ollama', 'gemini', 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction']) values[parent] ??= {};
+  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction']) values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_OLLAMA_HOST } from '../llm/ollama.js';
 import { guardrailsSchema, type GuardrailsSettings } from '../guardrails/schema.js';
 import { hooksSchema, type HooksSettings } from '../hooks/schema.js';
+import { BUILTIN_PROVIDERS } from '../llm/providers.js';
 import type { PermissionMode } from '../permissions/types.js';
 
 // Why zod rather than a hand-written checker: `node -e "import('zod')"` takes ~70 ms against ~30 ms
@@ -17,19 +18,39 @@ const list = (what: string) => z.array(z.string().describe('a string')).describe
 
 export const PERMISSION_MODES = ['default', 'auto-edit', 'yolo', 'plan'] as const satisfies readonly PermissionMode[];
 
+// Provider settings come from the providers' definitions: `models.<id>` and `<id>.<endpoint>`
+// (`ollama.host`, `gemini.baseUrl`, `openai.baseUrl`, `anthropic.baseUrl`).
+const modelsSchema = z
+  .object(Object.fromEntries(BUILTIN_PROVIDERS.map((p) => [p.id, name(`a ${p.hints.name} model name`)])))
+  .partial()
+  .describe('an object with a model per provider');
+const endpointSchemas = Object.fromEntries(
+  BUILTIN_PROVIDERS.filter((p) => p.endpoint).map((p) => [p.id, z.object({ [p.endpoint!.name]: name(p.endpoint!.describe) }).partial().describe('an object')]),
+);
+
+/** One OpenAI-compatible server added by settings: `"providers": {"lmstudio": {...}}`. */
+export const customProviderSchema = z
+  .object({
+    type: z.literal('openai').describe('"openai" (the only protocol custom endpoints speak)'),
+    baseUrl: z.url().describe('an endpoint URL such as "http://localhost:1234/v1"'),
+    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('the name of the environment variable holding the key'),
+    models: list('a list of model names'),
+  })
+  .partial({ apiKeyEnv: true, models: true })
+  .strict()
+  .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv" and "models"');
+
+const builtinIds = new Set(BUILTIN_PROVIDERS.map((p) => p.id));
+
 export const settingsSchema = z
   .object({
-    provider: name('a provider name such as "gemini" or "ollama"'),
+    provider: name('a provider name such as "gemini", "anthropic", "openai", "ollama", or one of the "providers" setting'),
     model: name('a model name'),
-    models: z
-      .object({
-        gemini: name('a Gemini model name'),
-        ollama: name('an Ollama model name'),
-      })
-      .partial()
-      .describe('an object with a model per provider'),
-    ollama: z.object({ host: name('an Ollama host URL such as "http://127.0.0.1:11434"') }).partial().describe('an object'),
-    gemini: z.object({ baseUrl: name('a Gemini endpoint URL') }).partial().describe('an object'),
+    models: modelsSchema,
+    ...endpointSchemas,
+    providers: z
+      .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).refine((id) => !builtinIds.has(id), 'a name that is not a built-in provider'), customProviderSchema)
+      .describe('an object of OpenAI-compatible endpoints by provider name (lower-case letters, digits, - and _, not a built-in name)'),
     permissions: z
       .object({
         mode: z.enum(PERMISSION_MODES).describe(`one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}`),
@@ -115,9 +136,14 @@ export type BeansSettings = z.infer<typeof settingsSchema>;
 export interface BeansConfig {
   provider?: string;
   model?: string;
-  models: { gemini?: string; ollama?: string };
+  /** `models.<provider>`, for the built-in providers. */
+  models: Record<string, string | undefined>;
   ollama: { host: string };
   gemini: { baseUrl?: string };
+  openai: { baseUrl?: string };
+  anthropic: { baseUrl?: string };
+  /** OpenAI-compatible endpoints added by settings, by provider name. */
+  providers: Record<string, { type: 'openai'; baseUrl: string; apiKeyEnv?: string; models?: string[] }>;
   permissions: { mode: PermissionMode; allow: string[]; deny: string[] };
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -138,7 +164,7 @@ export { DEFAULT_OLLAMA_HOST };
 
 /** Defaults as dotted leaf keys, so `beans config` can say a value came from the defaults. */
 export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
-  'ollama.host': DEFAULT_OLLAMA_HOST,
+  ...Object.fromEntries(BUILTIN_PROVIDERS.filter((p) => p.endpoint?.default).map((p) => [`${p.id}.${p.endpoint!.name}`, p.endpoint!.default])),
   'permissions.mode': 'default',
   'permissions.allow': [],
   'permissions.deny': [],
@@ -161,5 +187,5 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
  * per-provider `models.<provider>`; undefined lets the provider pick its default.
  */
 export function modelForProvider(config: Pick<BeansConfig, 'model' | 'models'>, provider: string): string | undefined {
-  return config.model ?? (config.models as Record<string, string | undefined>)[provider];
+  return config.model ?? config.models[provider];
 }

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { settingsSchema } from './schema.js';
 
-export type SettingKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'list' | 'object';
+/** `record`: an object of named entries (the `providers` setting), held and shown as one value. */
+export type SettingKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'list' | 'object' | 'record';
 
 /** One key of the settings schema, as `beans config set` and error messages need it. */
 export interface SettingKey {
@@ -35,6 +36,8 @@ function kindOf(schema: z.ZodType): SettingKind {
       return 'list';
     case 'object':
       return 'object';
+    case 'record':
+      return 'record';
     default:
       throw new Error(`settings schema: unsupported type ${schema.def.type}`);
   }
@@ -95,6 +98,8 @@ export function expectedAt(path: readonly PropertyKey[]): string | undefined {
       node = child;
     } else if (node.def.type === 'array' && typeof segment === 'number') {
       node = (node as z.ZodArray<z.ZodType>).element;
+    } else if (node.def.type === 'record' && typeof segment === 'string') {
+      node = (node as z.ZodRecord).valueType as z.ZodType;
     } else {
       return undefined;
     }

@@ -1,5 +1,9 @@
 import { ProviderError } from '../errors.js';
-import type { ProviderErrorKind, ProviderFailure } from './types.js';
+import { providerDefinition as getProvider } from './providers.js';
+import { parseRetryAfter } from './retry.js';
+import { missingKeyFailure } from './provider-info.js';
+
+import type { FailureHints, ProviderErrorKind, ProviderFailure } from './types.js';
 
 /** What a failure message needs to know to tell the user what to do. */
 export interface FailureContext {
@@ -10,6 +14,8 @@ export interface FailureContext {
   model?: string;
   /** How many requests were made, including the first. */
   attempts?: number;
+  /** The provider's own messages; by default those of the registered provider `provider`. */
+  hints?: FailureHints;
 }
 
 /** A caught error reduced to what decides retrying and messaging. */
@@ -54,11 +60,17 @@ const DROPPED_MESSAGES = [
   /premature close/i,
 ];
 
-const PROVIDER_NAMES: Record<string, string> = { gemini: 'Gemini', ollama: 'Ollama' };
-
 export function providerName(provider: string): string {
-  return PROVIDER_NAMES[provider] ?? provider;
+  return getProvider(provider)?.hints.name ?? provider;
 }
+
+// Generic messages; a provider's hints replace any of them.
+const GENERIC: Required<Omit<FailureHints, 'name' | 'missingKey' | 'noModels'>> = {
+  auth: '{name} rejected the API key ({http}){said}. Check the API key you set for {name}.',
+  unreachable: 'Cannot reach {name} at {host} ({detail}). Check your network connection and the endpoint address.',
+  modelNotFound: '{name} has no model named "{model}"{said}. Run `beans models list` to see the available models and pick one with --model.',
+  rateLimit: "{name} is rate limiting requests or the quota is used up ({http}){tries}{said}. Wait a minute and try again, or check your plan's quota.",
+};
 
 /** Reduces any error thrown by fetch, @google/genai or ollama to an ErrorInfo. */
 export function classifyError(error: unknown): ErrorInfo {
@@ -73,7 +85,7 @@ export function classifyError(error: unknown): ErrorInfo {
   }
 
   const status = httpStatus(error);
-  if (status !== undefined) return classifyStatus(status, serverMessage(error), retryDelayFromBody(error));
+  if (status !== undefined) return classifyStatus(status, serverMessage(error), retryDelayFromBody(error) ?? retryAfterHeader(error));
 
   for (const e of chain) {
     const code = typeof e.code === 'string' ? e.code : undefined;
@@ -115,40 +127,38 @@ export function toProviderFailure(error: unknown, context: FailureContext): Prov
 }
 
 function failureMessage(info: ErrorInfo, context: FailureContext): string {
-  const name = providerName(context.provider);
-  const isOllama = context.provider === 'ollama';
-  const http = info.status !== undefined ? `HTTP ${info.status}` : '';
-  const said = info.detail ? `: ${info.detail}` : '';
-  const tries = context.attempts && context.attempts > 1 ? ` after ${context.attempts} tries` : '';
+  const hints = context.hints ?? getProvider(context.provider)?.hints ?? { name: context.provider };
+  const name = hints.name;
+  const fill = (template: string) =>
+    template
+      .replaceAll('{name}', name)
+      .replaceAll('{host}', context.host)
+      .replaceAll('{model}', context.model ?? '')
+      .replaceAll('{http}', info.status !== undefined ? `HTTP ${info.status}` : '')
+      .replaceAll('{said}', info.detail ? `: ${info.detail}` : '')
+      .replaceAll('{tries}', context.attempts && context.attempts > 1 ? ` after ${context.attempts} tries` : '')
+      .replaceAll('{detail}', info.detail);
 
   switch (info.kind) {
     case 'auth':
-      return isOllama
-        ? `Ollama at ${context.host} refused the request (${http})${said}. Check OLLAMA_HOST and the credentials of any proxy in front of Ollama.`
-        : `${name} rejected the API key (${http})${said}. Check GEMINI_API_KEY (or GOOGLE_API_KEY); you can create a key at https://aistudio.google.com/apikey.`;
+      return fill(hints.auth ?? GENERIC.auth);
     case 'unreachable':
-      return isOllama
-        ? `Cannot reach Ollama at ${context.host} (${info.detail}). Start Ollama (\`ollama serve\`) or set OLLAMA_HOST to the address it listens on.`
-        : `Cannot reach ${name} at ${context.host} (${info.detail}). Check your network connection, or GOOGLE_GEMINI_BASE_URL if you set it.`;
+      return fill(hints.unreachable ?? GENERIC.unreachable);
     case 'model_not_found':
-      if (!context.model) return `${name} at ${context.host} answered ${http} Not Found${said}. Check the endpoint address.`;
-      return isOllama
-        ? `Model "${context.model}" is not installed in Ollama at ${context.host}. Pull it with \`ollama pull ${context.model}\`, or run \`beans models list\` to see the installed models.`
-        : `${name} has no model named "${context.model}"${said}. Run \`beans models list\` to see the available models and pick one with --model.`;
+      if (!context.model) return fill('{name} at {host} answered {http} Not Found{said}. Check the endpoint address.');
+      return fill(hints.modelNotFound ?? GENERIC.modelNotFound);
     case 'rate_limit':
-      return isOllama
-        ? `Ollama at ${context.host} is too busy (${http})${tries}${said}. Wait a moment and try again.`
-        : `${name} is rate limiting requests or the quota is used up (${http})${tries}${said}. Wait a minute and try again, or check your plan's quota.`;
+      return fill(hints.rateLimit ?? GENERIC.rateLimit);
     case 'server':
-      return `${name} had a server error (${http})${tries}${said}. Try again in a few minutes.`;
+      return fill('{name} had a server error ({http}){tries}{said}. Try again in a few minutes.');
     case 'network':
-      return `The connection to ${name} at ${context.host} dropped (${info.detail})${tries}. Check your network and try again.`;
+      return fill('The connection to {name} at {host} dropped ({detail}){tries}. Check your network and try again.');
     case 'bad_request':
-      return `${name} rejected the request (${http})${said}.`;
+      return fill('{name} rejected the request ({http}){said}.');
     case 'aborted':
       return 'The request was interrupted.';
     case 'unknown':
-      return `${name} request failed${said}.`;
+      return fill('{name} request failed{said}.');
   }
 }
 
@@ -157,12 +167,7 @@ export function abortedFailure(): ProviderFailure {
 }
 
 export function missingGeminiKeyFailure(): ProviderFailure {
-  return {
-    kind: 'auth',
-    message:
-      'No Gemini API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY) to a key from https://aistudio.google.com/apikey, or use --provider ollama for local models.',
-    retryable: false,
-  };
+  return missingKeyFailure(getProvider('gemini')!);
 }
 
 /** Exit codes of the product contract: configuration problems are 3, an interrupt is 130. */
@@ -214,6 +219,12 @@ function httpStatus(error: unknown): number | undefined {
 function serverMessage(error: unknown): string {
   const e = error as { message?: unknown; error?: unknown };
   if (typeof e.error === 'string') return oneLine(e.error);
+  // openai's APIError keeps `{message}`, @anthropic-ai/sdk's the whole `{type, error: {message}}` body.
+  const sdkBody = e.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  if (sdkBody && typeof sdkBody === 'object') {
+    if (typeof sdkBody.message === 'string') return oneLine(sdkBody.message);
+    if (typeof sdkBody.error?.message === 'string') return oneLine(sdkBody.error.message);
+  }
   const message = typeof e.message === 'string' ? e.message : '';
   const body = parseJson(message);
   const inner = body && typeof body === 'object' ? (body as { error?: { message?: unknown } }).error : undefined;
@@ -240,6 +251,13 @@ function retryDelayFromBody(error: unknown): number | undefined {
     }
   }
   return undefined;
+}
+
+/** openai's and @anthropic-ai/sdk's APIError keep the response headers, Retry-After among them. */
+function retryAfterHeader(error: unknown): number | undefined {
+  const headers = (error as { headers?: unknown }).headers;
+  if (!headers || typeof (headers as Headers).get !== 'function') return undefined;
+  return parseRetryAfter((headers as Headers).get('retry-after'));
 }
 
 /** "7s", "1.5s" (protobuf Duration JSON) to milliseconds. */

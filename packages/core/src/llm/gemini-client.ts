@@ -1,11 +1,11 @@
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part, type Tool } from '@google/genai';
 import { collectStream } from './collect.js';
 import { failureToError, missingGeminiKeyFailure, type FailureContext } from './failures.js';
-import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, geminiApiKey } from './gemini.js';
+import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, geminiApiKey, geminiProvider } from './gemini.js';
 import { costUsd } from './pricing.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { isGeneratedToolCallId, newToolCallId } from './tool-call-ids.js';
-import type { ChatRequest, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
+import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
 
 // Finish reasons that mean "no answer, and asking again the same way will not help".
 const REFUSALS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'LANGUAGE', 'IMAGE_SAFETY', 'MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
@@ -42,7 +42,7 @@ export function createGeminiClient(options: ProviderOptions = {}): LLMClient {
     yield* streamWithRetry({
       policy,
       signal: request.signal,
-      context: { provider: 'gemini', host, model },
+      context: { provider: 'gemini', host, model, hints: geminiProvider.hints },
       retryAfterMs: watcher.retryAfterMs,
       costUsd: (usage) => costUsd('gemini', model, usage),
       attempt: (signal) => streamOnce(ai, model, contents, { ...baseConfig, ...(signal ? { abortSignal: signal } : {}) }),
@@ -58,7 +58,7 @@ export function createGeminiClient(options: ProviderOptions = {}): LLMClient {
     chat: (request) => collectStream(chatStream(request)),
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
       if (!ai) throw failureToError(missingGeminiKeyFailure());
-      const context: FailureContext = { provider: 'gemini', host };
+      const context: FailureContext = { provider: 'gemini', host, hints: geminiProvider.hints };
       const watcher = retryAfterWatcher();
       const result = await withRetry(async (attemptSignal) => {
         const pager = await ai.models.list({ config: { pageSize: 100, httpOptions: { fetch: watcher.fetch }, ...(attemptSignal ? { abortSignal: attemptSignal } : {}) } });
@@ -119,7 +119,7 @@ function toToolCall(part: Part): ToolCall {
     id: call.id || newToolCallId(),
     name: call.name ?? '',
     arguments: call.args ?? {},
-    ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
+    ...(part.thoughtSignature ? { metadata: { gemini: { thoughtSignature: part.thoughtSignature } } } : {}),
   };
 }
 
@@ -148,13 +148,13 @@ export function toGeminiContents(messages: readonly LlmMessage[], model = ''): C
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        push('user', message.content ? [{ text: message.content }] : []);
+        push('user', typeof message.content === 'string' ? (message.content ? [{ text: message.content }] : []) : message.content.map(toGeminiPart));
         break;
       case 'assistant': {
         const calls = message.toolCalls ?? [];
         const parts: Part[] = message.content ? [{ text: message.content }] : [];
         calls.forEach((call, index) => {
-          const signature = call.signature ?? (needsSignature && index === 0 ? SKIP_SIGNATURE : undefined);
+          const signature = thoughtSignature(call) ?? (needsSignature && index === 0 ? SKIP_SIGNATURE : undefined);
           parts.push({
             functionCall: { ...(isGeneratedToolCallId(call.id) ? {} : { id: call.id }), name: call.name, args: call.arguments },
             ...(signature ? { thoughtSignature: signature } : {}),
@@ -163,20 +163,37 @@ export function toGeminiContents(messages: readonly LlmMessage[], model = ''): C
         push('model', parts);
         break;
       }
-      case 'tool':
+      case 'tool': {
+        const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+        const text = parts.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
         push('user', [
           {
             functionResponse: {
               ...(isGeneratedToolCallId(message.toolCallId) ? {} : { id: message.toolCallId }),
               name: message.toolName,
-              response: message.isError ? { error: message.content } : { output: message.content },
+              response: message.isError ? { error: text } : { output: text },
             },
           },
+          // Images of a tool result follow its response as inline data.
+          ...parts.filter((part) => part.type === 'image').map(toGeminiPart),
         ]);
         break;
+      }
     }
   }
   return contents;
+}
+
+function toGeminiPart(part: ContentPart): Part {
+  return part.type === 'text' ? { text: part.text } : { inlineData: { mimeType: part.mimeType, data: part.data } };
+}
+
+/** Where the signature lives now, or `signature` in session files written before provider metadata. */
+function thoughtSignature(call: ToolCall): string | undefined {
+  const current = call.metadata?.gemini?.thoughtSignature;
+  if (typeof current === 'string') return current;
+  const legacy = (call as { signature?: unknown }).signature;
+  return typeof legacy === 'string' ? legacy : undefined;
 }
 
 export function toGeminiTools(tools: readonly ToolDeclaration[]): Tool[] {

@@ -1,9 +1,27 @@
 export * from './types.js';
 export { registerProvider, getProvider, listProviders } from './registry.js';
 export { collectStream, type StreamFn } from './collect.js';
-export { registerBuiltinProviders, createClient, defaultProviderId, resolveModelAlias } from './providers.js';
+export {
+  BUILTIN_PROVIDERS,
+  registerBuiltinProviders,
+  registerCustomProviders,
+  providerDefinition,
+  customProviderDefinition,
+  createClient,
+  createProviderClient,
+  resolveProvider,
+  providerKeyVariables,
+  modelLimits,
+  defaultProviderId,
+  resolveModelAlias,
+  type CustomProviderSettings,
+  type ProviderConfig,
+} from './providers.js';
 export { geminiProvider, geminiApiKey, DEFAULT_GEMINI_MODEL, DEFAULT_GEMINI_BASE_URL } from './gemini.js';
 export { ollamaProvider, resolveOllamaHost } from './ollama.js';
+export { openaiProvider, DEFAULT_OPENAI_MODEL } from './openai.js';
+export { anthropicProvider, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
+export { apiKeyFrom, missingKeyFailure } from './provider-info.js';
 export {
   classifyError,
   toProviderFailure,
@@ -17,4 +35,4 @@ export {
   type FailureContext,
 } from './failures.js';
 export { DEFAULT_RETRY_POLICY, retryPolicy, retryDelayMs, parseRetryAfter, sleep, streamWithRetry, withRetry, type RetryPolicy } from './retry.js';
-export { priceForModel, costUsd, type ModelPrice } from './pricing.js';
+export { priceForModel, costUsd } from './pricing.js';

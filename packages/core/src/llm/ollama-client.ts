@@ -1,10 +1,10 @@
 import { Ollama, type ChatRequest as OllamaChatRequest, type Message, type ShowResponse, type Tool } from 'ollama';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
-import { resolveOllamaHost } from './ollama.js';
+import { ollamaProvider, resolveOllamaHost } from './ollama.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
-import type { ChatRequest, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration } from './types.js';
+import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration } from './types.js';
 
 /** Listing and inspecting models is local and quick; a host that does not answer in this time is down. */
 const LOOKUP_TIMEOUT_MS = 10_000;
@@ -17,7 +17,7 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
   const host = resolveOllamaHost(options.env ?? process.env, options.baseUrl);
   const configuredModel = options.model || undefined;
   const policy = retryPolicy(options.retry);
-  const context: FailureContext = { provider: 'ollama', host };
+  const context: FailureContext = { provider: 'ollama', host, hints: ollamaProvider.hints };
   let picked: { model: string; note?: string } | undefined;
 
   function connect(signal: AbortSignal | undefined, timeoutMs?: number): { ollama: Ollama; retryAfterMs: () => number | undefined } {
@@ -127,7 +127,7 @@ export function toOllamaMessages(system: string | undefined, messages: readonly 
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        out.push({ role: 'user', content: message.content });
+        out.push({ role: 'user', ...ollamaContent(message.content) });
         break;
       case 'assistant':
         out.push({
@@ -139,11 +139,19 @@ export function toOllamaMessages(system: string | undefined, messages: readonly 
         });
         break;
       case 'tool':
-        out.push({ role: 'tool', content: message.content, tool_name: message.toolName });
+        out.push({ role: 'tool', ...ollamaContent(message.content), tool_name: message.toolName });
         break;
     }
   }
   return out;
+}
+
+/** Ollama takes text plus a list of base64 images per message. */
+function ollamaContent(content: string | readonly ContentPart[]): { content: string; images?: string[] } {
+  if (typeof content === 'string') return { content };
+  const images = content.filter((part) => part.type === 'image').map((part) => part.data);
+  const text = content.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+  return images.length > 0 ? { content: text, images } : { content: text };
 }
 
 export function toOllamaTools(tools: readonly ToolDeclaration[]): Tool[] {

@@ -29,9 +29,19 @@ export function resolveOllamaHost(env: NodeJS.ProcessEnv = process.env, explicit
 export const ollamaProvider: ProviderDefinition = {
   id: 'ollama',
   label: 'Ollama (local models; OLLAMA_HOST)',
-  isConfigured: () => true,
+  endpoint: { name: 'host', describe: 'an Ollama host URL such as "http://127.0.0.1:11434"', env: 'OLLAMA_HOST', default: DEFAULT_OLLAMA_HOST },
   // No fixed models exist locally: aliases resolve to the configured or auto-picked model.
   modelAliases: {},
+  prices: 'free',
+  hints: {
+    name: 'Ollama',
+    auth: 'Ollama at {host} refused the request ({http}){said}. Check OLLAMA_HOST and the credentials of any proxy in front of Ollama.',
+    unreachable: 'Cannot reach Ollama at {host} ({detail}). Start Ollama (`ollama serve`) or set OLLAMA_HOST to the address it listens on.',
+    modelNotFound: 'Model "{model}" is not installed in Ollama at {host}. Pull it with `ollama pull {model}`, or run `beans models list` to see the installed models.',
+    noModels: 'Install one with `ollama pull qwen3`.',
+    rateLimit: 'Ollama at {host} is too busy ({http}){tries}{said}. Wait a moment and try again.',
+  },
+  isConfigured: () => true,
   async create(options: ProviderOptions): Promise<LLMClient> {
     const { createOllamaClient } = await import('./ollama-client.js');
     return createOllamaClient(options);

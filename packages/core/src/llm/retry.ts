@@ -1,5 +1,5 @@
 import { abortedFailure, classifyError, failureFromInfo, type ErrorInfo, type FailureContext } from './failures.js';
-import type { ProviderFailure, ProviderOptions, StreamEvent, ToolCall, Usage } from './types.js';
+import type { ProviderFailure, ProviderOptions, Reasoning, StreamEvent, ToolCall, Usage } from './types.js';
 
 export interface RetryPolicy {
   /** Requests in total, the first included. */
@@ -57,11 +57,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
 }
 
 /** What one streaming attempt yields as it goes. */
-export type AttemptChunk = { type: 'text_delta'; text: string } | { type: 'tool_call'; call: ToolCall };
+export type AttemptChunk = { type: 'text_delta'; text: string } | { type: 'tool_call'; call: ToolCall } | { type: 'reasoning_delta'; text: string };
 
 /** How one attempt ended when it did not throw. A `failure` is a non-retryable refusal (e.g. a safety block). */
 export type AttemptResult =
-  | { stopReason: 'stop' | 'tool_use' | 'length'; usage: Usage }
+  | { stopReason: 'stop' | 'tool_use' | 'length'; usage: Usage; reasoning?: Reasoning[] }
   | { failure: ProviderFailure; usage: Usage };
 
 export interface StreamWithRetryOptions {
@@ -118,6 +118,8 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
         if (chunk.type === 'text_delta') {
           if (!chunk.text) continue;
           state.text += chunk.text;
+        } else if (chunk.type === 'reasoning_delta') {
+          if (!chunk.text) continue;
         } else {
           state.toolCalls.push(chunk.call);
         }
@@ -156,14 +158,16 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
       return;
     }
     const stopReason = state.toolCalls.length > 0 && result.stopReason !== 'length' ? 'tool_use' : result.stopReason;
-    yield { type: 'done', stopReason, text: state.text, toolCalls: [...state.toolCalls], usage: withCost(result.usage, options) };
+    const reasoning = result.reasoning?.length ? { reasoning: result.reasoning } : {};
+    yield { type: 'done', stopReason, text: state.text, toolCalls: [...state.toolCalls], usage: withCost(result.usage, options), ...reasoning };
     return;
   }
 }
 
 function withCost(usage: Usage, options: StreamWithRetryOptions): Usage {
   const costUsd = options.costUsd(usage);
-  return costUsd === undefined ? { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } : { ...usage, costUsd };
+  const { costUsd: _ignored, ...counts } = usage;
+  return costUsd === undefined ? counts : { ...counts, costUsd };
 }
 
 /**

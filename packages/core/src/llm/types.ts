@@ -4,8 +4,8 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
-  /** Opaque data the provider needs back with this call in later requests (Gemini's thought signature). */
-  signature?: string;
+  /** Opaque data the provider needs back with this call in later requests (Gemini: `gemini.thoughtSignature`). */
+  metadata?: ProviderMetadata;
 }
 
 /** A piece of message content beyond plain text: tool results and user messages may carry images. */
@@ -17,10 +17,20 @@ export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mime
  */
 export type ProviderMetadata = Record<string, Record<string, unknown>>;
 
+/**
+ * The model's reasoning ("thinking") in one turn. Shown to people as thinking, never as answer text;
+ * `metadata` carries what the provider needs back (Anthropic: `anthropic.signature` or
+ * `anthropic.redactedData`), and a provider sends back only reasoning that carries its own metadata.
+ */
+export interface Reasoning {
+  text: string;
+  metadata?: ProviderMetadata;
+}
+
 export type LlmMessage =
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError?: boolean };
+  | { role: 'user'; content: string | ContentPart[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: Reasoning[] }
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string | ContentPart[]; isError?: boolean };
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -31,8 +41,13 @@ export interface ToolDeclaration {
 }
 
 export interface Usage {
+  /** Input tokens billed at the full price (Anthropic's and OpenAI's cached tokens are counted apart). */
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cacheReadTokens?: number;
+  /** Input tokens written to the provider's prompt cache. */
+  cacheWriteTokens?: number;
   /** Undefined when the provider's price for the model is unknown (local models cost nothing: 0). */
   costUsd?: number;
 }
@@ -71,9 +86,12 @@ export interface ProviderFailure {
 export type StreamEvent =
   | { type: 'text_delta'; text: string }
   | { type: 'tool_call'; call: ToolCall }
+  /** Reasoning text as it streams: show it as thinking, never as the answer. */
+  | { type: 'reasoning_delta'; text: string }
   /** `restart`: text already streamed is discarded; the answer starts again. */
   | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean }
-  | { type: 'done'; stopReason: 'stop' | 'tool_use' | 'length'; text: string; toolCalls: ToolCall[]; usage: Usage }
+  /** `reasoning`: copy it onto the assistant message, so the next request can send it back. */
+  | { type: 'done'; stopReason: 'stop' | 'tool_use' | 'length'; text: string; toolCalls: ToolCall[]; usage: Usage; reasoning?: Reasoning[] }
   | { type: 'error'; stopReason: 'error' | 'aborted'; failure: ProviderFailure; text: string; toolCalls: ToolCall[]; usage: Usage };
 
 export interface ChatResult {
@@ -105,20 +123,78 @@ export interface LLMClient {
 export interface ProviderOptions {
   model?: string;
   apiKey?: string;
-  /** Gemini endpoint or Ollama host. */
+  /** The endpoint (Ollama: the host); overrides the provider's environment variable. */
   baseUrl?: string;
   env?: NodeJS.ProcessEnv;
   /** Retry policy; tests shorten the delays. */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
 }
 
+/** USD per million tokens. Thinking tokens are billed as output. */
+export interface ModelPrice {
+  inputPerMTok: number;
+  outputPerMTok: number;
+  /** Prompt-cache reads and writes; when absent, cached tokens cost the input price. */
+  cacheReadPerMTok?: number;
+  cacheWritePerMTok?: number;
+  /** Higher prices that apply to the whole request when the prompt exceeds `threshold` tokens. */
+  longContext?: { threshold: number; inputPerMTok: number; outputPerMTok: number };
+}
+
+/**
+ * Failure messages of one provider, as templates: `{name}`, `{host}`, `{model}`, `{http}` ("HTTP 401"),
+ * `{said}` (": the server's words"), `{tries}` (" after 3 tries"), `{detail}` are filled in. A missing
+ * one falls back to a generic message that names the provider.
+ */
+export interface FailureHints {
+  /** Display name: "Gemini", "OpenAI". */
+  name: string;
+  auth?: string;
+  unreachable?: string;
+  modelNotFound?: string;
+  rateLimit?: string;
+  /** When no key is set at all. */
+  missingKey?: string;
+  /** After "No <id> models found." in `beans models list`. */
+  noModels?: string;
+}
+
+/** One `<provider>.<name>` setting the provider reads, e.g. `openai.baseUrl` set by OPENAI_BASE_URL. */
+export interface ProviderSetting {
+  name: string;
+  /** What a value must be, as a noun phrase ("an OpenAI-compatible endpoint URL"). */
+  describe: string;
+  /** The environment variable that sets it. */
+  env?: string;
+  default?: string;
+}
+
+/**
+ * Everything Beans knows about a provider. A new provider is one file exporting one of these plus
+ * one `registerProvider()` call; settings, failures, prices, aliases and listings all read it.
+ */
 export interface ProviderDefinition {
   id: string;
-  /** A one-line label for listings. */
+  /** A one-line label for listings and help. */
   label: string;
+  /** Environment variables holding the API key, in the order they are read. */
+  apiKeyEnv?: readonly string[];
+  /** The endpoint setting (`<id>.<name>`) and the variable that sets it. */
+  endpoint?: ProviderSetting;
+  /** Used when neither `model` nor `models.<id>` is set (Ollama picks an installed model instead). */
+  defaultModel?: string;
+  /** Maps Claude Code model aliases (sonnet, opus, haiku, fable) to a model of this provider. */
+  modelAliases?: Record<string, string>;
+  /** Prices by model-name prefix (the longest matching prefix wins); `'free'` for local models. */
+  prices?: readonly (readonly [prefix: string, price: ModelPrice])[] | 'free';
+  /** Model names matching this are priced differently from their family: no cost is reported. */
+  unpriced?: RegExp;
+  /** Known context windows by model-name prefix, in tokens. */
+  contextWindows?: readonly (readonly [prefix: string, tokens: number])[];
+  /** A sensible cap on answer length per model (providers that require one send it). */
+  maxOutputTokens?: (model: string) => number;
+  hints: FailureHints;
   /** True when this provider can run with the given environment (e.g. a key is present). */
   isConfigured(env: NodeJS.ProcessEnv): boolean;
   create(options: ProviderOptions): LLMClient | Promise<LLMClient>;
-  /** Maps Claude Code model aliases (sonnet, opus, haiku, fable) to a model of this provider. */
-  modelAliases?: Record<string, string>;
 }

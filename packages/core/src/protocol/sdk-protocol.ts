@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UserMessage } from '../agent/types.js';
 import { BeansError } from '../errors.js';
+import { modelLimits } from '../llm/providers.js';
 import { beansToolNameOf, claudeToolName, fromClaudeInput, toClaudeInput } from '../claude/vocabulary.js';
 import { createAgentSession, type AgentSession } from '../runtime/agent-session.js';
 import { AsyncQueue } from '../runtime/async-queue.js';
@@ -53,7 +54,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     (agent ??= (async () => {
       const session = await createAgentSession(sessionOptions(options, init, channel, () => session));
       for (const warning of session.warnings) options.warn(`warning: ${warning}`);
-      mapper = new SdkMessageMapper({ sessionId: session.session.id, includePartialMessages: options.includePartialMessages });
+      mapper = new SdkMessageMapper({ sessionId: session.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(session.providerId, model) });
       session.session.subscribe((event) => {
         for (const message of mapper!.event(event)) writeJson(message);
       });

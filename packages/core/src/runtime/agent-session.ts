@@ -5,7 +5,7 @@ import { ChatSession, userMessage } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
-import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { costUsd, modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
@@ -181,14 +181,15 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const store = options.persistSession === false ? undefined : sessionStore(base);
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
-  const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
+  const toolEnv = toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
 
   // Context windows from the provider's model list, looked up once per model and only when needed.
   const windows = new Map<string, Promise<number | undefined>>();
   const contextWindowOf = (name: string, signal: AbortSignal) => {
     let found = windows.get(name);
     if (!found) {
-      found = client.listModels(signal).then((models) => models.find((entry) => entry.name === name)?.contextWindow, () => undefined);
+      const known = modelLimits(providerId, name).contextWindow;
+      found = known ? Promise.resolve(known) : client.listModels(signal).then((models) => models.find((entry) => entry.name === name)?.contextWindow, () => undefined);
       windows.set(name, found);
     }
     return found;

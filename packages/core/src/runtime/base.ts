@@ -1,9 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { configDir as userConfigDir, loadConfig, modelForProvider, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
-import { ConfigError, ProviderError, UsageError } from '../errors.js';
-import { createClient, defaultProviderId, exitCodeForFailure, getProvider, listProviders, registerBuiltinProviders, type LLMClient } from '../llm/index.js';
+import { configDir as userConfigDir, loadConfig, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
+import { ProviderError } from '../errors.js';
+import { createProviderClient, exitCodeForFailure, resolveProvider, type LLMClient } from '../llm/index.js';
 import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
 import { SessionStore } from '../session/index.js';
 import { resolveWorkspace, type Workspace } from '../workspace/workspace.js';
@@ -60,28 +60,16 @@ export function sessionStore(base: RuntimeBase): SessionStore {
 }
 
 /**
- * The configured provider, else the first one with a key, else Ollama. An unknown name is bad usage
- * when it came from the command line (exit 2) and a configuration error naming where it was set
- * otherwise (exit 3).
+ * The configured provider, else the first configured of gemini, anthropic, openai, else Ollama. An
+ * unknown name is bad usage on the command line (exit 2) and a configuration error naming where it
+ * was set otherwise (exit 3).
  */
 export function providerIdOf(base: RuntimeBase): string {
-  registerBuiltinProviders();
-  const id = base.config.values.provider ?? defaultProviderId(base.env);
-  if (getProvider(id)) return id;
-  const known = `Known providers: ${listProviders().map((provider) => provider.id).join(', ')}.`;
-  const source = base.config.entries.find((entry) => entry.key === 'provider')?.source;
-  if (source === 'flag') throw new UsageError(`Unknown provider "${id}". ${known}`);
-  const where = source === 'env' ? 'the environment variable BEANS_PROVIDER' : source && typeof source === 'object' ? `the settings file ${source.file}` : 'the configuration';
-  throw new ConfigError(`Unknown provider "${id}" in ${where}. ${known} Fix the setting "provider".`);
+  return resolveProvider(base.config, base.env).providerId;
 }
 
 export async function clientFor(base: RuntimeBase, providerId: string): Promise<LLMClient> {
-  const values = base.config.values;
-  return createClient(providerId, {
-    model: modelForProvider(values, providerId),
-    baseUrl: providerId === 'ollama' ? values.ollama.host : values.gemini.baseUrl,
-    env: base.env,
-  });
+  return createProviderClient(providerId, base.config, base.env);
 }
 
 /** The model to use: the configured one, or the provider's pick (Ollama chooses an installed tool-capable model). */

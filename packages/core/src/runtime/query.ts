@@ -4,6 +4,7 @@ import type { ContentPart } from '../llm/types.js';
 import { createAgentSession, type AgentSession } from './agent-session.js';
 import { AsyncQueue } from './async-queue.js';
 import { parsePermissionMode } from './permission-mode.js';
+import { modelLimits } from '../llm/providers.js';
 import { SdkMessageMapper } from './sdk-messages.js';
 import type { SdkMessage } from './sdk-types.js';
 import type { AgentSessionOptions } from './session-options.js';
@@ -54,7 +55,8 @@ export function query({ prompt, options = {} }: { prompt: string | AsyncIterable
 
   const run = async () => {
     agent = await ready;
-    const mapper = new SdkMessageMapper({ sessionId: agent.session.id, includePartialMessages: options.includePartialMessages });
+    const providerId = agent.providerId;
+    const mapper = new SdkMessageMapper({ sessionId: agent.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(providerId, model) });
     agent.session.subscribe((event) => {
       for (const message of mapper.event(event)) outbox.push(message);
     });

@@ -163,7 +163,7 @@ export class SdkMessageMapper {
       out.push(this.partial({
         type: 'message_delta',
         delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null },
-        usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, server_tool_use: null, output_tokens_details: null, iterations: null, fallback_credit: null },
+        usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: usage.cacheWriteTokens ?? 0, cache_read_input_tokens: usage.cacheReadTokens ?? 0, server_tool_use: null, output_tokens_details: null, iterations: null, fallback_credit: null },
         context_management: null,
       }));
       out.push(this.partial({ type: 'message_stop' }));
@@ -171,6 +171,10 @@ export class SdkMessageMapper {
     if (message.usage && message.model) this.addModelUsage(message.model, message.usage);
     if (stopReason) this.lastStopReason = stopReason;
     const content: SdkContentBlock[] = [];
+    for (const thought of message.reasoning ?? []) {
+      const signature = thought.metadata?.anthropic?.signature;
+      content.push({ type: 'thinking', thinking: thought.text, signature: typeof signature === 'string' ? signature : '' });
+    }
     if (message.content) content.push({ type: 'text', text: message.content, citations: null });
     for (const call of message.toolCalls) content.push(toolUseBlock(call));
     if (content.length === 0) return out;
@@ -250,6 +254,8 @@ export class SdkMessageMapper {
     });
     entry.inputTokens += usage.inputTokens;
     entry.outputTokens += usage.outputTokens;
+    entry.cacheReadInputTokens += usage.cacheReadTokens ?? 0;
+    entry.cacheCreationInputTokens += usage.cacheWriteTokens ?? 0;
     entry.costUSD = roundCost(entry.costUSD + (usage.costUsd ?? 0));
   }
 }
@@ -289,12 +295,12 @@ export function sdkStopReason(reason: StopReason | undefined): SdkStopReason | n
   }
 }
 
-export function sdkUsage(usage: Pick<Usage, 'inputTokens' | 'outputTokens'>): SdkUsage {
+export function sdkUsage(usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'cacheWriteTokens'>): SdkUsage {
   return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+    cache_read_input_tokens: usage.cacheReadTokens ?? 0,
     cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
     server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
     output_tokens_details: { thinking_tokens: 0 },

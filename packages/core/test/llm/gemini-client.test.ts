@@ -62,7 +62,7 @@ describe('Gemini provider against a scripted Gemini API', () => {
     const first = finalDone(await drain(client.chatStream(ask('look', { tools }))));
     expect(first.stopReason).toBe('tool_use');
     expect(first.toolCalls).toEqual([
-      { id: 'call-a', name: 'read_file', arguments: { path: 'a.txt' }, signature: 'sig-a' },
+      { id: 'call-a', name: 'read_file', arguments: { path: 'a.txt' }, metadata: { gemini: { thoughtSignature: 'sig-a' } } },
       { id: expect.any(String), name: 'glob', arguments: { pattern: '**/*.ts' } },
     ]);
     const generatedId = first.toolCalls[1].id;

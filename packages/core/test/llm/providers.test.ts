@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { geminiProvider } from '../../src/llm/gemini.js';
 import { resolveOllamaHost } from '../../src/llm/ollama.js';
-import { createClient, defaultProviderId, registerBuiltinProviders, resolveModelAlias } from '../../src/llm/providers.js';
+import { createClient, defaultProviderId, modelLimits, registerBuiltinProviders, resolveModelAlias } from '../../src/llm/providers.js';
 import { listProviders } from '../../src/llm/registry.js';
 
 describe('built-in providers', () => {
@@ -16,7 +16,10 @@ describe('built-in providers', () => {
     expect(ids.filter((id) => id === 'ollama')).toHaveLength(1);
   });
 
-  it('defaults to Gemini when a key is set and to Ollama otherwise', () => {
+  it('defaults to the first configured of gemini, anthropic, openai, else Ollama', () => {
+    expect(defaultProviderId({ OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k' })).toBe('anthropic');
+    expect(defaultProviderId({ OPENAI_API_KEY: 'k' })).toBe('openai');
+    expect(defaultProviderId({ OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k' })).toBe('gemini');
     expect(defaultProviderId({ GEMINI_API_KEY: 'k' })).toBe('gemini');
     expect(defaultProviderId({ GOOGLE_API_KEY: 'k' })).toBe('gemini');
     expect(defaultProviderId({ GEMINI_API_KEY: '  ' })).toBe('ollama');
@@ -25,9 +28,17 @@ describe('built-in providers', () => {
   });
 
   it('rejects an unknown provider with a configuration error that lists the known ones', async () => {
-    const attempt = createClient('openai', {});
+    const attempt = createClient('nosuch', {});
     await expect(attempt).rejects.toBeInstanceOf(ConfigError);
-    await expect(attempt).rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/Unknown provider "openai".*gemini.*ollama/) });
+    await expect(attempt).rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/Unknown provider "nosuch".*gemini.*anthropic.*openai.*ollama/) });
+  });
+
+  it('knows the context window and a sensible answer cap of current models', () => {
+    expect(modelLimits('anthropic', 'claude-sonnet-5-5')).toEqual({ contextWindow: 1_000_000, maxOutputTokens: 64_000 });
+    expect(modelLimits('anthropic', 'claude-haiku-4-5-20251001')).toEqual({ contextWindow: 200_000, maxOutputTokens: 32_000 });
+    expect(modelLimits('openai', 'gpt-6.1-terra')).toEqual({ contextWindow: 1_050_000, maxOutputTokens: 128_000 });
+    expect(modelLimits('ollama', 'qwen3')).toEqual({});
+    expect(modelLimits('nosuch', 'x')).toEqual({});
   });
 
   it('maps Claude model names in agent files to the provider', () => {
@@ -37,6 +48,10 @@ describe('built-in providers', () => {
     expect(resolveModelAlias('gemini', undefined, 'gemini-2.5-flash')).toBe('gemini-2.5-flash');
     expect(resolveModelAlias('ollama', 'sonnet', 'qwen3:8b')).toBe('qwen3:8b');
     expect(resolveModelAlias('ollama', 'llama3.2:3b', 'qwen3:8b')).toBe('llama3.2:3b');
+    expect(resolveModelAlias('anthropic', 'sonnet', 'claude-haiku-5-5')).toBe('claude-sonnet-5-5');
+    expect(resolveModelAlias('anthropic', 'fable', 'claude-haiku-5-5')).toBe('claude-fable-5-1');
+    expect(resolveModelAlias('anthropic', 'claude-opus-4-8', 'claude-haiku-5-5')).toBe('claude-opus-4-8');
+    expect(resolveModelAlias('openai', 'haiku', 'gpt-6.1-sol')).toBe('gpt-6-luna');
   });
 });
 
@@ -67,7 +82,7 @@ describe('start-up cost', () => {
       const seen = [];
       registerHooks({
         resolve(specifier, context, next) {
-          if (specifier === '@google/genai' || specifier === 'ollama') seen.push(specifier);
+          if (['@google/genai', 'ollama', 'openai', '@anthropic-ai/sdk'].includes(specifier)) seen.push(specifier);
           if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL) {
             const ts = new URL(specifier.slice(0, -3) + '.ts', context.parentURL);
             if (existsSync(fileURLToPath(ts))) return next(ts.href, context);
@@ -82,7 +97,11 @@ describe('start-up cost', () => {
       await llm.createClient('ollama', { env: {} });
       const afterOllama = [...seen];
       await llm.createClient('gemini', { env: { GEMINI_API_KEY: 'k' } });
-      console.log(JSON.stringify({ atStart, afterOllama, afterGemini: seen }));
+      const afterGemini = [...seen];
+      await llm.createClient('openai', { env: { OPENAI_API_KEY: 'k' } });
+      const afterOpenAi = [...seen];
+      await llm.createClient('anthropic', { env: { ANTHROPIC_API_KEY: 'k' } });
+      console.log(JSON.stringify({ atStart, afterOllama, afterGemini, afterOpenAi, afterAnthropic: seen }));
     `;
     const child = spawnSync(process.execPath, ['--experimental-transform-types', '--no-warnings', '--input-type=module', '-e', script], {
       env: { ...process.env, ENTRY: entry },
@@ -90,6 +109,12 @@ describe('start-up cost', () => {
       timeout: 20_000,
     });
     expect(child.stderr).toBe('');
-    expect(JSON.parse(child.stdout)).toEqual({ atStart: [], afterOllama: ['ollama'], afterGemini: ['ollama', '@google/genai'] });
+    expect(JSON.parse(child.stdout)).toEqual({
+      atStart: [],
+      afterOllama: ['ollama'],
+      afterGemini: ['ollama', '@google/genai'],
+      afterOpenAi: ['ollama', '@google/genai', 'openai'],
+      afterAnthropic: ['ollama', '@google/genai', 'openai', '@anthropic-ai/sdk'],
+    });
   });
 });

@@ -1,0 +1,182 @@
+import OpenAI from 'openai';
+import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { collectStream } from './collect.js';
+import { failureToError, type FailureContext } from './failures.js';
+import { costUsd } from './pricing.js';
+import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
+import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
+import { newToolCallId } from './tool-call-ids.js';
+import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderDefinition, ProviderOptions, StreamEvent, ToolDeclaration, Usage } from './types.js';
+
+// Local servers (LM Studio, llama.cpp) need no key, but the client insists on a string.
+const NO_KEY = 'not-needed';
+
+/**
+ * A Chat Completions client for OpenAI or any compatible server. `definition` supplies the key
+ * variables, the endpoint variable and the default model, so custom endpoints from settings reuse it.
+ * `keyRequired: false` (a custom endpoint without `apiKeyEnv`) sends a placeholder key.
+ */
+export function createOpenAiClient(definition: ProviderDefinition, options: ProviderOptions = {}, keyRequired = true): LLMClient {
+  const env = options.env ?? process.env;
+  const apiKey = options.apiKey?.trim() || apiKeyFrom(definition, env) || (keyRequired ? undefined : NO_KEY);
+  const endpointEnv = definition.endpoint?.env;
+  const baseURL = options.baseUrl || (endpointEnv ? env[endpointEnv]?.trim() : undefined) || definition.endpoint?.default || 'https://api.openai.com/v1';
+  const defaultModel = options.model || definition.defaultModel || '';
+  const policy = retryPolicy(options.retry);
+  const context: FailureContext = { provider: definition.id, host: baseURL, hints: definition.hints };
+  // maxRetries 0: Beans' own retry policy decides, with the same messages for every provider.
+  const openai = apiKey ? new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000 }) : undefined;
+
+  async function* chatStream(request: ChatRequest): AsyncGenerator<StreamEvent, void> {
+    const model = request.model || defaultModel;
+    if (!openai) {
+      yield { type: 'error', stopReason: 'error', failure: missingKeyFailure(definition), text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
+      return;
+    }
+    const body = {
+      model,
+      messages: toOpenAiMessages(request.system, request.messages),
+      stream: true as const,
+      stream_options: { include_usage: true },
+      ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+      ...(request.maxOutputTokens !== undefined ? { max_completion_tokens: request.maxOutputTokens } : {}),
+    };
+    yield* streamWithRetry({
+      policy,
+      signal: request.signal,
+      context: { ...context, model },
+      costUsd: (usage) => costUsd(definition.id, model, usage),
+      attempt: (signal) => streamOnce(openai, body, signal),
+    });
+  }
+
+  return {
+    provider: definition.id,
+    async resolveModel() {
+      if (!openai) return { failure: missingKeyFailure(definition) };
+      if (!defaultModel) return { failure: { kind: 'model_not_found', message: `No model is configured for ${definition.hints.name}. Run \`beans models list --provider ${definition.id}\` and pick one with --model.`, retryable: false } };
+      return { model: defaultModel };
+    },
+    chatStream,
+    chat: (request) => collectStream(chatStream(request)),
+    async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+      if (!openai) throw failureToError(missingKeyFailure(definition));
+      const result = await withRetry(async (attemptSignal) => {
+        const models: ModelInfo[] = [];
+        for await (const model of openai.models.list({ signal: attemptSignal })) {
+          const window = definition.contextWindows ? longestPrefix(definition.contextWindows, model.id) : undefined;
+          models.push({ name: model.id, provider: definition.id, ...(window ? { contextWindow: window } : {}), ...(model.owned_by ? { description: `owned by ${model.owned_by}` } : {}) });
+        }
+        return models.sort((a, b) => a.name.localeCompare(b.name));
+      }, { policy, signal, context });
+      if ('failure' in result) throw failureToError(result.failure);
+      return result.value;
+    },
+  };
+}
+
+type StreamBody = Parameters<OpenAI['chat']['completions']['create']>[0] & { stream: true };
+
+/** A delta as compatible servers send it: DeepSeek and vLLM name reasoning `reasoning_content`, OpenRouter and Ollama `reasoning`. */
+type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
+
+async function* streamOnce(openai: OpenAI, body: StreamBody, signal: AbortSignal | undefined): AsyncGenerator<AttemptChunk, AttemptResult> {
+  const stream = await openai.chat.completions.create(body, signal ? { signal } : {});
+  // Tool calls arrive in pieces keyed by index: the first piece has id and name, later ones more arguments.
+  const calls = new Map<number, { id: string; name: string; args: string }>();
+  let finishReason: string | null | undefined;
+  let usage: Usage = { inputTokens: 0, outputTokens: 0 };
+  let reasoning = '';
+  for await (const chunk of stream) {
+    if (chunk.usage) {
+      const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+      usage = { inputTokens: chunk.usage.prompt_tokens - cached, outputTokens: chunk.usage.completion_tokens, ...(cached ? { cacheReadTokens: cached } : {}) };
+    }
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    const delta = (choice.delta ?? {}) as Delta;
+    const thought = delta.reasoning_content ?? delta.reasoning;
+    if (typeof thought === 'string' && thought) {
+      reasoning += thought;
+      yield { type: 'reasoning_delta', text: thought };
+    }
+    if (delta.content) yield { type: 'text_delta', text: delta.content };
+    for (const piece of delta.tool_calls ?? []) {
+      const call = calls.get(piece.index) ?? { id: '', name: '', args: '' };
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.args += piece.function.arguments;
+      calls.set(piece.index, call);
+    }
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+  }
+  // A body that ends without a finish reason was cut off (the SDK does not insist on [DONE]).
+  if (!finishReason) throw new Error('premature close');
+  for (const index of [...calls.keys()].sort((a, b) => a - b)) {
+    const call = calls.get(index)!;
+    yield { type: 'tool_call', call: { id: call.id || newToolCallId(), name: call.name, arguments: parseArguments(call.args) } };
+  }
+  return { stopReason: finishReason === 'length' ? 'length' : 'stop', usage, ...(reasoning ? { reasoning: [{ text: reasoning }] } : {}) };
+}
+
+/** Arguments are a JSON string; a model that sends broken JSON gets its text back as `_raw` so the tool's validation explains. */
+function parseArguments(text: string): Record<string, unknown> {
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { _raw: text };
+  } catch {
+    return { _raw: text };
+  }
+}
+
+/**
+ * LLM messages to Chat Completions messages. Reasoning is never sent back (servers that send it
+ * reject or ignore it). Tool messages may hold only text, so images in a tool result follow as a
+ * user message.
+ */
+export function toOpenAiMessages(system: string | undefined, messages: readonly LlmMessage[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
+  let pendingImages: ChatCompletionContentPart[] = [];
+  const flushImages = () => {
+    if (pendingImages.length > 0) out.push({ role: 'user', content: [{ type: 'text', text: 'Images from the tool results above:' }, ...pendingImages] });
+    pendingImages = [];
+  };
+  for (const message of messages) {
+    if (message.role !== 'tool') flushImages();
+    switch (message.role) {
+      case 'user':
+        out.push({ role: 'user', content: typeof message.content === 'string' ? message.content : message.content.map(toOpenAiPart) });
+        break;
+      case 'assistant': {
+        const calls = message.toolCalls ?? [];
+        out.push({
+          role: 'assistant',
+          content: message.content || (calls.length > 0 ? null : ''),
+          ...(calls.length > 0
+            ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }
+            : {}),
+        });
+        break;
+      }
+      case 'tool': {
+        const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
+        const text = parts.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+        out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.isError ? `Error: ${text}` : text });
+        pendingImages.push(...parts.filter((part) => part.type === 'image').map(toOpenAiPart));
+        break;
+      }
+    }
+  }
+  flushImages();
+  return out;
+}
+
+function toOpenAiPart(part: ContentPart): ChatCompletionContentPart {
+  return part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } };
+}
+
+export function toOpenAiTools(tools: readonly ToolDeclaration[]): ChatCompletionTool[] {
+  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+}
