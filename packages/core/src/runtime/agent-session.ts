@@ -22,7 +22,7 @@ import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { builtinPluginsDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { compactSession } from './compact.js';
 import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
@@ -123,9 +123,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       commandHooks.beforeToolCall,
       permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask })),
     );
-  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? false });
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? false, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
   for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
-  if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) in this repository's settings did not load because the workspace is not trusted.`);
+  if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
   const hooks = createHookRunner({
     hooks: hookSet,
     sessionId: () => session.id,
