@@ -120,3 +120,19 @@ describe('hooks a repository brings', () => {
     expect(listing.hooks.map((h: { source: { plugin: string }; runs: boolean }) => [h.source.plugin, h.runs])).toEqual([['evil', false], ['evil2', false]]);
   });
 });
+
+describe('hooks of a trusted repository', () => {
+  it('with --trust, the repository\'s settings and plugin hooks run and hooks list says so', async () => {
+    const repo = makeTempRepo({
+      '.beans/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/from-settings"' }] }] } }),
+      'plugins/p/.claude-plugin/plugin.json': JSON.stringify({ name: 'p', hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/from-plugin"' }] }] } }),
+    });
+    const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'list_directory', args: {} }] }, { text: 'ok' }] });
+    const run = await runBeans(['-p', 'look', '--trust'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(0);
+    expect(existsSync(path.join(repo.dir, 'from-settings'))).toBe(true);
+    expect(existsSync(path.join(repo.dir, 'from-plugin'))).toBe(true);
+    const listing = JSON.parse((await runBeans(['hooks', 'list', '--json', '--trust'], { cwd: repo.dir, env: repo.env })).stdout);
+    expect(listing.hooks.map((h: { runs: boolean }) => h.runs)).toEqual([true, true]);
+  });
+});

@@ -76,10 +76,26 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    compaction: z
+      .object({
+        enabled: z.boolean().describe('true or false'),
+        threshold: z.number().gt(0).max(1).describe('a fraction of the context window between 0 and 1, e.g. 0.8'),
+        contextWindow: z.int().positive().describe('a number of tokens'),
+      })
+      .partial()
+      .describe('an object'),
     loopDetection: z
       .object({
         enabled: z.boolean().describe('true or false'),
         maxRepeats: z.int().min(2).describe('a whole number of at least 2'),
+      })
+      .partial()
+      .describe('an object'),
+    sandbox: z
+      .object({
+        // Shell commands run in an OS sandbox: writes only in the workspace and temp, no network but these hosts.
+        enabled: z.boolean().describe('true or false'),
+        allowedHosts: list('a list of host names or "host:port" entries such as "registry.npmjs.org"'),
       })
       .partial()
       .describe('an object'),
@@ -110,6 +126,8 @@ export interface BeansConfig {
   ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] } };
   loopDetection: { enabled: boolean; maxRepeats?: number };
+  compaction: { enabled: boolean; threshold: number; contextWindow?: number };
+  sandbox: { enabled: boolean; allowedHosts: string[] };
   hooks?: HooksSettings;
   guardrails?: GuardrailsSettings;
   sop?: string;
@@ -127,8 +145,12 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'plugins.dirs': [],
   'plugins.disabled': [],
   'loopDetection.enabled': true,
+  'compaction.enabled': true,
+  'compaction.threshold': 0.8,
   'tools.env.passThrough': [],
   'tools.env.strip': [],
+  'sandbox.enabled': false,
+  'sandbox.allowedHosts': [],
   'ui.markdown': true,
   'ui.showCost': true,
   debug: false,

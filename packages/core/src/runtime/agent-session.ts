@@ -1,28 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { ChatSession } from '../agent/chat-session.js';
+import { ChatSession, userMessage } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { isTrusted } from '../config/trust.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
-import { parseToolRules } from '../permissions/rules.js';
+import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
+import { parseToolRules, ruleCoversTool } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
-import { createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { shellTool } from '../tools/shell.js';
+import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
 import { builtinTools } from '../tools/builtin.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { McpServerStatus } from '../mcp/mcp-servers.js';
+import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { builtinPluginsDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { autoCompaction } from './auto-compact.js';
 import { compactSession } from './compact.js';
 import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
@@ -70,14 +77,21 @@ export interface AgentSession {
   describeProfile(): string;
   /** What `system/init` reports: model, tools, agents, skills, commands, plugins, mode. */
   initInfo(): SessionInitInfo;
-  /** Stops the run and releases the session log. */
+  /** The MCP servers of this session, with their status and tools (`/mcp`, `beans mcp list`, `system/init`). */
+  mcpServers(): McpServerStatus[];
+  /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
-  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources });
+  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
   const warnings = [...base.config.warnings];
+  // --sandbox: shell commands run in an OS sandbox, or the run stops here, before any network
+  // (SandboxUnavailableError, exit 3).
+  const sandbox = values.sandbox.enabled
+    ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts, denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root) })
+    : undefined;
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
   const providerId = options.client?.provider ?? providerIdOf(base);
   const client = options.client ?? (await clientFor(base, providerId));
@@ -104,12 +118,32 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
   }
 
+  const mcp = await startSessionMcp(
+    {
+      workspaceRoot: base.workspace.root,
+      cwd: base.workspace.cwd,
+      env: base.env,
+      pluginRoots: catalog.plugins.map((plugin) => plugin.root),
+      configArguments: options.mcpConfig ?? [],
+      strict: options.strictMcpConfig ?? false,
+      ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      projectTrusted: options.trustedWorkspace ?? false,
+    },
+    warnings,
+  );
+  const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];
+
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
-  const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
-  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...(options.tools ?? [])];
-  let tools = new ToolRegistry(allTools.filter((tool) => !removed.has(tool.name)));
-  if (profile.tools) tools = tools.only([...profile.tools, ...(options.tools ?? []).map((tool) => tool.name)]);
+  const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
+  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...extraTools];
+  let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
+  if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
+
+  // notifications/tools/list_changed: a server's new or changed tools join the live registry.
+  mcp?.onToolsChanged(() => {
+    for (const tool of mcp.tools()) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+  });
 
   let permissionMode = values.permissions.mode;
   let asker: AskUser | undefined;
@@ -121,9 +155,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     composeBeforeToolCall(
       options.beforeToolCall,
       commandHooks.beforeToolCall,
-      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask })),
+      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
-  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? false, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? options.trustedWorkspace ?? (options.trustWorkspace === true || isTrusted(base.workspace.root, base.env)), builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
   for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
   if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
   const hooks = createHookRunner({
@@ -140,15 +174,26 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
 
-  const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace, onWarning: (text) => warnings.push(text) });
+  const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, onWarning: (text) => warnings.push(text) });
   const systemPrompt = withAppendix(
-    buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }),
+    buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace, warn: (text) => warnings.push(text) }),
     options.appendSystemPrompt,
   );
   const store = options.persistSession === false ? undefined : sessionStore(base);
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
   const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
+
+  // Context windows from the provider's model list, looked up once per model and only when needed.
+  const windows = new Map<string, Promise<number | undefined>>();
+  const contextWindowOf = (name: string, signal: AbortSignal) => {
+    let found = windows.get(name);
+    if (!found) {
+      found = client.listModels(signal).then((models) => models.find((entry) => entry.name === name)?.contextWindow, () => undefined);
+      windows.set(name, found);
+    }
+    return found;
+  };
 
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
@@ -187,10 +232,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       workspace: base.workspace,
       beforeToolCall: beforeToolCallFor(),
       afterToolCall,
-      toolContext: { env: toolEnv, readDenied, outputDir: outputDirOf(store, id) },
+      toolContext: { env: toolEnv, readDenied, sandbox, outputDir: outputDirOf(store, id) },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
+      transformContext: values.compaction.enabled ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, contextWindowOf) : undefined,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       record: (message) => openWriter(session)?.append(message),
@@ -239,7 +285,35 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     setAsker(next) {
       asker = next;
     },
-    preparePrompt: (text) => preparePrompt(text, catalog),
+    async preparePrompt(text) {
+      // `/mcp__server__prompt args`: a prompt an MCP server offers.
+      try {
+        const expanded = await mcp?.expandPrompt(text);
+        if (expanded !== undefined) return { messages: [userMessage(expanded, 'command', text.trim())] };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+      const prepared = await preparePrompt(text, catalog, {
+        workspaceRoot: base.workspace.root,
+        runShell: async (command, signal) => {
+          const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv, sandbox });
+          const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
+          return { output: contentText(result.content), exitCode };
+        },
+        isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny),
+      });
+      // A command's allowed-tools hold for the run it starts, and only that run.
+      if ('messages' in prepared && prepared.run && prepared.run.allowedTools.length > 0) {
+        const added = parseToolRules(prepared.run.allowedTools);
+        allow.push(...added);
+        const stop = session.subscribe((event) => {
+          if (event.type !== 'agent_end') return;
+          stop();
+          for (const rule of added) allow.splice(allow.indexOf(rule), 1);
+        });
+      }
+      return prepared;
+    },
     compact: (signal, focus) => compactSession(session, signal, focus),
     async newConversation(id, nextModel = session.model) {
       const next = await conversation(id, nextModel);
@@ -260,8 +334,14 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       skills: catalog.skills().map((skill) => skill.name),
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,
+      mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
-    close: () => session.close(),
+    mcpServers: () => mcp?.statuses() ?? [],
+    close: () => {
+      session.close();
+      void sandbox?.dispose();
+      void mcp?.close();
+    },
   };
 }
 

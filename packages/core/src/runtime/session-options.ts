@@ -23,6 +23,8 @@ export interface AgentSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Which settings files to read. Default: all (`user`, `project`, `local`). */
   settingSources?: readonly SettingSource[];
+  /** Apply the workspace's own looser settings even if the folder is not trusted (`--trust`). */
+  trustWorkspace?: boolean;
   /** Settings by dotted key that override every file and the environment (the CLI's flags). */
   flags?: ConfigFlags;
   provider?: string;
@@ -59,10 +61,18 @@ export interface AgentSessionOptions {
   canUseTool?: CanUseTool;
   /** Tools beyond the built-in ones (SDK or MCP tools); they are offered whatever the profile's tool list says. */
   tools?: AnyTool[];
+  /** MCP servers in Claude Code's shape: `{ name: { command, args?, env? } | { type: 'http' | 'sse', url, headers? } }`. */
+  mcpServers?: Record<string, unknown>;
+  /** `--mcp-config`: files or JSON text holding `{ "mcpServers": ... }`. */
+  mcpConfig?: readonly string[];
+  /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
+  strictMcpConfig?: boolean;
+  /** The workspace is trusted, so the servers of its `.mcp.json` may start (workspace trust). */
+  trustedWorkspace?: boolean;
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
-  /** The workspace is trusted: hooks from its own settings (project, local) run. Default false. */
+  /** Hooks from the workspace's own settings and plugins run. Default: `trustedWorkspace`, else `--trust` or the user's recorded decision. */
   trusted?: boolean;
   /** What hooks say to the user only (`systemMessage`, failed or timed-out hooks). */
   onHookMessage?: (message: string) => void;
