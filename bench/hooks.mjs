@@ -1,7 +1,7 @@
 // Hook overhead: five no-op command hooks on every tool call.
 // (1) in-process: the hook runner alone, PreToolUse and PostToolUse, per call (hooks of an event run in parallel);
 // (2) end to end: a 40-call session of the built beans against a scripted Ollama server, with and
-// without five no-op PreToolUse + five PostToolUse hooks in the user's settings; the difference per call.
+// without five no-op PreToolUse hooks in the user's settings; the difference per call.
 // Run: node bench/hooks.mjs
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,7 +41,7 @@ async function session(withHooks) {
     const config = path.join(repo.home, '.config', 'beans-agent');
     mkdirSync(config, { recursive: true });
     const group = (event) => [{ matcher: '*', hooks: noop(event).map(({ command }) => ({ type: 'command', command })) }];
-    writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: group('PreToolUse'), PostToolUse: group('PostToolUse') } }));
+    writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: group('PreToolUse') } }));
   }
   const server = await startScriptedOllama({ turns: (request, n) => (n < CALLS ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: n + 1, limit: 1 } }] } : { text: 'done' }) });
   const run = await runBeans(['-p', 'go', '--max-turns', String(CALLS + 5), '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
@@ -58,4 +58,4 @@ for (let i = 0; i < 3; i += 1) {
 }
 const perCall = (median(hooked) - median(plain)) / CALLS;
 console.log(`e2e ${CALLS}-call session, no hooks                 median wall ${fmt(median(plain))}`);
-console.log(`e2e ${CALLS}-call session, ${HOOKS}+${HOOKS} no-op hooks         median wall ${fmt(median(hooked))}  -> ${fmt(perCall)} overhead per tool call`);
+console.log(`e2e ${CALLS}-call session, ${HOOKS} no-op PreToolUse hooks  median wall ${fmt(median(hooked))}  -> ${fmt(perCall)} overhead per tool call`);

@@ -1,15 +1,16 @@
-import { describeHookSource, loadWorkspaceHooks, type HookCommand } from '@beans/core';
+import { builtinPluginsDir, describeHookSource, isTrusted, loadWorkspaceHooks, type HookCommand } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
 /**
  * `beans hooks list [--json]`: every configured hook with its event, matcher and source. Hooks of
- * the repository's own settings are listed in an untrusted workspace too, marked as not running.
+ * the repository's own settings and plugins are listed in an untrusted workspace too, marked as not running.
  */
-export async function hooksList(options: CliOptions, local: { json?: boolean }, trusted = false): Promise<number> {
+export async function hooksList(options: CliOptions, local: { json?: boolean }): Promise<number> {
   const base = await loadBase(options);
+  const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
   const catalog = await loadCatalog(base);
-  const set = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trusted });
+  const set = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trusted, builtinPluginsDir: builtinPluginsDir() });
   const rows = [...set.hooks.map((hook) => row(hook, true)), ...set.untrusted.map((hook) => row(hook, false))];
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ hooks: rows, problems: set.problems })}\n`);

@@ -15,8 +15,12 @@ export interface LoadHooksOptions {
   settingsHooks: { user?: SettingsHooks; project?: SettingsHooks; local?: SettingsHooks };
   /** Hooks from the repository's own settings (project and local) run only in a trusted workspace. */
   trusted: boolean;
-  /** Loaded plugins: their `hooks/hooks.json` and `.claude-plugin/plugin.json` `hooks` are read. */
-  plugins?: readonly { name: string; root: string }[];
+  /**
+   * Loaded plugins: their `hooks/hooks.json` and `.claude-plugin/plugin.json` `hooks` are read.
+   * `repository` marks a plugin the workspace itself brings (`plugins/`, `.beans/plugins`, `.claude/`):
+   * its hooks are the repository's code, so they run only when `trusted`, like project settings.
+   */
+  plugins?: readonly { name: string; root: string; repository?: boolean }[];
 }
 
 /** Every configured hook with its source; hooks of all sources add up, as in Claude Code. */
@@ -30,7 +34,7 @@ export async function loadHooks(options: LoadHooksOptions): Promise<HookSet> {
     if (!entry) continue;
     (options.trusted ? hooks : untrusted).push(...flatten(entry.hooks, { kind, file: entry.file }));
   }
-  for (const plugin of options.plugins ?? []) hooks.push(...(await pluginHooks(plugin, problems)));
+  for (const plugin of options.plugins ?? []) (plugin.repository && !options.trusted ? untrusted : hooks).push(...(await pluginHooks(plugin, problems)));
   return { hooks, problems, untrusted };
 }
 
@@ -170,7 +174,7 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-function isInside(root: string, file: string): boolean {
+export function isInside(root: string, file: string): boolean {
   const relative = path.relative(path.resolve(root), file);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }

@@ -8,6 +8,7 @@ import type { LoadedConfig } from '../config/index.js';
 import { costUsd, modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { isTrusted } from '../config/trust.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
@@ -27,7 +28,7 @@ import type { McpServerStatus } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
 import { compactSession } from './compact.js';
 import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
@@ -156,9 +157,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       commandHooks.beforeToolCall,
       permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
-  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? false });
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? options.trustedWorkspace ?? (options.trustWorkspace === true || isTrusted(base.workspace.root, base.env)), builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
   for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
-  if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) in this repository's settings did not load because the workspace is not trusted.`);
+  if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
   const hooks = createHookRunner({
     hooks: hookSet,
     sessionId: () => session.id,

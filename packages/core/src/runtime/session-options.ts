@@ -72,7 +72,7 @@ export interface AgentSessionOptions {
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
-  /** The workspace is trusted: hooks from its own settings (project, local) run. Default false. */
+  /** Hooks from the workspace's own settings and plugins run. Default: `trustedWorkspace`, else `--trust` or the user's recorded decision. */
   trusted?: boolean;
   /** What hooks say to the user only (`systemMessage`, failed or timed-out hooks). */
   onHookMessage?: (message: string) => void;

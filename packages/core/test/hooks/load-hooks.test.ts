@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSettings } from '../../src/config/validate.js';
-import { loadHooks, readSettingsHooks } from '../../src/hooks/index.js';
+import { loadHooks, loadWorkspaceHooks, readSettingsHooks } from '../../src/hooks/index.js';
 import { FIXTURES, runnerFor, tempDir } from './helpers.js';
 
 const plugin = (name: string) => ({ name, root: path.join(FIXTURES, 'plugins', name) });
@@ -50,6 +50,21 @@ describe('hook sources', () => {
     const set = await loadHooks({ settingsHooks: {}, trusted: false, plugins: [{ name: 'bad', root }, plugin('guard')] });
     expect(set.problems).toEqual([{ path: path.join(root, 'hooks', 'hooks.json'), message: expect.stringContaining('"hooks.PreToolUse[0].hooks[0].command" must be a shell command, not undefined; its hooks are not loaded.') }]);
     expect(set.hooks).toHaveLength(2);
+  });
+
+  it('plugins inside the workspace wait for trust; the built-in folder and plugins outside run', async () => {
+    const workspace = tempDir();
+    const inside = { name: 'guard', root: path.join(workspace, 'plugins', 'guard') };
+    mkdirSync(path.join(inside.root, 'hooks'), { recursive: true });
+    writeFileSync(path.join(inside.root, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'inside' }] }] } }));
+    const builtin = { name: 'builtin', root: path.join(workspace, 'beans-plugins', 'b') };
+    mkdirSync(path.join(builtin.root, 'hooks'), { recursive: true });
+    writeFileSync(path.join(builtin.root, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'builtin' }] }] } }));
+    const options = { workspaceRoot: workspace, env: { HOME: tempDir() }, plugins: [inside, builtin, plugin('inline')], builtinPluginsDir: path.join(workspace, 'beans-plugins') };
+    const untrusted = await loadWorkspaceHooks({ ...options, trusted: false });
+    expect(untrusted.hooks.map((h) => h.source.kind === 'plugin' && h.source.plugin)).toEqual(['builtin', 'inline']);
+    expect(untrusted.untrusted.map((h) => h.command)).toEqual(['inside']);
+    expect((await loadWorkspaceHooks({ ...options, trusted: true })).hooks.map((h) => h.source.kind === 'plugin' && h.source.plugin)).toEqual(['guard', 'builtin', 'inline']);
   });
 
   it('project and local settings hooks run only in a trusted workspace; user hooks always', async () => {
