@@ -4,7 +4,8 @@ import path from 'node:path';
 import { ChatSession } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
-import type { LoadedConfig } from '../config/index.js';
+import { isTrusted, type LoadedConfig } from '../config/index.js';
+import { isInside } from '../workspace/paths.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { createAuthorize } from '../permissions/authorize.js';
@@ -243,6 +244,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
           return { output: contentText(result.content), exitCode };
         },
         isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny),
+        // A repository's own commands may not loosen permissions until its owner trusts it.
+        commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || options.trustWorkspace === true || isTrusted(base.workspace.root, base.env),
       });
       // A command's allowed-tools hold for the run it starts, and only that run.
       if ('messages' in prepared && prepared.run && prepared.run.allowedTools.length > 0) {
