@@ -75,6 +75,13 @@ describe.skipIf(sandboxUnavailable)('--sandbox', () => {
     expect(json?.permission_denials).toHaveLength(1);
   });
 
+  it('a sandboxed command, which runs without asking, cannot write the settings that would grant the next run more', async () => {
+    const { result, repo } = await run(["mkdir -p .beans; echo '{\"permissions\":{\"mode\":\"yolo\"}}' > .beans/settings.json; echo x > .git/hooks/post-checkout"], ['--sandbox']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(path.join(repo.dir, '.beans', 'settings.json'))).toBe(false);
+    expect(existsSync(path.join(repo.dir, '.git', 'hooks', 'post-checkout'))).toBe(false);
+  });
+
   it('keeps a file that a read_file deny rule names from shell commands', async () => {
     const { result, repo } = await run(['cat .env > copy.txt 2>&1; true'], ['--sandbox', '--disallowed-tools', 'read_file(.env)'], undefined, { '.env': 'KEY=canary-secret\n' });
     expect(result.code, result.stderr).toBe(0);

@@ -50,6 +50,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('-c, --continue', 'continue the newest session of this workspace')
     .option('-r, --resume <id>', 'resume a session by id (a unique prefix is enough)')
     .option('--plugin-dir <dir>', 'an extra plugin root (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--mcp-config <file-or-json>', 'MCP servers from a file or JSON text with {"mcpServers": ...} (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
     .option('--debug', 'show stack traces and debug details')
     // The Claude Agent SDK passes --verbose; stream-json is always complete, so it changes nothing.
     .option('--verbose', 'accepted for compatibility: stream-json output is always verbose')
@@ -98,6 +100,27 @@ function buildProgram(setExit: (code: number) => void): Command {
   plugins.command('disable <plugin>').description('keep an installed plugin but do not load it').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, false)));
   listing('models', 'inspect models', 'models the provider offers', async () => (await import('./commands/models-list.js')).modelsList);
   listing('sessions', 'inspect saved sessions', 'sessions of this workspace, newest first', async () => (await import('./commands/sessions-list.js')).sessionsList);
+  listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
+
+  const mcp = program.command('mcp').description('MCP servers: list, add, remove');
+  mcp
+    .command('list')
+    .description('every configured MCP server with its status and tools')
+    .option('--json', 'print JSON')
+    .action(async (local: { json?: boolean }) => setExit(await (await import('./commands/mcp.js')).mcpList(program.opts<CliOptions>(), local)));
+  mcp
+    .command('add <name> <command-or-url> [args...]')
+    .description("add a server to the project's .mcp.json (put -- before a command's own options)")
+    .addOption(new Option('-t, --transport <transport>', 'how to reach it').choices(['stdio', 'http', 'sse']).default('stdio'))
+    .option('-e, --env <KEY=VALUE>', 'an environment variable for a stdio server (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('-H, --header <header>', 'an HTTP header "Name: value" (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .action(async (name: string, target: string, args: string[], local: import('./commands/mcp.js').McpAddOptions) =>
+      setExit(await (await import('./commands/mcp.js')).mcpAdd(program.opts<CliOptions>(), name, target, args, local)),
+    );
+  mcp
+    .command('remove <name>')
+    .description("remove a server from the project's .mcp.json")
+    .action(async (name: string) => setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name)));
 
   const config = program
     .command('config')

@@ -19,6 +19,10 @@ export interface CliOptions {
   continue?: boolean;
   resume?: string;
   pluginDir?: string[];
+  /** `--mcp-config` values: files or JSON text with `{ "mcpServers": ... }`. */
+  mcpConfig?: string[];
+  /** `--strict-mcp-config`: only the servers of --mcp-config. */
+  strictMcpConfig?: boolean;
   debug?: boolean;
   /** Stream-json only: also print Anthropic-style raw stream events as text and tool input stream in. */
   includePartialMessages?: boolean;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_OLLAMA_HOST } from '../llm/ollama.js';
+import { guardrailsSchema, type GuardrailsSettings } from '../guardrails/schema.js';
+import { hooksSchema, type HooksSettings } from '../hooks/schema.js';
 import type { PermissionMode } from '../permissions/types.js';
 
 // Why zod rather than a hand-written checker: `node -e "import('zod')"` takes ~70 ms against ~30 ms
@@ -97,6 +99,9 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    // Claude Code's hook shape; merged across settings files by the hooks loader, not here.
+    hooks: hooksSchema,
+    guardrails: guardrailsSchema,
     sop: z.string().describe('a string'),
     debug: z.boolean().describe('true or false'),
   })
@@ -123,6 +128,8 @@ export interface BeansConfig {
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };
+  hooks?: HooksSettings;
+  guardrails?: GuardrailsSettings;
   sop?: string;
   debug: boolean;
 }

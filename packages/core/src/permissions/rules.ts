@@ -37,16 +37,27 @@ export function parseToolRules(text: string | readonly string[]): ToolRule[] {
 }
 
 function parseOne(source: string): ToolRule {
-  const match = /^([A-Za-z_][\w:.-]*)(?:\((.*)\))?$/s.exec(source);
+  const match = /^([A-Za-z_][\w:.-]*(?:__\*)?)(?:\((.*)\))?$/s.exec(source);
   if (!match) throw new UsageError(`Invalid tool rule "${source}". Use a tool name (write_file) or a tool with a pattern (shell(git *), edit_file(src/**)).`);
   const pattern = match[2]?.trim();
   return pattern ? { tool: match[1]!, pattern, source } : { tool: match[1]!, source };
 }
 
+/**
+ * True when a rule's tool name covers `tool`: the same name, or Claude Code's MCP forms, where
+ * `mcp__server` and `mcp__server__*` cover every tool of that server.
+ */
+export function ruleCoversTool(ruleTool: string, tool: string): boolean {
+  if (ruleTool === tool) return true;
+  if (!ruleTool.startsWith('mcp__') || !tool.startsWith('mcp__')) return false;
+  const server = ruleTool.endsWith('__*') ? ruleTool.slice(0, -3) : ruleTool;
+  return server.split('__').length === 2 && tool.startsWith(`${server}__`);
+}
+
 /** Names in rules that are not among the given tools, so a front end can warn about typos. */
 export function unknownRuleTools(rules: readonly ToolRule[], toolNames: readonly string[]): string[] {
   const known = new Set(toolNames);
-  return [...new Set(rules.map((rule) => rule.tool).filter((tool) => !known.has(tool)))];
+  return [...new Set(rules.map((rule) => rule.tool).filter((tool) => !known.has(tool) && !toolNames.some((name) => ruleCoversTool(tool, name))))];
 }
 
 /**
@@ -89,7 +100,7 @@ export type SubjectKind = 'command' | 'path';
  */
 export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined, analysis?: ShellAnalysis): ToolRule | undefined {
   return rules.find((rule) => {
-    if (rule.tool !== tool) return false;
+    if (!ruleCoversTool(rule.tool, tool)) return false;
     if (rule.pattern === undefined) return true;
     if (subject === undefined) return false;
     if (kind === 'path') return matchesPathPattern(rule.pattern, subject);
@@ -107,7 +118,7 @@ export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: 
  * judge: file redirections, substitutions, subshells, compound commands, git reconfiguration.
  */
 export function allowRulesCover(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined, analysis?: ShellAnalysis): boolean {
-  const mine = rules.filter((rule) => rule.tool === tool);
+  const mine = rules.filter((rule) => ruleCoversTool(rule.tool, tool));
   if (mine.some((rule) => rule.pattern === undefined)) return true;
   if (subject === undefined || mine.length === 0) return false;
   if (kind === 'path') return mine.some((rule) => matchesPathPattern(rule.pattern!, subject));

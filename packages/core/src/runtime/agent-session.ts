@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { ChatSession } from '../agent/chat-session.js';
+import { ChatSession, userMessage } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import { isTrusted, type LoadedConfig } from '../config/index.js';
 import { isInside } from '../workspace/paths.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
+import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
-import { parseToolRules } from '../permissions/rules.js';
+import { parseToolRules, ruleCoversTool } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
@@ -22,12 +24,14 @@ import { builtinTools } from '../tools/builtin.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { McpServerStatus } from '../mcp/mcp-servers.js';
+import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
 import { compactSession } from './compact.js';
-import { isDontAsk, parsePermissionMode } from './permission-mode.js';
+import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
 import { generateProfile } from './profile-writer.js';
 import type { SessionInitInfo } from './sdk-messages.js';
@@ -53,6 +57,11 @@ export interface AgentSession {
   readonly store?: SessionStore;
   /** Warnings found while building the session (settings, plugins), for the front end to show. */
   readonly warnings: string[];
+  /** Configured command hooks (settings, plugins) and their runner, for the events the loop does not run itself. */
+  readonly hookSet: HookSet;
+  readonly hooks: HookRunner;
+  /** Guardrails from settings and the profile; check prompts and answers with checkInput/checkOutput. */
+  readonly guardrails: Guardrails;
   /** The live conversation; replaced by `newConversation` (/clear, /resume). */
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
@@ -68,7 +77,9 @@ export interface AgentSession {
   describeProfile(): string;
   /** What `system/init` reports: model, tools, agents, skills, commands, plugins, mode. */
   initInfo(): SessionInitInfo;
-  /** Stops the run and releases the session log. */
+  /** The MCP servers of this session, with their status and tools (`/mcp`, `beans mcp list`, `system/init`). */
+  mcpServers(): McpServerStatus[];
+  /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
 }
 
@@ -107,12 +118,32 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
   }
 
+  const mcp = await startSessionMcp(
+    {
+      workspaceRoot: base.workspace.root,
+      cwd: base.workspace.cwd,
+      env: base.env,
+      pluginRoots: catalog.plugins.map((plugin) => plugin.root),
+      configArguments: options.mcpConfig ?? [],
+      strict: options.strictMcpConfig ?? false,
+      ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      projectTrusted: options.trustedWorkspace ?? false,
+    },
+    warnings,
+  );
+  const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];
+
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
-  const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
-  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...(options.tools ?? [])];
-  let tools = new ToolRegistry(allTools.filter((tool) => !removed.has(tool.name)));
-  if (profile.tools) tools = tools.only([...profile.tools, ...(options.tools ?? []).map((tool) => tool.name)]);
+  const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
+  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...extraTools];
+  let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
+  if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
+
+  // notifications/tools/list_changed: a server's new or changed tools join the live registry.
+  mcp?.onToolsChanged(() => {
+    for (const tool of mcp.tools()) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+  });
 
   let permissionMode = values.permissions.mode;
   let asker: AskUser | undefined;
@@ -123,9 +154,25 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
+      commandHooks.beforeToolCall,
       permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
-  const afterToolCall: AfterToolCall | undefined = options.afterToolCall ? composeAfterToolCall(options.afterToolCall) : undefined;
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? false });
+  for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
+  if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) in this repository's settings did not load because the workspace is not trusted.`);
+  const hooks = createHookRunner({
+    hooks: hookSet,
+    sessionId: () => session.id,
+    transcriptPath: () => (store ? store.pathOf(session.id) : ''),
+    cwd: base.workspace.root,
+    permissionMode: () => sdkPermissionMode(permissionMode),
+    env: base.env,
+  });
+  const commandHooks = hookToolCallbacks(hooks, (message) => options.onHookMessage?.(message));
+  const guardrails = compileGuardrails(values.guardrails, options.guardrails);
+  // Redaction last, so nothing a hook appends carries a secret to the model either.
+  const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
+  const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
 
   const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, onWarning: (text) => warnings.push(text) });
   const systemPrompt = withAppendix(
@@ -219,6 +266,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     modelNote: resolved && 'note' in resolved ? resolved.note : undefined,
     store,
     warnings,
+    hookSet,
+    hooks,
+    guardrails,
     get session() {
       return session;
     },
@@ -236,10 +286,17 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       asker = next;
     },
     async preparePrompt(text) {
+      // `/mcp__server__prompt args`: a prompt an MCP server offers.
+      try {
+        const expanded = await mcp?.expandPrompt(text);
+        if (expanded !== undefined) return { messages: [userMessage(expanded, 'command', text.trim())] };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
       const prepared = await preparePrompt(text, catalog, {
         workspaceRoot: base.workspace.root,
         runShell: async (command, signal) => {
-          const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv });
+          const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv, sandbox });
           const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
           return { output: contentText(result.content), exitCode };
         },
@@ -279,10 +336,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       skills: catalog.skills().map((skill) => skill.name),
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,
+      mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
+    mcpServers: () => mcp?.statuses() ?? [],
     close: () => {
       session.close();
       void sandbox?.dispose();
+      void mcp?.close();
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { ConfigFlags, SettingSource } from '../config/index.js';
+import type { GuardrailsSettings } from '../guardrails/schema.js';
 import type { LLMClient } from '../llm/types.js';
 import type { AnyTool } from '../tools/tool.js';
 
@@ -60,9 +61,23 @@ export interface AgentSessionOptions {
   canUseTool?: CanUseTool;
   /** Tools beyond the built-in ones (SDK or MCP tools); they are offered whatever the profile's tool list says. */
   tools?: AnyTool[];
+  /** MCP servers in Claude Code's shape: `{ name: { command, args?, env? } | { type: 'http' | 'sse', url, headers? } }`. */
+  mcpServers?: Record<string, unknown>;
+  /** `--mcp-config`: files or JSON text holding `{ "mcpServers": ... }`. */
+  mcpConfig?: readonly string[];
+  /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
+  strictMcpConfig?: boolean;
+  /** The workspace is trusted, so the servers of its `.mcp.json` may start (workspace trust). */
+  trustedWorkspace?: boolean;
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
+  /** The workspace is trusted: hooks from its own settings (project, local) run. Default false. */
+  trusted?: boolean;
+  /** What hooks say to the user only (`systemMessage`, failed or timed-out hooks). */
+  onHookMessage?: (message: string) => void;
+  /** Guardrails beyond the settings' (an agent's frontmatter). */
+  guardrails?: GuardrailsSettings;
   /** A client to use instead of creating one from the configuration (tests, embedding programs). */
   client?: LLMClient;
 }

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolRule } from '../permissions/rules.js';
@@ -56,6 +57,14 @@ export function sandboxReadDenials(rules: readonly ToolRule[], workspaceRoot: st
     .map((pattern) => (path.isAbsolute(pattern) ? pattern : path.join(workspaceRoot, pattern)));
 }
 
+/**
+ * Stay read-only inside the writable workspace: what configures Beans, Claude Code, MCP servers and
+ * git (the same list write_file and edit_file always ask about, permissions/authorize.ts). Sandboxed
+ * commands run without asking, so without this a command could grant the next run anything. The
+ * rest of `.git` stays writable so `git commit` works.
+ */
+const PROTECTED_IN_WORKSPACE = ['.beans', '.claude', '.mcp.json', '.gitmodules'];
+
 /** The sandbox cannot start here: Beans refuses to run shell commands unsandboxed instead (exit 3). */
 export class SandboxUnavailableError extends ConfigError {}
 
@@ -79,11 +88,15 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   const allowedHosts = [...(options.allowedHosts ?? [])];
   const writable = [options.workspaceRoot, options.tempDir ?? os.tmpdir()];
   const denyRead = [...(options.denyRead ?? [])];
-  const key = JSON.stringify({ writable, allowedHosts, denyRead });
+  // The runtime finds repositories from the process's folder, which need not be the workspace.
+  const gitDir = path.join(options.workspaceRoot, '.git');
+  const git = existsSync(gitDir) && statSync(gitDir).isDirectory() ? ['.git/hooks', '.git/config'] : [];
+  const denyWrite = [...PROTECTED_IN_WORKSPACE, ...git].map((entry) => path.join(options.workspaceRoot, entry));
+  const key = JSON.stringify({ writable, allowedHosts, denyRead, denyWrite });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
   }
-  const current = (shared ??= { key, ready: start(writable, allowedHosts, denyRead), users: 0, running: 0 });
+  const current = (shared ??= { key, ready: start(writable, allowedHosts, denyRead, denyWrite), users: 0, running: 0 });
   current.users += 1;
   let manager: Runtime['SandboxManager'];
   try {
@@ -125,7 +138,7 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   };
 }
 
-async function start(writable: string[], allowedHosts: string[], denyRead: string[]): Promise<Runtime['SandboxManager']> {
+async function start(writable: string[], allowedHosts: string[], denyRead: string[], denyWrite: string[]): Promise<Runtime['SandboxManager']> {
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
   if (!SandboxManager.isSupportedPlatform()) {
     throw new SandboxUnavailableError(`--sandbox is not supported on ${process.platform}. Run without --sandbox (and without the setting sandbox.enabled) to run shell commands unsandboxed.`);
@@ -135,7 +148,7 @@ async function start(writable: string[], allowedHosts: string[], denyRead: strin
   try {
     await SandboxManager.initialize({
       network: { allowedDomains: allowedHosts, deniedDomains: [] },
-      filesystem: { denyRead, allowWrite: writable, denyWrite: [] },
+      filesystem: { denyRead, allowWrite: writable, denyWrite },
     });
   } catch (error) {
     throw new SandboxUnavailableError(`The shell sandbox cannot start: ${(error as Error).message}. ${installHint()}`);

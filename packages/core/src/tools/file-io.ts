@@ -3,6 +3,7 @@ import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
+import { descriptorPathsAvailable, openConfinedDir } from '../workspace/confined-dir.js';
 import { isInside, type WorkspacePath } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { formatBytes, looksBinary } from './text.js';
@@ -100,18 +101,22 @@ function processAlive(pid: number): boolean {
 /**
  * Writes via a temporary file and a rename, so readers and crashes never see half a file. Creates
  * missing parent folders and keeps an existing file's permissions. The temporary file lives in
- * `tempDir` when it is on the same file system (else beside the target). The target's folder is
- * checked again just before the rename: a folder swapped for a symlink meanwhile is refused.
+ * `tempDir` when it is on the same file system (else beside the target).
+ *
+ * With `confine` on Linux, every folder is opened from the workspace root without following links
+ * and the file is written and renamed through those open folders, so a folder swapped for a
+ * symlink at any moment cannot send the write outside (finding 9 of issue 11). Elsewhere the
+ * folder is checked again just before the rename.
  */
 export async function writeFileAtomic(absolute: string, data: string | Uint8Array, previous?: Stats, confine?: { root: string; tempDir?: string }): Promise<void> {
+  if (confine && descriptorPathsAvailable) return writeThroughDescriptors(absolute, data, previous, confine);
   const dir = path.dirname(absolute);
   await fs.mkdir(dir, { recursive: true });
-  const unique = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const unique = uniqueName();
   let temp = confine?.tempDir ? path.join(confine.tempDir, `${unique}.tmp`) : path.join(dir, `.${path.basename(absolute)}.${unique}.beans-tmp`);
   if (confine?.tempDir) await fs.mkdir(confine.tempDir, { recursive: true });
   try {
-    await fs.writeFile(temp, data, { mode: previous ? previous.mode & 0o7777 : 0o666, flag: 'wx' });
-    if (previous) await fs.chmod(temp, previous.mode & 0o7777);
+    await writeTemp(temp, data, previous);
     if (confine) await assertStillInside(confine.root, dir);
     try {
       await fs.rename(temp, absolute);
@@ -120,7 +125,7 @@ export async function writeFileAtomic(absolute: string, data: string | Uint8Arra
       // Another file system: write beside the target instead (a crash may then leave it there).
       await fs.rm(temp, { force: true });
       temp = path.join(dir, `.${path.basename(absolute)}.${unique}.beans-tmp`);
-      await fs.writeFile(temp, data, { mode: previous ? previous.mode & 0o7777 : 0o666, flag: 'wx' });
+      await writeTemp(temp, data, previous);
       if (confine) await assertStillInside(confine.root, dir);
       await fs.rename(temp, absolute);
     }
@@ -128,6 +133,41 @@ export async function writeFileAtomic(absolute: string, data: string | Uint8Arra
     await fs.rm(temp, { force: true });
     throw error;
   }
+}
+
+async function writeThroughDescriptors(absolute: string, data: string | Uint8Array, previous: Stats | undefined, confine: { root: string; tempDir?: string }): Promise<void> {
+  const name = path.basename(absolute);
+  const unique = uniqueName();
+  const dir = await openConfinedDir(confine.root, path.dirname(absolute), { create: true });
+  const tempDir = confine.tempDir && isInside(confine.root, confine.tempDir) ? await openConfinedDir(confine.root, confine.tempDir, { create: true }) : undefined;
+  let temp = tempDir ? tempDir.at(`${unique}.tmp`) : dir.at(`.${name}.${unique}.beans-tmp`);
+  try {
+    await writeTemp(temp, data, previous);
+    try {
+      await fs.rename(temp, dir.at(name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await fs.rm(temp, { force: true });
+      temp = dir.at(`.${name}.${unique}.beans-tmp`);
+      await writeTemp(temp, data, previous);
+      await fs.rename(temp, dir.at(name));
+    }
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  } finally {
+    await dir.close();
+    await tempDir?.close();
+  }
+}
+
+function uniqueName(): string {
+  return `${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
+async function writeTemp(temp: string, data: string | Uint8Array, previous: Stats | undefined): Promise<void> {
+  await fs.writeFile(temp, data, { mode: previous ? previous.mode & 0o7777 : 0o666, flag: 'wx' });
+  if (previous) await fs.chmod(temp, previous.mode & 0o7777);
 }
 
 async function assertStillInside(root: string, dir: string): Promise<void> {

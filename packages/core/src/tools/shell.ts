@@ -39,7 +39,9 @@ export const shellTool = defineTool({
     if (!ctx.sandbox) return runShell(input.command, timeoutMs, ctx);
     const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
     try {
-      return await runShell(sandboxed.command, timeoutMs, ctx);
+      const result = await runShell(sandboxed.command, timeoutMs, ctx);
+      // A refused write or connection looks like any failure: say where the walls are.
+      return result.isError ? { ...result, content: `${result.content}\n[${ctx.sandbox.summary}]` } : result;
     } finally {
       sandboxed.release();
     }

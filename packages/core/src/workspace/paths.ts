@@ -80,7 +80,16 @@ function realLocation(p: string, hops: number): string {
   } catch {
     // Missing: resolve the parent and append the name below.
   }
-  if (isLink) return realLocation(path.resolve(path.dirname(p), readlinkSync(p)), hops + 1);
+  if (isLink) {
+    let target: string;
+    try {
+      target = readlinkSync(p);
+    } catch {
+      // The link was replaced between the two calls (a folder swapped back and forth): look again.
+      return realLocation(p, hops + 1);
+    }
+    return realLocation(path.resolve(path.dirname(p), target), hops + 1);
+  }
   const parent = path.dirname(p);
   if (parent === p) return p;
   return path.join(realLocation(parent, hops), path.basename(p));

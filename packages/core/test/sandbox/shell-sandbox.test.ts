@@ -28,7 +28,8 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
   // Not makeWorkspace: its folders are removed after each test, and this one lives for the file.
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-sandbox-')));
-  ws = { root, cwd: root, isGit: false };
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  ws = { root, cwd: root, isGit: true };
   mkdirSync(path.join(root, 'secrets'));
   writeFileSync(path.join(root, '.env'), 'KEY=canary-secret\n');
   writeFileSync(path.join(root, 'secrets', 'a.pem'), 'canary-pem\n');
@@ -66,6 +67,23 @@ describe.skipIf(sandboxUnavailable)('createShellSandbox with the shell tool', ()
     const direct = await inSandbox(`curl -sS -m 5 http://127.0.0.1:${port}/`);
     expect(direct.isError).toBe(true);
     expect(direct.content).not.toContain('hello from the host');
+  });
+
+  it('keeps the files that configure Beans, Claude Code, MCP and git read-only, and says why a command failed', async () => {
+    for (const command of ['mkdir -p .beans && echo \'{"permissions":{"mode":"yolo"}}\' > .beans/settings.json', 'echo {} > .mcp.json', 'mkdir -p .claude && echo {} > .claude/settings.json', 'echo x > .gitmodules', 'echo x > .git/hooks/pre-commit', 'git config core.hooksPath /tmp/evil']) {
+      const result = await inSandbox(command);
+      expect(result.isError, command).toBe(true);
+      expect(result.content, command).toContain('Shell commands run in a sandbox');
+    }
+    for (const file of ['.beans/settings.json', '.mcp.json', '.claude/settings.json', '.gitmodules', '.git/hooks/pre-commit']) {
+      expect(existsSync(path.join(ws.root, file)), file).toBe(false);
+    }
+    expect(readFileSync(path.join(ws.root, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
+  });
+
+  it('still lets git commit (only hooks and config are read-only in .git)', async () => {
+    const result = await inSandbox('echo c > c.txt && git add c.txt && git -c user.name=t -c user.email=t@t commit -qm c && git log --oneline | wc -l');
+    expect(result.content).toBe('1');
   });
 
   it('keeps files that read_file deny rules name from commands too', async () => {

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { collectMcpServers, UsageError, type McpServerStatus } from '@beans/core';
+import { loadBase, loadCatalog } from '../bootstrap.js';
+import type { CliOptions } from '../options.js';
+
+/**
+ * `beans mcp list [--json]`: connects to every configured server (as a session would) and prints
+ * each one's status and tools. A project's `.mcp.json` in an untrusted folder is listed as disabled.
+ */
+export async function mcpList(options: CliOptions, local: { json?: boolean }): Promise<number> {
+  const base = await loadBase(options);
+  const catalog = await loadCatalog(base);
+  const collected = collectMcpServers({
+    workspaceRoot: base.workspace.root,
+    cwd: base.workspace.cwd,
+    env: base.env,
+    pluginRoots: catalog.plugins.map((plugin) => plugin.root),
+    configArguments: options.mcpConfig ?? [],
+    strict: options.strictMcpConfig ?? false,
+    projectTrusted: false,
+  });
+  let statuses: McpServerStatus[] = [];
+  if (collected.servers.length > 0) {
+    const { connectMcpServers } = await import('@beans/core/mcp-servers');
+    const set = await connectMcpServers(collected.servers, { cwd: base.workspace.cwd, env: base.env });
+    statuses = set.statuses();
+    await set.close();
+  }
+  const transportOf = (name: string) => readProjectFile(path.join(base.workspace.root, '.mcp.json'))[name]?.type === 'http' ? 'http' : 'stdio';
+  const disabled = collected.ignored.flatMap((skipped) =>
+    skipped.names.map((name): McpServerStatus => ({ name, transport: transportOf(name), status: 'disabled', tools: [], error: `${skipped.file} is in a folder that is not trusted.` })),
+  );
+  const servers = [...statuses, ...disabled];
+  if (local.json) {
+    process.stdout.write(`${JSON.stringify({ servers, problems: collected.problems })}\n`);
+    return 0;
+  }
+  const lines = servers.map((server) => {
+    const head = `${server.name}  ${server.transport}  ${server.status}`;
+    if (server.error) return `${head}\n  ${server.error}`;
+    return `${head}\n  tools: ${server.tools.join(', ') || '(none)'}`;
+  });
+  if (servers.length === 0) lines.push('No MCP servers configured. Add one with: beans mcp add <name> <command> [args...]');
+  for (const problem of collected.problems) lines.push(`problem: ${problem.source}: ${problem.message}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+export interface McpAddOptions {
+  transport?: 'stdio' | 'http' | 'sse';
+  env?: string[];
+  header?: string[];
+}
+
+/** `beans mcp add <name> <command> [args...]` or `--transport http|sse <name> <url>`: writes the project's `.mcp.json`. */
+export async function mcpAdd(options: CliOptions, name: string, target: string, args: string[], local: McpAddOptions): Promise<number> {
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new UsageError(`MCP server name "${name}" may hold only letters, digits, "_" and "-".`);
+  const transport = local.transport ?? 'stdio';
+  let server: Record<string, unknown>;
+  if (transport === 'stdio') {
+    server = { command: target, ...(args.length > 0 ? { args } : {}), ...(local.env?.length ? { env: pairs(local.env, '=', '--env KEY=VALUE') } : {}) };
+  } else {
+    if (!/^https?:\/\//.test(target)) throw new UsageError(`--transport ${transport} needs a URL such as http://127.0.0.1:3000/mcp, not "${target}".`);
+    server = { type: transport, url: target, ...(local.header?.length ? { headers: pairs(local.header, ':', '--header "Name: value"') } : {}) };
+  }
+  const base = await loadBase(options);
+  const file = path.join(base.workspace.root, '.mcp.json');
+  const servers = readProjectFile(file);
+  const replaced = name in servers;
+  servers[name] = server;
+  await writeProjectFile(file, servers);
+  process.stdout.write(`${replaced ? 'Replaced' : 'Added'} MCP server ${name} in ${file}.\n`);
+  return 0;
+}
+
+/** `beans mcp remove <name>`: removes a server from the project's `.mcp.json`. */
+export async function mcpRemove(options: CliOptions, name: string): Promise<number> {
+  const base = await loadBase(options);
+  const file = path.join(base.workspace.root, '.mcp.json');
+  const servers = readProjectFile(file);
+  if (!(name in servers)) throw new UsageError(`No MCP server named ${name} in ${file}. See them with: beans mcp list`);
+  delete servers[name];
+  await writeProjectFile(file, servers);
+  process.stdout.write(`Removed MCP server ${name} from ${file}.\n`);
+  return 0;
+}
+
+function readProjectFile(file: string): Record<string, { type?: string } & Record<string, unknown>> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const parsed = JSON.parse(text) as { mcpServers?: Record<string, { type?: string }> };
+    return { ...(parsed.mcpServers ?? {}) };
+  } catch {
+    throw new UsageError(`${file} is not valid JSON; fix or delete it first.`);
+  }
+}
+
+async function writeProjectFile(file: string, servers: Record<string, unknown>): Promise<void> {
+  let rest: Record<string, unknown> = {};
+  try {
+    rest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    // A new file.
+  }
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify({ ...rest, mcpServers: servers }, null, 2)}\n`);
+  await rename(temporary, file);
+}
+
+function pairs(items: string[], separator: string, form: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of items) {
+    const at = item.indexOf(separator);
+    if (at <= 0) throw new UsageError(`"${item}" is not of the form ${form}.`);
+    out[item.slice(0, at).trim()] = item.slice(at + 1).trim();
+  }
+  return out;
+}

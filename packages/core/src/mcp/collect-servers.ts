@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadMcpConfigArgument, loadMcpConfigFile, mergeMcpConfigs, parseMcpServers, type McpConfigResult } from './mcp-config.js';
+
+export interface McpSources {
+  workspaceRoot: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Plugin roots; each may ship `.mcp.json` or `mcpServers` in `.claude-plugin/plugin.json`. */
+  pluginRoots: readonly string[];
+  /** `--mcp-config` values (files or JSON text), in order. */
+  configArguments: readonly string[];
+  /** `--strict-mcp-config`: only `configArguments` and `programServers`. */
+  strict: boolean;
+  /** `mcpServers` given by a program (query() / createAgentSession), in Claude Code's shape. */
+  programServers?: Record<string, unknown>;
+  /** The project's `.mcp.json` names commands a repository asks to run: only a trusted folder's start. */
+  projectTrusted: boolean;
+}
+
+export interface CollectedMcpServers extends McpConfigResult {
+  /** Servers a file of an untrusted project asked for, by name, with the file. */
+  ignored: { file: string; names: string[] }[];
+}
+
+/**
+ * Every MCP server this run should start, later sources winning on a name clash as in Claude Code:
+ * plugins, the project's `.mcp.json`, then `--mcp-config`, then a program's own servers.
+ */
+export function collectMcpServers(sources: McpSources): CollectedMcpServers {
+  const results: McpConfigResult[] = [];
+  const ignored: CollectedMcpServers['ignored'] = [];
+  if (!sources.strict) {
+    for (const root of sources.pluginRoots) results.push(...pluginServers(root, sources.env));
+    const projectFile = path.join(sources.workspaceRoot, '.mcp.json');
+    const project = loadMcpConfigFile(projectFile, sources.env);
+    if (sources.projectTrusted) results.push(project);
+    else if (project.servers.length > 0) ignored.push({ file: projectFile, names: project.servers.map((server) => server.name) });
+  }
+  for (const argument of sources.configArguments) results.push(loadMcpConfigArgument(argument, sources.cwd, sources.env));
+  if (sources.programServers) results.push(parseMcpServers(sources.programServers, 'mcpServers option', sources.env));
+  return { ...mergeMcpConfigs(results), ignored };
+}
+
+function pluginServers(root: string, env: NodeJS.ProcessEnv): McpConfigResult[] {
+  const vars = { CLAUDE_PLUGIN_ROOT: root };
+  const out = [loadMcpConfigFile(path.join(root, '.mcp.json'), env, vars)];
+  const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
+  let manifest: { mcpServers?: unknown };
+  try {
+    manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { mcpServers?: unknown };
+  } catch {
+    // No manifest, or a broken one the plugin loader already reports.
+    return out;
+  }
+  const declared = manifest.mcpServers;
+  // Claude Code allows the servers inline or as a path to a file relative to the plugin root.
+  if (typeof declared === 'string') out.push(loadMcpConfigFile(path.resolve(root, declared.replace('${CLAUDE_PLUGIN_ROOT}', root)), env, vars));
+  else if (declared !== undefined) out.push(parseMcpServers(declared, manifestFile, env, vars));
+  return out;
+}

@@ -1,0 +1,220 @@
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { toolEnvironment } from '../tools/tool-env.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { McpServerConfig, McpServerEntry } from './mcp-config.js';
+import { mcpResourceTools, type ResourceServer } from './mcp-resources.js';
+import { expandMcpPrompt, type McpPromptInfo } from './mcp-prompts.js';
+import { mcpTools, type McpToolInfo } from './mcp-tools.js';
+
+export type McpServerState = 'connected' | 'failed' | 'disabled';
+
+/** What `beans mcp list --json`, `/mcp` and `system/init` show of a server. */
+export interface McpServerStatus {
+  name: string;
+  transport: McpServerConfig['transport'];
+  status: McpServerState;
+  tools: string[];
+  error?: string;
+}
+
+export interface McpServerSet {
+  /** Every connected server's tools, `mcp__<server>__<tool>`; changes after list_changed. */
+  tools(): AnyTool[];
+  statuses(): McpServerStatus[];
+  /** Prompts of connected servers, as slash commands `/mcp__<server>__<prompt>`. */
+  prompts(): McpPromptInfo[];
+  /** The text of `/mcp__server__prompt args`, or undefined when `text` names no MCP prompt. */
+  expandPrompt(text: string): Promise<string | undefined>;
+  /** Called when a server's tool list changed (notifications/tools/list_changed). */
+  onToolsChanged(listener: () => void): void;
+  /** Closes every connection; stdio servers are terminated. */
+  close(): Promise<void>;
+}
+
+export interface McpConnectOptions {
+  /** Per server, for connecting and listing its tools (setting mcp.timeoutMs, env MCP_TIMEOUT). */
+  timeoutMs?: number;
+  /** Servers' stderr is appended to `<logDir>/<server>.log`, never shown on the screen. */
+  logDir?: string;
+  /** The environment stdio servers inherit; Beans' own provider keys are removed from it. */
+  env?: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+
+/**
+ * Connects to every server in parallel. A server that fails (missing command, timeout, refused
+ * connection) is listed as failed with its error and the rest go on; with no servers this costs
+ * nothing. A server that dies later is restarted on its tools' next call.
+ */
+export async function connectMcpServers(entries: readonly McpServerEntry[], options: McpConnectOptions): Promise<McpServerSet> {
+  const listeners: (() => void)[] = [];
+  const servers = entries.map((entry) => serverConnection(entry, options, () => listeners.forEach((listener) => listener())));
+  await Promise.all(servers.map((server) => server.start()));
+  const killOnExit = () => servers.forEach((server) => server.killNow());
+  if (servers.length > 0) process.on('exit', killOnExit);
+  const resourceServers = () => servers.filter((server) => server.offersResources());
+  const resourceTools = mcpResourceTools(resourceServers);
+  return {
+    tools: () => [...servers.flatMap((server) => server.tools()), ...(resourceServers().length > 0 ? resourceTools : [])],
+    statuses: () => servers.map((server) => server.status()),
+    prompts: () => servers.flatMap((server) => server.prompts()),
+    expandPrompt: (text) => expandMcpPrompt(text, servers.flatMap((server) => server.prompts()), servers),
+    onToolsChanged: (listener) => listeners.push(listener),
+    async close() {
+      // The exit hook stays until every server is closed, so exiting meanwhile still kills them.
+      await Promise.all(servers.map((server) => server.close()));
+      process.off('exit', killOnExit);
+    },
+  };
+}
+
+interface ServerConnection extends ResourceServer {
+  start(): Promise<void>;
+  offersResources(): boolean;
+  prompts(): McpPromptInfo[];
+  tools(): AnyTool[];
+  status(): McpServerStatus;
+  killNow(): void;
+  close(): Promise<void>;
+}
+
+function serverConnection(entry: McpServerEntry, options: McpConnectOptions, changed: () => void): ServerConnection {
+  const timeout = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  let live: { client: Client; transport: Transport } | undefined;
+  let connecting: Promise<Client> | undefined;
+  let infos: McpToolInfo[] = [];
+  let error: string | undefined;
+  let closed = false;
+  let resources = false;
+  let prompts: McpPromptInfo[] = [];
+
+  const connect = async (): Promise<Client> => {
+    const transport = await createTransport(entry, options);
+    const client = new Client(
+      { name: 'beans', version: '0.1.0' },
+      {
+        listChanged: {
+          tools: {
+            onChanged: (failure, tools) => {
+              if (failure || !tools) return;
+              infos = tools as McpToolInfo[];
+              changed();
+            },
+          },
+        },
+      },
+    );
+    client.onclose = () => {
+      if (live?.client === client) live = undefined;
+    };
+    try {
+      await client.connect(transport, { timeout });
+      const listed = await client.listTools(undefined, { timeout });
+      infos = listed.tools as McpToolInfo[];
+      resources = client.getServerCapabilities()?.resources !== undefined;
+      if (client.getServerCapabilities()?.prompts) {
+        const listed = await client.listPrompts(undefined, { timeout });
+        prompts = listed.prompts.map((prompt) => ({ server: entry.name, name: prompt.name, ...(prompt.description ? { description: prompt.description } : {}), arguments: prompt.arguments ?? [] }));
+      }
+    } catch (failure) {
+      await client.close().catch(() => undefined);
+      throw new Error(describeFailure(entry, failure, timeout));
+    }
+    if (closed) {
+      await client.close();
+      throw new Error(`The MCP server ${entry.name} was closed.`);
+    }
+    live = { client, transport };
+    error = undefined;
+    return client;
+  };
+
+  // One connection attempt at a time; a dead server is restarted by the next call that needs it.
+  const client = (): Promise<Client> => {
+    if (live) return Promise.resolve(live.client);
+    if (closed) return Promise.reject(new Error(`The MCP server ${entry.name} is closed.`));
+    connecting ??= connect().finally(() => {
+      connecting = undefined;
+    });
+    return connecting;
+  };
+
+  return {
+    name: entry.name,
+    client,
+    offersResources: () => resources,
+    prompts: () => (live ? prompts : []),
+    async start() {
+      try {
+        await client();
+      } catch (failure) {
+        error = (failure as Error).message;
+      }
+    },
+    tools: () => (live || infos.length > 0 ? mcpTools(entry.name, infos, () => client()) : []),
+    status: () => ({
+      name: entry.name,
+      transport: entry.config.transport,
+      status: live ? 'connected' : 'failed',
+      tools: infos.map((info) => info.name),
+      ...(live ? {} : { error: error ?? 'disconnected' }),
+    }),
+    killNow() {
+      const pid = (live?.transport as { pid?: number | null } | undefined)?.pid;
+      if (pid) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    },
+    async close() {
+      closed = true;
+      const current = live ?? (await connecting?.then(() => live).catch(() => undefined));
+      live = undefined;
+      await current?.client.close().catch(() => undefined);
+    },
+  };
+}
+
+async function createTransport(entry: McpServerEntry, options: McpConnectOptions): Promise<Transport> {
+  const config = entry.config;
+  if (config.transport === 'stdio') {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const env = { ...stringEnv(toolEnvironment(options.env ?? process.env)), ...config.env };
+    const transport = new StdioClientTransport({ command: config.command, args: config.args, env, cwd: config.cwd ? path.resolve(options.cwd, config.cwd) : options.cwd, stderr: options.logDir ? 'pipe' : 'ignore' });
+    if (options.logDir) {
+      mkdirSync(options.logDir, { recursive: true });
+      transport.stderr?.pipe(createWriteStream(path.join(options.logDir, `${entry.name}.log`), { flags: 'a' }));
+    }
+    return transport;
+  }
+  const url = new URL(config.url);
+  const requestInit = { headers: config.headers };
+  if (config.transport === 'sse') {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+    return new SSEClientTransport(url, { requestInit });
+  }
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  return new StreamableHTTPClientTransport(url, { requestInit });
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((pair): pair is [string, string] => pair[1] !== undefined));
+}
+
+function describeFailure(entry: McpServerEntry, failure: unknown, timeout: number): string {
+  const config = entry.config;
+  const what = config.transport === 'stdio' ? `"${[config.command, ...config.args].join(' ')}"` : config.url;
+  const code = (failure as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' && config.transport === 'stdio') return `The MCP server ${entry.name} could not start: the command ${config.command} was not found. Install it or fix "command" in ${entry.source}.`;
+  const message = (failure as Error).message ?? String(failure);
+  if (/timed out|timeout/i.test(message)) return `The MCP server ${entry.name} (${what}) did not answer within ${timeout} ms. Check that it starts, or raise mcp.timeoutMs (MCP_TIMEOUT).`;
+  return `The MCP server ${entry.name} (${what}) failed: ${message}`;
+}

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { stateDir } from '../config/paths.js';
+import { collectMcpServers, type McpSources } from './collect-servers.js';
+import type { McpServerSet } from './mcp-servers.js';
+
+export interface SessionMcpInput extends Omit<McpSources, 'projectTrusted'> {
+  projectTrusted?: boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * Starts the MCP servers a session is configured with and returns them, or undefined when there
+ * are none (then the MCP SDK is not even loaded). Config problems, servers of an untrusted project
+ * and servers that failed to start become warnings; the run goes on without them.
+ */
+export async function startSessionMcp(input: SessionMcpInput, warnings: string[]): Promise<McpServerSet | undefined> {
+  const collected = collectMcpServers({ ...input, projectTrusted: input.projectTrusted ?? false });
+  for (const problem of collected.problems) warnings.push(`MCP config ${problem.source}: ${problem.message}`);
+  for (const skipped of collected.ignored) {
+    warnings.push(`${skipped.file} asks to start MCP servers (${skipped.names.join(', ')}); they were not started because this folder is not trusted.`);
+  }
+  if (collected.servers.length === 0) return undefined;
+  const { connectMcpServers } = await import('./mcp-servers.js');
+  const servers = await connectMcpServers(collected.servers, {
+    cwd: input.cwd,
+    env: input.env,
+    timeoutMs: input.timeoutMs ?? timeoutFromEnv(input.env),
+    logDir: path.join(stateDir(input.env), 'mcp-logs'),
+  });
+  for (const status of servers.statuses()) if (status.status === 'failed') warnings.push(status.error ?? `The MCP server ${status.name} failed to start.`);
+  return servers;
+}
+
+function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
+  const value = Number(env.MCP_TIMEOUT);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}

@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startScriptedOllama } from '../../../../test/support/scripted-ollama.ts';
+import type { ScriptOptions } from '../../../../test/support/script.ts';
+import { createAgentSession, query, type SdkMessage } from '../../src/index.js';
+
+const require = createRequire(import.meta.url);
+const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const memory = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-memory/package.json')), 'dist', 'index.js');
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setup(script: ScriptOptions) {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-mcp-session-')));
+  const dir = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  const server = await startScriptedOllama(script);
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
+  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
+  return { root, dir, env, server };
+}
+
+async function collect(messages: AsyncIterable<SdkMessage>): Promise<SdkMessage[]> {
+  const out: SdkMessage[] = [];
+  for await (const message of messages) out.push(message);
+  return out;
+}
+
+function pidsWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+const toolResults = (messages: SdkMessage[]) =>
+  messages.flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [])) as { type: string; content?: unknown; is_error?: boolean }[];
+
+describe('MCP servers in a session (query() with a scripted model)', () => {
+  it('calls tools of two servers in one turn and a third server after, honours rule forms, lists servers in init, leaves no process', { timeout: 90_000 }, async () => {
+    const marker = `beans-mcp-session-${process.pid}-${Date.now()}`;
+    const { root, dir, env, server } = await setup({
+      turns: [
+        {
+          toolCalls: [
+            { name: 'mcp__one__echo', args: { message: 'from one' } },
+            { name: 'mcp__two__get-sum', args: { a: 20, b: 22 } },
+          ],
+        },
+        { toolCalls: [{ name: 'mcp__mem__create_entities', args: { entities: [{ name: 'Beans', entityType: 'tool', observations: ['likes MCP'] }] } }] },
+        { toolCalls: [{ name: 'mcp__two__get-env', args: {} }] },
+        { text: 'done' },
+      ],
+    });
+    const mcpConfig = path.join(root, 'servers.json');
+    writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { mem: { command: process.execPath, args: [memory, marker], env: { MEMORY_FILE_PATH: path.join(root, 'memory.jsonl') } } } }));
+    const messages = await collect(
+      query({
+        prompt: 'use the servers',
+        options: {
+          cwd: dir,
+          env,
+          mcpServers: { one: { command: process.execPath, args: [everything, 'stdio', marker] }, two: { command: process.execPath, args: [everything, 'stdio', marker] } },
+          mcpConfig: [mcpConfig],
+          // Every rule form: a whole server, a server's wildcard, one tool; deny beats allow.
+          allowedTools: ['mcp__one', 'mcp__mem__*', 'mcp__two__get-sum'],
+          disallowedTools: ['mcp__two__echo'],
+        },
+      }),
+    );
+    const init = messages[0]!;
+    expect(init).toMatchObject({ type: 'system', subtype: 'init' });
+    expect((init as { mcp_servers: unknown }).mcp_servers).toEqual([
+      { name: 'mem', status: 'connected' },
+      { name: 'one', status: 'connected' },
+      { name: 'two', status: 'connected' },
+    ]);
+    const offered = (init as { tools: string[] }).tools;
+    expect(offered).toEqual(expect.arrayContaining(['mcp__one__echo', 'mcp__two__get-sum', 'mcp__mem__read_graph']));
+    // A bare deny rule removes the tool from what the model sees, as for built-in tools.
+    expect(offered).not.toContain('mcp__two__echo');
+    const results = toolResults(messages).filter((part) => part.type === 'tool_result');
+    expect(JSON.stringify(results[0]!.content)).toContain('from one');
+    expect(JSON.stringify(results[1]!.content)).toContain('42');
+    expect(results[2]!.is_error).toBeFalsy();
+    expect(readFileSync(path.join(root, 'memory.jsonl'), 'utf8')).toContain('likes MCP');
+    expect(results[3]!.is_error).toBe(true);
+    const result = messages.at(-1) as { permission_denials: { tool_name: string }[] };
+    // Not allowed by any rule: one-shot denies it.
+    expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['mcp__two__get-env']);
+    // The first model request offered the MCP tools with the server's descriptions.
+    expect(JSON.stringify(server.requests.find((request) => request.kind === 'chat')!.body)).toContain('mcp__one__echo');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(pidsWith(marker)).toEqual([]);
+  });
+
+  it('expands a server prompt typed as the slash command /mcp__<server>__<prompt> args', { timeout: 60_000 }, async () => {
+    const { dir, env } = await setup({ turns: [{ text: 'sunny' }] });
+    const agent = await createAgentSession({ cwd: dir, env, mcpServers: { ev: { command: process.execPath, args: [everything, 'stdio'] } } });
+    cleanups.push(() => agent.close());
+    const prepared = await agent.preparePrompt('/mcp__ev__args-prompt Paris Ile de France');
+    expect(prepared).toMatchObject({ messages: [{ role: 'user', content: "What's weather in Paris, Ile de France?", origin: 'command' }] });
+    expect(await agent.preparePrompt('/mcp__ev__args-prompt')).toEqual({ error: '/mcp__ev__args-prompt needs city: /mcp__ev__args-prompt <city> <state>' });
+    expect(agent.mcpServers()).toMatchObject([{ name: 'ev', status: 'connected' }]);
+  });
+
+  it('starts nothing from an untrusted project .mcp.json', { timeout: 60_000 }, async () => {
+    const { root, dir, env } = await setup({ turns: [{ text: 'ok' }] });
+    const canary = path.join(root, 'canary');
+    writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: 'touch', args: [canary] } } }));
+    const messages = await collect(query({ prompt: 'hi', options: { cwd: dir, env } }));
+    expect((messages[0] as { mcp_servers: unknown }).mcp_servers).toEqual([]);
+    expect(readdirSync(root)).not.toContain('canary');
+  });
+});
+
+describe('startSessionMcp', () => {
+  it('costs nothing without servers, and turns problems, untrusted project servers and failures into warnings', { timeout: 30_000 }, async () => {
+    const { startSessionMcp } = await import('../../src/mcp/session-mcp.js');
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-mcp-warn-')));
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const env = { HOME: root, XDG_STATE_HOME: path.join(root, 'state'), PATH: process.env.PATH };
+    const base = { workspaceRoot: root, cwd: root, env, pluginRoots: [], configArguments: [], strict: false };
+    const none: string[] = [];
+    expect(await startSessionMcp(base, none)).toBeUndefined();
+    expect(none).toEqual([]);
+    writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: 'touch', args: ['x'] } } }));
+    writeFileSync(path.join(root, 'bad.json'), '{');
+    const warnings: string[] = [];
+    const set = await startSessionMcp({ ...base, configArguments: [path.join(root, 'bad.json'), '{"mcpServers":{"ghost":{"command":"beans-no-such-server"}}}'] }, warnings);
+    cleanups.push(() => set?.close());
+    expect(warnings[0]).toContain('bad.json: not valid JSON');
+    expect(warnings[1]).toBe(`${path.join(root, '.mcp.json')} asks to start MCP servers (evil); they were not started because this folder is not trusted.`);
+    expect(warnings[2]).toContain('The MCP server ghost could not start: the command beans-no-such-server was not found.');
+    expect(set?.statuses()).toMatchObject([{ name: 'ghost', status: 'failed' }]);
+  });
+});

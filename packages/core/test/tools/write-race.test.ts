@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ToolInputError } from '../../src/errors.js';
+import { editFileTool } from '../../src/tools/edit-file.js';
+import { writeFileAtomic } from '../../src/tools/file-io.js';
+import { writeFileTool } from '../../src/tools/write-file.js';
+import { makeContext, makeOutsideDir, makeWorkspace, run } from './helpers.js';
+
+/**
+ * Finding 9 of issue 11: a process in the workspace swaps a folder for a symlink to a folder
+ * outside, back and forth, as fast as it can, while the model writes and edits a file in that
+ * folder. Checking the path first and opening it later let 56 of 22,708 writes land outside.
+ */
+const SWAPPER = `
+const fs = require('node:fs');
+const [dir, parked, outside] = process.argv.slice(1);
+const end = Date.now() + Number(process.argv[4]);
+// Each state lasts a little while, so checks and uses of the path fall into different states.
+const dwell = () => { const until = process.hrtime.bigint() + 200_000n; while (process.hrtime.bigint() < until); };
+while (Date.now() < end) {
+  try { fs.renameSync(dir, parked); fs.symlinkSync(outside, dir); } catch {}
+  dwell();
+  try { fs.unlinkSync(dir); fs.renameSync(parked, dir); } catch {}
+  dwell();
+}
+`;
+
+async function race(options: { git: boolean; millis: number }): Promise<{ outside: string[]; calls: number; ok: number }> {
+  const ws = makeWorkspace({ 'sub/f.txt': 'alpha\n' }, { git: options.git });
+  const outsideDir = makeOutsideDir();
+  const dir = path.join(ws.root, 'sub');
+  const swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(ws.root, '.parked'), outsideDir, String(options.millis)], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => swapper.on('exit', resolve));
+  let calls = 0;
+  let ok = 0;
+  const end = Date.now() + options.millis;
+  try {
+    while (Date.now() < end) {
+      const ctx = makeContext(ws);
+      const write = await run(writeFileTool, { path: 'sub/f.txt', content: `alpha ${calls}\n` }, ctx);
+      const append = await run(writeFileTool, { path: 'sub/new.txt', content: 'x\n', append: true }, ctx);
+      const edit = await run(editFileTool, { path: 'sub/f.txt', old_string: 'alpha', new_string: 'beta' }, makeContext(ws));
+      const nested = await run(writeFileTool, { path: 'sub/deep/er/g.txt', content: 'g\n' }, ctx);
+      calls += 4;
+      ok += [write, append, edit, nested].filter((r) => !r.isError).length;
+    }
+  } finally {
+    await exited;
+  }
+  return { outside: readdirSync(outsideDir), calls, ok };
+}
+
+describe('writes under a folder swapped for a symlink (finding 9)', () => {
+  it('never land outside the workspace, in a git workspace', { timeout: 30_000 }, async () => {
+    const result = await race({ git: true, millis: 6_000 });
+    expect(result.calls).toBeGreaterThan(200);
+    expect(result.ok).toBeGreaterThan(0);
+    expect(result.outside).toEqual([]);
+  });
+
+  it('never land outside the workspace, outside git (temporary file beside the target)', { timeout: 30_000 }, async () => {
+    const result = await race({ git: false, millis: 6_000 });
+    expect(result.calls).toBeGreaterThan(200);
+    expect(result.ok).toBeGreaterThan(0);
+    expect(result.outside).toEqual([]);
+  });
+
+  it('refuses a write whose folder became a link after the path was checked, creating nothing outside', async () => {
+    const ws = makeWorkspace({ 'sub/f.txt': 'alpha\n' }, { git: true });
+    const outsideDir = makeOutsideDir();
+    const checked = path.join(ws.root, 'sub', 'deep', 'g.txt');
+    renameSync(path.join(ws.root, 'sub'), path.join(ws.root, 'parked'));
+    symlinkSync(outsideDir, path.join(ws.root, 'sub'));
+    const write = writeFileAtomic(checked, 'g\n', undefined, { root: ws.root, tempDir: path.join(ws.root, '.git', 'beans-tmp') });
+    await expect(write).rejects.toThrow(ToolInputError);
+    await expect(write).rejects.toThrow(/changed while writing/);
+    expect(readdirSync(outsideDir)).toEqual([]);
+    const tempDir = path.join(ws.root, '.git', 'beans-tmp');
+    expect(existsSync(tempDir) ? readdirSync(tempDir) : []).toEqual([]);
+  });
+
+  it('still writes through a folder that is a real folder inside the workspace', async () => {
+    const ws = makeWorkspace({}, { git: false });
+    mkdirSync(path.join(ws.root, 'a'));
+    await writeFileAtomic(path.join(ws.root, 'a', 'b', 'c.txt'), 'c\n', undefined, { root: ws.root });
+    expect(readdirSync(path.join(ws.root, 'a', 'b'))).toEqual(['c.txt']);
+  });
+});
