@@ -38,7 +38,7 @@ describe('a /commit-like plugin command in a plain one-shot', () => {
   it('puts !`git status` output in the prompt, denies what allowed-tools do not cover, and lets git add && git commit run', async () => {
     const repo = makeTempRepo({ 'plugins/commit-commands/commands/commit.md': COMMIT, 'src/app.txt': 'hello\n' });
     writeFileSync(path.join(repo.home, '.gitconfig'), '[user]\n\tname = t\n\temail = t@t\n');
-    const { run, chats } = await oneShot(repo, ['-p', '/commit add app'], [
+    const { run, chats } = await oneShot(repo, ['-p', '/commit add app', '--trust'], [
       { toolCalls: [{ name: 'shell', args: { command: 'git add src/app.txt && git commit -m "add app"' } }] },
       { text: 'Committed.' },
     ]);
@@ -60,5 +60,17 @@ describe('a /commit-like plugin command in a plain one-shot', () => {
     expect(run.code).toBe(0);
     const user = chats[0]!.messages.find((message) => message.role === 'user')!.content;
     expect(user).toContain('- Current git status: [not run: `git status --short` — the allowed-tools of /commit-commands:commit do not allow it');
+  });
+
+  it('in a folder the user has not trusted, a workspace command\'s allowed-tools grant nothing', async () => {
+    const repo = makeTempRepo({ 'plugins/commit-commands/commands/commit.md': COMMIT, 'src/app.txt': 'hello\n' });
+    const { run, chats } = await oneShot(repo, ['-p', '/commit add app'], [
+      { toolCalls: [{ name: 'shell', args: { command: 'git add src/app.txt' } }] },
+      { text: 'Could not.' },
+    ]);
+    expect(run.code).toBe(0);
+    const user = chats[0]!.messages.find((message) => message.role === 'user')!.content;
+    expect(user).toContain('- Current git status: [not run: `git status --short` — this folder is not trusted, so the allowed-tools of /commit-commands:commit do not apply; `beans trust` trusts it');
+    expect(execFileSync('git', ['status', '--short', 'src'], { cwd: repo.dir, encoding: 'utf8' })).toBe('?? src/\n');
   });
 });

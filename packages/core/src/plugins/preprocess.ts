@@ -23,6 +23,8 @@ export interface CommandShellOptions {
   signal: AbortSignal;
   /** `/plugin:name`, for the placeholder of a denied command. */
   commandName: string;
+  /** Why a denied line was denied, when there is a better reason than the usual one (an untrusted folder). */
+  deniedBecause?: string;
 }
 
 // ``!`cmd` `` after a line start, a space or a bracket, so `Hello!`x`` in prose stays prose.
@@ -72,7 +74,8 @@ async function runOne(command: string, options: CommandShellOptions): Promise<st
   const trimmed = command.trim();
   if (options.signal.aborted) return `[not run: ${trimmed} (the run was stopped)]`;
   if (!(await options.isAllowed(trimmed))) {
-    return `[not run: \`${trimmed}\` — the allowed-tools of ${options.commandName} do not allow it, and this run cannot ask]`;
+    const reason = options.deniedBecause ?? `the allowed-tools of ${options.commandName} do not allow it, and this run cannot ask`;
+    return `[not run: \`${trimmed}\` — ${reason}]`;
   }
   try {
     const { output, exitCode } = await options.runShell(trimmed, options.signal);

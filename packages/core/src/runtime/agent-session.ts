@@ -5,6 +5,7 @@ import { ChatSession, userMessage } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
+import { isInside } from '../workspace/paths.js';
 import { costUsd, modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
 import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
@@ -302,6 +303,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
           return { output: contentText(result.content), exitCode };
         },
         isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny),
+        // A repository's own commands may not loosen permissions until its owner trusts it.
+        commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || options.trustWorkspace === true || isTrusted(base.workspace.root, base.env),
       });
       // A command's allowed-tools hold for the run it starts, and only that run.
       if ('messages' in prepared && prepared.run && prepared.run.allowedTools.length > 0) {

@@ -22,6 +22,8 @@ export interface CommandPreprocessing {
   runShell: CommandShellOptions['runShell'];
   /** Given the command's run scope, whether one command line may run. */
   isAllowed(run: CommandRunScope): CommandShellOptions['isAllowed'];
+  /** False for a command from the workspace of a folder the user has not trusted: its allowed-tools grant nothing. */
+  commandTrusted(commandPath: string): boolean;
   signal?: AbortSignal;
 }
 
@@ -40,14 +42,18 @@ export async function preparePrompt(text: string, catalog: PluginCatalog, prepro
     if (BUILTIN_COMMAND_NAMES.includes(slash.name)) return { error: `/${slash.name} is a chat command; it works in \`beans chat\`, not in a one-shot run.` };
     const expanded = await expandSlashInput(trimmed, catalog, BUILTIN_COMMAND_NAMES);
     if (expanded?.kind === 'command' && preprocessing) {
+      const commandName = `/${expanded.command.qualifiedName}`;
+      const trusted = preprocessing.commandTrusted(expanded.command.path);
+      const run = trusted ? expanded.run : { ...expanded.run, allowedTools: [] };
       const shell = await runCommandShell(expanded.prompt, {
         runShell: preprocessing.runShell,
-        isAllowed: preprocessing.isAllowed(expanded.run),
+        isAllowed: preprocessing.isAllowed(run),
         signal: preprocessing.signal ?? new AbortController().signal,
-        commandName: `/${expanded.command.qualifiedName}`,
+        commandName,
+        ...(trusted || expanded.run.allowedTools.length === 0 ? {} : { deniedBecause: `this folder is not trusted, so the allowed-tools of ${commandName} do not apply; \`beans trust\` trusts it` }),
       });
       const prompt = await expandFileReferences(shell, preprocessing.workspaceRoot);
-      return { messages: [userMessage(prompt, expanded.origin, expanded.display)], run: expanded.run };
+      return { messages: [userMessage(prompt, expanded.origin, expanded.display)], run };
     }
     if (expanded) return { messages: [userMessage(expanded.prompt, expanded.origin, expanded.display)] };
     return { error: `Unknown command /${slash.name}. \`beans plugins list\` shows the commands and skills plugins add; /help lists them in chat.` };
