@@ -140,7 +140,7 @@ describe('the live area', () => {
     const content = Array.from({ length: 200 }, (_, index) => `line ${index}`).join('\n');
     const { chat } = setup({ turns: [{ toolCalls: [write('big.txt', content)] }, { chunks: ['ok'] }] }, { columns: 80, rows: 20 });
     await chat.submit('write big');
-    const frame = await chat.waitForText('y yes');
+    const frame = await chat.waitFor((current) => current.includes('y yes') && /… \d+ more lines/.test(current), 'the question with its cut diff');
     const liveRows = stripAnsi(frame).split('\n');
     const promptAt = liveRows.findIndex((row) => row.startsWith('? Allow write_file'));
     expect(liveRows.length - promptAt).toBeLessThanOrEqual(19);

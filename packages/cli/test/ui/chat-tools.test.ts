@@ -102,7 +102,8 @@ describe('the confirmation prompt', () => {
   test('shows the diff of a write, and y runs it once', async () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [write('hello.txt', 'Hello\nWorld\n')] }, { chunks: ['written'] }] });
     await chat.submit('write hello');
-    const prompt = await chat.waitForText('y yes  a always this session  n no');
+    // The diff loads after the question appears; on a busy machine that takes a moment.
+    const prompt = await chat.waitFor((frame) => frame.includes('y yes  a always this session  n no') && frame.includes('hello.txt +2 -0'), 'the question with its diff');
     expect(prompt).toContain('? Allow write_file hello.txt?');
     expect(prompt).toContain('hello.txt +2 -0');
     expect(prompt).toMatch(/1 \+ Hello/);
