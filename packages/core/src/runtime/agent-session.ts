@@ -16,6 +16,7 @@ import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { shellTool } from '../tools/shell.js';
+import { createSubagentRunner, createTaskTool, parseInlineAgents, subagentList } from '../subagents/index.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
@@ -113,10 +114,26 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
   }
 
+  // Checked before anything else is built, so a bad --agents value is a usage error up front.
+  const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const removed = new Set(deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool));
-  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...(options.tools ?? [])];
+  // Children borrow the live conversation's model, tools and permission check (filled in below).
+  const runSubagent = createSubagentRunner({
+    client,
+    provider: providerId,
+    model: () => session.model,
+    workspace: base.workspace,
+    tools: () => session.tools,
+    contextFiles: () => contextFiles,
+    beforeToolCall: async (context, signal) => checks.get(session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
+    afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
+    toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
+    maxTurns: values.agents.maxTurns,
+  });
+  const taskTool = createTaskTool({ agents: subagents, run: runSubagent, maxParallel: values.agents.maxParallel });
+  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), taskTool, ...(options.tools ?? [])];
   let tools = new ToolRegistry(allTools.filter((tool) => !removed.has(tool.name)));
   if (profile.tools) tools = tools.only([...profile.tools, ...(options.tools ?? []).map((tool) => tool.name)]);
 
@@ -126,6 +143,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const allow = parseToolRules(values.permissions.allow);
   const readDenied = createReadDenied(deny, base.workspace.root);
   // One policy per conversation: "always" answers must not outlive /clear or /resume.
+  // The live conversation's check, shared by its subagents so an "always" answer holds for them too.
+  const checks = new WeakMap<ChatSession, BeforeToolCall>();
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
@@ -196,6 +215,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       }
       return writer;
     };
+    const beforeToolCall = beforeToolCallFor();
     const session: ChatSession = new ChatSession({
       id,
       client,
@@ -205,7 +225,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       sop,
       tools,
       workspace: base.workspace,
-      beforeToolCall: beforeToolCallFor(),
+      beforeToolCall,
       afterToolCall,
       toolContext: { env: toolEnv, readDenied, sandbox, outputDir: outputDirOf(store, id) },
       maxTurns: values.maxTurns,
@@ -218,6 +238,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       onClose: () => writer?.close(),
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
+    checks.set(session, beforeToolCall);
     return session;
   };
 

@@ -20,11 +20,12 @@ export interface ChildSessionParent {
   workspace: Workspace;
   /** The parent's tools; the child gets them minus `task` (no recursion), cut to its `tools:` list. */
   tools: () => ToolRegistry;
-  contextFiles: ContextFile[];
+  /** Read when a child starts (the parent may finish loading them after building its tools). */
+  contextFiles: () => ContextFile[];
   /** The parent's permission check and hooks: the same mode, rules and asker. */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
-  toolContext?: Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
+  toolContext?: () => Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
   /** Setting `agents.maxTurns`. */
   maxTurns?: number;
   /** Every event of a child, for forwarding with the task call's id. */
@@ -42,12 +43,12 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       client: parent.client,
       provider: parent.provider,
       model,
-      systemPrompt: buildSystemPrompt({ profile: { systemPrompt: await agent.prompt() }, contextFiles: parent.contextFiles, workspace: parent.workspace }),
+      systemPrompt: buildSystemPrompt({ profile: { systemPrompt: await agent.prompt() }, contextFiles: parent.contextFiles(), workspace: parent.workspace }),
       tools: offered.only(allowed),
       workspace: parent.workspace,
       beforeToolCall: parent.beforeToolCall,
       afterToolCall: parent.afterToolCall,
-      toolContext: parent.toolContext,
+      toolContext: parent.toolContext?.(),
       maxTurns: parent.maxTurns ?? DEFAULT_CHILD_MAX_TURNS,
     });
     const stop = parent.onEvent ? child.subscribe((event) => parent.onEvent?.(agent, event)) : undefined;

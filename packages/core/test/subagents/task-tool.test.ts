@@ -67,7 +67,7 @@ const pluginAgent = (name: string, body: string, extra: Partial<AgentEntry> = {}
 function parentWith(agents: SubagentDefinition[], answer: (request: ChatRequest) => Reply, maxParallel?: number) {
   const fake = scriptedClient(answer);
   const tools = new ToolRegistry([stubTool('read_file'), stubTool('grep'), stubTool('shell')]);
-  const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'parent-model', workspace, tools: () => tools, contextFiles: [] });
+  const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'parent-model', workspace, tools: () => tools, contextFiles: () => [] });
   tools.register(createTaskTool({ agents, run, maxParallel }));
   const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'parent-model', systemPrompt: 'PARENT', tools, workspace });
   return { parent, ...fake };
