@@ -112,6 +112,14 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    agents: z
+      .object({
+        // Subagents (the task tool) running at once, and the turn limit of each.
+        maxParallel: z.int().positive().describe('a positive whole number'),
+        maxTurns: z.int().positive().describe('a positive whole number'),
+      })
+      .partial()
+      .describe('an object'),
     sandbox: z
       .object({
         // Shell commands run in an OS sandbox: writes only in the workspace and temp, no network but these hosts.
@@ -154,6 +162,7 @@ export interface BeansConfig {
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };
+  agents: { maxParallel?: number; maxTurns?: number };
   hooks?: HooksSettings;
   guardrails?: GuardrailsSettings;
   sop?: string;

@@ -18,6 +18,7 @@ import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { shellTool } from '../tools/shell.js';
+import { createSubagentRunner, createTaskTool, parseInlineAgents, subagentList } from '../subagents/index.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
@@ -132,12 +133,28 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     },
     warnings,
   );
+  // Checked before anything else is built, so a bad --agents value is a usage error up front.
+  const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
+  // Children borrow the live conversation's model, tools and permission check (filled in below).
+  const runSubagent = createSubagentRunner({
+    client,
+    provider: providerId,
+    model: () => session.model,
+    workspace: base.workspace,
+    tools: () => session.tools,
+    contextFiles: () => contextFiles,
+    beforeToolCall: async (context, signal) => checks.get(session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
+    afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
+    toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
+    maxTurns: values.agents.maxTurns,
+  });
+  const taskTool = createTaskTool({ agents: subagents, run: runSubagent, maxParallel: values.agents.maxParallel });
   const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];
 
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
-  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), ...extraTools];
+  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), taskTool, ...extraTools];
   let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
   if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
 
@@ -152,6 +169,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const allow = parseToolRules(values.permissions.allow);
   const readDenied = createReadDenied(deny, base.workspace.root);
   // One policy per conversation: "always" answers must not outlive /clear or /resume.
+  // The live conversation's check, shared by its subagents so an "always" answer holds for them too.
+  const checks = new WeakMap<ChatSession, BeforeToolCall>();
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
@@ -223,6 +242,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       }
       return writer;
     };
+    const beforeToolCall = beforeToolCallFor();
     const session: ChatSession = new ChatSession({
       id,
       client,
@@ -232,7 +252,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       sop,
       tools,
       workspace: base.workspace,
-      beforeToolCall: beforeToolCallFor(),
+      beforeToolCall,
       afterToolCall,
       toolContext: { env: toolEnv, readDenied, sandbox, outputDir: outputDirOf(store, id) },
       maxTurns: values.maxTurns,
@@ -245,6 +265,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       onClose: () => writer?.close(),
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
+    checks.set(session, beforeToolCall);
     return session;
   };
 

@@ -3,6 +3,7 @@ import type { ConfigFlags, SettingSource } from '../config/index.js';
 import type { GuardrailsSettings } from '../guardrails/schema.js';
 import type { LLMClient } from '../llm/types.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { InlineAgents } from '../subagents/agents.js';
 
 /** The Claude Agent SDK's permission callback: asked whenever the policy would ask a person. */
 export type CanUseTool = (
@@ -44,6 +45,8 @@ export interface AgentSessionOptions {
   agentProfile?: string;
   /** A description the model turns into a profile (`-a`). */
   agentDescription?: string;
+  /** Subagents for the task tool in Claude Code's shape `{ name: { description, prompt, tools?, model? } }`, or that as JSON (`--agents`). */
+  agents?: InlineAgents | string;
   /** Extra plugin roots. */
   pluginDirs?: readonly string[];
   /** Where the built-in plugins are (default: the `plugins/` folder shipped with Beans). */

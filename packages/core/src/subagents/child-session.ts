@@ -1,0 +1,70 @@
+import { ChatSession } from '../agent/chat-session.js';
+import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
+import type { AgentEvent } from '../agent/types.js';
+import { resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { SubagentDefinition } from './agents.js';
+import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
+
+export const DEFAULT_CHILD_MAX_TURNS = 50;
+
+/** What a child borrows from its parent session. */
+export interface ChildSessionParent {
+  client: LLMClient;
+  provider: string;
+  /** The parent's model at the time of the call (a child with `model: inherit` uses it). */
+  model: () => string;
+  workspace: Workspace;
+  /** The parent's tools; the child gets them minus `task` (no recursion), cut to its `tools:` list. */
+  tools: () => ToolRegistry;
+  /** Read when a child starts (the parent may finish loading them after building its tools). */
+  contextFiles: () => ContextFile[];
+  /** The parent's permission check and hooks: the same mode, rules and asker. */
+  beforeToolCall?: BeforeToolCall;
+  afterToolCall?: AfterToolCall;
+  toolContext?: () => Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
+  /** Setting `agents.maxTurns`. */
+  maxTurns?: number;
+  /** Every event of a child, for forwarding with the task call's id. */
+  onEvent?: (agent: SubagentDefinition, event: AgentEvent) => void;
+}
+
+/** Runs each delegated job in a fresh conversation of its own, built from the parent's parts. */
+export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
+  return async (agent, prompt, context) => {
+    const parentModel = parent.model();
+    const model = agent.model && agent.model !== 'inherit' ? resolveModelAlias(parent.provider, agent.model, parentModel) : parentModel;
+    const offered = parent.tools();
+    const allowed = (agent.tools ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME);
+    const child = new ChatSession({
+      client: parent.client,
+      provider: parent.provider,
+      model,
+      systemPrompt: buildSystemPrompt({ profile: { systemPrompt: await agent.prompt() }, contextFiles: parent.contextFiles(), workspace: parent.workspace }),
+      tools: offered.only(allowed),
+      workspace: parent.workspace,
+      beforeToolCall: parent.beforeToolCall,
+      afterToolCall: parent.afterToolCall,
+      toolContext: parent.toolContext?.(),
+      maxTurns: parent.maxTurns ?? DEFAULT_CHILD_MAX_TURNS,
+    });
+    const stop = parent.onEvent ? child.subscribe((event) => parent.onEvent?.(agent, event)) : undefined;
+    try {
+      const result = await child.prompt(prompt, context.signal);
+      return {
+        finalText: result.finalText,
+        turns: result.turns,
+        inputTokens: result.usage.inputTokens,
+        outputTokens: result.usage.outputTokens,
+        stopReason: result.stopReason,
+        ...(result.failure ? { error: result.failure.message } : {}),
+      };
+    } finally {
+      stop?.();
+      child.close();
+    }
+  };
+}
