@@ -2,7 +2,8 @@
 // Prints the median of 5 runs for a cold load (a new Node process: importing @beans/core, then
 // loadPlugins), a warm load (again in the same process), and listing (the `beans plugins list --json`
 // object from a loaded catalog).
-// Run: pnpm exec tsc -b packages/core && node bench/plugins.mjs   (Node from scripts/toolchain.sh)
+// and the whole `beans plugins list` command in a new process.
+// Run: pnpm run build && node bench/plugins.mjs   (Node from scripts/toolchain.sh)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -121,6 +122,21 @@ try {
   console.log(`  cold process total           median ${ms(median(cold.map((run) => run.processMs)))}  (node start + import + load)`);
   console.log(`  warm loadPlugins             median ${ms(median(warm))}`);
   console.log(`  list (plugins list --json)   median ${ms(median(list))}  (${bytes} bytes)`);
+  // The whole command a user types: `beans plugins list --plugin-dir <root>` in a fresh process,
+  // with an empty HOME so only the generated plugins and the built-in ones load.
+  const home = mkdtempSync(path.join(os.tmpdir(), 'beans-bench-home-'));
+  const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state') };
+  const command = [];
+  try {
+    for (let run = 0; run < RUNS; run += 1) {
+      const startedAt = performance.now();
+      execFileSync(path.join(ROOT, 'bin', 'beans'), ['plugins', 'list', '--plugin-dir', root], { cwd: home, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      command.push(performance.now() - startedAt);
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+  console.log(`  beans plugins list (process) median ${ms(median(command))}  (${AGENTS + SKILLS + COMMANDS} plugin files; goal < 200 ms)`);
   console.log(`  (${RUNS} runs each)`);
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // Issue 18: long runs that must not fall over or spin.
 import { describe, expect, it } from 'vitest';
-import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
+import { makeTempRepo, parseJsonLines, runBeans, scriptedOllama } from './harness.ts';
 
 describe('loop detection', () => {
   it('a model that repeats one tool call is stopped within its bound: error_during_execution, exit 1', async () => {
@@ -48,5 +48,49 @@ describe('output that is never lost', () => {
     expect(savedPath).toContain('.outputs');
     expect(toolResult(2)).toMatch(/777777\s+777777\n\s*777778\s+777778/);
     expect(toolResult(3)).toContain(':1234567: 1234567');
+  });
+});
+
+describe('automatic compaction', () => {
+  it('summarises older turns when a request would pass 80% of a small context window, keeps recent ones, and --continue restores the view', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 1; i <= 5; i++) files[`big${i}.txt`] = `${`file ${i} line with some words in it\n`.repeat(180)}`;
+    const repo = makeTempRepo(files);
+    let work = 0;
+    const server = await scriptedOllama({
+      models: [{ name: 'tiny:latest', capabilities: ['completion', 'tools'], contextLength: 8_000 }],
+      turns: (request) => {
+        const body = request.body as { messages: { role: string; content: string }[] };
+        if (body.messages[0]?.content.startsWith('Summarise the conversation')) return { text: 'SUMMARY: read big1 to big3; nothing changed yet.' };
+        work++;
+        if (work <= 5) return { toolCalls: [{ name: 'read_file', args: { path: `big${work}.txt` } }] };
+        return { text: `finished after ${work - 1} reads` };
+      },
+    });
+    const env = { ...repo.env, OLLAMA_HOST: server.url };
+    const run = await runBeans(['-p', 'read all the big files', '-m', 'tiny:latest', '-o', 'stream-json'], { cwd: repo.dir, env });
+    expect(run.code).toBe(0);
+    const lines = parseJsonLines(run.stdout);
+    const boundary = lines.find((line) => line.type === 'system' && line.subtype === 'compact_boundary');
+    expect(boundary).toMatchObject({ compact_metadata: { trigger: 'auto' } });
+    const chats = server.requests.filter((r) => r.kind === 'chat');
+    const summaryAt = chats.findIndex((r) => (r.body as { messages: { content: string }[] }).messages[0]!.content.startsWith('Summarise'));
+    expect(summaryAt).toBeGreaterThan(0);
+    const after = chats[summaryAt + 1]!;
+    const afterText = JSON.stringify(after.body);
+    expect(afterText).toContain('Summary of the earlier conversation:\\nSUMMARY: read big1 to big3');
+    // The recent turns are still there verbatim: the last file read before compaction.
+    expect(afterText).toContain(`file ${summaryAt} line with some words`);
+    expect(afterText).not.toContain('file 1 line with some words');
+    // Below the threshold again (80% of 8,000 tokens, at about 4 characters a token).
+    expect(after.bytes).toBeLessThan(8_000 * 0.8 * 4);
+    expect(after.bytes).toBeLessThan(chats[summaryAt - 1]!.bytes);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
+
+    const next = await runBeans(['-p', 'and now?', '-m', 'tiny:latest', '--continue'], { cwd: repo.dir, env });
+    expect(next.code).toBe(0);
+    const resumed = JSON.stringify(server.requests.filter((r) => r.kind === 'chat').at(-1)!.body);
+    expect(resumed).toContain('SUMMARY: read big1 to big3');
+    expect(resumed).not.toContain('file 1 line with some words');
   });
 });

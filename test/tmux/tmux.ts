@@ -47,7 +47,7 @@ export class TmuxSession {
    * Starts `bin/beans <args>` in a detached pane of the given size. The shell keeps the pane open
    * after beans exits and prints `[beans exited with N]`, so tests can read the exit code.
    */
-  static start(options: { workspace: Workspace; env: Record<string, string>; args?: string[]; columns?: number; rows?: number }): TmuxSession {
+  static start(options: { workspace: Workspace; env: Record<string, string>; args?: string[]; columns?: number; rows?: number; program?: string[] }): TmuxSession {
     const socket = `beans-test-${process.pid}-${++counter}`;
     const { workspace } = options;
     const env = {
@@ -64,7 +64,7 @@ export class TmuxSession {
     const command = [
       'env -i',
       ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)),
-      quote(BEANS_BIN),
+      ...(options.program ?? [BEANS_BIN]).map(quote),
       ...(options.args ?? ['chat']).map(quote),
       '; echo "[beans exited with $?]"; sleep 600',
     ].join(' ');

@@ -18,7 +18,7 @@ export type Base = RuntimeBase;
 
 /** Workspace and configuration: what every command needs. Warnings go to stderr once. */
 export async function loadBase(options: CliOptions): Promise<Base> {
-  const base = await loadRuntimeBase({ flags: configFlags(options) });
+  const base = await loadRuntimeBase({ flags: configFlags(options), trusted: options.trust || undefined });
   for (const warning of base.config.warnings) warn(warning);
   return base;
 }
@@ -50,6 +50,7 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     sessionId: options.sessionId,
     persistSession: options.sessionPersistence !== false,
     settingSources: options.settingSources,
+    trustWorkspace: options.trust,
     interactive: mode === 'chat',
   };
 }

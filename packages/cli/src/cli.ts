@@ -61,6 +61,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
     .option('--session-id <id>', 'the id of a new session')
     .option('--no-session-persistence', 'keep no session file')
+    .option('--trust', "trust this folder for this run: apply its own looser permissions, hooks and MCP servers")
+    .option('--sandbox', 'run shell commands in an OS sandbox: writes only in the workspace and temp, no network but allowed hosts')
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();
@@ -80,9 +82,25 @@ function buildProgram(setExit: (code: number) => void): Command {
       .description(description)
       .option('--json', 'print JSON')
       .action(async (local: { json?: boolean }) => setExit(await (await load())(program.opts<CliOptions>(), local)));
-  listing('plugins', 'inspect plugins', 'every plugin with its agents, skills and commands, and every load problem', async () => (await import('./commands/plugins-list.js')).pluginsList);
+  const plugins = listing('plugins', 'inspect and install plugins', 'every plugin with its agents, skills and commands, and every load problem', async () => (await import('./commands/plugins-list.js')).pluginsList).parent!;
+  type Marketplace = typeof import('./commands/plugins-marketplace.js');
+  const pluginAction =
+    <A extends unknown[]>(pick: (module: Marketplace) => (options: CliOptions, ...args: A) => Promise<number>) =>
+    async (...args: A) =>
+      setExit(await pick(await import('./commands/plugins-marketplace.js'))(program.opts<CliOptions>(), ...args));
+  const marketplace = plugins.command('marketplace').description('plugin marketplaces in the Claude Code format');
+  marketplace.command('add <source>').description('add a marketplace: a folder, a git URL or owner/repo').action(pluginAction((m) => m.marketplaceAdd));
+  marketplace.command('list').description('added marketplaces and their plugins').option('--json', 'print JSON').action(pluginAction((m) => m.marketplaceList));
+  marketplace.command('update [name]').description('pull the newest version of git marketplaces').action(pluginAction((m) => m.marketplaceUpdate));
+  marketplace.command('remove <name>').description('forget a marketplace').action(pluginAction((m) => m.marketplaceRemove));
+  plugins.command('install <plugin>').description('install plugin[@marketplace] into the user plugin folder').action(pluginAction((m) => m.pluginInstall));
+  plugins.command('uninstall <plugin>').description('remove an installed plugin').action(pluginAction((m) => m.pluginUninstall));
+  plugins.command('update <plugin>').description('re-install a plugin from its marketplace').action(pluginAction((m) => m.pluginUpdate));
+  plugins.command('enable <plugin>').description('load an installed plugin again').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, true)));
+  plugins.command('disable <plugin>').description('keep an installed plugin but do not load it').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, false)));
   listing('models', 'inspect models', 'models the provider offers', async () => (await import('./commands/models-list.js')).modelsList);
   listing('sessions', 'inspect saved sessions', 'sessions of this workspace, newest first', async () => (await import('./commands/sessions-list.js')).sessionsList);
+  listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
 
   const mcp = program.command('mcp').description('MCP servers: list, add, remove');
   mcp
@@ -120,6 +138,20 @@ function buildProgram(setExit: (code: number) => void): Command {
       const { configSet } = await import('./commands/config.js');
       setExit(await configSet(program.opts<CliOptions>(), key, value, local));
     });
+
+  // `beans trust [DIR]`, `beans untrust [DIR]`: the user's list of trusted folders.
+  for (const [name, decision, about] of [
+    ['trust', 'trusted', "trust a folder (default: this workspace): its own looser permissions, hooks and MCP servers apply"],
+    ['untrust', 'untrusted', "stop trusting a folder (default: this workspace): its own looser settings are ignored"],
+  ] as const) {
+    program
+      .command(`${name} [dir]`)
+      .description(about)
+      .action(async (dir: string | undefined) => {
+        const { trustCommand } = await import('./commands/trust.js');
+        setExit(await trustCommand(decision, dir));
+      });
+  }
 
   return program;
 }

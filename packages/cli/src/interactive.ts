@@ -1,9 +1,16 @@
+import { workspaceTrustQuestion } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import { createChatHost } from './chat-host-impl.js';
-import type { CliOptions } from './options.js';
+import { configFlags, type CliOptions } from './options.js';
 
 /** `beans` / `beans chat`: the Ink UI over one session. */
 export async function runInteractive(options: CliOptions): Promise<number> {
+  // A folder whose own files ask for looser permissions, hooks or MCP servers asks once, first.
+  const question = await workspaceTrustQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
+  if (question) {
+    const { settleWorkspaceTrust } = await import('./ui/trust-prompt.js');
+    if ((await settleWorkspaceTrust(question)) === 'interrupted') return 130;
+  }
   const app = await createCliSession(options, 'chat');
   if (app.modelNote) process.stderr.write(`beans: ${app.modelNote}\n`);
   const host = createChatHost(app);

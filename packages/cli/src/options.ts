@@ -33,6 +33,10 @@ export interface CliOptions {
   sessionId?: string;
   /** False with --no-session-persistence. */
   sessionPersistence?: boolean;
+  /** --trust: apply this folder's own looser settings for this run. */
+  trust?: boolean;
+  /** --sandbox: shell commands run in an OS sandbox. */
+  sandbox?: boolean;
 }
 
 /** CLI flags as dotted config keys, the top layer of the configuration. */
@@ -48,6 +52,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   if (options.maxBudgetUsd !== undefined) flags.maxBudgetUsd = options.maxBudgetUsd;
   if (options.pluginDir?.length) flags['plugins.dirs'] = options.pluginDir;
   if (options.debug) flags.debug = true;
+  if (options.sandbox) flags['sandbox.enabled'] = true;
   return flags;
 }
 

@@ -18,12 +18,16 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
     open = new Map();
   };
 
-  // A compaction summary stands for everything before it: history starts at the latest one.
+  // A compaction summary stands for everything before it, except the recent messages it kept:
+  // the view is the summary, those kept messages, then everything after the note.
   let start = 0;
   messages.forEach((message, index) => {
     if (message.role === 'note' && message.kind === 'compaction') start = index;
   });
-  for (const message of messages.slice(start)) {
+  const note = messages[start];
+  const kept = note?.role === 'note' && note.kind === 'compaction' && note.keptMessages ? messages.slice(Math.max(0, start - note.keptMessages), start) : [];
+  const view = note?.role === 'note' && note.kind === 'compaction' ? [note, ...kept, ...messages.slice(start + 1)] : messages;
+  for (const message of view) {
     switch (message.role) {
       case 'user':
         closeOpenCalls();

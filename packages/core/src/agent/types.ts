@@ -54,6 +54,10 @@ export interface NoteMessage {
   text: string;
   /** For compaction: the estimated size of the context it replaced, in tokens. */
   tokensBefore?: number;
+  /** For compaction: how many messages just before the note stay in the model's view after the summary. */
+  keptMessages?: number;
+  /** For compaction: `/compact` by hand, or automatic when the context filled up. */
+  trigger?: 'manual' | 'auto';
   timestamp: number;
 }
 

@@ -4,3 +4,5 @@ export { allSettingKeys, leafSettingKeys, findSettingKey, suggestSettingKey, typ
 export { validateSettings } from './validate.js';
 export { loadConfig, formatConfigSource, CONFIG_ENV_VARS, SETTING_SOURCES, type SettingSource, type LoadConfigOptions, type LoadedConfig, type ConfigEntry, type ConfigSource, type ConfigFlags } from './load-config.js';
 export { setConfigValue, type SetConfigOptions, type SetConfigResult } from './set-config.js';
+export { isTrusted, trustDecisionFor, setTrustDecision, readTrustDecisions, trustedFoldersPath, applyWorkspaceTrust, describeIgnored, type TrustDecision, type IgnoredRequest, type WorkspaceTrustOptions } from './trust.js';
+export { workspaceTrustQuestion, type TrustQuestion, type TrustQuestionOptions } from './trust-question.js';

@@ -5,6 +5,7 @@ import { getDotted, setDotted } from './dotted.js';
 import { parseJsonObject } from './json-text.js';
 import { configDir, expandHome, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
 import { CONFIG_DEFAULTS, type BeansConfig } from './schema.js';
+import { applyWorkspaceTrust, type IgnoredRequest } from './trust.js';
 import { findSettingKey, leafSettingKeys, suggestSettingKey } from './setting-keys.js';
 import { checkSettingValue, parseSettingText, validateSettings } from './validate.js';
 
@@ -46,6 +47,8 @@ export interface LoadConfigOptions {
    * and not committed). All three by default.
    */
   settingSources?: readonly SettingSource[];
+  /** Workspace trust (config/trust.ts): true trusts for this run, undefined reads the user's decision. */
+  trusted?: boolean;
 }
 
 export type SettingSource = 'user' | 'project' | 'local';
@@ -77,7 +80,13 @@ interface Layer {
  * Merges CLI flags > environment > `.beans/settings.local.json` > `<workspace>/.beans/settings.json` > user settings > defaults.
  * An invalid file is a ConfigError (exit 3); a bad flag a UsageError (exit 2).
  */
-export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig & { ignored: IgnoredRequest[] }> {
+  const loaded = await mergeConfig(options);
+  const userOnly = (options.settingSources ?? SETTING_SOURCES).filter((source) => source === 'user');
+  return applyWorkspaceTrust(loaded, { workspaceRoot: options.workspaceRoot, env: options.env ?? process.env, trusted: options.trusted, loadWithoutWorkspaceFiles: () => mergeConfig({ ...options, settingSources: userOnly }) });
+}
+
+async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
   const warnings: string[] = [];
   const files: string[] = [];
@@ -108,7 +117,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'ollama', 'gemini', 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection']) values[parent] ??= {};
+  for (const parent of ['models', 'ollama', 'gemini', 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction']) values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };

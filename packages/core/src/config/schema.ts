@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_OLLAMA_HOST } from '../llm/ollama.js';
+import { guardrailsSchema, type GuardrailsSettings } from '../guardrails/schema.js';
+import { hooksSchema, type HooksSettings } from '../hooks/schema.js';
 import type { PermissionMode } from '../permissions/types.js';
 
 // Why zod rather than a hand-written checker: `node -e "import('zod')"` takes ~70 ms against ~30 ms
@@ -74,6 +76,14 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    compaction: z
+      .object({
+        enabled: z.boolean().describe('true or false'),
+        threshold: z.number().gt(0).max(1).describe('a fraction of the context window between 0 and 1, e.g. 0.8'),
+        contextWindow: z.int().positive().describe('a number of tokens'),
+      })
+      .partial()
+      .describe('an object'),
     loopDetection: z
       .object({
         enabled: z.boolean().describe('true or false'),
@@ -81,6 +91,17 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    sandbox: z
+      .object({
+        // Shell commands run in an OS sandbox: writes only in the workspace and temp, no network but these hosts.
+        enabled: z.boolean().describe('true or false'),
+        allowedHosts: list('a list of host names or "host:port" entries such as "registry.npmjs.org"'),
+      })
+      .partial()
+      .describe('an object'),
+    // Claude Code's hook shape; merged across settings files by the hooks loader, not here.
+    hooks: hooksSchema,
+    guardrails: guardrailsSchema,
     sop: z.string().describe('a string'),
     debug: z.boolean().describe('true or false'),
   })
@@ -105,6 +126,10 @@ export interface BeansConfig {
   ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] } };
   loopDetection: { enabled: boolean; maxRepeats?: number };
+  compaction: { enabled: boolean; threshold: number; contextWindow?: number };
+  sandbox: { enabled: boolean; allowedHosts: string[] };
+  hooks?: HooksSettings;
+  guardrails?: GuardrailsSettings;
   sop?: string;
   debug: boolean;
 }
@@ -120,8 +145,12 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'plugins.dirs': [],
   'plugins.disabled': [],
   'loopDetection.enabled': true,
+  'compaction.enabled': true,
+  'compaction.threshold': 0.8,
   'tools.env.passThrough': [],
   'tools.env.strip': [],
+  'sandbox.enabled': false,
+  'sandbox.allowedHosts': [],
   'ui.markdown': true,
   'ui.showCost': true,
   debug: false,

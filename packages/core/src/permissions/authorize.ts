@@ -16,6 +16,8 @@ export interface AuthorizeOptions {
   ask?: AskUser;
   /** Lets path rules like edit_file(src/**) match absolute or `..` paths by their place in the workspace. */
   workspace?: Pick<Workspace, 'root'>;
+  /** Shell commands run in an OS sandbox: it is the boundary, so they run without asking (deny rules still apply). */
+  sandboxed?: boolean;
 }
 
 const ALLOW: PermissionDecision = { allow: true };
@@ -53,6 +55,7 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       return deny(`plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`);
     }
     if (mode === 'yolo') return ALLOW;
+    if (options.sandboxed && tool.name === 'shell' && request.hint !== 'ask') return ALLOW;
     if (!forceAsk) {
       if (allowRulesCover([...(options.allow ?? []), ...approved], tool.name, kind, subject, analysis)) return ALLOW;
       if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;

@@ -22,12 +22,25 @@ export function createCatalog(plugins: PluginInfo[], problems: PluginProblem[]):
 interface EntryIndex<T extends PluginEntry> {
   plain: Map<string, T>;
   qualified: Map<string, T>;
+  /** `pdf-form-filler` for a skill named `PDF Form Filler`, which cannot be typed after a slash. */
+  aliases: Map<string, T>;
+}
+
+/** The typeable form of a name with spaces. */
+export function slashName(name: string): string {
+  return name.trim().toLowerCase().replace(/\s+/g, '-');
 }
 
 function indexEntries<T extends PluginEntry>(entries: T[], problems: PluginProblem[]): EntryIndex<T> {
   const plain = new Map<string, T>();
   const qualified = new Map<string, T>();
+  const aliases = new Map<string, T>();
   for (const entry of entries) {
+    if (/\s/.test(entry.name)) {
+      const alias = slashName(entry.name);
+      if (!aliases.has(alias)) aliases.set(alias, entry);
+      if (!aliases.has(`${entry.plugin}:${alias}`)) aliases.set(`${entry.plugin}:${alias}`, entry);
+    }
     const first = plain.get(entry.name);
     if (first) {
       problems.push({
@@ -40,12 +53,12 @@ function indexEntries<T extends PluginEntry>(entries: T[], problems: PluginProbl
     // A second plugin of the same name (e.g. a copy of a built-in one) is already reported once per plugin.
     if (!qualified.has(entry.qualifiedName)) qualified.set(entry.qualifiedName, entry);
   }
-  return { plain, qualified };
+  return { plain, qualified, aliases };
 }
 
 function find<T extends PluginEntry>(index: EntryIndex<T>, name: string): T | undefined {
   const wanted = name.trim().replace(/^\//, '');
-  return index.qualified.get(wanted) ?? index.plain.get(wanted);
+  return index.qualified.get(wanted) ?? index.plain.get(wanted) ?? index.aliases.get(wanted);
 }
 
 export type { AgentEntry, CommandEntry, SkillEntry };

@@ -26,17 +26,28 @@ export interface SlashInput {
 
 /** `/name args` -> its parts; undefined for text that is not a slash command (or is a path like `/usr/bin`). */
 export function parseSlashInput(text: string): SlashInput | undefined {
-  const match = /^\/([A-Za-z0-9][\w.-]*(?::[\w.-]+)?)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const match = /^\/([A-Za-z0-9][\w.-]*(?::[\w.-]+)*)(?:\s+([\s\S]*))?$/.exec(text.trim());
   if (!match) return undefined;
   return { name: match[1], args: (match[2] ?? '').trim() };
 }
 
+/** What a command's frontmatter changes for the run it starts, and for that run only. */
+export interface CommandRunScope {
+  /** `allowed-tools` as Beans rules (`Bash(git add:*)` -> `shell(git add *)`), added to the allow rules. */
+  allowedTools: string[];
+  /** The command's `model:` as written (`sonnet`, `inherit`, an id); map it as for agents. */
+  model?: string;
+  /** The model may not run this command itself; the user did. */
+  disableModelInvocation: boolean;
+}
+
 export interface CommandExpansion {
-  /** What the model receives. */
+  /** What the model receives, before ``!`cmd` `` preprocessing and `@path` references. */
   prompt: string;
   /** What the transcript shows: the line the user typed. */
   display: string;
   command: CommandEntry;
+  run: CommandRunScope;
 }
 
 /**
@@ -54,22 +65,32 @@ export async function expandCommand(
   const command = catalog.findCommand(input.name);
   if (!command) return undefined;
   const body = await command.loadBody();
-  return { prompt: substituteArguments(body, input.args), display: text.trim(), command };
+  const run: CommandRunScope = {
+    allowedTools: command.allowedTools ?? [],
+    ...(command.model && command.model !== 'inherit' ? { model: command.model } : {}),
+    disableModelInvocation: command.disableModelInvocation,
+  };
+  return { prompt: substituteArguments(body, input.args), display: text.trim(), command, run };
 }
 
 /**
- * Fills `$ARGUMENTS` and `$1`..`$9` outside code. A body that uses neither gets the arguments
- * appended, so a command written without placeholders still sees what the user typed.
+ * Fills the placeholders as Claude Code does, everywhere in the body (code blocks too):
+ * `$ARGUMENTS` is what the user typed; `$ARGUMENTS[n]` and `$n` (n = 0..9) are its shell-like
+ * words, counted from 0. A positional placeholder without a word stays as written, and `\$`
+ * keeps a literal `$`. A body that uses no placeholder gets the arguments appended.
  */
 export function substituteArguments(body: string, args: string): string {
   const positional = splitArguments(args);
   let used = false;
-  const filled = mapProse(body, (prose) =>
-    prose.replace(/\$ARGUMENTS\b|\$([1-9])(?!\d)/g, (match: string, digit: string | undefined) => {
+  const filled = body.replace(
+    /\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![\w[])|\$(\d)(?!\d)/g,
+    (match: string, indexed: string | undefined, digit: string | undefined) => {
+      if (match === '\\$') return '$';
       used = true;
-      if (digit === undefined) return args;
-      return positional[Number(digit) - 1] ?? '';
-    }),
+      const index = indexed ?? digit;
+      if (index === undefined) return args;
+      return positional[Number(index)] ?? match;
+    },
   );
   if (!used && args !== '') return `${filled}\n\nARGUMENTS: ${args}`;
   return filled;
@@ -104,53 +125,6 @@ export function splitArguments(args: string): string[] {
   }
   if (inWord) words.push(current);
   return words;
-}
-
-/** Applies `transform` to the Markdown outside fenced code blocks and inline code spans. */
-function mapProse(markdown: string, transform: (prose: string) => string): string {
-  const lines = markdown.split('\n');
-  const out: string[] = [];
-  let prose: string[] = [];
-  let fence: string | undefined;
-  const flushProse = (): void => {
-    if (prose.length > 0) out.push(mapOutsideInlineCode(prose.join('\n'), transform));
-    prose = [];
-  };
-  for (const line of lines) {
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence) {
-      out.push(line);
-      // A fence closes with the same character, at least as long, and nothing after it.
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
-    } else if (marker) {
-      flushProse();
-      fence = marker;
-      out.push(line);
-    } else {
-      prose.push(line);
-    }
-  }
-  flushProse();
-  return out.join('\n');
-}
-
-function mapOutsideInlineCode(text: string, transform: (prose: string) => string): string {
-  // A code span opens with a run of backticks and closes at the next run of the same length.
-  let out = '';
-  let proseStart = 0;
-  const runs = /`+/g;
-  let open: RegExpExecArray | null;
-  while ((open = runs.exec(text)) !== null) {
-    const ticks = open[0];
-    const closing = new RegExp(`(?<!\`)${ticks}(?!\`)`, 'g');
-    closing.lastIndex = open.index + ticks.length;
-    const close = closing.exec(text);
-    if (!close) continue;
-    out += transform(text.slice(proseStart, open.index)) + text.slice(open.index, close.index + ticks.length);
-    proseStart = close.index + ticks.length;
-    runs.lastIndex = proseStart;
-  }
-  return out + transform(text.slice(proseStart));
 }
 
 /**

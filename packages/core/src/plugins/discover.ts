@@ -116,8 +116,8 @@ function pathList(value: unknown): string[] {
 
 /**
  * The Markdown files of one plugin. Manifest paths add to the default folders, as in Claude Code;
- * a path may name a folder or a single file. A command's or agent's name is its file name, even in
- * nested folders.
+ * a path may name a folder or a single file. An agent's name is its file name; a command in a
+ * nested folder is namespaced by it as in Claude Code (`commands/frontend/test.md` is `frontend:test`).
  */
 export function findPluginFiles(dir: string, manifest: PluginManifest, problems: PluginProblem[]): FoundFile[] {
   const manifestFile = path.join(dir, MANIFEST);
@@ -141,7 +141,7 @@ export function findPluginFiles(dir: string, manifest: PluginManifest, problems:
         if (declared.has(target)) problems.push({ path: manifestFile, message: `names "${declared.get(target)}", which does not exist` });
         continue;
       }
-      for (const file of files) found.push({ kind, path: file, fallbackName: path.basename(file, '.md') });
+      for (const file of files) found.push({ kind, path: file, fallbackName: kind === 'command' ? commandName(target, file) : path.basename(file, '.md') });
     }
   }
   for (const target of skillPaths) {
@@ -152,7 +152,15 @@ export function findPluginFiles(dir: string, manifest: PluginManifest, problems:
     }
     found.push(...skills);
   }
-  return found;
+  // A manifest may name a file the default folder already holds: one entry per file.
+  const seen = new Set<string>();
+  return found.filter((file) => !seen.has(file.path) && seen.add(file.path) !== undefined);
+}
+
+function commandName(folder: string, file: string): string {
+  const relative = path.relative(folder, file);
+  if (relative === '' || relative.startsWith('..')) return path.basename(file, '.md');
+  return relative.slice(0, -'.md'.length).split(path.sep).join(':');
 }
 
 /** Markdown files at a path (a file, or a folder walked recursively); undefined when missing. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isInside } from '../workspace/paths.js';
 import { asArgumentHint, asList, asText, firstBodyLine, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import { readHead, readText } from './read-head.js';
+import { substitutePluginRoot } from './preprocess.js';
 import { agentToolNames, beansToolRule } from './tool-names.js';
 import type { AgentEntry, CommandEntry, PluginProblem, SkillEntry } from './types.js';
 
@@ -47,7 +48,7 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
     description,
     path: file.path,
     qualifiedName: `${plugin}:${name}`,
-    loadBody: () => loadBody(file.path),
+    loadBody: () => loadBody(file.path, pluginRoot),
   };
   if (file.kind === 'agent') {
     const tools = asList(data.tools);
@@ -69,6 +70,7 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
       argumentHint: asArgumentHint(data['argument-hint']),
       model: asText(data.model),
       allowedTools: allowed && allowed.length > 0 ? allowed.map(beansToolRule) : undefined,
+      disableModelInvocation: asFlag(data['disable-model-invocation']),
     };
   }
   return {
@@ -77,11 +79,17 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
     triggers: asList(data.triggers) ?? [],
     dir: path.dirname(file.path),
     ownFolder: file.ownFolder === true,
+    disableModelInvocation: asFlag(data['disable-model-invocation']),
   };
 }
 
-async function loadBody(filePath: string): Promise<string> {
-  return splitFrontmatter(await readText(filePath)).body.trim();
+async function loadBody(filePath: string, pluginRoot: string | undefined): Promise<string> {
+  const body = splitFrontmatter(await readText(filePath)).body.trim();
+  return pluginRoot ? substitutePluginRoot(body, pluginRoot) : body;
+}
+
+function asFlag(value: unknown): boolean {
+  return value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
 }
 
 /** Why a plugin file must not be read, or undefined when it may. */

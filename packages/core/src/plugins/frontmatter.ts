@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type GrayMatter from 'gray-matter';
-import { recoverKeys } from './recover-keys.js';
+import { recoverKeys, recoverKeysWithNotes } from './recover-keys.js';
 
 // gray-matter (with js-yaml) costs ~20-40 ms to load; only sessions that read plugins pay for it.
 const require = createRequire(import.meta.url);
@@ -87,10 +87,10 @@ function parseUnclosed(rest: string): ParsedFrontmatter {
 }
 
 function recovered(split: FrontmatterSplit & { yaml?: string }, reason: string): ParsedFrontmatter {
-  const data = recoverKeys(split.yaml ?? '');
+  const { data, notes } = recoverKeysWithNotes(split.yaml ?? '');
   const keys = Object.keys(data);
   const outcome = keys.length > 0 ? `recovered ${keys.join(', ')} line by line` : 'no keys could be recovered';
-  return { data, body: split.body, hasFrontmatter: true, problem: `${reason}; ${outcome}` };
+  return { data, body: split.body, hasFrontmatter: true, problem: [`${reason}; ${outcome}`, ...notes].join('; ') };
 }
 
 /**

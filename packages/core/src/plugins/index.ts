@@ -25,6 +25,7 @@ export {
   splitArguments,
   substituteArguments,
   type CommandExpansion,
+  type CommandRunScope,
   type SlashInput,
 } from './commands.js';
 export {
@@ -50,3 +51,19 @@ export {
 } from './profile.js';
 export { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
 export { beansToolName, beansToolRule } from './tool-names.js';
+export {
+  commandRulesAllow,
+  expandFileReferences,
+  runCommandShell,
+  substitutePluginRoot,
+  type CommandShellOptions,
+  type ShellRunResult,
+} from './preprocess.js';
+export {
+  MarketplaceError,
+  PluginStore,
+  type InstalledPlugin,
+  type MarketplacePlugin,
+  type MarketplaceRecord,
+} from './marketplace.js';
+export { summaryLine } from './summary.js';

@@ -1,11 +1,14 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createCatalog } from './catalog.js';
-import { findPluginFiles, pluginDirsOf, readManifest } from './discover.js';
+import { findPluginFiles, listDir, looksLikePlugin, pluginDirsOf, readManifest } from './discover.js';
 import { loadEntry, type LoadedEntry } from './entries.js';
 import type { PluginCatalog, PluginInfo, PluginProblem } from './types.js';
 
-export type PluginRootKind = 'builtin' | 'workspace' | 'workspace-beans' | 'user' | 'extra';
+export type PluginRootKind = 'builtin' | 'workspace' | 'workspace-beans' | 'workspace-claude' | 'user' | 'user-claude' | 'extra';
+
+// `.claude` folders hold one plugin each (their commands/, agents/, skills/), named as Claude Code shows them.
+const CLAUDE_DIR_PLUGIN: Partial<Record<PluginRootKind, string>> = { 'workspace-claude': 'project', 'user-claude': 'user' };
 
 export interface PluginRoot {
   dir: string;
@@ -18,11 +21,16 @@ export interface PluginRootsOptions {
   workspaceRoot?: string;
   /** `~/.config/beans-agent` (or `$XDG_CONFIG_HOME/beans-agent`). */
   configDir?: string;
+  /** `~/.claude`, whose commands/, agents/ and skills/ are the user's own plugin. */
+  claudeHome?: string;
   /** `--plugin-dir` values, in the order given. */
   extraDirs?: string[];
 }
 
-/** Plugin roots in priority order: built-in, workspace, workspace `.beans`, user config, extra dirs. */
+/**
+ * Plugin roots in priority order, as Claude Code ranks definitions: `--plugin-dir`, then the
+ * workspace (`plugins/`, `.beans/plugins`, `.claude`), then the user's, then Beans' built-in ones.
+ */
 export function pluginRoots(options: PluginRootsOptions): PluginRoot[] {
   const roots: PluginRoot[] = [];
   const add = (dir: string | undefined, kind: PluginRootKind): void => {
@@ -30,13 +38,15 @@ export function pluginRoots(options: PluginRootsOptions): PluginRoot[] {
     const resolved = path.resolve(dir);
     if (!roots.some((root) => root.dir === resolved)) roots.push({ dir: resolved, kind });
   };
-  add(options.builtinDir, 'builtin');
+  for (const dir of options.extraDirs ?? []) add(dir, 'extra');
   if (options.workspaceRoot) {
     add(path.join(options.workspaceRoot, 'plugins'), 'workspace');
     add(path.join(options.workspaceRoot, '.beans', 'plugins'), 'workspace-beans');
+    add(path.join(options.workspaceRoot, '.claude'), 'workspace-claude');
   }
   if (options.configDir) add(path.join(options.configDir, 'plugins'), 'user');
-  for (const dir of options.extraDirs ?? []) add(dir, 'extra');
+  add(options.claudeHome, 'user-claude');
+  add(options.builtinDir, 'builtin');
   return roots;
 }
 
@@ -100,7 +110,9 @@ function loadRoot(root: PluginRoot, disabled: Set<string>): LoadedRoot {
     problems.push({ path: root.dir, message: 'is not a folder; no plugins were loaded from it' });
     return { plugins: [], problems };
   }
-  const loaded = pluginDirsOf(root.dir).map((dir) => loadPlugin(dir, disabled));
+  const claudeName = CLAUDE_DIR_PLUGIN[root.kind];
+  const dirs = claudeName ? (looksLikePlugin(new Set(listDir(root.dir).map((entry) => entry.name))) ? [root.dir] : []) : pluginDirsOf(root.dir);
+  const loaded = dirs.map((dir) => loadPlugin(dir, disabled, claudeName));
   const plugins: PluginInfo[] = [];
   for (const result of loaded) {
     problems.push(...result.problems);
@@ -109,10 +121,10 @@ function loadRoot(root: PluginRoot, disabled: Set<string>): LoadedRoot {
   return { plugins, problems };
 }
 
-function loadPlugin(dir: string, disabled: Set<string>): { plugin?: PluginInfo; problems: PluginProblem[] } {
+function loadPlugin(dir: string, disabled: Set<string>, fixedName?: string): { plugin?: PluginInfo; problems: PluginProblem[] } {
   const problems: PluginProblem[] = [];
   const manifest = readManifest(dir, problems);
-  const name = manifest.name ?? path.basename(dir);
+  const name = fixedName ?? manifest.name ?? path.basename(dir);
   if (disabled.has(name)) return { problems };
   const files = findPluginFiles(dir, manifest, problems);
   const entries = files.map((file) => loadEntry(file, name, problems, dir));

@@ -37,25 +37,50 @@ interface RawEntry {
 }
 
 export function recoverKeys(yaml: string): Record<string, string | string[]> {
+  return recoverKeysWithNotes(yaml).data;
+}
+
+/**
+ * `recoverKeys`, plus notes on what a sloppy file nearly lost: a known key that is not yet set
+ * starts its own entry even inside an unclosed `<tag>` (`model: opus` after `<function ...>` text).
+ */
+export function recoverKeysWithNotes(yaml: string): { data: Record<string, string | string[]>; notes: string[] } {
   const entries: RawEntry[] = [];
   let current: RawEntry | undefined;
   let openTags = 0;
+  let openTag: string | undefined;
+  const rescued: string[] = [];
+  let rescuedFrom: { key: string; tag: string } | undefined;
+  // What a reader that honours every open tag would still consider open, to name what it would lose.
+  let strictOpen = 0;
   for (const line of yaml.split(/\r?\n/)) {
     const match = KEY_LINE.exec(line);
-    if (match && openTags === 0 && startsEntry(match[1])) {
-      current = { key: match[1].toLowerCase(), first: (match[2] ?? '').trim(), rest: [] };
+    const key = match?.[1]?.toLowerCase();
+    const strictStarts = match !== null && strictOpen === 0 && startsEntry(match[1]!);
+    if (!strictStarts) strictOpen = Math.max(0, strictOpen + countTags(line));
+    const unseenKnown = key !== undefined && KNOWN_KEYS.has(key) && !entries.some((entry) => entry.key === key);
+    if (match && key !== undefined && ((openTags === 0 && startsEntry(match[1]!)) || (openTags > 0 && unseenKnown))) {
+      if (!strictStarts && current) {
+        rescuedFrom ??= { key: current.key, tag: openTag ?? 'tag' };
+        rescued.push(key);
+      }
+      current = { key, first: (match[2] ?? '').trim(), rest: [] };
       entries.push(current);
+      openTags = 0;
       continue;
     }
     if (current) current.rest.push(line);
+    const before = openTags;
     openTags = Math.max(0, openTags + countTags(line));
+    if (before === 0 && openTags > 0) openTag = /<([A-Za-z][\w-]*)/.exec(line)?.[1];
   }
   const data: Record<string, string | string[]> = {};
   for (const entry of entries) {
     // The first occurrence wins, as it would for a reader skimming the file.
     if (data[entry.key] === undefined) data[entry.key] = entryValue(entry);
   }
-  return data;
+  const notes = rescuedFrom ? [`an unclosed <${rescuedFrom.tag}> tag in ${rescuedFrom.key} would have hidden ${rescued.join(', ')}; they were read as keys`] : [];
+  return { data, notes };
 }
 
 function startsEntry(key: string): boolean {

@@ -59,6 +59,9 @@ export function createLoadSkillTool(catalog: PluginCatalog): Tool<{ name: string
     async execute(input) {
       const wanted = input.name.trim().replace(/^\//, '');
       const skill = catalog.findSkill(wanted);
+      if (skill?.disableModelInvocation) {
+        return { content: `Skill "${skill.name}" is marked disable-model-invocation: only the user can run it, as /${skill.name}.`, isError: true };
+      }
       if (skill) return { content: await renderSkill(skill) };
       const slash = wanted.indexOf('/');
       const owner = slash > 0 ? catalog.findSkill(wanted.slice(0, slash)) : undefined;
@@ -69,7 +72,7 @@ export function createLoadSkillTool(catalog: PluginCatalog): Tool<{ name: string
 }
 
 function unknownSkillMessage(name: string, catalog: PluginCatalog): string {
-  const known = catalog.skills().map((skill) => skill.name);
+  const known = catalog.skills().filter((skill) => !skill.disableModelInvocation).map((skill) => skill.name);
   if (known.length === 0) return `Unknown skill "${name}": no skills are installed.`;
   return `Unknown skill "${name}". Known skills: ${known.join(', ')}.`;
 }

@@ -1,9 +1,9 @@
-import { BUILTIN_COMMAND_NAMES, expandCommand } from './commands.js';
+import { BUILTIN_COMMAND_NAMES, expandCommand, type CommandRunScope } from './commands.js';
 import { skillInvocation } from './skills.js';
 import type { CommandEntry, PluginCatalog, SkillEntry } from './types.js';
 
 export type SlashExpansion =
-  | { kind: 'command'; origin: 'command'; prompt: string; display: string; command: CommandEntry }
+  | { kind: 'command'; origin: 'command'; prompt: string; display: string; command: CommandEntry; run: CommandRunScope }
   | { kind: 'skill'; origin: 'skill'; prompt: string; display: string; skill: SkillEntry };
 
 /**

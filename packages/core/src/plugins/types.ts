@@ -34,6 +34,8 @@ export interface SkillEntry extends EntryBase {
   dir: string;
   /** True for `skills/<name>/SKILL.md`, whose folder may hold references/ and scripts/. */
   ownFolder: boolean;
+  /** `disable-model-invocation: true`: only the user may run it (`/name`); not listed to the model. */
+  disableModelInvocation: boolean;
 }
 
 export interface CommandEntry extends EntryBase {
@@ -42,6 +44,8 @@ export interface CommandEntry extends EntryBase {
   model?: string;
   /** Permission rules in Beans' form, e.g. `shell(git add *)`. */
   allowedTools?: string[];
+  /** `disable-model-invocation: true`: only the user may run it. */
+  disableModelInvocation: boolean;
 }
 
 export type PluginEntry = AgentEntry | SkillEntry | CommandEntry;

@@ -1,4 +1,5 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { isInside } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -8,33 +9,111 @@ export interface ContextFile {
   content: string;
 }
 
-export const CONTEXT_FILE_NAMES: readonly string[] = ['AGENTS.md', 'BEANS.md'];
+export const CONTEXT_FILE_NAMES: readonly string[] = ['AGENTS.md', 'BEANS.md', 'CLAUDE.md', path.join('.claude', 'CLAUDE.md')];
+
+// Claude Code follows imports up to five hops from the file the user wrote.
+const MAX_IMPORT_DEPTH = 5;
 
 export interface LoadContextFilesOptions {
   /** `~/.config/beans-agent` (or `$XDG_CONFIG_HOME/beans-agent`); its files come first. */
   configDir?: string;
+  /** `~/.claude`: its CLAUDE.md follows the config folder's files, as a user-level file. */
+  claudeHome?: string;
   workspace: Pick<Workspace, 'root' | 'cwd'>;
   /** Receives files that were skipped for safety (links out of the workspace, FIFOs). */
   onWarning?: (text: string) => void;
 }
 
+interface Candidate {
+  file: string;
+  /** Folders an import of this file may lead into; undefined for the user's own files. */
+  confineTo?: string[];
+}
+
 /**
- * AGENTS.md and BEANS.md from the config folder, then from the workspace root down to the current
- * folder, so the most specific instructions come last. Empty and unreadable files are skipped.
+ * AGENTS.md, BEANS.md and CLAUDE.md (also `.claude/CLAUDE.md`) from the user's folders, then from
+ * the workspace root down to the current folder, so the most specific instructions come last.
+ * `@path` imports follow the file that names them. Empty and unreadable files are skipped.
  */
 export async function loadContextFiles(options: LoadContextFilesOptions): Promise<ContextFile[]> {
-  const folders = options.configDir ? [options.configDir, ...foldersDown(options.workspace)] : foldersDown(options.workspace);
-  const candidates = folders.flatMap((folder) => CONTEXT_FILE_NAMES.map((name) => path.join(folder, name)));
-  const read = await Promise.all(candidates.map((file) => readContextFile(file, options.configDir && file.startsWith(options.configDir + path.sep) ? undefined : options.workspace.root, options.onWarning)));
+  const user: Candidate[] = [
+    ...(options.configDir ? ['AGENTS.md', 'BEANS.md'].map((name) => ({ file: path.join(options.configDir!, name) })) : []),
+    ...(options.claudeHome ? [{ file: path.join(options.claudeHome, 'CLAUDE.md') }] : []),
+  ];
+  const importRoots = [options.workspace.root, ...(options.claudeHome ? [options.claudeHome] : [])];
+  const repository = foldersDown(options.workspace).flatMap((folder) =>
+    CONTEXT_FILE_NAMES.map((name) => ({ file: path.join(folder, name), confineTo: importRoots })),
+  );
+  const read = await Promise.all(
+    [...user, ...repository].map(async (candidate) => ({
+      candidate,
+      file: await readContextFile(candidate.file, candidate.confineTo ? options.workspace.root : undefined, options.onWarning),
+    })),
+  );
   const seen = new Set<string>();
   const files: ContextFile[] = [];
-  for (const file of read) {
+  const add = async (file: ContextFile & { real: string }, confineTo: string[], depth: number): Promise<void> => {
     // The config folder can also be a workspace folder; one copy is enough.
-    if (!file || seen.has(file.real)) continue;
+    if (seen.has(file.real)) return;
     seen.add(file.real);
     files.push({ path: file.path, content: file.content });
+    for (const target of importsOf(file.content, path.dirname(file.path))) {
+      if (depth >= MAX_IMPORT_DEPTH) {
+        options.onWarning?.(`${file.path} imports ${target} more than ${MAX_IMPORT_DEPTH} imports deep; it was not read.`);
+        continue;
+      }
+      const imported = await readImport(target, file.path, confineTo, options.onWarning);
+      if (imported) await add(imported, confineTo, depth + 1);
+    }
+  };
+  for (const { candidate, file } of read) {
+    if (file) await add(file, candidate.confineTo ?? [os.homedir()], 0);
   }
   return files;
+}
+
+/** `@path` words outside code; relative to the importing file's folder, `~/` to the home folder. */
+function importsOf(content: string, dir: string): string[] {
+  const targets: string[] = [];
+  let fence: string | undefined;
+  for (const line of content.split('\n')) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (marker) {
+      fence = marker;
+      continue;
+    }
+    const prose = line.replace(/`[^`]*`/g, '');
+    for (const match of prose.matchAll(/(?<=^|\s)@([\w.~/-]+)/g)) {
+      const written = match[1]!.replace(/[.,;:!?)]+$/, '');
+      if (written === '') continue;
+      targets.push(written.startsWith('~/') ? path.join(os.homedir(), written.slice(2)) : path.resolve(dir, written));
+    }
+  }
+  return targets;
+}
+
+async function readImport(
+  target: string,
+  importer: string,
+  confineTo: string[],
+  warn: ((text: string) => void) | undefined,
+): Promise<(ContextFile & { real: string }) | undefined> {
+  let real: string;
+  try {
+    real = await realpath(target);
+  } catch {
+    return undefined; // `@someone` in prose, not a file
+  }
+  const roots = await Promise.all(confineTo.map((root) => realpath(root).catch(() => root)));
+  if (!roots.some((root) => isInside(root, real))) {
+    warn?.(`${importer} imports ${target}, which is outside the workspace; it was not read.`);
+    return undefined;
+  }
+  return readContextFile(target, undefined, warn);
 }
 
 function foldersDown(workspace: Pick<Workspace, 'root' | 'cwd'>): string[] {

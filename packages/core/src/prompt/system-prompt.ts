@@ -6,14 +6,24 @@ import type { ContextFile } from './context-files.js';
 
 // A context file this long is almost certainly not meant as instructions; keep the request sane.
 const MAX_CONTEXT_FILE_CHARS = 40_000;
-const MAX_SKILL_DESCRIPTION = 120;
+// Claude Code's cap for one skill's listing text; longer ones are cut there too.
+const MAX_SKILL_DESCRIPTION = 1536;
+
+export interface ListedSkill {
+  name: string;
+  description: string;
+  /** Only the user may run it; the model is not told about it. */
+  disableModelInvocation?: boolean;
+}
 
 export interface SystemPromptOptions {
   /** The active profile; only its body is used. */
   profile: { systemPrompt: string };
   contextFiles?: ContextFile[];
   /** Skills the model may load: listed by name and description only. */
-  skills?: Array<{ name: string; description: string }>;
+  skills?: ListedSkill[];
+  /** Told once when descriptions had to be cut. */
+  warn?: (message: string) => void;
   workspace: Workspace;
   date?: Date;
   platform?: string;
@@ -24,8 +34,8 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
   const sections = [options.profile.systemPrompt.trim(), environmentSection(options)];
   const contextFiles = options.contextFiles ?? [];
   if (contextFiles.length > 0) sections.push(contextSection(contextFiles, options.workspace));
-  const skills = options.skills ?? [];
-  if (skills.length > 0) sections.push(skillsSection(skills));
+  const skills = (options.skills ?? []).filter((skill) => skill.disableModelInvocation !== true);
+  if (skills.length > 0) sections.push(skillsSection(skills, options.warn));
   return sections.filter((section) => section !== '').join('\n\n');
 }
 
@@ -51,16 +61,20 @@ function contextSection(files: ContextFile[], workspace: Workspace): string {
   return parts.join('\n\n');
 }
 
-function skillsSection(skills: Array<{ name: string; description: string }>): string {
+function skillsSection(skills: ListedSkill[], warn: ((message: string) => void) | undefined): string {
   const lines = ['# Skills', 'Before a task one of these covers, call load_skill with its name and follow it.'];
-  for (const skill of skills) lines.push(`- ${skill.name}: ${shorten(skill.description)}`);
+  const cut: string[] = [];
+  for (const skill of skills) {
+    const flat = skill.description.replace(/\s+/g, ' ').trim();
+    if (flat.length <= MAX_SKILL_DESCRIPTION) {
+      lines.push(`- ${skill.name}: ${flat}`);
+      continue;
+    }
+    cut.push(skill.name);
+    lines.push(`- ${skill.name}: ${flat.slice(0, MAX_SKILL_DESCRIPTION - 1)}…`);
+  }
+  if (cut.length > 0) warn?.(`The descriptions of skills ${cut.join(', ')} were cut at ${MAX_SKILL_DESCRIPTION} characters in the system prompt.`);
   return lines.join('\n');
-}
-
-function shorten(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= MAX_SKILL_DESCRIPTION) return flat;
-  return `${flat.slice(0, MAX_SKILL_DESCRIPTION - 1).trimEnd()}…`;
 }
 
 function displayPath(file: string, workspace: Workspace): string {

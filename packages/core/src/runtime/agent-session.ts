@@ -7,11 +7,16 @@ import type { AgentMessage } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
+import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
+import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
 import { parseToolRules, ruleCoversTool } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
-import { createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { shellTool } from '../tools/shell.js';
+import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
 import { builtinTools } from '../tools/builtin.js';
@@ -22,9 +27,10 @@ import type { McpServerStatus } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { autoCompaction } from './auto-compact.js';
 import { compactSession } from './compact.js';
-import { isDontAsk, parsePermissionMode } from './permission-mode.js';
+import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
 import { generateProfile } from './profile-writer.js';
 import type { SessionInitInfo } from './sdk-messages.js';
@@ -50,6 +56,11 @@ export interface AgentSession {
   readonly store?: SessionStore;
   /** Warnings found while building the session (settings, plugins), for the front end to show. */
   readonly warnings: string[];
+  /** Configured command hooks (settings, plugins) and their runner, for the events the loop does not run itself. */
+  readonly hookSet: HookSet;
+  readonly hooks: HookRunner;
+  /** Guardrails from settings and the profile; check prompts and answers with checkInput/checkOutput. */
+  readonly guardrails: Guardrails;
   /** The live conversation; replaced by `newConversation` (/clear, /resume). */
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
@@ -72,9 +83,14 @@ export interface AgentSession {
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
-  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources });
+  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
   const warnings = [...base.config.warnings];
+  // --sandbox: shell commands run in an OS sandbox, or the run stops here, before any network
+  // (SandboxUnavailableError, exit 3).
+  const sandbox = values.sandbox.enabled
+    ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts, denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root) })
+    : undefined;
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
   const providerId = options.client?.provider ?? providerIdOf(base);
   const client = options.client ?? (await clientFor(base, providerId));
@@ -137,19 +153,46 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
-      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask })),
+      commandHooks.beforeToolCall,
+      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
-  const afterToolCall: AfterToolCall | undefined = options.afterToolCall ? composeAfterToolCall(options.afterToolCall) : undefined;
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? false });
+  for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
+  if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) in this repository's settings did not load because the workspace is not trusted.`);
+  const hooks = createHookRunner({
+    hooks: hookSet,
+    sessionId: () => session.id,
+    transcriptPath: () => (store ? store.pathOf(session.id) : ''),
+    cwd: base.workspace.root,
+    permissionMode: () => sdkPermissionMode(permissionMode),
+    env: base.env,
+  });
+  const commandHooks = hookToolCallbacks(hooks, (message) => options.onHookMessage?.(message));
+  const guardrails = compileGuardrails(values.guardrails, options.guardrails);
+  // Redaction last, so nothing a hook appends carries a secret to the model either.
+  const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
+  const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
 
-  const contextFiles = await loadContextFiles({ configDir: base.configDir, workspace: base.workspace, onWarning: (text) => warnings.push(text) });
+  const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, onWarning: (text) => warnings.push(text) });
   const systemPrompt = withAppendix(
-    buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }),
+    buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace, warn: (text) => warnings.push(text) }),
     options.appendSystemPrompt,
   );
   const store = options.persistSession === false ? undefined : sessionStore(base);
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
   const toolEnv = toolEnvironment(base.env, { passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
+
+  // Context windows from the provider's model list, looked up once per model and only when needed.
+  const windows = new Map<string, Promise<number | undefined>>();
+  const contextWindowOf = (name: string, signal: AbortSignal) => {
+    let found = windows.get(name);
+    if (!found) {
+      found = client.listModels(signal).then((models) => models.find((entry) => entry.name === name)?.contextWindow, () => undefined);
+      windows.set(name, found);
+    }
+    return found;
+  };
 
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
@@ -188,10 +231,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       workspace: base.workspace,
       beforeToolCall: beforeToolCallFor(),
       afterToolCall,
-      toolContext: { env: toolEnv, readDenied, outputDir: outputDirOf(store, id) },
+      toolContext: { env: toolEnv, readDenied, sandbox, outputDir: outputDirOf(store, id) },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
+      transformContext: values.compaction.enabled ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, contextWindowOf) : undefined,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       record: (message) => openWriter(session)?.append(message),
@@ -221,6 +265,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     modelNote: resolved && 'note' in resolved ? resolved.note : undefined,
     store,
     warnings,
+    hookSet,
+    hooks,
+    guardrails,
     get session() {
       return session;
     },
@@ -237,7 +284,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     setAsker(next) {
       asker = next;
     },
-    preparePrompt: async (text) => {
+    async preparePrompt(text) {
       // `/mcp__server__prompt args`: a prompt an MCP server offers.
       try {
         const expanded = await mcp?.expandPrompt(text);
@@ -245,7 +292,26 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       } catch (error) {
         return { error: (error as Error).message };
       }
-      return preparePrompt(text, catalog);
+      const prepared = await preparePrompt(text, catalog, {
+        workspaceRoot: base.workspace.root,
+        runShell: async (command, signal) => {
+          const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv, sandbox });
+          const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
+          return { output: contentText(result.content), exitCode };
+        },
+        isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny),
+      });
+      // A command's allowed-tools hold for the run it starts, and only that run.
+      if ('messages' in prepared && prepared.run && prepared.run.allowedTools.length > 0) {
+        const added = parseToolRules(prepared.run.allowedTools);
+        allow.push(...added);
+        const stop = session.subscribe((event) => {
+          if (event.type !== 'agent_end') return;
+          stop();
+          for (const rule of added) allow.splice(allow.indexOf(rule), 1);
+        });
+      }
+      return prepared;
     },
     compact: (signal, focus) => compactSession(session, signal, focus),
     async newConversation(id, nextModel = session.model) {
@@ -272,6 +338,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     mcpServers: () => mcp?.statuses() ?? [],
     close: () => {
       session.close();
+      void sandbox?.dispose();
       void mcp?.close();
     },
   };

@@ -1,8 +1,10 @@
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir as userConfigDir, loadConfig, modelForProvider, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
 import { ConfigError, ProviderError, UsageError } from '../errors.js';
 import { createClient, defaultProviderId, exitCodeForFailure, getProvider, listProviders, registerBuiltinProviders, type LLMClient } from '../llm/index.js';
-import { loadPlugins, pluginRoots, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
+import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
 import { SessionStore } from '../session/index.js';
 import { resolveWorkspace, type Workspace } from '../workspace/workspace.js';
 
@@ -21,13 +23,15 @@ export interface RuntimeBaseOptions {
   /** The highest configuration layer (command-line flags, or a library caller's options) by dotted key. */
   flags?: ConfigFlags;
   settingSources?: readonly SettingSource[];
+  /** Trust the workspace's own settings for this run (`--trust`); default: the user's recorded decision. */
+  trusted?: boolean;
 }
 
 /** Finds the workspace (git root, else the folder) and loads its configuration. */
 export async function loadRuntimeBase(options: RuntimeBaseOptions = {}): Promise<RuntimeBase> {
   const env = options.env ?? process.env;
   const workspace = resolveWorkspace(options.cwd ?? process.cwd());
-  const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd });
+  const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd, trusted: options.trusted });
   return { env, workspace, config, configDir: userConfigDir(env) };
 }
 
@@ -36,10 +40,17 @@ export function builtinPluginsDir(): string {
   return fileURLToPath(new URL('../../../../plugins', import.meta.url));
 }
 
+/** `~/.claude`: the user's Claude Code folder (CLAUDE.md, commands/, agents/, skills/). */
+export function claudeHomeDir(): string {
+  return path.join(os.homedir(), '.claude');
+}
+
 /** Every plugin root's plugins, in precedence order, with clashes with built-in names reported. */
 export async function loadCatalog(base: RuntimeBase, builtinDir: string = builtinPluginsDir()): Promise<PluginCatalog> {
-  const roots = pluginRoots({ builtinDir, workspaceRoot: base.workspace.root, configDir: base.configDir, extraDirs: base.config.values.plugins.dirs });
-  const catalog = await loadPlugins({ roots, disabled: base.config.values.plugins.disabled });
+  const roots = pluginRoots({ builtinDir, workspaceRoot: base.workspace.root, configDir: base.configDir, claudeHome: claudeHomeDir(), extraDirs: base.config.values.plugins.dirs });
+  // Plugins turned off with `beans plugins disable` stay installed but do not load.
+  const installedOff = await new PluginStore(base.configDir).disabledPlugins().catch(() => []);
+  const catalog = await loadPlugins({ roots, disabled: [...base.config.values.plugins.disabled, ...installedOff] });
   reportBuiltinClashes(catalog);
   return catalog;
 }

@@ -1,9 +1,6 @@
 import type { ChatSession } from '../agent/chat-session.js';
 import { convertToLlm } from '../agent/convert.js';
-
-const SUMMARY_INSTRUCTIONS = `Summarise the conversation so far for yourself, so the work can continue without it.
-Keep: the user's goals and constraints, decisions made, files touched and why, commands run and their outcome,
-open problems and next steps. Be specific (paths, names, errors); omit pleasantries. Under 400 words.`;
+import { SUMMARY_INSTRUCTIONS } from './auto-compact.js';
 
 /**
  * `/compact`: the model summarises the whole conversation; the summary is appended as a compaction
@@ -22,6 +19,6 @@ export async function compactSession(session: ChatSession, signal: AbortSignal, 
   const summary = result.text.trim();
   if (!summary) return 'Could not compact: the model returned an empty summary.';
   const tokensBefore = Math.ceil(JSON.stringify(history).length / 4);
-  session.append({ role: 'note', kind: 'compaction', text: summary, tokensBefore, timestamp: Date.now() });
+  session.append({ role: 'note', kind: 'compaction', text: summary, tokensBefore, trigger: 'manual', timestamp: Date.now() });
   return `Compacted ${history.length} messages into a ${summary.length}-character summary.`;
 }

@@ -1,15 +1,36 @@
 import { userMessage } from '../agent/chat-session.js';
 import type { UserMessage } from '../agent/types.js';
-import { BUILTIN_COMMAND_NAMES, expandSlashInput, parseSlashInput, skillsTriggeredBy, triggeredSkillMessage, type PluginCatalog } from '../plugins/index.js';
+import {
+  BUILTIN_COMMAND_NAMES,
+  expandFileReferences,
+  expandSlashInput,
+  parseSlashInput,
+  runCommandShell,
+  skillsTriggeredBy,
+  triggeredSkillMessage,
+  type CommandRunScope,
+  type CommandShellOptions,
+  type PluginCatalog,
+} from '../plugins/index.js';
 
-export type Prepared = { messages: UserMessage[] } | { error: string };
+/** `run`: what a plugin command's frontmatter changes for the run it starts. */
+export type Prepared = { messages: UserMessage[]; run?: CommandRunScope } | { error: string };
+
+/** How a command's ``!`cmd` `` lines run and its `@path` references resolve; without it they stay text. */
+export interface CommandPreprocessing {
+  workspaceRoot: string;
+  runShell: CommandShellOptions['runShell'];
+  /** Given the command's run scope, whether one command line may run. */
+  isAllowed(run: CommandRunScope): CommandShellOptions['isAllowed'];
+  signal?: AbortSignal;
+}
 
 /**
  * Turns what the user typed into the messages of a run: `/command args` expands a plugin command,
  * `/skill args` loads a skill, and a skill's trigger phrase loads it before the message.
  * Built-in chat commands are handled by the UI before this is called.
  */
-export async function preparePrompt(text: string, catalog: PluginCatalog): Promise<Prepared> {
+export async function preparePrompt(text: string, catalog: PluginCatalog, preprocessing?: CommandPreprocessing): Promise<Prepared> {
   const trimmed = text.trim();
   if (!trimmed) return { error: 'Type a message first.' };
 
@@ -18,6 +39,16 @@ export async function preparePrompt(text: string, catalog: PluginCatalog): Promi
   if (slash) {
     if (BUILTIN_COMMAND_NAMES.includes(slash.name)) return { error: `/${slash.name} is a chat command; it works in \`beans chat\`, not in a one-shot run.` };
     const expanded = await expandSlashInput(trimmed, catalog, BUILTIN_COMMAND_NAMES);
+    if (expanded?.kind === 'command' && preprocessing) {
+      const shell = await runCommandShell(expanded.prompt, {
+        runShell: preprocessing.runShell,
+        isAllowed: preprocessing.isAllowed(expanded.run),
+        signal: preprocessing.signal ?? new AbortController().signal,
+        commandName: `/${expanded.command.qualifiedName}`,
+      });
+      const prompt = await expandFileReferences(shell, preprocessing.workspaceRoot);
+      return { messages: [userMessage(prompt, expanded.origin, expanded.display)], run: expanded.run };
+    }
     if (expanded) return { messages: [userMessage(expanded.prompt, expanded.origin, expanded.display)] };
     return { error: `Unknown command /${slash.name}. \`beans plugins list\` shows the commands and skills plugins add; /help lists them in chat.` };
   }

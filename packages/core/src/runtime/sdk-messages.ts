@@ -118,7 +118,7 @@ export class SdkMessageMapper {
         if (message.role === 'assistant') return this.assistantEnd(message);
         if (message.role === 'tool') return [this.toolResult(message)];
         if (message.role === 'note' && message.kind === 'compaction') {
-          return [{ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUUID(), session_id: this.options.sessionId }];
+          return [{ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: message.trigger ?? 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUUID(), session_id: this.options.sessionId }];
         }
         return [];
       }

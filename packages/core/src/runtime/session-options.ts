@@ -1,5 +1,6 @@
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { ConfigFlags, SettingSource } from '../config/index.js';
+import type { GuardrailsSettings } from '../guardrails/schema.js';
 import type { LLMClient } from '../llm/types.js';
 import type { AnyTool } from '../tools/tool.js';
 
@@ -22,6 +23,8 @@ export interface AgentSessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Which settings files to read. Default: all (`user`, `project`, `local`). */
   settingSources?: readonly SettingSource[];
+  /** Apply the workspace's own looser settings even if the folder is not trusted (`--trust`). */
+  trustWorkspace?: boolean;
   /** Settings by dotted key that override every file and the environment (the CLI's flags). */
   flags?: ConfigFlags;
   provider?: string;
@@ -69,6 +72,12 @@ export interface AgentSessionOptions {
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
+  /** The workspace is trusted: hooks from its own settings (project, local) run. Default false. */
+  trusted?: boolean;
+  /** What hooks say to the user only (`systemMessage`, failed or timed-out hooks). */
+  onHookMessage?: (message: string) => void;
+  /** Guardrails beyond the settings' (an agent's frontmatter). */
+  guardrails?: GuardrailsSettings;
   /** A client to use instead of creating one from the configuration (tests, embedding programs). */
   client?: LLMClient;
 }

@@ -1,8 +1,7 @@
 import nodeFs, { type Dirent } from 'node:fs';
 import path from 'node:path';
-import { confinedPaths } from '../workspace/confine.js';
 import picomatch from 'picomatch';
-import { toRelative, type WorkspacePath } from '../workspace/paths.js';
+import { isInside, toRelative, type WorkspacePath } from '../workspace/paths.js';
 import { GitignoreFilter } from './gitignore.js';
 
 export interface WalkedFile {
@@ -47,17 +46,42 @@ export async function walkFiles(root: string, base: WorkspacePath, pattern: stri
   const { default: fg } = await import('fast-glob'); // lazy: ~20 ms to import, only glob needs it
   const found = await fg(pattern, { cwd: base.absolute, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, fs: { readdir } });
   const prefix = base.relative === '.' ? '' : `${base.relative}/`;
-  // Brace sets can smuggle absolute or `..` alternatives past a pattern check ({/etc,src}/*), and a
-  // named folder may be a link out: every result is confined on its own.
-  const confined = confinedPaths(root);
-  const files: WalkedFile[] = found.map((rel) => ({ path: path.posix.normalize(prefix + rel), mtimeMs: 0 })).filter((file) => confined(file.path));
-  if (options.stats) {
+  return { files: await confine(root, found.map((rel) => path.posix.normalize(prefix + rel)), options.stats), ignoredCount };
+}
+
+/**
+ * Brace sets can smuggle absolute or `..` alternatives past a pattern check ({/etc,src}/*), and a
+ * named folder may be a link out: every result is confined on its own, by its folder's real path
+ * (resolved once per folder) and, for a link, its own. The one lstat per file also gives the mtime.
+ */
+async function confine(root: string, paths: string[], withStats: boolean): Promise<WalkedFile[]> {
+  const folders = new Map<string, boolean>();
+  const files: WalkedFile[] = [];
+  for (let i = 0; i < paths.length; i++) {
     // Synchronous lstat is ~10x cheaper than the promise API per call; batches keep the loop responsive.
-    for (let i = 0; i < files.length; i++) {
-      if (i % STAT_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
-      const file = files[i]!;
-      file.mtimeMs = nodeFs.lstatSync(path.join(root, file.path), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    if (i % STAT_BATCH === STAT_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+    const rel = paths[i]!;
+    const absolute = path.resolve(root, rel);
+    if (!isInside(root, absolute)) continue;
+    const folder = path.dirname(absolute);
+    let inside = folders.get(folder);
+    if (inside === undefined) {
+      inside = realInside(root, folder);
+      folders.set(folder, inside);
     }
+    if (!inside) continue;
+    const stats = nodeFs.lstatSync(absolute, { throwIfNoEntry: false });
+    if (!stats || (stats.isSymbolicLink() && !realInside(root, absolute))) continue;
+    files.push({ path: rel, mtimeMs: withStats ? stats.mtimeMs : 0 });
   }
-  return { files, ignoredCount };
+  return files;
+}
+
+/** True when `absolute` resolves (through every link) to a place inside root; false when it cannot be resolved. */
+function realInside(root: string, absolute: string): boolean {
+  try {
+    return isInside(root, nodeFs.realpathSync(absolute));
+  } catch {
+    return false;
+  }
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
 import { OutsideWorkspaceError, isInside, resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { walkFiles } from './file-walk.js';
+import { walkFiles, type WalkedFile } from './file-walk.js';
 import { guarded } from './result.js';
 import { plural } from './text.js';
 import { defineTool } from './tool.js';
@@ -39,8 +39,7 @@ export const globTool = defineTool({
         const hint = !pattern.includes('/') ? ` The pattern only matches directly in ${where}; use "**/${pattern}" to search subfolders.` : '';
         return { content: `No files match "${pattern}" in ${where}.${hint}${ignoredNote}` };
       }
-      files.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
-      const shown = files.slice(0, GLOB_MAX_RESULTS).map((file) => file.path);
+      const shown = newest(files, GLOB_MAX_RESULTS).map((file) => file.path);
       let content = shown.join('\n');
       if (files.length > shown.length) {
         content += `\n\n[${shown.length} of ${plural(files.length, 'file')} shown, newest first; ${files.length - shown.length} more. Narrow the pattern or path to see them.${ignoredNote}]`;
@@ -51,6 +50,29 @@ export const globTool = defineTool({
     });
   },
 });
+
+const newerFirst = (a: WalkedFile, b: WalkedFile) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/**
+ * The `count` newest files, newest first (ties by path). Only what is returned is sorted: one pass
+ * keeps a sorted list of the best `count`, so 100,000 matches cost a comparison each, not a sort.
+ */
+export function newest(files: readonly WalkedFile[], count: number): WalkedFile[] {
+  const best: WalkedFile[] = [];
+  for (const file of files) {
+    if (best.length === count && newerFirst(file, best[count - 1]!) >= 0) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (newerFirst(best[mid]!, file) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    best.splice(low, 0, file);
+    if (best.length > count) best.pop();
+  }
+  return best;
+}
 
 /** Splits an absolute or `./` pattern into a base folder inside the workspace and a relative glob. */
 function normalizeGlob(workspace: Workspace, rawPattern: string, rawPath: string | undefined): { base: WorkspacePath; pattern: string } {

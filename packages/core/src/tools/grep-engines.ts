@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, lstatSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -64,12 +64,13 @@ export async function runEngine(engine: GrepEngine, query: GrepQuery, sink: Matc
 
 async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   // The repository's own config must not move the search elsewhere (core.worktree=/) or run a
-  // command (core.fsmonitor): the work tree is pinned to the workspace and the monitor is off.
-  const args = [`--work-tree=${query.root}`, '-c', 'core.quotepath=off', '-c', 'core.fsmonitor=false', 'grep', '--untracked', '-I', '-n', '-z', '--no-color', '-P'];
+  // command (core.fsmonitor): git's folder and work tree are pinned to the workspace, the monitor is
+  // off, and every pathspec is literal, so a folder named `:(top)etc` is only that folder.
+  const args = [...gitDirArgs(query.root), '--literal-pathspecs', '-c', 'core.quotepath=off', '-c', 'core.fsmonitor=false', 'grep', '--untracked', '-I', '-n', '-z', '--no-color', '-P'];
   if (query.ignoreCase) args.push('-i');
   args.push('-e', query.pattern);
-  const pathspec = gitPathspec(query.base.relative, query.include);
-  if (pathspec !== '.') args.push('--', pathspec);
+  // include has no literal pathspec form; the caller's exact filter applies it to each reported file.
+  if (query.base.relative !== '.') args.push('--', query.base.relative);
   await streamProcess('git', args, query, (line) => {
     const a = line.indexOf('\0');
     const b = line.indexOf('\0', a + 1);
@@ -79,20 +80,25 @@ async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
 }
 
 /**
- * The pathspec for the searched folder. A folder name is never read as pathspec magic (a folder
- * named `:(top)etc` is just that folder): it is literal, or glob-escaped inside an include glob.
+ * `--work-tree` always; `--git-dir` too when the workspace holds a `.git` folder. A `.git` file (a
+ * linked worktree or submodule) is left to git to follow, and the work tree stays pinned either way.
  */
-function gitPathspec(baseRel: string, include: string | undefined): string {
-  // Brace sets and other extglob syntax have no pathspec form; the caller's exact filter covers them.
-  if (!include || /[{}()!+@]/.test(include)) return baseRel === '.' ? '.' : `:(literal)${baseRel}`;
-  const base = baseRel === '.' ? '' : `${baseRel.replace(/[*?[\]\\]/g, '\\$&')}/`;
-  return `:(glob)${base}${include.includes('/') ? '' : '**/'}${include}`;
+function gitDirArgs(root: string): string[] {
+  const dotGit = path.join(root, '.git');
+  let isDir = false;
+  try {
+    isDir = lstatSync(dotGit).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  return [...(isDir ? [`--git-dir=${dotGit}`] : []), `--work-tree=${root}`];
 }
 
 async function ripgrep(query: GrepQuery, sink: MatchSink): Promise<void> {
-  const args = ['--null', '--with-filename', '--line-number', '--no-heading', '--color=never', '--no-messages', '--hidden', '--no-require-git', '--glob', '!.git'];
+  const args = ['--no-config', '--null', '--with-filename', '--line-number', '--no-heading', '--color=never', '--no-messages', '--hidden', '--no-require-git', '--glob', '!.git'];
   if (query.ignoreCase) args.push('-i');
-  if (query.include) args.push('--glob', query.include);
+  // rg's --glob is only a prefilter; `!` or a leading `/` would change its meaning, so those are left to the caller's filter.
+  if (query.include && !/^[!/]/.test(query.include)) args.push('--glob', query.include);
   args.push('-e', query.pattern, '--', query.base.relative);
   await streamProcess('rg', args, query, (line) => {
     const a = line.indexOf('\0');
@@ -106,7 +112,7 @@ async function ripgrep(query: GrepQuery, sink: MatchSink): Promise<void> {
 /** Git variables that would point the search at another repository or work tree are dropped. */
 function searchEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!/^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|LITERAL_PATHSPECS|GLOB_PATHSPECS|CONFIG.*)$/.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(process.env)) if (!/^(GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|LITERAL_PATHSPECS|GLOB_PATHSPECS|NOGLOB_PATHSPECS|ICASE_PATHSPECS|CONFIG.*)|RIPGREP_CONFIG_PATH)$/.test(name)) env[name] = value;
   return env;
 }
 
@@ -121,7 +127,7 @@ async function streamProcess(command: string, args: string[], query: GrepQuery, 
     cancelSignal: query.signal,
     timeout: REGEX_DEADLINE_MS,
     extendEnv: false,
-    env: searchEnvironment(),
+    env: { ...searchEnvironment(), GIT_LITERAL_PATHSPECS: '1' },
   });
   const decoder = new StringDecoder('utf8');
   let rest = '';

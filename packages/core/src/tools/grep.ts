@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { resolveReadable } from './saved-output.js';
 import picomatch from 'picomatch';
@@ -55,11 +55,15 @@ export interface GrepInput {
   ignore_case?: boolean;
 }
 
-/** Which engine a workspace gets: git grep in repositories, ripgrep when installed, else JavaScript. */
+/**
+ * Engines in order of preference: ripgrep when installed (the fastest, and linear-time: no regex can
+ * hang it), then git grep in repositories, then JavaScript. A regex an engine's dialect rejects
+ * (ripgrep has no backreferences or lookaround) falls through to the next.
+ */
 export function pickGrepEngines(workspace: Workspace): GrepEngine[] {
   const engines: GrepEngine[] = [];
-  if (workspace.isGit && commandOnPath('git')) engines.push('git');
   if (commandOnPath('rg')) engines.push('rg');
+  if (workspace.isGit && commandOnPath('git')) engines.push('git');
   engines.push('js');
   return engines;
 }
@@ -110,7 +114,9 @@ export async function searchWorkspace(
   };
 
   const query: GrepQuery = { pattern, ignoreCase, root, base, include: input.include, acceptFile: input.include ? includes : undefined, signal };
-  for (const [i, engine] of engines.entries()) {
+  // An ignored folder stays unsearched whichever engine runs (ripgrep would search a folder it is handed).
+  const baseIgnored = base.relative !== '.' && statSync(base.absolute).isDirectory() && new GitignoreFilter(root).ignores(base.relative, true);
+  for (const [i, engine] of baseIgnored ? [] : engines.entries()) {
     try {
       await runEngine(engine, query, sink);
       break;
@@ -126,7 +132,7 @@ export async function searchWorkspace(
   const where = base.relative === '.' ? 'the workspace' : base.relative;
   if (total === 0) {
     let hint = input.include ? ` among files matching ${input.include}` : '';
-    if (new GitignoreFilter(root).ignores(base.relative, true)) {
+    if (baseIgnored) {
       hint += `. ${base.relative} is ignored by .gitignore and grep skips ignored files; search it with shell (grep -rn) instead`;
     }
     return { content: `No matches for /${input.pattern}/ in ${where}${hint}.` };

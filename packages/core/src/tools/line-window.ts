@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { LineIndex } from './line-index.js';
 import { looksBinary } from './text.js';
 
 export interface LineWindowOptions {
@@ -12,6 +13,8 @@ export interface LineWindowOptions {
   /** Keep scanning after the window to count every line (skip for huge files). */
   countAll: boolean;
   signal: AbortSignal;
+  /** Where this file's lines start, learnt by earlier reads; the scan starts at the nearest and adds to it. */
+  index?: LineIndex;
 }
 
 export interface LineWindow {
@@ -27,24 +30,29 @@ const NEWLINE = 0x0a;
 
 /**
  * Streams a file and returns one window of lines, so a window deep in a large file costs a scan,
- * not the whole file in memory. Lines are split on LF; a trailing CR is dropped.
+ * not the whole file in memory; with an index, the scan starts at the nearest line start an earlier
+ * read saw, and a known line count is not counted again. Lines are split on LF; a trailing CR is dropped.
  */
 export async function readLineWindow(absolute: string, options: LineWindowOptions): Promise<LineWindow> {
-  const { offset, maxLines, maxChars, maxLineChars, countAll } = options;
+  const { offset, maxLines, maxChars, maxLineChars, index } = options;
+  const start = index?.nearest(offset) ?? { line: 1, byte: 0 };
+  const knownTotal = index?.totalLines;
+  const countAll = options.countAll && knownTotal === undefined;
   // A UTF-8 character is at most 4 bytes: this many bytes always covers maxLineChars characters.
   const keepBytes = maxLineChars * 4 + 4;
   const lines: string[] = [];
   let chars = 0;
-  let lineNo = 1;
+  let lineNo = start.line;
+  let chunkStart = start.byte;
   let pieces: Buffer[] = [];
   let pieceBytes = 0;
   let lineBytes = 0;
   let windowDone = false;
   let stoppedForSize = false;
-  let first = true;
+  let first = start.byte === 0; // a file is sniffed for binary content from its first byte
   let trailing = false; // the last line has bytes but no newline yet
 
-  const stream = createReadStream(absolute, { signal: options.signal, highWaterMark: 1 << 16 });
+  const stream = createReadStream(absolute, { start: start.byte, signal: options.signal, highWaterMark: 1 << 16 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (first) {
@@ -85,9 +93,11 @@ export async function readLineWindow(absolute: string, options: LineWindowOption
         }
         lineNo++;
         pos = nl + 1;
+        index?.record(lineNo, chunkStart + pos);
       }
+      chunkStart += chunk.length;
       if (windowDone && !countAll) {
-        return { binary: false, lines, totalLines: undefined, stoppedForSize };
+        return { binary: false, lines, totalLines: knownTotal, stoppedForSize };
       }
     }
   } finally {
@@ -101,6 +111,7 @@ export async function readLineWindow(absolute: string, options: LineWindowOption
     }
     lineNo++;
   }
+  if (index) index.totalLines = lineNo - 1;
   return { binary: false, lines, totalLines: lineNo - 1, stoppedForSize };
 }
 

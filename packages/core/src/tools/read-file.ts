@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveReadable } from './saved-output.js';
 import { MAX_TEXT_FILE_BYTES, statOrUndefined } from './file-io.js';
+import { lineIndexFor } from './line-index.js';
 import { readLineWindow } from './line-window.js';
 import { missingFileMessage } from './missing-file.js';
 import { guarded } from './result.js';
@@ -51,6 +52,7 @@ export const readFileTool = defineTool({
         maxLineChars: READ_MAX_LINE_CHARS,
         countAll: stats.size <= MAX_TEXT_FILE_BYTES,
         signal: ctx.signal,
+        index: lineIndexFor(target.absolute, stats),
       });
       if (window.binary) {
         throw new ToolInputError(

@@ -35,7 +35,16 @@ export const shellTool = defineTool({
   summarize: (input) => input.command,
   ruleSubject: (input) => input.command,
   async execute(input, ctx) {
-    return runShell(input.command, input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS, ctx);
+    const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
+    if (!ctx.sandbox) return runShell(input.command, timeoutMs, ctx);
+    const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
+    try {
+      const result = await runShell(sandboxed.command, timeoutMs, ctx);
+      // A refused write or connection looks like any failure: say where the walls are.
+      return result.isError ? { ...result, content: `${result.content}\n[${ctx.sandbox.summary}]` } : result;
+    } finally {
+      sandboxed.release();
+    }
   },
 });
 

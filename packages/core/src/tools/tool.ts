@@ -37,6 +37,8 @@ export interface ToolContext {
    * read_file and grep may read inside it although it is outside the workspace.
    */
   outputDir?: string;
+  /** Present with --sandbox: shell commands run inside this OS sandbox. */
+  sandbox?: import('../sandbox/shell-sandbox.js').ShellSandbox;
 }
 
 /** Extra data for the UI and session log; never sent to the model. */

@@ -24,28 +24,29 @@ describe('substituteArguments', () => {
     expect(substituteArguments('Summarize the diff.', '')).toBe('Summarize the diff.');
   });
 
-  it('fills $1..$9 from shell-like words and leaves missing ones empty', () => {
-    expect(substituteArguments('Move $1 to $2 ($3)', '"my file.txt" dest/')).toBe('Move my file.txt to dest/ ()');
+  it('fills $0..$9 and $ARGUMENTS[n] 0-based from shell-like words, as Claude Code does', () => {
+    expect(substituteArguments('Move $0 to $1 ($ARGUMENTS[1])', '"my file.txt" dest/')).toBe('Move my file.txt to dest/ (dest/)');
+  });
+
+  it('leaves a positional placeholder with no argument as written', () => {
+    expect(substituteArguments('Move $0 to $2 and $ARGUMENTS[5]', 'a')).toBe('Move a to $2 and $ARGUMENTS[5]');
   });
 
   it('does not read $10 as $1 followed by 0', () => {
-    expect(substituteArguments('cost: $10 for $1', 'a')).toBe('cost: $10 for a');
+    expect(substituteArguments('cost: $10 for $0', 'a')).toBe('cost: $10 for a');
   });
 
-  it('leaves fenced code blocks and inline code untouched', () => {
-    const body = ['Compare $1 with $2.', '```bash', 'git diff "$1" "$2"', '```', '~~~', 'echo $ARGUMENTS', '~~~', 'Use `git log $1..$2` too.'].join('\n');
-    expect(substituteArguments(body, 'main feature')).toBe(
-      ['Compare main with feature.', '```bash', 'git diff "$1" "$2"', '```', '~~~', 'echo $ARGUMENTS', '~~~', 'Use `git log $1..$2` too.'].join('\n'),
-    );
+  it('substitutes $ARGUMENTS inside fenced code and inline code too', () => {
+    const body = ['Compare:', '```bash', 'gh pr view $ARGUMENTS', '```', 'Use `git log $ARGUMENTS` too.'].join('\n');
+    expect(substituteArguments(body, '42')).toBe(['Compare:', '```bash', 'gh pr view 42', '```', 'Use `git log 42` too.'].join('\n'));
   });
 
-  it('ends a fence only at a closing run of the same character and length', () => {
-    const body = ['````md', '```', '$1 inside', '```', '````', 'after $1'].join('\n');
-    expect(substituteArguments(body, 'X')).toBe(['````md', '```', '$1 inside', '```', '````', 'after X'].join('\n'));
+  it('keeps an escaped \\$ literal', () => {
+    expect(substituteArguments('Write \\$ARGUMENTS or \\$0 literally; got $ARGUMENTS', 'x')).toBe('Write $ARGUMENTS or $0 literally; got x');
   });
 
-  it('appends arguments when the only placeholders sit inside code', () => {
-    expect(substituteArguments('Run:\n```\nmake $1\n```', 'test')).toBe('Run:\n```\nmake $1\n```\n\nARGUMENTS: test');
+  it('does not append arguments when a placeholder sits inside code', () => {
+    expect(substituteArguments('Run:\n```\nmake $ARGUMENTS\n```', 'test')).toBe('Run:\n```\nmake test\n```');
   });
 });
 
@@ -79,12 +80,13 @@ describe('expandCommand', () => {
     expect(expansion?.command.name).toBe('hint-list');
   });
 
-  it('leaves $1 in fenced shell code of a real command file alone', async () => {
+  it('fills placeholders in fenced shell code of a real command file, and keeps escaped ones', async () => {
     const expansion = await expandCommand('/shell-args main feature', catalog);
     expect(expansion?.prompt).toContain('Compare main with feature and explain what changed. All arguments: main feature.');
-    expect(expansion?.prompt).toContain('git diff "$1" "$2" --stat');
-    expect(expansion?.prompt).toContain('echo $ARGUMENTS');
-    expect(expansion?.prompt).toContain('`git log $1..$2`');
+    expect(expansion?.prompt).toContain('git diff "main" "feature" --stat');
+    expect(expansion?.prompt).toContain('do echo "$1"; done');
+    expect(expansion?.prompt).toContain('echo main feature');
+    expect(expansion?.prompt).toContain('`git log main..feature`');
   });
 
   it('reaches a shadowed command as /plugin:name', async () => {

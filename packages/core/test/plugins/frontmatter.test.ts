@@ -131,3 +131,22 @@ describe('field coercion', () => {
     expect(splitFrontmatter('\uFEFF---\na: 1\n---\nB').yaml).toBe('a: 1');
   });
 });
+
+describe('a recovered frontmatter never swallows a later key', () => {
+  it('reads model: after a description with an unclosed <function ...> tag, and says so', () => {
+    const text = [
+      '---',
+      'name: helper',
+      'description: Calls tools, for example:',
+      '  <function name="x"> with: arguments',
+      'model: opus',
+      'color: blue',
+      '---',
+      'Body.',
+    ].join('\n');
+    const parsed = parseFrontmatter(text);
+    expect(parsed.data).toMatchObject({ name: 'helper', model: 'opus', color: 'blue' });
+    expect(parsed.data.description).toBe('Calls tools, for example:\n<function name="x"> with: arguments');
+    expect(parsed.problem).toContain('an unclosed <function> tag in description would have hidden model, color');
+  });
+});

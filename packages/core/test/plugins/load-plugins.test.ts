@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,22 +13,54 @@ function problemFor(catalog: PluginCatalog, suffix: string): string[] {
 }
 
 describe('pluginRoots', () => {
-  it('orders roots: built-in, workspace plugins, workspace .beans/plugins, user config, extra dirs', () => {
-    const roots = pluginRoots({ builtinDir: '/beans/plugins', workspaceRoot: '/repo', configDir: '/home/u/.config/beans-agent', extraDirs: ['/x', '/y'] });
+  it('orders roots as Claude Code ranks them: --plugin-dir, workspace, user, built-in last', () => {
+    const roots = pluginRoots({
+      builtinDir: '/beans/plugins',
+      workspaceRoot: '/repo',
+      configDir: '/home/u/.config/beans-agent',
+      claudeHome: '/home/u/.claude',
+      extraDirs: ['/x', '/y'],
+    });
     expect(roots.map((root) => [root.dir, root.kind])).toEqual([
-      ['/beans/plugins', 'builtin'],
-      ['/repo/plugins', 'workspace'],
-      ['/repo/.beans/plugins', 'workspace-beans'],
-      ['/home/u/.config/beans-agent/plugins', 'user'],
       ['/x', 'extra'],
       ['/y', 'extra'],
+      ['/repo/plugins', 'workspace'],
+      ['/repo/.beans/plugins', 'workspace-beans'],
+      ['/repo/.claude', 'workspace-claude'],
+      ['/home/u/.config/beans-agent/plugins', 'user'],
+      ['/home/u/.claude', 'user-claude'],
+      ['/beans/plugins', 'builtin'],
     ]);
+  });
+
+  it('loads .claude/commands, agents and skills as the plugin "project", and a workspace command beats a built-in one', async () => {
+    const repo = await mkdtemp(path.join(os.tmpdir(), 'beans-claude-dir-'));
+    const builtin = await mkdtemp(path.join(os.tmpdir(), 'beans-builtin-'));
+    await mkdir(path.join(repo, '.claude', 'commands', 'frontend'), { recursive: true });
+    await mkdir(path.join(repo, '.claude', 'commands', 'backend'), { recursive: true });
+    await writeFile(path.join(repo, '.claude', 'commands', 'review.md'), 'Project review.\n');
+    await writeFile(path.join(repo, '.claude', 'commands', 'frontend', 'test.md'), 'Frontend tests.\n');
+    await writeFile(path.join(repo, '.claude', 'commands', 'backend', 'test.md'), 'Backend tests.\n');
+    await writeFile(path.join(repo, '.claude', 'settings.json'), '{}');
+    await mkdir(path.join(builtin, 'code-development', 'commands'), { recursive: true });
+    await writeFile(path.join(builtin, 'code-development', 'commands', 'review.md'), 'Built-in review.\n');
+    const catalog = await loadPlugins({ roots: pluginRoots({ builtinDir: builtin, workspaceRoot: repo }) });
+    expect(catalog.plugins.map((plugin) => plugin.name)).toEqual(['project', 'code-development']);
+    expect(catalog.findCommand('review')?.plugin).toBe('project');
+    expect(catalog.findCommand('code-development:review')?.plugin).toBe('code-development');
+    expect(catalog.problems.map((problem) => problem.message)).toContain(
+      `command "review" is also defined by ${path.join(repo, '.claude', 'commands', 'review.md')} (plugin project), which comes first and is used; reach this one as code-development:review`,
+    );
+    // Nested folders namespace the name: two test.md never collide.
+    expect(catalog.findCommand('frontend:test')?.path).toBe(path.join(repo, '.claude', 'commands', 'frontend', 'test.md'));
+    expect(catalog.findCommand('project:backend:test')?.path).toBe(path.join(repo, '.claude', 'commands', 'backend', 'test.md'));
+    expect(catalog.problems.filter((problem) => problem.message.includes('"test"'))).toEqual([]);
   });
 
   it('lists a folder once even when two settings name it', () => {
     // Running Beans inside its own repository: the built-in folder is also <workspace>/plugins.
     const roots = pluginRoots({ builtinDir: '/repo/plugins', workspaceRoot: '/repo' });
-    expect(roots.map((root) => root.dir)).toEqual(['/repo/plugins', '/repo/.beans/plugins']);
+    expect(roots.map((root) => root.dir)).toEqual(['/repo/plugins', '/repo/.beans/plugins', '/repo/.claude']);
   });
 });
 
@@ -93,9 +125,10 @@ describe('loadPlugins on real-world oddities', () => {
     expect(catalog.findCommand('numbers')).toMatchObject({ description: '42', argumentHint: '[count] [unit]' });
   });
 
-  it('names a command in a nested folder by its file name', () => {
-    expect(catalog.findCommand('nested')?.description).toBe('A command kept in a sub-folder');
-    expect(catalog.findCommand('oddities:nested')).toBe(catalog.findCommand('nested'));
+  it('namespaces a command in a nested folder by the folder, as Claude Code does', () => {
+    expect(catalog.findCommand('group:nested')?.description).toBe('A command kept in a sub-folder');
+    expect(catalog.findCommand('oddities:group:nested')).toBe(catalog.findCommand('group:nested'));
+    expect(catalog.findCommand('nested')).toBeUndefined();
   });
 
   it('loads folder skills, single-file skills and triggers', () => {
@@ -202,5 +235,30 @@ describe('lazy bodies', () => {
     expect(agent.description).toBe('Big one');
     expect(JSON.stringify(agent).length).toBeLessThan(1000);
     expect((await agent.loadBody()).length).toBe(200_000);
+  });
+});
+
+describe('manifest paths and odd names', () => {
+  it('adds manifest paths to the default folders and never loads a file twice', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'beans-manifest-'));
+    const plugin = path.join(root, 'tools');
+    await mkdir(path.join(plugin, '.claude-plugin'), { recursive: true });
+    await mkdir(path.join(plugin, 'commands'), { recursive: true });
+    await mkdir(path.join(plugin, 'extra'), { recursive: true });
+    await writeFile(path.join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'tools', commands: ['./commands/deploy.md', './commands', './extra/ship.md'] }));
+    await writeFile(path.join(plugin, 'commands', 'deploy.md'), 'Deploy.\n');
+    await writeFile(path.join(plugin, 'extra', 'ship.md'), 'Ship.\n');
+    const catalog = await loadPlugins({ roots: [root] });
+    expect(catalog.plugins[0]!.commands.map((command) => command.name).sort()).toEqual(['deploy', 'ship']);
+    expect(catalog.problems).toEqual([]);
+  });
+
+  it('gives a skill whose name has spaces a slash form', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'beans-spaced-'));
+    await mkdir(path.join(root, 'kit', 'skills', 'pdf'), { recursive: true });
+    await writeFile(path.join(root, 'kit', 'skills', 'pdf', 'SKILL.md'), '---\nname: PDF Form Filler\ndescription: Fills PDF forms\n---\nBody.\n');
+    const catalog = await loadPlugins({ roots: [root] });
+    expect(catalog.findSkill('pdf-form-filler')?.name).toBe('PDF Form Filler');
+    expect(catalog.findSkill('kit:pdf-form-filler')?.name).toBe('PDF Form Filler');
   });
 });

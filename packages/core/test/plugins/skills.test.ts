@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,8 @@ describe('skills', () => {
     await cp(path.join(fixtures, 'root-b', 'dupes'), path.join(dir, 'dupes'), { recursive: true });
     // A command with a skill's name: commands win.
     await writeFile(path.join(dir, 'dupes', 'commands', 'single-file.md'), '---\ndescription: Same name as a skill\n---\nCommand body.\n');
+    await mkdir(path.join(dir, 'dupes', 'skills'));
+    await writeFile(path.join(dir, 'dupes', 'skills', 'user-only.md'), '---\ndescription: Deploys\ndisable-model-invocation: true\n---\nDeploy body.\n');
     catalog = await loadPlugins({ roots: [dir] });
   });
   afterAll(async () => {
@@ -35,6 +37,14 @@ describe('skills', () => {
   });
 
   describe('load_skill tool', () => {
+    it('refuses a skill only the user may run, which /user-only still runs', async () => {
+      const tool = createLoadSkillTool(catalog);
+      const result = await tool.execute({ name: 'user-only' }, context);
+      expect(result).toMatchObject({ isError: true });
+      expect(result.content).toContain('only the user can run it');
+      expect((await skillInvocation('/user-only now', catalog))?.prompt).toContain('Deploy body.');
+    });
+
     it('is declared as load_skill with one name parameter', () => {
       const tool = createLoadSkillTool(catalog);
       const declaration = toolDeclaration(tool);

@@ -57,4 +57,38 @@ describe('loadContextFiles', () => {
   it('returns nothing when there are no context files', async () => {
     expect(await loadContextFiles({ configDir: config, workspace: { root, cwd: root } })).toEqual([]);
   });
+
+  it('reads CLAUDE.md beside AGENTS.md and BEANS.md: ~/.claude, the root, .claude/ and nested folders', async () => {
+    const claudeHome = path.join(base, 'home', '.claude');
+    await write(path.join(claudeHome, 'CLAUDE.md'), 'home claude');
+    await write(path.join(config, 'AGENTS.md'), 'user agents');
+    await write(path.join(root, 'AGENTS.md'), 'root agents');
+    await write(path.join(root, 'CLAUDE.md'), 'root claude');
+    await write(path.join(root, '.claude', 'CLAUDE.md'), 'root dot claude');
+    await write(path.join(root, 'packages', 'api', 'CLAUDE.md'), 'api claude');
+    const files = await loadContextFiles({ configDir: config, claudeHome, workspace: { root, cwd: path.join(root, 'packages', 'api') } });
+    expect(files.map((file) => file.content)).toEqual(['user agents', 'home claude', 'root agents', 'root claude', 'root dot claude', 'api claude']);
+  });
+
+  it('adds @path imports after the file that names them, nested up to five deep, never outside the workspace', async () => {
+    const outside = path.join(base, 'outside.md');
+    await write(outside, 'SECRET');
+    await write(path.join(root, 'CLAUDE.md'), 'See @docs/style.md and @../outside.md.\n```\n@docs/ignored.md\n```');
+    await write(path.join(root, 'docs', 'style.md'), 'style @one.md');
+    await write(path.join(root, 'docs', 'ignored.md'), 'IGNORED');
+    for (let level = 1; level <= 6; level += 1) {
+      const next = level < 6 ? ` @${['one', 'two', 'three', 'four', 'five', 'six'][level]}.md` : '';
+      await write(path.join(root, 'docs', `${['one', 'two', 'three', 'four', 'five', 'six'][level - 1]}.md`), `level ${level}${next}`);
+    }
+    const warnings: string[] = [];
+    const files = await loadContextFiles({ workspace: { root, cwd: root }, onWarning: (text) => warnings.push(text) });
+    const contents = files.map((file) => file.content);
+    expect(contents[0]).toContain('See @docs/style.md');
+    expect(contents.slice(1)).toEqual(['style @one.md', 'level 1 @two.md', 'level 2 @three.md', 'level 3 @four.md', 'level 4 @five.md']);
+    expect(files[1].path).toBe(path.join(root, 'docs', 'style.md'));
+    expect(contents.join('\n')).not.toContain('SECRET');
+    expect(contents.join('\n')).not.toContain('IGNORED');
+    expect(warnings.some((text) => text.includes('outside.md') && text.includes('outside the workspace'))).toBe(true);
+    expect(warnings.some((text) => text.includes('more than 5'))).toBe(true);
+  });
 });

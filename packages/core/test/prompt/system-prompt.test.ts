@@ -38,12 +38,41 @@ describe('buildSystemPrompt', () => {
     expect(prompt).not.toContain('# Project instructions');
   });
 
-  it('lists skills compactly: one line each, long descriptions cut', () => {
-    const long = `First line\n\nwith <example> blocks ${'and more words '.repeat(20)}`;
-    const prompt = buildSystemPrompt({ profile: { systemPrompt: 'P' }, workspace, skills: [{ name: 'long', description: long }] });
+  it('lists each skill on one line with its whole description up to Claude Code\'s cap', () => {
+    const useWhen = `${'Explains the release process in detail. '.repeat(10)}Use when the user asks to ship a release.`;
+    const prompt = buildSystemPrompt({ profile: { systemPrompt: 'P' }, workspace, skills: [{ name: 'release', description: useWhen }] });
+    expect(prompt).toContain(`- release: ${useWhen.trim()}`);
+  });
+
+  it('cuts a description past 1,536 characters and warns once, naming the skills cut', () => {
+    const long = `First line\n\nwith <example> blocks ${'and more words '.repeat(200)}`;
+    const warnings: string[] = [];
+    const prompt = buildSystemPrompt({
+      profile: { systemPrompt: 'P' },
+      workspace,
+      skills: [
+        { name: 'long', description: long },
+        { name: 'longer', description: long + long },
+      ],
+      warn: (message) => warnings.push(message),
+    });
     const line = prompt.split('\n').find((text) => text.startsWith('- long: '))!;
-    expect(line.length).toBeLessThanOrEqual('- long: '.length + 120);
+    expect(line.length).toBe('- long: '.length + 1536);
     expect(line).toMatch(/^- long: First line with <example> blocks and more words .*…$/);
+    expect(warnings).toEqual(['The descriptions of skills long, longer were cut at 1536 characters in the system prompt.']);
+  });
+
+  it('leaves out skills only the user may run (disable-model-invocation)', () => {
+    const prompt = buildSystemPrompt({
+      profile: { systemPrompt: 'P' },
+      workspace,
+      skills: [
+        { name: 'deploy', description: 'Deploys.', disableModelInvocation: true },
+        { name: 'read-logs', description: 'Reads logs.' },
+      ],
+    });
+    expect(prompt).not.toContain('deploy');
+    expect(prompt).toContain('- read-logs: Reads logs.');
   });
 });
 

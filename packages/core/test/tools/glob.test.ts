@@ -1,7 +1,7 @@
 import { utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { globTool, GLOB_MAX_RESULTS } from '../../src/tools/glob.js';
+import { globTool, GLOB_MAX_RESULTS, newest } from '../../src/tools/glob.js';
 import { ignoredTree, visibleFiles } from './fixtures.js';
 import { makeContext, makeWorkspace, run } from './helpers.js';
 
@@ -49,5 +49,16 @@ describe('glob', () => {
     const ws = makeWorkspace({ 'a.ts': '', 'b.js': '', 'c.md': '' });
     expect(listed((await run(globTool, { pattern: '*.{ts,js}' }, makeContext(ws))).content).sort()).toEqual(['a.ts', 'b.js']);
     expect((await run(globTool, { pattern: path.join(ws.root, '*.md') }, makeContext(ws))).content).toBe('c.md');
+  });
+});
+
+describe('newest', () => {
+  it('returns the same files as a full sort by mtime then path, whatever the input order', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const files = Array.from({ length: 5_000 }, (_, i) => ({ path: `f${Math.floor(random() * 3000)}-${i}`, mtimeMs: Math.floor(random() * 400) }));
+    const sorted = [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
+    for (const count of [1, 7, 200, 5_000, 6_000]) expect(newest(files, count)).toEqual(sorted.slice(0, count));
+    expect(newest([], 200)).toEqual([]);
   });
 });

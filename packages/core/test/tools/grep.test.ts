@@ -5,16 +5,23 @@ import { ignoredTree } from './fixtures.js';
 import { makeContext, makeWorkspace, run } from './helpers.js';
 
 const signal = new AbortController().signal;
+const hasRg = commandOnPath('rg');
 const engines: Array<[GrepEngine, boolean]> = [
   ['js', false],
   ['js', true],
   ['git', true],
+  ['rg', false],
+  ['rg', true],
 ];
-if (commandOnPath('rg')) engines.push(['rg', false]);
 
 const lines = (content: string) => content.split('\n\n')[0]!.split('\n');
 
 describe.each(engines)('grep with the %s engine (git repository: %s)', (engine, git) => {
+  // Skipped, with the reason in the test name's report, where ripgrep is not installed (apt-get install ripgrep).
+  if (engine === 'rg' && !hasRg) {
+    it.skip('needs ripgrep (rg) on PATH: apt-get install ripgrep', () => {});
+    return;
+  }
   const search = (ws: ReturnType<typeof makeWorkspace>, input: Parameters<typeof searchWorkspace>[1]) => searchWorkspace(ws, input, signal, [engine]);
 
   it('prints path:line: text and honours nested .gitignore files', async () => {
@@ -82,11 +89,18 @@ describe.each(engines)('grep with the %s engine (git repository: %s)', (engine, 
 });
 
 describe('grep tool', () => {
-  it('uses git grep in a repository and JavaScript elsewhere (ripgrep when installed)', () => {
-    const git = makeWorkspace({}, { git: true });
-    expect(pickGrepEngines(git)[0]).toBe('git');
-    const plain = makeWorkspace();
-    expect(pickGrepEngines(plain)).toEqual(commandOnPath('rg') ? ['rg', 'js'] : ['js']);
+  it('prefers ripgrep when installed, then git grep in a repository, then JavaScript', () => {
+    const rg: GrepEngine[] = hasRg ? ['rg'] : [];
+    expect(pickGrepEngines(makeWorkspace({}, { git: true }))).toEqual([...rg, 'git', 'js']);
+    expect(pickGrepEngines(makeWorkspace())).toEqual([...rg, 'js']);
+  });
+
+  it('falls through to the next engine when ripgrep rejects the regex dialect (backreferences)', async (context) => {
+    if (!hasRg) return context.skip('needs ripgrep (rg) on PATH: apt-get install ripgrep');
+    const ws = makeWorkspace({ 'a.txt': 'abab\nabcd\n' }, { git: true });
+    for (const chain of [['rg', 'git', 'js'], ['rg', 'js']] as GrepEngine[][]) {
+      expect((await searchWorkspace(ws, { pattern: '(ab)\\1' }, signal, chain)).content).toBe('a.txt:1: abab');
+    }
   });
 
   it('returns a plain message when nothing matches, and an error result for a bad regex', async () => {

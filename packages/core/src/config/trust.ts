@@ -1,0 +1,178 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { configDir, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
+import type { ConfigEntry, LoadedConfig } from './load-config.js';
+import type { PermissionMode } from '../permissions/types.js';
+
+// Workspace trust. A repository's own files (`.beans/settings.json`, `.beans/settings.local.json`:
+// both can be committed, so both are the repository's word) may ask for what only the person running
+// Beans should grant: looser permissions, a weaker sandbox, and later hooks and MCP servers (commands
+// Beans would run). In a folder the user has not trusted those requests are dropped and reported;
+// requests that tighten (deny rules, plan mode, sandbox on) always apply.
+//
+// Which folders count: the nearest folder with a decision, walking up from the workspace, decides.
+// Trusting `~/work` trusts every repository under it, and an explicit `beans untrust` of one of them
+// wins over its trusted parent (Gemini CLI's "trust parent folder", and Claude Code's parent walk).
+
+export type TrustDecision = 'trusted' | 'untrusted';
+
+/** `<config dir>/trusted-folders.json`: `{"folders": {"/abs/path": "trusted" | "untrusted"}}`. */
+export function trustedFoldersPath(env: NodeJS.ProcessEnv): string {
+  return path.join(configDir(env), 'trusted-folders.json');
+}
+
+/** The recorded decisions by absolute folder path. A broken file is a ConfigError naming it. */
+export function readTrustDecisions(env: NodeJS.ProcessEnv): Map<string, TrustDecision> {
+  const file = trustedFoldersPath(env);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw new ConfigError(`Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Check its permissions.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${file} is not valid JSON. Fix it, or delete it and run \`beans trust\` again in the folders you trust.`);
+  }
+  const folders = (parsed as { folders?: unknown } | null)?.folders;
+  if (typeof folders !== 'object' || folders === null || Array.isArray(folders)) {
+    throw new ConfigError(`${file} must hold {"folders": {"/path": "trusted"}}. Fix it, or delete it and run \`beans trust\` again.`);
+  }
+  const decisions = new Map<string, TrustDecision>();
+  for (const [folder, decision] of Object.entries(folders)) {
+    if ((decision === 'trusted' || decision === 'untrusted') && path.isAbsolute(folder)) decisions.set(path.resolve(folder), decision);
+  }
+  return decisions;
+}
+
+/** The recorded decision that covers `folder` (its own or its nearest ancestor's), if any. */
+export function trustDecisionFor(folder: string, env: NodeJS.ProcessEnv): { decision: TrustDecision; folder: string } | undefined {
+  const decisions = readTrustDecisions(env);
+  if (decisions.size === 0) return undefined;
+  // Both spellings: a symlinked path the user trusted, and the real path the workspace resolves to.
+  for (const start of new Set([path.resolve(folder), realPath(folder)])) {
+    for (let current = start; ; current = path.dirname(current)) {
+      const decision = decisions.get(current);
+      if (decision) return { decision, folder: current };
+      if (path.dirname(current) === current) break;
+    }
+  }
+  return undefined;
+}
+
+/** True when the user trusted this workspace (or a folder above it). For the hooks and MCP loaders. */
+export function isTrusted(workspaceRoot: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return trustDecisionFor(workspaceRoot, env)?.decision === 'trusted';
+}
+
+/** Records a decision for one folder (`beans trust`, `beans untrust`, the chat's question). */
+export async function setTrustDecision(folder: string, decision: TrustDecision, env: NodeJS.ProcessEnv): Promise<string> {
+  const resolved = realPath(folder);
+  const decisions = readTrustDecisions(env);
+  decisions.set(resolved, decision);
+  const file = trustedFoldersPath(env);
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  const sorted = Object.fromEntries([...decisions].sort(([a], [b]) => a.localeCompare(b)));
+  await writeFile(temporary, `${JSON.stringify({ folders: sorted }, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 });
+  await rename(temporary, file);
+  return resolved;
+}
+
+function realPath(folder: string): string {
+  const resolved = path.resolve(folder);
+  try {
+    return existsSync(resolved) ? realpathSync(resolved) : resolved;
+  } catch {
+    return resolved;
+  }
+}
+
+/** One request a workspace's own settings made that was not applied. */
+export interface IgnoredRequest {
+  /** Dotted setting key, e.g. `permissions.mode`. */
+  key: string;
+  value: unknown;
+  /** The file that asked for it. */
+  file: string;
+}
+
+const MODE_LOOSENESS: Record<PermissionMode, number> = { plan: 0, default: 1, 'auto-edit': 2, yolo: 3 };
+
+/**
+ * The settings a workspace file may only set in a trusted folder, each with the test for "this value
+ * loosens". Hooks and MCP servers join this table when their settings exist; `.mcp.json` servers,
+ * which are not settings keys, ask `isTrusted` directly.
+ */
+const GATED_SETTINGS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  'permissions.mode': (value) => MODE_LOOSENESS[value as PermissionMode] > MODE_LOOSENESS.default,
+  'permissions.allow': (value) => Array.isArray(value) && value.length > 0,
+  'sandbox.enabled': (value) => value === false,
+  'sandbox.allowedHosts': (value) => Array.isArray(value) && value.length > 0,
+  hooks: (value) => typeof value === 'object' && value !== null && Object.keys(value).length > 0,
+  mcpServers: (value) => typeof value === 'object' && value !== null && Object.keys(value).length > 0,
+};
+
+export interface WorkspaceTrustOptions {
+  workspaceRoot: string;
+  env: NodeJS.ProcessEnv;
+  /** True: trusted for this run (`--trust`); false: never; undefined: the recorded decision. */
+  trusted?: boolean;
+  /** The same configuration without the workspace's own files, whose values replace dropped ones. */
+  loadWithoutWorkspaceFiles: () => Promise<LoadedConfig>;
+}
+
+/**
+ * Drops what the workspace's own settings files ask for that loosens Beans, unless the folder is
+ * trusted, and says what was dropped. A dropped key takes the value it would have without those
+ * files (the user's settings, the environment, or the default).
+ */
+export async function applyWorkspaceTrust(loaded: LoadedConfig, options: WorkspaceTrustOptions): Promise<LoadedConfig & { ignored: IgnoredRequest[] }> {
+  const workspaceFiles = new Set([workspaceSettingsPath(options.workspaceRoot), localSettingsPath(options.workspaceRoot)].map((file) => path.resolve(file)));
+  // When the workspace is the home folder, its `.beans/settings.json` may be the user's own file.
+  workspaceFiles.delete(path.resolve(userSettingsPath(options.env)));
+  const fromWorkspace = (entry: ConfigEntry) => {
+    const file = typeof entry.source === 'object' ? path.resolve(entry.source.file) : undefined;
+    return file !== undefined && workspaceFiles.has(file) ? file : undefined;
+  };
+  const requests = loaded.entries.flatMap((entry): IgnoredRequest[] => {
+    const loosens = GATED_SETTINGS[entry.key];
+    const file = fromWorkspace(entry);
+    return loosens && file && loosens(entry.value) ? [{ key: entry.key, value: entry.value, file }] : [];
+  });
+  if (requests.length === 0) return { ...loaded, ignored: [] };
+  const trusted = options.trusted ?? isTrusted(options.workspaceRoot, options.env);
+  if (trusted) return { ...loaded, ignored: [] };
+
+  const fallback = await options.loadWithoutWorkspaceFiles();
+  const dropped = new Set(requests.map((request) => request.key));
+  const entries = loaded.entries.flatMap((entry) => {
+    if (!dropped.has(entry.key)) return [entry];
+    const replacement = fallback.entries.find((other) => other.key === entry.key);
+    return replacement ? [replacement] : [];
+  });
+  const values = structuredClone(loaded.values) as unknown as Record<string, unknown>;
+  for (const key of dropped) setLeaf(values, key, fallback.entries.find((entry) => entry.key === key)?.value);
+  const warning = describeIgnored(requests, options.workspaceRoot);
+  return { ...loaded, values: values as unknown as LoadedConfig['values'], entries, warnings: [...loaded.warnings, warning], ignored: requests };
+}
+
+/** The one line the front ends print: exactly what was ignored and how to trust. */
+export function describeIgnored(requests: readonly IgnoredRequest[], workspaceRoot: string): string {
+  const asked = requests.map((request) => `${request.key} ${JSON.stringify(request.value)} (${path.relative(workspaceRoot, request.file)})`).join(', ');
+  return `This folder is not trusted, so its settings were ignored where they loosen Beans: ${asked}. Run \`beans trust\` to trust ${workspaceRoot}, or pass --trust for one run.`;
+}
+
+function setLeaf(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+  const leaf = parts[parts.length - 1];
+  if (value === undefined) delete node[leaf];
+  else node[leaf] = value;
+}

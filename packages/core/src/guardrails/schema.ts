@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export const GUARDRAIL_BUILTINS = ['secrets', 'email', 'phone'] as const;
+export const GUARDRAIL_ACTIONS = ['block', 'redact', 'warn'] as const;
+
+const ruleSchema = z
+  .object({
+    pattern: z.string().min(1).refine(isRegex).describe('a valid regular expression, or leave it out and name a "builtin" (exactly one of the two)').optional(),
+    builtin: z.enum(GUARDRAIL_BUILTINS).describe('"secrets", "email" or "phone"').optional(),
+    action: z.enum(GUARDRAIL_ACTIONS).describe('"block", "redact" or "warn"'),
+    message: z.string().describe('a message for the user').optional(),
+    name: z.string().describe('a name for the rule').optional(),
+  })
+  // Reported at `pattern`, whose description says what is expected.
+  .refine((rule) => (rule.pattern === undefined) !== (rule.builtin === undefined), { message: 'exactly one of "pattern" or "builtin"', path: ['pattern'] })
+  .describe('a rule {"pattern": "regex"} or {"builtin": "secrets"|"email"|"phone"} with "action": "block"|"redact"|"warn"');
+
+const rulesSchema = z.array(ruleSchema).describe('a list of guardrail rules');
+
+/** `guardrails` in settings and agent frontmatter: rules for the user's prompt and for the final answer. */
+export const guardrailsSchema = z
+  .object({ input: rulesSchema, output: rulesSchema })
+  .partial()
+  .describe('an object {"input": [rules], "output": [rules]}');
+
+export type GuardrailRule = z.infer<typeof ruleSchema>;
+export type GuardrailsSettings = z.infer<typeof guardrailsSchema>;
+
+function isRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}

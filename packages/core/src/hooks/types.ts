@@ -1,0 +1,38 @@
+import type { HookEventName } from './schema.js';
+
+/** Where a hook was configured. */
+export type HookSource =
+  | { kind: 'user' | 'project' | 'local'; file: string }
+  | { kind: 'plugin'; plugin: string; root: string; file: string };
+
+/** One command hook, ready to run. */
+export interface HookCommand {
+  event: HookEventName;
+  /** Undefined, `""` or `*` match every tool; only tool events use it. */
+  matcher?: string;
+  /** The command as it will run (`${CLAUDE_PLUGIN_ROOT}` already substituted). */
+  command: string;
+  /** Seconds. */
+  timeout: number;
+  source: HookSource;
+}
+
+export interface HookProblem {
+  path: string;
+  message: string;
+}
+
+export interface HookSet {
+  hooks: HookCommand[];
+  /** Files that could not be read or had the wrong shape; their hooks are left out. */
+  problems: HookProblem[];
+  /** Project hooks left out because the workspace is not trusted, for the user to be told. */
+  untrusted: HookCommand[];
+}
+
+/** The default per-hook timeout, as in Claude Code. */
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
+
+export function describeHookSource(source: HookSource): string {
+  return source.kind === 'plugin' ? `plugin ${source.plugin}` : `${source.kind} settings`;
+}

@@ -1,0 +1,139 @@
+import { realpath, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { allowRulesCover, findDenyingRule, parseToolRules, type ToolRule } from '../permissions/rules.js';
+import { analyzeShellCommand } from '../permissions/shell-parse.js';
+import { isInside } from '../workspace/paths.js';
+
+// A command's shell output is context, not a log: keep the prompt a sane size.
+const MAX_SHELL_OUTPUT = 30_000;
+const MAX_FILE_CHARS = 100_000;
+
+export interface ShellRunResult {
+  /** stdout and stderr as the command printed them. */
+  output: string;
+  /** null when the command was killed. */
+  exitCode: number | null;
+}
+
+export interface CommandShellOptions {
+  /** Runs one command line in the workspace (the session's shell, with its environment). */
+  runShell(command: string, signal: AbortSignal): Promise<ShellRunResult>;
+  /** True when the command may run without asking (the command's allowed-tools, the settings). */
+  isAllowed(command: string): boolean | Promise<boolean>;
+  signal: AbortSignal;
+  /** `/plugin:name`, for the placeholder of a denied command. */
+  commandName: string;
+}
+
+// ``!`cmd` `` after a line start, a space or a bracket, so `Hello!`x`` in prose stays prose.
+const INLINE = /(^|[\s(])!`([^`\n]+)`/g;
+const BLOCK_OPEN = /^ {0,3}(`{3,})!\s*$/;
+
+/**
+ * Runs a command's ``!`cmd` `` spans and ```` ```! ```` blocks before the prompt reaches the model,
+ * as Claude Code does, and puts their output in their place. A command its `allowed-tools` (or the
+ * settings) do not allow is not run; its place says so, and why.
+ */
+export async function runCommandShell(body: string, options: CommandShellOptions): Promise<string> {
+  const lines = body.split('\n');
+  const out: string[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const open = BLOCK_OPEN.exec(lines[index]!);
+    if (!open) {
+      out.push(await replaceInline(lines[index]!, options));
+      continue;
+    }
+    const close = lines.findIndex((line, at) => at > index && line.trim() === open[1]);
+    if (close === -1) {
+      out.push(lines[index]!);
+      continue;
+    }
+    const script = lines.slice(index + 1, close).join('\n');
+    out.push('```', await runOne(script, options), '```');
+    index = close;
+  }
+  return out.join('\n');
+}
+
+async function replaceInline(line: string, options: CommandShellOptions): Promise<string> {
+  const matches = [...line.matchAll(INLINE)];
+  if (matches.length === 0) return line;
+  let result = '';
+  let last = 0;
+  for (const match of matches) {
+    const start = match.index + match[1]!.length;
+    result += line.slice(last, start) + (await runOne(match[2]!, options));
+    last = match.index + match[0].length;
+  }
+  return result + line.slice(last);
+}
+
+async function runOne(command: string, options: CommandShellOptions): Promise<string> {
+  const trimmed = command.trim();
+  if (options.signal.aborted) return `[not run: ${trimmed} (the run was stopped)]`;
+  if (!(await options.isAllowed(trimmed))) {
+    return `[not run: \`${trimmed}\` — the allowed-tools of ${options.commandName} do not allow it, and this run cannot ask]`;
+  }
+  try {
+    const { output, exitCode } = await options.runShell(trimmed, options.signal);
+    const text = output.length > MAX_SHELL_OUTPUT ? `${output.slice(0, MAX_SHELL_OUTPUT)}\n[... cut at ${MAX_SHELL_OUTPUT} characters]` : output;
+    const body = text.replace(/\s+$/, '');
+    if (exitCode === 0) return body;
+    return `${body}${body ? '\n' : ''}[\`${trimmed}\` ${exitCode === null ? 'was stopped' : `exited with ${exitCode}`}]`;
+  } catch (error) {
+    return `[\`${trimmed}\` could not run: ${(error as Error).message}]`;
+  }
+}
+
+/**
+ * `isAllowed` from a command's `allowed-tools` (Beans rules such as `shell(git add *)`) and the
+ * settings' allow rules: a line is allowed when shell rules cover every simple command in it,
+ * exactly as settings allow rules do, and no deny rule matches any part of it.
+ */
+export function commandRulesAllow(rules: readonly string[] | undefined, deny: readonly ToolRule[] = []): (command: string) => Promise<boolean> {
+  const parsed = rules && rules.length > 0 ? parseToolRules(rules) : [];
+  return async (command) => {
+    if (!parsed.some((rule) => rule.tool === 'shell')) return false;
+    const analysis = await analyzeShellCommand(command);
+    if (findDenyingRule(deny, 'shell', 'command', command, analysis)) return false;
+    return allowRulesCover(parsed, 'shell', 'command', command, analysis);
+  };
+}
+
+// `@src/app.ts` after a line start or a space; trailing sentence punctuation is not part of it.
+const FILE_REFERENCE = /(?<=^|\s)@([\w.~/-][^\s`'"<>]*)/gm;
+
+/**
+ * Claude Code's `@path` references: each names a file whose contents follow the prompt. Only
+ * regular files inside the workspace are read (a link leading out is not); others stay plain text.
+ */
+export async function expandFileReferences(text: string, workspaceRoot: string): Promise<string> {
+  const seen = new Set<string>();
+  const attached: string[] = [];
+  const rootReal = await realpath(workspaceRoot);
+  for (const match of text.matchAll(FILE_REFERENCE)) {
+    const written = match[1]!.replace(/[.,;:!?)\]]+$/, '');
+    if (written === '' || seen.has(written)) continue;
+    seen.add(written);
+    const content = await readWorkspaceFile(written, workspaceRoot, rootReal);
+    if (content !== undefined) attached.push(`Contents of ${written}:\n\`\`\`\n${content}\n\`\`\``);
+  }
+  return attached.length === 0 ? text : `${text}\n\n${attached.join('\n\n')}`;
+}
+
+async function readWorkspaceFile(written: string, root: string, rootReal: string): Promise<string | undefined> {
+  const target = path.resolve(root, written);
+  try {
+    const real = await realpath(target);
+    if (!isInside(rootReal, real) || !(await stat(real)).isFile()) return undefined;
+    const text = await readFile(real, 'utf8');
+    return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[... cut at ${MAX_FILE_CHARS} characters]` : text.replace(/\n$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` and `${BEANS_PLUGIN_ROOT}` -> the plugin's folder (hooks, MCP configs, bodies). */
+export function substitutePluginRoot(text: string, pluginRoot: string): string {
+  return text.replace(/\$\{(?:CLAUDE|BEANS)_PLUGIN_ROOT\}/g, () => pluginRoot);
+}

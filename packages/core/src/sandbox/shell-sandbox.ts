@@ -1,0 +1,176 @@
+import { existsSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ToolRule } from '../permissions/rules.js';
+import { ConfigError } from '../errors.js';
+import { RUN_TAG_VARIABLE } from '../tools/process-tree.js';
+
+// Why @anthropic-ai/sandbox-runtime rather than our own bwrap wrapper: it builds the bubblewrap
+// command (Linux) or Seatbelt profile (macOS) with the details that make a sandbox hold: read-only
+// binds of git hooks/config and shell rc files inside writable folders, a seccomp filter against
+// unix sockets, a private network namespace whose only way out is its own HTTP/SOCKS proxy, and a
+// proxy that checks each connection against an allow list and refuses names resolving to loopback.
+// It is a singleton (one proxy per process), so every sandbox of this process shares one set-up.
+//
+// Network: a host must be listed to be reachable at all, through the proxy the sandbox points
+// HTTP_PROXY/HTTPS_PROXY/ALL_PROXY at. A server on this machine is reached only when its literal
+// address and port are listed (`127.0.0.1:8080`) and the client uses the proxy; `localhost` and
+// 127.0.0.1 without a proxy are the sandbox's own, empty, loopback.
+
+/** Runs shell commands inside the sandbox. */
+export interface ShellSandbox {
+  /** The command line that runs `command` inside the sandbox; call `release` once it has ended. */
+  wrap(command: string, signal?: AbortSignal): Promise<SandboxedCommand>;
+  /** One line for the model and the user: what the sandbox allows. */
+  readonly summary: string;
+  /** Stops the proxy when the last sandbox of this process is disposed. */
+  dispose(): Promise<void>;
+}
+
+export interface SandboxedCommand {
+  /** A bash command line. */
+  command: string;
+  release(): void;
+}
+
+export interface ShellSandboxOptions {
+  /** Writable, with the temp folder. */
+  workspaceRoot: string;
+  /** Hosts (`example.com`, `*.example.com`, `127.0.0.1:8080`) commands may connect to; none by default. */
+  allowedHosts?: readonly string[];
+  /** The temp folder commands may write (default: the system's). */
+  tempDir?: string;
+  /** Absolute paths or globs commands may not read (see `sandboxReadDenials`). */
+  denyRead?: readonly string[];
+}
+
+/**
+ * What `read_file` deny rules (`read_file(.env)`, `read_file(secrets/**)`) keep from the file tools,
+ * as paths the sandbox keeps from commands too, so `cat .env` is refused as well. Globs are expanded
+ * when each command starts, so a matching file created later in the same command is not covered.
+ */
+export function sandboxReadDenials(rules: readonly ToolRule[], workspaceRoot: string): string[] {
+  return rules
+    .filter((rule) => rule.tool === 'read_file' && rule.pattern !== undefined)
+    .map((rule) => rule.pattern!.replace(/^\.\//, '').replace(/\/+$/, ''))
+    .filter((pattern) => pattern !== '')
+    .map((pattern) => (path.isAbsolute(pattern) ? pattern : path.join(workspaceRoot, pattern)));
+}
+
+/**
+ * Stay read-only inside the writable workspace: what configures Beans, Claude Code, MCP servers and
+ * git (the same list write_file and edit_file always ask about, permissions/authorize.ts). Sandboxed
+ * commands run without asking, so without this a command could grant the next run anything. The
+ * rest of `.git` stays writable so `git commit` works.
+ */
+const PROTECTED_IN_WORKSPACE = ['.beans', '.claude', '.mcp.json', '.gitmodules'];
+
+/** The sandbox cannot start here: Beans refuses to run shell commands unsandboxed instead (exit 3). */
+export class SandboxUnavailableError extends ConfigError {}
+
+type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
+
+interface Shared {
+  key: string;
+  ready: Promise<Runtime['SandboxManager']>;
+  users: number;
+  /** Commands wrapped and not yet released: the runtime's per-command clean-up is global. */
+  running: number;
+}
+let shared: Shared | undefined;
+
+/**
+ * Starts the OS sandbox for shell commands: writes only in the workspace and the temp folder, no
+ * network but the allowed hosts. Throws SandboxUnavailableError (saying how to install what is
+ * missing) when it cannot start: this platform, bubblewrap or socat missing, or user namespaces off.
+ */
+export async function createShellSandbox(options: ShellSandboxOptions): Promise<ShellSandbox> {
+  const allowedHosts = [...(options.allowedHosts ?? [])];
+  const writable = [options.workspaceRoot, options.tempDir ?? os.tmpdir()];
+  const denyRead = [...(options.denyRead ?? [])];
+  // The runtime finds repositories from the process's folder, which need not be the workspace.
+  const gitDir = path.join(options.workspaceRoot, '.git');
+  const git = existsSync(gitDir) && statSync(gitDir).isDirectory() ? ['.git/hooks', '.git/config'] : [];
+  const denyWrite = [...PROTECTED_IN_WORKSPACE, ...git].map((entry) => path.join(options.workspaceRoot, entry));
+  const key = JSON.stringify({ writable, allowedHosts, denyRead, denyWrite });
+  if (shared && shared.key !== key) {
+    throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
+  }
+  const current = (shared ??= { key, ready: start(writable, allowedHosts, denyRead, denyWrite), users: 0, running: 0 });
+  current.users += 1;
+  let manager: Runtime['SandboxManager'];
+  try {
+    manager = await current.ready;
+  } catch (error) {
+    current.users -= 1;
+    if (shared === current) shared = undefined;
+    throw error;
+  }
+  let disposed = false;
+  return {
+    summary: `Shell commands run in a sandbox: they may write only in ${writable.join(' and ')}, and ${allowedHosts.length > 0 ? `connect only to ${allowedHosts.join(', ')} (through the proxy in HTTP_PROXY/HTTPS_PROXY)` : 'have no network'}.`,
+    async wrap(command, signal) {
+      if (disposed) throw new Error('The shell sandbox was disposed.');
+      const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', undefined, signal);
+      // bubblewrap runs the command in its own PID namespace, which the kernel empties when the
+      // command ends: nothing can be left behind to find by the run tag, and the sandbox's own proxy
+      // bridges, still exiting at that moment, must not be reported as leftovers.
+      current.running += 1;
+      let released = false;
+      return {
+        command: `env -u ${RUN_TAG_VARIABLE} ${wrapped}`,
+        release() {
+          if (released) return;
+          released = true;
+          current.running -= 1;
+          if (current.running === 0) manager.cleanupAfterCommand();
+        },
+      };
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      current.users -= 1;
+      if (current.users > 0) return;
+      if (shared === current) shared = undefined;
+      await manager.reset();
+    },
+  };
+}
+
+async function start(writable: string[], allowedHosts: string[], denyRead: string[], denyWrite: string[]): Promise<Runtime['SandboxManager']> {
+  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
+  if (!SandboxManager.isSupportedPlatform()) {
+    throw new SandboxUnavailableError(`--sandbox is not supported on ${process.platform}. Run without --sandbox (and without the setting sandbox.enabled) to run shell commands unsandboxed.`);
+  }
+  const check = SandboxManager.checkDependencies();
+  if (check.errors.length > 0) throw new SandboxUnavailableError(`The shell sandbox cannot start: ${check.errors.join('; ')}. ${installHint()}`);
+  try {
+    await SandboxManager.initialize({
+      network: { allowedDomains: allowedHosts, deniedDomains: [] },
+      filesystem: { denyRead, allowWrite: writable, denyWrite },
+    });
+  } catch (error) {
+    throw new SandboxUnavailableError(`The shell sandbox cannot start: ${(error as Error).message}. ${installHint()}`);
+  }
+  await probe(SandboxManager);
+  return SandboxManager;
+}
+
+/** bubblewrap can be installed and still fail (user namespaces off in a container): try it once. */
+async function probe(manager: Runtime['SandboxManager']): Promise<void> {
+  const { execa } = await import('execa');
+  const wrapped = await manager.wrapWithSandbox('true', '/bin/bash');
+  const result = await execa('/bin/bash', ['-c', wrapped], { reject: false, stdin: 'ignore', timeout: 20_000 });
+  manager.cleanupAfterCommand();
+  if (result.exitCode !== 0) {
+    await manager.reset();
+    const detail = `${result.stderr}`.trim().split('\n').at(-1) || `exit code ${result.exitCode}`;
+    throw new SandboxUnavailableError(`The shell sandbox cannot start here (${detail}). ${installHint()} Unprivileged user namespaces must be enabled (in a container, run it with them allowed).`);
+  }
+}
+
+function installHint(): string {
+  if (process.platform === 'darwin') return 'Install ripgrep (brew install ripgrep) and try again.';
+  return 'Install bubblewrap, socat and ripgrep (Debian/Ubuntu: sudo apt-get install bubblewrap socat ripgrep; Fedora: sudo dnf install bubblewrap socat ripgrep) and try again.';
+}

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { TmuxSession, hasTmux, makeWorkspace, type Workspace } from './tmux.ts';
+
+// The trust question before the chat mounts, in a real terminal: what it lists, keys typed before it
+// appeared, select-then-Enter, and what it records.
+const DRIVER = path.resolve(import.meta.dirname, 'trust-prompt-driver.mjs');
+const NODE = process.execPath;
+
+const open: { session: TmuxSession; workspace: Workspace }[] = [];
+afterEach(() => {
+  for (const entry of open.splice(0)) {
+    entry.session.kill();
+    entry.workspace.cleanup();
+  }
+});
+
+function start(settings: string, args: string[] = []) {
+  const workspace = makeWorkspace({ '.beans/settings.json': settings });
+  const session = TmuxSession.start({ workspace, env: {}, program: [NODE, DRIVER, ...args], args: [] });
+  open.push({ session, workspace });
+  return { session, workspace };
+}
+
+const trustFile = (workspace: Workspace) => path.join(workspace.home, '.config', 'beans-agent', 'trusted-folders.json');
+
+describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
+  test('lists exactly what the folder asks for; keys typed before it appeared do nothing; select then Enter trusts', async () => {
+    const { session, workspace } = start('{"permissions":{"mode":"yolo","allow":["shell"],"deny":["shell(rm *)"]}}');
+    // Typed ahead, as if the user kept typing while Beans started: "3" would pick "Don't trust", Enter confirm it.
+    session.type('3');
+    session.press('Enter');
+    const screen = await session.waitForText('Esc not now');
+    expect(screen).toContain('• permissions.mode "yolo"  (.beans/settings.json)');
+    expect(screen).toContain('• permissions.allow ["shell"]  (.beans/settings.json)');
+    expect(screen).not.toContain('deny');
+    expect(screen).toContain(`› 1. Trust this folder (${workspace.dir})`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(session.screen()).not.toContain('[trusted');
+    expect(existsSync(trustFile(workspace))).toBe(false);
+
+    session.press('Down');
+    await session.waitForText('› 2. Trust the parent folder');
+    session.press('Up');
+    await session.waitForText('› 1. Trust this folder');
+    session.press('Enter');
+    await session.waitForText('[trusted: true]');
+    expect(JSON.parse(readFileSync(trustFile(workspace), 'utf8')).folders[workspace.dir]).toBe('trusted');
+  });
+
+  test("\"Don't trust\" is recorded, so the question is asked once", async () => {
+    const first = start('{"permissions":{"allow":["shell"]}}');
+    await first.session.waitForText('Esc not now');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    first.session.type('3');
+    await first.session.waitForText("› 3. Don't trust");
+    first.session.press('Enter');
+    await first.session.waitForText('[trusted: false]');
+    expect(JSON.parse(readFileSync(trustFile(first.workspace), 'utf8')).folders[first.workspace.dir]).toBe('untrusted');
+
+    const again = TmuxSession.start({ workspace: first.workspace, env: {}, program: [NODE, DRIVER], args: [] });
+    open.push({ session: again, workspace: makeWorkspace() });
+    await again.waitForText('[no trust question]');
+  });
+
+  test('Esc records nothing; --trust and a folder that asks for nothing never ask', async () => {
+    const { session, workspace } = start('{"permissions":{"mode":"auto-edit"}}');
+    await session.waitForText('Esc not now');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    session.press('Escape');
+    await session.waitForText('[trusted: false]');
+    expect(existsSync(trustFile(workspace))).toBe(false);
+
+    await start('{"permissions":{"mode":"auto-edit"}}', ['--trust']).session.waitForText('[no trust question]');
+    await start('{"permissions":{"deny":["shell"]}}').session.waitForText('[no trust question]');
+  });
+});
