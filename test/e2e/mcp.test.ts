@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
 describe('beans mcp add | list | remove', () => {
-  it('writes .mcp.json like claude mcp add, lists servers with status and tools, and removes them', { timeout: 60_000 }, async () => {
+  it('writes .mcp.json like claude mcp add, lists servers with status and tools (trusted with --trust), and removes them', { timeout: 60_000 }, async () => {
     const repo = makeTempRepo();
     const added = await runBeans(['mcp', 'add', 'ev', '--', process.execPath, everything, 'stdio'], { cwd: repo.dir, env: repo.env });
     expect(added.code).toBe(0);
@@ -36,6 +36,9 @@ describe('beans mcp add | list | remove', () => {
     expect(servers[0]!.tools).toEqual(expect.arrayContaining(['echo', 'get-sum']));
     expect(servers[1]).toMatchObject({ name: 'remote', transport: 'http', status: 'failed' });
     expect(servers[1]!.error).toContain('http://127.0.0.1:9/mcp');
+
+    const trusted = await runBeans(['mcp', 'list', '--json', '--trust'], { cwd: repo.dir, env: repo.env });
+    expect(JSON.parse(trusted.stdout).servers[0]).toMatchObject({ name: 'ev', status: 'connected' });
 
     const removed = await runBeans(['mcp', 'remove', 'ev'], { cwd: repo.dir, env: repo.env });
     expect(removed.code).toBe(0);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { collectMcpServers, UsageError, type McpServerStatus } from '@beans/core';
+import { collectMcpServers, isTrusted, UsageError, type McpServerStatus } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -19,7 +19,7 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
     pluginRoots: catalog.plugins.map((plugin) => plugin.root),
     configArguments: options.mcpConfig ?? [],
     strict: options.strictMcpConfig ?? false,
-    projectTrusted: false,
+    projectTrusted: options.trust === true || isTrusted(base.workspace.root, base.env),
   });
   let statuses: McpServerStatus[] = [];
   if (collected.servers.length > 0) {

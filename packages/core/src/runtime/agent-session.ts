@@ -28,6 +28,7 @@ import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { McpServerStatus } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
+import { isTrusted } from '../config/trust.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
@@ -129,7 +130,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       configArguments: options.mcpConfig ?? [],
       strict: options.strictMcpConfig ?? false,
       ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
-      projectTrusted: options.trustedWorkspace ?? false,
+      // The same decision as the workspace's settings: --trust, else the user's recorded answer.
+      projectTrusted: options.trustedWorkspace ?? (options.trustWorkspace || isTrusted(base.workspace.root, base.env)),
     },
     warnings,
   );

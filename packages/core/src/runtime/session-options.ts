@@ -70,7 +70,7 @@ export interface AgentSessionOptions {
   mcpConfig?: readonly string[];
   /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
   strictMcpConfig?: boolean;
-  /** The workspace is trusted, so the servers of its `.mcp.json` may start (workspace trust). */
+  /** Overrides the trust decision for the project's `.mcp.json` servers (default: `trustWorkspace`, else the user's recorded decision). */
   trustedWorkspace?: boolean;
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;

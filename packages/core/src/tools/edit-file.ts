@@ -72,7 +72,7 @@ async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' 
     if (input.old_string !== '') throw new ToolInputError(`${await missingFileMessage(target)} To create a new file, call edit_file with an empty old_string (or use write_file).`);
     return { target, stats, before: '', after: input.new_string, replacements: 1, firstLine: 1 };
   }
-  const before = await readTextFile(target, stats);
+  const before = await readTextFile(target, stats, ctx.workspace.root);
   assertUnchangedSinceRead(ctx.state, target, stats);
   if (input.old_string === '') {
     if (before !== '') {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { constants, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
@@ -22,15 +22,43 @@ export async function statOrUndefined(absolute: string): Promise<Stats | undefin
   }
 }
 
+/**
+ * Reads a file the way writes go (see writeFileAtomic): through folders opened from the workspace
+ * root without following links, so a folder swapped for a symlink after the path was checked
+ * cannot make Beans read a file outside and copy it into the workspace or the model's context.
+ */
+export async function readFileConfined(root: string | undefined, absolute: string): Promise<Buffer> {
+  if (!root || !descriptorPathsAvailable) return fs.readFile(absolute);
+  const dir = await openConfinedDir(root, path.dirname(absolute), { create: false });
+  try {
+    let handle: fs.FileHandle;
+    try {
+      // O_NONBLOCK: a FIFO swapped in meanwhile must not block the open.
+      handle = await fs.open(dir.at(path.basename(absolute)), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolInputError(`${absolute} was replaced by a link while reading it; nothing was read. Check the file and try again.`);
+      throw error;
+    }
+    try {
+      if (!(await handle.stat()).isFile()) throw new ToolInputError(`${absolute} is no longer a regular file; nothing was read.`);
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    await dir.close();
+  }
+}
+
 /** Reads a whole text file for editing or diffing; binary and oversized files are refused. */
-export async function readTextFile(target: WorkspacePath, stats: Stats): Promise<string> {
+export async function readTextFile(target: WorkspacePath, stats: Stats, root?: string): Promise<string> {
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory, not a file. Use list_directory to see what it holds.`);
   // A FIFO or device would block the read forever, past any abort.
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a pipe, socket or device); it cannot be edited.`);
   if (stats.size > MAX_TEXT_FILE_BYTES) {
     throw new ToolInputError(`${target.relative} is ${formatBytes(stats.size)}, too large to edit here (limit ${formatBytes(MAX_TEXT_FILE_BYTES)}). Use shell tools (sed, a script) for files this size.`);
   }
-  const buffer = await fs.readFile(target.absolute);
+  const buffer = await readFileConfined(root, target.absolute);
   if (looksBinary(buffer)) throw new ToolInputError(`${target.relative} is a binary file; only text files can be edited.`);
   try {
     return STRICT_UTF8.decode(buffer);

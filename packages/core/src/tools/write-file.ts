@@ -1,10 +1,9 @@
 import type { Stats } from 'node:fs';
-import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
-import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
+import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
 import { guarded } from './result.js';
 import { formatBytes, looksBinary, plural, splitLines } from './text.js';
 import { defineTool, type ToolContext, type ToolDetails } from './tool.js';
@@ -65,7 +64,7 @@ async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory; give a file path inside it.`);
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file; write_file only writes files.`);
   if (!input.append) assertUnchangedSinceRead(ctx.state, target, stats);
-  const before = await fs.readFile(target.absolute);
+  const before = await readFileConfined(ctx.workspace.root, target.absolute);
   return { target, stats, before, after: input.append ? Buffer.concat([before, added]) : added };
 }
 

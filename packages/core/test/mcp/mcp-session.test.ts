@@ -128,6 +128,13 @@ describe('MCP servers in a session (query() with a scripted model)', () => {
     expect((messages[0] as { mcp_servers: unknown }).mcp_servers).toEqual([]);
     expect(readdirSync(root)).not.toContain('canary');
   });
+
+  it('starts a trusted project\'s .mcp.json servers (--trust)', { timeout: 60_000 }, async () => {
+    const { dir, env } = await setup({ turns: [{ text: 'ok' }] });
+    writeFileSync(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    const messages = await collect(query({ prompt: 'hi', options: { cwd: dir, env, trustWorkspace: true } }));
+    expect((messages[0] as { mcp_servers: unknown }).mcp_servers).toEqual([{ name: 'proj', status: 'connected' }]);
+  });
 });
 
 describe('startSessionMcp', () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolInputError } from '../../src/errors.js';
@@ -27,9 +27,14 @@ while (Date.now() < end) {
 }
 `;
 
-async function race(options: { git: boolean; millis: number }): Promise<{ outside: string[]; calls: number; ok: number }> {
+/** Files outside with the names the model writes: a read through the swapped folder would find them. */
+const CANARIES = { 'f.txt': 'alpha OUTSIDE-SECRET\n', 'new.txt': 'OUTSIDE-SECRET\n' };
+
+async function race(options: { git: boolean; millis: number }): Promise<{ outside: Record<string, string>; calls: number; ok: number; leaked: string[] }> {
   const ws = makeWorkspace({ 'sub/f.txt': 'alpha\n' }, { git: options.git });
   const outsideDir = makeOutsideDir();
+  for (const [name, content] of Object.entries(CANARIES)) writeFileSync(path.join(outsideDir, name), content);
+  const leaked: string[] = [];
   const dir = path.join(ws.root, 'sub');
   const swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(ws.root, '.parked'), outsideDir, String(options.millis)], { stdio: 'ignore' });
   const exited = new Promise((resolve) => swapper.on('exit', resolve));
@@ -45,11 +50,17 @@ async function race(options: { git: boolean; millis: number }): Promise<{ outsid
       const nested = await run(writeFileTool, { path: 'sub/deep/er/g.txt', content: 'g\n' }, ctx);
       calls += 4;
       ok += [write, append, edit, nested].filter((r) => !r.isError).length;
+      for (const result of [write, append, edit, nested]) if (JSON.stringify(result).includes('OUTSIDE-SECRET')) leaked.push(JSON.stringify(result).slice(0, 200));
     }
   } finally {
     await exited;
   }
-  return { outside: readdirSync(outsideDir), calls, ok };
+  for (const file of ['sub/f.txt', 'sub/new.txt']) {
+    const inside = existsSync(path.join(ws.root, file)) ? readFileSync(path.join(ws.root, file), 'utf8') : '';
+    if (inside.includes('OUTSIDE-SECRET')) leaked.push(`${file} in the workspace holds outside content`);
+  }
+  const outside = Object.fromEntries(readdirSync(outsideDir).map((name) => [name, readFileSync(path.join(outsideDir, name), 'utf8')]));
+  return { outside, calls, ok, leaked };
 }
 
 describe('writes under a folder swapped for a symlink (finding 9)', () => {
@@ -57,14 +68,16 @@ describe('writes under a folder swapped for a symlink (finding 9)', () => {
     const result = await race({ git: true, millis: 6_000 });
     expect(result.calls).toBeGreaterThan(200);
     expect(result.ok).toBeGreaterThan(0);
-    expect(result.outside).toEqual([]);
+    expect(result.outside).toEqual(CANARIES);
+    expect(result.leaked).toEqual([]);
   });
 
   it('never land outside the workspace, outside git (temporary file beside the target)', { timeout: 30_000 }, async () => {
     const result = await race({ git: false, millis: 6_000 });
     expect(result.calls).toBeGreaterThan(200);
     expect(result.ok).toBeGreaterThan(0);
-    expect(result.outside).toEqual([]);
+    expect(result.outside).toEqual(CANARIES);
+    expect(result.leaked).toEqual([]);
   });
 
   it('refuses a write whose folder became a link after the path was checked, creating nothing outside', async () => {
