@@ -51,6 +51,9 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     persistSession: options.sessionPersistence !== false,
     settingSources: options.settingSources,
     trustWorkspace: options.trust,
+    mcpConfig: options.mcpConfig,
+    strictMcpConfig: options.strictMcpConfig,
+    ...(options.agents !== undefined ? { agents: options.agents } : {}),
     interactive: mode === 'chat',
   };
 }

@@ -61,6 +61,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
     .option('--session-id <id>', 'the id of a new session')
     .option('--no-session-persistence', 'keep no session file')
+    .option('--agents <json>', 'subagents for the task tool, as JSON: {"name": {"description", "prompt", "tools"?, "model"?}}')
     .option('--trust', "trust this folder for this run: apply its own looser permissions, hooks and MCP servers")
     .option('--sandbox', 'run shell commands in an OS sandbox: writes only in the workspace and temp, no network but allowed hosts')
 

@@ -23,6 +23,8 @@ export interface CliOptions {
   mcpConfig?: string[];
   /** `--strict-mcp-config`: only the servers of --mcp-config. */
   strictMcpConfig?: boolean;
+  /** Inline subagents as JSON, Claude Code's shape: {"name": {"description", "prompt", "tools"?, "model"?}}. */
+  agents?: string;
   debug?: boolean;
   /** Stream-json only: also print Anthropic-style raw stream events as text and tool input stream in. */
   includePartialMessages?: boolean;

@@ -28,7 +28,6 @@ import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { McpServerStatus } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
-import { isTrusted } from '../config/trust.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
