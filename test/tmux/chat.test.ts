@@ -59,11 +59,36 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
     const prompt = await session.waitForText('Allow write_file notes/hello.txt?');
     expect(prompt).toMatch(/1 \+ Hello from beans/);
     expect(existsSync(path.join(workspace.dir, 'notes/hello.txt'))).toBe(false);
+    // A person reads the question, chooses, then confirms with Enter.
+    await new Promise((resolve) => setTimeout(resolve, 400));
     session.type('y');
+    session.press('Enter');
     const screen = await session.waitForText('I wrote notes/hello.txt.');
     expect(screen).toContain('✓ write_file notes/hello.txt');
     expect(readFileSync(path.join(workspace.dir, 'notes/hello.txt'), 'utf8')).toBe('Hello from beans\n');
     expect(chats(server)).toHaveLength(2);
+  });
+
+  test('keys typed ahead never answer the prompt: "that\\n" does not approve always (finding 15)', async () => {
+    const { session, workspace } = await startBeans([
+      { text: ['Let me ', 'clean up.'], chunkDelayMs: 300, toolCalls: [{ name: 'shell', args: { command: 'rm -rf build && echo cleaned' } }] },
+      { text: 'done' },
+    ]);
+    await session.submit('clean the build folder');
+    // The user keeps typing ("that ...") while the question appears; the a and the Enter land in it.
+    for (let i = 0; i < 200 && !session.visible().includes('Allow shell'); i++) {
+      session.type('th');
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    session.type('a');
+    session.press('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // "a" and Enter came within a moment of the question appearing: nothing was approved.
+    expect(session.visible()).toContain('Allow shell');
+    expect(existsSync(path.join(workspace.dir, 'cleaned'))).toBe(false);
+    session.press('Escape');
+    await session.waitFor((screen) => !screen.includes('Allow shell') || screen.includes('stopped'), 'the question to close');
+    expect(existsSync(path.join(workspace.dir, 'cleaned'))).toBe(false);
   });
 
   test('a write is denied after n, and the reason reaches the model in the next request', async () => {
@@ -73,7 +98,9 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
     ]);
     await session.submit('write it');
     await session.waitForText('Allow write_file hello.txt?');
+    await new Promise((resolve) => setTimeout(resolve, 400));
     session.type('n');
+    session.press('Enter');
     await session.waitForText('Tell the model why');
     await session.submit('put it under docs instead');
     const screen = await session.waitForText('Understood, I will not write it.');

@@ -4,8 +4,11 @@ import type { PendingAsk } from './confirm-view.js';
 import * as ed from './editor.js';
 import type { KeyEvent } from './keys.js';
 
-/** A prompt that pops up while the user types ignores letters this long, so "y" in a word never approves. */
+/** A prompt that pops up while the user types ignores keys this long, so typing ahead never answers it. */
 const TYPING_GUARD_MS = 600;
+/** Keys that arrive this soon after a prompt appears were sent before anyone could read it. */
+const ARM_MS = 250;
+const CHOICES: PendingAsk['selected'][] = ['once', 'always', 'deny'];
 
 export interface AskQueueHooks {
   session(): ChatSession;
@@ -41,8 +44,9 @@ export class AskQueue {
         summary,
         loading: true,
         stage: 'choose',
+        selected: 'once',
         reason: ed.EMPTY_EDITOR,
-        guardUntil: now - this.hooks.lastTypedAt() < TYPING_GUARD_MS ? now + TYPING_GUARD_MS : 0,
+        guardUntil: now + (now - this.hooks.lastTypedAt() < TYPING_GUARD_MS ? TYPING_GUARD_MS : ARM_MS),
         resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
           this.asks = this.asks.filter((entry) => entry !== pending);
@@ -64,26 +68,39 @@ export class AskQueue {
     for (const ask of this.asks) ask.resolve({ decision: 'deny', reason });
   }
 
+  /**
+   * Letters (y, a, n) and arrows choose, Enter confirms, Esc denies and stops the turn. Keys that
+   * arrive before the prompt could be read (typed ahead, or right as it appears) do nothing: a
+   * word being typed must never approve `rm -rf`.
+   */
   handleKey(event: KeyEvent): void {
     const ask = this.asks[0];
     if (!ask) return;
     if (ask.stage === 'reason') return this.reasonKey(event, ask);
+    if (event.type === 'key' && event.name === 'escape') return ask.resolve({ decision: 'deny', reason: 'The user stopped the turn.', interrupt: true });
+    if (Date.now() < ask.guardUntil) return;
     if (event.type === 'key') {
-      if (event.name === 'escape') ask.resolve({ decision: 'deny' });
+      if (event.name === 'enter') return this.confirm(ask);
+      const step = event.name === 'left' || event.name === 'up' ? -1 : event.name === 'right' || event.name === 'down' || event.name === 'tab' ? 1 : 0;
+      if (step !== 0) {
+        ask.selected = CHOICES[(CHOICES.indexOf(ask.selected) + step + CHOICES.length) % CHOICES.length]!;
+        this.hooks.changed();
+      }
       return;
     }
-    if (Date.now() < ask.guardUntil) return;
-    switch (event.text.toLowerCase()) {
-      case 'y':
-        return ask.resolve({ decision: 'once' });
-      case 'a':
-        return ask.resolve({ decision: 'always' });
-      case 'n':
-        ask.stage = 'reason';
-        return this.hooks.changed();
-      default:
-        return;
+    const chosen = ({ y: 'once', a: 'always', n: 'deny' } as const)[event.text.toLowerCase() as 'y' | 'a' | 'n'];
+    if (chosen) {
+      ask.selected = chosen;
+      this.hooks.changed();
     }
+  }
+
+  private confirm(ask: PendingAsk): void {
+    if (ask.selected === 'deny') {
+      ask.stage = 'reason';
+      return this.hooks.changed();
+    }
+    ask.resolve({ decision: ask.selected });
   }
 
   private reasonKey(event: KeyEvent, ask: PendingAsk): void {

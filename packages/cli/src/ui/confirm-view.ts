@@ -13,8 +13,10 @@ export interface PendingAsk {
   preview?: ToolDetails;
   previewError?: string;
   loading: boolean;
-  /** After `n`, the user may type why; the reason goes back to the model. */
+  /** After choosing no, the user may type why; the reason goes back to the model. */
   stage: 'choose' | 'reason';
+  /** The answer Enter would give; letters and arrows move it, only Enter confirms. */
+  selected: 'once' | 'always' | 'deny';
   reason: Editor;
   /** Until then, letters are ignored: the user was typing when the prompt appeared. */
   guardUntil: number;
@@ -43,11 +45,21 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
     [span('? ', { color: 'yellow', bold: true }), span(`Allow ${ask.request.tool.name}`, S.bold), span(ask.summary ? ` ${ask.summary}` : '', S.dim), span('?', S.bold)],
     width,
   );
+  const choice = (value: PendingAsk['selected'], key: string, label: string, color: string) =>
+    ask.selected === value
+      ? [span(`› ${key} ${label}`, { color: color as 'green', bold: true, inverse: true }), span('  ')]
+      : [span('  '), span(key, { color: color as 'green', bold: true }), span(` ${label}  `)];
   const footer: StyledLine[] =
     ask.stage === 'choose'
       ? [
           truncateLine(
-            [span(INDENT), span('y', { color: 'green', bold: true }), span(' yes  '), span('a', { color: 'green', bold: true }), span(' always this session  '), span('n', { color: 'red', bold: true }), span(' no  '), span('esc', S.dim), span(' no', S.dim)],
+            [
+              span(INDENT),
+              ...choice('once', 'y', 'yes', 'green'),
+              ...choice('always', 'a', 'always this session', 'green'),
+              ...choice('deny', 'n', 'no', 'red'),
+              span('· Enter confirms · Esc stops', S.dim),
+            ],
             width,
           ),
         ]

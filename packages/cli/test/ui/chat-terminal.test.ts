@@ -32,7 +32,7 @@ describe('colour', () => {
     const { chat } = setup({ turns: diffTurns });
     await chat.submit('write');
     await chat.waitForText('Allow write_file');
-    await chat.type('y');
+    await chat.answer('y');
     await chat.waitForText('Done');
     const raw = chat.rawFrame();
     expect(raw).toMatch(COLOR);
@@ -44,7 +44,7 @@ describe('colour', () => {
     await chat.submit('write');
     await chat.waitForText('Allow write_file');
     expect(chat.rawFrame()).not.toMatch(COLOR);
-    await chat.type('y');
+    await chat.answer('y');
     const frame = await chat.waitForText('Done');
     for (const raw of chat.stdout.frames) expect(raw).not.toMatch(COLOR);
     expect(frame).toContain('✓ write_file a.txt  +2 -0');
@@ -66,7 +66,7 @@ describe('narrow and resized terminals', () => {
     await chat.submit(`please ${'write '.repeat(20)}`);
     await chat.waitForText('Allow write_file');
     for (const row of chat.rows()) expect(displayWidth(row)).toBeLessThanOrEqual(60);
-    await chat.type('y');
+    await chat.answer('y');
     await chat.waitForText('some more.');
     await chat.submit('/help');
     const frame = await chat.waitForText('Plugin commands');
@@ -140,7 +140,7 @@ describe('the live area', () => {
     const content = Array.from({ length: 200 }, (_, index) => `line ${index}`).join('\n');
     const { chat } = setup({ turns: [{ toolCalls: [write('big.txt', content)] }, { chunks: ['ok'] }] }, { columns: 80, rows: 20 });
     await chat.submit('write big');
-    const frame = await chat.waitFor((current) => current.includes('y yes') && /… \d+ more lines/.test(current), 'the question with its cut diff');
+    const frame = await chat.waitFor((current) => current.includes('Enter confirms') && /… \d+ more lines/.test(current), 'the question with its cut diff');
     const liveRows = stripAnsi(frame).split('\n');
     const promptAt = liveRows.findIndex((row) => row.startsWith('? Allow write_file'));
     expect(liveRows.length - promptAt).toBeLessThanOrEqual(19);

@@ -45,7 +45,7 @@ describe('tool lines', () => {
     await fake.host.session.tools.get('read_file')!.execute({ path: 'app.ts' }, { workspace: fake.host.session.workspace, state: fake.host.session.toolState, signal: new AbortController().signal });
     await chat.submit('change b');
     await chat.waitForText('Allow edit_file');
-    await chat.type('y');
+    await chat.answer('y');
     const frame = await chat.waitForText('edited');
     expect(frame).toContain('✓ edit_file app.ts  +1 -1');
     expect(frame).toMatch(/ 2 - const b = 2;/);
@@ -72,7 +72,7 @@ describe('tool lines', () => {
     const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'echo started; sleep 5' } }] }, { chunks: ['never'] }] });
     await chat.submit('wait');
     await chat.waitForText('Allow shell');
-    await chat.type('y');
+    await chat.answer('y');
     // Once its output shows, the command is really running (not still being set up).
     await chat.waitFor((frame) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell echo started; sleep 5\n\s+started/.test(frame), 'a spinning shell line with its output');
     await chat.press(KEY.escape);
@@ -90,7 +90,7 @@ describe('tool lines', () => {
     });
     await chat.submit('two steps');
     await chat.waitForText('Allow shell');
-    await chat.type('y');
+    await chat.answer('y');
     await chat.waitForText('Working…');
     await chat.submit('stop, do something else');
     const frame = await chat.waitForText('changed course');
@@ -103,13 +103,13 @@ describe('the confirmation prompt', () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [write('hello.txt', 'Hello\nWorld\n')] }, { chunks: ['written'] }] });
     await chat.submit('write hello');
     // The diff loads after the question appears; on a busy machine that takes a moment.
-    const prompt = await chat.waitFor((frame) => frame.includes('y yes  a always this session  n no') && frame.includes('hello.txt +2 -0'), 'the question with its diff');
+    const prompt = await chat.waitFor((frame) => frame.includes('always this session') && frame.includes('Enter confirms') && frame.includes('hello.txt +2 -0'), 'the question with its diff');
     expect(prompt).toContain('? Allow write_file hello.txt?');
     expect(prompt).toContain('hello.txt +2 -0');
     expect(prompt).toMatch(/1 \+ Hello/);
     expect(prompt).toMatch(/2 \+ World/);
     expect(existsSync(path.join(fake.root, 'hello.txt'))).toBe(false);
-    await chat.type('y');
+    await chat.answer('y');
     await chat.waitForText('written');
     expect(readFileSync(path.join(fake.root, 'hello.txt'), 'utf8')).toBe('Hello\nWorld\n');
   });
@@ -119,7 +119,7 @@ describe('the confirmation prompt', () => {
     await chat.submit('test');
     const prompt = await chat.waitForText('Allow shell');
     expect(prompt).toContain('$ npm test -- --run');
-    await chat.type('n');
+    await chat.answer('n');
     await chat.press(KEY.enter);
     await chat.waitForText('ran');
   });
@@ -128,7 +128,7 @@ describe('the confirmation prompt', () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [write('a.txt', 'a')] }, { toolCalls: [write('b.txt', 'b')] }, { chunks: ['both written'] }] });
     await chat.submit('write two files');
     await chat.waitForText('Allow write_file a.txt');
-    await chat.type('a');
+    await chat.answer('a');
     const frame = await chat.waitForText('both written');
     expect(frame).not.toContain('Allow write_file b.txt');
     expect(readFileSync(path.join(fake.root, 'b.txt'), 'utf8')).toBe('b');
@@ -138,7 +138,7 @@ describe('the confirmation prompt', () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['understood'] }] });
     await chat.submit('write x');
     await chat.waitForText('Allow write_file x.txt');
-    await chat.type('n');
+    await chat.answer('n');
     await chat.waitForText('Tell the model why');
     await chat.typeKeys('use y.txt instead');
     await chat.press(KEY.enter);
@@ -151,42 +151,45 @@ describe('the confirmation prompt', () => {
     expect(toolResult?.isError).toBe(true);
   });
 
-  test('Esc answers no without a reason', async () => {
+  test('Esc on the prompt denies and stops the turn', async () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['ok then'] }] });
     await chat.submit('write x');
     await chat.waitForText('Allow write_file');
     await chat.press(KEY.escape);
-    await chat.waitForText('ok then');
-    const toolResult = fake.requests[1]!.messages.find((message) => message.role === 'tool');
-    expect(toolResult?.content).toContain('declined');
+    await chat.waitFor((frame) => !frame.includes('Allow write_file') && !frame.includes('Working'), 'the turn to stop');
+    expect(fake.requests).toHaveLength(1);
     expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
   });
 
-  test('a prompt that appears while the user is typing ignores letters for a moment', async () => {
+  test('a prompt that appears while the user is typing ignores the keys typed ahead (finding 15)', async () => {
     const { chat, fake } = setup({ turns: [{ chunks: ['thinking', '…'], chunkDelayMs: 150, toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
     await chat.submit('write x');
     await chat.waitForText('Working…');
-    // The user types a follow-up ("yes please") while the prompt pops up.
-    while (!chat.frame().includes('Allow write_file')) await chat.type('y');
-    await chat.type('y');
-    await chat.type('a');
+    // The user types a follow-up ("that is all") while the prompt pops up: its a and Enter must not answer.
+    while (!chat.frame().includes('Allow write_file')) await chat.type('t');
+    await chat.type('hat is all');
+    await chat.press(KEY.enter);
     expect(chat.frame()).toContain('Allow write_file');
     expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 700));
-    await chat.type('y');
+    await chat.answer('y');
     await chat.waitForText('fine');
     expect(readFileSync(path.join(fake.root, 'x.txt'), 'utf8')).toBe('x');
   });
 
-  test('keys other than y, a, n and Esc do nothing (no accidental approval by Enter)', async () => {
+  test('letters only choose: nothing runs until Enter confirms the choice', async () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
     await chat.submit('write x');
     await chat.waitForText('Allow write_file');
-    await chat.press(KEY.enter);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await chat.type('a');
     await chat.type('q');
-    expect(chat.frame()).toContain('Allow write_file');
+    expect(chat.frame()).toContain('› a always this session');
     expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
     await chat.type('y');
+    expect(chat.frame()).toContain('› y yes');
+    await chat.press(KEY.enter);
     await chat.waitForText('fine');
+    expect(readFileSync(path.join(fake.root, 'x.txt'), 'utf8')).toBe('x');
   });
 });

@@ -124,7 +124,7 @@ describe('the transcript', () => {
     // Approve the shell call with "always", then steer while it runs.
     await chat.submit('run it');
     await chat.waitForText('Allow shell');
-    await chat.type('a');
+    await chat.answer('a');
     await chat.waitForText('Working…');
     await chat.submit('use tabs please');
     const queued = await chat.waitForText('1 queued');

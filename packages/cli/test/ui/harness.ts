@@ -126,6 +126,12 @@ export function startChat(host: ChatHost, options: { columns?: number; rows?: nu
       await chat.type(text);
       await chat.press(KEY.enter);
     },
+    /** Answers an open permission prompt as a person does: once it can be read, choose, then Enter. */
+    async answer(choice: 'y' | 'a' | 'n') {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await chat.type(choice);
+      await chat.press(KEY.enter);
+    },
     async waitFor(predicate: (frame: string) => boolean, what = 'the expected frame', timeoutMs = 4000): Promise<string> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
