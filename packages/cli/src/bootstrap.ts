@@ -55,6 +55,8 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     strictMcpConfig: options.strictMcpConfig,
     ...(options.agents !== undefined ? { agents: options.agents } : {}),
     interactive: mode === 'chat',
+    // Hooks' messages for the user: stderr in one-shot (chat shows a turn's notices as notes).
+    ...(mode === 'one-shot' ? { onHookMessage: (message: string) => process.stderr.write(`beans: ${message}\n`) } : {}),
   };
 }
 

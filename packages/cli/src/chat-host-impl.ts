@@ -39,6 +39,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       app.setAsker(asker);
     },
     preparePrompt: (text) => app.preparePrompt(text),
+    runTurn: (prompts) => app.runTurn(prompts),
     describeProfile: () => app.describeProfile(),
     listAgents: () => app.catalog.agents().map((agent) => ({ name: agent.plugin ? `${agent.plugin}:${agent.name}` : agent.name, description: agent.description })),
     listSkills: () => app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description })),

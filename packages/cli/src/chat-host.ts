@@ -1,4 +1,4 @@
-import type { AskUser, ChatSession, ModelInfo, UserMessage } from '@beans/core';
+import type { AskUser, ChatSession, ModelInfo, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -33,6 +33,8 @@ export interface ChatHost {
   readonly commands: SlashCommandInfo[];
   /** The UI installs its confirmation prompt here. */
   setPermissionAsker(asker: PermissionAsker): void;
+  /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn). */
+  runTurn(prompts: UserMessage[]): Promise<TurnOutcome>;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
   preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
   /** `/profile`: the active profile and which step of the chain chose it. */

@@ -1,4 +1,4 @@
-import { SdkMessageMapper, UsageError, exitCodeForFailure, modelLimits } from '@beans/core';
+import { SdkMessageMapper, UsageError, exitCodeForFailure, modelLimits, startupFailureResult } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { exitCodeForRun, limitMessage } from './output/result.js';
@@ -38,19 +38,36 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     stoppedBy = signal;
     controller.abort();
   });
-  const result = await session.prompt(prepared.messages, controller.signal).finally(removeSignals);
+  const turn = await agent.runTurn(prepared.messages, controller.signal).finally(removeSignals);
   agent.close();
+  const { result } = turn;
+  for (const notice of turn.notices) process.stderr.write(`beans: ${notice}\n`);
+  // A guardrail or a UserPromptSubmit hook refused the prompt: nothing ran (exit 2).
+  if (turn.refused?.stage === 'prompt') {
+    if (format !== 'text') writeLine(JSON.stringify(startupFailureResult(`The prompt was blocked: ${turn.refused.reason}`, session.id)));
+    process.stderr.write(`beans: The prompt was blocked: ${turn.refused.reason}\n`);
+    return 2;
+  }
 
   const values = agent.config.values;
   const limit = limitMessage(result, { maxTurns: values.maxTurns, maxBudgetUsd: values.maxBudgetUsd });
   const error = result.failure?.message ?? limit ?? (result.stopReason === 'aborted' ? 'Interrupted.' : undefined);
+  // An output guardrail may redact the answer, or replace it with its rule's message (exit 1).
+  const answered = { ...result, finalText: turn.answer };
+  if (turn.refused?.stage === 'answer') {
+    const message = `The answer was withheld: ${turn.refused.reason}`;
+    if (format === 'text') writeLine(turn.answer);
+    else writeLine(JSON.stringify(mapper.result({ result: { ...answered, stopReason: 'error' }, durationMs: Date.now() - started, error: message })));
+    process.stderr.write(`beans: ${message}\n`);
+    return 1;
+  }
   const code = stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
 
   if (format === 'text') {
-    if (result.stopReason === 'completed') writeLine(result.finalText);
+    if (result.stopReason === 'completed') writeLine(answered.finalText);
     else if (error) process.stderr.write(`beans: ${error}\n`);
   } else {
-    writeLine(JSON.stringify(mapper.result({ result, durationMs: Date.now() - started, error })));
+    writeLine(JSON.stringify(mapper.result({ result: answered, durationMs: Date.now() - started, error })));
     if (error && code !== 0) process.stderr.write(`beans: ${error}\n`);
   }
   return code;

@@ -256,7 +256,9 @@ export class ChatController {
       }
       if (prompts.length === 0) return;
       // A message queued just as the run ended is not lost: the session runs it before it returns.
-      await session.prompt(prompts);
+      const turn = await this.host.runTurn(prompts);
+      for (const notice of turn.notices) this.transcript.note('info', notice);
+      if (turn.refused) this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
     } catch (error) {
       this.transcript.note('error', messageOf(error));
     } finally {

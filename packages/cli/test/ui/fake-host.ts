@@ -129,6 +129,10 @@ export function createFakeHost(options: FakeHostOptions) {
     setPermissionAsker(next) {
       asker = next;
     },
+    async runTurn(prompts) {
+      const result = await session.prompt(prompts);
+      return { result, answer: result.finalText, notices: [] };
+    },
     async preparePrompt(text) {
       prompts.push(text);
       if (text.startsWith('/review')) {

@@ -32,6 +32,9 @@ import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
+import { runTurn, type TurnOutcome } from './run-turn.js';
+import { gateFinalAnswer } from '../hooks/index.js';
+import type { UserMessage } from '../agent/types.js';
 import { compactSession } from './compact.js';
 import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
@@ -81,6 +84,11 @@ export interface AgentSession {
   initInfo(): SessionInitInfo;
   /** The MCP servers of this session, with their status and tools (`/mcp`, `beans mcp list`, `system/init`). */
   mcpServers(): McpServerStatus[];
+  /**
+   * Runs one turn of the user's with everything around it: input guardrails and UserPromptSubmit
+   * hooks, SessionStart context, Stop hooks, output guardrails. Front ends call this, not `session.prompt`.
+   */
+  runTurn(prompts: UserMessage[], signal?: AbortSignal): Promise<TurnOutcome>;
   /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
 }
@@ -262,7 +270,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       transformContext: values.compaction.enabled ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, contextWindowOf) : undefined,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
-      record: (message) => openWriter(session)?.append(message),
+      // A final answer is saved as output guardrails let it be printed (redacted or replaced).
+      record: (message) =>
+        openWriter(session)?.append(message.role === 'assistant' && message.toolCalls.length === 0 && message.content ? { ...message, content: gateFinalAnswer(message.content, guardrails).text } : message),
       onClose: () => writer?.close(),
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
@@ -277,6 +287,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     if (!resumeId) warnings.push('No earlier session in this workspace; starting a new one.');
   }
   let session = await conversation(resumeId);
+  // SessionStart hooks: their output is context for the first turn.
+  let startContext: string | undefined;
+  if (hooks.has('SessionStart')) {
+    const started = await hooks.sessionStart(resumeId ? 'resume' : 'startup');
+    warnings.push(...started.userMessages);
+    startContext = started.context;
+  }
   const listeners = new Set<(session: ChatSession) => void>();
 
   return {
@@ -363,6 +380,17 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
     mcpServers: () => mcp?.statuses() ?? [],
+    runTurn: (prompts, signal) =>
+      runTurn(session, prompts, {
+        hooks,
+        guardrails,
+        signal,
+        startContext: () => {
+          const context = startContext;
+          startContext = undefined;
+          return context;
+        },
+      }),
     close: () => {
       session.close();
       void sandbox?.dispose();

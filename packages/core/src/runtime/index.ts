@@ -8,3 +8,4 @@ export { generateProfile } from './profile-writer.js';
 export { SdkMessageMapper, startupFailureResult, resultSubtype, sdkStopReason, sdkUsage, type SessionInitInfo, type SdkMessageMapperOptions, type RunSummary } from './sdk-messages.js';
 export type * from './sdk-types.js';
 export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock } from './query.js';
+export { runTurn, type TurnOutcome } from './run-turn.js';

@@ -1,0 +1,87 @@
+// Turn-level hooks and guardrails as a user meets them: bin/beans -p with real bash hook scripts.
+import { chmodSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
+
+type Body = { messages: { role: string; content: string }[] };
+const userTexts = (body: unknown) => (body as Body).messages.filter((m) => m.role === 'user').map((m) => m.content);
+
+function repoWithHooks(hooks: Record<string, unknown>, scripts: Record<string, string>, guardrails?: unknown) {
+  const repo = makeTempRepo();
+  for (const [name, body] of Object.entries(scripts)) {
+    repo.write(`hooks/${name}`, `#!/usr/bin/env bash\n${body}\n`);
+    chmodSync(path.join(repo.dir, 'hooks', name), 0o755);
+  }
+  // User settings: hooks there need no workspace trust.
+  const settings = JSON.stringify({ hooks, ...(guardrails ? { guardrails } : {}) });
+  repo.write('../home/.config/beans-agent/settings.json', settings);
+  return repo;
+}
+
+describe('turn hooks and guardrails in a one-shot run', () => {
+  it('UserPromptSubmit and SessionStart output reach the model with the prompt', async () => {
+    const repo = repoWithHooks(
+      {
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "Ticket: BEANS-42"' }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'echo "Branch policy: small commits"' }] }],
+      },
+      {},
+    );
+    const server = await scriptedOllama({ turns: [{ text: 'noted' }] });
+    const run = await runBeans(['-p', 'fix the bug'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(0);
+    const prompt = userTexts(server.requests.find((r) => r.kind === 'chat')!.body).at(-1)!;
+    expect(prompt).toContain('fix the bug');
+    expect(prompt).toContain('Ticket: BEANS-42');
+    expect(prompt).toContain('Branch policy: small commits');
+  });
+
+  it('a Stop hook that blocks once sends the agent on; the second stop is let through', async () => {
+    const repo = repoWithHooks(
+      { Stop: [{ hooks: [{ type: 'command', command: `"$CLAUDE_PROJECT_DIR/hooks/stop.sh"` }] }] },
+      {
+        'stop.sh': [
+          'input=$(cat)',
+          'if echo "$input" | grep -q \'"stop_hook_active":true\'; then exit 0; fi',
+          'echo "Run the tests before you stop." >&2',
+          'exit 2',
+        ].join('\n'),
+      },
+    );
+    const server = await scriptedOllama({ turns: [{ text: 'done' }, { text: 'tests pass, done' }] });
+    const run = await runBeans(['-p', 'fix it', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(0);
+    const chats = server.requests.filter((r) => r.kind === 'chat');
+    expect(chats).toHaveLength(2);
+    expect(userTexts(chats[1]!.body).at(-1)).toContain('Run the tests before you stop.');
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'success', result: 'tests pass, done' });
+  });
+
+  it('guardrails: a blocked prompt never reaches the model (exit 2); a secret in the answer is redacted; a blocked answer exits 1', async () => {
+    const guardrails = {
+      input: [{ pattern: 'DROP TABLE', action: 'block', message: 'No destructive SQL.' }],
+      output: [
+        { builtin: 'secrets', action: 'redact', message: 'secret removed' },
+        { pattern: 'FORBIDDEN', action: 'block', message: 'That answer is not allowed.' },
+      ],
+    };
+    const repo = repoWithHooks({}, {}, guardrails);
+    const server = await scriptedOllama({ turns: (request) => ({ text: userTexts(request.body).at(-1)!.includes('key') ? 'Use sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345 here' : 'FORBIDDEN words' }) });
+    const env = { ...repo.env, OLLAMA_HOST: server.url };
+
+    const blocked = await runBeans(['-p', 'please DROP TABLE users', '-o', 'json'], { cwd: repo.dir, env });
+    expect(blocked.code).toBe(2);
+    expect(server.requests.filter((r) => r.kind === 'chat')).toHaveLength(0);
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ is_error: true, errors: [expect.stringContaining('No destructive SQL.')] });
+
+    const redacted = await runBeans(['-p', 'show me the key'], { cwd: repo.dir, env });
+    expect(redacted.code).toBe(0);
+    expect(redacted.stdout).not.toContain('sk-ant-api03');
+
+    const withheld = await runBeans(['-p', 'say it'], { cwd: repo.dir, env });
+    expect(withheld.code).toBe(1);
+    expect(withheld.stdout).toContain('That answer is not allowed.');
+    expect(withheld.stdout).not.toContain('FORBIDDEN words');
+  });
+});
