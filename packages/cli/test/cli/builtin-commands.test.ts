@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_COMMAND_NAMES } from '@beans/core';
+import { BUILTIN_COMMAND_NAMES, VERSION as CORE_VERSION } from '@beans/core';
 import { BUILTIN_NAMES } from '../../src/ui/commands.js';
 import { VERSION } from '../../src/version.js';
 
@@ -15,5 +15,6 @@ describe('version', () => {
   it('matches the package version (so --version can answer without reading files)', () => {
     const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../../../package.json'), 'utf8'));
     expect(VERSION).toBe(pkg.version);
+    expect(CORE_VERSION).toBe(pkg.version);
   });
 });
