@@ -85,3 +85,38 @@ describe('turn hooks and guardrails in a one-shot run', () => {
     expect(withheld.stdout).not.toContain('FORBIDDEN words');
   });
 });
+
+describe('session hooks in a one-shot run', () => {
+  it('PreCompact and SessionStart (compact) run around an automatic compaction, SessionEnd at the end', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 1; i <= 4; i++) files[`big${i}.txt`] = `file ${i} line with words\n`.repeat(220);
+    const log = 'hook-events.log';
+    const repo = repoWithHooks(
+      {
+        PreCompact: [{ hooks: [{ type: 'command', command: `echo "PreCompact $(cat)" >> "$CLAUDE_PROJECT_DIR/${log}"` }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: `echo "SessionStart $(cat)" >> "$CLAUDE_PROJECT_DIR/${log}"` }] }],
+        SessionEnd: [{ hooks: [{ type: 'command', command: `echo "SessionEnd $(cat)" >> "$CLAUDE_PROJECT_DIR/${log}"` }] }],
+      },
+      {},
+    );
+    for (const [name, content] of Object.entries(files)) repo.write(name, content);
+    let work = 0;
+    const server = await scriptedOllama({
+      models: [{ name: 'tiny:latest', capabilities: ['completion', 'tools'], contextLength: 8_000 }],
+      turns: (request) => {
+        const body = request.body as Body;
+        if (body.messages[0]?.content.startsWith('Summarise the conversation')) return { text: 'SUMMARY' };
+        work++;
+        return work <= 4 ? { toolCalls: [{ name: 'read_file', args: { path: `big${work}.txt` } }] } : { text: 'done' };
+      },
+    });
+    const run = await runBeans(['-p', 'read them', '-m', 'tiny:latest'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    const events = readFileSync(path.join(repo.dir, log), 'utf8').split('\n').filter(Boolean);
+    expect(events.map((line) => line.split(' ')[0])).toEqual(['SessionStart', 'PreCompact', 'SessionStart', 'SessionEnd']);
+    expect(events[0]).toContain('"source":"startup"');
+    expect(events[1]).toContain('"trigger":"auto"');
+    expect(events[2]).toContain('"source":"compact"');
+  });
+});

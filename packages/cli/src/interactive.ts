@@ -15,5 +15,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   if (app.modelNote) process.stderr.write(`beans: ${app.modelNote}\n`);
   const host = createChatHost(app);
   const { runChat } = await import('./ui/run-chat.js');
-  return runChat(host, { noColor: Boolean(process.env.NO_COLOR) });
+  const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR) });
+  await app.end('prompt_input_exit');
+  app.close();
+  return code;
 }

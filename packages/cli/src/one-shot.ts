@@ -39,6 +39,7 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     controller.abort();
   });
   const turn = await agent.runTurn(prepared.messages, controller.signal).finally(removeSignals);
+  await agent.end();
   agent.close();
   const { result } = turn;
   for (const notice of turn.notices) process.stderr.write(`beans: ${notice}\n`);

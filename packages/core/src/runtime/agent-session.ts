@@ -32,6 +32,7 @@ import type { AnyTool } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
+import { claudeToolName } from '../claude/vocabulary.js';
 import { runTurn, type TurnOutcome } from './run-turn.js';
 import { gateFinalAnswer } from '../hooks/index.js';
 import type { UserMessage } from '../agent/types.js';
@@ -89,6 +90,8 @@ export interface AgentSession {
    * hooks, SessionStart context, Stop hooks, output guardrails. Front ends call this, not `session.prompt`.
    */
   runTurn(prompts: UserMessage[], signal?: AbortSignal): Promise<TurnOutcome>;
+  /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
+  end(reason?: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
   /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
 }
@@ -174,7 +177,17 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
 
   let permissionMode = values.permissions.mode;
   let asker: AskUser | undefined;
-  const ask = askFunction(options, () => asker);
+  // Notification hooks: a permission question is waiting for the person.
+  const ask = askFunction(
+    {
+      ...options,
+      onAsk: (tool) => {
+        options.onAsk?.(tool);
+        if (hooks.has('Notification')) void hooks.notification(`Beans needs your permission to use ${claudeToolName(tool)}`).then((outcome) => notices(outcome.userMessages));
+      },
+    },
+    () => asker,
+  );
   const allow = parseToolRules(values.permissions.allow);
   const readDenied = createReadDenied(deny, base.workspace.root);
   // One policy per conversation: "always" answers must not outlive /clear or /resume.
@@ -225,6 +238,19 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     return found;
   };
 
+  // PreCompact before a summary, SessionStart (source compact) after it: by hand and automatic alike.
+  const compactionHooks = {
+    before: async (signal: AbortSignal, trigger: 'manual' | 'auto', focus?: string) => {
+      if (hooks.has('PreCompact')) notices((await hooks.preCompact(trigger, focus, signal)).userMessages);
+    },
+    after: async (signal: AbortSignal) => {
+      if (!hooks.has('SessionStart')) return;
+      const started = await hooks.sessionStart('compact', signal);
+      notices(started.userMessages);
+      startContext = started.context;
+    },
+  };
+
   const conversation = async (resumeId?: string, sessionModel = model): Promise<ChatSession> => {
     let history: AgentMessage[] = [];
     let id: string | undefined;
@@ -267,7 +293,12 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
-      transformContext: values.compaction.enabled ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, contextWindowOf) : undefined,
+      transformContext: values.compaction.enabled
+        ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, contextWindowOf, {
+            before: (signal) => compactionHooks.before(signal, 'auto'),
+            after: (signal) => compactionHooks.after(signal),
+          })
+        : undefined,
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       // A final answer is saved as output guardrails let it be printed (redacted or replaced).
@@ -287,6 +318,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     if (!resumeId) warnings.push('No earlier session in this workspace; starting a new one.');
   }
   let session = await conversation(resumeId);
+  // What hooks want the user to know: warnings before the first turn, the front end's channel after.
+  const notices = (messages: string[]) => messages.forEach((message) => options.onHookMessage?.(message));
+  const notify = async (outcome: Promise<{ userMessages: string[] }>) => notices((await outcome).userMessages);
   // SessionStart hooks: their output is context for the first turn.
   let startContext: string | undefined;
   if (hooks.has('SessionStart')) {
@@ -357,13 +391,28 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       }
       return prepared;
     },
-    compact: (signal, focus) => compactSession(session, signal, focus),
+    async compact(signal, focus) {
+      await compactionHooks.before(signal, 'manual', focus);
+      const line = await compactSession(session, signal, focus);
+      await compactionHooks.after(signal);
+      return line;
+    },
     async newConversation(id, nextModel = session.model) {
       const next = await conversation(id, nextModel);
+      if (!id) await notify(hooks.sessionEnd('clear'));
       session.close();
       session = next;
       for (const listener of listeners) listener(next);
+      // SessionStart again: `clear` for a fresh conversation, `resume` for a stored one.
+      if (hooks.has('SessionStart')) {
+        const started = await hooks.sessionStart(id ? 'resume' : 'clear');
+        notices(started.userMessages);
+        startContext = started.context;
+      }
       return next;
+    },
+    async end(reason = 'other') {
+      await notify(hooks.sessionEnd(reason));
     },
     describeProfile: () => describeProfile(profile),
     initInfo: () => ({
@@ -423,7 +472,10 @@ function askFunction(options: AgentSessionOptions, asker: () => AskUser | undefi
   if (!options.interactive && !canUseTool) return undefined;
   return async (request, signal) => {
     const prompt = asker();
-    if (prompt) return prompt(request, signal);
+    if (prompt) {
+      options.onAsk?.(request.tool.name);
+      return prompt(request, signal);
+    }
     if (canUseTool) return askProgram(canUseTool, request, signal);
     return { decision: 'deny', reason: 'No one is there to approve it.' };
   };

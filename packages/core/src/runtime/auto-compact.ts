@@ -39,6 +39,8 @@ export function autoCompaction(
   session: () => ChatSession,
   settings: CompactionSettings,
   contextWindowOf: (model: string, signal: AbortSignal) => Promise<number | undefined>,
+  /** Hooks around it: PreCompact before the summary, SessionStart (source compact) after. */
+  around?: { before(signal: AbortSignal): Promise<void>; after(signal: AbortSignal): Promise<void> },
 ): (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]> {
   return async (messages, signal) => {
     const current = session();
@@ -53,6 +55,7 @@ export function autoCompaction(
 
     const split = splitPoint(messages, window * KEEP_SHARE);
     if (split > 0) {
+      await around?.before(signal);
       const summary = await summarise(current, messages.slice(0, split), signal);
       if (summary) {
         const note: NoteMessage = {
@@ -65,6 +68,7 @@ export function autoCompaction(
           timestamp: Date.now(),
         };
         current.append(note); // `messages` is the session's own list: the note is now its last entry
+        await around?.after(signal);
         if (estimateTokens(convertToLlm(messages), overhead) <= limit) return messages;
       }
     }

@@ -79,6 +79,8 @@ export interface AgentSessionOptions {
   trusted?: boolean;
   /** What hooks say to the user only (`systemMessage`, failed or timed-out hooks). */
   onHookMessage?: (message: string) => void;
+  /** Called when a person is asked a permission question (Notification hooks). */
+  onAsk?: (toolName: string) => void;
   /** Guardrails beyond the settings' (an agent's frontmatter). */
   guardrails?: GuardrailsSettings;
   /** A client to use instead of creating one from the configuration (tests, embedding programs). */
