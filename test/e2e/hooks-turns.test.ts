@@ -120,3 +120,26 @@ describe('session hooks in a one-shot run', () => {
     expect(events[2]).toContain('"source":"compact"');
   });
 });
+
+describe('SubagentStop', () => {
+  it('a SubagentStop hook that blocks once sends the child on; the parent gets the second answer', async () => {
+    const repo = repoWithHooks(
+      { SubagentStop: [{ hooks: [{ type: 'command', command: `"$CLAUDE_PROJECT_DIR/hooks/substop.sh"` }] }] },
+      { 'substop.sh': ['input=$(cat)', 'if echo "$input" | grep -q \'"stop_hook_active":true\'; then exit 0; fi', 'echo "Check the logs too." >&2', 'exit 2'].join('\n') },
+    );
+    const server = await scriptedOllama({
+      turns: (request) => {
+        const messages = (request.body as Body).messages;
+        const assistants = messages.filter((m) => m.role === 'assistant').length;
+        if (messages[0]!.content.includes('You check things.')) return { text: assistants === 0 ? 'child done' : 'child checked the logs' };
+        return assistants === 0 ? { toolCalls: [{ name: 'task', args: { description: 'check it', prompt: 'look around', subagent_type: 'checker' } }] } : { text: 'all done' };
+      },
+    });
+    const agents = JSON.stringify({ checker: { description: 'Checks things', prompt: 'You check things.' } });
+    const run = await runBeans(['-p', 'go', '--agents', agents, '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(0);
+    const parentRequests = server.requests.filter((r) => r.kind === 'chat' && !(r.body as Body).messages[0]!.content.includes('You check things.'));
+    const taskResult = (parentRequests[1]!.body as Body).messages.find((m) => m.role === 'tool')!.content;
+    expect(taskResult).toContain('child checked the logs');
+  });
+});

@@ -1,4 +1,4 @@
-import { walkFiles, type AgentSession } from '@beans/core';
+import { describeHookSource, walkFiles, type AgentSession } from '@beans/core';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
 const FILE_LIST_MAX_AGE_MS = 5_000;
@@ -40,6 +40,8 @@ export function createChatHost(app: AgentSession): ChatHost {
     },
     preparePrompt: (text) => app.preparePrompt(text),
     runTurn: (prompts) => app.runTurn(prompts),
+    listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),
+    listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}) })),
     describeProfile: () => app.describeProfile(),
     listAgents: () => app.catalog.agents().map((agent) => ({ name: agent.plugin ? `${agent.plugin}:${agent.name}` : agent.name, description: agent.description })),
     listSkills: () => app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description })),

@@ -33,6 +33,10 @@ export interface ChatHost {
   readonly commands: SlashCommandInfo[];
   /** The UI installs its confirmation prompt here. */
   setPermissionAsker(asker: PermissionAsker): void;
+  /** /hooks: each hook with its event, matcher and source. */
+  listHooks(): { event: string; matcher?: string; command: string; source: string }[];
+  /** /mcp: each MCP server with its status and tools. */
+  listMcpServers(): { name: string; status: string; tools: string[]; error?: string }[];
   /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn). */
   runTurn(prompts: UserMessage[]): Promise<TurnOutcome>;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */

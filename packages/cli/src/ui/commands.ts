@@ -143,6 +143,20 @@ const BUILTINS: Record<string, Builtin> = {
     idleOnly: true,
     run: (_args, { openResume }) => openResume(),
   },
+  hooks: {
+    description: 'list the hooks that run in this session',
+    run(_args, { host, width, print }) {
+      const rows = host.listHooks().map((hook) => ({ name: `${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}`, description: `${hook.command} (${hook.source})` }));
+      print([heading('Hooks'), ...table(rows, width, 'No hooks configured (settings "hooks", or a plugin\'s hooks/hooks.json).')]);
+    },
+  },
+  mcp: {
+    description: 'show each MCP server with its status and tools',
+    run(_args, { host, width, print }) {
+      const rows = host.listMcpServers().map((server) => ({ name: server.name, description: `${server.status}${server.error ? `: ${server.error}` : ''}${server.tools.length ? ` · ${server.tools.join(', ')}` : ''}` }));
+      print([heading('MCP servers'), ...table(rows, width, 'No MCP servers configured (.mcp.json, settings "mcpServers", or --mcp-config).')]);
+    },
+  },
   compact: {
     description: 'summarise older turns to free context',
     idleOnly: true,

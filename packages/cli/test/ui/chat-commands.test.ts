@@ -159,3 +159,17 @@ describe('slash commands', () => {
     await chat.waitForText('Usage this session');
   });
 });
+
+describe('/hooks and /mcp', () => {
+  test('list the hooks and the MCP servers of the session', async () => {
+    const { chat } = setup();
+    await chat.submit('/hooks');
+    const hooks = await chat.waitForText('guard.sh');
+    expect(hooks).toContain('PreToolUse [Bash]');
+    expect(hooks).toContain('user settings');
+    await chat.submit('/mcp');
+    const servers = await chat.waitForText('mcp__docs__search');
+    expect(servers).toContain('docs');
+    expect(servers).toContain('connected');
+  });
+});

@@ -129,6 +129,8 @@ export function createFakeHost(options: FakeHostOptions) {
     setPermissionAsker(next) {
       asker = next;
     },
+    listHooks: () => [{ event: 'PreToolUse', matcher: 'Bash', command: 'guard.sh', source: 'user settings' }],
+    listMcpServers: () => [{ name: 'docs', status: 'connected', tools: ['mcp__docs__search'] }],
     async runTurn(prompts) {
       const result = await session.prompt(prompts);
       return { result, answer: result.finalText, notices: [] };

@@ -14,6 +14,8 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'cost',
   'resume',
   'compact',
+  'hooks',
+  'mcp',
   'quit',
 ];
 

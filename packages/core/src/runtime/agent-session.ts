@@ -159,6 +159,12 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
     toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
     maxTurns: values.agents.maxTurns,
+    onChildStop: async (_agent, signal) => {
+      if (!hooks.has('SubagentStop')) return undefined;
+      const outcome = await hooks.subagentStop(undefined, signal);
+      notices(outcome.userMessages);
+      return outcome.continueWith;
+    },
   });
   const taskTool = createTaskTool({ agents: subagents, run: runSubagent, maxParallel: values.agents.maxParallel });
   const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];

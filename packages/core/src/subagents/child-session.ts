@@ -13,6 +13,8 @@ export const DEFAULT_CHILD_MAX_TURNS = 50;
 
 /** What a child borrows from its parent session. */
 export interface ChildSessionParent {
+  /** SubagentStop hooks: returns an instruction when a hook refuses to let the child stop. */
+  onChildStop?: (agent: string, signal: AbortSignal) => Promise<string | undefined>;
   client: LLMClient;
   provider: string;
   /** The parent's model at the time of the call (a child with `model: inherit` uses it). */
@@ -53,7 +55,13 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     });
     const stop = parent.onEvent ? child.subscribe((event) => parent.onEvent?.(agent, event)) : undefined;
     try {
-      const result = await child.prompt(prompt, context.signal);
+      let result = await child.prompt(prompt, context.signal);
+      // SubagentStop hooks may send the child on, like Stop hooks do for the main agent.
+      for (let round = 0; round < 5 && result.stopReason === 'completed' && parent.onChildStop; round++) {
+        const continueWith = await parent.onChildStop(agent.name, context.signal);
+        if (!continueWith) break;
+        result = await child.prompt(continueWith, context.signal);
+      }
       return {
         finalText: result.finalText,
         turns: result.turns,
