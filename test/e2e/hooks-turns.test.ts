@@ -143,3 +143,17 @@ describe('SubagentStop', () => {
     expect(taskResult).toContain('child checked the logs');
   });
 });
+
+describe('beans plugins list', () => {
+  it("shows a plugin's hooks (a hooks-only plugin is not an empty plugin)", async () => {
+    const repo = makeTempRepo();
+    repo.write('../home/.config/beans-agent/plugins/guard/.claude-plugin/plugin.json', JSON.stringify({ name: 'guard' }));
+    repo.write('../home/.config/beans-agent/plugins/guard/hooks/hooks.json', JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/check.sh' }] }] } }));
+    const json = await runBeans(['plugins', 'list', '--json'], { cwd: repo.dir, env: repo.env });
+    expect(json.code).toBe(0);
+    const guard = (JSON.parse(json.stdout) as { plugins: { name: string; hooks: { event: string; matcher?: string; command: string; runs: boolean }[] }[] }).plugins.find((p) => p.name === 'guard')!;
+    expect(guard.hooks).toEqual([{ event: 'PreToolUse', matcher: 'Bash', command: expect.stringMatching(/guard\/check\.sh$/), runs: true }]);
+    const text = await runBeans(['plugins', 'list'], { cwd: repo.dir, env: repo.env });
+    expect(text.stdout).toMatch(/hooks:\n\s+PreToolUse \[Bash\]/);
+  });
+});

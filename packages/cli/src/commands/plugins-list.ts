@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, summaryLine } from '@beans/core';
+import { PluginStore, builtinPluginsDir, isTrusted, loadWorkspaceHooks, summaryLine } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -11,6 +11,13 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
   const installed = (await store.state().catch(() => ({ plugins: {} as Awaited<ReturnType<PluginStore['state']>>['plugins'] }))).plugins;
   const installOf = (name: string, root: string) => (root === path.join(store.pluginsDir, name) ? installed[name] : undefined);
   const entry = (item: { name: string; description: string }) => ({ name: item.name, description: item.description });
+  // A plugin that only ships hooks is not an empty plugin: list its hooks (and whether they run here).
+  const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trusted, builtinPluginsDir: builtinPluginsDir() });
+  const hooksOf = (name: string) =>
+    [...hookSet.hooks.map((hook) => ({ hook, runs: true })), ...hookSet.untrusted.map((hook) => ({ hook, runs: false }))]
+      .filter(({ hook }) => hook.source.kind === 'plugin' && hook.source.plugin === name)
+      .map(({ hook, runs }) => ({ event: hook.event, ...(hook.matcher ? { matcher: hook.matcher } : {}), command: hook.command, runs }));
   const plugins = catalog.plugins.map((plugin) => ({
     name: plugin.name,
     root: plugin.root,
@@ -19,6 +26,7 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
     agents: plugin.agents.map(entry),
     skills: plugin.skills.map(entry),
     commands: plugin.commands.map(entry),
+    hooks: hooksOf(plugin.name),
   }));
   const disabled = Object.entries(installed).filter(([, plugin]) => !plugin.enabled).map(([name, plugin]) => ({ name, ...plugin }));
   if (local.json) {
@@ -33,6 +41,10 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
       if (items.length === 0) continue;
       lines.push(`  ${label}:`);
       for (const item of items) lines.push(`    ${label === 'commands' ? '/' : ''}${item.name}${item.description ? `  ${summaryLine(item.description, 100)}` : ''}`);
+    }
+    if (plugin.hooks.length > 0) {
+      lines.push('  hooks:');
+      for (const hook of plugin.hooks) lines.push(`    ${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}  ${hook.command}${hook.runs ? '' : '  (not run: this workspace is not trusted)'}`);
     }
   }
   if (plugins.length === 0) lines.push('No plugins found.');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FoundFile } from './entries.js';
 import type { PluginProblem } from './types.js';
 
-const MARKERS = ['agents', 'commands', 'skills'];
+const MARKERS = ['agents', 'commands', 'skills', 'hooks'];
 const MANIFEST = path.join('.claude-plugin', 'plugin.json');
 // Deep enough for `commands/group/sub/x.md`, shallow enough that a stray symlink loop ends.
 const MAX_DEPTH = 6;
