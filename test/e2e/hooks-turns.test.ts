@@ -157,3 +157,16 @@ describe('beans plugins list', () => {
     expect(text.stdout).toMatch(/hooks:\n\s+PreToolUse \[Bash\]/);
   });
 });
+
+describe("guardrails in an agent's frontmatter", () => {
+  it('apply while that agent is the profile', async () => {
+    const repo = makeTempRepo({
+      '.beans/agent.md': ['---', 'name: careful', 'guardrails:', '  input:', '    - pattern: "rm -rf /"', '      action: block', '      message: Not on this machine.', '---', 'You are careful.'].join('\n'),
+    });
+    const server = await scriptedOllama({ turns: [{ text: 'ok' }] });
+    const run = await runBeans(['-p', 'please rm -rf / now'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Not on this machine.');
+    expect(server.requests.filter((r) => r.kind === 'chat')).toHaveLength(0);
+  });
+});

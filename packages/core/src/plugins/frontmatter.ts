@@ -93,12 +93,15 @@ function recovered(split: FrontmatterSplit & { yaml?: string }, reason: string):
   return { data, body: split.body, hasFrontmatter: true, problem: [`${reason}; ${outcome}`, ...notes].join('; ') };
 }
 
+/** Keys whose value is meant as a structure, never as text. */
+const STRUCTURED_KEYS = new Set(['guardrails', 'hooks', 'mcpServers', 'skills']);
+
 /**
  * YAML can read `description: a\n  b: c` as a mapping; for the text fields we care about the
  * author meant the raw text, which the line reader gives back.
  */
 function withRecoveredObjects(data: Record<string, unknown>, yaml: string): Record<string, unknown> {
-  const mapped = Object.entries(data).filter(([, value]) => isRecord(value) && !(value instanceof Date));
+  const mapped = Object.entries(data).filter(([key, value]) => isRecord(value) && !(value instanceof Date) && !STRUCTURED_KEYS.has(key));
   if (mapped.length === 0) return data;
   const raw = recoverKeys(yaml);
   const result = { ...data };

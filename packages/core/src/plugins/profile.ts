@@ -24,6 +24,8 @@ export interface Profile {
   description?: string;
   /** Frontmatter trouble in the profile file; the profile still loaded. */
   problems?: PluginProblem[];
+  /** The frontmatter's `guardrails:` as written (checked where guardrails are compiled). */
+  guardrails?: unknown;
 }
 
 export interface ResolveProfileOptions {
@@ -97,7 +99,9 @@ function findDefaultAgent(catalog: PluginCatalog): AgentEntry | undefined {
 }
 
 async function profileFromAgent(agent: AgentEntry, source: ProfileSource): Promise<Profile> {
+  const guardrails = parseFrontmatter(await readFile(agent.path, 'utf8')).data.guardrails;
   return {
+    ...(guardrails !== undefined ? { guardrails } : {}),
     name: agent.name,
     source,
     sourcePath: agent.path,
@@ -121,6 +125,7 @@ async function profileFromFile(file: string, source: ProfileSource): Promise<Pro
     tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
     description: asText(parsed.data.description),
     problems: parsed.problem ? [{ path: file, message: parsed.problem }] : undefined,
+    ...(parsed.data.guardrails !== undefined ? { guardrails: parsed.data.guardrails } : {}),
   };
 }
 

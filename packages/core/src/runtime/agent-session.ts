@@ -8,7 +8,7 @@ import type { LoadedConfig } from '../config/index.js';
 import { isInside } from '../workspace/paths.js';
 import { costUsd, modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
-import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { compileGuardrails, guardrailToolHook, parseGuardrails, type Guardrails } from '../guardrails/index.js';
 import { isTrusted } from '../config/trust.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
@@ -217,7 +217,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     env: base.env,
   });
   const commandHooks = hookToolCallbacks(hooks, (message) => options.onHookMessage?.(message));
-  const guardrails = compileGuardrails(values.guardrails, options.guardrails);
+  // Guardrails from settings, and from the agent's frontmatter (or the caller's own).
+  const profileGuardrails = profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profile.sourcePath ?? profile.name) : undefined;
+  const guardrails = compileGuardrails(values.guardrails, options.guardrails ?? profileGuardrails);
   // Redaction last, so nothing a hook appends carries a secret to the model either.
   const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
