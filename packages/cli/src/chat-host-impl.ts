@@ -40,6 +40,7 @@ export function createChatHost(app: AgentSession): ChatHost {
     },
     preparePrompt: (text) => app.preparePrompt(text),
     runTurn: (prompts) => app.runTurn(prompts),
+    notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),
     listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}) })),
     describeProfile: () => app.describeProfile(),

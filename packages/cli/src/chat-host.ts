@@ -37,6 +37,8 @@ export interface ChatHost {
   listHooks(): { event: string; matcher?: string; command: string; source: string }[];
   /** /mcp: each MCP server with its status and tools. */
   listMcpServers(): { name: string; status: string; tools: string[]; error?: string }[];
+  /** Notification hooks (the agent has been idle, waiting for the person). */
+  notify(message: string): void;
   /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn). */
   runTurn(prompts: UserMessage[]): Promise<TurnOutcome>;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */

@@ -12,9 +12,13 @@ export interface ControllerOptions {
   width: number;
   /** Called once when the user leaves; the code is the process exit code. */
   exit(code: number): void;
+  /** How long after a turn the Notification hooks hear that the agent waits for input (default a minute). */
+  idleNoticeMs?: number;
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
+/** Claude Code notifies after a minute of waiting for input; so does Beans. */
+export const IDLE_NOTICE_MS = 60_000;
 /** Streaming redraws at most this often. */
 const FRAME_MS = 40;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
@@ -39,6 +43,7 @@ export class ChatController {
   closed = false;
 
   private lastCtrlC = 0;
+  private idleTimer?: NodeJS.Timeout;
   private version = 0;
   private readonly listeners = new Set<() => void>();
   private timer?: NodeJS.Timeout;
@@ -112,6 +117,7 @@ export class ChatController {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.idleTimer);
     this.unsubscribeSession?.();
     this.transcript.dispose();
     for (const cleanup of this.cleanups) cleanup();
@@ -264,7 +270,19 @@ export class ChatController {
     } finally {
       this.turn = undefined;
       this.changed();
+      this.armIdleNotice();
     }
+  }
+
+  /** Notification hooks hear when the agent has waited a minute for the person after a turn. */
+  private armIdleNotice(): void {
+    clearTimeout(this.idleTimer);
+    if (this.closed) return;
+    const typedBefore = this.input.lastTypedAt;
+    this.idleTimer = setTimeout(() => {
+      if (!this.closed && !this.busy && this.input.lastTypedAt === typedBefore) this.host.notify('Beans is waiting for your input');
+    }, this.options.idleNoticeMs ?? IDLE_NOTICE_MS);
+    this.idleTimer.unref?.();
   }
 
   private commandContext(): CommandContext {

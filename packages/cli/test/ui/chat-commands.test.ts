@@ -173,3 +173,17 @@ describe('/hooks and /mcp', () => {
     expect(servers).toContain('connected');
   });
 });
+
+describe('Notification hooks', () => {
+  test('hear when the agent has waited for input after a turn, and not while the user types', async () => {
+    const { ChatController } = await import('../../src/ui/controller.js');
+    const fake = createFakeHost({ turns: [{ chunks: ['done'] }] });
+    const controller = new ChatController(fake.host, { width: 80, exit: () => undefined, idleNoticeMs: 80 });
+    controller.handleKey({ type: 'text', text: 'hi' });
+    controller.handleKey({ type: 'key', name: 'enter' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(fake.calls.filter((call) => call.startsWith('notify:'))).toEqual(['notify:Beans is waiting for your input']);
+    controller.dispose();
+    fake.cleanup();
+  });
+});

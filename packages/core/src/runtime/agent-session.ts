@@ -90,6 +90,8 @@ export interface AgentSession {
    * hooks, SessionStart context, Stop hooks, output guardrails. Front ends call this, not `session.prompt`.
    */
   runTurn(prompts: UserMessage[], signal?: AbortSignal): Promise<TurnOutcome>;
+  /** Notification hooks, e.g. when the agent has been waiting for the person for a while. */
+  notify(message: string): Promise<void>;
   /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
   end(reason?: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
   /** Stops the run, releases the session log and terminates MCP servers. */
@@ -418,6 +420,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
         startContext = started.context;
       }
       return next;
+    },
+    async notify(message) {
+      if (hooks.has('Notification')) await notify(hooks.notification(message));
     },
     async end(reason = 'other') {
       await notify(hooks.sessionEnd(reason));
