@@ -151,6 +151,9 @@ function sessionOptions(options: SdkProtocolOptions, init: InitializeRequest | u
   const workspace = () => self().workspace.root;
   if (options.permissionPromptTool === 'stdio') session.canUseTool = askProgram(channel, workspace);
   if (init?.hooks) {
+    // Only tool events are bridged to the program's callbacks; say so rather than skip the others silently.
+    const unbridged = Object.keys(init.hooks).filter((event) => event !== 'PreToolUse' && event !== 'PostToolUse' && init.hooks![event]?.length);
+    if (unbridged.length > 0) options.warn(`warning: the program's ${unbridged.join(', ')} hook callbacks are not run by Beans; PreToolUse and PostToolUse are.`);
     const hooks = sdkToolHooks(init.hooks, channel, {
       sessionId: () => self().session.id,
       cwd: session.cwd ?? process.cwd(),
