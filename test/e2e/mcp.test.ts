@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTempRepo, runBeans } from './harness.ts';
+import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
 
 const require = createRequire(import.meta.url);
 const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const memory = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-memory/package.json')), 'dist', 'index.js');
 
 describe('beans mcp add | list | remove', () => {
   it('writes .mcp.json like claude mcp add, lists servers with status and tools (trusted with --trust), and removes them', { timeout: 60_000 }, async () => {
@@ -46,5 +48,70 @@ describe('beans mcp add | list | remove', () => {
     const again = await runBeans(['mcp', 'remove', 'ev'], { cwd: repo.dir, env: repo.env });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('No MCP server named ev');
+  });
+});
+
+describe('beans mcp add --scope user', () => {
+  it('writes the user settings, starts the server without trusting the folder, and removes it from there', { timeout: 60_000 }, async () => {
+    const repo = makeTempRepo();
+    const added = await runBeans(['mcp', 'add', '--scope', 'user', 'ev', '--', process.execPath, everything, 'stdio'], { cwd: repo.dir, env: repo.env });
+    expect(added.code).toBe(0);
+    const settingsFile = path.join(repo.env.XDG_CONFIG_HOME!, 'beans-agent', 'settings.json');
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ mcpServers: { ev: { command: process.execPath, args: [everything, 'stdio'] } } });
+    const listed = await runBeans(['mcp', 'list', '--json'], { cwd: repo.dir, env: repo.env });
+    expect(JSON.parse(listed.stdout).servers).toEqual([expect.objectContaining({ name: 'ev', status: 'connected' })]);
+    const removed = await runBeans(['mcp', 'remove', 'ev'], { cwd: repo.dir, env: repo.env });
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain(settingsFile);
+    expect(JSON.parse(readFileSync(settingsFile, 'utf8'))).toEqual({ mcpServers: {} });
+  });
+});
+
+describe('beans -p with MCP servers', () => {
+  it('calls two servers in one turn and a third after, honours rule forms, lists a denial, survives a killed server, leaves no process', { timeout: 90_000 }, async () => {
+    const marker = `beans-e2e-mcp-${process.pid}-${Date.now()}`;
+    const repo = makeTempRepo();
+    const memoryFile = path.join(repo.home, 'memory.jsonl');
+    const server = await scriptedOllama({
+      turns: [
+        { toolCalls: [{ name: 'mcp__one__echo', args: { message: 'from one' } }, { name: 'mcp__two__get-sum', args: { a: 2, b: 40 } }] },
+        { toolCalls: [{ name: 'mcp__mem__create_entities', args: { entities: [{ name: 'Beans', entityType: 'tool', observations: ['speaks MCP'] }] } }] },
+        { toolCalls: [{ name: 'mcp__two__get-env', args: {} }] },
+        // The bracket keeps pkill from matching the shell that runs it.
+        { toolCalls: [{ name: 'shell', args: { command: `pkill -9 -f '${marker}-on[e]'` } }] },
+        { toolCalls: [{ name: 'mcp__one__echo', args: { message: 'after the kill' } }] },
+        { toolCalls: [{ name: 'mcp__one__echo', args: { message: 'restarted' } }] },
+        { text: 'done' },
+      ],
+    });
+    const config = {
+      mcpServers: {
+        one: { command: process.execPath, args: [everything, 'stdio', `${marker}-one`] },
+        two: { command: process.execPath, args: [everything, 'stdio', `${marker}-two`] },
+        mem: { command: process.execPath, args: [memory, `${marker}-mem`], env: { MEMORY_FILE_PATH: memoryFile } },
+      },
+    };
+    // In a file: on the command line, the marker would make pkill match Beans itself.
+    repo.write('servers.json', JSON.stringify(config));
+    const run = await runBeans(
+      ['-p', 'use the servers', '-o', 'json', '--mcp-config', 'servers.json', '--allowed-tools', 'mcp__one,mcp__mem__*,mcp__two__get-sum,shell(pkill *)'],
+      { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, timeoutMs: 60_000 },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout) as { result: string; permission_denials: { tool_name: string }[] };
+    expect(result.result).toBe('done');
+    expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['mcp__two__get-env']);
+    expect(readFileSync(memoryFile, 'utf8')).toContain('speaks MCP');
+
+    const toolMessages = server.requests
+      .filter((request) => request.kind === 'chat')
+      .map((request) => (request.body as { messages: { role: string; content: string }[] }).messages.filter((message) => message.role === 'tool').map((message) => message.content));
+    const last = toolMessages.at(-1)!;
+    expect(last.slice(0, 2).join('\n')).toMatch(/from one[\s\S]*42/);
+    // The call that finds the server dead may fail or restart it; the one after works.
+    expect(last.at(-1)).toContain('restarted');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(marker) && !line.includes('pkill'))).toEqual([]);
   });
 });

@@ -111,8 +111,9 @@ function buildProgram(setExit: (code: number) => void): Command {
     .action(async (local: { json?: boolean }) => setExit(await (await import('./commands/mcp.js')).mcpList(program.opts<CliOptions>(), local)));
   mcp
     .command('add <name> <command-or-url> [args...]')
-    .description("add a server to the project's .mcp.json (put -- before a command's own options)")
+    .description("add a server to the project's .mcp.json, or the scope's settings (put -- before a command's own options)")
     .addOption(new Option('-t, --transport <transport>', 'how to reach it').choices(['stdio', 'http', 'sse']).default('stdio'))
+    .addOption(new Option('-s, --scope <scope>', 'project: .mcp.json; local: .beans/settings.local.json; user: your settings').choices(['project', 'local', 'user']).default('project'))
     .option('-e, --env <KEY=VALUE>', 'an environment variable for a stdio server (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('-H, --header <header>', 'an HTTP header "Name: value" (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .action(async (name: string, target: string, args: string[], local: import('./commands/mcp.js').McpAddOptions) =>
@@ -120,8 +121,9 @@ function buildProgram(setExit: (code: number) => void): Command {
     );
   mcp
     .command('remove <name>')
-    .description("remove a server from the project's .mcp.json")
-    .action(async (name: string) => setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name)));
+    .description('remove a server from .mcp.json or the settings that hold it')
+    .addOption(new Option('-s, --scope <scope>', 'only this scope').choices(['project', 'local', 'user']))
+    .action(async (name: string, local: { scope?: import('./commands/mcp.js').McpScope }) => setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name, local)));
 
   const config = program
     .command('config')

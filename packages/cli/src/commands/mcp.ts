@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { collectMcpServers, isTrusted, UsageError, type McpServerStatus } from '@beans/core';
+import { collectMcpServers, isTrusted, localSettingsPath, userSettingsPath, UsageError, type McpServerStatus } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -19,16 +19,18 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
     pluginRoots: catalog.plugins.map((plugin) => plugin.root),
     configArguments: options.mcpConfig ?? [],
     strict: options.strictMcpConfig ?? false,
+    ...(base.config.values.mcpServers ? { settingsServers: base.config.values.mcpServers } : {}),
     projectTrusted: options.trust === true || isTrusted(base.workspace.root, base.env),
   });
   let statuses: McpServerStatus[] = [];
   if (collected.servers.length > 0) {
     const { connectMcpServers } = await import('@beans/core/mcp-servers');
-    const set = await connectMcpServers(collected.servers, { cwd: base.workspace.cwd, env: base.env });
+    const timeoutMs = base.config.values.mcp.timeoutMs;
+    const set = await connectMcpServers(collected.servers, { cwd: base.workspace.cwd, env: base.env, ...(timeoutMs ? { timeoutMs } : {}) });
     statuses = set.statuses();
     await set.close();
   }
-  const transportOf = (name: string) => readProjectFile(path.join(base.workspace.root, '.mcp.json'))[name]?.type === 'http' ? 'http' : 'stdio';
+  const transportOf = (name: string) => readServers(path.join(base.workspace.root, '.mcp.json'))[name]?.type === 'http' ? 'http' : 'stdio';
   const disabled = collected.ignored.flatMap((skipped) =>
     skipped.names.map((name): McpServerStatus => ({ name, transport: transportOf(name), status: 'disabled', tools: [], error: `${skipped.file} is in a folder that is not trusted.` })),
   );
@@ -48,13 +50,17 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
   return 0;
 }
 
+/** Where `add` writes and `remove` looks: the project's `.mcp.json`, or a settings file's `mcpServers`. */
+export type McpScope = 'project' | 'local' | 'user';
+
 export interface McpAddOptions {
   transport?: 'stdio' | 'http' | 'sse';
+  scope?: McpScope;
   env?: string[];
   header?: string[];
 }
 
-/** `beans mcp add <name> <command> [args...]` or `--transport http|sse <name> <url>`: writes the project's `.mcp.json`. */
+/** `beans mcp add <name> <command> [args...]` or `--transport http|sse <name> <url>`: writes the scope's file (the project's `.mcp.json` by default). */
 export async function mcpAdd(options: CliOptions, name: string, target: string, args: string[], local: McpAddOptions): Promise<number> {
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new UsageError(`MCP server name "${name}" may hold only letters, digits, "_" and "-".`);
   const transport = local.transport ?? 'stdio';
@@ -66,28 +72,36 @@ export async function mcpAdd(options: CliOptions, name: string, target: string, 
     server = { type: transport, url: target, ...(local.header?.length ? { headers: pairs(local.header, ':', '--header "Name: value"') } : {}) };
   }
   const base = await loadBase(options);
-  const file = path.join(base.workspace.root, '.mcp.json');
-  const servers = readProjectFile(file);
+  const file = scopeFile(local.scope ?? 'project', base.workspace.root, base.env);
+  const servers = readServers(file);
   const replaced = name in servers;
   servers[name] = server;
-  await writeProjectFile(file, servers);
+  await writeServers(file, servers);
   process.stdout.write(`${replaced ? 'Replaced' : 'Added'} MCP server ${name} in ${file}.\n`);
   return 0;
 }
 
-/** `beans mcp remove <name>`: removes a server from the project's `.mcp.json`. */
-export async function mcpRemove(options: CliOptions, name: string): Promise<number> {
+/** `beans mcp remove <name> [--scope]`: removes a server from the scope's file, or from the first that has it. */
+export async function mcpRemove(options: CliOptions, name: string, local: { scope?: McpScope } = {}): Promise<number> {
   const base = await loadBase(options);
-  const file = path.join(base.workspace.root, '.mcp.json');
-  const servers = readProjectFile(file);
-  if (!(name in servers)) throw new UsageError(`No MCP server named ${name} in ${file}. See them with: beans mcp list`);
+  const scopes: McpScope[] = local.scope ? [local.scope] : ['project', 'local', 'user'];
+  const files = scopes.map((scope) => scopeFile(scope, base.workspace.root, base.env));
+  const file = files.find((candidate) => name in readServers(candidate));
+  if (!file) throw new UsageError(`No MCP server named ${name} in ${files.join(' or ')}. See them with: beans mcp list`);
+  const servers = readServers(file);
   delete servers[name];
-  await writeProjectFile(file, servers);
+  await writeServers(file, servers);
   process.stdout.write(`Removed MCP server ${name} from ${file}.\n`);
   return 0;
 }
 
-function readProjectFile(file: string): Record<string, { type?: string } & Record<string, unknown>> {
+function scopeFile(scope: McpScope, workspaceRoot: string, env: NodeJS.ProcessEnv): string {
+  if (scope === 'user') return userSettingsPath(env);
+  if (scope === 'local') return localSettingsPath(workspaceRoot);
+  return path.join(workspaceRoot, '.mcp.json');
+}
+
+function readServers(file: string): Record<string, { type?: string } & Record<string, unknown>> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -102,13 +116,14 @@ function readProjectFile(file: string): Record<string, { type?: string } & Recor
   }
 }
 
-async function writeProjectFile(file: string, servers: Record<string, unknown>): Promise<void> {
+async function writeServers(file: string, servers: Record<string, unknown>): Promise<void> {
   let rest: Record<string, unknown> = {};
   try {
     rest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch {
     // A new file.
   }
+  await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, `${JSON.stringify({ ...rest, mcpServers: servers }, null, 2)}\n`);
   await rename(temporary, file);

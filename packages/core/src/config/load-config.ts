@@ -64,6 +64,8 @@ export const CONFIG_ENV_VARS: Readonly<Record<string, string>> = {
   BEANS_PERMISSION_MODE: 'permissions.mode',
   BEANS_MAX_TURNS: 'maxTurns',
   BEANS_MAX_BUDGET_USD: 'maxBudgetUsd',
+  // Claude Code's name for the MCP server start-up timeout.
+  MCP_TIMEOUT: 'mcp.timeoutMs',
 };
 
 // Settings that hold paths: relative ones are read against the file's own base, so a workspace can
@@ -71,6 +73,8 @@ export const CONFIG_ENV_VARS: Readonly<Record<string, string>> = {
 const PATH_KEYS = new Set(['plugins.dirs', 'sessions.dir']);
 // Lists that add up across layers instead of replacing each other (workspace + user + flag).
 const CONCAT_KEYS = new Set(['plugins.dirs']);
+// Objects of named entries that add up across files, a name in a nearer file winning (as Claude Code's scopes).
+const MERGED_RECORD_KEYS = new Set(['mcpServers']);
 
 interface Layer {
   source: ConfigSource;
@@ -113,12 +117,16 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const values: Record<string, unknown> = {};
   const entries: ConfigEntry[] = [];
   for (const { key } of leafSettingKeys()) {
-    const entry = CONCAT_KEYS.has(key) ? concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers) : pick(key, layers);
+    const entry = CONCAT_KEYS.has(key)
+      ? concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers)
+      : MERGED_RECORD_KEYS.has(key)
+        ? mergedRecord(key, [user, workspace, local])
+        : pick(key, layers);
     if (!entry) continue;
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction', 'agents']) values[parent] ??= {};
+  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction', 'agents', 'mcp']) values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };
@@ -139,6 +147,16 @@ function concatenated(key: string, layers: (Layer | undefined)[]): ConfigEntry |
   const bySource = (s: ConfigSource) => (s === 'flag' ? 0 : 1);
   const source = [...parts].sort((a, b) => bySource(a.source) - bySource(b.source))[0].source;
   const entry: ConfigEntry = { key, value, source };
+  if (parts.length > 1) entry.sources = parts.map((layer) => layer.source);
+  return entry;
+}
+
+/** Entries of every layer, nearer ones (later in `layers`) replacing a name; the source is the nearest file. */
+function mergedRecord(key: string, layers: (Layer | undefined)[]): ConfigEntry | undefined {
+  const parts = layers.filter((layer): layer is Layer => layer !== undefined && layer.values.has(key));
+  if (parts.length === 0) return undefined;
+  const value = Object.assign({}, ...parts.map((layer) => layer.values.get(key) as Record<string, unknown>)) as Record<string, unknown>;
+  const entry: ConfigEntry = { key, value, source: parts[parts.length - 1].source };
   if (parts.length > 1) entry.sources = parts.map((layer) => layer.source);
   return entry;
 }

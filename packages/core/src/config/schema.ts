@@ -128,6 +128,14 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    // Claude Code's `mcpServers` shape (as in .mcp.json); servers of every settings file add up by name.
+    mcpServers: z.record(z.string(), z.unknown()).describe('an object of MCP servers by name, as in .mcp.json'),
+    mcp: z
+      .object({
+        timeoutMs: z.int().positive().describe('a number of milliseconds'),
+      })
+      .partial()
+      .describe('an object'),
     // Claude Code's hook shape; merged across settings files by the hooks loader, not here.
     hooks: hooksSchema,
     guardrails: guardrailsSchema,
@@ -163,6 +171,8 @@ export interface BeansConfig {
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };
   agents: { maxParallel?: number; maxTurns?: number };
+  mcpServers?: Record<string, unknown>;
+  mcp: { timeoutMs?: number };
   hooks?: HooksSettings;
   guardrails?: GuardrailsSettings;
   sop?: string;

@@ -12,6 +12,8 @@ export interface McpSources {
   configArguments: readonly string[];
   /** `--strict-mcp-config`: only `configArguments` and `programServers`. */
   strict: boolean;
+  /** The `mcpServers` setting, merged over the settings files (workspace files only when trusted). */
+  settingsServers?: Record<string, unknown>;
   /** `mcpServers` given by a program (query() / createAgentSession), in Claude Code's shape. */
   programServers?: Record<string, unknown>;
   /** The project's `.mcp.json` names commands a repository asks to run: only a trusted folder's start. */
@@ -25,13 +27,14 @@ export interface CollectedMcpServers extends McpConfigResult {
 
 /**
  * Every MCP server this run should start, later sources winning on a name clash as in Claude Code:
- * plugins, the project's `.mcp.json`, then `--mcp-config`, then a program's own servers.
+ * plugins, the `mcpServers` setting, the project's `.mcp.json`, then `--mcp-config`, then a program's own servers.
  */
 export function collectMcpServers(sources: McpSources): CollectedMcpServers {
   const results: McpConfigResult[] = [];
   const ignored: CollectedMcpServers['ignored'] = [];
   if (!sources.strict) {
     for (const root of sources.pluginRoots) results.push(...pluginServers(root, sources.env));
+    if (sources.settingsServers) results.push(parseMcpServers(sources.settingsServers, 'the mcpServers setting', sources.env));
     const projectFile = path.join(sources.workspaceRoot, '.mcp.json');
     const project = loadMcpConfigFile(projectFile, sources.env);
     if (sources.projectTrusted) results.push(project);

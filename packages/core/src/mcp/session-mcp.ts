@@ -24,14 +24,9 @@ export async function startSessionMcp(input: SessionMcpInput, warnings: string[]
   const servers = await connectMcpServers(collected.servers, {
     cwd: input.cwd,
     env: input.env,
-    timeoutMs: input.timeoutMs ?? timeoutFromEnv(input.env),
+    ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
     logDir: path.join(stateDir(input.env), 'mcp-logs'),
   });
   for (const status of servers.statuses()) if (status.status === 'failed') warnings.push(status.error ?? `The MCP server ${status.name} failed to start.`);
   return servers;
-}
-
-function timeoutFromEnv(env: NodeJS.ProcessEnv): number | undefined {
-  const value = Number(env.MCP_TIMEOUT);
-  return Number.isInteger(value) && value > 0 ? value : undefined;
 }

@@ -142,6 +142,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       configArguments: options.mcpConfig ?? [],
       strict: options.strictMcpConfig ?? false,
       ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      ...(values.mcpServers ? { settingsServers: values.mcpServers } : {}),
+      ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
       // The same decision as the workspace's settings: --trust, else the user's recorded answer.
       projectTrusted: options.trustedWorkspace ?? (options.trustWorkspace || isTrusted(base.workspace.root, base.env)),
     },
@@ -178,9 +180,15 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
   if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
 
-  // notifications/tools/list_changed: a server's new or changed tools join the live registry.
+  // notifications/tools/list_changed: a server's new or changed tools join the live registry, and
+  // the ones it no longer offers leave it.
+  let mcpToolNames = new Set(mcp?.tools().map((tool) => tool.name));
   mcp?.onToolsChanged(() => {
-    for (const tool of mcp.tools()) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+    const current = mcp.tools();
+    const names = new Set(current.map((tool) => tool.name));
+    for (const name of mcpToolNames) if (!names.has(name)) tools.unregister(name);
+    for (const tool of current) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+    mcpToolNames = names;
   });
 
   let permissionMode = values.permissions.mode;

@@ -15,6 +15,10 @@ export class ToolRegistry {
     this.declarationCache = undefined;
   }
 
+  unregister(name: string): void {
+    if (this.tools.delete(name)) this.declarationCache = undefined;
+  }
+
   get(name: string): AnyTool | undefined {
     return this.tools.get(name);
   }

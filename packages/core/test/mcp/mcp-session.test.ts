@@ -137,6 +137,62 @@ describe('MCP servers in a session (query() with a scripted model)', () => {
   });
 });
 
+describe('MCP servers from settings', () => {
+  it('starts the user settings\' mcpServers, adds a trusted workspace\'s by name, ignores an untrusted one\'s, and honours mcp.timeoutMs', { timeout: 60_000 }, async () => {
+    const { root, dir, env } = await setup({ turns: [{ text: 'ok' }] });
+    const canary = path.join(root, 'canary');
+    mkdirSync(path.join(env.XDG_CONFIG_HOME, 'beans-agent'), { recursive: true });
+    // A server that starts but never speaks MCP: only the timeout ends the wait.
+    const mute = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+    writeFileSync(
+      path.join(env.XDG_CONFIG_HOME, 'beans-agent', 'settings.json'),
+      JSON.stringify({ mcpServers: { user: { command: process.execPath, args: [everything, 'stdio'] }, mute }, mcp: { timeoutMs: 1_500 } }),
+    );
+    mkdirSync(path.join(dir, '.beans'));
+    writeFileSync(path.join(dir, '.beans', 'settings.json'), JSON.stringify({ mcpServers: { proj: { command: 'touch', args: [canary] } } }));
+    const started = Date.now();
+    const untrusted = await createAgentSession({ cwd: dir, env });
+    cleanups.push(() => untrusted.close());
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(untrusted.mcpServers().map((server) => [server.name, server.status])).toEqual([['user', 'connected'], ['mute', 'failed']]);
+    expect(untrusted.mcpServers()[1]!.error).toContain('within 1500 ms');
+    expect(readdirSync(root)).not.toContain('canary');
+
+    writeFileSync(path.join(dir, '.beans', 'settings.json'), JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    const trusted = await createAgentSession({ cwd: dir, env: { ...env, MCP_TIMEOUT: '800' }, trustWorkspace: true });
+    cleanups.push(() => trusted.close());
+    expect(trusted.mcpServers().map((server) => [server.name, server.status])).toEqual([['user', 'connected'], ['mute', 'failed'], ['proj', 'connected']]);
+    // MCP_TIMEOUT (Claude Code's variable) beats the setting, as the environment does for every setting.
+    expect(trusted.mcpServers()[1]!.error).toContain('within 800 ms');
+  });
+});
+
+describe('tools/list_changed in a session', () => {
+  it('drops a tool the server no longer offers from the next request', { timeout: 60_000 }, async () => {
+    const script = `
+      const { McpServer } = await import(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
+      const { StdioServerTransport } = await import(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/stdio.js'))});
+      const server = new McpServer({ name: 'shrinking', version: '1.0.0' });
+      const doomed = server.registerTool('doomed', { description: 'goes away' }, async () => ({ content: [{ type: 'text', text: 'still here' }] }));
+      server.registerTool('prune', { description: 'removes doomed' }, async () => {
+        doomed.remove();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { content: [{ type: 'text', text: 'pruned' }] };
+      });
+      await server.connect(new StdioServerTransport());
+    `;
+    const { dir, env, server } = await setup({ turns: [{ toolCalls: [{ name: 'mcp__s__prune', args: {} }] }, { text: 'done' }] });
+    const messages = await collect(
+      query({ prompt: 'prune', options: { cwd: dir, env, allowedTools: ['mcp__s'], mcpServers: { s: { command: process.execPath, args: ['--input-type=module', '-e', script] } } } }),
+    );
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success' });
+    const declared = server.requests
+      .filter((request) => request.kind === 'chat')
+      .map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith('mcp__s__')));
+    expect(declared).toEqual([['mcp__s__doomed', 'mcp__s__prune'], ['mcp__s__prune']]);
+  });
+});
+
 describe('startSessionMcp', () => {
   it('costs nothing without servers, and turns problems, untrusted project servers and failures into warnings', { timeout: 30_000 }, async () => {
     const { startSessionMcp } = await import('../../src/mcp/session-mcp.js');
