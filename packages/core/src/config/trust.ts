@@ -106,8 +106,7 @@ const MODE_LOOSENESS: Record<PermissionMode, number> = { plan: 0, default: 1, 'a
 
 /**
  * The settings a workspace file may only set in a trusted folder, each with the test for "this value
- * loosens". Hooks and MCP servers join this table when their settings exist; `.mcp.json` servers,
- * which are not settings keys, ask `isTrusted` directly.
+ * loosens". `.mcp.json` servers, which are not settings keys, ask `isTrusted` directly.
  */
 const GATED_SETTINGS: Readonly<Record<string, (value: unknown) => boolean>> = {
   'permissions.mode': (value) => MODE_LOOSENESS[value as PermissionMode] > MODE_LOOSENESS.default,

@@ -6,7 +6,7 @@ import { beansToolNameOf, claudeToolName, fromClaudeInput, toClaudeInput } from 
 import { createAgentSession, type AgentSession } from '../runtime/agent-session.js';
 import { AsyncQueue } from '../runtime/async-queue.js';
 import { parsePermissionMode, sdkPermissionMode } from '../runtime/permission-mode.js';
-import { fromSdkUser, type SdkUserInput } from '../runtime/query.js';
+import { fromSdkUser, turnSummary, type SdkUserInput } from '../runtime/query.js';
 import { SdkMessageMapper, startupFailureResult } from '../runtime/sdk-messages.js';
 import type { AgentSessionOptions, CanUseTool } from '../runtime/session-options.js';
 import { ControlChannel, type ControlRequest, type ControlResponse } from './control-channel.js';
@@ -133,8 +133,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     }
     writeJson(mapper!.init(session.initInfo()));
     const started = Date.now();
-    const result = await session.session.prompt([prompt]);
-    writeJson(mapper!.result({ result, durationMs: Date.now() - started }));
+    writeJson(mapper!.result(turnSummary(await session.promptTurn(prompt), Date.now() - started)));
   }
   options.signal?.removeEventListener('abort', onAbort);
   if (!options.signal?.aborted) await reader;

@@ -33,7 +33,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
 import { claudeToolName } from '../claude/vocabulary.js';
-import { runTurn, type TurnOutcome } from './run-turn.js';
+import { refusedTurn, runTurn, type TurnOutcome } from './run-turn.js';
 import { gateFinalAnswer } from '../hooks/index.js';
 import type { UserMessage } from '../agent/types.js';
 import { compactSession } from './compact.js';
@@ -90,6 +90,12 @@ export interface AgentSession {
    * hooks, SessionStart context, Stop hooks, output guardrails. Front ends call this, not `session.prompt`.
    */
   runTurn(prompts: UserMessage[], signal?: AbortSignal): Promise<TurnOutcome>;
+  /**
+   * One message from a program (`query()`, the SDK protocol): slash commands, skills and MCP prompts
+   * are expanded as if typed, its images and uuid are kept, then `runTurn`. A command that cannot
+   * expand is a refused prompt, not a throw.
+   */
+  promptTurn(message: UserMessage, signal?: AbortSignal): Promise<TurnOutcome>;
   /** Notification hooks, e.g. when the agent has been waiting for the person for a while. */
   notify(message: string): Promise<void>;
   /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
@@ -347,8 +353,19 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     startContext = started.context;
   }
   const listeners = new Set<(session: ChatSession) => void>();
+  const turn = (prompts: UserMessage[], signal?: AbortSignal) =>
+    runTurn(session, prompts, {
+      hooks,
+      guardrails,
+      signal,
+      startContext: () => {
+        const context = startContext;
+        startContext = undefined;
+        return context;
+      },
+    });
 
-  return {
+  const agent: AgentSession = {
     base,
     config: base.config,
     workspace: base.workspace,
@@ -397,14 +414,21 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
         // A repository's own commands may not loosen permissions until its owner trusts it.
         commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || options.trustWorkspace === true || isTrusted(base.workspace.root, base.env),
       });
-      // A command's allowed-tools hold for the run it starts, and only that run.
-      if ('messages' in prepared && prepared.run && prepared.run.allowedTools.length > 0) {
-        const added = parseToolRules(prepared.run.allowedTools);
+      // A command's allowed-tools and model hold for the run it starts, and only that run.
+      const run = 'messages' in prepared ? prepared.run : undefined;
+      if (run && (run.allowedTools.length > 0 || run.model)) {
+        const added = parseToolRules(run.allowedTools);
         allow.push(...added);
-        const stop = session.subscribe((event) => {
+        const running = session;
+        const previousModel = running.model;
+        const commandModel = run.model ? resolveModelAlias(providerId, run.model, previousModel) : undefined;
+        if (commandModel) running.model = commandModel;
+        const stop = running.subscribe((event) => {
           if (event.type !== 'agent_end') return;
           stop();
           for (const rule of added) allow.splice(allow.indexOf(rule), 1);
+          // Unless someone picked another model meanwhile.
+          if (commandModel && running.model === commandModel) running.model = previousModel;
         });
       }
       return prepared;
@@ -450,23 +474,22 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
     mcpServers: () => mcp?.statuses() ?? [],
-    runTurn: (prompts, signal) =>
-      runTurn(session, prompts, {
-        hooks,
-        guardrails,
-        signal,
-        startContext: () => {
-          const context = startContext;
-          startContext = undefined;
-          return context;
-        },
-      }),
+    runTurn: turn,
+    async promptTurn(message, signal) {
+      const prepared = await agent.preparePrompt(message.content);
+      if ('error' in prepared) return refusedTurn(prepared.error);
+      const last = prepared.messages.at(-1);
+      // What the program sent beyond text stays on the message that carries its words.
+      const messages = last ? [...prepared.messages.slice(0, -1), { ...last, ...(message.parts ? { parts: message.parts } : {}), ...(message.uuid ? { uuid: message.uuid } : {}) }] : [message];
+      return turn(messages, signal);
+    },
     close: () => {
       session.close();
       void sandbox?.dispose();
       void mcp?.close();
     },
   };
+  return agent;
 }
 
 /** Options that are settings become the top configuration layer, so `beans config` shows them as flags. */

@@ -5,7 +5,8 @@ import { createAgentSession, type AgentSession } from './agent-session.js';
 import { AsyncQueue } from './async-queue.js';
 import { parsePermissionMode } from './permission-mode.js';
 import { modelLimits } from '../llm/providers.js';
-import { SdkMessageMapper } from './sdk-messages.js';
+import { SdkMessageMapper, type RunSummary } from './sdk-messages.js';
+import type { TurnOutcome } from './run-turn.js';
 import type { SdkMessage } from './sdk-types.js';
 import type { AgentSessionOptions } from './session-options.js';
 
@@ -63,12 +64,11 @@ export function query({ prompt, options = {} }: { prompt: string | AsyncIterable
     const onAbort = () => agent?.session.abort();
     options.abortController?.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      for await (const prompts of userTurns(prompt)) {
+      for await (const message of userTurns(prompt)) {
         if (closed || options.abortController?.signal.aborted) break;
         outbox.push(mapper.init(agent.initInfo()));
         const started = Date.now();
-        const result = await agent.session.prompt(prompts);
-        outbox.push(mapper.result({ result, durationMs: Date.now() - started }));
+        outbox.push(mapper.result(turnSummary(await agent.promptTurn(message), Date.now() - started)));
       }
     } finally {
       options.abortController?.signal.removeEventListener('abort', onAbort);
@@ -96,15 +96,23 @@ export function query({ prompt, options = {} }: { prompt: string | AsyncIterable
   return generator;
 }
 
-async function* userTurns(prompt: string | AsyncIterable<SdkUserInput>): AsyncGenerator<UserMessage[]> {
+async function* userTurns(prompt: string | AsyncIterable<SdkUserInput>): AsyncGenerator<UserMessage> {
   if (typeof prompt === 'string') {
-    yield [userMessage(prompt)];
+    yield userMessage(prompt);
     return;
   }
   for await (const input of prompt) {
     const message = fromSdkUser(input);
-    if (message) yield [message];
+    if (message) yield message;
   }
+}
+
+/** A turn as the `result` message reports it: a refused prompt or a withheld answer is its error. */
+export function turnSummary(turn: TurnOutcome, durationMs: number): RunSummary {
+  const result = { ...turn.result, finalText: turn.answer };
+  if (!turn.refused) return { result, durationMs };
+  const error = turn.refused.stage === 'prompt' ? `The prompt was blocked: ${turn.refused.reason}` : `The answer was withheld: ${turn.refused.reason}`;
+  return { result: { ...result, stopReason: 'error' }, durationMs, error };
 }
 
 /** An SDK user message as a Beans prompt: text blocks joined, images kept as parts. */

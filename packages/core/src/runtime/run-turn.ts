@@ -34,8 +34,8 @@ export async function runTurn(
   if (typed) {
     const gate = await gateUserPrompt(typed.content, context.guardrails, context.hooks, context.signal);
     notices.push(...gate.userMessages);
-    if (!gate.allowed) return refusedBeforeRun(gate.reason, notices);
-    if (gate.stop) return refusedBeforeRun(gate.stop.reason, notices);
+    if (!gate.allowed) return refusedTurn(gate.reason, notices);
+    if (gate.stop) return refusedTurn(gate.stop.reason, notices);
     const extra = [context.startContext(), gate.context].filter((part): part is string => !!part?.trim());
     const content = extra.length > 0 ? `${gate.prompt}\n\n<context>\n${extra.join('\n\n')}\n</context>` : gate.prompt;
     messages = [...prompts.slice(0, -1), { ...typed, content }];
@@ -55,7 +55,8 @@ export async function runTurn(
   return { result, answer: gate.text, notices };
 }
 
-function refusedBeforeRun(reason: string, notices: string[]): TurnOutcome {
+/** A turn that never ran: its prompt was refused (a guardrail, a hook, a command that cannot expand). */
+export function refusedTurn(reason: string, notices: string[] = []): TurnOutcome {
   const result: AgentRunResult = {
     stopReason: 'error',
     finalText: '',

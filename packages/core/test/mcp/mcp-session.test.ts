@@ -176,7 +176,8 @@ describe('tools/list_changed in a session', () => {
       const doomed = server.registerTool('doomed', { description: 'goes away' }, async () => ({ content: [{ type: 'text', text: 'still here' }] }));
       server.registerTool('prune', { description: 'removes doomed' }, async () => {
         doomed.remove();
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The client re-lists tools after the notification (debounced); answer once it has.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
         return { content: [{ type: 'text', text: 'pruned' }] };
       });
       await server.connect(new StdioServerTransport());

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -162,6 +162,32 @@ describe('query()', () => {
     // The second turn sees the whole first exchange.
     expect(requests[1]!.messages.filter((message) => message.role !== 'system').map((message) => message.content)).toEqual(['first question', expect.stringContaining('answer'), 'second question']);
     expect(new Set(messages.map((message) => message.session_id)).size).toBe(1);
+  });
+
+  it("a command's model: applies to the run it starts and only that run", async () => {
+    const { dir, env, server } = await setup({
+      turns: () => ({ text: 'ok' }),
+      models: [
+        { name: 'first:latest', capabilities: ['completion', 'tools'] },
+        { name: 'quick:latest', capabilities: ['completion', 'tools'] },
+      ],
+    });
+    const plugin = path.join(dir, '..', 'tools');
+    mkdirSync(path.join(plugin, 'commands'), { recursive: true });
+    writeFileSync(path.join(plugin, 'commands', 'tldr.md'), '---\ndescription: summarize fast\nmodel: quick:latest\n---\nSummarize $ARGUMENTS\n');
+    const input = inputStream();
+    const run = query({ prompt: input, options: { cwd: dir, env, model: 'first:latest', pluginDirs: [plugin] } });
+    input.send('/tldr the README');
+    let results = 0;
+    for await (const message of run) {
+      if (message.type !== 'result') continue;
+      results += 1;
+      if (results === 1) input.send('and now?');
+      else input.end();
+    }
+    const requests = chats(server).map((request) => request.body as { model: string; messages: { role: string; content: string }[] });
+    expect(requests.map((request) => request.model)).toEqual(['quick:latest', 'first:latest']);
+    expect(requests[0]!.messages.at(-1)!.content).toContain('Summarize the README');
   });
 
   it('setPermissionMode() changes what runs without asking', async () => {
