@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createAgentSession } from '../../packages/core/src/index.ts';
+import { createChatHost } from '../../packages/cli/src/chat-host-impl.ts';
 import { makeTempRepo, runBeans, type TempRepo } from './harness.js';
 
 function makeMarketplace(repo: TempRepo): string {
@@ -41,6 +43,13 @@ describe('beans plugins marketplace and install', () => {
     const listed = await beans('plugins', 'list');
     expect(listed.stdout).toMatch(/^commit-commands 1\.2\.0 {2}\S+commit-commands {2}\(from team-tools: file:\/\/\S+ \.\/plugins\/commit-commands\)$/m);
     expect(listed.stdout).toContain('/commit  Create a git commit');
+    // /plugins in chat reads the same record, through the chat's own host.
+    const agent = await createAgentSession({ cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: 'http://127.0.0.1:9' }, provider: 'ollama', model: 'any' });
+    try {
+      expect(await createChatHost(agent).listPlugins()).toContainEqual({ name: 'commit-commands', version: '1.2.0', from: expect.stringMatching(/^team-tools: file:\/\/\S+ \.\/plugins\/commit-commands$/), contents: '1 command' });
+    } finally {
+      agent.close();
+    }
 
     await beans('plugins', 'disable', 'commit-commands');
     const off = await beans('plugins', 'list');

@@ -1,4 +1,5 @@
-import { describeHookSource, walkFiles, type AgentSession } from '@beans/core';
+import path from 'node:path';
+import { PluginStore, describeHookSource, walkFiles, type AgentSession } from '@beans/core';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
 const FILE_LIST_MAX_AGE_MS = 5_000;
@@ -42,6 +43,21 @@ export function createChatHost(app: AgentSession): ChatHost {
     runTurn: (prompts) => app.runTurn(prompts),
     notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),
+    async listPlugins() {
+      const store = new PluginStore(app.base.configDir);
+      const installed = (await store.state().catch(() => undefined))?.plugins ?? {};
+      return app.catalog.plugins.map((plugin) => {
+        // Installed from a marketplace only when it is the copy in the user's plugin folder.
+        const install = plugin.root === path.join(store.pluginsDir, plugin.name) ? installed[plugin.name] : undefined;
+        const counts = [[plugin.agents.length, 'agent'], [plugin.skills.length, 'skill'], [plugin.commands.length, 'command']] as const;
+        return {
+          name: plugin.name,
+          ...(plugin.version ? { version: plugin.version } : {}),
+          from: install ? `${install.marketplace}: ${install.source}` : plugin.root,
+          contents: counts.filter(([count]) => count > 0).map(([count, noun]) => `${count} ${noun}${count === 1 ? '' : 's'}`).join(', ') || 'hooks or servers only',
+        };
+      });
+    },
     listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}) })),
     describeProfile: () => app.describeProfile(),
     listAgents: () => app.catalog.agents().map((agent) => ({ name: agent.plugin ? `${agent.plugin}:${agent.name}` : agent.name, description: agent.description })),

@@ -35,6 +35,8 @@ export interface ChatHost {
   setPermissionAsker(asker: PermissionAsker): void;
   /** /hooks: each hook with its event, matcher and source. */
   listHooks(): { event: string; matcher?: string; command: string; source: string }[];
+  /** /plugins: each loaded plugin with its version, where it came from, and what it holds. */
+  listPlugins(): Promise<{ name: string; version?: string; from: string; contents: string }[]>;
   /** /mcp: each MCP server with its status and tools. */
   listMcpServers(): { name: string; status: string; tools: string[]; error?: string }[];
   /** Notification hooks (the agent has been idle, waiting for the person). */

@@ -150,6 +150,13 @@ const BUILTINS: Record<string, Builtin> = {
       print([heading('Hooks'), ...table(rows, width, 'No hooks configured (settings "hooks", or a plugin\'s hooks/hooks.json).')]);
     },
   },
+  plugins: {
+    description: 'list loaded plugins with their version and source',
+    async run(_args, { host, width, print }) {
+      const rows = (await host.listPlugins()).map((plugin) => ({ name: `${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}`, description: `${plugin.contents} · ${plugin.from}` }));
+      print([heading('Plugins'), ...table(rows, width, 'No plugins loaded. Install one with: beans plugins install <plugin>@<marketplace>')]);
+    },
+  },
   mcp: {
     description: 'show each MCP server with its status and tools',
     run(_args, { host, width, print }) {

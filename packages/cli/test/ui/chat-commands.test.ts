@@ -160,7 +160,7 @@ describe('slash commands', () => {
   });
 });
 
-describe('/hooks and /mcp', () => {
+describe('/hooks, /mcp and /plugins', () => {
   test('list the hooks and the MCP servers of the session', async () => {
     const { chat } = setup();
     await chat.submit('/hooks');
@@ -171,6 +171,9 @@ describe('/hooks and /mcp', () => {
     const servers = await chat.waitForText('mcp__docs__search');
     expect(servers).toContain('docs');
     expect(servers).toContain('connected');
+    await chat.submit('/plugins');
+    const plugins = await chat.waitForText('review-kit 1.2.0');
+    expect(plugins).toContain('2 agents, 1 command · team: ./plugins/review-kit');
   });
 });
 

@@ -131,6 +131,7 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     listHooks: () => [{ event: 'PreToolUse', matcher: 'Bash', command: 'guard.sh', source: 'user settings' }],
     listMcpServers: () => [{ name: 'docs', status: 'connected', tools: ['mcp__docs__search'] }],
+    listPlugins: async () => [{ name: 'review-kit', version: '1.2.0', from: 'team: ./plugins/review-kit', contents: '2 agents, 1 command' }],
     notify: (message) => void calls.push(`notify:${message}`),
     async runTurn(prompts) {
       const result = await session.prompt(prompts);
