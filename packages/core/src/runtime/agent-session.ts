@@ -108,6 +108,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
   const warnings = [...base.config.warnings];
+  // One decision for everything a repository asks to run or loosen: its settings (above), its
+  // .mcp.json, hooks and commands' allowed-tools. --trust, else the user's recorded answer.
+  const workspaceTrusted = options.trustWorkspace === true || isTrusted(base.workspace.root, base.env);
   // --sandbox: shell commands run in an OS sandbox, or the run stops here, before any network
   // (SandboxUnavailableError, exit 3).
   const sandbox = values.sandbox.enabled
@@ -150,8 +153,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
       ...(values.mcpServers ? { settingsServers: values.mcpServers } : {}),
       ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
-      // The same decision as the workspace's settings: --trust, else the user's recorded answer.
-      projectTrusted: options.trustedWorkspace ?? (options.trustWorkspace || isTrusted(base.workspace.root, base.env)),
+      projectTrusted: workspaceTrusted,
     },
     warnings,
   );
@@ -221,7 +223,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       commandHooks.beforeToolCall,
       permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
     );
-  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: options.trusted ?? options.trustedWorkspace ?? (options.trustWorkspace === true || isTrusted(base.workspace.root, base.env)), builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
+  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: workspaceTrusted, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
   for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
   if (hookSet.untrusted.length) warnings.push(`${hookSet.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
   const hooks = createHookRunner({
@@ -412,7 +414,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
         },
         isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny),
         // A repository's own commands may not loosen permissions until its owner trusts it.
-        commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || options.trustWorkspace === true || isTrusted(base.workspace.root, base.env),
+        commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || workspaceTrusted,
       });
       // A command's allowed-tools and model hold for the run it starts, and only that run.
       const run = 'messages' in prepared ? prepared.run : undefined;

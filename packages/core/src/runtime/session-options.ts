@@ -70,13 +70,9 @@ export interface AgentSessionOptions {
   mcpConfig?: readonly string[];
   /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
   strictMcpConfig?: boolean;
-  /** Overrides the trust decision for the project's `.mcp.json` servers (default: `trustWorkspace`, else the user's recorded decision). */
-  trustedWorkspace?: boolean;
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
-  /** Hooks from the workspace's own settings and plugins run. Default: `trustedWorkspace`, else `--trust` or the user's recorded decision. */
-  trusted?: boolean;
   /** What hooks say to the user only (`systemMessage`, failed or timed-out hooks). */
   onHookMessage?: (message: string) => void;
   /** Called when a person is asked a permission question (Notification hooks). */
