@@ -16,6 +16,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'compact',
   'hooks',
   'mcp',
+  'plugins',
   'quit',
 ];
 
