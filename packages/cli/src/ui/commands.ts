@@ -1,4 +1,4 @@
-import type { ChatSession, NoteMessage } from '@beans/core';
+import { summaryLine, type ChatSession, type NoteMessage } from '@beans/core';
 import type { ChatHost, SlashCommandInfo } from '../chat-host.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type StyledLine } from './styled.js';
 import { formatTokens } from './status-line.js';
@@ -24,12 +24,15 @@ interface Builtin {
   run(args: string, context: CommandContext): void | Promise<void>;
 }
 
-function table(rows: { name: string; description: string }[], width: number, emptyText: string): StyledLine[] {
+/** `oneLine` rows show the description's summary cut to the width: agents carry whole dialogues. */
+function table(rows: { name: string; description: string }[], width: number, emptyText: string, oneLine = false): StyledLine[] {
   if (rows.length === 0) return [[span(emptyText, S.dim)]];
   const nameWidth = Math.min(Math.max(...rows.map((row) => row.name.length)) + 2, Math.max(12, Math.floor(width / 3)));
   return rows.flatMap((row) => {
     const name = row.name.length >= nameWidth ? `${row.name} ` : row.name.padEnd(nameWidth);
-    return wrapSpans([span(row.description, S.dim)], width, { first: [span('  '), span(name, { color: 'cyan' })], continuation: [span(' '.repeat(2 + nameWidth))] });
+    const first = [span('  '), span(name, { color: 'cyan' })];
+    if (oneLine) return [truncateLine([...first, span(summaryLine(row.description), S.dim)], width)];
+    return wrapSpans([span(row.description, S.dim)], width, { first, continuation: [span(' '.repeat(2 + nameWidth))] });
   });
 }
 
@@ -109,7 +112,7 @@ const BUILTINS: Record<string, Builtin> = {
   },
   agents: {
     description: 'list plugin agents',
-    run: (_args, { host, width, print }) => print([heading('Agents'), ...table(host.listAgents(), width, '  (no agents)')]),
+    run: (_args, { host, width, print }) => print([heading('Agents'), ...table(host.listAgents(), width, '  (no agents)', true)]),
   },
   skills: {
     description: 'list skills',

@@ -86,6 +86,19 @@ describe('slash commands', () => {
     await chat.waitForText('Chosen because: no other profile was configured.');
   });
 
+  test('/agents shows one line per agent: no <example> dialogues, cut to the width', async () => {
+    const description = 'Use this agent when code needs a careful review of style and correctness before merging. '.repeat(3) +
+      '<example>Context: the user wrote code.\nuser: "review it"\nassistant: "I will use the reviewer"</example>';
+    const { chat } = setup({ agents: [{ name: 'code:reviewer', description }, { name: 'tester', description: 'Writes tests' }] });
+    await chat.submit('/agents');
+    const frame = await chat.waitFor((text) => /tester\s+Writes tests/.test(text));
+    const reviewerLines = frame.split('\n').filter((line) => line.includes('careful review') || line.includes('merging'));
+    expect(reviewerLines).toHaveLength(1);
+    expect(reviewerLines[0]).toContain('code:reviewer');
+    expect(reviewerLines[0]).toContain('…');
+    expect(frame).not.toContain('example');
+  });
+
   test('/clear starts a new session; the model no longer sees the old turns', async () => {
     const { chat, fake } = setup({ turns: [{ chunks: ['first answer'] }, { chunks: ['fresh answer'] }] });
     await chat.submit('remember 42');

@@ -41,6 +41,7 @@ export interface FakeHostOptions {
   sessions?: SessionListing[];
   history?: AgentMessage[];
   contextWindow?: number;
+  agents?: { name: string; description: string }[];
 }
 
 
@@ -147,7 +148,7 @@ export function createFakeHost(options: FakeHostOptions) {
       return { messages: [{ role: 'user', content: text, origin: 'prompt', timestamp: Date.now() }] };
     },
     describeProfile: () => 'Profile: default\nChosen because: no other profile was configured.',
-    listAgents: () => [{ name: 'code:reviewer', description: 'Reviews code' }],
+    listAgents: () => options.agents ?? [{ name: 'code:reviewer', description: 'Reviews code' }],
     listSkills: () => [{ name: 'deploy-checklist', description: 'the deploy checklist' }],
     listModels: (signal) => session.client.listModels(signal),
     async switchModel(name) {
