@@ -77,7 +77,7 @@ function beansPid() {
   while (queue.length) {
     const pid = queue.shift();
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('packages/cli/dist/main.js')) return pid;
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('packages/cli/dist/bundle/main.js')) return pid;
     } catch {
       continue;
     }

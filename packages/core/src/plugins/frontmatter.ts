@@ -1,14 +1,5 @@
-import { createRequire } from 'node:module';
-import type GrayMatter from 'gray-matter';
+import { safeLoad } from 'js-yaml';
 import { recoverKeys, recoverKeysWithNotes } from './recover-keys.js';
-
-// gray-matter (with js-yaml) costs ~20-40 ms to load; only sessions that read plugins pay for it.
-const require = createRequire(import.meta.url);
-let grayMatter: typeof GrayMatter | undefined;
-function matter(): typeof GrayMatter {
-  grayMatter ??= require('gray-matter') as typeof GrayMatter;
-  return grayMatter;
-}
 
 export interface FrontmatterSplit {
   /** The YAML between the first two `---` lines; undefined when the file has no frontmatter. */
@@ -63,9 +54,8 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
   if (split.yaml.trim() === '') return { data: {}, body: split.body, hasFrontmatter: true };
 
   try {
-    // The options object turns off gray-matter's content cache, which would keep every file alive.
-    // Feeding it only the block we split ourselves keeps `---js` style engines out of reach.
-    const data: unknown = matter()(`---\n${split.yaml}\n---\n`, { excerpt: false }).data;
+    // js-yaml 3's safe schema, as gray-matter (Claude Code's reader) uses it: dates, no code.
+    const data: unknown = safeLoad(split.yaml);
     if (isRecord(data)) return { data: withRecoveredObjects(data, split.yaml), body: split.body, hasFrontmatter: true };
     return recovered(split, 'frontmatter is not a list of `key: value` lines');
   } catch (error) {

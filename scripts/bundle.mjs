@@ -1,0 +1,29 @@
+// Bundles the built CLI (packages/cli/dist) into packages/cli/dist/bundle: start-up loads a few
+// files instead of ~450 modules. main.js stands alone so `--version` loads nothing else; cli.js and
+// the chunks it imports lazily (providers, Ink, MCP...) share code through split chunks.
+// The bundle sits as deep in the tree as packages/core/dist/runtime, so paths that core resolves
+// from its own file (the built-in plugins folder) point to the same place.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'packages/cli/dist');
+const outdir = path.join(dist, 'bundle');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  logLevel: 'warning',
+  // CommonJS dependencies call require(); ESM output has none unless it is made.
+  banner: { js: "import { createRequire as __beansRequire } from 'node:module'; const require = __beansRequire(import.meta.url);" },
+  // Ink imports react-devtools-core only under DEV=true. The tree-sitter packages read their .wasm
+  // files next to their own modules, so they stay outside (and are dependencies of @beans/cli too).
+  external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash'],
+};
+
+rmSync(outdir, { recursive: true, force: true });
+await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js') }, splitting: true, outdir });
+await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, external: [...common.external, './cli.js'], outdir });
