@@ -7,7 +7,7 @@ import { convertToLlm as defaultConvertToLlm } from './convert.js';
 import { LoopDetector, type LoopDetectionOptions } from './loop-detector.js';
 import { executeToolCalls } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
-import { addUsage, emptyUsage } from './usage.js';
+import { addUsage, emptyUsage, subagentUsage } from './usage.js';
 import type {
   AgentEventSink,
   AgentMessage,
@@ -74,6 +74,13 @@ export async function runAgentLoop(
     emit({ type: 'message_end', message });
   };
 
+  // Subagents' answers are paid for by this run: they count in its usage and against its budget.
+  const emitFromTools: AgentEventSink = (event) => {
+    const childUsage = subagentUsage(event);
+    if (childUsage) addUsage(usage, childUsage);
+    emit(event);
+  };
+
   const loops = config.loopDetection === false ? undefined : new LoopDetector(config.loopDetection);
   const end = (stopReason: AgentStopReason, failure?: AssistantMessage['failure'], loop?: string): AgentRunResult => {
     const result: AgentRunResult = { stopReason, failure, finalText, turns, usage, apiDurationMs, permissionDenials: denials, ...(loop ? { loop } : {}) };
@@ -116,7 +123,7 @@ export async function runAgentLoop(
         beforeToolCall: config.beforeToolCall,
         afterToolCall: config.afterToolCall,
         interrupt: config.interrupt,
-        emit,
+        emit: emitFromTools,
         hasSteering: config.hasSteering ?? (() => false),
         denials,
         onResults: (results) => {

@@ -21,7 +21,7 @@ import { shellTool } from '../tools/shell.js';
 import { createSubagentRunner, createTaskTool, parseInlineAgents, subagentList } from '../subagents/index.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
-import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
+import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter, type SubagentTranscript } from '../session/index.js';
 import { builtinTools } from '../tools/builtin.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
@@ -96,6 +96,8 @@ export interface AgentSession {
    * expand is a refused prompt, not a throw.
    */
   promptTurn(message: UserMessage, signal?: AbortSignal): Promise<TurnOutcome>;
+  /** The conversation of the subagent that the live conversation's task call `toolCallId` ran (also after a resume). */
+  subagentTranscript(toolCallId: string): SubagentTranscript | undefined;
   /** Notification hooks, e.g. when the agent has been waiting for the person for a while. */
   notify(message: string): Promise<void>;
   /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
@@ -171,6 +173,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
     toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
     maxTurns: values.agents.maxTurns,
+    record: (link, message) => subagentRecorders.get(session)?.(link.toolCallId, link.agent, message),
     onChildStop: async (_agent, signal) => {
       if (!hooks.has('SubagentStop')) return undefined;
       const outcome = await hooks.subagentStop(undefined, signal);
@@ -217,6 +220,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // One policy per conversation: "always" answers must not outlive /clear or /resume.
   // The live conversation's check, shared by its subagents so an "always" answer holds for them too.
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
+  // Each conversation's subagent transcripts (restored on resume), and where new child messages are logged.
+  const transcripts = new WeakMap<ChatSession, Map<string, SubagentTranscript>>();
+  const subagentRecorders = new WeakMap<ChatSession, (toolCallId: string, agentName: string, message: AgentMessage) => void>();
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
@@ -282,8 +288,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     let id: string | undefined;
     let writer: SessionWriter | undefined;
     let sop = values.sop;
+    let children = new Map<string, SubagentTranscript>();
     if (resumeId && store) {
       const loaded = store.load(resumeId);
+      children = loaded.subagents;
       warnings.push(...loaded.warnings);
       history = repairHistory(loaded.messages);
       id = loaded.header.id;
@@ -334,6 +342,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
     checks.set(session, beforeToolCall);
+    transcripts.set(session, children);
+    subagentRecorders.set(session, (toolCallId, agentName, message) => {
+      let transcript = children.get(toolCallId);
+      if (!transcript) children.set(toolCallId, (transcript = { agent: agentName, messages: [] }));
+      transcript.messages.push(message);
+      openWriter(session)?.appendSubagent(toolCallId, agentName, message);
+    });
     return session;
   };
 
@@ -455,6 +470,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       }
       return next;
     },
+    subagentTranscript: (toolCallId) => transcripts.get(session)?.get(toolCallId),
     async notify(message) {
       if (hooks.has('Notification')) await notify(hooks.notification(message));
     },

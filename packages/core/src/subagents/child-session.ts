@@ -1,6 +1,6 @@
 import { ChatSession } from '../agent/chat-session.js';
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
-import type { AgentEvent } from '../agent/types.js';
+import type { AgentMessage } from '../agent/types.js';
 import { resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -30,8 +30,14 @@ export interface ChildSessionParent {
   toolContext?: () => Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
   /** Setting `agents.maxTurns`. */
   maxTurns?: number;
-  /** Every event of a child, for forwarding with the task call's id. */
-  onEvent?: (agent: SubagentDefinition, event: AgentEvent) => void;
+  /** Each child's messages as they are appended, linked to the task call (the session log). */
+  record?: (link: SubagentLink, message: AgentMessage) => void;
+}
+
+/** Which task call a child's transcript belongs to. */
+export interface SubagentLink {
+  toolCallId: string;
+  agent: string;
 }
 
 /** Runs each delegated job in a fresh conversation of its own, built from the parent's parts. */
@@ -53,7 +59,12 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       toolContext: parent.toolContext?.(),
       maxTurns: parent.maxTurns ?? DEFAULT_CHILD_MAX_TURNS,
     });
-    const stop = parent.onEvent ? child.subscribe((event) => parent.onEvent?.(agent, event)) : undefined;
+    // Every event of the child reaches the parent's run, tagged with the task call that runs it.
+    const link: SubagentLink = { toolCallId: context.callId ?? '', agent: agent.name };
+    const stop = child.subscribe((event) => {
+      if (event.type === 'message_end') parent.record?.(link, event.message);
+      context.emit?.({ type: 'subagent', toolCallId: link.toolCallId, agent: agent.name, event });
+    });
     try {
       let result = await child.prompt(prompt, context.signal);
       // SubagentStop hooks may send the child on, like Stop hooks do for the main agent.

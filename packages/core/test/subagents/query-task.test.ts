@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startScriptedOllama } from '../../../../test/support/scripted-ollama.ts';
 import type { RecordedRequest, ScriptTurn } from '../../../../test/support/script.ts';
 import { query, type SdkMessage } from '../../src/index.js';
+import { createAgentSession } from '../../src/runtime/agent-session.js';
+import { userMessage } from '../../src/agent/chat-session.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -61,5 +63,71 @@ describe('query() with subagents', () => {
     expect(taskResult).toMatch(/\[writer: 2 turns, \d+ input and \d+ output tokens\]/);
     const result = messages.at(-1)!;
     expect(result.type === 'result' && result.subtype).toBe('success');
+  });
+});
+
+describe('what a subagent shows its parent', () => {
+  const setup = async (turns: (request: RecordedRequest, n: number) => ScriptTurn) => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-task-')));
+    const dir = path.join(root, 'repo');
+    const home = path.join(root, 'home');
+    mkdirSync(dir, { recursive: true });
+    mkdirSync(home, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const server = await startScriptedOllama({ turns });
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
+    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
+    return { dir, env, server };
+  };
+  const agents = { finder: { description: 'Finds things.', prompt: 'FINDER: find what you are asked.', tools: ['Read', 'Grep'] } };
+  const parentTurns = (request: RecordedRequest, n: number): ScriptTurn => {
+    if (systemOf(request).startsWith('FINDER')) return { text: `found ${String((request.body as ChatBody).messages.at(-1)?.content)}`, usage: { input: 50, output: 5 } };
+    return n === 0
+      ? { toolCalls: [
+          { id: 'call_a', name: 'task', args: { description: 'find a', prompt: 'alpha', subagent_type: 'finder' } },
+          { id: 'call_b', name: 'task', args: { description: 'find b', prompt: 'beta', subagent_type: 'finder' } },
+        ], usage: { input: 100, output: 10 } }
+      : { text: 'Both found.', usage: { input: 200, output: 20 } };
+  };
+
+  it('forwards every child message with the task call id and counts the children\'s usage in the result', async () => {
+    const { dir, env } = await setup(parentTurns);
+    const messages: SdkMessage[] = [];
+    for await (const message of query({ prompt: 'find both', options: { cwd: dir, env, agents } })) messages.push(message);
+
+    const forwarded = messages.filter((message) => 'parent_tool_use_id' in message && message.parent_tool_use_id);
+    const byParent = (id: string) => forwarded.filter((message) => 'parent_tool_use_id' in message && message.parent_tool_use_id === id);
+    for (const id of ['call_a', 'call_b']) {
+      // The child's prompt, then its answer.
+      expect(byParent(id).map((message) => message.type)).toEqual(['user', 'assistant']);
+    }
+    expect(JSON.stringify(byParent('call_a'))).toContain('found alpha');
+    expect(JSON.stringify(byParent('call_b'))).toContain('found beta');
+    const result = messages.at(-1)!;
+    if (result.type !== 'result') throw new Error('no result');
+    expect(result.usage.input_tokens).toBe(100 + 200 + 2 * 50);
+    expect(result.usage.output_tokens).toBe(10 + 20 + 2 * 5);
+    expect(Object.values(result.modelUsage).reduce((sum, usage) => sum + usage.inputTokens, 0)).toBe(400);
+  });
+
+  it('keeps each child\'s conversation in the session file, linked to its task call, and a resume restores it', async () => {
+    const { dir, env, server } = await setup(parentTurns);
+    const first = await createAgentSession({ cwd: dir, env, agents });
+    await first.promptTurn(userMessage('find both'));
+    const sessionId = first.session.id;
+    first.close();
+
+    const resumed = await createAgentSession({ cwd: dir, env, agents, continue: true });
+    expect(resumed.session.id).toBe(sessionId);
+    const transcript = resumed.subagentTranscript('call_b');
+    expect(transcript?.agent).toBe('finder');
+    expect(transcript?.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(JSON.stringify(transcript?.messages)).toContain('found beta');
+    // The parent's own history has the task results, never the children's messages.
+    expect(resumed.session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    await resumed.promptTurn(userMessage('and now?'));
+    const last = server.requests.filter((request) => request.kind === 'chat').at(-1)!;
+    expect(JSON.stringify((last.body as ChatBody).messages)).not.toContain('FINDER');
+    resumed.close();
   });
 });
