@@ -18,7 +18,7 @@ import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { shellTool } from '../tools/shell.js';
-import { createSubagentRunner, createTaskTool, parseInlineAgents, subagentList } from '../subagents/index.js';
+import { createSessionHandoffs, createSubagentRunner, createTaskTool, HandoffError, parseInlineAgents, subagentList } from '../subagents/index.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter, type SubagentTranscript } from '../session/index.js';
@@ -96,6 +96,10 @@ export interface AgentSession {
    * expand is a refused prompt, not a throw.
    */
   promptTurn(message: UserMessage, signal?: AbortSignal): Promise<TurnOutcome>;
+  /** The agent holding the conversation: the profile's, or the one it was handed off to. */
+  readonly activeAgent: string;
+  /** `/agent <name>`: hands the conversation to that agent by hand (any agent; throws a UsageError naming the valid ones). */
+  switchAgent(name: string): Promise<void>;
   /** The conversation of the subagent that the live conversation's task call `toolCallId` ran (also after a resume). */
   subagentTranscript(toolCallId: string): SubagentTranscript | undefined;
   /** Notification hooks, e.g. when the agent has been waiting for the person for a while. */
@@ -188,8 +192,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
   const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), taskTool, ...extraTools];
-  let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
-  if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
+  const available = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
+  let tools = profile.tools ? available.only([...profile.tools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
 
   // notifications/tools/list_changed: a server's new or changed tools join the live registry, and
   // the ones it no longer offers leave it.
@@ -222,6 +226,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
   // Each conversation's subagent transcripts (restored on resume), and where new child messages are logged.
   const transcripts = new WeakMap<ChatSession, Map<string, SubagentTranscript>>();
+  const metaRecorders = new WeakMap<ChatSession, (change: SessionMetaInput) => void>();
+  const restoredAgents = new WeakMap<ChatSession, string>();
   const subagentRecorders = new WeakMap<ChatSession, (toolCallId: string, agentName: string, message: AgentMessage) => void>();
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
@@ -253,6 +259,25 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace, warn: (text) => warnings.push(text) }),
     options.appendSystemPrompt,
   );
+  // Handoffs: the conversation may move to another agent (the handoff tool, `match:` routing, /agent).
+  const handoffs = createSessionHandoffs({
+    agents: subagents,
+    profile,
+    available,
+    keptTools: () => extraTools.map((tool) => tool.name),
+    systemPromptFor: (instructions, agentTools) =>
+      withAppendix(buildSystemPrompt({ profile: { systemPrompt: instructions }, contextFiles, skills: agentTools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }), options.appendSystemPrompt),
+    modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(providerId, agentModel, model) : model),
+    session: () => session,
+    recordAgent: (target, name) => metaRecorders.get(target)?.({ kind: 'agent', agent: name }),
+  });
+  handoffs.withHandoffTool(tools);
+  // A resumed conversation comes back to the agent that held it.
+  const restoreAgent = async (target: ChatSession) => {
+    const name = restoredAgents.get(target);
+    if (!name || name === handoffs.controller.active.name) return;
+    await handoffs.handoff(name, 'the session was resumed', 'command').catch((error: Error) => warnings.push(`Could not return to the ${name} agent: ${error.message}`));
+  };
   const store = options.persistSession === false ? undefined : sessionStore(base);
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
@@ -289,9 +314,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     let writer: SessionWriter | undefined;
     let sop = values.sop;
     let children = new Map<string, SubagentTranscript>();
+    let agentName: string | undefined;
     if (resumeId && store) {
       const loaded = store.load(resumeId);
       children = loaded.subagents;
+      agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
       warnings.push(...loaded.warnings);
       history = repairHistory(loaded.messages);
       id = loaded.header.id;
@@ -343,6 +370,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     });
     checks.set(session, beforeToolCall);
     transcripts.set(session, children);
+    metaRecorders.set(session, (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)));
+    if (agentName) restoredAgents.set(session, agentName);
     subagentRecorders.set(session, (toolCallId, agentName, message) => {
       let transcript = children.get(toolCallId);
       if (!transcript) children.set(toolCallId, (transcript = { agent: agentName, messages: [] }));
@@ -359,6 +388,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     if (!resumeId) warnings.push('No earlier session in this workspace; starting a new one.');
   }
   let session = await conversation(resumeId);
+  await restoreAgent(session);
   // What hooks want the user to know: warnings before the first turn, the front end's channel after.
   const notices = (messages: string[]) => messages.forEach((message) => options.onHookMessage?.(message));
   const notify = async (outcome: Promise<{ userMessages: string[] }>) => notices((await outcome).userMessages);
@@ -375,6 +405,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       hooks,
       guardrails,
       signal,
+      // Each user message may move the conversation up to 3 times; `match:` routing is the first.
+      beforeRun: async (text) => {
+        handoffs.controller.startMessage();
+        await handoffs.controller.route(text);
+      },
       startContext: () => {
         const context = startContext;
         startContext = undefined;
@@ -461,6 +496,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       if (!id) await notify(hooks.sessionEnd('clear'));
       session.close();
       session = next;
+      handoffs.controller.reset();
+      await restoreAgent(next);
       for (const listener of listeners) listener(next);
       // SessionStart again: `clear` for a fresh conversation, `resume` for a stored one.
       if (hooks.has('SessionStart')) {
@@ -469,6 +506,17 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
         startContext = started.context;
       }
       return next;
+    },
+    get activeAgent() {
+      return handoffs.controller.active.name;
+    },
+    async switchAgent(name) {
+      try {
+        await handoffs.handoff(name, 'chosen by the user', 'command');
+      } catch (error) {
+        if (error instanceof HandoffError) throw new UsageError(error.message);
+        throw error;
+      }
     },
     subagentTranscript: (toolCallId) => transcripts.get(session)?.get(toolCallId),
     async notify(message) {

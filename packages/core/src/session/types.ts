@@ -17,7 +17,7 @@ export interface SessionHeader {
 }
 
 /** Changes to the session itself rather than the conversation, recorded so a resume restores them. */
-export type SessionMetaInput = { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string };
+export type SessionMetaInput = { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string } | { kind: 'agent'; agent: string };
 export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };
 
 export interface SessionMessageRecord {

@@ -8,6 +8,7 @@ import type { ToolContext } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { SubagentDefinition } from './agents.js';
 import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
+import { HANDOFF_TOOL_NAME } from './handoff.js';
 
 export const DEFAULT_CHILD_MAX_TURNS = 50;
 
@@ -46,7 +47,8 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     const parentModel = parent.model();
     const model = agent.model && agent.model !== 'inherit' ? resolveModelAlias(parent.provider, agent.model, parentModel) : parentModel;
     const offered = parent.tools();
-    const allowed = (agent.tools ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME);
+    // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
+    const allowed = (agent.tools ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
     const child = new ChatSession({
       client: parent.client,
       provider: parent.provider,
