@@ -47,7 +47,10 @@ export interface ChatHost {
   preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
   /** `/profile`: the active profile and which step of the chain chose it. */
   describeProfile(): string;
-  listAgents(): { name: string; description: string }[];
+  /** `active` marks the agent that holds the conversation (the profile's, or one it was handed off to). */
+  listAgents(): { name: string; description: string; active?: boolean }[];
+  /** `/agent <name>`: hands the conversation to that agent; throws with the valid names when there is none. */
+  switchAgent(name: string): Promise<void>;
   listSkills(): { name: string; description: string }[];
   listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
   /** Switches the model of the live session; returns a line to show. */

@@ -2,6 +2,7 @@ import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult,
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
+import { updateTaskProgress } from './task-view.js';
 
 /** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
 export interface Block {
@@ -217,6 +218,14 @@ export class TranscriptStore {
       }
       case 'agent_end':
         this.agentEnd(event.result);
+        break;
+      case 'subagent': {
+        const tool = this.tools.find((view) => view.id === event.toolCallId);
+        if (tool) tool.child = updateTaskProgress(tool.child, event.agent, event.event);
+        break;
+      }
+      case 'handoff':
+        this.note('info', `→ ${event.to} has the conversation now (${event.trigger === 'match' ? 'routed: ' : ''}${event.reason}).`);
         break;
       default:
         break;
