@@ -130,4 +130,29 @@ describe('what a subagent shows its parent', () => {
     expect(JSON.stringify((last.body as ChatBody).messages)).not.toContain('FINDER');
     resumed.close();
   });
+
+  it('interrupt() stops a running child and ends the turn with an error result', async () => {
+    const { dir, env, server } = await setup((request): ScriptTurn => {
+      if (systemOf(request).startsWith('FINDER')) return { text: Array.from({ length: 40 }, () => 'slow '), chunkDelayMs: 250 };
+      return { toolCalls: [{ id: 'call_slow', name: 'task', args: { description: 'slow', prompt: 'alpha', subagent_type: 'finder' } }] };
+    });
+    const run = query({ prompt: 'go', options: { cwd: dir, env, agents } });
+    const messages: SdkMessage[] = [];
+    let interruptedAt = 0;
+    for await (const message of run) {
+      messages.push(message);
+      // The child's prompt has been forwarded: it is running now.
+      if ('parent_tool_use_id' in message && message.parent_tool_use_id === 'call_slow' && !interruptedAt) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        interruptedAt = Date.now();
+        await run.interrupt();
+      }
+    }
+    expect(interruptedAt).toBeGreaterThan(0);
+    expect(Date.now() - interruptedAt).toBeLessThan(2_000);
+    const result = messages.at(-1)!;
+    expect(result.type === 'result' && result.subtype).toBe('error_during_execution');
+    const childRequests = server.requests.filter((request) => request.kind === 'chat' && systemOf(request).startsWith('FINDER'));
+    expect(childRequests).toHaveLength(1);
+  });
 });
