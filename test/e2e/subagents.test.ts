@@ -49,6 +49,8 @@ describe('subagents (the task tool)', () => {
     const run = await runBeans(['-p', 'where are alpha and beta?', '-o', 'stream-json', '--verbose'], { cwd: repo.dir, env: env(repo, server.url) });
     expect(run.code, run.stderr).toBe(0);
     const lines = parseJsonLines(run.stdout);
+    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(lines[0]!.agents).toEqual(expect.arrayContaining(['general-purpose', 'finder']));
 
     // The parent offers task, listing the agent in one line without its <example> block.
     const parentFirst = chats(server.requests)[0]!;

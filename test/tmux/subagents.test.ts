@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { RecordedRequest, ScriptTurn, ScriptedServer } from '../support/script.ts';
@@ -37,6 +39,27 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     expect(done).toMatch(/✓ task finder: find alpha\n\s+└ finder · 2 turns · 1 tool call/);
     // The child's own tool line is not in the parent's transcript: only the collapsed summary.
     expect(done).not.toContain('✓ shell');
+  }, 40_000);
+
+  test('a child\'s permission question is asked in chat, with its task marked as waiting', async () => {
+    const server = await startScriptedOllama({
+      turns: (request, n): ScriptTurn => {
+        if (systemOf(request).startsWith('FINDER')) return n === 0 ? { toolCalls: [{ name: 'shell', args: { command: 'echo from-the-child > child.txt' } }] } : { text: 'wrote it' };
+        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'write child.txt', subagent_type: 'finder' } }] } : { text: 'The child is done.' };
+      },
+    });
+    const workspace = makeWorkspace({ 'plugins/search/agents/finder.md': FINDER });
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything', 15_000);
+    await session.submit('have the finder write a file');
+    const asking = await session.waitForText('Allow shell');
+    expect(asking).toMatch(/task finder: write a file · awaiting approval/);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    session.type('y');
+    session.press('Enter');
+    await session.waitForText('The child is done.');
+    expect(readFileSync(path.join(workspace.dir, 'child.txt'), 'utf8')).toBe('from-the-child\n');
   }, 40_000);
 
   test('/agent hands the conversation over by hand, /agents marks who holds it, and match: routing is announced', async () => {

@@ -8,12 +8,13 @@ export interface TaskProgress {
   toolCalls: number;
   /** The call the child runs now (`grep alpha`), if any. */
   current?: string;
-  done: boolean;
+  /** Its id, so a permission question about it marks the task as waiting. */
+  currentCallId?: string;
 }
 
 /** Folds one of the child's events into its progress (a new one for the child's first event). */
 export function updateTaskProgress(progress: TaskProgress | undefined, agent: string, event: AgentEvent): TaskProgress {
-  const next: TaskProgress = progress ?? { agent, turns: 0, toolCalls: 0, done: false };
+  const next: TaskProgress = progress ?? { agent, turns: 0, toolCalls: 0 };
   switch (event.type) {
     case 'turn_start':
       next.turns += 1;
@@ -21,13 +22,12 @@ export function updateTaskProgress(progress: TaskProgress | undefined, agent: st
     case 'tool_execution_start':
       next.toolCalls += 1;
       next.current = event.summary && event.summary !== event.call.name ? `${event.call.name} ${event.summary}` : event.call.name;
+      next.currentCallId = event.call.id;
       break;
     case 'tool_execution_end':
-      next.current = undefined;
-      break;
     case 'agent_end':
-      next.done = true;
       next.current = undefined;
+      next.currentCallId = undefined;
       break;
     default:
       break;

@@ -132,7 +132,8 @@ export class TranscriptStore {
 
   /** Marks a running tool as waiting for (or no longer waiting for) the user's answer. */
   setWaiting(callId: string, waiting: boolean): void {
-    const tool = this.tools.find((view) => view.id === callId);
+    // A subagent's question waits on the task that runs it.
+    const tool = this.tools.find((view) => view.id === callId) ?? this.tools.find((view) => view.child?.currentCallId === callId);
     if (tool && (tool.phase === 'running' || tool.phase === 'waiting')) {
       tool.phase = waiting ? 'waiting' : 'running';
       this.changed();

@@ -18,7 +18,7 @@ import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { shellTool } from '../tools/shell.js';
-import { createSessionHandoffs, createSubagentRunner, createTaskTool, HandoffError, parseInlineAgents, subagentList } from '../subagents/index.js';
+import { createSessionHandoffs, createSubagentRunner, createTaskTool, HANDOFF_TOOL_NAME, HandoffError, parseInlineAgents, subagentList } from '../subagents/index.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter, type SubagentTranscript } from '../session/index.js';
@@ -201,8 +201,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   mcp?.onToolsChanged(() => {
     const current = mcp.tools();
     const names = new Set(current.map((tool) => tool.name));
-    for (const name of mcpToolNames) if (!names.has(name)) tools.unregister(name);
-    for (const tool of current) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+    // The first agent's tools, every agent's, and those of the agent the conversation was handed to.
+    for (const registry of new Set([tools, available, session.tools])) {
+      for (const name of mcpToolNames) if (!names.has(name)) registry.unregister(name);
+      for (const tool of current) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) registry.register(tool);
+    }
     mcpToolNames = names;
   });
 
@@ -264,7 +267,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     agents: subagents,
     profile,
     available,
-    keptTools: () => extraTools.map((tool) => tool.name),
+    keptTools: () => [...(options.tools ?? []), ...(mcp?.tools() ?? [])].map((tool) => tool.name),
+    offered: !removed.some((ruleTool) => ruleCoversTool(ruleTool, HANDOFF_TOOL_NAME)),
     systemPromptFor: (instructions, agentTools) =>
       withAppendix(buildSystemPrompt({ profile: { systemPrompt: instructions }, contextFiles, skills: agentTools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }), options.appendSystemPrompt),
     modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(providerId, agentModel, model) : model),
@@ -533,7 +537,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       tools: session.tools.names(),
       permissionMode,
       slashCommands: catalog.commands().map((command) => command.name),
-      agents: catalog.agents().map((agent) => agent.name),
+      // The agents `task` can run, as Claude Code lists them: general-purpose, inline, then plugin agents.
+      agents: subagents.map((agent) => agent.name),
       skills: catalog.skills().map((skill) => skill.name),
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,

@@ -12,6 +12,8 @@ export interface SessionHandoffsOptions {
   /** Every tool an agent may be given (deny rules applied), and the ones every agent keeps (SDK, MCP). */
   available: ToolRegistry;
   keptTools: () => string[];
+  /** False when a deny rule names the `handoff` tool: the model never sees it (routing and /agent still work). */
+  offered: boolean;
   /** The whole system prompt for an agent's instructions and tools (context files, skills, appendix). */
   systemPromptFor: (instructions: string, tools: ToolRegistry) => string;
   /** The model for an agent's `model:` (missing or `inherit`: the session's). */
@@ -48,7 +50,7 @@ export function createSessionHandoffs(options: SessionHandoffsOptions) {
     announce: (handoff) => options.session().emit({ type: 'handoff', ...handoff }),
   });
   const withHandoffTool = (tools: ToolRegistry): ToolRegistry => {
-    if (controller.targets().length > 0) tools.register(createHandoffTool(controller));
+    if (options.offered && controller.targets().length > 0) tools.register(createHandoffTool(controller));
     else tools.unregister(HANDOFF_TOOL_NAME);
     return tools;
   };

@@ -114,6 +114,16 @@ describe('handoffs', () => {
     agent.close();
   });
 
+  it('a deny rule naming handoff hides the tool; routing still works', async () => {
+    const { dir, env, chats } = await workspace((request) => ({ text: `${systemOf(request).split(':')[0]} here` }));
+    const agent = await createAgentSession({ cwd: dir, env, disallowedTools: ['handoff'] });
+    expect(agent.session.tools.get('handoff')).toBeUndefined();
+    await agent.promptTurn(userMessage('my login is broken'));
+    expect(systemOf(chats().at(-1)!)).toMatch(/^SUPPORT:/);
+    expect(body(chats().at(-1)!).tools?.map((tool) => tool.function.name)).not.toContain('handoff');
+    agent.close();
+  });
+
   it('comes back to the agent that held the conversation when the session is resumed', async () => {
     const { dir, env, chats } = await workspace((request) => ({ text: `${systemOf(request).split(':')[0]} here` }));
     const first = await createAgentSession({ cwd: dir, env });
