@@ -177,7 +177,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
     toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
     maxTurns: values.agents.maxTurns,
-    record: (link, message) => subagentRecorders.get(session)?.(link.toolCallId, link.agent, message),
+    record: (link, message) => logs.get(session)?.recordSubagent(link.toolCallId, link.agent, message),
     onChildStop: async (_agent, signal) => {
       if (!hooks.has('SubagentStop')) return undefined;
       const outcome = await hooks.subagentStop(undefined, signal);
@@ -227,11 +227,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // One policy per conversation: "always" answers must not outlive /clear or /resume.
   // The live conversation's check, shared by its subagents so an "always" answer holds for them too.
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
-  // Each conversation's subagent transcripts (restored on resume), and where new child messages are logged.
-  const transcripts = new WeakMap<ChatSession, Map<string, SubagentTranscript>>();
-  const metaRecorders = new WeakMap<ChatSession, (change: SessionMetaInput) => void>();
-  const restoredAgents = new WeakMap<ChatSession, string>();
-  const subagentRecorders = new WeakMap<ChatSession, (toolCallId: string, agentName: string, message: AgentMessage) => void>();
+  // What each conversation keeps beyond its messages: its subagents' transcripts (restored on resume),
+  // the agent it was handed to, and how both reach its session file.
+  const logs = new WeakMap<ChatSession, ConversationLog>();
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
@@ -273,12 +271,12 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       withAppendix(buildSystemPrompt({ profile: { systemPrompt: instructions }, contextFiles, skills: agentTools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }), options.appendSystemPrompt),
     modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(providerId, agentModel, model) : model),
     session: () => session,
-    recordAgent: (target, name) => metaRecorders.get(target)?.({ kind: 'agent', agent: name }),
+    recordAgent: (target, name) => logs.get(target)?.recordMeta({ kind: 'agent', agent: name }),
   });
   handoffs.withHandoffTool(tools);
   // A resumed conversation comes back to the agent that held it.
   const restoreAgent = async (target: ChatSession) => {
-    const name = restoredAgents.get(target);
+    const name = logs.get(target)?.restoredAgent;
     if (!name || name === handoffs.controller.active.name) return;
     await handoffs.handoff(name, 'the session was resumed', 'command').catch((error: Error) => warnings.push(`Could not return to the ${name} agent: ${error.message}`));
   };
@@ -373,14 +371,16 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
     checks.set(session, beforeToolCall);
-    transcripts.set(session, children);
-    metaRecorders.set(session, (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)));
-    if (agentName) restoredAgents.set(session, agentName);
-    subagentRecorders.set(session, (toolCallId, agentName, message) => {
-      let transcript = children.get(toolCallId);
-      if (!transcript) children.set(toolCallId, (transcript = { agent: agentName, messages: [] }));
-      transcript.messages.push(message);
-      openWriter(session)?.appendSubagent(toolCallId, agentName, message);
+    logs.set(session, {
+      subagents: children,
+      restoredAgent: agentName,
+      recordMeta: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
+      recordSubagent: (toolCallId, agentName, message) => {
+        let transcript = children.get(toolCallId);
+        if (!transcript) children.set(toolCallId, (transcript = { agent: agentName, messages: [] }));
+        transcript.messages.push(message);
+        openWriter(session)?.appendSubagent(toolCallId, agentName, message);
+      },
     });
     return session;
   };
@@ -522,7 +522,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
         throw error;
       }
     },
-    subagentTranscript: (toolCallId) => transcripts.get(session)?.get(toolCallId),
+    subagentTranscript: (toolCallId) => logs.get(session)?.subagents.get(toolCallId),
     async notify(message) {
       if (hooks.has('Notification')) await notify(hooks.notification(message));
     },
@@ -561,6 +561,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     },
   };
   return agent;
+}
+
+interface ConversationLog {
+  subagents: Map<string, SubagentTranscript>;
+  restoredAgent?: string;
+  recordMeta(change: SessionMetaInput): void;
+  recordSubagent(toolCallId: string, agent: string, message: AgentMessage): void;
 }
 
 /** Options that are settings become the top configuration layer, so `beans config` shows them as flags. */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { summaryLine } from '../plugins/summary.js';
 import { defineTool } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
 
@@ -155,12 +154,11 @@ export function createHandoffTool(controller: HandoffController) {
   const targets = controller.targets();
   return defineTool({
     name: HANDOFF_TOOL_NAME,
+    // Names only: every request carries this, and task's description already says what each agent does.
     description: [
-      'Passes this whole conversation to another agent that is better suited to it: from the next step on, that agent (its instructions, tools and model) answers the user, with the history so far.',
-      'Use it when the request is clearly another agent\'s speciality; do not use it for a side question (use task for that).',
-      '',
-      'Agents you can hand off to:',
-      ...targets.map((agent) => `- ${agent.name}: ${summaryLine(agent.description)}`),
+      'Passes this whole conversation to an agent better suited to it: from the next step on, that agent (its instructions, tools and model) answers, with the history so far.',
+      'Use it only when the request is clearly that agent\'s speciality; for a side question use task.',
+      `Agents: ${targets.map((agent) => agent.name).join(', ')}.`,
     ].join('\n'),
     kind: 'meta',
     schema: handoffInput,

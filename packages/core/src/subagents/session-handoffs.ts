@@ -42,21 +42,24 @@ export function createSessionHandoffs(options: SessionHandoffsOptions) {
       const session = options.session();
       const instructions = await agent.prompt();
       const tools = agent.tools ? options.available.only([...agent.tools, ...options.keptTools()]) : new ToolRegistry(options.available.list());
-      withHandoffTool(tools);
+      withHandoffTool(tools, agent);
       session.setProfile(options.systemPromptFor(instructions || GENERAL_PURPOSE_PROMPT, tools), tools);
       session.model = options.modelFor(agent.model);
       options.recordAgent(session, agent.name);
     },
     announce: (handoff) => options.session().emit({ type: 'handoff', ...handoff }),
   });
-  const withHandoffTool = (tools: ToolRegistry): ToolRegistry => {
-    if (options.offered && controller.targets().length > 0) tools.register(createHandoffTool(controller));
+  // An agent with its own `tools:` list gets handoff only when it asks for it (`handoffs:`, or handoff
+  // in the list): a Claude Code agent's tool list stays exactly what it says.
+  const withHandoffTool = (tools: ToolRegistry, agent: Pick<SubagentDefinition, 'tools' | 'handoffs'> = profile): ToolRegistry => {
+    const wanted = !agent.tools || agent.handoffs !== undefined || agent.tools.includes(HANDOFF_TOOL_NAME);
+    if (options.offered && wanted && controller.targets().length > 0) tools.register(createHandoffTool(controller));
     else tools.unregister(HANDOFF_TOOL_NAME);
     return tools;
   };
   return {
     controller,
-    /** Adds the `handoff` tool to the session's first tools, when its agent may hand off to anyone. */
+    /** Adds the `handoff` tool to the session's first tools, when its agent may and wants to hand off. */
     withHandoffTool,
     handoff: (name: string, reason: string, trigger: HandoffTrigger) => controller.handoff(name, reason, trigger),
   };
