@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
-import { makeTempRepo, parseJsonLines, runBeans, scriptedOllama, spawnBeans } from './harness.ts';
+import { makeTempRepo, parseJsonLines, runBeans, scriptedGemini, scriptedOllama, spawnBeans } from './harness.ts';
 
 type ChatBody = { messages: { role: string; content: string; tool_calls?: { function: { name: string } }[] }[]; tools?: { function: { name: string; description: string } }[] };
 const body = (request: RecordedRequest) => request.body as ChatBody;
@@ -128,6 +128,29 @@ describe('subagents (the task tool)', () => {
     expect(Date.now() - interrupted).toBeLessThan(3_000);
     expect(code).toBe(130);
     expect(JSON.parse(stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
+  }, 60_000);
+
+  it('a child counts against --max-budget-usd: it gets only what is left, and the parent stops with exit 4', async () => {
+    const repo = repoWithAgents();
+    type GeminiBody = { systemInstruction?: { parts: { text: string }[] } };
+    const isChild = (request: RecordedRequest) => ((request.body as GeminiBody).systemInstruction?.parts.map((part) => part.text).join('') ?? '').startsWith('FINDER');
+    const server = await scriptedGemini({
+      // The child reads forever, each request costing about $0.30 on gemini-2.5-flash.
+      turns: (request): ScriptTurn =>
+        isChild(request)
+          ? { toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }], usage: { input: 1_000_000, output: 1_000 } }
+          : { toolCalls: [{ name: 'task', args: { description: 'read', prompt: 'read a.ts', subagent_type: 'finder' } }], usage: { input: 1_000, output: 100 } },
+    });
+    const run = await runBeans(['-p', 'spend', '--max-budget-usd', '0.5', '-o', 'json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: server.url, BEANS_MODEL: 'gemini-2.5-flash' },
+    });
+    expect(run.code, run.stderr).toBe(4);
+    const result = JSON.parse(run.stdout);
+    expect(result).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true, num_turns: 1 });
+    expect(result.total_cost_usd).toBeGreaterThanOrEqual(0.5);
+    expect(result.total_cost_usd).toBeLessThan(1);
+    expect(chats(server.requests).filter(isChild)).toHaveLength(2);
   }, 60_000);
 
   it('--continue after a task: the child\'s transcript stays in the session file, linked to its call, and the parent goes on', async () => {

@@ -178,6 +178,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
     maxTurns: values.agents.maxTurns,
     record: (link, message) => logs.get(session)?.recordSubagent(link.toolCallId, link.agent, message),
+    budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (session.usage.costUsd - (logs.get(session)?.runStartCostUsd ?? 0)))),
     onChildStop: async (_agent, signal) => {
       if (!hooks.has('SubagentStop')) return undefined;
       const outcome = await hooks.subagentStop(undefined, signal);
@@ -371,8 +372,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
     checks.set(session, beforeToolCall);
-    logs.set(session, {
+    const log: ConversationLog = {
       subagents: children,
+      runStartCostUsd: 0,
       restoredAgent: agentName,
       recordMeta: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
       recordSubagent: (toolCallId, agentName, message) => {
@@ -381,7 +383,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
         transcript.messages.push(message);
         openWriter(session)?.appendSubagent(toolCallId, agentName, message);
       },
-    });
+    };
+    logs.set(session, log);
+    // The budget is per run: what the session had spent when this run began.
+    session.subscribe((event) => event.type === 'agent_start' && (log.runStartCostUsd = session.usage.costUsd));
     return session;
   };
 
@@ -565,6 +570,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
 
 interface ConversationLog {
   subagents: Map<string, SubagentTranscript>;
+  runStartCostUsd: number;
   restoredAgent?: string;
   recordMeta(change: SessionMetaInput): void;
   recordSubagent(toolCallId: string, agent: string, message: AgentMessage): void;

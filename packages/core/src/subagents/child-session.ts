@@ -6,7 +6,6 @@ import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { SubagentDefinition } from './agents.js';
 import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
 import { HANDOFF_TOOL_NAME } from './handoff.js';
 
@@ -31,6 +30,8 @@ export interface ChildSessionParent {
   toolContext?: () => Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
   /** Setting `agents.maxTurns`. */
   maxTurns?: number;
+  /** What is left of the parent run's `--max-budget-usd` when a child starts: a child may not spend past it. */
+  budgetLeftUsd?: () => number | undefined;
   /** Each child's messages as they are appended, linked to the task call (the session log). */
   record?: (link: SubagentLink, message: AgentMessage) => void;
 }
@@ -60,6 +61,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       afterToolCall: parent.afterToolCall,
       toolContext: parent.toolContext?.(),
       maxTurns: parent.maxTurns ?? DEFAULT_CHILD_MAX_TURNS,
+      maxBudgetUsd: parent.budgetLeftUsd?.(),
     });
     // Every event of the child reaches the parent's run, tagged with the task call that runs it.
     const link: SubagentLink = { toolCallId: context.callId ?? '', agent: agent.name };
@@ -84,7 +86,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
         ...(result.failure ? { error: result.failure.message } : {}),
       };
     } finally {
-      stop?.();
+      stop();
       child.close();
     }
   };

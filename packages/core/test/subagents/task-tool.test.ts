@@ -173,6 +173,23 @@ describe('the task tool', () => {
     expect(events.sort()).toEqual(['t1', 't2', 't3']);
   });
 
+  it('gives a child only what is left of the budget', async () => {
+    const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'REVIEWER')] });
+    // The child would read forever; each request costs 0.01 and 0.025 is left when it starts.
+    const fake = scriptedClient((request) => {
+      if (isChild(request, 'REVIEWER')) return { toolCalls: [{ id: `r${request.messages.length}`, name: 'read_file', arguments: {} }] };
+      if (request.messages.some((m) => m.role === 'tool')) return { text: 'done' };
+      return { toolCalls: [task('t1', 'reviewer', 'a')] };
+    }, 0.01);
+    const tools = new ToolRegistry([stubTool('read_file')]);
+    const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, contextFiles: () => [], budgetLeftUsd: () => 0.025 });
+    tools.register(createTaskTool({ agents, run }));
+    const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'm', systemPrompt: 'PARENT', tools, workspace });
+    await parent.prompt('go');
+    expect(fake.requests.filter((r) => isChild(r, 'REVIEWER'))).toHaveLength(3);
+    expect(JSON.stringify(parent.messages.find((m) => m.role === 'tool'))).toContain('The reviewer agent did not finish: it stopped (max_budget)');
+  });
+
   it('stops the children when the parent is interrupted', async () => {
     const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'REVIEWER')] });
     const { parent } = parentWith(agents, (request) => {
