@@ -1,7 +1,7 @@
 // Subagents and handoffs through the built `bin/beans`, against a scripted Ollama server that serves
 // each conversation by its system prompt: a child's starts with its agent's body, so the server
 // can tell the parent's requests from each child's.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
@@ -128,6 +128,34 @@ describe('subagents (the task tool)', () => {
     expect(Date.now() - interrupted).toBeLessThan(3_000);
     expect(code).toBe(130);
     expect(JSON.parse(stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
+  }, 60_000);
+
+  it('SubagentStop hooks get the child\'s agent_type, agent_id, last message and transcript, and matchers select agent_type', async () => {
+    const repo = repoWithAgents();
+    repo.write('hooks/record.sh', '#!/usr/bin/env bash\ncat > "$CLAUDE_PROJECT_DIR/stop-input.json"\n');
+    repo.write('hooks/never.sh', '#!/usr/bin/env bash\ntouch "$CLAUDE_PROJECT_DIR/never-ran"\n');
+    for (const name of ['record.sh', 'never.sh']) chmodSync(path.join(repo.dir, 'hooks', name), 0o755);
+    // User settings: hooks there need no workspace trust.
+    repo.write('../home/.config/beans-agent/settings.json', JSON.stringify({
+      hooks: {
+        SubagentStop: [
+          { matcher: 'finder', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR/hooks/record.sh"' }] },
+          { matcher: 'reviewer', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR/hooks/never.sh"' }] },
+        ],
+      },
+    }));
+    const server = await scriptedOllama({
+      turns: (request, n): ScriptTurn => {
+        if (systemOf(request).startsWith('FINDER')) return { text: 'alpha is in a.ts' };
+        return n === 0 ? { toolCalls: [{ id: 'task_7', name: 'task', args: { description: 'find', prompt: 'alpha', subagent_type: 'finder' } }] } : { text: 'done' };
+      },
+    });
+    const run = await runBeans(['-p', 'go', '-o', 'json'], { cwd: repo.dir, env: env(repo, server.url) });
+    expect(run.code, run.stderr).toBe(0);
+    const input = JSON.parse(readFileSync(path.join(repo.dir, 'stop-input.json'), 'utf8'));
+    expect(input).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'finder', agent_id: 'task_7', last_assistant_message: 'alpha is in a.ts', stop_hook_active: false });
+    expect(readFileSync(input.agent_transcript_path, 'utf8')).toContain('"type":"subagent","toolCallId":"task_7"');
+    expect(existsSync(path.join(repo.dir, 'never-ran'))).toBe(false);
   }, 60_000);
 
   it('a child counts against --max-budget-usd: it gets only what is left, and the parent stops with exit 4', async () => {

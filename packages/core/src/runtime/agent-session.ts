@@ -179,9 +179,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     maxTurns: values.agents.maxTurns,
     record: (link, message) => logs.get(session)?.recordSubagent(link.toolCallId, link.agent, message),
     budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (session.usage.costUsd - (logs.get(session)?.runStartCostUsd ?? 0)))),
-    onChildStop: async (_agent, signal) => {
+    onChildStop: async ({ link, lastMessage, stopHookActive }, signal) => {
       if (!hooks.has('SubagentStop')) return undefined;
-      const outcome = await hooks.subagentStop(undefined, signal);
+      // The child's messages are in the parent's session file, linked to its task call.
+      const agentInfo = { id: link.toolCallId, type: link.agent, transcriptPath: store ? store.pathOf(session.id) : '', lastMessage };
+      const outcome = await hooks.subagentStop({ stopHookActive, agent: agentInfo }, signal);
       notices(outcome.userMessages);
       return outcome.continueWith;
     },

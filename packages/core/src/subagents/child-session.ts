@@ -14,7 +14,7 @@ export const DEFAULT_CHILD_MAX_TURNS = 50;
 /** What a child borrows from its parent session. */
 export interface ChildSessionParent {
   /** SubagentStop hooks: returns an instruction when a hook refuses to let the child stop. */
-  onChildStop?: (agent: string, signal: AbortSignal) => Promise<string | undefined>;
+  onChildStop?: (stop: { link: SubagentLink; lastMessage: string; stopHookActive: boolean }, signal: AbortSignal) => Promise<string | undefined>;
   client: LLMClient;
   provider: string;
   /** The parent's model at the time of the call (a child with `model: inherit` uses it). */
@@ -73,7 +73,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       let result = await child.prompt(prompt, context.signal);
       // SubagentStop hooks may send the child on, like Stop hooks do for the main agent.
       for (let round = 0; round < 5 && result.stopReason === 'completed' && parent.onChildStop; round++) {
-        const continueWith = await parent.onChildStop(agent.name, context.signal);
+        const continueWith = await parent.onChildStop({ link, lastMessage: result.finalText, stopHookActive: round > 0 }, context.signal);
         if (!continueWith) break;
         result = await child.prompt(continueWith, context.signal);
       }
