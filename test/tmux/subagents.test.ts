@@ -41,6 +41,29 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     expect(done).not.toContain('✓ shell');
   }, 40_000);
 
+  test('chat --continue shows a stored task with its child\'s summary under it', async () => {
+    const server = await startScriptedOllama({
+      turns: (request, n): ScriptTurn => {
+        if (systemOf(request).startsWith('FINDER')) return { text: 'alpha is in a.ts' };
+        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'find alpha', prompt: 'where is alpha?', subagent_type: 'finder' } }] } : { text: 'Found it in a.ts.' };
+      },
+    });
+    const workspace = makeWorkspace({ 'plugins/search/agents/finder.md': FINDER });
+    const env = { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' };
+    const first = TmuxSession.start({ workspace, env });
+    open.push({ session: first, server, workspace });
+    await first.waitForText('Ask anything', 15_000);
+    await first.submit('where is alpha?');
+    await first.waitForText('Found it in a.ts.');
+    await first.submit('/exit');
+    await first.waitForText('[beans exited with 0]');
+
+    const again = TmuxSession.start({ workspace, env, args: ['chat', '--continue'] });
+    open.push({ session: again });
+    const screen = await again.waitForText('Found it in a.ts.', 15_000);
+    expect(screen).toMatch(/✓ task finder: find alpha\n\s+└ finder · 1 turn · 0 tool calls/);
+  }, 40_000);
+
   test('a child\'s permission question is asked in chat, with its task marked as waiting', async () => {
     const server = await startScriptedOllama({
       turns: (request, n): ScriptTurn => {

@@ -67,6 +67,7 @@ export function createChatHost(app: AgentSession): ChatHost {
         ...(agent.name === app.activeAgent || agent.qualifiedName === app.activeAgent ? { active: true } : {}),
       })),
     switchAgent: (name) => app.switchAgent(name),
+    subagentTranscript: (toolCallId) => app.subagentTranscript(toolCallId),
     listSkills: () => app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description })),
     listModels: (signal) => app.client.listModels(signal),
     async switchModel(name) {

@@ -1,4 +1,4 @@
-import type { AskUser, ChatSession, ModelInfo, TurnOutcome, UserMessage } from '@beans/core';
+import type { AgentMessage, AskUser, ChatSession, ModelInfo, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -51,6 +51,8 @@ export interface ChatHost {
   listAgents(): { name: string; description: string; active?: boolean }[];
   /** `/agent <name>`: hands the conversation to that agent; throws with the valid names when there is none. */
   switchAgent(name: string): Promise<void>;
+  /** The stored conversation of the child a task call ran (a resumed session shows it under the task). */
+  subagentTranscript(toolCallId: string): { agent: string; messages: AgentMessage[] } | undefined;
   listSkills(): { name: string; description: string }[];
   listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
   /** Switches the model of the live session; returns a line to show. */

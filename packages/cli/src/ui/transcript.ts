@@ -2,7 +2,7 @@ import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult,
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
-import { updateTaskProgress } from './task-view.js';
+import { updateTaskProgress, type TaskProgress } from './task-view.js';
 
 /** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
 export interface Block {
@@ -141,7 +141,7 @@ export class TranscriptStore {
   }
 
   /** Replays a stored conversation (resume, start-up with --continue). */
-  history(messages: readonly AgentMessage[]): void {
+  history(messages: readonly AgentMessage[], childOf?: (toolCallId: string) => TaskProgress | undefined): void {
     const calls = new Map<string, ToolCall>();
     for (const message of messages) {
       switch (message.role) {
@@ -162,6 +162,7 @@ export class TranscriptStore {
             ...this.viewOf(call ?? { id: message.toolCallId, name: message.toolName, arguments: {} }),
             phase: message.status,
             result: message,
+            child: childOf?.(message.toolCallId),
           });
           break;
         }

@@ -152,6 +152,7 @@ export function createFakeHost(options: FakeHostOptions) {
     async switchAgent(name) {
       calls.push(`agent:${name}`);
     },
+    subagentTranscript: () => undefined,
     listSkills: () => [{ name: 'deploy-checklist', description: 'the deploy checklist' }],
     listModels: (signal) => session.client.listModels(signal),
     async switchModel(name) {
