@@ -102,8 +102,9 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     await session.submit('hello');
     await session.waitForText('BILLING speaking');
     await session.submit('I need a password reset');
-    await session.waitForText('→ support has the conversation now (routed: the message matches "password reset").');
-    await session.waitForText('SUPPORT speaking');
+    const routed = await session.waitForText('SUPPORT speaking');
+    // The note follows the message it routed.
+    expect(routed).toMatch(/› I need a password reset\n\n→ support has the conversation now \(routed: the message matches "password reset"\)\./);
     await session.submit('/agent nobody');
     await session.waitForText('There is no agent "nobody" to hand off to.');
   }, 40_000);

@@ -47,7 +47,16 @@ export function createSessionHandoffs(options: SessionHandoffsOptions) {
       session.model = options.modelFor(agent.model);
       options.recordAgent(session, agent.name);
     },
-    announce: (handoff) => options.session().emit({ type: 'handoff', ...handoff }),
+    announce: (handoff) => {
+      const session = options.session();
+      if (handoff.trigger !== 'match') return session.emit({ type: 'handoff', ...handoff });
+      // Routing happens before the message joins the conversation; it is told after it, where it reads right.
+      const stop = session.subscribe((event) => {
+        if (event.type !== 'message_end' || event.message.role !== 'user') return;
+        stop();
+        session.emit({ type: 'handoff', ...handoff });
+      });
+    },
   });
   // An agent with its own `tools:` list gets handoff only when it asks for it (`handoffs:`, or handoff
   // in the list): a Claude Code agent's tool list stays exactly what it says.
