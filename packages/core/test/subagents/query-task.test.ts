@@ -17,25 +17,29 @@ afterEach(async () => {
 type ChatBody = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
 const systemOf = (request: RecordedRequest) => (request.body as ChatBody).messages.find((m) => m.role === 'system')?.content ?? '';
 
+/** A temporary git repository with its own HOME, and a scripted Ollama server answering by `turns`. */
+async function setup(turns: (request: RecordedRequest, n: number) => ScriptTurn) {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-task-')));
+  const dir = path.join(root, 'repo');
+  const home = path.join(root, 'home');
+  mkdirSync(dir, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  execFileSync('git', ['init', '-q'], { cwd: dir });
+  const server = await startScriptedOllama({ turns });
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
+  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
+  return { dir, env, server };
+}
+
 describe('query() with subagents', () => {
   it('runs a task in a child with its own prompt and tools, under the parent\'s permission asker', async () => {
-    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-task-')));
-    const dir = path.join(root, 'repo');
-    const home = path.join(root, 'home');
-    mkdirSync(dir, { recursive: true });
-    mkdirSync(home, { recursive: true });
-    execFileSync('git', ['init', '-q'], { cwd: dir });
     // Each conversation is served by its system prompt: the child's starts with the agent's body.
-    const server = await startScriptedOllama({
-      turns: (request, n): ScriptTurn => {
-        if (systemOf(request).startsWith('WRITER')) {
-          return n === 0 ? { toolCalls: [{ name: 'write_file', args: { path: 'child.txt', content: 'x' } }] } : { text: 'The write was refused.' };
-        }
-        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'Write child.txt.', subagent_type: 'writer' } }] } : { text: 'Parent done.' };
-      },
+    const { dir, env, server } = await setup((request, n): ScriptTurn => {
+      if (systemOf(request).startsWith('WRITER')) {
+        return n === 0 ? { toolCalls: [{ name: 'write_file', args: { path: 'child.txt', content: 'x' } }] } : { text: 'The write was refused.' };
+      }
+      return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'Write child.txt.', subagent_type: 'writer' } }] } : { text: 'Parent done.' };
     });
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
-    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
     const asked: string[] = [];
     const messages: SdkMessage[] = [];
     for await (const message of query({
@@ -67,18 +71,6 @@ describe('query() with subagents', () => {
 });
 
 describe('what a subagent shows its parent', () => {
-  const setup = async (turns: (request: RecordedRequest, n: number) => ScriptTurn) => {
-    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-task-')));
-    const dir = path.join(root, 'repo');
-    const home = path.join(root, 'home');
-    mkdirSync(dir, { recursive: true });
-    mkdirSync(home, { recursive: true });
-    execFileSync('git', ['init', '-q'], { cwd: dir });
-    const server = await startScriptedOllama({ turns });
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
-    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
-    return { dir, env, server };
-  };
   const agents = { finder: { description: 'Finds things.', prompt: 'FINDER: find what you are asked.', tools: ['Read', 'Grep'] } };
   const parentTurns = (request: RecordedRequest, n: number): ScriptTurn => {
     if (systemOf(request).startsWith('FINDER')) return { text: `found ${String((request.body as ChatBody).messages.at(-1)?.content)}`, usage: { input: 50, output: 5 } };
