@@ -74,10 +74,12 @@ export async function runAgentLoop(
     emit({ type: 'message_end', message });
   };
 
-  // Subagents' answers are paid for by this run: they count in its usage and against its budget.
+  // Subagents work for this run: their answers count in its usage and against its budget, and the
+  // calls refused to them are its permission denials too.
   const emitFromTools: AgentEventSink = (event) => {
     const childUsage = subagentUsage(event);
     if (childUsage) addUsage(usage, childUsage);
+    if (event.type === 'subagent' && event.event.type === 'agent_end') denials.push(...event.event.result.permissionDenials);
     emit(event);
   };
 

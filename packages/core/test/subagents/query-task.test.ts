@@ -67,6 +67,8 @@ describe('query() with subagents', () => {
     expect(taskResult).toMatch(/\[writer: 2 turns, \d+ input and \d+ output tokens\]/);
     const result = messages.at(-1)!;
     expect(result.type === 'result' && result.subtype).toBe('success');
+    // The child's refused call is the run's denial too.
+    expect(result.type === 'result' && result.permission_denials).toEqual([{ tool_name: 'write_file', tool_use_id: expect.any(String), tool_input: { path: 'child.txt', content: 'x' } }]);
   });
 });
 
