@@ -536,7 +536,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     async end(reason = 'other') {
       await notify(hooks.sessionEnd(reason));
     },
-    describeProfile: () => describeProfile(profile),
+    describeProfile: () => {
+      const active = handoffs.controller.active.name;
+      return active === handoffs.controller.initial.name ? describeProfile(profile) : `${describeProfile(profile)}\nThe conversation was handed off: the ${active} agent holds it now.`;
+    },
     initInfo: () => ({
       cwd: base.workspace.cwd,
       model: session.model,

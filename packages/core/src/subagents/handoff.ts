@@ -46,6 +46,11 @@ export class HandoffController {
     return this.current;
   }
 
+  /** The session's own agent, where the conversation started. */
+  get initial(): ActiveAgent {
+    return this.options.initial;
+  }
+
   /** A new user message: its handoffs are counted from zero. */
   startMessage(): void {
     this.count = 0;

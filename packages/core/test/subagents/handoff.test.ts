@@ -135,6 +135,7 @@ describe('handoffs', () => {
     expect(systemOf(chats().at(-1)!)).toMatch(/^SUPPORT:/);
     await resumed.switchAgent('billing');
     expect(resumed.activeAgent).toBe('billing');
+    expect(resumed.describeProfile()).toMatch(/\nThe conversation was handed off: the billing agent holds it now\.$/);
     await expect(resumed.switchAgent('nobody')).rejects.toThrow(/There is no agent "nobody"/);
     resumed.close();
   });
