@@ -60,7 +60,14 @@ export function createChatHost(app: AgentSession): ChatHost {
     },
     listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}) })),
     describeProfile: () => app.describeProfile(),
-    listAgents: () => app.catalog.agents().map((agent) => ({ name: agent.plugin ? `${agent.plugin}:${agent.name}` : agent.name, description: agent.description })),
+    listAgents: () =>
+      app.catalog.agents().map((agent) => ({
+        name: agent.plugin ? `${agent.plugin}:${agent.name}` : agent.name,
+        description: agent.description,
+        ...(agent.name === app.activeAgent || agent.qualifiedName === app.activeAgent ? { active: true } : {}),
+      })),
+    switchAgent: (name) => app.switchAgent(name),
+    subagentTranscript: (toolCallId) => app.subagentTranscript(toolCallId),
     listSkills: () => app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description })),
     listModels: (signal) => app.client.listModels(signal),
     async switchModel(name) {

@@ -1,4 +1,4 @@
-import type { AskUser, ChatSession, ModelInfo, TurnOutcome, UserMessage } from '@beans/core';
+import type { AgentMessage, AskUser, ChatSession, ModelInfo, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -47,7 +47,12 @@ export interface ChatHost {
   preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
   /** `/profile`: the active profile and which step of the chain chose it. */
   describeProfile(): string;
-  listAgents(): { name: string; description: string }[];
+  /** `active` marks the agent that holds the conversation (the profile's, or one it was handed off to). */
+  listAgents(): { name: string; description: string; active?: boolean }[];
+  /** `/agent <name>`: hands the conversation to that agent; throws with the valid names when there is none. */
+  switchAgent(name: string): Promise<void>;
+  /** The stored conversation of the child a task call ran (a resumed session shows it under the task). */
+  subagentTranscript(toolCallId: string): { agent: string; messages: AgentMessage[] } | undefined;
   listSkills(): { name: string; description: string }[];
   listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
   /** Switches the model of the live session; returns a line to show. */

@@ -111,8 +111,25 @@ const BUILTINS: Record<string, Builtin> = {
     },
   },
   agents: {
-    description: 'list plugin agents',
-    run: (_args, { host, width, print }) => print([heading('Agents'), ...table(host.listAgents(), width, '  (no agents)', true)]),
+    description: 'list plugin agents (● the one holding the conversation)',
+    run(_args, { host, width, print }) {
+      const agents = host.listAgents();
+      const rows = agents.some((agent) => agent.active) ? agents.map((agent) => ({ ...agent, name: `${agent.active ? '●' : ' '} ${agent.name}` })) : agents;
+      print([heading('Agents'), ...table(rows, width, '  (no agents)', true)]);
+    },
+  },
+  agent: {
+    description: 'hand the conversation to another agent',
+    argumentHint: '<name>',
+    idleOnly: true,
+    async run(args, { host, note }) {
+      if (!args) return note('info', 'Give an agent: /agent <name>. /agents lists them.');
+      try {
+        await host.switchAgent(args);
+      } catch (error) {
+        note('error', (error as Error).message);
+      }
+    },
   },
   skills: {
     description: 'list skills',

@@ -7,6 +7,7 @@ import type { KeyEvent } from './keys.js';
 import { movePicker, type Picker } from './picker.js';
 import { S, span, type StyledLine } from './styled.js';
 import { TranscriptStore, type Block } from './transcript.js';
+import { taskProgressOf } from './task-view.js';
 
 export interface ControllerOptions {
   width: number;
@@ -157,7 +158,7 @@ export class ChatController {
     this.transcript.bind(session);
     this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
     if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);
-    if (session.messages.length > 0) this.transcript.history(session.messages);
+    if (session.messages.length > 0) this.transcript.history(session.messages, (id) => taskProgressOf(this.host, id));
     this.changed();
   }
 

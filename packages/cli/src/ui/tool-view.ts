@@ -1,6 +1,7 @@
 import { contentText, type Todo, type ToolKind, type ToolResultMessage, type ToolStatus } from '@beans/core';
 import { clipRows, renderDiff } from './diff-view.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
+import { renderTaskProgress, type TaskProgress } from './task-view.js';
 
 export type ToolPhase = 'running' | 'waiting' | ToolStatus;
 
@@ -15,6 +16,8 @@ export interface ToolView {
   /** The tail of streamed output (shell lines) while it runs. */
   output: string;
   result?: ToolResultMessage;
+  /** A `task` call's child: its progress, nested under the call. */
+  child?: TaskProgress;
 }
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -55,6 +58,7 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
   const elapsed = Math.floor(((options.now ?? view.startedAt) - view.startedAt) / 1000);
   if (view.phase === 'running' && elapsed >= 1) head.push(span(` ${elapsed}s`, S.dim));
   const out: StyledLine[] = [truncateLine(head, width)];
+  if (view.child) out.push(...renderTaskProgress(view.child, width, view.phase !== 'running' && view.phase !== 'waiting'));
 
   const detailWidth = width - DETAIL_INDENT.length;
   const text = (content: string, style: SpanStyle | undefined, rows: number) =>

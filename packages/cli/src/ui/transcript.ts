@@ -2,6 +2,7 @@ import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult,
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
+import { updateTaskProgress, type TaskProgress } from './task-view.js';
 
 /** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
 export interface Block {
@@ -131,7 +132,8 @@ export class TranscriptStore {
 
   /** Marks a running tool as waiting for (or no longer waiting for) the user's answer. */
   setWaiting(callId: string, waiting: boolean): void {
-    const tool = this.tools.find((view) => view.id === callId);
+    // A subagent's question waits on the task that runs it.
+    const tool = this.tools.find((view) => view.id === callId) ?? this.tools.find((view) => view.child?.currentCallId === callId);
     if (tool && (tool.phase === 'running' || tool.phase === 'waiting')) {
       tool.phase = waiting ? 'waiting' : 'running';
       this.changed();
@@ -139,7 +141,7 @@ export class TranscriptStore {
   }
 
   /** Replays a stored conversation (resume, start-up with --continue). */
-  history(messages: readonly AgentMessage[]): void {
+  history(messages: readonly AgentMessage[], childOf?: (toolCallId: string) => TaskProgress | undefined): void {
     const calls = new Map<string, ToolCall>();
     for (const message of messages) {
       switch (message.role) {
@@ -160,6 +162,7 @@ export class TranscriptStore {
             ...this.viewOf(call ?? { id: message.toolCallId, name: message.toolName, arguments: {} }),
             phase: message.status,
             result: message,
+            child: childOf?.(message.toolCallId),
           });
           break;
         }
@@ -217,6 +220,14 @@ export class TranscriptStore {
       }
       case 'agent_end':
         this.agentEnd(event.result);
+        break;
+      case 'subagent': {
+        const tool = this.tools.find((view) => view.id === event.toolCallId);
+        if (tool) tool.child = updateTaskProgress(tool.child, event.agent, event.event);
+        break;
+      }
+      case 'handoff':
+        this.note('info', `→ ${event.to} has the conversation now (${event.trigger === 'match' ? 'routed: ' : ''}${event.reason}).`);
         break;
       default:
         break;

@@ -149,6 +149,10 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     describeProfile: () => 'Profile: default\nChosen because: no other profile was configured.',
     listAgents: () => options.agents ?? [{ name: 'code:reviewer', description: 'Reviews code' }],
+    async switchAgent(name) {
+      calls.push(`agent:${name}`);
+    },
+    subagentTranscript: () => undefined,
     listSkills: () => [{ name: 'deploy-checklist', description: 'the deploy checklist' }],
     listModels: (signal) => session.client.listModels(signal),
     async switchModel(name) {

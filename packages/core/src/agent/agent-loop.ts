@@ -7,7 +7,7 @@ import { convertToLlm as defaultConvertToLlm } from './convert.js';
 import { LoopDetector, type LoopDetectionOptions } from './loop-detector.js';
 import { executeToolCalls } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
-import { addUsage, emptyUsage } from './usage.js';
+import { addUsage, emptyUsage, subagentUsage } from './usage.js';
 import type {
   AgentEventSink,
   AgentMessage,
@@ -74,6 +74,15 @@ export async function runAgentLoop(
     emit({ type: 'message_end', message });
   };
 
+  // Subagents work for this run: their answers count in its usage and against its budget, and the
+  // calls refused to them are its permission denials too.
+  const emitFromTools: AgentEventSink = (event) => {
+    const childUsage = subagentUsage(event);
+    if (childUsage) addUsage(usage, childUsage);
+    if (event.type === 'subagent' && event.event.type === 'agent_end') denials.push(...event.event.result.permissionDenials);
+    emit(event);
+  };
+
   const loops = config.loopDetection === false ? undefined : new LoopDetector(config.loopDetection);
   const end = (stopReason: AgentStopReason, failure?: AssistantMessage['failure'], loop?: string): AgentRunResult => {
     const result: AgentRunResult = { stopReason, failure, finalText, turns, usage, apiDurationMs, permissionDenials: denials, ...(loop ? { loop } : {}) };
@@ -116,7 +125,7 @@ export async function runAgentLoop(
         beforeToolCall: config.beforeToolCall,
         afterToolCall: config.afterToolCall,
         interrupt: config.interrupt,
-        emit,
+        emit: emitFromTools,
         hasSteering: config.hasSteering ?? (() => false),
         denials,
         onResults: (results) => {

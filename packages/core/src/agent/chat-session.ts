@@ -6,7 +6,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { runAgentLoop } from './agent-loop.js';
 import type { LoopDetectionOptions } from './loop-detector.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
-import { addUsage, emptyUsage } from './usage.js';
+import { addUsage, emptyUsage, subagentUsage } from './usage.js';
 import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, UsageTotals, UserMessage } from './types.js';
 
 export interface ChatSessionOptions {
@@ -147,14 +147,22 @@ export class ChatSession {
   }
 
   private run(prompts: UserMessage[], controller: AbortController): Promise<AgentRunResult> {
+    const session = this;
     return runAgentLoop(
       prompts,
       this.messages,
       {
-        model: this.model,
+        // Read at every request: a handoff during the run changes the agent for the next request.
+        get model() {
+          return session.model;
+        },
         provider: this.provider,
-        systemPrompt: this.systemPrompt,
-        tools: this.tools,
+        get systemPrompt() {
+          return session.systemPrompt;
+        },
+        get tools() {
+          return session.tools;
+        },
         stream: (request) => this.client.chatStream(request),
         toolContext: { ...this.options.toolContext, workspace: this.workspace, state: this.toolState },
         beforeToolCall: this.options.beforeToolCall,
@@ -236,6 +244,8 @@ export class ChatSession {
       this.options.record?.(event.message);
       if (event.message.role === 'assistant' && event.message.usage) addUsage(this.usage, event.message.usage);
     }
+    const childUsage = subagentUsage(event);
+    if (childUsage) addUsage(this.usage, childUsage);
     for (const listener of this.listeners) listener(event);
   }
 }

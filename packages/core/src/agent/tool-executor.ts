@@ -101,6 +101,8 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
     result = await tool.execute(input, {
       ...options.context,
       signal: options.signal,
+      callId: call.id,
+      emit: options.emit,
       onUpdate: (text) => options.emit({ type: 'tool_execution_update', call, text }),
     });
   } catch (error) {

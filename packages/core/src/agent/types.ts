@@ -108,6 +108,10 @@ export type AgentEvent =
   | { type: 'tool_execution_end'; call: ToolCall; result: ToolResultMessage }
   /** `restart`: the partial answer streamed so far was discarded; it starts again. */
   | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean }
+  /** An event of a subagent that the `task` call `toolCallId` runs, forwarded into its parent's run. */
+  | { type: 'subagent'; toolCallId: string; agent: string; event: AgentEvent }
+  /** The conversation passed to another agent (a `handoff` call, `match:` routing, or `/agent`). */
+  | { type: 'handoff'; from: string; to: string; reason: string; trigger: 'tool' | 'match' | 'command' }
   /** The session's queue of messages typed while the agent works changed. */
   | { type: 'queue_update'; queued: readonly QueuedMessage[] };
 

@@ -1,5 +1,5 @@
 import type { Usage } from '../llm/types.js';
-import type { UsageTotals } from './types.js';
+import type { AgentEvent, UsageTotals } from './types.js';
 
 export function emptyUsage(): UsageTotals {
   return { inputTokens: 0, outputTokens: 0, costUsd: 0, costKnown: true };
@@ -10,4 +10,11 @@ export function addUsage(totals: UsageTotals, usage: Usage): void {
   totals.outputTokens += usage.outputTokens;
   if (usage.costUsd === undefined) totals.costKnown = false;
   else totals.costUsd += usage.costUsd;
+}
+
+/** The usage a subagent's answer reported, when `event` forwards one: it counts toward its parent's totals and budget. */
+export function subagentUsage(event: AgentEvent): Usage | undefined {
+  if (event.type !== 'subagent' || event.event.type !== 'message_end') return undefined;
+  const message = event.event.message;
+  return message.role === 'assistant' ? message.usage : undefined;
 }

@@ -41,7 +41,8 @@ export interface HookRunner {
   userPromptSubmit(prompt: string, signal?: AbortSignal): Promise<UserPromptSubmitOutcome>;
   /** `stopHookActive` defaults to whether the previous stop of this prompt was refused by a hook. */
   stop(options?: { stopHookActive?: boolean }, signal?: AbortSignal): Promise<StopOutcome>;
-  subagentStop(options?: { stopHookActive?: boolean }, signal?: AbortSignal): Promise<StopOutcome>;
+  /** `agent`: which child is stopping (Claude Code's `agent_id`, `agent_type`, `agent_transcript_path`, `last_assistant_message`); matchers select `agent_type`. */
+  subagentStop(options?: { stopHookActive?: boolean; agent?: SubagentStopInfo }, signal?: AbortSignal): Promise<StopOutcome>;
   sessionStart(source: 'startup' | 'resume' | 'clear' | 'compact', signal?: AbortSignal): Promise<SessionStartOutcome>;
   sessionEnd(reason: 'clear' | 'logout' | 'prompt_input_exit' | 'other', signal?: AbortSignal): Promise<NoticeOutcome>;
   preCompact(trigger: 'manual' | 'auto', customInstructions?: string, signal?: AbortSignal): Promise<NoticeOutcome>;
@@ -60,6 +61,14 @@ interface Reading {
   text?: string;
   /** Timeout, crash, any other exit code: shown to the user, nothing else happens. */
   error?: string;
+}
+
+export interface SubagentStopInfo {
+  /** The task call that ran the child. */
+  id: string;
+  type: string;
+  transcriptPath: string;
+  lastMessage: string;
 }
 
 export function createHookRunner(options: HookRunnerOptions): HookRunner {
@@ -98,8 +107,9 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
 
   const contextOf = (readings: Reading[]) => joined(readings.flatMap((r) => [r.text, r.json?.additionalContext]));
 
-  const stopEvent = async (event: 'Stop' | 'SubagentStop', active: boolean, signal?: AbortSignal): Promise<StopOutcome> => {
-    const readings = await run(event, { stop_hook_active: active }, signal);
+  const stopEvent = async (event: 'Stop' | 'SubagentStop', active: boolean, signal?: AbortSignal, agent?: SubagentStopInfo): Promise<StopOutcome> => {
+    const payload = agent ? { agent_id: agent.id, agent_type: agent.type, agent_transcript_path: agent.transcriptPath, last_assistant_message: agent.lastMessage } : {};
+    const readings = await run(event, { stop_hook_active: active, ...payload }, signal, agent ? { value: agent.type } : undefined);
     const outcome = base(readings);
     const continueWith = joined(readings.flatMap((r) => [r.blocking, r.json?.block?.reason]));
     return { ...outcome, ...(continueWith && !outcome.stop ? { continueWith } : {}) };
@@ -149,7 +159,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     },
 
     async subagentStop(opts, signal) {
-      const outcome = await stopEvent('SubagentStop', opts?.stopHookActive ?? subagentStopRefused, signal);
+      const outcome = await stopEvent('SubagentStop', opts?.stopHookActive ?? subagentStopRefused, signal, opts?.agent);
       subagentStopRefused = outcome.continueWith !== undefined;
       return outcome;
     },

@@ -9,6 +9,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'exit',
   'model',
   'agents',
+  'agent',
   'skills',
   'tools',
   'cost',

@@ -60,6 +60,7 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
       // all could not even read a file, so it means every tool here.
       tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
       color: asText(data.color),
+      ...handoffFields(data),
     };
   }
   if (file.kind === 'command') {
@@ -111,4 +112,11 @@ function realRoot(pluginRoot: string): string {
   let real = realRoots.get(pluginRoot);
   if (real === undefined) realRoots.set(pluginRoot, (real = realpathSync.native(pluginRoot)));
   return real;
+}
+
+/** `handoffs:` and `match:` of an agent; a `match:` list keeps each item whole (a regex may hold commas). */
+export function handoffFields(data: Record<string, unknown>): { handoffs?: string[]; match?: string[] } {
+  const handoffs = asList(data.handoffs);
+  const match = Array.isArray(data.match) ? data.match.map((item) => asText(item)).filter((item): item is string => !!item?.trim()) : asList(data.match);
+  return { ...(handoffs ? { handoffs } : {}), ...(match?.length ? { match } : {}) };
 }

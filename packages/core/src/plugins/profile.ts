@@ -5,6 +5,7 @@ import { asList, asText, parseFrontmatter, splitFrontmatter } from './frontmatte
 import { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
 import { agentToolNames } from './tool-names.js';
 import type { AgentEntry, PluginCatalog, PluginProblem } from './types.js';
+import { handoffFields } from './entries.js';
 
 export type ProfileSource = 'flag-file' | 'flag-agent' | 'description' | 'workspace' | 'default-plugin' | 'builtin' | 'system-prompt';
 
@@ -26,6 +27,9 @@ export interface Profile {
   problems?: PluginProblem[];
   /** The frontmatter's `guardrails:` as written (checked where guardrails are compiled). */
   guardrails?: unknown;
+  /** `handoffs:` and `match:` (handoffs between agents). */
+  handoffs?: string[];
+  match?: string[];
 }
 
 export interface ResolveProfileOptions {
@@ -110,6 +114,8 @@ async function profileFromAgent(agent: AgentEntry, source: ProfileSource): Promi
     model: agent.model,
     tools: agent.tools,
     description: agent.description || undefined,
+    ...(agent.handoffs ? { handoffs: agent.handoffs } : {}),
+    ...(agent.match ? { match: agent.match } : {}),
   };
 }
 
@@ -126,6 +132,7 @@ async function profileFromFile(file: string, source: ProfileSource): Promise<Pro
     description: asText(parsed.data.description),
     problems: parsed.problem ? [{ path: file, message: parsed.problem }] : undefined,
     ...(parsed.data.guardrails !== undefined ? { guardrails: parsed.data.guardrails } : {}),
+    ...handoffFields(parsed.data),
   };
 }
 

@@ -13,6 +13,7 @@ const CLAUDE_TO_BEANS: Record<string, string> = {
   ls: 'list_directory',
   todowrite: 'todo_write',
   skill: 'load_skill',
+  task: 'task',
 };
 
 /** A tool name as Beans knows it; names Beans does not know (MCP tools, WebFetch) pass through. */

@@ -24,6 +24,10 @@ export interface AgentEntry extends EntryBase {
   /** Beans tool names the agent may use; undefined means every tool. */
   tools?: string[];
   color?: string;
+  /** `handoffs:`: the only agents it may pass the conversation to. */
+  handoffs?: string[];
+  /** `match:`: keywords and `/regex/` strings that route a user message to it. */
+  match?: string[];
 }
 
 export interface SkillEntry extends EntryBase {

@@ -18,10 +18,10 @@ import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { shellTool } from '../tools/shell.js';
-import { createSubagentRunner, createTaskTool, parseInlineAgents, subagentList } from '../subagents/index.js';
+import { createSessionHandoffs, createSubagentRunner, createTaskTool, HANDOFF_TOOL_NAME, HandoffError, parseInlineAgents, subagentList } from '../subagents/index.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
-import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
+import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter, type SubagentTranscript } from '../session/index.js';
 import { builtinTools } from '../tools/builtin.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
@@ -96,6 +96,12 @@ export interface AgentSession {
    * expand is a refused prompt, not a throw.
    */
   promptTurn(message: UserMessage, signal?: AbortSignal): Promise<TurnOutcome>;
+  /** The agent holding the conversation: the profile's, or the one it was handed off to. */
+  readonly activeAgent: string;
+  /** `/agent <name>`: hands the conversation to that agent by hand (any agent; throws a UsageError naming the valid ones). */
+  switchAgent(name: string): Promise<void>;
+  /** The conversation of the subagent that the live conversation's task call `toolCallId` ran (also after a resume). */
+  subagentTranscript(toolCallId: string): SubagentTranscript | undefined;
   /** Notification hooks, e.g. when the agent has been waiting for the person for a while. */
   notify(message: string): Promise<void>;
   /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
@@ -171,9 +177,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
     toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
     maxTurns: values.agents.maxTurns,
-    onChildStop: async (_agent, signal) => {
+    record: (link, message) => logs.get(session)?.recordSubagent(link.toolCallId, link.agent, message),
+    budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (session.usage.costUsd - (logs.get(session)?.runStartCostUsd ?? 0)))),
+    onChildStop: async ({ link, lastMessage, stopHookActive }, signal) => {
       if (!hooks.has('SubagentStop')) return undefined;
-      const outcome = await hooks.subagentStop(undefined, signal);
+      // The child's messages are in the parent's session file, linked to its task call.
+      const agentInfo = { id: link.toolCallId, type: link.agent, transcriptPath: store ? store.pathOf(session.id) : '', lastMessage };
+      const outcome = await hooks.subagentStop({ stopHookActive, agent: agentInfo }, signal);
       notices(outcome.userMessages);
       return outcome.continueWith;
     },
@@ -185,8 +195,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
   const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), taskTool, ...extraTools];
-  let tools = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
-  if (profile.tools) tools = tools.only([...profile.tools, ...extraTools.map((tool) => tool.name)]);
+  const available = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
+  let tools = profile.tools ? available.only([...profile.tools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
 
   // notifications/tools/list_changed: a server's new or changed tools join the live registry, and
   // the ones it no longer offers leave it.
@@ -194,8 +204,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   mcp?.onToolsChanged(() => {
     const current = mcp.tools();
     const names = new Set(current.map((tool) => tool.name));
-    for (const name of mcpToolNames) if (!names.has(name)) tools.unregister(name);
-    for (const tool of current) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) tools.register(tool);
+    // The first agent's tools, every agent's, and those of the agent the conversation was handed to.
+    for (const registry of new Set([tools, available, session.tools])) {
+      for (const name of mcpToolNames) if (!names.has(name)) registry.unregister(name);
+      for (const tool of current) if (!removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))) registry.register(tool);
+    }
     mcpToolNames = names;
   });
 
@@ -217,6 +230,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // One policy per conversation: "always" answers must not outlive /clear or /resume.
   // The live conversation's check, shared by its subagents so an "always" answer holds for them too.
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
+  // What each conversation keeps beyond its messages: its subagents' transcripts (restored on resume),
+  // the agent it was handed to, and how both reach its session file.
+  const logs = new WeakMap<ChatSession, ConversationLog>();
   const beforeToolCallFor = (): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
@@ -247,6 +263,26 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace, warn: (text) => warnings.push(text) }),
     options.appendSystemPrompt,
   );
+  // Handoffs: the conversation may move to another agent (the handoff tool, `match:` routing, /agent).
+  const handoffs = createSessionHandoffs({
+    agents: subagents,
+    profile,
+    available,
+    keptTools: () => [...(options.tools ?? []), ...(mcp?.tools() ?? [])].map((tool) => tool.name),
+    offered: !removed.some((ruleTool) => ruleCoversTool(ruleTool, HANDOFF_TOOL_NAME)),
+    systemPromptFor: (instructions, agentTools) =>
+      withAppendix(buildSystemPrompt({ profile: { systemPrompt: instructions }, contextFiles, skills: agentTools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }), options.appendSystemPrompt),
+    modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(providerId, agentModel, model) : model),
+    session: () => session,
+    recordAgent: (target, name) => logs.get(target)?.recordMeta({ kind: 'agent', agent: name }),
+  });
+  handoffs.withHandoffTool(tools);
+  // A resumed conversation comes back to the agent that held it.
+  const restoreAgent = async (target: ChatSession) => {
+    const name = logs.get(target)?.restoredAgent;
+    if (!name || name === handoffs.controller.active.name) return;
+    await handoffs.handoff(name, 'the session was resumed', 'command').catch((error: Error) => warnings.push(`Could not return to the ${name} agent: ${error.message}`));
+  };
   const store = options.persistSession === false ? undefined : sessionStore(base);
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
@@ -282,8 +318,12 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     let id: string | undefined;
     let writer: SessionWriter | undefined;
     let sop = values.sop;
+    let children = new Map<string, SubagentTranscript>();
+    let agentName: string | undefined;
     if (resumeId && store) {
       const loaded = store.load(resumeId);
+      children = loaded.subagents;
+      agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
       warnings.push(...loaded.warnings);
       history = repairHistory(loaded.messages);
       id = loaded.header.id;
@@ -334,6 +374,21 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });
     checks.set(session, beforeToolCall);
+    const log: ConversationLog = {
+      subagents: children,
+      runStartCostUsd: 0,
+      restoredAgent: agentName,
+      recordMeta: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
+      recordSubagent: (toolCallId, agentName, message) => {
+        let transcript = children.get(toolCallId);
+        if (!transcript) children.set(toolCallId, (transcript = { agent: agentName, messages: [] }));
+        transcript.messages.push(message);
+        openWriter(session)?.appendSubagent(toolCallId, agentName, message);
+      },
+    };
+    logs.set(session, log);
+    // The budget is per run: what the session had spent when this run began.
+    session.subscribe((event) => event.type === 'agent_start' && (log.runStartCostUsd = session.usage.costUsd));
     return session;
   };
 
@@ -344,6 +399,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     if (!resumeId) warnings.push('No earlier session in this workspace; starting a new one.');
   }
   let session = await conversation(resumeId);
+  await restoreAgent(session);
   // What hooks want the user to know: warnings before the first turn, the front end's channel after.
   const notices = (messages: string[]) => messages.forEach((message) => options.onHookMessage?.(message));
   const notify = async (outcome: Promise<{ userMessages: string[] }>) => notices((await outcome).userMessages);
@@ -360,6 +416,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       hooks,
       guardrails,
       signal,
+      // Each user message may move the conversation up to 3 times; `match:` routing is the first.
+      beforeRun: async (text) => {
+        handoffs.controller.startMessage();
+        await handoffs.controller.route(text);
+      },
       startContext: () => {
         const context = startContext;
         startContext = undefined;
@@ -446,6 +507,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       if (!id) await notify(hooks.sessionEnd('clear'));
       session.close();
       session = next;
+      handoffs.controller.reset();
+      await restoreAgent(next);
       for (const listener of listeners) listener(next);
       // SessionStart again: `clear` for a fresh conversation, `resume` for a stored one.
       if (hooks.has('SessionStart')) {
@@ -455,13 +518,28 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       }
       return next;
     },
+    get activeAgent() {
+      return handoffs.controller.active.name;
+    },
+    async switchAgent(name) {
+      try {
+        await handoffs.handoff(name, 'chosen by the user', 'command');
+      } catch (error) {
+        if (error instanceof HandoffError) throw new UsageError(error.message);
+        throw error;
+      }
+    },
+    subagentTranscript: (toolCallId) => logs.get(session)?.subagents.get(toolCallId),
     async notify(message) {
       if (hooks.has('Notification')) await notify(hooks.notification(message));
     },
     async end(reason = 'other') {
       await notify(hooks.sessionEnd(reason));
     },
-    describeProfile: () => describeProfile(profile),
+    describeProfile: () => {
+      const active = handoffs.controller.active.name;
+      return active === handoffs.controller.initial.name ? describeProfile(profile) : `${describeProfile(profile)}\nThe conversation was handed off: the ${active} agent holds it now.`;
+    },
     initInfo: () => ({
       cwd: base.workspace.cwd,
       model: session.model,
@@ -469,7 +547,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       tools: session.tools.names(),
       permissionMode,
       slashCommands: catalog.commands().map((command) => command.name),
-      agents: catalog.agents().map((agent) => agent.name),
+      // The agents `task` can run, as Claude Code lists them: general-purpose, inline, then plugin agents.
+      agents: subagents.map((agent) => agent.name),
       skills: catalog.skills().map((skill) => skill.name),
       plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
       version: VERSION,
@@ -492,6 +571,14 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     },
   };
   return agent;
+}
+
+interface ConversationLog {
+  subagents: Map<string, SubagentTranscript>;
+  runStartCostUsd: number;
+  restoredAgent?: string;
+  recordMeta(change: SessionMetaInput): void;
+  recordSubagent(toolCallId: string, agent: string, message: AgentMessage): void;
 }
 
 /** Options that are settings become the top configuration layer, so `beans config` shows them as flags. */

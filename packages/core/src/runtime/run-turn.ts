@@ -26,7 +26,14 @@ const MAX_STOP_CONTINUATIONS = 5;
 export async function runTurn(
   session: ChatSession,
   prompts: UserMessage[],
-  context: { hooks: HookRunner; guardrails: Guardrails; startContext: () => string | undefined; signal?: AbortSignal },
+  context: {
+    hooks: HookRunner;
+    guardrails: Guardrails;
+    startContext: () => string | undefined;
+    signal?: AbortSignal;
+    /** Runs once the prompt passed its gates, before the agent (handoff routing by `match:`). */
+    beforeRun?: (prompt: string) => Promise<void>;
+  },
 ): Promise<TurnOutcome> {
   const notices: string[] = [];
   const typed = prompts.at(-1);
@@ -39,6 +46,7 @@ export async function runTurn(
     const extra = [context.startContext(), gate.context].filter((part): part is string => !!part?.trim());
     const content = extra.length > 0 ? `${gate.prompt}\n\n<context>\n${extra.join('\n\n')}\n</context>` : gate.prompt;
     messages = [...prompts.slice(0, -1), { ...typed, content }];
+    await context.beforeRun?.(gate.prompt);
   }
 
   let result = await session.prompt(messages, context.signal);

@@ -62,6 +62,8 @@ export class SdkMessageMapper {
   private blockCount = 0;
   /** The assistant message streaming now (for partial messages). */
   private streaming: AssistantMessage | undefined;
+  /** One mapper per running subagent, by the id of the task call that runs it. */
+  private readonly children = new Map<string, SdkMessageMapper>();
 
   constructor(private readonly options: SdkMessageMapperOptions) {}
 
@@ -122,9 +124,33 @@ export class SdkMessageMapper {
         }
         return [];
       }
+      case 'subagent':
+        return this.subagentEvent(event.toolCallId, event.event);
+      case 'tool_execution_end':
+        this.children.delete(event.call.id);
+        return [];
+      case 'handoff':
+        return [{ type: 'system', subtype: 'handoff', from: event.from, to: event.to, reason: event.reason, trigger: event.trigger, uuid: randomUUID(), session_id: this.options.sessionId }];
       default:
         return [];
     }
+  }
+
+  /**
+   * A subagent's event as its own messages, each with `parent_tool_use_id` = the task call's id (its
+   * prompt too, as Claude Code sends it). Its usage joins this session's `modelUsage`.
+   */
+  private subagentEvent(toolCallId: string, event: AgentEvent): SdkMessage[] {
+    let child = this.children.get(toolCallId);
+    if (!child) {
+      child = new SdkMessageMapper({ sessionId: this.options.sessionId, parentToolUseId: toolCallId, modelLimits: this.options.modelLimits });
+      this.children.set(toolCallId, child);
+    }
+    if (event.type !== 'message_end') return child.event(event);
+    const message = event.message;
+    if (message.role === 'assistant' && message.usage && message.model) this.addModelUsage(message.model, message.usage);
+    if (message.role !== 'user') return child.event(event);
+    return [{ type: 'user', message: { role: 'user', content: [{ type: 'text', text: message.content }] }, parent_tool_use_id: toolCallId, uuid: message.uuid ?? randomUUID(), session_id: this.options.sessionId }];
   }
 
   /** The `result` message of a finished run; usage per model starts again after it. */

@@ -100,6 +100,18 @@ export interface SdkCompactBoundaryMessage {
   session_id: string;
 }
 
+/** Beans' own: the conversation passed to another agent (a `handoff` call, `match:` routing, `/agent`). */
+export interface SdkHandoffMessage {
+  type: 'system';
+  subtype: 'handoff';
+  from: string;
+  to: string;
+  reason: string;
+  trigger: 'tool' | 'match' | 'command';
+  uuid: string;
+  session_id: string;
+}
+
 export interface SdkModelUsage {
   inputTokens: number;
   outputTokens: number;
@@ -167,6 +179,7 @@ export type SdkMessage =
   | SdkInitMessage
   | SdkStatusMessage
   | SdkCompactBoundaryMessage
+  | SdkHandoffMessage
   | SdkAssistantMessage
   | SdkUserMessage
   | SdkPartialAssistantMessage

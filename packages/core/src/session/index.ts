@@ -3,4 +3,4 @@ export { SessionWriter } from './session-writer.js';
 export { summarizeSession } from './session-scan.js';
 export { newSessionId, isSafeSessionId } from './session-id.js';
 export { repairHistory } from './repair.js';
-export { SESSION_FORMAT_VERSION, type SessionHeader, type SessionMeta, type SessionMetaInput, type SessionRecord, type SessionMessageRecord, type LoadedSession, type SessionSummary } from './types.js';
+export { SESSION_FORMAT_VERSION, type SessionHeader, type SessionMeta, type SessionMetaInput, type SessionRecord, type SessionMessageRecord, type LoadedSession, type SessionSummary, type SubagentTranscript } from './types.js';

@@ -6,7 +6,7 @@ import { isSafeSessionId, newSessionId } from './session-id.js';
 import { lockSession } from './session-lock.js';
 import { summarizeSession } from './session-scan.js';
 import { SessionWriter } from './session-writer.js';
-import { SESSION_FORMAT_VERSION, type LoadedSession, type SessionHeader, type SessionMeta, type SessionSummary } from './types.js';
+import { SESSION_FORMAT_VERSION, type LoadedSession, type SessionHeader, type SessionMeta, type SessionSummary, type SubagentTranscript } from './types.js';
 
 export interface NewSessionFields {
   cwd: string;
@@ -192,6 +192,7 @@ export function parseSession(text: string, file: string): LoadedSession {
   }
   const messages: AgentMessage[] = [];
   const meta: SessionMeta[] = [];
+  const subagents = new Map<string, SubagentTranscript>();
   let provider = header.provider ?? '';
   let model = header.model ?? '';
   let sop: string | undefined;
@@ -213,6 +214,16 @@ export function parseSession(text: string, file: string): LoadedSession {
       const message = asMessage(record.message);
       if (message) messages.push(message);
       else warnings.push(`Skipped line ${index + 1} of ${file}: not a message Beans knows.`);
+    } else if (record.type === 'subagent') {
+      const link = record as { toolCallId?: unknown; agent?: unknown };
+      const message = asMessage(record.message);
+      if (!message || typeof link.toolCallId !== 'string') {
+        warnings.push(`Skipped line ${index + 1} of ${file}: not a subagent message Beans knows.`);
+        continue;
+      }
+      let transcript = subagents.get(link.toolCallId);
+      if (!transcript) subagents.set(link.toolCallId, (transcript = { agent: typeof link.agent === 'string' ? link.agent : '', messages: [] }));
+      transcript.messages.push(message);
     } else if (record.type === 'meta') {
       const entry = record as SessionMeta;
       meta.push(entry);
@@ -225,7 +236,7 @@ export function parseSession(text: string, file: string): LoadedSession {
     }
     // Other record types come from newer versions; skipping them keeps old Beans able to resume.
   }
-  return { header: header as SessionHeader, path: file, messages, meta, provider, model, sop, warnings };
+  return { header: header as SessionHeader, path: file, messages, meta, subagents, provider, model, sop, warnings };
 }
 
 function parseJson(line: string): unknown {

@@ -37,6 +37,11 @@ export class SessionWriter {
     this.write(JSON.stringify({ type: 'message', message: { role, ...rest } }));
   }
 
+  /** Records a message of the subagent that the task call `toolCallId` runs (kept apart from the conversation). */
+  appendSubagent(toolCallId: string, agent: string, message: AgentMessage): void {
+    this.write(JSON.stringify({ type: 'subagent', toolCallId, agent, message }));
+  }
+
   /** Records a model switch or an SOP change. */
   appendMeta(meta: SessionMetaInput): void {
     const { kind, ...rest } = meta; // `kind` first, for the same reason as `role` above

@@ -17,7 +17,7 @@ export interface SessionHeader {
 }
 
 /** Changes to the session itself rather than the conversation, recorded so a resume restores them. */
-export type SessionMetaInput = { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string };
+export type SessionMetaInput = { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string } | { kind: 'agent'; agent: string };
 export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };
 
 export interface SessionMessageRecord {
@@ -25,13 +25,29 @@ export interface SessionMessageRecord {
   message: AgentMessage;
 }
 
-export type SessionRecord = SessionHeader | SessionMessageRecord | SessionMeta;
+/** A message of a subagent's conversation, linked to the `task` call of the parent that ran it. */
+export interface SessionSubagentRecord {
+  type: 'subagent';
+  toolCallId: string;
+  agent: string;
+  message: AgentMessage;
+}
+
+/** A subagent's whole conversation, as a resumed session gets it back. */
+export interface SubagentTranscript {
+  agent: string;
+  messages: AgentMessage[];
+}
+
+export type SessionRecord = SessionHeader | SessionMessageRecord | SessionMeta | SessionSubagentRecord;
 
 export interface LoadedSession {
   header: SessionHeader;
   path: string;
   messages: AgentMessage[];
   meta: SessionMeta[];
+  /** Subagents' conversations by the id of the task call that ran them; never part of `messages`. */
+  subagents: Map<string, SubagentTranscript>;
   /** The provider and model in use when the session stopped (the header, then model switches). */
   provider: string;
   model: string;

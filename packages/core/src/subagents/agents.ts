@@ -13,6 +13,10 @@ export interface SubagentDefinition {
   tools?: string[];
   /** Raw `model:`: `inherit`, an alias such as `sonnet`, or a model id; undefined means the parent's. */
   model?: string;
+  /** `handoffs:`: the only agents it may pass the conversation to; undefined means any. */
+  handoffs?: string[];
+  /** `match:`: keywords and `/regex/` strings that route a user message to it. */
+  match?: string[];
   /** The agent's instructions (a plugin agent's body is read when it is first used). */
   prompt(): Promise<string>;
 }
@@ -87,6 +91,8 @@ export function subagentList(catalog: Pick<PluginCatalog, 'agents'>, inline: Inl
       description: entry.description,
       tools: entry.tools,
       model: entry.model,
+      ...(entry.handoffs ? { handoffs: entry.handoffs } : {}),
+      ...(entry.match ? { match: entry.match } : {}),
       prompt: () => entry.loadBody(),
     });
   }

@@ -1,20 +1,20 @@
 import { ChatSession } from '../agent/chat-session.js';
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
-import type { AgentEvent } from '../agent/types.js';
+import type { AgentMessage } from '../agent/types.js';
 import { resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { SubagentDefinition } from './agents.js';
 import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
+import { HANDOFF_TOOL_NAME } from './handoff.js';
 
 export const DEFAULT_CHILD_MAX_TURNS = 50;
 
 /** What a child borrows from its parent session. */
 export interface ChildSessionParent {
   /** SubagentStop hooks: returns an instruction when a hook refuses to let the child stop. */
-  onChildStop?: (agent: string, signal: AbortSignal) => Promise<string | undefined>;
+  onChildStop?: (stop: { link: SubagentLink; lastMessage: string; stopHookActive: boolean }, signal: AbortSignal) => Promise<string | undefined>;
   client: LLMClient;
   provider: string;
   /** The parent's model at the time of the call (a child with `model: inherit` uses it). */
@@ -30,8 +30,16 @@ export interface ChildSessionParent {
   toolContext?: () => Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
   /** Setting `agents.maxTurns`. */
   maxTurns?: number;
-  /** Every event of a child, for forwarding with the task call's id. */
-  onEvent?: (agent: SubagentDefinition, event: AgentEvent) => void;
+  /** What is left of the parent run's `--max-budget-usd` when a child starts: a child may not spend past it. */
+  budgetLeftUsd?: () => number | undefined;
+  /** Each child's messages as they are appended, linked to the task call (the session log). */
+  record?: (link: SubagentLink, message: AgentMessage) => void;
+}
+
+/** Which task call a child's transcript belongs to. */
+export interface SubagentLink {
+  toolCallId: string;
+  agent: string;
 }
 
 /** Runs each delegated job in a fresh conversation of its own, built from the parent's parts. */
@@ -40,7 +48,8 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     const parentModel = parent.model();
     const model = agent.model && agent.model !== 'inherit' ? resolveModelAlias(parent.provider, agent.model, parentModel) : parentModel;
     const offered = parent.tools();
-    const allowed = (agent.tools ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME);
+    // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
+    const allowed = (agent.tools ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
     const child = new ChatSession({
       client: parent.client,
       provider: parent.provider,
@@ -52,13 +61,19 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       afterToolCall: parent.afterToolCall,
       toolContext: parent.toolContext?.(),
       maxTurns: parent.maxTurns ?? DEFAULT_CHILD_MAX_TURNS,
+      maxBudgetUsd: parent.budgetLeftUsd?.(),
     });
-    const stop = parent.onEvent ? child.subscribe((event) => parent.onEvent?.(agent, event)) : undefined;
+    // Every event of the child reaches the parent's run, tagged with the task call that runs it.
+    const link: SubagentLink = { toolCallId: context.callId ?? '', agent: agent.name };
+    const stop = child.subscribe((event) => {
+      if (event.type === 'message_end') parent.record?.(link, event.message);
+      context.emit?.({ type: 'subagent', toolCallId: link.toolCallId, agent: agent.name, event });
+    });
     try {
       let result = await child.prompt(prompt, context.signal);
       // SubagentStop hooks may send the child on, like Stop hooks do for the main agent.
       for (let round = 0; round < 5 && result.stopReason === 'completed' && parent.onChildStop; round++) {
-        const continueWith = await parent.onChildStop(agent.name, context.signal);
+        const continueWith = await parent.onChildStop({ link, lastMessage: result.finalText, stopHookActive: round > 0 }, context.signal);
         if (!continueWith) break;
         result = await child.prompt(continueWith, context.signal);
       }
@@ -71,7 +86,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
         ...(result.failure ? { error: result.failure.message } : {}),
       };
     } finally {
-      stop?.();
+      stop();
       child.close();
     }
   };

@@ -39,6 +39,10 @@ export interface ToolContext {
   outputDir?: string;
   /** Present with --sandbox: shell commands run inside this OS sandbox. */
   sandbox?: import('../sandbox/shell-sandbox.js').ShellSandbox;
+  /** The id of the call being executed (a subagent's messages carry it as `parent_tool_use_id`). */
+  callId?: string;
+  /** The run's event sink: a tool that runs an agent of its own forwards that agent's events here. */
+  emit?: (event: import('../agent/types.js').AgentEvent) => void;
 }
 
 /** Extra data for the UI and session log; never sent to the model. */

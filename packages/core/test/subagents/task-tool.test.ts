@@ -18,14 +18,14 @@ interface Reply {
 }
 
 /** A provider that answers each conversation by its system prompt, as a scripted server would. */
-function scriptedClient(answer: (request: ChatRequest) => Reply) {
+function scriptedClient(answer: (request: ChatRequest) => Reply, costUsd?: number) {
   const requests: ChatRequest[] = [];
   let active = 0;
   let peak = 0;
   const stream = async function* (request: ChatRequest): AsyncIterable<StreamEvent> {
     requests.push({ ...request, signal: undefined });
     const reply = answer(request);
-    const usage = { inputTokens: 100, outputTokens: 7 };
+    const usage = { inputTokens: 100, outputTokens: 7, ...(costUsd !== undefined ? { costUsd } : {}) };
     active++;
     peak = Math.max(peak, active);
     try {
@@ -149,6 +149,45 @@ describe('the task tool', () => {
     }, 1);
     await parent.prompt('go');
     expect(peak()).toBe(1);
+  });
+
+  it('counts the children\'s cost against the parent\'s budget', async () => {
+    const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'REVIEWER')] });
+    const fake = scriptedClient((request) => {
+      if (isChild(request, 'REVIEWER')) return { text: 'ok' };
+      if (request.messages.some((m) => m.role === 'tool')) return { text: 'over budget already' };
+      return { toolCalls: [task('t1', 'reviewer', 'a'), task('t2', 'reviewer', 'b'), task('t3', 'reviewer', 'c')] };
+    }, 0.01);
+    const tools = new ToolRegistry([stubTool('read_file')]);
+    tools.register(createTaskTool({ agents, run: createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, contextFiles: () => [] }) }));
+    const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'm', systemPrompt: 'PARENT', tools, workspace, maxBudgetUsd: 0.025 });
+    const events: string[] = [];
+    parent.subscribe((event) => {
+      if (event.type === 'subagent' && event.event.type === 'message_end' && event.event.message.role === 'assistant') events.push(event.toolCallId);
+    });
+    const result = await parent.prompt('go');
+    // The parent's own turn cost 0.01; the three children 0.03 more, so it may not ask again.
+    expect(result.stopReason).toBe('max_budget');
+    expect(result.usage.costUsd).toBeCloseTo(0.04);
+    expect(parent.usage.costUsd).toBeCloseTo(0.04);
+    expect(events.sort()).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('gives a child only what is left of the budget', async () => {
+    const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'REVIEWER')] });
+    // The child would read forever; each request costs 0.01 and 0.025 is left when it starts.
+    const fake = scriptedClient((request) => {
+      if (isChild(request, 'REVIEWER')) return { toolCalls: [{ id: `r${request.messages.length}`, name: 'read_file', arguments: {} }] };
+      if (request.messages.some((m) => m.role === 'tool')) return { text: 'done' };
+      return { toolCalls: [task('t1', 'reviewer', 'a')] };
+    }, 0.01);
+    const tools = new ToolRegistry([stubTool('read_file')]);
+    const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, contextFiles: () => [], budgetLeftUsd: () => 0.025 });
+    tools.register(createTaskTool({ agents, run }));
+    const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'm', systemPrompt: 'PARENT', tools, workspace });
+    await parent.prompt('go');
+    expect(fake.requests.filter((r) => isChild(r, 'REVIEWER'))).toHaveLength(3);
+    expect(JSON.stringify(parent.messages.find((m) => m.role === 'tool'))).toContain('The reviewer agent did not finish: it stopped (max_budget)');
   });
 
   it('stops the children when the parent is interrupted', async () => {
