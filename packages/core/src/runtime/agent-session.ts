@@ -18,7 +18,8 @@ import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { shellTool } from '../tools/shell.js';
-import { createSubagentRunner, createTaskTool, parseInlineAgents, subagentList } from '../subagents/index.js';
+import { createSubagentRunner, createTaskTool, parseInlineAgents, subagentList, type SubagentDefinition, type SubagentOutcome } from '../subagents/index.js';
+import type { AgentEvent } from '../agent/types.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter } from '../session/index.js';
@@ -98,6 +99,12 @@ export interface AgentSession {
   promptTurn(message: UserMessage, signal?: AbortSignal): Promise<TurnOutcome>;
   /** Notification hooks, e.g. when the agent has been waiting for the person for a while. */
   notify(message: string): Promise<void>;
+  /** The agents the `task` tool offers (`general-purpose`, inline, plugin agents). */
+  readonly subagents: readonly SubagentDefinition[];
+  /** Runs an agent as a child of this session, exactly as the `task` tool does (workflows' `call` steps). */
+  runSubagent(agent: SubagentDefinition, prompt: string, signal: AbortSignal): Promise<SubagentOutcome>;
+  /** Every event of every child; the definition object is the one passed to runSubagent. */
+  onSubagentEvent(listener: (agent: SubagentDefinition, event: AgentEvent) => void): () => void;
   /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
   end(reason?: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
   /** Stops the run, releases the session log and terminates MCP servers. */
@@ -158,6 +165,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     warnings,
   );
   // Checked before anything else is built, so a bad --agents value is a usage error up front.
+  const subagentListeners = new Set<(agent: SubagentDefinition, event: AgentEvent) => void>();
   const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
   // Children borrow the live conversation's model, tools and permission check (filled in below).
   const runSubagent = createSubagentRunner({
@@ -171,6 +179,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
     toolContext: () => ({ env: toolEnv, readDenied, sandbox }),
     maxTurns: values.agents.maxTurns,
+    onEvent: (agent, event) => subagentListeners.forEach((listener) => listener(agent, event)),
     onChildStop: async (_agent, signal) => {
       if (!hooks.has('SubagentStop')) return undefined;
       const outcome = await hooks.subagentStop(undefined, signal);
@@ -454,6 +463,12 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
         startContext = started.context;
       }
       return next;
+    },
+    subagents,
+    runSubagent: (definition, prompt, signal) => runSubagent(definition, prompt, { signal, workspace: base.workspace, state: session.toolState }),
+    onSubagentEvent(listener) {
+      subagentListeners.add(listener);
+      return () => subagentListeners.delete(listener);
     },
     async notify(message) {
       if (hooks.has('Notification')) await notify(hooks.notification(message));
