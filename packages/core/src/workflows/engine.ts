@@ -71,8 +71,7 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
   };
   const finishUnit = (key: string, range: Range, label: string) => {
     done.add(key);
-    progress.complete(key, range, label);
-    checkpoint();
+    progress.complete(key, range, label, checkpoint);
   };
   const scopeOf = (locals: Record<string, unknown>) => ({ ...state.artifacts, ...locals, input: state.inputs });
   const store = (target: StoreTarget | undefined, value: unknown) => {

@@ -174,7 +174,7 @@ async function parseStep(raw: unknown, at: Path, located: Located, problems: Wor
         if (!(error instanceof ExpressionSyntaxError)) throw error;
         problems.push({ line: located.line([...at, 'input']), message: `an input template is not valid JSONata: ${error.message}` });
       }
-      return { kind, ...base, label: call.name ?? call.call, agent: call.call, input: call.input, store: storeTarget(call.store), ...(call.retry ? { retry: { ...DEFAULT_RETRY, ...definedOnly(call.retry) } } : {}) };
+      return { kind, ...base, label: call.name ?? agentLabel(call.call), agent: call.call, input: call.input, store: storeTarget(call.store), ...(call.retry ? { retry: { ...DEFAULT_RETRY, ...definedOnly(call.retry) } } : {}) };
     }
     case 'parallel': {
       const parallel = value as z.infer<typeof stepSchemas.parallel>;
@@ -215,6 +215,12 @@ function zodProblems(error: z.ZodError, at: Path, located: Located): WorkflowPro
     const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}` : issue.message;
     return { line: located.line(where), message: `${key}${message}` };
   });
+}
+
+/** `./agents/writer.md` and `team:writer` show as `writer` in progress lines. */
+function agentLabel(reference: string): string {
+  const base = reference.split(/[\\/]/).pop() ?? reference;
+  return base.replace(/\.md$/i, '').split(':').pop() || reference;
 }
 
 function storeTarget(store: string | undefined): StoreTarget | undefined {
