@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
-import { makeTempRepo, parseJsonLines, runBeans, scriptedOllama, spawnBeans, type TempRepo } from './harness.ts';
+import { makeTempRepo, parseJsonLines, runBeans, scriptedGemini, scriptedOllama, spawnBeans, type TempRepo } from './harness.ts';
 
 // The issue's example, with JSONata's `$count` for the list's length. Agents come from a plugin
 // (`planner`, `team:checker`) and from files next to the workflow (`./agents/...`).
@@ -232,5 +232,47 @@ describe('beans workflow', () => {
     expect(run.code).toBe(0);
     const names = JSON.parse(run.stdout).workflows.map((workflow: { qualifiedName: string; source: string }) => `${workflow.qualifiedName} ${workflow.source}`);
     expect(names).toEqual(expect.arrayContaining(['release-notes workspace', 'team:triage plugin:team']));
+  });
+  it('Ctrl+C stops the run with exit 130 and leaves it resumable', async () => {
+    const repo = releaseRepo();
+    let slow = true;
+    const server = await scriptedOllama({ turns: releaseAgents({ slowChecker: () => slow }) });
+    const env = { ...repo.env, ...ollamaEnv(server.url) };
+    const child = spawnBeans(['workflow', 'run', 'release-notes', '-o', 'stream-json'], { cwd: repo.dir, env });
+    let out = '';
+    let sent = false;
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (!sent && out.includes('"step":"checker (loop 2/3)"')) sent = child.kill('SIGINT');
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    const result = parseJsonLines(out).at(-1)!;
+    expect(result).toMatchObject({ type: 'result', subtype: 'error_interrupted', status: 'interrupted' });
+    slow = false;
+    const resumed = await runBeans(['workflow', 'resume', String(result.run_id)], { cwd: repo.dir, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toBe('features written\n\nfixed 1 item(s)\n');
+    expect(callsOf(server.requests).filter((call) => call === 'checker:a' || call.startsWith('writer'))).toHaveLength(3);
+  });
+
+  it('runs on Gemini too, where report_progress arrives as a functionCall', async () => {
+    const repo = makeTempRepo({
+      'one.md': '---\nname: one\ninputs:\n  topic: {}\nsteps:\n  - call: ./agents/planner.md\n    store: plan\n  - transform: "$join(plan.items, \', \')"\n    store: list\n---\n',
+      'agents/planner.md': agentFile('planner', 'planner'),
+    });
+    const server = await scriptedGemini({
+      turns: (_request, n) => (n === 0 ? { toolCalls: [{ name: 'report_progress', args: { percent: 40 } }] } : { text: '{"items": ["x", "y"]}' }),
+    });
+    const env = { ...repo.env, GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: server.url, BEANS_MODEL: 'gemini-2.5-flash' };
+    const missing = await runBeans(['workflow', 'run', 'one.md'], { cwd: repo.dir, env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('needs --input topic=...');
+    const run = await runBeans(['workflow', 'run', 'one.md', '--input', 'topic=beans', '-o', 'stream-json'], { cwd: repo.dir, env });
+    expect(run.code).toBe(0);
+    const lines = parseJsonLines(run.stdout);
+    // Two steps of weight 1: the planner owns 0-50 %, its 40 % is 20 % overall.
+    expect(lines.find((line) => line.step_percent === 40)).toMatchObject({ step: 'planner', percent: 20, step_range: [0, 50] });
+    expect(lines.at(-1)).toMatchObject({ subtype: 'success', result: 'x, y' });
   });
 });
