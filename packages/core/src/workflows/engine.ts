@@ -62,16 +62,29 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     : undefined;
   const sleep = options.sleep ?? abortableSleep;
 
+  let pending: NodeJS.Immediate | undefined;
   const checkpoint = () => {
+    if (pending) clearImmediate(pending);
+    pending = undefined;
     state.done = [...done];
     state.elapsedMs = elapsed();
     state.percent = progress.percent;
     state.updatedAt = new Date().toISOString();
     options.save(state);
   };
+  // Units that finish in the same tick (a call, its loop iteration, the loop) share one write;
+  // `flush` runs before any new call starts, so work that was reported finished is on disk
+  // before the next request leaves.
+  const checkpointSoon = () => {
+    pending ??= setImmediate(checkpoint);
+  };
+  const flush = () => {
+    if (pending) checkpoint();
+  };
   const finishUnit = (key: string, range: Range, label: string) => {
     done.add(key);
-    progress.complete(key, range, label, checkpoint);
+    progress.complete(key, range, label);
+    checkpointSoon();
   };
   const scopeOf = (locals: Record<string, unknown>) => ({ ...state.artifacts, ...locals, input: state.inputs });
   const store = (target: StoreTarget | undefined, value: unknown) => {
@@ -143,8 +156,8 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
         if (!items) {
           const over = typeof step.over === 'string' ? await evaluateFor(step, step.over, locals) : step.over;
           items = over === undefined || over === null ? [] : Array.isArray(over) ? over : [over];
+          // Saved with the next checkpoint; until then the same artifacts give the same items.
           state.loops[key] = items;
-          checkpoint();
         }
         for (const [index, item] of items.entries()) {
           const iterationKey = `${key}/i${index}`;
@@ -164,7 +177,6 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
           const holds = step.condition === 'true' || (step.condition !== 'false' && truthy(await evaluateFor(step, step.condition, locals)));
           branch = holds ? 'then' : 'else';
           state.branches[key] = branch;
-          checkpoint();
         }
         await runSequence(step[branch], `${key}/${branch}/`, range, locals, ` (${branch})${context}`, signal);
         break;
@@ -177,6 +189,7 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     const input = step.input === undefined ? undefined : await renderValue(step.input, scope);
     const prompt = callPrompt(workflow.name, input);
     const retry: WorkflowRetry = step.retry ?? workflow.retry;
+    flush();
     progress.update(key, range, 0, label);
     for (let attempt = 1; ; attempt++) {
       try {

@@ -56,15 +56,11 @@ export class ProgressTracker {
     this.publish({ step, range, local: clamp(local), message });
   }
 
-  /**
-   * A unit (and everything inside it) is finished: it earns its whole range. `beforeReport` runs
-   * once the new total is known and before anyone hears of it (the checkpoint is written first, so
-   * a reported step is always a saved step).
-   */
-  complete(key: string, range: Range, step: string, beforeReport?: () => void): void {
+  /** A unit (and everything inside it) is finished: it earns its whole range. */
+  complete(key: string, range: Range, step: string): void {
     for (const other of [...this.earned.keys()]) if (other.startsWith(`${key}/`)) this.earned.delete(other);
     this.earned.set(key, range[1] - range[0]);
-    this.publish({ step, range, local: 100 }, beforeReport);
+    this.publish({ step, range, local: 100 });
   }
 
   /** The run finished: exactly 100 %. */
@@ -73,12 +69,11 @@ export class ProgressTracker {
     this.emit({ percent: 100, step, range: [0, 100], local: 100, elapsedMs: this.elapsedMs() });
   }
 
-  private publish(report: Omit<WorkflowProgress, 'percent' | 'elapsedMs'>, beforeReport?: () => void): void {
+  private publish(report: Omit<WorkflowProgress, 'percent' | 'elapsedMs'>): void {
     let total = 0;
     for (const points of this.earned.values()) total += points;
     // Rounding of many small ranges must not make a finished run read 99.99 % or 100.01 %.
     this.last = Math.max(this.last, Math.min(100, Math.round(total * 100) / 100));
-    beforeReport?.();
     this.emit({ ...report, percent: this.last, elapsedMs: this.elapsedMs() });
   }
 }
