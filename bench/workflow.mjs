@@ -7,7 +7,8 @@
 // D: `beans workflow run` end to end with N calls (process start-up included).
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { createAgentSession, executeRun, parseWorkflow, reportProgressTool, resolveWorkflowAgents, RunStore, sessionAgentRunner } from '../packages/core/dist/index.js';
+import { createAgentSession } from '../packages/core/dist/index.js';
+import { executeRun, parseWorkflow, reportProgressTool, resolveWorkflowAgents, RunStore, sessionAgentRunner } from '../packages/core/dist/workflows/index.js';
 import { startScriptedOllama } from '../test/support/scripted-ollama.ts';
 import { fmt, median, runBeans, tempRepo } from './lib.mjs';
 

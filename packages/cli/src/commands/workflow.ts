@@ -1,22 +1,19 @@
 import path from 'node:path';
+import { createAgentSession, UsageError, type AgentSession } from '@beans/core';
 import {
-  createAgentSession,
   findWorkflow,
   listWorkflows,
-  loadCatalog,
   loadWorkflowFile,
   reportProgressTool,
   resumeWorkflowRun,
   RunStore,
   startWorkflowRun,
-  UsageError,
   workflowInputs,
-  type AgentSession,
   type RunState,
   type RunStatus,
   type WorkflowProgress,
-} from '@beans/core';
-import { cliSessionOptions, loadBase } from '../bootstrap.js';
+} from '@beans/core/workflows';
+import { cliSessionOptions, loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions, OutputFormat } from '../options.js';
 import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from '../signals.js';
 

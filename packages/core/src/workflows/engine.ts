@@ -186,7 +186,12 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
   };
 
   const runCall = async (step: CallStep, key: string, range: Range, label: string, scope: Record<string, unknown>, signal: AbortSignal): Promise<unknown> => {
-    const input = step.input === undefined ? undefined : await renderValue(step.input, scope);
+    let input: unknown;
+    try {
+      input = step.input === undefined ? undefined : await renderValue(step.input, scope);
+    } catch (error) {
+      throw new Error(`Step "${label}" (line ${step.line}): its input could not be rendered: ${(error as Error).message}`);
+    }
     const prompt = callPrompt(workflow.name, input);
     const retry: WorkflowRetry = step.retry ?? workflow.retry;
     flush();

@@ -152,3 +152,13 @@ describe('executeRun', () => {
     expect(siblingAborted).toBe(true);
   });
 });
+
+describe('expression failures at run time', () => {
+  it('fail the step with its line instead of crashing the run', async () => {
+    const workflow = await parseWorkflow('---\nname: w\nsteps:\n  - transform: "1"\n    store: one\n  - call: worker\n    input: { x: "${$number(\'not a number\') + one}" }\n---\n', '/w/w.md');
+    const state = await executeRun({ workflow, state: freshState(workflow), save: () => {}, runner: { run: async () => 'never' } });
+    expect(state.status).toBe('failed');
+    expect(state.error).toMatch(/^Step "worker" \(line 6\): its input could not be rendered: /);
+    expect(state.done).toEqual(['0']);
+  });
+});
