@@ -1,3 +1,4 @@
+import { StorageError } from '../errors.js';
 import { evaluate, expressionOf, renderValue } from './expressions.js';
 import { divideRange, ProgressTracker, type Range } from './progress.js';
 import type { CallStep, WorkflowRetry, RunState, Step, StoreTarget, Workflow, WorkflowProgress } from './types.js';
@@ -70,13 +71,24 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     state.elapsedMs = elapsed();
     state.percent = progress.percent;
     state.updatedAt = new Date().toISOString();
-    options.save(state);
+    try {
+      options.save(state);
+    } catch (error) {
+      throw new StorageError(`Cannot write the checkpoint of run ${state.id}: ${(error as Error).message}. Free some disk space or fix the folder's permissions, then resume the run.`);
+    }
   };
   // Units that finish in the same tick (a call, its loop iteration, the loop) share one write;
   // `flush` runs before any new call starts, so work that was reported finished is on disk
   // before the next request leaves.
   const checkpointSoon = () => {
-    pending ??= setImmediate(checkpoint);
+    pending ??= setImmediate(() => {
+      try {
+        checkpoint();
+      } catch (error) {
+        // A run whose progress cannot be saved stops rather than doing work it would lose.
+        stop.abort(error);
+      }
+    });
   };
   const flush = () => {
     if (pending) checkpoint();

@@ -162,3 +162,23 @@ describe('expression failures at run time', () => {
     expect(state.done).toEqual(['0']);
   });
 });
+
+describe('checkpoint failures', () => {
+  it('stop the run with a StorageError that says what to do, instead of crashing in a timer', async () => {
+    const workflow = await parseWorkflow(RELEASE_NOTES, '/w/release.md');
+    let saves = 0;
+    const calls: string[] = [];
+    const outcome = await executeRun({
+      workflow,
+      state: freshState(workflow),
+      save: () => {
+        if (++saves > 2) throw new Error('ENOSPC: no space left on device');
+      },
+      runner: { run: async (call) => (calls.push(call.agent), answer(call)) },
+    }).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).name).toBe('StorageError');
+    expect((outcome as Error).message).toMatch(/Cannot write the checkpoint of run r1: ENOSPC.*then resume the run\.$/);
+    expect(calls.length).toBeLessThan(4);
+  });
+});
