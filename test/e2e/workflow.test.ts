@@ -86,6 +86,27 @@ function releaseAgents(options: { slowChecker?: () => boolean } = {}) {
 
 const ollamaEnv = (url: string) => ({ OLLAMA_HOST: url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' });
 
+/**
+ * Starts the example with item b's check taking 5 s, and sends `signal` once item b has started
+ * (so item a is checkpointed). Resolves with the exit code and stdout; `fast()` ends the slowness.
+ */
+async function interruptInTheLoop(signal: NodeJS.Signals) {
+  const repo = releaseRepo();
+  let slow = true;
+  const server = await scriptedOllama({ turns: releaseAgents({ slowChecker: () => slow }) });
+  const env = { ...repo.env, ...ollamaEnv(server.url) };
+  const child = spawnBeans(['workflow', 'run', 'release-notes', '-o', 'stream-json'], { cwd: repo.dir, env });
+  let out = '';
+  let sent = false;
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    if (!sent && out.includes('"step":"checker (loop 2/3)"')) sent = child.kill(signal);
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (!sent) throw new Error(`the loop never reached item b:\n${out}`);
+  return { repo, server, env, code, out, fast: () => (slow = false) };
+}
+
 describe('beans workflow', () => {
   it('runs every step kind with progress rising to 100 % along the weighted ranges', async () => {
     const repo = releaseRepo();
@@ -135,32 +156,14 @@ describe('beans workflow', () => {
   });
 
   it('survives kill -9 in the middle of the loop; resume finishes without repeating finished calls', async () => {
-    const repo = releaseRepo();
-    let slow = true;
-    const server = await scriptedOllama({ turns: releaseAgents({ slowChecker: () => slow }) });
-    const env = { ...repo.env, ...ollamaEnv(server.url) };
-    const child = spawnBeans(['workflow', 'run', 'release-notes', '-o', 'stream-json'], { cwd: repo.dir, env });
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the loop never reached item b:\n${out}`)), 20_000);
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        // Item b has started (so item a is checkpointed) and its answer takes 5 s: kill now.
-        if (out.includes('"step":"checker (loop 2/3)"')) {
-          clearTimeout(timer);
-          child.kill('SIGKILL');
-          resolve();
-        }
-      });
-    });
-    await new Promise((resolve) => child.on('close', resolve));
+    const { server, env, repo, out, fast } = await interruptInTheLoop('SIGKILL');
     const runId = String(parseJsonLines(out)[0]!.run_id);
     const before = callsOf(server.requests);
     expect(before).not.toContain('checker:c');
 
     const listed = await runBeans(['workflow', 'runs', '--json'], { cwd: repo.dir, env });
     expect(JSON.parse(listed.stdout).runs[0]).toMatchObject({ id: runId, status: 'interrupted' });
-    slow = false;
+    fast();
     const resumed = await runBeans(['workflow', 'resume', runId.slice(0, 18), '-o', 'json'], { cwd: repo.dir, env });
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
@@ -233,23 +236,13 @@ describe('beans workflow', () => {
     const names = JSON.parse(run.stdout).workflows.map((workflow: { qualifiedName: string; source: string }) => `${workflow.qualifiedName} ${workflow.source}`);
     expect(names).toEqual(expect.arrayContaining(['release-notes workspace', 'team:triage plugin:team']));
   });
+
   it('Ctrl+C stops the run with exit 130 and leaves it resumable', async () => {
-    const repo = releaseRepo();
-    let slow = true;
-    const server = await scriptedOllama({ turns: releaseAgents({ slowChecker: () => slow }) });
-    const env = { ...repo.env, ...ollamaEnv(server.url) };
-    const child = spawnBeans(['workflow', 'run', 'release-notes', '-o', 'stream-json'], { cwd: repo.dir, env });
-    let out = '';
-    let sent = false;
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      if (!sent && out.includes('"step":"checker (loop 2/3)"')) sent = child.kill('SIGINT');
-    });
-    const code = await new Promise((resolve) => child.on('close', resolve));
+    const { server, env, repo, code, out, fast } = await interruptInTheLoop('SIGINT');
     expect(code).toBe(130);
     const result = parseJsonLines(out).at(-1)!;
     expect(result).toMatchObject({ type: 'result', subtype: 'error_interrupted', status: 'interrupted' });
-    slow = false;
+    fast();
     const resumed = await runBeans(['workflow', 'resume', String(result.run_id)], { cwd: repo.dir, env });
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe('features written\n\nfixed 1 item(s)\n');
