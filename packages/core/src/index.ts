@@ -21,4 +21,3 @@ export * from './guardrails/index.js';
 export { collectMcpServers, type McpSources, type CollectedMcpServers } from './mcp/collect-servers.js';
 export { loadMcpConfigFile, loadMcpConfigArgument, parseMcpServers, type McpServerEntry, type McpServerConfig } from './mcp/mcp-config.js';
 export type { McpServerStatus, McpServerSet } from './mcp/mcp-servers.js';
-// Workflows load only when a workflow runs: `@beans/core/workflows`.
