@@ -4,7 +4,8 @@
 // A: N subagent calls made directly through the session (what a `call` step costs at the least);
 // B: the same N calls as a workflow loop (render input, run, parse, store, checkpoint to disk, progress);
 // C: N transform steps (the engine alone: JSONata and a checkpoint per step, no model);
-// D: `beans workflow run` end to end with N calls (process start-up included).
+// D: `beans workflow run` end to end with N calls (process start-up included);
+// E: one checkpoint of a finished N-call run.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createAgentSession } from '../packages/core/dist/index.js';
@@ -57,6 +58,11 @@ for (let round = 0; round < ROUNDS; round++) {
   if (cli.code !== 0) throw new Error(cli.stderr);
   endToEnd.push(cli.ms);
 }
+// E: one checkpoint (state.json written beside, then renamed over the old one) of the finished B run.
+const last = store.list().find((state) => state.workflow.name === 'bench-calls');
+const saveMs = await timed(async () => {
+  for (let i = 0; i < STEPS; i++) store.save(last);
+});
 session.close();
 await server.close();
 repo.cleanup();
@@ -68,5 +74,6 @@ console.log(`  B call step in a workflow loop  ${fmt(per(workflow))} per step`);
 // A and B alternate within each round, so the difference is taken per round (the machine is shared).
 const overhead = median(workflow.map((value, round) => (value - direct[round]) / STEPS));
 console.log(`  engine overhead per call step   ${fmt(overhead)} (median of B - A per round)`);
+console.log(`  E one checkpoint write           ${fmt(saveMs / STEPS)} (${Math.round(JSON.stringify(last).length / 1024)} kB state, write + rename)`);
 console.log(`  C transform step (no model)     ${fmt(per(engineOnly))} per step`);
 console.log(`  D beans workflow run, end to end ${fmt(median(endToEnd))} for ${STEPS} calls (${fmt(median(endToEnd) / STEPS)} per step, start-up included)`);
