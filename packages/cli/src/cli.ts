@@ -125,6 +125,22 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('-s, --scope <scope>', 'only this scope').choices(['project', 'local', 'user']))
     .action(async (name: string, local: { scope?: import('./commands/mcp.js').McpScope }) => setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name, local)));
 
+  // `beans workflow run|list|runs|resume`: WORKFLOW.md workflows; the engine loads only when one runs.
+  type WorkflowCommands = typeof import('./commands/workflow.js');
+  const workflowAction =
+    <A extends unknown[]>(pick: (module: WorkflowCommands) => (options: CliOptions, ...args: A) => Promise<number>) =>
+    async (...args: A) =>
+      setExit(await pick(await import('./commands/workflow.js'))(program.opts<CliOptions>(), ...args));
+  const workflow = program.command('workflow').description('declarative multi-agent workflows (WORKFLOW.md) with progress and checkpoints');
+  workflow
+    .command('run <file-or-name>')
+    .description('run a workflow file, or one listed by `beans workflow list`')
+    .option('--input <key=value>', 'a workflow input (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .action(workflowAction((m) => m.workflowRun));
+  workflow.command('list').description("workflows in .beans/workflows/ and plugins' workflows/ folders").option('--json', 'print JSON').action(workflowAction((m) => m.workflowList));
+  workflow.command('runs').description('past runs of this workspace and their status').option('--json', 'print JSON').action(workflowAction((m) => m.workflowRuns));
+  workflow.command('resume <run-id>').description('continue a stopped run from its last checkpoint').action(workflowAction((m) => m.workflowResume));
+
   const config = program
     .command('config')
     .description('show every effective setting and where it came from')

@@ -1,4 +1,4 @@
-import { safeLoad } from 'js-yaml';
+import jsYaml from 'js-yaml';
 import { recoverKeys, recoverKeysWithNotes } from './recover-keys.js';
 
 export interface FrontmatterSplit {
@@ -55,7 +55,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
 
   try {
     // js-yaml 3's safe schema, as gray-matter (Claude Code's reader) uses it: dates, no code.
-    const data: unknown = safeLoad(split.yaml);
+    const data: unknown = jsYaml.safeLoad(split.yaml);
     if (isRecord(data)) return { data: withRecoveredObjects(data, split.yaml), body: split.body, hasFrontmatter: true };
     return recovered(split, 'frontmatter is not a list of `key: value` lines');
   } catch (error) {

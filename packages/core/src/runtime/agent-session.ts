@@ -18,7 +18,8 @@ import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { shellTool } from '../tools/shell.js';
-import { createSessionHandoffs, createSubagentRunner, createTaskTool, HANDOFF_TOOL_NAME, HandoffError, parseInlineAgents, subagentList } from '../subagents/index.js';
+import { createSessionHandoffs, createSubagentRunner, createTaskTool, HANDOFF_TOOL_NAME, HandoffError, parseInlineAgents, subagentList, type SubagentDefinition, type SubagentOutcome } from '../subagents/index.js';
+import type { AgentEvent } from '../agent/types.js';
 import { contentText } from '../tools/tool.js';
 import { buildSystemPrompt, loadContextFiles } from '../prompt/index.js';
 import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter, type SubagentTranscript } from '../session/index.js';
@@ -104,6 +105,12 @@ export interface AgentSession {
   subagentTranscript(toolCallId: string): SubagentTranscript | undefined;
   /** Notification hooks, e.g. when the agent has been waiting for the person for a while. */
   notify(message: string): Promise<void>;
+  /** The agents the `task` tool offers (`general-purpose`, inline, plugin agents). */
+  readonly subagents: readonly SubagentDefinition[];
+  /** Runs an agent as a child of this session, exactly as the `task` tool does (workflows' `call` steps). */
+  runSubagent(agent: SubagentDefinition, prompt: string, signal: AbortSignal): Promise<SubagentOutcome>;
+  /** Every event of every child; the definition object is the one passed to runSubagent. */
+  onSubagentEvent(listener: (agent: SubagentDefinition, event: AgentEvent) => void): () => void;
   /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
   end(reason?: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
   /** Stops the run, releases the session log and terminates MCP servers. */
@@ -164,6 +171,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     warnings,
   );
   // Checked before anything else is built, so a bad --agents value is a usage error up front.
+  const subagentListeners = new Set<(agent: SubagentDefinition, event: AgentEvent) => void>();
   const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
   // Children borrow the live conversation's model, tools and permission check (filled in below).
   const runSubagent = createSubagentRunner({
@@ -179,6 +187,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     maxTurns: values.agents.maxTurns,
     record: (link, message) => logs.get(session)?.recordSubagent(link.toolCallId, link.agent, message),
     budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (session.usage.costUsd - (logs.get(session)?.runStartCostUsd ?? 0)))),
+    onEvent: (agent, event) => subagentListeners.forEach((listener) => listener(agent, event)),
     onChildStop: async ({ link, lastMessage, stopHookActive }, signal) => {
       if (!hooks.has('SubagentStop')) return undefined;
       // The child's messages are in the parent's session file, linked to its task call.
@@ -530,6 +539,12 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       }
     },
     subagentTranscript: (toolCallId) => logs.get(session)?.subagents.get(toolCallId),
+    subagents,
+    runSubagent: (definition, prompt, signal) => runSubagent(definition, prompt, { signal, workspace: base.workspace, state: session.toolState }),
+    onSubagentEvent(listener) {
+      subagentListeners.add(listener);
+      return () => subagentListeners.delete(listener);
+    },
     async notify(message) {
       if (hooks.has('Notification')) await notify(hooks.notification(message));
     },

@@ -1,11 +1,12 @@
 import { ChatSession } from '../agent/chat-session.js';
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
-import type { AgentMessage } from '../agent/types.js';
+import type { AgentEvent, AgentMessage } from '../agent/types.js';
 import { resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { SubagentDefinition } from './agents.js';
 import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
 import { HANDOFF_TOOL_NAME } from './handoff.js';
 
@@ -34,6 +35,8 @@ export interface ChildSessionParent {
   budgetLeftUsd?: () => number | undefined;
   /** Each child's messages as they are appended, linked to the task call (the session log). */
   record?: (link: SubagentLink, message: AgentMessage) => void;
+  /** Every event of every child, with the definition it runs (workflows follow their `call` steps by it). */
+  onEvent?: (agent: SubagentDefinition, event: AgentEvent) => void;
 }
 
 /** Which task call a child's transcript belongs to. */
@@ -66,7 +69,9 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     // Every event of the child reaches the parent's run, tagged with the task call that runs it.
     const link: SubagentLink = { toolCallId: context.callId ?? '', agent: agent.name };
     const stop = child.subscribe((event) => {
-      if (event.type === 'message_end') parent.record?.(link, event.message);
+      // A child started outside a task call (a workflow step) has no call to be linked to.
+      if (event.type === 'message_end' && context.callId !== undefined) parent.record?.(link, event.message);
+      parent.onEvent?.(agent, event);
       context.emit?.({ type: 'subagent', toolCallId: link.toolCallId, agent: agent.name, event });
     });
     try {

@@ -1,0 +1,79 @@
+// Workflow engine overhead per step, against a zero-latency scripted Ollama server.
+// Run: pnpm run build && node bench/workflow.mjs   (STEPS=200 to change the loop length)
+//
+// A: N subagent calls made directly through the session (what a `call` step costs at the least);
+// B: the same N calls as a workflow loop (render input, run, parse, store, checkpoint to disk, progress);
+// C: N transform steps (the engine alone: JSONata and a checkpoint per step, no model);
+// D: `beans workflow run` end to end with N calls (process start-up included);
+// E: one checkpoint of a finished N-call run.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createAgentSession } from '../packages/core/dist/index.js';
+import { executeRun, parseWorkflow, reportProgressTool, resolveWorkflowAgents, RunStore, sessionAgentRunner } from '../packages/core/dist/workflows/index.js';
+import { startScriptedOllama } from '../test/support/scripted-ollama.ts';
+import { fmt, median, runBeans, tempRepo } from './lib.mjs';
+
+const STEPS = Number(process.env.STEPS ?? 100);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
+const server = await startScriptedOllama({ turns: [{ text: '{"ok": true}', usage: { input: 10, output: 3 } }] });
+const repo = tempRepo();
+const env = { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' };
+mkdirSync(path.join(repo.dir, '.beans/workflows'), { recursive: true });
+writeFileSync(path.join(repo.dir, '.beans/workflows/worker.md'), '---\nname: worker\ndescription: answers ok\n---\nAnswer {"ok": true}.\n');
+const loopWorkflow = `---\nname: bench-calls\nsteps:\n  - loop: { over: "\${[1..${STEPS}]}", as: n }\n    steps:\n      - { call: ./worker.md, input: { n: "\${n}" }, store: "results[]" }\n---\n`;
+const transformWorkflow = `---\nname: bench-transforms\nsteps:\n${Array.from({ length: STEPS }, (_, i) => `  - { transform: "$count(results) + ${i}", store: "t${i}" }`).join('\n')}\n---\n`;
+const loopFile = path.join(repo.dir, '.beans/workflows/bench-calls.md');
+writeFileSync(loopFile, loopWorkflow);
+
+const session = await createAgentSession({ cwd: repo.dir, env, tools: [reportProgressTool], persistSession: false });
+const calls = await parseWorkflow(loopWorkflow, loopFile);
+const transforms = await parseWorkflow(transformWorkflow, path.join(repo.dir, '.beans/workflows/bench-transforms.md'));
+const agents = await resolveWorkflowAgents(calls, session);
+const worker = agents.get('./worker.md');
+const store = new RunStore(repo.dir);
+const timed = async (job) => {
+  const started = performance.now();
+  await job();
+  return performance.now() - started;
+};
+const run = (workflow) => {
+  const state = store.create(workflow, {});
+  state.artifacts.results = [];
+  return executeRun({ workflow, state, save: (next) => store.save(next), runner: sessionAgentRunner(session, agents) }).then((final) => {
+    if (final.status !== 'completed') throw new Error(final.error);
+  });
+};
+
+const direct = [];
+const workflow = [];
+const engineOnly = [];
+const endToEnd = [];
+for (let round = 0; round < ROUNDS; round++) {
+  direct.push(await timed(async () => {
+    for (let i = 0; i < STEPS; i++) await session.runSubagent(worker, `n = ${i}`, new AbortController().signal);
+  }));
+  workflow.push(await timed(() => run(calls)));
+  engineOnly.push(await timed(() => run(transforms)));
+  const cli = await runBeans(['workflow', 'run', 'bench-calls', '-o', 'json'], { cwd: repo.dir, env });
+  if (cli.code !== 0) throw new Error(cli.stderr);
+  endToEnd.push(cli.ms);
+}
+// E: one checkpoint (state.json written beside, then renamed over the old one) of the finished B run.
+const last = store.list().find((state) => state.workflow.name === 'bench-calls');
+const saveMs = await timed(async () => {
+  for (let i = 0; i < STEPS; i++) store.save(last);
+});
+session.close();
+await server.close();
+repo.cleanup();
+
+const per = (values) => median(values) / STEPS;
+console.log(`workflow engine, ${STEPS} steps, median of ${ROUNDS} (zero-latency scripted Ollama):`);
+console.log(`  A direct subagent call          ${fmt(per(direct))} per call`);
+console.log(`  B call step in a workflow loop  ${fmt(per(workflow))} per step`);
+// A and B alternate within each round, so the difference is taken per round (the machine is shared).
+const overhead = median(workflow.map((value, round) => (value - direct[round]) / STEPS));
+console.log(`  engine overhead per call step   ${fmt(overhead)} (median of B - A per round)`);
+console.log(`  E one checkpoint write           ${fmt(saveMs / STEPS)} (${Math.round(JSON.stringify(last).length / 1024)} kB state, write + rename)`);
+console.log(`  C transform step (no model)     ${fmt(per(engineOnly))} per step`);
+console.log(`  D beans workflow run, end to end ${fmt(median(endToEnd))} for ${STEPS} calls (${fmt(median(endToEnd) / STEPS)} per step, start-up included)`);
