@@ -68,6 +68,11 @@ export interface Tool<Input = unknown> {
   schema?: z.ZodType<Input>;
   /** A JSON Schema for tools that arrive without zod; passed to the model verbatim. */
   inputSchema?: JsonSchema;
+  /**
+   * A read-only tool that still asks before reaching a domain it has not been allowed
+   * (`web_fetch`): its rules read `web_fetch(domain:example.com)` and match `ruleSubject`'s host.
+   */
+  asksPerDomain?: boolean;
   /** The string a permission rule like `shell(git *)` or `edit_file(src/**)` is matched against. */
   ruleSubject?(input: Input): string | undefined;
   /** One line for the UI, e.g. `src/a.ts` or `npm test`. */

@@ -1,0 +1,12 @@
+export { memoryTool } from './memory-tool.js';
+export {
+  MEMORY_FILE,
+  appendMemoryFact,
+  appendNote,
+  memoryFiles,
+  noteTargetPath,
+  saveNote,
+  type MemoryFileInfo,
+  type MemoryLocations,
+  type NoteTarget,
+} from './memory-file.js';

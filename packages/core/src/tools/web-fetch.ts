@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { errorResult } from './result.js';
+import { formatBytes } from './text.js';
+import { defineTool, type AnyTool, type ToolSessionState } from './tool.js';
+import { PrivateAddressError } from './web-fetch-address.js';
+import { fetchWithLimits, WebFetchError, type FetchLimits } from './web-fetch-http.js';
+
+export interface WebFetchOptions extends Partial<FetchLimits> {
+  /** The clock of the page cache (tests move it). */
+  now?: () => number;
+}
+
+export const WEB_FETCH_DEFAULTS: FetchLimits = { timeoutMs: 30_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5, allowPrivateNetwork: false };
+/** A page fetched again within this time comes from the session's cache. */
+export const WEB_FETCH_CACHE_MS = 15 * 60 * 1000;
+const CACHE_ENTRIES = 50;
+
+const schema = z.object({
+  url: z.url({ protocol: /^https?$/ }).describe('http(s) URL'),
+  prompt: z.string().optional().describe('What you want from the page'),
+});
+
+interface CachedPage {
+  at: number;
+  text: string;
+}
+
+// One cache per conversation: the tools' session state lives exactly as long.
+const caches = new WeakMap<ToolSessionState, Map<string, CachedPage>>();
+
+/** The `web_fetch` tool: a page as Markdown, with the limits and the network policy of the settings. */
+export function createWebFetchTool(options: WebFetchOptions = {}): AnyTool {
+  const limits: FetchLimits = {
+    timeoutMs: options.timeoutMs ?? WEB_FETCH_DEFAULTS.timeoutMs,
+    maxBytes: options.maxBytes ?? WEB_FETCH_DEFAULTS.maxBytes,
+    maxRedirects: options.maxRedirects ?? WEB_FETCH_DEFAULTS.maxRedirects,
+    allowPrivateNetwork: options.allowPrivateNetwork ?? WEB_FETCH_DEFAULTS.allowPrivateNetwork,
+  };
+  const now = options.now ?? Date.now;
+  return defineTool({
+    name: 'web_fetch',
+    kind: 'read',
+    asksPerDomain: true,
+    description: 'Fetch a web page (read-only) and return it as Markdown. Cached 15 min. Other-host redirects are returned for you to fetch.',
+    schema,
+    summarize: (input) => input.url,
+    ruleSubject: (input) => new URL(input.url).hostname.toLowerCase(),
+    async execute(input, ctx) {
+      const key = new URL(input.url).href;
+      let cache = caches.get(ctx.state);
+      if (!cache) caches.set(ctx.state, (cache = new Map()));
+      const cached = cache.get(key);
+      let text: string;
+      if (cached && now() - cached.at < WEB_FETCH_CACHE_MS) {
+        text = cached.text;
+      } else {
+        try {
+          const page = await fetchPage(new URL(key), limits, ctx.signal);
+          if (page.isError) return errorResult(page.text);
+          text = page.text;
+        } catch (error) {
+          if (ctx.signal.aborted) throw error;
+          return errorResult(describeFailure(key, error));
+        }
+        cache.delete(key);
+        cache.set(key, { at: now(), text });
+        // Oldest first: a long session keeps at most this many pages.
+        for (const old of cache.keys()) {
+          if (cache.size <= CACHE_ENTRIES) break;
+          cache.delete(old);
+        }
+      }
+      // The page itself, not a second model's summary: the question only tells the model what to look for.
+      const focus = input.prompt?.trim() ? `Asked of this page: ${input.prompt.trim()}\n` : '';
+      return { content: focus + text };
+    },
+  });
+}
+
+async function fetchPage(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<{ text: string; isError?: boolean }> {
+  const outcome = await fetchWithLimits(url, limits, signal);
+  if (outcome.kind === 'redirect') {
+    return { text: `${outcome.from} redirects (HTTP ${outcome.status}) to another host: ${outcome.to}\n\nCall web_fetch with that URL to read it.` };
+  }
+  const type = outcome.contentType.split(';')[0]!.trim().toLowerCase();
+  const cut = outcome.truncated ? `\nNote: only the first ${formatBytes(limits.maxBytes)} were read; the page is longer.` : '';
+  if (!isText(type)) {
+    return { text: `${outcome.url} is ${type || 'of an unknown type'} (${formatBytes(outcome.body.length)}${outcome.truncated ? ' or more' : ''}), not a text page; web_fetch reads HTML and text only.`, isError: true };
+  }
+  const body = decode(outcome.body, outcome.contentType);
+  if (outcome.status >= 400) {
+    return { text: `${outcome.url} answered HTTP ${outcome.status}. The start of its answer:\n${body.slice(0, 500)}`, isError: true };
+  }
+  if (type === 'text/html' || type === 'application/xhtml+xml') {
+    const { htmlToMarkdown } = await import('./web-fetch-markdown.js');
+    const page = await htmlToMarkdown(body, outcome.url);
+    return { text: `URL: ${outcome.url}${page.title ? `\nTitle: ${page.title}` : ''}${cut}\n\n${page.markdown}` };
+  }
+  return { text: `URL: ${outcome.url}${cut}\n\n${body}` };
+}
+
+function isText(type: string): boolean {
+  return type === '' || type.startsWith('text/') || /[/+](json|xml|xhtml\+xml|javascript|yaml)$/.test(type);
+}
+
+function decode(body: Buffer, contentType: string): string {
+  const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
+  try {
+    return new TextDecoder(charset ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}
+
+function describeFailure(url: string, error: unknown): string {
+  if (error instanceof PrivateAddressError || error instanceof WebFetchError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `${new URL(url).hostname} could not be found (DNS). Check the address.`;
+  if (code === 'ECONNREFUSED') return `${url} refused the connection. Check the address and port.`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `Fetching ${url} failed: ${message}`;
+}

@@ -1,0 +1,222 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWebFetchTool, WEB_FETCH_CACHE_MS } from '../../src/tools/web-fetch.js';
+import { checkLiteralAddress, guardedLookup, nonPublicRange, PrivateAddressError } from '../../src/tools/web-fetch-address.js';
+import { contentText, toolDeclaration, type ToolResult } from '../../src/tools/tool.js';
+import { makeContext, makeWorkspace, run } from './helpers.js';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** A page server on 127.0.0.1; counts requests per path. */
+async function serve(routes: Record<string, Handler>): Promise<{ url: (path: string) => string; hits: Map<string, number> }> {
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    const route = routes[path];
+    if (route) route(req, res);
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: (path) => `http://127.0.0.1:${port}${path}`, hits };
+}
+
+const html = (body: string, title = 'A page') => `<!doctype html><html><head><title>${title}</title><style>p{}</style></head><body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${body}</article><script>alert(1)</script></body></html>`;
+const ARTICLE = `<p>Beans reads <strong>web pages</strong> as Markdown; see <a href="/docs/install">the install guide</a>. ${'It keeps the article and drops the chrome around it. '.repeat(12)}</p><ul><li>first</li><li>second</li></ul><pre><code>pnpm install</code></pre>`;
+
+const local = createWebFetchTool({ allowPrivateNetwork: true });
+const text = (result: ToolResult) => contentText(result.content);
+
+describe('web_fetch', () => {
+  it('turns an HTML page into Markdown: title, article, absolute links, code; no scripts or styles', async () => {
+    const site = await serve({ '/guide': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(ARTICLE, 'Getting started')) });
+    const result = await run(local, { url: site.url('/guide') }, makeContext(makeWorkspace()));
+    expect(result.isError).toBeUndefined();
+    const out = text(result);
+    expect(out).toContain(`URL: ${site.url('/guide')}`);
+    expect(out).toContain('Title: Getting started');
+    expect(out).toContain('Beans reads **web pages** as Markdown');
+    expect(out).toContain(`[the install guide](${site.url('/docs/install')})`);
+    expect(out).toMatch(/- +first\n- +second/);
+    expect(out).toContain('```\npnpm install\n```');
+    expect(out).not.toContain('alert(1)');
+    expect(out).not.toContain('p{}');
+  });
+
+  it('decompresses gzip pages and decodes their charset', async () => {
+    const body = zlib.gzipSync(Buffer.from(html('<p>caf\xe9 cr\xe8me br\xfbl\xe9e, a long enough paragraph to count as the article of this small page.</p>'), 'latin1'));
+    const site = await serve({ '/gz': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1', 'content-encoding': 'gzip' }).end(body) });
+    expect(text(await run(local, { url: site.url('/gz') }, makeContext(makeWorkspace())))).toContain('café crème brûlée');
+  });
+
+  it('returns plain text and JSON as they are, and refuses binary content', async () => {
+    const site = await serve({
+      '/a.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('line one\nline two'),
+      '/a.json': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
+      '/a.png': (_req, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(2048)),
+    });
+    const ctx = makeContext(makeWorkspace());
+    expect(text(await run(local, { url: site.url('/a.txt') }, ctx))).toContain('line one\nline two');
+    expect(text(await run(local, { url: site.url('/a.json') }, ctx))).toContain('{"ok":true}');
+    const png = await run(local, { url: site.url('/a.png') }, ctx);
+    expect(png.isError).toBe(true);
+    expect(text(png)).toContain('image/png');
+  });
+
+  it('follows a same-host redirect chain to the final page, and says where it landed', async () => {
+    const site = await serve({
+      '/old': (_req, res) => res.writeHead(301, { location: '/older' }).end(),
+      '/older': (_req, res) => res.writeHead(302, { location: '/new' }).end(),
+      '/new': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('the final page'),
+    });
+    const out = text(await run(local, { url: site.url('/old') }, makeContext(makeWorkspace())));
+    expect(out).toContain(`URL: ${site.url('/new')}`);
+    expect(out).toContain('the final page');
+  });
+
+  it('stops after the redirect limit', async () => {
+    const site = await serve({ '/loop': (_req, res) => res.writeHead(302, { location: '/loop' }).end() });
+    const tool = createWebFetchTool({ allowPrivateNetwork: true, maxRedirects: 3 });
+    const result = await run(tool, { url: site.url('/loop') }, makeContext(makeWorkspace()));
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('redirected more than 3 times');
+    expect(site.hits.get('/loop')).toBe(4);
+  });
+
+  it('hands a redirect to another host back to the model instead of following it', async () => {
+    const site = await serve({ '/moved': (_req, res) => res.writeHead(301, { location: 'https://elsewhere.example/page' }).end() });
+    const out = text(await run(local, { url: site.url('/moved') }, makeContext(makeWorkspace())));
+    expect(out).toContain('redirects (HTTP 301) to another host: https://elsewhere.example/page');
+    expect(out).toContain('Call web_fetch with that URL');
+  });
+
+  it('stops reading at the size cap and says the page is longer', async () => {
+    let sent = 0;
+    const site = await serve({
+      '/huge': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const chunk = Buffer.alloc(64 * 1024, 'a');
+        const pump = () => {
+          while (sent < 50 * 1024 * 1024) {
+            sent += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end();
+        };
+        res.on('close', () => res.destroy());
+        pump();
+      },
+    });
+    const tool = createWebFetchTool({ allowPrivateNetwork: true, maxBytes: 1024 * 1024 });
+    const out = text(await run(tool, { url: site.url('/huge') }, makeContext(makeWorkspace())));
+    expect(out).toContain('only the first 1.0 MB were read');
+    expect(out.length).toBeLessThan(1024 * 1024 + 500);
+    // The download stopped early: far less than the 50 MB page went over the wire.
+    expect(sent).toBeLessThan(20 * 1024 * 1024);
+  });
+
+  it('caps a gzip bomb by its decompressed size', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(30 * 1024 * 1024, 'a'));
+    const site = await serve({ '/bomb': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(bomb) });
+    const tool = createWebFetchTool({ allowPrivateNetwork: true, maxBytes: 512 * 1024 });
+    const out = text(await run(tool, { url: site.url('/bomb') }, makeContext(makeWorkspace())));
+    expect(out).toContain('only the first 512.0 KB were read');
+  });
+
+  it('gives up after the timeout with an error result', async () => {
+    const site = await serve({ '/slow': () => undefined });
+    const tool = createWebFetchTool({ allowPrivateNetwork: true, timeoutMs: 300 });
+    const started = Date.now();
+    const result = await run(tool, { url: site.url('/slow') }, makeContext(makeWorkspace()));
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('did not answer within');
+  });
+
+  it('reports an HTTP error status as an error result with the start of the answer', async () => {
+    const site = await serve({});
+    const result = await run(local, { url: site.url('/missing') }, makeContext(makeWorkspace()));
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain('answered HTTP 404');
+    expect(text(result)).toContain('no such page');
+  });
+
+  it('refuses loopback by default, by name and by address, before any request is made', async () => {
+    const site = await serve({ '/': (_req, res) => res.end('secret') });
+    const strict = createWebFetchTool();
+    const ctx = makeContext(makeWorkspace());
+    const byAddress = await run(strict, { url: site.url('/') }, ctx);
+    expect(byAddress.isError).toBe(true);
+    expect(text(byAddress)).toContain('webFetch.allowPrivateNetwork');
+    const port = new URL(site.url('/')).port;
+    const byName = await run(strict, { url: `http://localhost:${port}/` }, ctx);
+    expect(byName.isError).toBe(true);
+    expect(text(byName)).toContain('(loopback)');
+    expect(site.hits.get('/')).toBeUndefined();
+  });
+
+  it('never follows a redirect to another host (a private address included): the model gets the URL', async () => {
+    const site = await serve({ '/go': (_req, res) => res.writeHead(302, { location: 'http://10.0.0.1/admin' }).end() });
+    const out = text(await run(local, { url: site.url('/go') }, makeContext(makeWorkspace())));
+    expect(out).toContain('another host: http://10.0.0.1/admin');
+  });
+
+  it('caches a page for 15 minutes within a session, and not across sessions', async () => {
+    let now = 1_000_000;
+    const site = await serve({ '/p': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('page') });
+    const tool = createWebFetchTool({ allowPrivateNetwork: true, now: () => now });
+    const ctx = makeContext(makeWorkspace());
+    await run(tool, { url: site.url('/p') }, ctx);
+    now += WEB_FETCH_CACHE_MS - 1000;
+    const again = await run(tool, { url: site.url('/p'), prompt: 'What does it say?' }, ctx);
+    expect(site.hits.get('/p')).toBe(1);
+    expect(text(again)).toContain('Asked of this page: What does it say?');
+    await run(tool, { url: site.url('/p') }, makeContext(makeWorkspace()));
+    expect(site.hits.get('/p')).toBe(2);
+    now += 2000;
+    await run(tool, { url: site.url('/p') }, ctx);
+    expect(site.hits.get('/p')).toBe(3);
+  });
+
+  it('accepts only http and https URLs, and keeps its declaration small', () => {
+    expect(local.schema!.safeParse({ url: 'file:///etc/passwd' }).success).toBe(false);
+    expect(local.schema!.safeParse({ url: 'ftp://example.com/x' }).success).toBe(false);
+    expect(local.schema!.safeParse({ url: 'https://example.com/x', prompt: 'q' }).success).toBe(true);
+    expect(JSON.stringify(toolDeclaration(local)).length).toBeLessThan(500);
+    expect(local.ruleSubject!({ url: 'https://Docs.Example.com:8443/a' })).toBe('docs.example.com');
+  });
+});
+
+describe('private address checks', () => {
+  it('classify loopback, private, link-local, unique-local and mapped addresses as not public', () => {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1']) {
+      expect(nonPublicRange(address), address).toBeDefined();
+    }
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(nonPublicRange(address), address).toBeUndefined();
+  });
+
+  it('refuse literal addresses in URLs (Node connects to those without a lookup)', () => {
+    expect(() => checkLiteralAddress('169.254.169.254', false)).toThrow(PrivateAddressError);
+    expect(() => checkLiteralAddress('[::1]', false)).toThrow(PrivateAddressError);
+    expect(() => checkLiteralAddress('127.0.0.1', true)).not.toThrow();
+    expect(() => checkLiteralAddress('example.com', false)).not.toThrow();
+  });
+
+  it('refuse a name that resolves to a private address at connection time', async () => {
+    const error = await new Promise<Error | null>((resolve) => guardedLookup(false)('localhost', {}, (err) => resolve(err)));
+    expect(error).toBeInstanceOf(PrivateAddressError);
+    const ok = await new Promise<Error | null>((resolve) => guardedLookup(true)('localhost', {}, (err) => resolve(err)));
+    expect(ok).toBeNull();
+  });
+});
