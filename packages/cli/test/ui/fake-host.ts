@@ -4,6 +4,10 @@ import path from 'node:path';
 import {
   ChatSession,
   ToolRegistry,
+  builtinPromptMessage,
+  memoryFiles,
+  parseSlashInput,
+  saveNote,
   createAuthorize,
   permissionHook,
   readFileTool,
@@ -113,6 +117,7 @@ export function createFakeHost(options: FakeHostOptions) {
     for (const listener of listeners) listener(next);
   };
   const calls: string[] = [];
+  const memoryPlaces = { workspaceRoot: root, configDir: path.join(root, '.user-config') };
 
   const host: ChatHost = {
     get session() {
@@ -140,6 +145,9 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     async preparePrompt(text) {
       prompts.push(text);
+      const slash = parseSlashInput(text);
+      const builtin = slash && builtinPromptMessage(slash.name, slash.args);
+      if (builtin) return { messages: [builtin] };
       if (text.startsWith('/review')) {
         const args = text.slice('/review'.length).trim();
         return { messages: [{ role: 'user', content: `Review pull request ${args} carefully.`, origin: 'command', display: text, timestamp: Date.now() }] };
@@ -177,6 +185,13 @@ export function createFakeHost(options: FakeHostOptions) {
       return (options.paths ?? []).filter((file) => file.startsWith(prefix));
     },
     contextWindow: () => options.contextWindow,
+    // The real memory files, in the temporary workspace and a user folder inside it.
+    memoryFiles: () => memoryFiles(memoryPlaces),
+    saveMemoryNote: (target, text) => saveNote(target, text, memoryPlaces),
+    async editFile(file) {
+      calls.push(`edit:${file}`);
+      return `Edited ${file}.`;
+    },
   };
 
   return {

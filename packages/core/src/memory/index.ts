@@ -1,4 +1,5 @@
 export { memoryTool } from './memory-tool.js';
+export { initPrompt, builtinPromptMessage } from './init-prompt.js';
 export {
   MEMORY_FILE,
   appendMemoryFact,

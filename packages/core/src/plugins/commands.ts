@@ -17,6 +17,8 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'hooks',
   'mcp',
   'plugins',
+  'memory',
+  'init',
   'quit',
 ];
 
