@@ -7,7 +7,7 @@ import { defineTool } from '../tools/tool.js';
 import { MEMORY_FILE, appendMemoryFact, noteLine, withNote } from './memory-file.js';
 
 const schema = z.object({
-  fact: z.string().describe('One durable fact, one line'),
+  fact: z.string().describe('The fact, one line'),
 });
 
 /**
@@ -19,8 +19,7 @@ export const memoryTool = defineTool({
   name: 'memory',
   kind: 'edit',
   description:
-    'Remember a durable fact about this project for future sessions (build/test commands, conventions, gotchas you learned). ' +
-    'Saved to .beans/memory.md. One short fact per call; not for task progress.',
+    'Save one durable project fact (build/test commands, conventions you learned) to .beans/memory.md for future sessions. Not for task progress.',
   schema,
   summarize: (input) => input.fact.slice(0, 80),
   async preview(input, ctx) {

@@ -40,7 +40,8 @@ export async function fetchWithLimits(start: URL, limits: FetchLimits, signal: A
       const response = await request(url, limits.allowPrivateNetwork, combined);
       const location = response.headers.location;
       if (response.statusCode !== undefined && response.statusCode >= 300 && response.statusCode < 400 && location) {
-        response.resume();
+        // Not drained: a redirect with an endless body must not keep the connection busy.
+        response.destroy();
         const next = new URL(location, url);
         if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new WebFetchError(`${url.href} redirects to ${next.href}, which is not an http(s) address.`);
         if (!sameSite(url, next)) return { kind: 'redirect', from: url.href, to: next.href, status: response.statusCode };

@@ -14,8 +14,8 @@ export const WEB_FETCH_CACHE_MS = 15 * 60 * 1000;
 const CACHE_ENTRIES = 50;
 
 const schema = z.object({
-  url: z.url({ protocol: /^https?$/ }).describe('http(s) URL'),
-  prompt: z.string().optional().describe('What you want from the page'),
+  url: z.url({ protocol: /^https?$/ }),
+  prompt: z.string().optional().describe('What to look for'),
 });
 
 interface CachedPage {
@@ -39,7 +39,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): AnyTool {
     name: 'web_fetch',
     kind: 'read',
     asksPerDomain: true,
-    description: 'Fetch a web page (read-only) and return it as Markdown. Cached 15 min. Other-host redirects are returned for you to fetch.',
+    description: 'Fetch an http(s) URL and return the page as Markdown (read-only). A redirect to another host is returned for you to fetch.',
     schema,
     summarize: (input) => input.url,
     ruleSubject: (input) => new URL(input.url).hostname.toLowerCase(),
