@@ -85,6 +85,34 @@ describe('web_fetch', () => {
     expect(out).toContain('the final page');
   });
 
+  it('does not read the body of a redirect (an endless one would keep downloading in the background)', async () => {
+    let redirectClosed = false;
+    const site = await serve({
+      '/r': (_req, res) => {
+        res.writeHead(302, { location: '/done' });
+        const chunk = Buffer.alloc(64 * 1024, 'z');
+        const timer = setInterval(() => res.write(chunk), 1);
+        res.on('close', () => {
+          redirectClosed = true;
+          clearInterval(timer);
+        });
+      },
+      '/done': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('landed'),
+    });
+    const tool = createWebFetchTool({ allowPrivateNetwork: true, timeoutMs: 2000 });
+    const result = await run(tool, { url: site.url('/r') }, makeContext(makeWorkspace()));
+    expect(text(result)).toContain('landed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(redirectClosed).toBe(true);
+  });
+
+  it('an interrupt (Esc, Ctrl+C) aborts the fetch and reaches the executor as an abort, not a result', async () => {
+    const site = await serve({ '/slow': () => undefined });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 100);
+    await expect(run(local, { url: site.url('/slow') }, makeContext(makeWorkspace(), { signal: abort.signal }))).rejects.toThrow();
+  });
+
   it('stops after the redirect limit', async () => {
     const site = await serve({ '/loop': (_req, res) => res.writeHead(302, { location: '/loop' }).end() });
     const tool = createWebFetchTool({ allowPrivateNetwork: true, maxRedirects: 3 });
