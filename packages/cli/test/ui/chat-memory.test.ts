@@ -1,5 +1,8 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { createWebFetchTool } from '@beans/core';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openInEditor } from '../../src/open-editor.js';
 import { createFakeHost, type FakeHostOptions } from './fake-host.js';
@@ -101,5 +104,31 @@ describe('the external editor', () => {
     expect(line).toContain(`Edited ${file}`);
     expect(readFileSync(file, 'utf8')).toBe(`edited by ${script}\n`);
     expect(openInEditor(file, { PATH: process.env.PATH, EDITOR: 'false' }, process.stdin)).toContain('exited with status 1');
+  });
+});
+
+describe('web_fetch in chat', () => {
+  test('asks before a new domain; "always" covers that domain for the rest of the session', async () => {
+    const server = http.createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`page ${req.url}`));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => server.close());
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { chat, fake } = setup({
+      extraTools: [createWebFetchTool({ allowPrivateNetwork: true })],
+      turns: [
+        { toolCalls: [{ name: 'web_fetch', arguments: { url: `${base}/one` } }] },
+        { toolCalls: [{ name: 'web_fetch', arguments: { url: `${base}/two` } }] },
+        { chunks: ['read both'] },
+      ],
+    });
+    await chat.submit('read the docs');
+    const prompt = await chat.waitForText('Allow web_fetch');
+    expect(prompt).toContain(`${base}/one`);
+    await chat.answer('a');
+    await chat.waitForText('read both');
+    expect(chat.frame().match(/Allow web_fetch/g) ?? []).toHaveLength(0);
+    const results = fake.requests[2]!.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+    expect(results.join('\n')).toContain('page /one');
+    expect(results.join('\n')).toContain('page /two');
   });
 });

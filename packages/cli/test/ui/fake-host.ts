@@ -16,6 +16,7 @@ import {
   writeFileTool,
   editFileTool,
   type AgentMessage,
+  type AnyTool,
   type ChatRequest,
   type LLMClient,
   type ModelInfo,
@@ -46,6 +47,8 @@ export interface FakeHostOptions {
   history?: AgentMessage[];
   contextWindow?: number;
   agents?: { name: string; description: string }[];
+  /** More real tools for the model (e.g. web_fetch against a local server). */
+  extraTools?: AnyTool[];
 }
 
 
@@ -105,7 +108,7 @@ export function createFakeHost(options: FakeHostOptions) {
     workspace,
     ask: (request, signal) => (asker ? asker(request, signal) : Promise.resolve<AskAnswer>({ decision: 'deny', reason: 'no asker' })),
   });
-  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool]);
+  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool, ...(options.extraTools ?? [])]);
   const makeSession = (messages?: AgentMessage[]) =>
     new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages });
 
