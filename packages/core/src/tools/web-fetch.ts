@@ -11,7 +11,9 @@ export interface WebFetchOptions extends Partial<FetchLimits> {
 export const WEB_FETCH_DEFAULTS: FetchLimits = { timeoutMs: 30_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5, allowPrivateNetwork: false };
 /** A page fetched again within this time comes from the session's cache. */
 export const WEB_FETCH_CACHE_MS = 15 * 60 * 1000;
+/** What the cache of one conversation may hold: pages are up to webFetch.maxBytes each. */
 const CACHE_ENTRIES = 50;
+const CACHE_CHARS = 16 * 1024 * 1024;
 
 const schema = z.object({
   url: z.url({ protocol: /^https?$/ }),
@@ -44,7 +46,9 @@ export function createWebFetchTool(options: WebFetchOptions = {}): AnyTool {
     summarize: (input) => input.url,
     ruleSubject: (input) => new URL(input.url).hostname.toLowerCase(),
     async execute(input, ctx) {
-      const key = new URL(input.url).href;
+      const url = new URL(input.url);
+      url.hash = '';
+      const key = url.href;
       let cache = caches.get(ctx.state);
       if (!cache) caches.set(ctx.state, (cache = new Map()));
       const cached = cache.get(key);
@@ -64,10 +68,13 @@ export function createWebFetchTool(options: WebFetchOptions = {}): AnyTool {
         }
         cache.delete(key);
         cache.set(key, { at: now(), text });
-        // Oldest first: a long session keeps at most this many pages.
-        for (const old of cache.keys()) {
-          if (cache.size <= CACHE_ENTRIES) break;
+        // Oldest first: a long session keeps at most this many pages and characters.
+        let chars = 0;
+        for (const page of cache.values()) chars += page.text.length;
+        for (const [old, page] of cache) {
+          if (cache.size <= CACHE_ENTRIES && chars <= CACHE_CHARS) break;
           cache.delete(old);
+          chars -= page.text.length;
         }
       }
       // The page itself, not a second model's summary: the question only tells the model what to look for.

@@ -217,6 +217,18 @@ describe('web_fetch', () => {
     expect(site.hits.get('/p')).toBe(3);
   });
 
+  it('keeps the cache of a conversation within its size budget (oldest pages go first)', async () => {
+    const big = 'b'.repeat(6 * 1024 * 1024);
+    const site = await serve({ '/big': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(big) });
+    const tool = createWebFetchTool({ allowPrivateNetwork: true });
+    const ctx = makeContext(makeWorkspace());
+    for (const query of ['a', 'b', 'c', 'a']) await run(tool, { url: site.url(`/big?${query}`) }, ctx);
+    // Three 6 MB pages do not fit a 16 MB cache: the first was dropped, so fetching it again hits the server.
+    expect(site.hits.get('/big')).toBe(4);
+    await run(tool, { url: `${site.url('/big?a')}#section` }, ctx);
+    expect(site.hits.get('/big')).toBe(4);
+  });
+
   it('accepts only http and https URLs, and keeps its declaration small', () => {
     expect(local.schema!.safeParse({ url: 'file:///etc/passwd' }).success).toBe(false);
     expect(local.schema!.safeParse({ url: 'ftp://example.com/x' }).success).toBe(false);
