@@ -1,36 +1,20 @@
 // Issue 18: web_fetch through the built bin/beans, against a local HTTP server that a user setting
 // (webFetch.allowPrivateNetwork) lets Beans reach.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startPageServer, type PageHandler, type PageServer } from '../support/page-server.ts';
 import { makeTempRepo, runBeans, scriptedOllama, type TempRepo } from './harness.ts';
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-const servers: http.Server[] = [];
+const servers: PageServer[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  for (const server of servers.splice(0)) await server.close();
 });
 
-async function site(routes: Record<string, Handler>) {
-  const hits: string[] = [];
-  let bytesSent = 0;
-  const server = http.createServer((req, res) => {
-    hits.push(req.url ?? '/');
-    const route = routes[req.url ?? '/'];
-    if (!route) return void res.writeHead(404).end('missing');
-    const write = res.write.bind(res);
-    res.write = ((chunk: Buffer, ...rest: never[]) => ((bytesSent += chunk.length), write(chunk, ...rest))) as typeof res.write;
-    route(req, res);
-  });
+async function site(routes: Record<string, PageHandler>): Promise<PageServer> {
+  const server = await startPageServer(routes);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { base, hits, sent: () => bytesSent };
+  return server;
 }
 
 /** The user's own settings (not the repository's, which an untrusted folder could not use to loosen Beans). */
@@ -111,7 +95,7 @@ describe('web_fetch end to end', () => {
     expect(run.code).toBe(0);
     expect(toolResult).toContain('only the first 2.0 MB were read; the page is longer');
     expect(toolResult).toContain('filler words for a very long page');
-    expect(web.sent()).toBeLessThan(20 * 1024 * 1024);
+    expect(web.bytesSent()).toBeLessThan(20 * 1024 * 1024);
   });
 
   it('gives up on a page that never answers after webFetch.timeoutMs', async () => {

@@ -1,35 +1,20 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startPageServer, type PageHandler, type PageServer } from '../../../../test/support/page-server.ts';
 import { createWebFetchTool, WEB_FETCH_CACHE_MS } from '../../src/tools/web-fetch.js';
 import { checkLiteralAddress, guardedLookup, nonPublicRange, PrivateAddressError } from '../../src/tools/web-fetch-address.js';
 import { contentText, toolDeclaration, type ToolResult } from '../../src/tools/tool.js';
 import { makeContext, makeWorkspace, run } from './helpers.js';
 
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
-const servers: http.Server[] = [];
+const servers: PageServer[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  for (const server of servers.splice(0)) await server.close();
 });
 
-/** A page server on 127.0.0.1; counts requests per path. */
-async function serve(routes: Record<string, Handler>): Promise<{ url: (path: string) => string; hits: Map<string, number> }> {
-  const hits = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    hits.set(path, (hits.get(path) ?? 0) + 1);
-    const route = routes[path];
-    if (route) route(req, res);
-    else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
-  });
+async function serve(routes: Record<string, PageHandler>): Promise<PageServer> {
+  const server = await startPageServer(routes);
   servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { url: (path) => `http://127.0.0.1:${port}${path}`, hits };
+  return server;
 }
 
 const html = (body: string, title = 'A page') => `<!doctype html><html><head><title>${title}</title><style>p{}</style></head><body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${body}</article><script>alert(1)</script></body></html>`;
@@ -119,7 +104,7 @@ describe('web_fetch', () => {
     const result = await run(tool, { url: site.url('/loop') }, makeContext(makeWorkspace()));
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('redirected more than 3 times');
-    expect(site.hits.get('/loop')).toBe(4);
+    expect(site.count('/loop')).toBe(4);
   });
 
   it('hands a redirect to another host back to the model instead of following it', async () => {
@@ -191,7 +176,7 @@ describe('web_fetch', () => {
     const byName = await run(strict, { url: `http://localhost:${port}/` }, ctx);
     expect(byName.isError).toBe(true);
     expect(text(byName)).toContain('(loopback)');
-    expect(site.hits.get('/')).toBeUndefined();
+    expect(site.count('/')).toBe(0);
   });
 
   it('never follows a redirect to another host (a private address included): the model gets the URL', async () => {
@@ -208,13 +193,13 @@ describe('web_fetch', () => {
     await run(tool, { url: site.url('/p') }, ctx);
     now += WEB_FETCH_CACHE_MS - 1000;
     const again = await run(tool, { url: site.url('/p'), prompt: 'What does it say?' }, ctx);
-    expect(site.hits.get('/p')).toBe(1);
+    expect(site.count('/p')).toBe(1);
     expect(text(again)).toContain('Asked of this page: What does it say?');
     await run(tool, { url: site.url('/p') }, makeContext(makeWorkspace()));
-    expect(site.hits.get('/p')).toBe(2);
+    expect(site.count('/p')).toBe(2);
     now += 2000;
     await run(tool, { url: site.url('/p') }, ctx);
-    expect(site.hits.get('/p')).toBe(3);
+    expect(site.count('/p')).toBe(3);
   });
 
   it('keeps the cache of a conversation within its size budget (oldest pages go first)', async () => {
@@ -224,9 +209,9 @@ describe('web_fetch', () => {
     const ctx = makeContext(makeWorkspace());
     for (const query of ['a', 'b', 'c', 'a']) await run(tool, { url: site.url(`/big?${query}`) }, ctx);
     // Three 6 MB pages do not fit a 16 MB cache: the first was dropped, so fetching it again hits the server.
-    expect(site.hits.get('/big')).toBe(4);
+    expect(site.count('/big')).toBe(4);
     await run(tool, { url: `${site.url('/big?a')}#section` }, ctx);
-    expect(site.hits.get('/big')).toBe(4);
+    expect(site.count('/big')).toBe(4);
   });
 
   it('accepts only http and https URLs, and keeps its declaration small', () => {
