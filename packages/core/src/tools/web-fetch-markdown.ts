@@ -6,11 +6,17 @@ export interface PageText {
 
 /**
  * HTML to Markdown: linkedom parses (lighter and faster to load than jsdom), Readability keeps the
- * article and drops menus, footers and scripts, turndown writes Markdown. Loaded on the first fetch
+ * article and drops menus, footers and scripts, turndown writes Markdown (with the GFM plugin for
+ * tables). Loaded on the first fetch
  * so start-up pays nothing for them. A page Readability finds no article in is converted whole.
  */
 export async function htmlToMarkdown(html: string, pageUrl: string): Promise<PageText> {
-  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([import('linkedom'), import('@mozilla/readability'), import('turndown')]);
+  const [{ parseHTML }, { Readability }, { default: TurndownService }, { gfm }] = await Promise.all([
+    import('linkedom'),
+    import('@mozilla/readability'),
+    import('turndown'),
+    import('@joplin/turndown-plugin-gfm'),
+  ]);
   const { document } = parseHTML(html);
   // linkedom has no baseURI, so Readability would leave links relative; the model needs them whole.
   absolutize(document, 'a', 'href', pageUrl);
@@ -24,6 +30,8 @@ export async function htmlToMarkdown(html: string, pageUrl: string): Promise<Pag
     article = null; // odd markup: convert the whole body instead
   }
   const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
+  // Tables stay tables (documentation pages are full of them), as GitHub-flavoured Markdown.
+  turndown.use(gfm);
   turndown.remove(['script', 'style', 'noscript', 'iframe', 'form'] as never);
   const markdown = turndown.turndown(article?.content || fallbackBody).trim();
   const title = article?.title?.trim() || fallbackTitle;

@@ -18,7 +18,8 @@ async function serve(routes: Record<string, PageHandler>): Promise<PageServer> {
 }
 
 const html = (body: string, title = 'A page') => `<!doctype html><html><head><title>${title}</title><style>p{}</style></head><body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${body}</article><script>alert(1)</script></body></html>`;
-const ARTICLE = `<p>Beans reads <strong>web pages</strong> as Markdown; see <a href="/docs/install">the install guide</a>. ${'It keeps the article and drops the chrome around it. '.repeat(12)}</p><ul><li>first</li><li>second</li></ul><pre><code>pnpm install</code></pre>`;
+const ARTICLE = `<p>Beans reads <strong>web pages</strong> as Markdown; see <a href="/docs/install">the install guide</a>. ${'It keeps the article and drops the chrome around it. '.repeat(12)}</p><ul><li>first</li><li>second</li></ul><pre><code>pnpm install</code></pre>
+<table><thead><tr><th>Option</th><th>Default</th></tr></thead><tbody><tr><td>timeout</td><td>30 s</td></tr></tbody></table>`;
 
 const local = createWebFetchTool({ allowPrivateNetwork: true });
 const text = (result: ToolResult) => contentText(result.content);
@@ -35,6 +36,7 @@ describe('web_fetch', () => {
     expect(out).toContain(`[the install guide](${site.url('/docs/install')})`);
     expect(out).toMatch(/- +first\n- +second/);
     expect(out).toContain('```\npnpm install\n```');
+    expect(out).toContain('| Option | Default |\n| --- | --- |\n| timeout | 30 s |');
     expect(out).not.toContain('alert(1)');
     expect(out).not.toContain('p{}');
   });
