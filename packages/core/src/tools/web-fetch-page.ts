@@ -20,7 +20,9 @@ export async function fetchPage(url: URL, limits: FetchLimits, signal: AbortSign
   if (type === 'text/html' || type === 'application/xhtml+xml') {
     const { htmlToMarkdown } = await import('./web-fetch-markdown.js');
     const page = await htmlToMarkdown(body, outcome.url);
-    return { text: `URL: ${outcome.url}${page.title ? `\nTitle: ${page.title}` : ''}${cut}\n\n${page.markdown}` };
+    // A page drawn by scripts has nothing to read without a browser; say so rather than return nothing.
+    const markdown = page.markdown || '(The page has no readable text: it is probably drawn by JavaScript. Look for another source, such as its API or a raw file.)';
+    return { text: `URL: ${outcome.url}${page.title ? `\nTitle: ${page.title}` : ''}${cut}\n\n${markdown}` };
   }
   return { text: `URL: ${outcome.url}${cut}\n\n${body}` };
 }

@@ -41,6 +41,13 @@ describe('web_fetch', () => {
     expect(out).not.toContain('p{}');
   });
 
+  it('says so when a page has no readable text (drawn by scripts)', async () => {
+    const site = await serve({ '/app': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>') });
+    const out = text(await run(local, { url: site.url('/app') }, makeContext(makeWorkspace())));
+    expect(out).toContain('Title: App');
+    expect(out).toContain('no readable text');
+  });
+
   it('decompresses gzip pages and decodes their charset', async () => {
     const body = zlib.gzipSync(Buffer.from(html('<p>caf\xe9 cr\xe8me br\xfbl\xe9e, a long enough paragraph to count as the article of this small page.</p>'), 'latin1'));
     const site = await serve({ '/gz': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1', 'content-encoding': 'gzip' }).end(body) });
