@@ -47,6 +47,13 @@ describe('# notes', () => {
     expect(existsSync(path.join(fake.root, 'AGENTS.md'))).toBe(false);
   });
 
+  test('#123 (an issue number) is a message for the model, not a note', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('#123 fails on Windows, please fix it');
+    await chat.waitForText('answer');
+    expect(fake.requests[0]!.messages[0]).toEqual({ role: 'user', content: '#123 fails on Windows, please fix it' });
+  });
+
   test('a multi-line message starting with # (pasted Markdown) goes to the model as usual', async () => {
     const { chat, fake } = setup();
     await chat.type(`${KEY.pasteStart}# Title\nsome text${KEY.pasteEnd}`);
