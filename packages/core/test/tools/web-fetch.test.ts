@@ -188,6 +188,12 @@ describe('web_fetch', () => {
     expect(site.count('/')).toBe(0);
   });
 
+  it('connects by name through its own lookup when private addresses are allowed', async () => {
+    const site = await serve({ '/named': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('reached by name') });
+    const port = new URL(site.base).port;
+    expect(text(await run(local, { url: `http://localhost:${port}/named` }, makeContext(makeWorkspace())))).toContain('reached by name');
+  });
+
   it('never follows a redirect to another host (a private address included): the model gets the URL', async () => {
     const site = await serve({ '/go': (_req, res) => res.writeHead(302, { location: 'http://10.0.0.1/admin' }).end() });
     const out = text(await run(local, { url: site.url('/go') }, makeContext(makeWorkspace())));
