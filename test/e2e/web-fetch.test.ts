@@ -104,7 +104,7 @@ describe('web_fetch end to end', () => {
     userSettings(repo, { webFetch: { allowPrivateNetwork: true, timeoutMs: 1000 } });
     const { run, toolResult } = await fetchOnce(repo, `${web.base}/slow`);
     expect(run.code).toBe(0);
-    expect(toolResult).toContain('did not answer within 1 s');
+    expect(toolResult).toContain('did not load within 1 s');
     expect(run.durationMs).toBeLessThan(15_000);
   });
 

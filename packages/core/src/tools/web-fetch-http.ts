@@ -53,7 +53,7 @@ export async function fetchWithLimits(start: URL, limits: FetchLimits, signal: A
       return { kind: 'page', url: url.href, status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body, truncated };
     }
   } catch (error) {
-    if (deadline.aborted && !signal.aborted) throw new WebFetchError(`${start.href} did not answer within ${Math.round(limits.timeoutMs / 1000)} s. Try again later or another source.`);
+    if (deadline.aborted && !signal.aborted) throw new WebFetchError(`${start.href} did not load within ${Math.round(limits.timeoutMs / 1000)} s (webFetch.timeoutMs). Try again later or another source.`);
     throw error;
   }
 }

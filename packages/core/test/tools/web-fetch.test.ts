@@ -163,7 +163,7 @@ describe('web_fetch', () => {
     const result = await run(tool, { url: site.url('/slow') }, makeContext(makeWorkspace()));
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('did not answer within');
+    expect(text(result)).toContain('did not load within');
   });
 
   it('reports an HTTP error status as an error result with the start of the answer', async () => {
