@@ -15,6 +15,8 @@ export function openInEditor(file: string, env: NodeJS.ProcessEnv = process.env,
   try {
     const run = spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit', env });
     if (run.error) return `Could not start the editor (${run.error.message}). Set $EDITOR to your editor's command.`;
+    // sh's "command not found".
+    if (run.status === 127) return `The editor command "${editor}" was not found. Set $EDITOR (or $VISUAL) to your editor, e.g. EDITOR=nano.`;
     if (run.status !== 0) return `The editor (${editor}) exited with status ${run.status ?? run.signal}; ${file} may be unchanged.`;
     return `Edited ${file}. Beans reads memory files when a session starts: /clear or a new session sees the change.`;
   } finally {

@@ -111,6 +111,7 @@ describe('the external editor', () => {
     expect(line).toContain(`Edited ${file}`);
     expect(readFileSync(file, 'utf8')).toBe(`edited by ${script}\n`);
     expect(openInEditor(file, { PATH: process.env.PATH, EDITOR: 'false' }, process.stdin)).toContain('exited with status 1');
+    expect(openInEditor(file, { PATH: process.env.PATH, EDITOR: 'no-such-editor-here' }, process.stdin)).toContain('"no-such-editor-here" was not found. Set $EDITOR');
   });
 });
 
