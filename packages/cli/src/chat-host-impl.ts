@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, walkFiles, type AgentSession } from '@beans/core';
+import { PluginStore, describeHookSource, memoryFiles, saveNote, walkFiles, type AgentSession } from '@beans/core';
+import { openInEditor } from './open-editor.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
 const FILE_LIST_MAX_AGE_MS = 5_000;
@@ -98,5 +99,8 @@ export function createChatHost(app: AgentSession): ChatHost {
       return (await files.list).filter((file) => file.toLowerCase().startsWith(lower)).slice(0, 50);
     },
     contextWindow: () => contextWindow,
+    memoryFiles: () => memoryFiles({ workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
+    saveMemoryNote: (target, text) => saveNote(target, text, { workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
+    editFile: async (file) => openInEditor(file, app.base.env),
   };
 }

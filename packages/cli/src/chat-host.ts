@@ -1,4 +1,4 @@
-import type { AgentMessage, AskUser, ChatSession, ModelInfo, TurnOutcome, UserMessage } from '@beans/core';
+import type { AgentMessage, AskUser, ChatSession, MemoryFileInfo, ModelInfo, NoteTarget, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -68,4 +68,10 @@ export interface ChatHost {
   completePath(prefix: string): Promise<string[]>;
   /** The model's context window in tokens, when known. */
   contextWindow(): number | undefined;
+  /** /memory: the project's AGENTS.md, the agent's .beans/memory.md and the user's AGENTS.md. */
+  memoryFiles(): Promise<MemoryFileInfo[]>;
+  /** A `#` note from the input, saved to the project's or the user's memory; returns a line to show. */
+  saveMemoryNote(target: NoteTarget, text: string): Promise<string>;
+  /** Opens a file in the user's $EDITOR and waits for it; returns a line to show. */
+  editFile(file: string): Promise<string>;
 }

@@ -18,6 +18,7 @@ export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-to
 export { createShellSandbox, sandboxReadDenials, SandboxUnavailableError, type ShellSandbox, type ShellSandboxOptions, type SandboxedCommand } from './sandbox/index.js';
 export * from './hooks/index.js';
 export * from './guardrails/index.js';
+export * from './memory/index.js';
 export { collectMcpServers, type McpSources, type CollectedMcpServers } from './mcp/collect-servers.js';
 export { loadMcpConfigFile, loadMcpConfigArgument, parseMcpServers, type McpServerEntry, type McpServerConfig } from './mcp/mcp-config.js';
 export type { McpServerStatus, McpServerSet } from './mcp/mcp-servers.js';

@@ -1,6 +1,7 @@
 import { summaryLine, type ChatSession, type NoteMessage } from '@beans/core';
 import type { ChatHost, SlashCommandInfo } from '../chat-host.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type StyledLine } from './styled.js';
+import type { Picker } from './picker.js';
 import { formatTokens } from './status-line.js';
 
 /** What a built-in command may do to the UI. */
@@ -14,6 +15,7 @@ export interface CommandContext {
   /** Runs a host operation with a spinner; Esc aborts it through the signal. */
   runTask(label: string, task: (signal: AbortSignal) => Promise<void>): Promise<void>;
   openResume(): Promise<void>;
+  openPicker(picker: Picker): void;
 }
 
 interface Builtin {
@@ -21,7 +23,8 @@ interface Builtin {
   argumentHint?: string;
   /** Refused while the agent works: it would change the session under the running turn. */
   idleOnly?: boolean;
-  run(args: string, context: CommandContext): void | Promise<void>;
+  /** Absent for a prompt the agent runs (`/init`): the host expands it like a plugin command, in every mode. */
+  run?(args: string, context: CommandContext): void | Promise<void>;
 }
 
 /** `oneLine` rows show the description's summary cut to the width: agents carry whole dialogues. */
@@ -190,6 +193,23 @@ const BUILTINS: Record<string, Builtin> = {
     async run(_args, { host, note, runTask }) {
       await runTask('Compacting the conversation', async (signal) => note('info', await host.compact(signal)));
     },
+  },
+  memory: {
+    description: 'show the memory files; pick one to open in $EDITOR (# note saves a note)',
+    async run(_args, { host, width, print, note, openPicker }) {
+      const files = await host.memoryFiles();
+      print([heading('Memory files'), ...table(files.map((file) => ({ name: file.label, description: `${file.path}${file.exists ? '' : ' (not created yet)'}` })), width, '')]);
+      openPicker({
+        title: 'Open a memory file in your editor',
+        selected: 0,
+        items: files.map((file) => ({ value: file.path, label: file.label, detail: file.path })),
+        onSelect: async (file) => note('info', await host.editFile(file)),
+      });
+    },
+  },
+  init: {
+    description: 'have the agent write AGENTS.md for this repository',
+    argumentHint: '[focus]',
   },
 };
 

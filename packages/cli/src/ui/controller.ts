@@ -3,6 +3,7 @@ import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { findBuiltin, type CommandContext } from './commands.js';
 import { InputBox } from './input-box.js';
+import { isMemoryNote, memoryNotePicker } from './memory-note.js';
 import type { KeyEvent } from './keys.js';
 import { movePicker, type Picker } from './picker.js';
 import { S, span, type StyledLine } from './styled.js';
@@ -217,9 +218,14 @@ export class ChatController {
   // ---- submitting ----
 
   private submit(text: string): void {
+    if (isMemoryNote(text)) {
+      this.transcript.user(text);
+      this.picker = memoryNotePicker(this.host, text, (kind, line) => this.commandContext().note(kind, line));
+      return this.changed();
+    }
     const command = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text);
     const builtin = command ? findBuiltin(command[1]!) : undefined;
-    if (command && builtin) {
+    if (command && builtin?.run) {
       this.transcript.user(text);
       this.changed();
       if (builtin.idleOnly && this.busy) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
@@ -302,6 +308,10 @@ export class ChatController {
       exit: (code) => this.exit(code),
       runTask: (label, task) => this.runTask(label, task),
       openResume: () => this.openResume(),
+      openPicker: (picker) => {
+        this.picker = picker;
+        this.changed();
+      },
     };
   }
 

@@ -4,6 +4,10 @@ import path from 'node:path';
 import {
   ChatSession,
   ToolRegistry,
+  builtinPromptMessage,
+  memoryFiles,
+  parseSlashInput,
+  saveNote,
   createAuthorize,
   permissionHook,
   readFileTool,
@@ -12,6 +16,7 @@ import {
   writeFileTool,
   editFileTool,
   type AgentMessage,
+  type AnyTool,
   type ChatRequest,
   type LLMClient,
   type ModelInfo,
@@ -42,6 +47,8 @@ export interface FakeHostOptions {
   history?: AgentMessage[];
   contextWindow?: number;
   agents?: { name: string; description: string }[];
+  /** More real tools for the model (e.g. web_fetch against a local server). */
+  extraTools?: AnyTool[];
 }
 
 
@@ -101,7 +108,7 @@ export function createFakeHost(options: FakeHostOptions) {
     workspace,
     ask: (request, signal) => (asker ? asker(request, signal) : Promise.resolve<AskAnswer>({ decision: 'deny', reason: 'no asker' })),
   });
-  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool]);
+  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool, ...(options.extraTools ?? [])]);
   const makeSession = (messages?: AgentMessage[]) =>
     new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages });
 
@@ -113,6 +120,7 @@ export function createFakeHost(options: FakeHostOptions) {
     for (const listener of listeners) listener(next);
   };
   const calls: string[] = [];
+  const memoryPlaces = { workspaceRoot: root, configDir: path.join(root, '.user-config') };
 
   const host: ChatHost = {
     get session() {
@@ -140,6 +148,9 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     async preparePrompt(text) {
       prompts.push(text);
+      const slash = parseSlashInput(text);
+      const builtin = slash && builtinPromptMessage(slash.name, slash.args);
+      if (builtin) return { messages: [builtin] };
       if (text.startsWith('/review')) {
         const args = text.slice('/review'.length).trim();
         return { messages: [{ role: 'user', content: `Review pull request ${args} carefully.`, origin: 'command', display: text, timestamp: Date.now() }] };
@@ -181,6 +192,13 @@ export function createFakeHost(options: FakeHostOptions) {
       return (options.paths ?? []).filter((file) => file.startsWith(prefix));
     },
     contextWindow: () => options.contextWindow,
+    // The real memory files, in the temporary workspace and a user folder inside it.
+    memoryFiles: () => memoryFiles(memoryPlaces),
+    saveMemoryNote: (target, text) => saveNote(target, text, memoryPlaces),
+    async editFile(file) {
+      calls.push(`edit:${file}`);
+      return `Edited ${file}.`;
+    },
   };
 
   return {

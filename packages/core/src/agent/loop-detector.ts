@@ -30,6 +30,8 @@ export class LoopDetector {
     this.calls.push(callKey);
     this.outcomes.push(`${callKey}\n=>\n${results.map((result) => (typeof result.content === 'string' ? result.content : JSON.stringify(result.content))).join('\n')}`);
     this.texts.push(text.trim());
+    // Only the last 2 × maxRepeats turns are ever compared: a long run must not hold every result.
+    for (const history of [this.calls, this.outcomes, this.texts]) if (history.length > 2 * this.maxRepeats) history.shift();
 
     if (callKey && tailRepeats(this.calls) >= this.maxRepeats) {
       return `the same tool call${calls.length > 1 ? 's' : ''} (${describe(calls)}) ${this.maxRepeats} times in a row`;

@@ -112,6 +112,15 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
+    webFetch: z
+      .object({
+        // Off by default so a page cannot make Beans probe this machine or its network.
+        allowPrivateNetwork: z.boolean().describe('true or false'),
+        timeoutMs: z.int().positive().describe('a number of milliseconds'),
+        maxBytes: z.int().positive().describe('a number of bytes'),
+      })
+      .partial()
+      .describe('an object'),
     agents: z
       .object({
         // Subagents (the task tool) running at once, and the turn limit of each.
@@ -171,6 +180,7 @@ export interface BeansConfig {
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };
   agents: { maxParallel?: number; maxTurns?: number };
+  webFetch: { allowPrivateNetwork: boolean; timeoutMs?: number; maxBytes?: number };
   mcpServers?: Record<string, unknown>;
   mcp: { timeoutMs?: number };
   hooks?: HooksSettings;
@@ -195,6 +205,7 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'tools.env.passThrough': [],
   'tools.env.strip': [],
   'sandbox.enabled': false,
+  'webFetch.allowPrivateNetwork': false,
   'sandbox.allowedHosts': [],
   'ui.markdown': true,
   'ui.showCost': true,

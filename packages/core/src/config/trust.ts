@@ -113,6 +113,7 @@ const GATED_SETTINGS: Readonly<Record<string, (value: unknown) => boolean>> = {
   'permissions.allow': (value) => Array.isArray(value) && value.length > 0,
   'sandbox.enabled': (value) => value === false,
   'sandbox.allowedHosts': (value) => Array.isArray(value) && value.length > 0,
+  'webFetch.allowPrivateNetwork': (value) => value === true,
   hooks: (value) => typeof value === 'object' && value !== null && Object.keys(value).length > 0,
   mcpServers: (value) => typeof value === 'object' && value !== null && Object.keys(value).length > 0,
 };

@@ -191,7 +191,10 @@ async function createTransport(entry: McpServerEntry, options: McpConnectOptions
     const transport = new StdioClientTransport({ command: config.command, args: config.args, env, cwd: config.cwd ? path.resolve(options.cwd, config.cwd) : options.cwd, stderr: options.logDir ? 'pipe' : 'ignore' });
     if (options.logDir) {
       mkdirSync(options.logDir, { recursive: true });
-      transport.stderr?.pipe(createWriteStream(path.join(options.logDir, `${entry.name}.log`), { flags: 'a' }));
+      const log = createWriteStream(path.join(options.logDir, `${entry.name}.log`), { flags: 'a' });
+      // The log is a courtesy: a full disk or a removed state folder must not end the session.
+      log.on('error', () => undefined);
+      transport.stderr?.pipe(log);
     }
     return transport;
   }

@@ -35,7 +35,7 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
   const approved: ToolRule[] = [];
   return async (request, signal) => {
     const { tool } = request;
-    const kind: SubjectKind = tool.kind === 'execute' ? 'command' : 'path';
+    const kind: SubjectKind = tool.kind === 'execute' ? 'command' : tool.asksPerDomain ? 'domain' : 'path';
     const subject = subjectOf(tool, request.input, options.workspace);
     // Commands are read the way bash reads them before any rule judges them.
     const analysis = kind === 'command' && subject !== undefined ? await analyzeShellCommand(subject) : undefined;
@@ -50,8 +50,9 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     // A hook asked for the prompt: it is shown even for tools and modes that would not ask.
     const forceAsk = (request.hint === 'ask' || protectedPath) && mode !== 'yolo';
     if (!forceAsk && request.hint === 'allow') return ALLOW;
-    if (!forceAsk && tool.kind !== 'edit' && tool.kind !== 'execute') return ALLOW;
-    if (mode === 'plan') {
+    if (!forceAsk && tool.kind !== 'edit' && tool.kind !== 'execute' && !tool.asksPerDomain) return ALLOW;
+    // Reading a page changes nothing, so plan mode does not refuse it; a new domain is still asked about.
+    if (mode === 'plan' && !tool.asksPerDomain) {
       return deny(`plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`);
     }
     if (mode === 'yolo') return ALLOW;
@@ -82,6 +83,7 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
  * was approved once.
  */
 function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined, analysis: ShellAnalysis | undefined): ToolRule[] {
+  if (kind === 'domain' && subject !== undefined) return [{ tool: tool.name, pattern: `domain:${subject}`, source: `${tool.name}(domain:${subject})` }];
   if (kind === 'path' || subject === undefined) return [{ tool: tool.name, source: tool.name }];
   if (!analysis || analysis.hazards.length > 0) return [];
   return analysis.commands.flatMap((command) => {
@@ -111,7 +113,7 @@ function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'ro
   } catch {
     return undefined;
   }
-  if (raw === undefined || !workspace || (tool.kind !== 'read' && tool.kind !== 'edit')) return raw;
+  if (raw === undefined || !workspace || (tool.kind !== 'read' && tool.kind !== 'edit') || tool.asksPerDomain) return raw;
   try {
     return resolveInWorkspace(workspace, raw).relative;
   } catch {
@@ -121,6 +123,12 @@ function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'ro
 }
 
 function oneShotReason(tool: AnyTool, kind: SubjectKind, subject: string | undefined): string {
+  if (kind === 'domain' && subject !== undefined) {
+    return (
+      `${tool.name} needs the user's approval for ${subject}, and nobody can be asked in this non-interactive run. Do not retry it. ` +
+      `Tell the user what you wanted to fetch and that they can re-run with --allowed-tools "${tool.name}(domain:${subject})" to allow it.`
+    );
+  }
   const rule = kind === 'command' && subject && subject.length <= SUGGEST_COMMAND_CHARS && !subject.includes('"') ? `"${tool.name}(${subject})"` : tool.name;
   return (
     `${tool.name} needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it. ` +

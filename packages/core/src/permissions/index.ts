@@ -5,6 +5,7 @@ export {
   unknownRuleTools,
   matchesCommandPattern,
   matchesPathPattern,
+  matchesDomainPattern,
   findDenyingRule,
   allowRulesCover,
   type ToolRule,

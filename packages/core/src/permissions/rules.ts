@@ -90,7 +90,19 @@ export function matchesPathPattern(pattern: string, relPath: string): boolean {
   return matcher(relPath);
 }
 
-export type SubjectKind = 'command' | 'path';
+export type SubjectKind = 'command' | 'path' | 'domain';
+
+/**
+ * Claude Code's `WebFetch(domain:example.com)`: the host exactly; `domain:*.example.com` also its
+ * subdomains, `domain:*` every host. Host names are compared without case.
+ */
+export function matchesDomainPattern(pattern: string, host: string): boolean {
+  const wanted = pattern.trim().replace(/^domain:/i, '').toLowerCase();
+  const actual = host.toLowerCase().replace(/\.$/, '');
+  if (wanted === '*') return true;
+  if (wanted.startsWith('*.')) return actual.endsWith(wanted.slice(1));
+  return actual === wanted;
+}
 
 /**
  * The first deny rule covering the call. A command is denied when the whole line or any simple
@@ -104,6 +116,7 @@ export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: 
     if (rule.pattern === undefined) return true;
     if (subject === undefined) return false;
     if (kind === 'path') return matchesPathPattern(rule.pattern, subject);
+    if (kind === 'domain') return matchesDomainPattern(rule.pattern, subject);
     if (matchesCommandPattern(rule.pattern, subject)) return true;
     if (!analysis) return false;
     return analysis.commands.some(
@@ -122,6 +135,7 @@ export function allowRulesCover(rules: readonly ToolRule[], tool: string, kind: 
   if (mine.some((rule) => rule.pattern === undefined)) return true;
   if (subject === undefined || mine.length === 0) return false;
   if (kind === 'path') return mine.some((rule) => matchesPathPattern(rule.pattern!, subject));
+  if (kind === 'domain') return mine.some((rule) => matchesDomainPattern(rule.pattern!, subject));
   if (!analysis || approvalBlocker(analysis) !== undefined) return false;
   return analysis.commands.every((command) =>
     commandVariants(command).every((variant) => mine.some((rule) => matchesCommandPattern(rule.pattern!, variant.join(' ')))),

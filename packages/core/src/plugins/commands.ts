@@ -18,6 +18,8 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'hooks',
   'mcp',
   'plugins',
+  'memory',
+  'init',
   'quit',
 ];
 

@@ -14,9 +14,10 @@ const CLAUDE_TO_BEANS: Record<string, string> = {
   todowrite: 'todo_write',
   skill: 'load_skill',
   task: 'task',
+  webfetch: 'web_fetch',
 };
 
-/** A tool name as Beans knows it; names Beans does not know (MCP tools, WebFetch) pass through. */
+/** A tool name as Beans knows it; names Beans does not know (MCP tools) pass through. */
 export function beansToolName(name: string): string {
   const bare = name.trim();
   return CLAUDE_TO_BEANS[bare.toLowerCase()] ?? bare;

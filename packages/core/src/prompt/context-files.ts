@@ -1,6 +1,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { MEMORY_FILE } from '../memory/memory-file.js';
 import { isInside } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -28,6 +29,8 @@ interface Candidate {
   file: string;
   /** Folders an import of this file may lead into; undefined for the user's own files. */
   confineTo?: string[];
+  /** The agent's own memory file follows no `@path` imports: a model must not pull files into every prompt. */
+  noImports?: boolean;
 }
 
 /**
@@ -41,9 +44,11 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
     ...(options.claudeHome ? [{ file: path.join(options.claudeHome, 'CLAUDE.md') }] : []),
   ];
   const importRoots = [options.workspace.root, ...(options.claudeHome ? [options.claudeHome] : [])];
-  const repository = foldersDown(options.workspace).flatMap((folder) =>
+  const repository: Candidate[] = foldersDown(options.workspace).flatMap((folder) =>
     CONTEXT_FILE_NAMES.map((name) => ({ file: path.join(folder, name), confineTo: importRoots })),
   );
+  // What the `memory` tool recorded, after the root's own files.
+  repository.splice(CONTEXT_FILE_NAMES.length, 0, { file: path.join(options.workspace.root, MEMORY_FILE), confineTo: importRoots, noImports: true });
   const read = await Promise.all(
     [...user, ...repository].map(async (candidate) => ({
       candidate,
@@ -52,11 +57,12 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
   );
   const seen = new Set<string>();
   const files: ContextFile[] = [];
-  const add = async (file: ContextFile & { real: string }, confineTo: string[], depth: number): Promise<void> => {
+  const add = async (file: ContextFile & { real: string }, confineTo: string[], depth: number, noImports = false): Promise<void> => {
     // The config folder can also be a workspace folder; one copy is enough.
     if (seen.has(file.real)) return;
     seen.add(file.real);
     files.push({ path: file.path, content: file.content });
+    if (noImports) return;
     for (const target of importsOf(file.content, path.dirname(file.path))) {
       if (depth >= MAX_IMPORT_DEPTH) {
         options.onWarning?.(`${file.path} imports ${target} more than ${MAX_IMPORT_DEPTH} imports deep; it was not read.`);
@@ -67,7 +73,7 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
     }
   };
   for (const { candidate, file } of read) {
-    if (file) await add(file, candidate.confineTo ?? [os.homedir()], 0);
+    if (file) await add(file, candidate.confineTo ?? [os.homedir()], 0, candidate.noImports);
   }
   return files;
 }

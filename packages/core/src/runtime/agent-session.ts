@@ -203,7 +203,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const deny = parseToolRules(values.permissions.deny);
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
-  const allTools: AnyTool[] = [...builtinTools(), createLoadSkillTool(catalog), taskTool, ...extraTools];
+  const allTools: AnyTool[] = [...builtinTools({ webFetch: values.webFetch }), createLoadSkillTool(catalog), taskTool, ...extraTools];
   const available = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
   let tools = profile.tools ? available.only([...profile.tools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
 

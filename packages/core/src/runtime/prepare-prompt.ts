@@ -1,5 +1,6 @@
 import { userMessage } from '../agent/chat-session.js';
 import type { UserMessage } from '../agent/types.js';
+import { builtinPromptMessage } from '../memory/init-prompt.js';
 import {
   BUILTIN_COMMAND_NAMES,
   expandFileReferences,
@@ -39,6 +40,9 @@ export async function preparePrompt(text: string, catalog: PluginCatalog, prepro
   // `/name args` is a command; a path such as `/etc/hosts is odd` is just text.
   const slash = parseSlashInput(trimmed);
   if (slash) {
+    // `/init` is the agent's own work, so it runs in every mode.
+    const builtin = builtinPromptMessage(slash.name, slash.args);
+    if (builtin) return { messages: [builtin] };
     if (BUILTIN_COMMAND_NAMES.includes(slash.name)) return { error: `/${slash.name} is a chat command; it works in \`beans chat\`, not in a one-shot run.` };
     const expanded = await expandSlashInput(trimmed, catalog, BUILTIN_COMMAND_NAMES);
     if (expanded?.kind === 'command' && preprocessing) {

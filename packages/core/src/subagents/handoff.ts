@@ -150,8 +150,8 @@ function patternScore(pattern: string, text: string): number {
 }
 
 const handoffInput = z.object({
-  agent: z.string().min(1).describe('The name of the agent to pass the conversation to.'),
-  reason: z.string().describe('Why that agent is better suited, in one sentence (shown to the user).'),
+  agent: z.string().min(1),
+  reason: z.string().describe('One sentence, shown to the user'),
 });
 
 /** The model's way to pass the whole conversation to an agent better suited for it; the tool lists the targets. */
@@ -161,8 +161,8 @@ export function createHandoffTool(controller: HandoffController) {
     name: HANDOFF_TOOL_NAME,
     // Names only: every request carries this, and task's description already says what each agent does.
     description: [
-      'Passes this whole conversation to an agent better suited to it: from the next step on, that agent (its instructions, tools and model) answers, with the history so far.',
-      'Use it only when the request is clearly that agent\'s speciality; for a side question use task.',
+      'Passes the whole conversation to an agent better suited to it, which answers from the next step on.',
+      'Only when the request is clearly its speciality; for a side job use task.',
       `Agents: ${targets.map((agent) => agent.name).join(', ')}.`,
     ].join('\n'),
     kind: 'meta',

@@ -29,9 +29,9 @@ export interface TaskToolOptions {
 }
 
 const taskInput = z.object({
-  description: z.string().describe('A short (3-5 word) description of the task.'),
-  prompt: z.string().min(1).describe('The whole task for the agent: it sees nothing of this conversation.'),
-  subagent_type: z.string().min(1).describe('The name of the agent to use.'),
+  description: z.string().describe('3-5 words'),
+  prompt: z.string().min(1).describe('The whole task: the agent sees nothing else'),
+  subagent_type: z.string().min(1).describe('An agent listed above'),
 });
 
 /**
@@ -67,18 +67,15 @@ export function createTaskTool(options: TaskToolOptions) {
   });
 }
 
+// Every request carries this list: a short line per agent is enough to choose one.
+const AGENT_LINE = 80;
+
 function taskDescription(agents: readonly SubagentDefinition[]): string {
-  const lines = agents.map((agent) => {
-    const tools = agent.tools ? ` (tools: ${agent.tools.join(', ') || 'none'})` : '';
-    return `- ${agent.name}: ${summaryLine(agent.description)}${tools}`;
-  });
   return [
-    'Hands a focused job to another agent that works on its own and returns one answer.',
-    'Use it for self-contained research or work whose details you do not need in this conversation; call it several times in one turn to run agents in parallel.',
-    'The agent sees only your prompt, so say everything it needs and what to report back.',
-    '',
-    'Available agents (subagent_type):',
-    ...lines,
+    'Delegates a self-contained job to an agent that works alone and returns one answer; several calls in one turn run in parallel.',
+    'The agent sees only your prompt: give it everything it needs and say what to report.',
+    'Agents (subagent_type):',
+    ...agents.map((agent) => `- ${agent.name}: ${summaryLine(agent.description, AGENT_LINE)}`),
   ].join('\n');
 }
 

@@ -2,13 +2,20 @@ import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { listDirectoryTool } from './list-directory.js';
+import { memoryTool } from '../memory/memory-tool.js';
 import { readFileTool } from './read-file.js';
 import { shellTool } from './shell.js';
 import { todoWriteTool } from './todo-write.js';
 import type { AnyTool } from './tool.js';
+import { createWebFetchTool, type WebFetchOptions } from './web-fetch.js';
 import { writeFileTool } from './write-file.js';
 
+export interface BuiltinToolOptions {
+  /** The `webFetch` settings: private addresses, timeout, size cap. */
+  webFetch?: WebFetchOptions;
+}
+
 /** The built-in tools in the contract's order (load_skill comes from the plugins layer). */
-export function builtinTools(): AnyTool[] {
-  return [readFileTool, writeFileTool, editFileTool, shellTool, globTool, grepTool, listDirectoryTool, todoWriteTool];
+export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
+  return [readFileTool, writeFileTool, editFileTool, shellTool, globTool, grepTool, listDirectoryTool, todoWriteTool, createWebFetchTool(options.webFetch), memoryTool];
 }

@@ -22,7 +22,7 @@ const GREP_COUNT_CAP = 100_000;
 const schema = z.object({
   pattern: z.string().min(1).describe('Regular expression (PCRE/JavaScript syntax)'),
   path: z.string().optional().describe('File or folder to search (default: workspace root)'),
-  include: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}"'),
+  include: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
   ignore_case: z.boolean().optional().describe('Case-insensitive search'),
 });
 

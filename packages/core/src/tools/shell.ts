@@ -30,7 +30,7 @@ export const shellTool = defineTool({
   description:
     'Run a bash command in the workspace root and get its exit code and output (stdout and stderr together; long output keeps head and tail). ' +
     `No stdin: use non-interactive flags. Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000}s, up to ${SHELL_MAX_TIMEOUT_MS / 1000}s via timeout_ms. ` +
-    'Prefer read_file, grep and glob to reading files with cat, grep or find.',
+    'Prefer read_file, grep and glob to cat, grep or find.',
   schema,
   summarize: (input) => input.command,
   ruleSubject: (input) => input.command,

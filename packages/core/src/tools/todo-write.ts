@@ -9,7 +9,7 @@ const schema = z.object({
         status: z.enum(['pending', 'in_progress', 'completed']),
       }),
     )
-    .describe('The complete list; it replaces the previous one'),
+    .describe('The whole list'),
 });
 
 const MARKS: Record<Todo['status'], string> = { pending: '[ ]', in_progress: '[>]', completed: '[x]' };

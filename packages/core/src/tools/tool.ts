@@ -72,6 +72,11 @@ export interface Tool<Input = unknown> {
   schema?: z.ZodType<Input>;
   /** A JSON Schema for tools that arrive without zod; passed to the model verbatim. */
   inputSchema?: JsonSchema;
+  /**
+   * A read-only tool that still asks before reaching a domain it has not been allowed
+   * (`web_fetch`): its rules read `web_fetch(domain:example.com)` and match `ruleSubject`'s host.
+   */
+  asksPerDomain?: boolean;
   /** The string a permission rule like `shell(git *)` or `edit_file(src/**)` is matched against. */
   ruleSubject?(input: Input): string | undefined;
   /** One line for the UI, e.g. `src/a.ts` or `npm test`. */
@@ -105,9 +110,14 @@ export function summarizeCall(tool: AnyTool | undefined, input: unknown): string
 
 export function toolDeclaration(tool: AnyTool): ToolDeclaration {
   if (!tool.schema) return { name: tool.name, description: tool.description, parameters: tool.inputSchema ?? { type: 'object', properties: {} } };
-  const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input', override: dropSafeIntegerBound }) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, parameters: schema };
+}
+
+// zod bounds every .int() by Number.MAX_SAFE_INTEGER: 30 bytes per field that tell the model nothing.
+function dropSafeIntegerBound({ jsonSchema }: { jsonSchema: { maximum?: unknown } }): void {
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
 }
 
 /** The text of a result's content: parts joined, images named (for logs, hooks and text-only views). */

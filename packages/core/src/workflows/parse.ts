@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { commonJsExports } from '../common-js.js';
 import { UsageError } from '../errors.js';
 import { splitFrontmatter } from '../plugins/frontmatter.js';
 import { checkTemplates, compileExpression, expressionOf, ExpressionSyntaxError } from './expressions.js';
@@ -78,9 +79,7 @@ export async function parseWorkflow(source: string, file: string): Promise<Workf
   }
   // The YAML begins on the line after the opening `---`.
   const firstLine = source.slice(0, source.indexOf(split.yaml)).split('\n').length;
-  // yaml is CommonJS: the bundle's lazy chunk exposes it only as `default`, plain Node as both.
-  const loaded: YamlModule & { default?: YamlModule } = await import('yaml');
-  const yaml = loaded.default ?? loaded;
+  const yaml: YamlModule = commonJsExports(await import('yaml'));
   const counter = new yaml.LineCounter();
   const document = yaml.parseDocument(split.yaml, { lineCounter: counter });
   const toLine = (offset: number) => counter.linePos(offset).line + firstLine - 1;

@@ -41,4 +41,15 @@ describe('loop detection', () => {
     expect(stuckVerdict).toMatch(/alternating 3 times with the same results/);
     expect(changingVerdict).toBeUndefined();
   });
+
+  it('keeps only the turns it compares, however long the run (bench/long-session.mjs found it holding every result)', () => {
+    const detector = new LoopDetector();
+    const big = 'x'.repeat(10_000);
+    for (let i = 0; i < 1000; i++) detector.record(`step ${i}`, [call('read_file', { path: 'a', offset: i })], [result(`${i}${big}`)]);
+    const held = detector as unknown as { calls: string[]; outcomes: string[]; texts: string[] };
+    expect(held.calls.length + held.outcomes.length + held.texts.length).toBeLessThanOrEqual(3 * 2 * 5);
+    // Still detects a loop that starts late in the run.
+    const verdicts = [1, 2, 3, 4, 5].map(() => detector.record('', [call('read_file', { path: 'b' })], [result('same')]));
+    expect(verdicts[4]).toMatch(/5 times in a row/);
+  });
 });

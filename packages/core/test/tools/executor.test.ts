@@ -22,7 +22,7 @@ function execute(name: string, args: Record<string, unknown>) {
 describe('built-in tools through the executor', () => {
   it('are offered in the contract order with small declarations', () => {
     const tools = builtinTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file', 'edit_file', 'shell', 'glob', 'grep', 'list_directory', 'todo_write']);
+    expect(tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file', 'edit_file', 'shell', 'glob', 'grep', 'list_directory', 'todo_write', 'web_fetch', 'memory']);
     for (const tool of tools) {
       expect(tool.description.length, tool.name).toBeGreaterThan(100);
       expect(tool.description.length, tool.name).toBeLessThan(420);
@@ -41,6 +41,8 @@ describe('built-in tools through the executor', () => {
       grep: ['pattern', 'path', 'include', 'ignore_case'],
       list_directory: ['path'],
       todo_write: ['todos'],
+      web_fetch: ['url', 'prompt'],
+      memory: ['fact'],
     });
   });
 

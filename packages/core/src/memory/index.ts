@@ -1,0 +1,13 @@
+export { memoryTool } from './memory-tool.js';
+export { initPrompt, builtinPromptMessage } from './init-prompt.js';
+export {
+  MEMORY_FILE,
+  appendMemoryFact,
+  appendNote,
+  memoryFiles,
+  noteTargetPath,
+  saveNote,
+  type MemoryFileInfo,
+  type MemoryLocations,
+  type NoteTarget,
+} from './memory-file.js';

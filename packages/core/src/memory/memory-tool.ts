@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { diffDetails } from '../tools/diff.js';
+import { readFileConfined, statOrUndefined } from '../tools/file-io.js';
+import { guarded } from '../tools/result.js';
+import { defineTool } from '../tools/tool.js';
+import { MEMORY_FILE, appendMemoryFact, noteLine, withNote } from './memory-file.js';
+
+const schema = z.object({
+  fact: z.string().describe('The fact, one line'),
+});
+
+/**
+ * `memory`: the agent records a fact about the project in `.beans/memory.md`, which later sessions
+ * read with the other context files. It changes what every later session is told, so it asks like
+ * an edit (with the diff), unless an allow rule, auto-edit or yolo lets it run.
+ */
+export const memoryTool = defineTool({
+  name: 'memory',
+  kind: 'edit',
+  description:
+    'Save one durable project fact (build/test commands, conventions you learned) to .beans/memory.md for future sessions. Not for task progress.',
+  schema,
+  summarize: (input) => input.fact.slice(0, 80),
+  async preview(input, ctx) {
+    try {
+      const file = path.join(ctx.workspace.root, MEMORY_FILE);
+      const before = (await statOrUndefined(file)) ? (await readFileConfined(ctx.workspace.root, file)).toString('utf8') : '';
+      return diffDetails(MEMORY_FILE, before, withNote(before, noteLine(input.fact)));
+    } catch {
+      return undefined;
+    }
+  },
+  async execute(input, ctx) {
+    return guarded(ctx.signal, async () => {
+      const outcome = await appendMemoryFact(ctx.workspace.root, input.fact);
+      if (!outcome.added) return { content: `${MEMORY_FILE} already holds this fact; nothing changed.` };
+      return { content: `Remembered in ${MEMORY_FILE}; future sessions will read it.`, details: diffDetails(MEMORY_FILE, outcome.before, outcome.after) };
+    });
+  },
+});
