@@ -12,6 +12,8 @@ export interface ControllerOptions {
   width: number;
   /** Called once when the user leaves; the code is the process exit code. */
   exit(code: number): void;
+  /** Clears the terminal and mounts the view afresh (run-chat); the controller lays rows out first. */
+  repaint?(): void;
   /** How long after a turn the Notification hooks hear that the agent waits for input (default a minute). */
   idleNoticeMs?: number;
 }
@@ -128,6 +130,20 @@ export class ChatController {
     this.changed();
   }
 
+  /**
+   * A clean redraw (after a resize, or Ctrl+L): the whole transcript is laid out again at `width`
+   * and handed to a fresh view on a cleared screen, so no row drawn at the old width survives.
+   */
+  redraw(width = this.transcript.width): void {
+    if (this.closed) return;
+    this.transcript.redraw(width);
+    this.blocks = [];
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.options.repaint?.();
+    this.emit();
+  }
+
   // ---- state the view reads ----
 
   /** Messages typed while the agent works, in the order it will see them (the session's one queue). */
@@ -182,6 +198,7 @@ export class ChatController {
 
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
+    if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
     const action = this.input.handleKey(event);

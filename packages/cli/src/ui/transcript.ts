@@ -1,6 +1,6 @@
 import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
-import { MarkdownStream, renderMarkdown } from './markdown.js';
-import { S, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
+import { MarkdownStream } from './markdown.js';
+import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
 
 /** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
@@ -10,6 +10,17 @@ export interface Block {
 }
 
 type EntryKind = 'header' | 'user' | 'assistant' | 'tool' | 'note' | 'output';
+
+/**
+ * A finished piece of the transcript kept as what it was made of, not as rows, so a redraw (after
+ * a resize, or Ctrl+L) lays it out again at the new width.
+ */
+interface Entry {
+  kind: EntryKind;
+  render(width: number): StyledLine[];
+  /** The answer that is still streaming: a redraw restarts its stream instead. */
+  live?: boolean;
+}
 
 const USER: SpanStyle = { color: 'cyan', bold: true };
 const NOTE_STYLES: Record<NoteMessage['kind'], { icon: string; style: SpanStyle }> = {
@@ -29,7 +40,8 @@ export class TranscriptStore {
   private pending: StyledLine[] = [];
   private nextBlockId = 1;
   private lastKind?: EntryKind;
-  private stream?: { md: MarkdownStream; text: string; started: boolean };
+  private stream?: { md: MarkdownStream; text: string; started: boolean; entry?: Entry };
+  private entries: Entry[] = [];
   private tools: ToolView[] = [];
   private retry?: string;
   private session?: ChatSession;
@@ -43,6 +55,33 @@ export class TranscriptStore {
   setWidth(width: number): void {
     this.width = width;
     if (this.stream) this.stream.md.width = width;
+  }
+
+  /**
+   * Lays the whole transcript out again at `width`: every row goes back to pending, for a fresh
+   * <Static> on a cleared screen. A streaming answer starts a new stream from its text so far.
+   */
+  redraw(width: number): void {
+    this.width = width;
+    this.blocks = [];
+    this.pending = [];
+    this.lastKind = undefined;
+    for (const entry of this.entries) {
+      if (entry.live) continue;
+      this.begin(entry.kind);
+      this.commit(entry.render(width));
+    }
+    const stream = this.stream;
+    if (stream) {
+      stream.md = new MarkdownStream(width);
+      stream.started = false;
+      const rows = stream.md.push(stream.text);
+      if (rows.length > 0) {
+        this.begin('assistant');
+        stream.started = true;
+        this.commit(rows);
+      }
+    }
   }
 
   bind(session: ChatSession): void {
@@ -102,30 +141,30 @@ export class TranscriptStore {
   }
 
   header(text: StyledLine): void {
-    this.begin('header');
-    this.commit(wrapSpans(text, this.width));
+    this.add('header', (width) => wrapSpans(text, width));
   }
 
   user(text: string, suffix?: string): void {
-    this.begin('user');
     const shown = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
-    const rows = wrapText(shown, this.width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
-    if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
-    this.commit(rows);
+    this.add('user', (width) => {
+      const rows = wrapText(shown, width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
+      if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
+      return rows;
+    });
     this.changed();
   }
 
   note(kind: NoteMessage['kind'], text: string): void {
-    this.begin('note');
     const { icon, style } = NOTE_STYLES[kind];
     const body = kind === 'compaction' ? `Earlier turns were summarised: ${text.split('\n')[0]}` : text;
-    this.commit(wrapText(body, this.width, style, { first: icon ? [span(icon, style)] : [], continuation: [span(' '.repeat(icon.length))] }));
+    this.add('note', (width) => wrapText(body, width, style, { first: icon ? [span(icon, style)] : [], continuation: [span(' '.repeat(icon.length))] }));
     this.changed();
   }
 
-  output(lines: StyledLine[]): void {
-    this.begin('output');
-    this.commit(lines);
+  /** Rows a command printed; a function of the width lays them out again on a redraw. */
+  output(lines: StyledLine[] | ((width: number) => StyledLine[])): void {
+    const made = this.width;
+    this.add('output', typeof lines === 'function' ? lines : (width) => (width >= made ? lines : lines.flatMap((line) => (lineWidth(line) <= width ? [line] : wrapSpans(line, width)))));
     this.changed();
   }
 
@@ -148,8 +187,8 @@ export class TranscriptStore {
           break;
         case 'assistant':
           if (message.content.trim()) {
-            this.begin('assistant');
-            this.commit(renderMarkdown(message.content.trim(), this.width));
+            const text = message.content.trim();
+            this.add('assistant', (width) => streamedMarkdown(text, width));
           }
           for (const call of message.toolCalls) calls.set(call.id, call);
           if (message.stopReason === 'error' && message.failure) this.note('error', message.failure.message);
@@ -173,7 +212,7 @@ export class TranscriptStore {
   private handle(event: AgentEvent): void {
     switch (event.type) {
       case 'message_start':
-        if (event.message.role === 'assistant') this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+        if (event.message.role === 'assistant') this.startStream();
         break;
       case 'message_update':
         this.retry = undefined;
@@ -208,8 +247,9 @@ export class TranscriptStore {
       case 'retry': {
         if (event.restart && this.stream) {
           // What was shown of the cut answer stays above this line; the answer starts again below.
+          if (this.stream.entry) this.stream.entry.live = false;
           this.note('info', 'The connection dropped mid-answer; the answer starts again.');
-          this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+          this.startStream();
         }
         const seconds = Math.max(1, Math.round(event.delayMs / 1000));
         this.retry = `↻ retrying in ${seconds}s (${event.failure.status ?? event.failure.kind}) · attempt ${event.attempt}`;
@@ -245,15 +285,29 @@ export class TranscriptStore {
     if (!stream) return;
     // The final text is authoritative; normally it equals what streamed.
     if (content.length > stream.text.length && content.startsWith(stream.text)) this.streamRows(stream.md.push(content.slice(stream.text.length)));
+    const final = content.length > stream.text.length && content.startsWith(stream.text) ? content : stream.text;
     this.streamRows(stream.md.end());
+    if (stream.entry) {
+      stream.entry.live = false;
+      stream.entry.render = (width) => streamedMarkdown(final, width);
+    }
     this.stream = undefined;
   }
 
+  private startStream(): void {
+    this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+  }
+
   private streamRows(rows: StyledLine[]): void {
-    if (rows.length === 0 || !this.stream) return;
-    if (!this.stream.started) {
+    const stream = this.stream;
+    if (rows.length === 0 || !stream) return;
+    if (!stream.started) {
       this.begin('assistant');
-      this.stream.started = true;
+      stream.started = true;
+      // What a redraw shows of a cut answer: the text that streamed (the entry stays live until the end).
+      const entry: Entry = { kind: 'assistant', live: true, render: (width) => streamedMarkdown(stream.text, width) };
+      stream.entry = entry;
+      this.entries.push(entry);
     }
     this.commit(rows);
   }
@@ -277,14 +331,20 @@ export class TranscriptStore {
   }
 
   private commitTool(view: ToolView): void {
-    this.begin('tool');
-    this.commit(renderTool(view, { width: this.width }));
+    this.add('tool', (width) => renderTool(view, { width }));
   }
 
   private viewOf(call: ToolCall): ToolView {
     const tool = this.session?.tools.get(call.name);
     const summary = summarizeCall(tool, call.arguments);
     return { id: call.id, name: call.name, summary, kind: tool?.kind, phase: 'running', startedAt: Date.now(), output: '' };
+  }
+
+  /** Commits a finished entry at the current width and keeps it for redraws. */
+  private add(kind: EntryKind, render: (width: number) => StyledLine[]): void {
+    this.entries.push({ kind, render });
+    this.begin(kind);
+    this.commit(render(this.width));
   }
 
   private begin(kind: EntryKind): void {
@@ -295,4 +355,10 @@ export class TranscriptStore {
   private commit(rows: StyledLine[]): void {
     for (const row of rows) this.pending.push(row);
   }
+}
+
+/** An answer laid out as it streamed (blank lines collapsed the same way). */
+function streamedMarkdown(text: string, width: number): StyledLine[] {
+  const md = new MarkdownStream(width);
+  return [...md.push(text), ...md.end()];
 }
