@@ -229,7 +229,8 @@ export class TranscriptStore {
         break;
       case 'tool_execution_update': {
         const tool = this.tools.find((view) => view.id === event.call.id);
-        if (tool) tool.output = (tool.output + event.text).slice(-4000);
+        // Each update is whole lines (the shell batches them without a final newline): keep them apart.
+        if (tool) tool.output = (tool.output ? `${tool.output.replace(/\n$/, '')}\n${event.text}` : event.text).slice(-4000);
         break;
       }
       case 'tool_execution_end': {
