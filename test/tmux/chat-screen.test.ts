@@ -49,13 +49,14 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
 
   test('a running shell command shows its output line by line, not run together', async () => {
     const { session } = await startBeans(
-      [{ toolCalls: [{ name: 'shell', args: { command: 'echo step 1; sleep 0.4; echo step 2; sleep 0.4; echo step 3; sleep 4' } }] }, { text: 'done' }],
+      [{ toolCalls: [{ name: 'shell', args: { command: 'echo step 1; sleep 0.4; echo step 2; sleep 0.4; echo step 3; sleep 10' } }] }, { text: 'done' }],
       { args: ['chat', '--yolo'] },
     );
     await session.submit('count');
     const screen = await session.waitFor((current) => /^ {4}step 3$/m.test(current), 'the third line of output');
     expect(screen).toMatch(/^ {4}step 1\n {4}step 2\n {4}step 3$/m);
     expect(screen).not.toContain('step 1step 2');
+    expect(screen).toContain('esc to interrupt');
     expect(screen).toMatch(/shell echo step 1/);
   });
 });

@@ -82,7 +82,7 @@ describe('tool lines', () => {
   });
 
   test('live shell output keeps its line breaks while the command runs', async () => {
-    const command = 'echo step 1; sleep 0.3; echo step 2; sleep 0.3; echo step 3; sleep 3';
+    const command = 'echo step 1; sleep 0.3; echo step 2; sleep 0.3; echo step 3; sleep 10';
     const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command } }] }, { chunks: ['never'] }] });
     await chat.submit('count');
     await chat.waitForText('Allow shell');
@@ -90,6 +90,7 @@ describe('tool lines', () => {
     const frame = await chat.waitFor((current) => /^ {4}step 3$/m.test(current), 'the third line of output');
     expect(frame).toMatch(/^ {4}step 1\n {4}step 2\n {4}step 3$/m);
     expect(frame).not.toContain('step 1step 2');
+    expect(frame).toContain('esc to interrupt');
     await chat.press(KEY.escape);
     await chat.waitForText('Ask anything');
   });
