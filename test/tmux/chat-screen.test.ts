@@ -59,4 +59,24 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     expect(screen).toContain('esc to interrupt');
     expect(screen).toMatch(/shell echo step 1/);
   });
+
+  test('finished tools say what they did with numbers; Ctrl+O shows the whole output and folds it again', async () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
+    const { session } = await startBeans(
+      [{ toolCalls: [{ name: 'read_file', args: { path: 'fifty.txt' } }, { name: 'shell', args: { command: 'seq 201 240' } }] }, { text: 'all done' }],
+      { args: ['chat', '--yolo'], files: { 'fifty.txt': fifty } },
+    );
+    await session.submit('look');
+    const screen = await session.waitForText('all done');
+    expect(screen).toContain('✓ read_file fifty.txt · read 50 lines');
+    expect(screen).toContain('✓ shell seq 201 240 · exit 0 · 40 lines');
+    expect(screen).not.toMatch(/^ {4}240$/m);
+    session.press('C-o');
+    const expanded = await session.waitFor((current) => /^ {4}240$/m.test(current), 'the whole output');
+    expect(expanded.match(/^ {4}2[0-4]\d$/gm)).toHaveLength(40);
+    expect(expanded.match(/› look/g)).toHaveLength(1);
+    session.press('C-o');
+    const folded = await session.waitFor((current) => !/^ {4}240$/m.test(current) && current.includes('all done'), 'the preview again');
+    expect(folded).toContain('    201');
+  });
 });

@@ -144,6 +144,13 @@ export class ChatController {
     this.emit();
   }
 
+  /** Ctrl+O: the newest finished tool's whole output, shown or folded by laying the transcript out again. */
+  private async toggleToolOutput(): Promise<void> {
+    if (await this.transcript.toggleLastTool()) return this.redraw();
+    this.hint = { text: 'No finished tool output to expand yet', until: Date.now() + DOUBLE_CTRL_C_MS };
+    this.changed();
+  }
+
   // ---- state the view reads ----
 
   /** Messages typed while the agent works, in the order it will see them (the session's one queue). */
@@ -199,6 +206,7 @@ export class ChatController {
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
     if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
+    if (event.type === 'key' && event.name === 'ctrl-o') return void this.toggleToolOutput();
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
     const action = this.input.handleKey(event);

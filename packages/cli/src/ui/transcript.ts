@@ -2,6 +2,7 @@ import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult,
 import { MarkdownStream } from './markdown.js';
 import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
+import { readExpandedOutput } from './tool-output.js';
 
 /** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
 export interface Block {
@@ -42,6 +43,8 @@ export class TranscriptStore {
   private lastKind?: EntryKind;
   private stream?: { md: MarkdownStream; text: string; started: boolean; entry?: Entry };
   private entries: Entry[] = [];
+  /** The newest finished tool, which Ctrl+O expands and collapses. */
+  private lastTool?: ToolView;
   private tools: ToolView[] = [];
   private retry?: string;
   private session?: ChatSession;
@@ -331,7 +334,19 @@ export class TranscriptStore {
     }
   }
 
+  /**
+   * Ctrl+O: shows the newest finished tool's whole output, or folds it back. Returns false when
+   * there is no finished tool; the caller redraws the transcript otherwise.
+   */
+  async toggleLastTool(): Promise<boolean> {
+    const view = this.lastTool;
+    if (!view) return false;
+    view.expanded = view.expanded ? undefined : await readExpandedOutput(view.result);
+    return true;
+  }
+
   private commitTool(view: ToolView): void {
+    if (view.result) this.lastTool = view;
     this.add('tool', (width) => renderTool(view, { width }));
   }
 

@@ -10,6 +10,9 @@ import {
   shellTool,
   todoWriteTool,
   writeFileTool,
+  grepTool,
+  globTool,
+  listDirectoryTool,
   editFileTool,
   type AgentMessage,
   type ChatRequest,
@@ -101,9 +104,11 @@ export function createFakeHost(options: FakeHostOptions) {
     workspace,
     ask: (request, signal) => (asker ? asker(request, signal) : Promise.resolve<AskAnswer>({ decision: 'deny', reason: 'no asker' })),
   });
-  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool]);
+  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool, grepTool, globTool, listDirectoryTool]);
+  // Where the shell saves an output it had to cut (Ctrl+O reads it back).
+  const outputDir = path.join(root, '.beans-output');
   const makeSession = (messages?: AgentMessage[]) =>
-    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages });
+    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages, toolContext: { outputDir } });
 
   let session = makeSession(options.history);
   const listeners = new Set<(session: ChatSession) => void>();
