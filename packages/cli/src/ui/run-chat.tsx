@@ -1,5 +1,6 @@
 import type { ChatHost } from '../chat-host.js';
 import { ChatController } from './controller.js';
+import { loadHighlighter } from './highlight.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
 
 export interface RunChatOptions {
@@ -75,11 +76,15 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
       instance.unmount();
       stdout.write(CLEAR_TERMINAL);
       instance = mount();
+  // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
+  setImmediate(() => void loadHighlighter());
     },
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
   instance = mount();
+  // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
+  setImmediate(() => void loadHighlighter());
   // React commits the closing frame (no live area) in a microtask; unmount after it.
   unmount = () => setTimeout(() => instance?.unmount(), 0);
   let settle: NodeJS.Timeout | undefined;
