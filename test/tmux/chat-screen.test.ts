@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
@@ -12,9 +14,13 @@ afterEach(async () => {
   }
 });
 
-async function startBeans(turns: ScriptTurn[], options: { env?: Record<string, string>; files?: Record<string, string>; args?: string[] } = {}) {
+async function startBeans(turns: ScriptTurn[], options: { env?: Record<string, string>; files?: Record<string, string>; args?: string[]; userSettings?: object } = {}) {
   const server = await startScriptedOllama({ turns });
   const workspace = makeWorkspace({ 'README.md': '# demo\n', ...options.files });
+  if (options.userSettings) {
+    mkdirSync(path.join(workspace.home, '.config', 'beans-agent'), { recursive: true });
+    writeFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify(options.userSettings));
+  }
   const session = TmuxSession.start({ workspace, args: options.args, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ...options.env } });
   open.push({ session, server, workspace });
   await session.waitForText('Ask anything', 15_000);
@@ -78,5 +84,38 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     session.press('C-o');
     const folded = await session.waitFor((current) => !/^ {4}240$/m.test(current) && current.includes('all done'), 'the preview again');
     expect(folded).toContain('    201');
+  });
+
+  test('Shift+Tab shows the mode in the status line; /permissions lists rules with their sources and forgets an approval', async () => {
+    const { session, workspace } = await startBeans(
+      [
+        { toolCalls: [{ name: 'write_file', args: { path: 'one.txt', content: '1\n' } }] },
+        { text: 'first done' },
+        { toolCalls: [{ name: 'write_file', args: { path: 'two.txt', content: '2\n' } }] },
+        { text: 'second done' },
+      ],
+      { userSettings: { permissions: { allow: ['shell(git status)'] } } },
+    );
+    session.press('BTab');
+    await session.waitFor((screen) => screen.trimEnd().split('\n').at(-1)!.includes('⏵⏵ auto-edit on'), 'auto-edit in the status line');
+    session.press('BTab');
+    await session.waitForText('⏵⏵ plan mode');
+    session.press('BTab');
+    await session.waitFor((screen) => !screen.includes('plan mode'), 'default mode again');
+
+    await session.submit('write one');
+    await session.waitForText('Allow write_file one.txt?');
+    await sleep(400);
+    session.type('a');
+    session.press('Enter');
+    await session.waitForText('first done');
+    await session.submit('/permissions');
+    const listing = await session.waitForText('Forget a session approval?');
+    expect(listing).toMatch(new RegExp(`shell\\(git status\\)\\s+${path.join(workspace.home, '.config', 'beans-agent', 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(listing).toMatch(/^\s+write_file\s+this session$/m);
+    session.press('Enter');
+    await session.waitForText('Forgot 1 session approval');
+    await session.submit('write two');
+    await session.waitForText('Allow write_file two.txt?');
   });
 });

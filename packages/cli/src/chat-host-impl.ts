@@ -36,6 +36,14 @@ export function createChatHost(app: AgentSession): ChatHost {
       workspace: app.workspace.root,
     },
     commands,
+    get permissionMode() {
+      return app.permissionMode;
+    },
+    set permissionMode(mode) {
+      app.permissionMode = mode;
+    },
+    permissionRules: () => app.permissionRules(),
+    removeApprovals: (rule) => app.removeApprovals(rule),
     setPermissionAsker(asker: PermissionAsker) {
       app.setAsker(asker);
     },

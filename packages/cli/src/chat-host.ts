@@ -1,4 +1,4 @@
-import type { AskUser, ChatSession, ModelInfo, TurnOutcome, UserMessage } from '@beans/core';
+import type { AskUser, ChatSession, ModelInfo, PermissionMode, PermissionRulesInfo, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -31,6 +31,12 @@ export interface ChatHost {
   readonly header: { profile: string; profileSource: string; provider: string; workspace: string };
   /** Plugin commands and skills; the UI adds its own built-in commands. */
   readonly commands: SlashCommandInfo[];
+  /** The permission mode; Shift+Tab changes it for the rest of the session. */
+  permissionMode: PermissionMode;
+  /** `/permissions`: rules in force with their sources, and this conversation's "always" answers. */
+  permissionRules(): PermissionRulesInfo;
+  /** Forgets this conversation's "always" answers: the one written as `rule`, or all. Returns how many went. */
+  removeApprovals(rule?: string): number;
   /** The UI installs its confirmation prompt here. */
   setPermissionAsker(asker: PermissionAsker): void;
   /** /hooks: each hook with its event, matcher and source. */

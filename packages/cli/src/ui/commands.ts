@@ -1,6 +1,8 @@
 import { summaryLine, type ChatSession, type NoteMessage } from '@beans/core';
 import type { ChatHost, SlashCommandInfo } from '../chat-host.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type StyledLine } from './styled.js';
+import type { Picker } from './picker.js';
+import { SESSION_BUILTINS } from './session-commands.js';
 import { formatTokens } from './status-line.js';
 
 /** What a built-in command may do to the UI. */
@@ -14,9 +16,13 @@ export interface CommandContext {
   /** Runs a host operation with a spinner; Esc aborts it through the signal. */
   runTask(label: string, task: (signal: AbortSignal) => Promise<void>): Promise<void>;
   openResume(): Promise<void>;
+  /** Shows a list to pick from (arrows, Enter, Esc). */
+  openPicker(picker: Picker): void;
+  /** Lays the whole transcript out again (after a theme or display change). */
+  redraw(): void;
 }
 
-interface Builtin {
+export interface Builtin {
   description: string;
   argumentHint?: string;
   /** Refused while the agent works: it would change the session under the running turn. */
@@ -25,7 +31,7 @@ interface Builtin {
 }
 
 /** `oneLine` rows show the description's summary cut to the width: agents carry whole dialogues. */
-function table(rows: { name: string; description: string }[], width: number, emptyText: string, oneLine = false): StyledLine[] {
+export function table(rows: { name: string; description: string }[], width: number, emptyText: string, oneLine = false): StyledLine[] {
   if (rows.length === 0) return [[span(emptyText, S.dim)]];
   const nameWidth = Math.min(Math.max(...rows.map((row) => row.name.length)) + 2, Math.max(12, Math.floor(width / 3)));
   return rows.flatMap((row) => {
@@ -36,7 +42,7 @@ function table(rows: { name: string; description: string }[], width: number, emp
   });
 }
 
-function heading(text: string): StyledLine {
+export function heading(text: string): StyledLine {
   return [span(text, S.bold)];
 }
 
@@ -174,6 +180,7 @@ const BUILTINS: Record<string, Builtin> = {
       await runTask('Compacting the conversation', async (signal) => note('info', await host.compact(signal)));
     },
   },
+  ...SESSION_BUILTINS,
 };
 
 export function findBuiltin(name: string): Builtin | undefined {

@@ -1,4 +1,4 @@
-import { type AgentEvent, type ChatSession, type UserMessage } from '@beans/core';
+import { type AgentEvent, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { findBuiltin, type CommandContext } from './commands.js';
@@ -45,6 +45,7 @@ export class ChatController {
   closed = false;
 
   private lastCtrlC = 0;
+  private readonly startMode: PermissionMode;
   private idleTimer?: NodeJS.Timeout;
   private version = 0;
   private readonly listeners = new Set<() => void>();
@@ -60,6 +61,7 @@ export class ChatController {
     private readonly options: ControllerOptions,
   ) {
     this.session = host.session;
+    this.startMode = host.permissionMode;
     this.transcript = new TranscriptStore(options.width, () => this.changed(false));
     this.input = new InputBox(host, promptHistory(host.session), () => this.changed());
     this.questions = new AskQueue({
@@ -144,6 +146,14 @@ export class ChatController {
     this.emit();
   }
 
+  /** Shift+Tab: default → auto-edit → plan → default (yolo joins the round only when the session began in it). */
+  private cycleMode(): void {
+    const modes: PermissionMode[] = ['default', 'auto-edit', 'plan', ...(this.startMode === 'yolo' ? (['yolo'] as const) : [])];
+    const at = modes.indexOf(this.host.permissionMode);
+    this.host.permissionMode = modes[(at + 1) % modes.length]!;
+    this.changed();
+  }
+
   /** Ctrl+O: the newest finished tool's whole output, shown or folded by laying the transcript out again. */
   private async toggleToolOutput(): Promise<void> {
     if (await this.transcript.toggleLastTool()) return this.redraw();
@@ -207,6 +217,7 @@ export class ChatController {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
     if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
     if (event.type === 'key' && event.name === 'ctrl-o') return void this.toggleToolOutput();
+    if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
     const action = this.input.handleKey(event);
@@ -326,6 +337,11 @@ export class ChatController {
       exit: (code) => this.exit(code),
       runTask: (label, task) => this.runTask(label, task),
       openResume: () => this.openResume(),
+      openPicker: (picker) => {
+        this.picker = picker;
+        this.changed();
+      },
+      redraw: () => this.redraw(),
     };
   }
 

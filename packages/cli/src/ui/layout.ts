@@ -76,6 +76,7 @@ function statusInfo(controller: ChatController) {
     costUsd: session.usage.costKnown && session.usage.costUsd > 0 ? session.usage.costUsd : undefined,
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
     queued: session.queuedCount,
+    mode: host.permissionMode,
     hint: controller.busy ? undefined : '/help for commands',
   };
 }

@@ -18,6 +18,9 @@ import {
   type ChatRequest,
   type LLMClient,
   type ModelInfo,
+  type PermissionMode,
+  type ToolRule,
+  parseToolRules,
   type ProviderFailure,
   type StreamEvent,
   type ToolCall,
@@ -45,6 +48,9 @@ export interface FakeHostOptions {
   history?: AgentMessage[];
   contextWindow?: number;
   agents?: { name: string; description: string }[];
+  permissionMode?: PermissionMode;
+  /** Allow rules from "settings" (shown by /permissions). */
+  allow?: string[];
 }
 
 
@@ -99,8 +105,13 @@ export function createFakeHost(options: FakeHostOptions) {
   };
 
   let asker: PermissionAsker | undefined;
+  let mode: PermissionMode = options.permissionMode ?? 'default';
+  const approved: ToolRule[] = [];
+  const allow = parseToolRules(options.allow ?? []);
   const authorize = createAuthorize({
-    mode: 'default',
+    mode: () => mode,
+    approved,
+    allow,
     workspace,
     ask: (request, signal) => (asker ? asker(request, signal) : Promise.resolve<AskAnswer>({ decision: 'deny', reason: 'no asker' })),
   });
@@ -132,6 +143,19 @@ export function createFakeHost(options: FakeHostOptions) {
       { name: 'review', description: 'review a pull request', argumentHint: '<number>', source: 'command' },
       { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
     ],
+    get permissionMode() {
+      return mode;
+    },
+    set permissionMode(next) {
+      mode = next;
+    },
+    permissionRules: () => ({ allow: allow.map((rule) => ({ rule: rule.source, source: '/home/me/.config/beans/settings.json' })), deny: [], approved: approved.map((rule) => rule.source) }),
+    removeApprovals(rule) {
+      const kept = approved.filter((entry) => rule !== undefined && entry.source !== rule);
+      const removed = approved.length - kept.length;
+      approved.splice(0, approved.length, ...kept);
+      return removed;
+    },
     setPermissionAsker(next) {
       asker = next;
     },

@@ -18,6 +18,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'mcp',
   'plugins',
   'quit',
+  'permissions',
 ];
 
 export interface SlashInput {
