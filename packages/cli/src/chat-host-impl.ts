@@ -36,6 +36,12 @@ export function createChatHost(app: AgentSession): ChatHost {
       workspace: app.workspace.root,
     },
     commands,
+    display: {
+      theme: app.config.values.ui.theme ?? 'dark',
+      markdown: app.config.values.ui.markdown,
+      showCost: app.config.values.ui.showCost,
+      debug: app.config.values.debug,
+    },
     get permissionMode() {
       return app.permissionMode;
     },

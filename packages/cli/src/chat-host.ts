@@ -20,6 +20,17 @@ export interface SessionListing {
 export type { AskAnswer } from '@beans/core';
 export type PermissionAsker = AskUser;
 
+/** The settings the chat screen reads: `ui.theme`, `ui.markdown`, `ui.showCost` and `debug`. */
+export interface ChatDisplay {
+  theme: 'dark' | 'light' | 'high-contrast';
+  /** false: answers are shown as the model wrote them, without Markdown rendering. */
+  markdown: boolean;
+  /** false: no cost in the status line. */
+  showCost: boolean;
+  /** Error stacks and one line of figures per turn. */
+  debug: boolean;
+}
+
 /**
  * Everything the interactive UI needs, and nothing about how it is built: the CLI wires plugins,
  * config and the session store behind this, so the UI holds no agent logic.
@@ -31,6 +42,7 @@ export interface ChatHost {
   readonly header: { profile: string; profileSource: string; provider: string; workspace: string };
   /** Plugin commands and skills; the UI adds its own built-in commands. */
   readonly commands: SlashCommandInfo[];
+  readonly display: ChatDisplay;
   /** The permission mode; Shift+Tab changes it for the rest of the session. */
   permissionMode: PermissionMode;
   /** `/permissions`: rules in force with their sources, and this conversation's "always" answers. */

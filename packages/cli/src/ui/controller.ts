@@ -1,4 +1,5 @@
-import { type AgentEvent, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import { type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { findBuiltin, type CommandContext } from './commands.js';
@@ -41,6 +42,8 @@ export class ChatController {
   hint?: { text: string; until: number };
   turn?: { startedAt: number };
   session: ChatSession;
+  /** ui.theme, or what /theme chose. */
+  theme: ThemeName;
   /** Set on exit: the live area disappears so the terminal keeps only the transcript. */
   closed = false;
 
@@ -62,7 +65,8 @@ export class ChatController {
   ) {
     this.session = host.session;
     this.startMode = host.permissionMode;
-    this.transcript = new TranscriptStore(options.width, () => this.changed(false));
+    this.theme = host.display.theme;
+    this.transcript = new TranscriptStore(options.width, () => this.changed(false), host.display.markdown);
     this.input = new InputBox(host, promptHistory(host.session), () => this.changed());
     this.questions = new AskQueue({
       session: () => this.session,
@@ -159,6 +163,12 @@ export class ChatController {
     if (await this.transcript.toggleLastTool()) return this.redraw();
     this.hint = { text: 'No finished tool output to expand yet', until: Date.now() + DOUBLE_CTRL_C_MS };
     this.changed();
+  }
+
+  /** An error as a note: its message, and with `debug` its stack too. */
+  describeError(error: unknown): string {
+    if (this.host.display.debug && error instanceof Error && error.stack) return error.stack;
+    return messageOf(error);
   }
 
   // ---- state the view reads ----
@@ -258,7 +268,7 @@ export class ChatController {
       this.transcript.user(text);
       this.changed();
       if (builtin.idleOnly && this.busy) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
-      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
+      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
       return;
     }
     if (this.running) void this.queue(text);
@@ -279,7 +289,7 @@ export class ChatController {
       if (!this.running) return void this.runPrompt(text);
       for (const content of contents) this.session.steer(content);
     } catch (error) {
-      this.transcript.note('error', messageOf(error));
+      this.transcript.note('error', this.describeError(error));
     }
     this.changed();
   }
@@ -300,9 +310,10 @@ export class ChatController {
       // A message queued just as the run ended is not lost: the session runs it before it returns.
       const turn = await this.host.runTurn(prompts);
       for (const notice of turn.notices) this.transcript.note('info', notice);
+      if (this.host.display.debug) this.transcript.note('info', debugLine(turn.result, Date.now() - (this.turn?.startedAt ?? Date.now())));
       if (turn.refused) this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
     } catch (error) {
-      this.transcript.note('error', messageOf(error));
+      this.transcript.note('error', this.describeError(error));
     } finally {
       this.turn = undefined;
       this.changed();
@@ -352,7 +363,7 @@ export class ChatController {
     try {
       await task(abort.signal);
     } catch (error) {
-      this.transcript.note(abort.signal.aborted ? 'interrupted' : 'error', abort.signal.aborted ? `${label}: cancelled.` : messageOf(error));
+      this.transcript.note(abort.signal.aborted ? 'interrupted' : 'error', abort.signal.aborted ? `${label}: cancelled.` : this.describeError(error));
     } finally {
       this.task = undefined;
       this.changed();
@@ -384,7 +395,7 @@ export class ChatController {
     else if (event.name === 'enter') {
       this.picker = undefined;
       const item = picker.items[picker.selected];
-      if (item) void Promise.resolve(picker.onSelect(item.value)).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
+      if (item) void Promise.resolve(picker.onSelect(item.value)).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
     }
     this.changed();
   }
@@ -406,6 +417,13 @@ function promptHistory(session: ChatSession): string[] {
   return session.messages
     .filter((message): message is UserMessage => message.role === 'user' && (message.origin === undefined || message.origin === 'prompt'))
     .map((message) => message.display ?? message.content);
+}
+
+/** `debug`: what a turn cost, for people chasing a slow or odd answer. */
+function debugLine(result: AgentRunResult, elapsedMs: number): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+  const { usage } = result;
+  return `debug · ${result.turns} request${result.turns === 1 ? '' : 's'} · ${seconds(elapsedMs)} in all, ${seconds(result.apiDurationMs)} waiting for the provider · ↑${usage.inputTokens} ↓${usage.outputTokens} tokens · stop: ${result.stopReason}`;
 }
 
 function messageOf(error: unknown): string {

@@ -73,7 +73,7 @@ function statusInfo(controller: ChatController) {
     model: session.model,
     inputTokens: session.usage.inputTokens,
     outputTokens: session.usage.outputTokens,
-    costUsd: session.usage.costKnown && session.usage.costUsd > 0 ? session.usage.costUsd : undefined,
+    costUsd: host.display.showCost && session.usage.costKnown && session.usage.costUsd > 0 ? session.usage.costUsd : undefined,
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
     queued: session.queuedCount,
     mode: host.permissionMode,

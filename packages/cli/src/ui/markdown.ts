@@ -175,14 +175,21 @@ export function renderMarkdownLine(raw: string, state: MarkdownState, width: num
 }
 
 /** A whole answer, laid out exactly as it would have streamed. */
-export function renderMarkdown(text: string, width: number): StyledLine[] {
-  const md = new MarkdownStream(width);
+export function renderMarkdown(text: string, width: number, plain = false): StyledLine[] {
+  const md = new MarkdownStream(width, plain);
   return [...md.push(text), ...md.end()];
 }
 
 /** Rows of one code line, plain (while its block still streams) or highlighted spans. */
 function codeRows(spans: Span[], width: number): StyledLine[] {
   return wrapSpans(spans, width, { first: [span('│ ', GUTTER)], continuation: [span('│ ', GUTTER)], hard: true });
+}
+
+/** A line as written, wrapped at the width, its indentation kept. */
+function plainRows(line: string, width: number): StyledLine[] {
+  const text = line.replace(/\s+$/, '');
+  const leading = /^\s*/.exec(text)![0];
+  return wrapSpans([span(text.slice(leading.length))], width, { first: leading ? [span(leading)] : [] });
 }
 
 function isClosingFence(line: string, marker: string): boolean {
@@ -204,7 +211,11 @@ export class MarkdownStream {
   private code?: { marker: string; lang: string; lines: string[]; preview: StyledLine[] };
   private table?: string[];
 
-  constructor(public width: number) {}
+  /** `plain` (ui.markdown false): lines are shown as written, only wrapped. */
+  constructor(
+    public width: number,
+    private readonly plain = false,
+  ) {}
 
   push(delta: string): StyledLine[] {
     const text = this.partial + delta;
@@ -222,6 +233,10 @@ export class MarkdownStream {
   /** What is still open, as it would render now. */
   tail(width = this.width): StyledLine[] {
     const out: StyledLine[] = [];
+    if (this.plain) {
+      if (this.partial.trim()) out.push(...plainRows(this.partial, width));
+      return this.started && this.heldBlanks > 0 && out.length > 0 ? [[], ...out] : out;
+    }
     if (this.code) {
       out.push(...this.code.preview);
       if (this.partial) out.push(...codeRows([span(this.partial.replace(/\s+$/, ''))], width));
@@ -252,6 +267,15 @@ export class MarkdownStream {
   }
 
   private commitLine(line: string, out: StyledLine[]): void {
+    if (this.plain) {
+      if (!line.trim()) {
+        if (this.started) this.heldBlanks = 1;
+        return;
+      }
+      this.beginBlock(out);
+      out.push(...plainRows(line, this.width));
+      return;
+    }
     if (this.code) {
       if (isClosingFence(line, this.code.marker)) return this.flushCode(out);
       this.code.lines.push(line);

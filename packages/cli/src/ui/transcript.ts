@@ -1,5 +1,5 @@
 import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
-import { MarkdownStream } from './markdown.js';
+import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
 import { readExpandedOutput } from './tool-output.js';
@@ -53,6 +53,8 @@ export class TranscriptStore {
   constructor(
     public width: number,
     private readonly changed: () => void,
+    /** ui.markdown: false shows answers as the model wrote them. */
+    private readonly markdown = true,
   ) {}
 
   setWidth(width: number): void {
@@ -76,7 +78,7 @@ export class TranscriptStore {
     }
     const stream = this.stream;
     if (stream) {
-      stream.md = new MarkdownStream(width);
+      stream.md = new MarkdownStream(width, !this.markdown);
       stream.started = false;
       const rows = stream.md.push(stream.text);
       if (rows.length > 0) {
@@ -160,7 +162,11 @@ export class TranscriptStore {
   note(kind: NoteMessage['kind'], text: string): void {
     const { icon, style } = NOTE_STYLES[kind];
     const body = kind === 'compaction' ? `Earlier turns were summarised: ${text.split('\n')[0]}` : text;
-    this.add('note', (width) => wrapText(body, width, style, { first: icon ? [span(icon, style)] : [], continuation: [span(' '.repeat(icon.length))] }));
+    // The icon marks the first line only; later lines (a stack with `debug`) sit under the text.
+    const indent = [span(' '.repeat(icon.length))];
+    this.add('note', (width) =>
+      body.split('\n').flatMap((line, index) => wrapSpans([span(line, style)], width, { first: index === 0 && icon ? [span(icon, style)] : indent, continuation: indent })),
+    );
     this.changed();
   }
 
@@ -191,7 +197,7 @@ export class TranscriptStore {
         case 'assistant':
           if (message.content.trim()) {
             const text = message.content.trim();
-            this.add('assistant', (width) => streamedMarkdown(text, width));
+            this.add('assistant', (width) => renderMarkdown(text, width, !this.markdown));
           }
           for (const call of message.toolCalls) calls.set(call.id, call);
           if (message.stopReason === 'error' && message.failure) this.note('error', message.failure.message);
@@ -293,13 +299,13 @@ export class TranscriptStore {
     this.streamRows(stream.md.end());
     if (stream.entry) {
       stream.entry.live = false;
-      stream.entry.render = (width) => streamedMarkdown(final, width);
+      stream.entry.render = (width) => renderMarkdown(final, width, !this.markdown);
     }
     this.stream = undefined;
   }
 
   private startStream(): void {
-    this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+    this.stream = { md: new MarkdownStream(this.width, !this.markdown), text: '', started: false };
   }
 
   private streamRows(rows: StyledLine[]): void {
@@ -309,7 +315,7 @@ export class TranscriptStore {
       this.begin('assistant');
       stream.started = true;
       // What a redraw shows of a cut answer: the text that streamed (the entry stays live until the end).
-      const entry: Entry = { kind: 'assistant', live: true, render: (width) => streamedMarkdown(stream.text, width) };
+      const entry: Entry = { kind: 'assistant', live: true, render: (width) => renderMarkdown(stream.text, width, !this.markdown) };
       stream.entry = entry;
       this.entries.push(entry);
     }
@@ -373,8 +379,3 @@ export class TranscriptStore {
   }
 }
 
-/** An answer laid out as it streamed (blank lines collapsed the same way). */
-function streamedMarkdown(text: string, width: number): StyledLine[] {
-  const md = new MarkdownStream(width);
-  return [...md.push(text), ...md.end()];
-}

@@ -49,6 +49,7 @@ export interface FakeHostOptions {
   contextWindow?: number;
   agents?: { name: string; description: string }[];
   permissionMode?: PermissionMode;
+  display?: Partial<ChatHost['display']>;
   /** Allow rules from "settings" (shown by /permissions). */
   allow?: string[];
 }
@@ -143,6 +144,7 @@ export function createFakeHost(options: FakeHostOptions) {
       { name: 'review', description: 'review a pull request', argumentHint: '<number>', source: 'command' },
       { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
     ],
+    display: { theme: 'dark', markdown: true, showCost: true, debug: false, ...options.display },
     get permissionMode() {
       return mode;
     },
@@ -169,6 +171,7 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     async preparePrompt(text) {
       prompts.push(text);
+      if (text === 'crash the host') throw new Error('kaboom in the host');
       if (text.startsWith('/review')) {
         const args = text.slice('/review'.length).trim();
         return { messages: [{ role: 'user', content: `Review pull request ${args} carefully.`, origin: 'command', display: text, timestamp: Date.now() }] };
