@@ -118,4 +118,25 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     await session.submit('write two');
     await session.waitForText('Allow write_file two.txt?');
   });
+
+  test('@file attaches the file and shows one line; a 30-line paste shows as [Pasted text · 30 lines]', async () => {
+    const { session, server } = await startBeans([{ text: 'first answer' }, { text: 'second answer' }], { files: { 'notes.md': 'alpha\nbeta\ngamma\n' } });
+    await session.submit('summarise @notes.md briefly');
+    const screen = await session.waitForText('first answer');
+    expect(screen).toContain('› summarise @notes.md briefly');
+    expect(screen).toContain('⎿ attached notes.md · 3 lines');
+    const lastUser = (index: number) => JSON.stringify(server.requests.filter((request) => request.kind === 'chat')[index]);
+    expect(lastUser(0)).toContain('Contents of notes.md:');
+    expect(lastUser(0)).toContain('beta');
+
+    const pasted = Array.from({ length: 30 }, (_, i) => `trace ${i + 1}`).join('\n');
+    session.type('why? ');
+    session.paste(pasted);
+    await sleep(200);
+    session.press('Enter');
+    const after = await session.waitForText('second answer');
+    expect(after).toContain('› why? [Pasted text · 30 lines]');
+    expect(after).not.toContain('trace 17');
+    expect(lastUser(1)).toContain('trace 17');
+  });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, walkFiles, type AgentSession } from '@beans/core';
+import { PluginStore, describeHookSource, expandFileReferences, walkFiles, type AgentSession } from '@beans/core';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
 const FILE_LIST_MAX_AGE_MS = 5_000;
@@ -54,6 +54,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       app.setAsker(asker);
     },
     preparePrompt: (text) => app.preparePrompt(text),
+    attachFiles: (text) => expandFileReferences(text, app.workspace.root),
     runTurn: (prompts) => app.runTurn(prompts),
     notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),

@@ -63,6 +63,8 @@ export interface ChatHost {
   runTurn(prompts: UserMessage[]): Promise<TurnOutcome>;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
   preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
+  /** `@path` words: the text with each named workspace file's contents attached (bounded; others stay text). */
+  attachFiles(text: string): Promise<string>;
   /** `/profile`: the active profile and which step of the chain chose it. */
   describeProfile(): string;
   listAgents(): { name: string; description: string }[];

@@ -231,7 +231,7 @@ export class ChatController {
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
     const action = this.input.handleKey(event);
-    if (action?.type === 'submit') this.submit(action.text);
+    if (action?.type === 'submit') this.submit(action.text, action.display);
     else if (action?.type === 'exit') this.exit(0);
     else if (action?.type === 'escape') {
       if (this.task) this.task.abort.abort();
@@ -261,7 +261,7 @@ export class ChatController {
 
   // ---- submitting ----
 
-  private submit(text: string): void {
+  private submit(text: string, display?: string): void {
     const command = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text);
     const builtin = command ? findBuiltin(command[1]!) : undefined;
     if (command && builtin) {
@@ -273,7 +273,7 @@ export class ChatController {
     }
     if (this.running) void this.queue(text);
     else if (this.task) this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
-    else void this.runPrompt(text);
+    else void this.runPrompt(text, display);
   }
 
   /** While the agent works, a message waits for the end of the current tool batch. */
@@ -294,7 +294,7 @@ export class ChatController {
     this.changed();
   }
 
-  private async runPrompt(text: string): Promise<void> {
+  private async runPrompt(text: string, display?: string): Promise<void> {
     this.turn = { startedAt: Date.now() };
     this.changed();
     const session = this.session;
@@ -303,7 +303,7 @@ export class ChatController {
       if ('error' in prepared) return this.transcript.note('error', prepared.error);
       const prompts: UserMessage[] = [];
       for (const message of prepared.messages) {
-        if (message.role === 'user') prompts.push(message);
+        if (message.role === 'user') prompts.push(message.origin === undefined || message.origin === 'prompt' ? await this.withAttachments(message, display) : message);
         else session.append(message);
       }
       if (prompts.length === 0) return;
@@ -319,6 +319,16 @@ export class ChatController {
       this.changed();
       this.armIdleNotice();
     }
+  }
+
+  /**
+   * A typed prompt with its `@file` contents attached for the model; the transcript shows what was
+   * typed (large pastes collapsed) and one line per attached file.
+   */
+  private async withAttachments(message: UserMessage, display?: string): Promise<UserMessage> {
+    const content = await this.host.attachFiles(message.content);
+    if (content === message.content && display === undefined) return message;
+    return { ...message, content, display: display ?? message.display ?? message.content };
   }
 
   /** Notification hooks hear when the agent has waited a minute for the person after a turn. */

@@ -149,11 +149,13 @@ export class TranscriptStore {
     this.add('header', (width) => wrapSpans(text, width));
   }
 
-  user(text: string, suffix?: string): void {
+  /** A prompt; `below` are dim lines under it (the files `@path` attached). */
+  user(text: string, suffix?: string, below: readonly string[] = []): void {
     const shown = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
     this.add('user', (width) => {
       const rows = wrapText(shown, width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
       if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
+      for (const line of below) rows.push(...wrapText(line, width, S.dim, { first: [span('  ')], continuation: [span('    ')] }));
       return rows;
     });
     this.changed();
@@ -281,7 +283,10 @@ export class TranscriptStore {
   }
 
   private userMessage(message: UserMessage): void {
-    if (message.display) return this.user(message.display);
+    if (message.display) {
+      const files = attachedFiles(message.content).map((file) => `⎿ attached ${file.path} · ${file.lines} line${file.lines === 1 ? '' : 's'}`);
+      return this.user(message.display, undefined, files);
+    }
     if (message.origin === 'skill' || message.origin === 'command') {
       const first = message.content.trim().split('\n')[0] ?? '';
       return this.user(first.length > 100 ? `${first.slice(0, 100)}…` : first, `(${message.origin})`);
@@ -379,3 +384,14 @@ export class TranscriptStore {
   }
 }
 
+
+/** Files `@path` attached to a prompt, in the form core's expandFileReferences writes them. */
+function attachedFiles(content: string): { path: string; lines: number }[] {
+  const headers = [...content.matchAll(/\n\nContents of (.+?):\n```\n/g)];
+  return headers.map((header, index) => {
+    const start = header.index + header[0].length;
+    const end = index + 1 < headers.length ? headers[index + 1]!.index : content.length;
+    const body = content.slice(start, end).replace(/\n```\s*$/, '');
+    return { path: header[1]!, lines: body ? body.split('\n').length : 0 };
+  });
+}
