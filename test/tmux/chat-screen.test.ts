@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
@@ -138,5 +138,36 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     expect(after).toContain('› why? [Pasted text · 30 lines]');
     expect(after).not.toContain('trace 17');
     expect(lastUser(1)).toContain('trace 17');
+  });
+
+  test('!command, /status, /config, /model picker and /theme in the real program', async () => {
+    const { session, server, workspace } = await startBeans([{ text: 'you printed bang-output' }]);
+    await session.submit('!echo bang-output');
+    await session.waitForText('exit 0 · 1 line');
+    expect(session.screen()).toContain('› !echo bang-output');
+    await session.submit('what did I print?');
+    await session.waitForText('you printed bang-output');
+    const sent = JSON.stringify(server.requests.filter((request) => request.kind === 'chat')[0]);
+    expect(sent).toContain('$ echo bang-output');
+
+    await session.submit('/status');
+    const status = await session.waitForText('settings ');
+    expect(status).toMatch(/provider\s+ollama/);
+    expect(status).toMatch(/trust\s+not trusted/);
+    expect(status).toMatch(/permissions\s+default mode/);
+
+    await session.submit('/config');
+    expect(await session.waitForText('beans config set')).toMatch(/permissions\.mode "default"\s+\(default\)/);
+
+    await session.submit('/model');
+    const picker = await session.waitForText('Enter switch');
+    expect(picker).toMatch(/› ● scripted:latest/);
+    session.press('Enter');
+    await session.waitForText('Model switched to scripted:latest.');
+
+    await session.submit('/theme light');
+    await session.waitForText('Theme: light (saved in');
+    const settings = readFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), 'utf8');
+    expect(JSON.parse(settings)).toEqual({ ui: { theme: 'light' } });
   });
 });

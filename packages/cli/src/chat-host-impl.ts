@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, expandFileReferences, walkFiles, type AgentSession } from '@beans/core';
+import { PluginStore, describeHookSource, expandFileReferences, formatConfigSource, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
 const FILE_LIST_MAX_AGE_MS = 5_000;
@@ -42,6 +42,13 @@ export function createChatHost(app: AgentSession): ChatHost {
       showCost: app.config.values.ui.showCost,
       debug: app.config.values.debug,
     },
+    workspaceTrusted: app.workspaceTrusted,
+    settingsFiles: app.config.files,
+    configEntries: () => app.config.entries.map((entry) => ({ key: entry.key, value: entry.value, source: formatConfigSource(entry.source) })),
+    async saveUserSetting(key, value) {
+      return (await setConfigValue({ file: userSettingsPath(app.base.env), key, value })).file;
+    },
+    runShell: (command, signal) => app.runUserShell(command, signal),
     get permissionMode() {
       return app.permissionMode;
     },

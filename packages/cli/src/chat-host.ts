@@ -1,4 +1,4 @@
-import type { AskUser, ChatSession, ModelInfo, PermissionMode, PermissionRulesInfo, TurnOutcome, UserMessage } from '@beans/core';
+import type { AskUser, ChatSession, ModelInfo, PermissionMode, PermissionRulesInfo, ToolResult, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -43,6 +43,16 @@ export interface ChatHost {
   /** Plugin commands and skills; the UI adds its own built-in commands. */
   readonly commands: SlashCommandInfo[];
   readonly display: ChatDisplay;
+  /** `/status`: whether the workspace's own settings, hooks and commands are trusted. */
+  readonly workspaceTrusted: boolean;
+  /** Settings files that were read, highest precedence first. */
+  readonly settingsFiles: string[];
+  /** `/config`: every setting in force, with the file (or flag, env, default) it came from. */
+  configEntries(): { key: string; value: unknown; source: string }[];
+  /** Writes one setting to the user's settings file (`/theme`); returns the file. Throws on a bad value. */
+  saveUserSetting(key: string, value: string): Promise<string>;
+  /** `!command`: runs what the user typed in the workspace, as the shell tool does. */
+  runShell(command: string, signal: AbortSignal): Promise<ToolResult>;
   /** The permission mode; Shift+Tab changes it for the rest of the session. */
   permissionMode: PermissionMode;
   /** `/permissions`: rules in force with their sources, and this conversation's "always" answers. */

@@ -2,6 +2,7 @@ import { summaryLine, type ChatSession, type NoteMessage } from '@beans/core';
 import type { ChatHost, SlashCommandInfo } from '../chat-host.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type StyledLine } from './styled.js';
 import type { Picker } from './picker.js';
+import type { ThemeName } from './theme.js';
 import { SESSION_BUILTINS } from './session-commands.js';
 import { formatTokens } from './status-line.js';
 
@@ -18,8 +19,9 @@ export interface CommandContext {
   openResume(): Promise<void>;
   /** Shows a list to pick from (arrows, Enter, Esc). */
   openPicker(picker: Picker): void;
-  /** Lays the whole transcript out again (after a theme or display change). */
-  redraw(): void;
+  /** The theme in use; `setTheme` switches it and redraws. */
+  theme: ThemeName;
+  setTheme(theme: ThemeName): void;
 }
 
 export interface Builtin {
@@ -98,21 +100,26 @@ const BUILTINS: Record<string, Builtin> = {
   exit: { description: 'leave Beans', run: (_args, { exit }) => exit(0) },
   quit: { description: 'leave Beans', run: (_args, { exit }) => exit(0) },
   model: {
-    description: 'list models or switch to one',
+    description: 'pick a model from a list, or switch to one by name',
     argumentHint: '[name]',
     idleOnly: true,
-    async run(args, { host, session, width, print, note, runTask }) {
-      if (args) {
-        await runTask('Switching model', async () => note('info', await host.switchModel(args)));
-        return;
-      }
+    async run(args, { host, session, note, runTask, openPicker }) {
+      const switchTo = (name: string) => runTask('Switching model', async () => note('info', await host.switchModel(name)));
+      if (args) return switchTo(args);
       await runTask('Listing models', async (signal) => {
         const models = await host.listModels(signal);
-        const rows = models.map((model) => ({
-          name: `${model.name === session.model ? '●' : ' '} ${model.name}`,
-          description: [model.contextWindow ? `${formatTokens(model.contextWindow)} context` : '', model.supportsTools === false ? 'no tools' : '', model.description ?? ''].filter(Boolean).join(' · '),
-        }));
-        print([heading(`Models (${session.provider}) — current: ${session.model}`), ...table(rows, width, '  (none found)'), [span('Switch with /model <name>.', S.dim)]]);
+        if (models.length === 0) return note('info', `${session.provider} lists no models. Switch with /model <name>.`);
+        openPicker({
+          title: `Models (${session.provider}) — current: ${session.model}`,
+          selected: Math.max(0, models.findIndex((model) => model.name === session.model)),
+          action: 'switch',
+          items: models.map((model) => ({
+            value: model.name,
+            label: `${model.name === session.model ? '●' : ' '} ${model.name}`,
+            detail: [model.contextWindow ? `${formatTokens(model.contextWindow)} context` : '', model.supportsTools === false ? 'no tools' : '', model.description ?? ''].filter(Boolean).join(' · '),
+          })),
+          onSelect: switchTo,
+        });
       });
     },
   },

@@ -1,4 +1,4 @@
-import { type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import { contentText, userMessage, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
 import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
@@ -271,9 +271,24 @@ export class ChatController {
       void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
       return;
     }
+    if (text.length > 1 && text.startsWith('!')) return void this.runCommandLine(text.slice(1).trim());
     if (this.running) void this.queue(text);
     else if (this.task) this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
     else void this.runPrompt(text, display);
+  }
+
+  /**
+   * `!command`: runs in the workspace at once, without asking (the user typed it); the command and
+   * its output join the conversation, so the model sees them with the next message.
+   */
+  private async runCommandLine(command: string): Promise<void> {
+    if (this.busy) return this.transcript.note('info', `!${command} waits for an idle session: press Esc to stop the agent first.`);
+    await this.runTask(`Running ${command}`, async (signal) => {
+      const result = await this.host.runShell(command, signal);
+      // The message shows as `› !command` (its display); the output follows as a finished shell call.
+      this.session.append(userMessage(`I ran a shell command in the workspace myself:\n$ ${command}\n${contentText(result.content)}`, 'prompt', `!${command}`));
+      this.transcript.commandResult(command, result);
+    });
   }
 
   /** While the agent works, a message waits for the end of the current tool batch. */
@@ -362,7 +377,11 @@ export class ChatController {
         this.picker = picker;
         this.changed();
       },
-      redraw: () => this.redraw(),
+      theme: this.theme,
+      setTheme: (theme) => {
+        this.theme = theme;
+        this.redraw();
+      },
     };
   }
 

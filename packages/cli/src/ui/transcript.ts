@@ -1,4 +1,4 @@
-import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
+import { summarizeCall, type ToolResult, type ToolResultMessage, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
@@ -176,6 +176,14 @@ export class TranscriptStore {
   output(lines: StyledLine[] | ((width: number) => StyledLine[])): void {
     const made = this.width;
     this.add('output', typeof lines === 'function' ? lines : (width) => (width >= made ? lines : lines.flatMap((line) => (lineWidth(line) <= width ? [line] : wrapSpans(line, width)))));
+    this.changed();
+  }
+
+  /** The output of a `!command` the user ran, drawn like a finished shell call (Ctrl+O opens it). */
+  commandResult(command: string, result: ToolResult): void {
+    const status = result.isError ? 'error' : 'ok';
+    const message: ToolResultMessage = { role: 'tool', toolCallId: `user-shell-${Date.now()}`, toolName: 'shell', content: result.content, isError: result.isError === true, status, details: result.details, timestamp: Date.now() };
+    this.commitTool({ id: message.toolCallId, name: 'shell', summary: command, kind: 'execute', phase: status, startedAt: Date.now(), output: '', result: message });
     this.changed();
   }
 

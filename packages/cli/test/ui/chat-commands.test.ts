@@ -64,12 +64,14 @@ describe('slash commands', () => {
     expect(frame).toMatch(/shell\s+execute ·/);
   });
 
-  test('/model lists models with the current one marked; /model <name> switches', async () => {
+  test('/model lists models with the current one marked (a picker); /model <name> switches', async () => {
     const { chat, fake } = setup();
     await chat.submit('/model');
     const frame = await chat.waitForText('current: fake-model');
     expect(frame).toMatch(/● fake-model\s+8\.0k context/);
     expect(frame).toMatch(/ {3}fake-large\s+128k context/);
+    await chat.press(KEY.escape);
+    await chat.waitFor((current) => !current.includes('current: fake-model'), 'the picker to close');
     await chat.submit('/model fake-large');
     await chat.waitForText('Model switched to fake-large.');
     expect(fake.host.session.model).toBe('fake-large');

@@ -146,6 +146,17 @@ export function createFakeHost(options: FakeHostOptions) {
       { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
     ],
     display: { theme: 'dark', markdown: true, showCost: true, debug: false, ...options.display },
+    workspaceTrusted: false,
+    settingsFiles: [path.join(root, '.beans', 'settings.json')],
+    configEntries: () => [
+      { key: 'provider', value: 'fake', source: 'flag' },
+      { key: 'ui.theme', value: 'dark', source: 'default' },
+    ],
+    async saveUserSetting(key, value) {
+      calls.push(`save:${key}=${value}`);
+      return path.join(root, 'home', 'settings.json');
+    },
+    runShell: (command, signal) => shellTool.execute({ command }, { signal, workspace, state: session.toolState, outputDir }),
     get permissionMode() {
       return mode;
     },

@@ -19,6 +19,9 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'plugins',
   'quit',
   'permissions',
+  'status',
+  'config',
+  'theme',
 ];
 
 export interface SlashInput {

@@ -28,7 +28,7 @@ import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { McpServerStatus } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool, ToolResult } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
@@ -72,6 +72,10 @@ export interface AgentSession {
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
   permissionMode: PermissionMode;
+  /** Whether the workspace's own settings, hooks and commands are trusted (`beans trust`, --trust). */
+  readonly workspaceTrusted: boolean;
+  /** `!command` in chat: runs a command the user typed, as the shell tool would, without asking (the user typed it). */
+  runUserShell(command: string, signal: AbortSignal): Promise<ToolResult>;
   /** `/permissions`: the allow and deny rules in force with where each came from, and the live conversation's "always" answers. */
   permissionRules(): PermissionRulesInfo;
   /** Forgets "always" answers of the live conversation: the one written as `rule`, or all of them. Returns how many went. */
@@ -414,6 +418,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     },
     set permissionMode(mode: PermissionMode) {
       permissionMode = mode;
+    },
+    workspaceTrusted,
+    runUserShell(command, signal) {
+      return shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv, sandbox, outputDir: outputDirOf(store, session.id) });
     },
     permissionRules() {
       return {
