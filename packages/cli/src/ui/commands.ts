@@ -1,4 +1,4 @@
-import { summaryLine, type ChatSession, type NoteMessage } from '@beans/core';
+import { summaryLine, type ChatSession, type NoteMessage, type UsageTotals } from '@beans/core';
 import type { ChatHost, SlashCommandInfo } from '../chat-host.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type StyledLine } from './styled.js';
 import type { Picker } from './picker.js';
@@ -16,7 +16,8 @@ export interface CommandContext {
   exit(code: number): void;
   /** Runs a host operation with a spinner; Esc aborts it through the signal. */
   runTask(label: string, task: (signal: AbortSignal) => Promise<void>): Promise<void>;
-  openResume(): Promise<void>;
+  /** Tokens and cost of the whole conversation, stored turns included. */
+  usage: UsageTotals;
   /** Shows a list to pick from (arrows, Enter, Esc). */
   openPicker(picker: Picker): void;
   /** The theme in use; `setTheme` switches it and redraws. */
@@ -140,8 +141,7 @@ const BUILTINS: Record<string, Builtin> = {
   },
   cost: {
     description: 'tokens and cost of this session',
-    run(_args, { host, session, print }) {
-      const { usage } = session;
+    run(_args, { host, session, usage, print }) {
       const cost = !usage.costKnown ? 'unknown (no price for this model)' : usage.costUsd > 0 ? `$${usage.costUsd.toFixed(4)}` : '$0 (free or local model)';
       const window = host.contextWindow();
       const used = contextTokens(session);
@@ -157,7 +157,23 @@ const BUILTINS: Record<string, Builtin> = {
   resume: {
     description: 'pick a past session to continue',
     idleOnly: true,
-    run: (_args, { openResume }) => openResume(),
+    async run(_args, { host, session, note, runTask, openPicker }) {
+      const sessions = (await host.listSessions()).filter((listing) => listing.id !== session.id);
+      if (sessions.length === 0) return note('info', 'There are no other sessions in this workspace yet.');
+      sessions.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+      openPicker({
+        title: 'Resume a session',
+        selected: 0,
+        action: 'resume',
+        items: sessions.map((listing) => ({
+          value: listing.id,
+          // A short id, then the title (the first prompt, on one line).
+          label: `${listing.id.slice(0, 8)}  ${listing.firstPrompt.replace(/\s+/g, ' ').trim().slice(0, 80) || '(no prompt)'}`,
+          detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${listing.turns} turn${listing.turns === 1 ? '' : 's'}`,
+        })),
+        onSelect: (id) => runTask('Loading the session', () => host.resume(id)),
+      });
+    },
   },
   hooks: {
     description: 'list the hooks that run in this session',

@@ -1,4 +1,4 @@
-import { contentText, userMessage, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import { addUsage, contentText, emptyUsage, userMessage, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
 import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
@@ -48,6 +48,7 @@ export class ChatController {
   closed = false;
 
   private lastCtrlC = 0;
+  private usageBefore: UsageTotals = emptyUsage();
   private readonly startMode: PermissionMode;
   private idleTimer?: NodeJS.Timeout;
   private version = 0;
@@ -186,6 +187,19 @@ export class ChatController {
     return this.running || this.task !== undefined;
   }
 
+  /**
+   * Tokens and cost of the whole conversation: what the stored turns cost (after --continue or
+   * /resume) plus what this process spent.
+   */
+  get usage(): UsageTotals {
+    const totals = { ...this.usageBefore };
+    totals.inputTokens += this.session.usage.inputTokens;
+    totals.outputTokens += this.session.usage.outputTokens;
+    totals.costUsd += this.session.usage.costUsd;
+    totals.costKnown &&= this.session.usage.costKnown;
+    return totals;
+  }
+
   get activity(): { label: string; startedAt: number } | undefined {
     if (this.task) return this.task;
     if (!this.turn) return undefined;
@@ -197,6 +211,8 @@ export class ChatController {
   private attach(session: ChatSession, replaced = false): void {
     this.unsubscribeSession?.();
     this.session = session;
+    this.usageBefore = emptyUsage();
+    for (const message of session.messages) if (message.role === 'assistant' && message.usage) addUsage(this.usageBefore, message.usage);
     this.transcript.bind(session);
     this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
     if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);
@@ -372,7 +388,7 @@ export class ChatController {
       },
       exit: (code) => this.exit(code),
       runTask: (label, task) => this.runTask(label, task),
-      openResume: () => this.openResume(),
+      usage: this.usage,
       openPicker: (picker) => {
         this.picker = picker;
         this.changed();
@@ -397,23 +413,6 @@ export class ChatController {
       this.task = undefined;
       this.changed();
     }
-  }
-
-  private async openResume(): Promise<void> {
-    const sessions = (await this.host.listSessions()).filter((listing) => listing.id !== this.session.id);
-    if (sessions.length === 0) return this.transcript.note('info', 'There are no other sessions in this workspace yet.');
-    sessions.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
-    this.picker = {
-      title: 'Resume a session',
-      selected: 0,
-      items: sessions.map((listing) => ({
-        value: listing.id,
-        label: listing.firstPrompt.replace(/\s+/g, ' ').slice(0, 80) || '(no prompt)',
-        detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${listing.turns} turns · ${listing.id.slice(0, 8)}`,
-      })),
-      onSelect: (id) => this.runTask('Loading the session', () => this.host.resume(id)),
-    };
-    this.changed();
   }
 
   private pickerKey(event: KeyEvent, picker: Picker): void {

@@ -124,7 +124,7 @@ describe('slash commands', () => {
     await chat.submit('/resume');
     const picker = await chat.waitForText('Resume a session');
     expect(picker.indexOf('write the docs')).toBeLessThan(picker.indexOf('fix the parser'));
-    expect(picker).toMatch(/› write the docs\s+2025-02-01 11:00 · 5 turns/);
+    expect(picker).toMatch(/› newer-se {2}write the docs\s+2025-02-01 11:00 · 5 turns/);
     await chat.press(KEY.down, KEY.enter);
     const frame = await chat.waitForText('hello from older-session-id');
     expect(frame).toContain('An old answer.');
@@ -134,10 +134,29 @@ describe('slash commands', () => {
   test('/resume with no other sessions says so; Esc closes a picker', async () => {
     const { chat } = setup({ sessions: [{ id: 'x', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T10:00:00Z', turns: 1, firstPrompt: 'p' }] });
     await chat.submit('/resume');
-    await chat.waitForText('Resume a session');
+    const picker = await chat.waitForText('Resume a session');
+    expect(picker).toMatch(/› x {2}p\s+2025-01-01 10:00 · 1 turn$/m);
     await chat.press(KEY.escape);
     await chat.waitFor((frame) => !frame.includes('↑↓ choose'));
     await chat.waitForText('Ask anything');
+  });
+
+  test('a continued session shows its stored totals in the status line and /cost', async () => {
+    const { chat } = setup({
+      history: [
+        { role: 'user', content: 'earlier', origin: 'prompt', timestamp: 1 },
+        { role: 'assistant', content: 'earlier answer', toolCalls: [], usage: { inputTokens: 5000, outputTokens: 700, costUsd: 0.5 }, timestamp: 2 },
+      ],
+      turns: [{ chunks: ['now'], usage: { inputTokens: 1000, outputTokens: 100, costUsd: 0.25 } }],
+    });
+    const start = await chat.waitForText('Ask anything');
+    expect(start.split('\n').at(-1)).toContain('↑5.0k ↓700');
+    await chat.submit('again');
+    await chat.waitForText('now');
+    const after = await chat.waitFor((frame) => frame.split('\n').at(-1)!.includes('↑6.0k ↓800'), 'the totals to add up');
+    expect(after.split('\n').at(-1)).toContain('$0.75');
+    await chat.submit('/cost');
+    await chat.waitForText('6,000 in · 800 out');
   });
 
   test('/compact runs with a spinner and reports what it did', async () => {
