@@ -3,6 +3,7 @@ import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { findBuiltin, type CommandContext } from './commands.js';
+import { FrameClock } from './frame-clock.js';
 import { InputBox } from './input-box.js';
 import type { KeyEvent } from './keys.js';
 import { movePicker, type Picker } from './picker.js';
@@ -22,8 +23,6 @@ export interface ControllerOptions {
 const DOUBLE_CTRL_C_MS = 2000;
 /** Claude Code notifies after a minute of waiting for input; so does Beans. */
 export const IDLE_NOTICE_MS = 60_000;
-/** Streaming redraws at most this often. */
-const FRAME_MS = 40;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
 const MAX_ROWS_PER_FRAME = 100;
 
@@ -51,12 +50,12 @@ export class ChatController {
   private usageBefore: UsageTotals = emptyUsage();
   private readonly startMode: PermissionMode;
   private idleTimer?: NodeJS.Timeout;
-  private version = 0;
-  private readonly listeners = new Set<() => void>();
-  private timer?: NodeJS.Timeout;
-  private lastEmit = 0;
-  private batching = 0;
-  private dirty = false;
+  private readonly clock = new FrameClock(
+    () => {
+      this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
+    },
+    () => this.transcript.backlog > 0,
+  );
   private readonly cleanups: (() => void)[] = [];
   private unsubscribeSession?: () => void;
 
@@ -92,40 +91,19 @@ export class ChatController {
 
   // ---- change notification (throttled for streaming, immediate for keys) ----
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getVersion = (): number => this.version;
+  readonly subscribe = this.clock.subscribe;
+  readonly getVersion = this.clock.getVersion;
 
   changed(urgent = true): void {
-    if (this.batching > 0) {
-      this.dirty = true;
-      return;
-    }
-    const since = Date.now() - this.lastEmit;
-    // Streaming updates are drawn at most every FRAME_MS. The check is by the clock, not only by
-    // a timer: a burst of buffered chunks is processed in microtasks, where timers never fire.
-    if (!urgent && since < FRAME_MS) {
-      this.timer ??= setTimeout(() => this.emit(), FRAME_MS - since);
-      return;
-    }
-    this.emit();
+    this.clock.changed(urgent);
   }
 
   private emit(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.lastEmit = Date.now();
-    this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
-    this.version += 1;
-    for (const listener of this.listeners) listener();
-    if (this.transcript.backlog > 0) this.timer = setTimeout(() => this.emit(), FRAME_MS);
+    this.clock.frame();
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.clock.cancel();
     clearTimeout(this.idleTimer);
     this.unsubscribeSession?.();
     this.transcript.dispose();
@@ -145,8 +123,7 @@ export class ChatController {
     if (this.closed) return;
     this.transcript.redraw(width);
     this.blocks = [];
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.clock.cancel();
     this.options.repaint?.();
     this.emit();
   }
@@ -226,18 +203,7 @@ export class ChatController {
 
   // ---- keys ----
 
-  handleKey = (event: KeyEvent): void => {
-    this.batching += 1;
-    try {
-      this.routeKey(event);
-    } finally {
-      this.batching -= 1;
-      if (this.batching === 0 && this.dirty) {
-        this.dirty = false;
-        this.emit();
-      }
-    }
-  };
+  handleKey = (event: KeyEvent): void => this.clock.batch(() => this.routeKey(event));
 
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
