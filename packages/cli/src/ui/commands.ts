@@ -20,6 +20,8 @@ export interface CommandContext {
   usage: UsageTotals;
   /** Shows a list to pick from (arrows, Enter, Esc). */
   openPicker(picker: Picker): void;
+  /** Empties the transcript (the header stays) and redraws a clean screen. */
+  clearScreen(): void;
   /** The theme in use; `setTheme` switches it and redraws. */
   theme: ThemeName;
   setTheme(theme: ThemeName): void;
@@ -92,10 +94,12 @@ const BUILTINS: Record<string, Builtin> = {
     },
   },
   clear: {
-    description: 'start a fresh conversation',
+    description: 'start a fresh conversation on a clear screen',
     idleOnly: true,
-    async run(_args, { host }) {
+    async run(_args, { host, clearScreen, note }) {
       await host.clear();
+      clearScreen();
+      note('info', `New conversation (session ${host.session.id}).`);
     },
   },
   exit: { description: 'leave Beans', run: (_args, { exit }) => exit(0) },

@@ -47,6 +47,7 @@ export class ChatController {
   closed = false;
 
   private lastCtrlC = 0;
+  private waitingSince?: { ask: object; at: number };
   private usageBefore: UsageTotals = emptyUsage();
   private readonly startMode: PermissionMode;
   private idleTimer?: NodeJS.Timeout;
@@ -180,7 +181,11 @@ export class ChatController {
   get activity(): { label: string; startedAt: number } | undefined {
     if (this.task) return this.task;
     if (!this.turn) return undefined;
-    return { label: this.questions.current ? 'Waiting for your answer' : 'Working', startedAt: this.turn.startedAt };
+    const ask = this.questions.current;
+    if (!ask) return { label: 'Working', startedAt: this.turn.startedAt };
+    // The wait counts from when this question appeared, not from the start of the turn.
+    if (this.waitingSince?.ask !== ask) this.waitingSince = { ask, at: Date.now() };
+    return { label: 'Waiting for your answer', startedAt: this.waitingSince.at };
   }
 
   // ---- sessions ----
@@ -358,6 +363,10 @@ export class ChatController {
       openPicker: (picker) => {
         this.picker = picker;
         this.changed();
+      },
+      clearScreen: () => {
+        this.transcript.clear();
+        this.redraw();
       },
       theme: this.theme,
       setTheme: (theme) => {

@@ -89,6 +89,12 @@ export class TranscriptStore {
     }
   }
 
+  /** `/clear`: forgets every entry but the header; the caller redraws. */
+  clear(): void {
+    this.entries = this.entries.filter((entry) => entry.kind === 'header');
+    this.lastTool = undefined;
+  }
+
   bind(session: ChatSession): void {
     this.unsubscribe?.();
     this.session = session;
@@ -184,6 +190,11 @@ export class TranscriptStore {
     const status = result.isError ? 'error' : 'ok';
     const message: ToolResultMessage = { role: 'tool', toolCallId: `user-shell-${Date.now()}`, toolName: 'shell', content: result.content, isError: result.isError === true, status, details: result.details, timestamp: Date.now() };
     this.commitTool({ id: message.toolCallId, name: 'shell', summary: command, kind: 'execute', phase: status, startedAt: Date.now(), output: '', result: message });
+    this.changed();
+  }
+
+  private skillNotice(text: string): void {
+    this.add('note', (width) => wrapText(text, width, S.dim, { first: [span('◆ ', S.magenta)], continuation: [span('  ')] }));
     this.changed();
   }
 
@@ -291,11 +302,16 @@ export class TranscriptStore {
   }
 
   private userMessage(message: UserMessage): void {
+    // A skill the agent or a trigger loaded is a notice, not something the user typed (a typed /skill is).
+    if (message.origin === 'skill' && !message.display?.startsWith('/')) {
+      const first = message.content.trim().split('\n')[0] ?? '';
+      return this.skillNotice(message.display ?? `loaded a skill: ${first.length > 100 ? `${first.slice(0, 100)}…` : first}`);
+    }
     if (message.display) {
       const files = attachedFiles(message.content).map((file) => `⎿ attached ${file.path} · ${file.lines} line${file.lines === 1 ? '' : 's'}`);
       return this.user(message.display, undefined, files);
     }
-    if (message.origin === 'skill' || message.origin === 'command') {
+    if (message.origin === 'command') {
       const first = message.content.trim().split('\n')[0] ?? '';
       return this.user(first.length > 100 ? `${first.slice(0, 100)}…` : first, `(${message.origin})`);
     }

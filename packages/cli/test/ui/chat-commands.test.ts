@@ -107,8 +107,13 @@ describe('slash commands', () => {
     await chat.waitForText('first answer');
     const before = fake.host.session.id;
     await chat.submit('/clear');
-    await chat.waitForText('(new)');
+    const cleared = await chat.waitForText('New conversation (session');
     expect(fake.host.session.id).not.toBe(before);
+    // The screen is cleared: only the header and the notice are left.
+    expect(chat.stdout.frames).toContain('\x1b[2J\x1b[3J\x1b[H');
+    expect(cleared).not.toContain('first answer');
+    expect(cleared).not.toContain('remember 42');
+    expect(cleared).toContain('beans · default');
     await chat.submit('what number?');
     await chat.waitForText('fresh answer');
     expect(fake.requests[1]!.messages).toEqual([{ role: 'user', content: 'what number?' }]);
