@@ -50,4 +50,12 @@ describe('smaller things', () => {
     await chat.answer('n');
     await chat.press(KEY.enter);
   });
+
+  test("the spinner's time counts the whole turn, across a retry", async () => {
+    const { chat } = setup({ turns: [{ retry: { delayMs: 1600, status: 429 }, chunks: ['answered'] }] });
+    await chat.submit('go');
+    const retrying = await chat.waitFor((frame) => frame.includes('↻ retrying') && /Working… [1-9]s/.test(frame), 'a second into the retry', 4000);
+    expect(retrying).toContain('attempt 1');
+    await chat.waitForText('answered', 4000);
+  });
 });
