@@ -13,6 +13,8 @@ export interface SessionListing {
   startedAt: string;
   lastActivity: string;
   turns: number;
+  /** Messages the user sent; the picker counts turns by these. */
+  prompts?: number;
   firstPrompt: string;
   model?: string;
 }

@@ -173,7 +173,7 @@ const BUILTINS: Record<string, Builtin> = {
           value: listing.id,
           // A short id, then the title (the first prompt, on one line).
           label: `${listing.id.slice(0, 8)}  ${listing.firstPrompt.replace(/\s+/g, ' ').trim().slice(0, 80) || '(no prompt)'}`,
-          detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${listing.turns} turn${listing.turns === 1 ? '' : 's'}`,
+          detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${plural(listing.prompts ?? listing.turns, 'turn')}`,
         })),
         onSelect: (id) => runTask('Loading the session', () => host.resume(id)),
       });
@@ -235,4 +235,8 @@ function firstSentence(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
   const stop = line.search(/\.\s/);
   return stop === -1 ? line : line.slice(0, stop + 1);
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -123,7 +123,7 @@ describe('slash commands', () => {
     const { chat, fake } = setup({
       sessions: [
         { id: 'older-session-id', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 2, firstPrompt: 'fix the parser' },
-        { id: 'newer-session-id', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 5, firstPrompt: 'write the docs' },
+        { id: 'newer-session-id', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 9, prompts: 5, firstPrompt: 'write the docs' },
       ],
     });
     await chat.submit('/resume');
