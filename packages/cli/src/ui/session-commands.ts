@@ -1,5 +1,4 @@
-import type { Builtin } from './commands.js';
-import { contextTokens, heading, table } from './commands.js';
+import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { formatTokens } from './status-line.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
 import { THEME_NAMES, isThemeName } from './theme.js';
