@@ -42,6 +42,10 @@ export function createChatHost(app: AgentSession): ChatHost {
       showCost: app.config.values.ui.showCost,
       debug: app.config.values.debug,
     },
+    startupNotices: [
+      ...(app.modelNote ? [{ kind: 'info' as const, text: app.modelNote }] : []),
+      ...app.warnings.map((text) => ({ kind: 'warning' as const, text })),
+    ],
     workspaceTrusted: app.workspaceTrusted,
     settingsFiles: app.config.files,
     configEntries: () => app.config.entries.map((entry) => ({ key: entry.key, value: entry.value, source: formatConfigSource(entry.source) })),

@@ -45,6 +45,8 @@ export interface ChatHost {
   /** Plugin commands and skills; the UI adds its own built-in commands. */
   readonly commands: SlashCommandInfo[];
   readonly display: ChatDisplay;
+  /** Said once at the start (the model the provider picked, settings and plugin warnings); the transcript keeps them. */
+  readonly startupNotices: { kind: 'info' | 'warning'; text: string }[];
   /** `/status`: whether the workspace's own settings, hooks and commands are trusted. */
   readonly workspaceTrusted: boolean;
   /** Settings files that were read, highest precedence first. */

@@ -83,6 +83,10 @@ export class ChatController {
       span(` · ${provider}`),
       span(` · ${workspace}`, S.dim),
     ]);
+    for (const notice of host.startupNotices) {
+      if (notice.kind === 'warning') this.transcript.warning(notice.text);
+      else this.transcript.note('info', notice.text);
+    }
     this.attach(host.session);
     host.setPermissionAsker((request, signal) => this.questions.ask(request, signal));
     this.cleanups.push(host.onSessionChange((session) => this.attach(session, true)));

@@ -178,6 +178,12 @@ export class TranscriptStore {
     this.changed();
   }
 
+  /** A warning from start-up (settings, plugins): yellow, marked `!`. */
+  warning(text: string): void {
+    this.add('note', (width) => wrapText(`warning: ${text}`, width, S.yellow, { first: [span('! ', S.yellow)], continuation: [span('  ')] }));
+    this.changed();
+  }
+
   /** Rows a command printed; a function of the width lays them out again on a redraw. */
   output(lines: StyledLine[] | ((width: number) => StyledLine[])): void {
     const made = this.width;

@@ -72,4 +72,24 @@ describe('redraw', () => {
     const frame = await chat.waitFor((current) => current.includes('third line') && current.includes('Ask anything'), 'the end of the answer');
     for (const text of ['first line', 'second line', 'third line']) expect(frame.split(text)).toHaveLength(2);
   });
+
+  test('start-up notices (the model picked, warnings) are part of the transcript, so a redraw keeps them', async () => {
+    const fake = createFakeHost({
+      turns,
+      startupNotices: [
+        { kind: 'info', text: 'No model configured; using fake-model.' },
+        { kind: 'warning', text: '1 hook(s) this repository brings did not load because the workspace is not trusted.' },
+      ],
+    });
+    cleanups.push(fake.cleanup);
+    const chat = startChat(fake.host, { columns: 100, rows: 30 });
+    const first = await chat.waitForText('Ask anything');
+    expect(first).toContain('No model configured; using fake-model.');
+    expect(first).toContain('! warning: 1 hook(s) this repository brings did not load');
+    chat.resize(80, 30);
+    await chat.waitFor(() => chat.stdout.frames.includes(CLEAR), 'the clear-screen write');
+    const after = await chat.waitForText('Ask anything');
+    expect(after).toContain('No model configured; using fake-model.');
+    expect(after).toContain('! warning: 1 hook(s) this repository brings did not');
+  });
 });

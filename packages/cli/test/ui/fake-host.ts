@@ -51,6 +51,7 @@ export interface FakeHostOptions {
   agents?: { name: string; description: string }[];
   permissionMode?: PermissionMode;
   display?: Partial<ChatHost['display']>;
+  startupNotices?: ChatHost['startupNotices'];
   /** Allow rules from "settings" (shown by /permissions). */
   allow?: string[];
 }
@@ -146,6 +147,7 @@ export function createFakeHost(options: FakeHostOptions) {
       { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
     ],
     display: { theme: 'dark', markdown: true, showCost: true, debug: false, ...options.display },
+    startupNotices: options.startupNotices ?? [],
     workspaceTrusted: false,
     settingsFiles: [path.join(root, '.beans', 'settings.json')],
     configEntries: () => [
