@@ -92,4 +92,18 @@ describe('redraw', () => {
     expect(after).toContain('No model configured; using fake-model.');
     expect(after).toContain('! warning: 1 hook(s) this repository brings did not');
   });
+
+  test('a resize while a permission question is open redraws the question, and it still answers', async () => {
+    const fake = createFakeHost({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x\n' } }] }, { chunks: ['written'] }] });
+    cleanups.push(fake.cleanup);
+    const chat = startChat(fake.host, { columns: 100, rows: 30 });
+    await chat.submit('write it');
+    await chat.waitForText('Allow write_file a.txt?');
+    chat.resize(70, 30);
+    await chat.waitFor(() => chat.stdout.frames.includes(CLEAR), 'the clear-screen write');
+    const frame = await chat.waitForText('Allow write_file a.txt?');
+    expect(frame.split('\n').every((row) => row.trimEnd().length <= 70)).toBe(true);
+    await chat.answer('y');
+    await chat.waitForText('written');
+  });
 });
