@@ -3,25 +3,9 @@ import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
 import { readExpandedOutput } from './tool-output.js';
+import { TranscriptRows, type Block, type Entry, type EntryKind } from './transcript-rows.js';
 
-/** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
-export interface Block {
-  id: number;
-  lines: StyledLine[];
-}
-
-type EntryKind = 'header' | 'user' | 'assistant' | 'tool' | 'note' | 'output';
-
-/**
- * A finished piece of the transcript kept as what it was made of, not as rows, so a redraw (after
- * a resize, or Ctrl+L) lays it out again at the new width.
- */
-interface Entry {
-  kind: EntryKind;
-  render(width: number): StyledLine[];
-  /** The answer that is still streaming: a redraw restarts its stream instead. */
-  live?: boolean;
-}
+export type { Block } from './transcript-rows.js';
 
 const USER: SpanStyle = { color: 'cyan', bold: true };
 const NOTE_STYLES: Record<NoteMessage['kind'], { icon: string; style: SpanStyle }> = {
@@ -37,12 +21,8 @@ const NOTE_STYLES: Record<NoteMessage['kind'], { icon: string; style: SpanStyle 
  * holds no agent logic: it only turns events into rows.
  */
 export class TranscriptStore {
-  blocks: Block[] = [];
-  private pending: StyledLine[] = [];
-  private nextBlockId = 1;
-  private lastKind?: EntryKind;
+  private readonly rows = new TranscriptRows();
   private stream?: { md: MarkdownStream; text: string; started: boolean; entry?: Entry };
-  private entries: Entry[] = [];
   /** The newest finished tool, which Ctrl+O expands and collapses. */
   private lastTool?: ToolView;
   private tools: ToolView[] = [];
@@ -68,31 +48,28 @@ export class TranscriptStore {
    */
   redraw(width: number): void {
     this.width = width;
-    this.blocks = [];
-    this.pending = [];
-    this.lastKind = undefined;
-    for (const entry of this.entries) {
-      if (entry.live) continue;
-      this.begin(entry.kind);
-      this.commit(entry.render(width));
-    }
+    this.rows.redraw(width);
     const stream = this.stream;
     if (stream) {
       stream.md = new MarkdownStream(width, !this.markdown);
       stream.started = false;
       const rows = stream.md.push(stream.text);
       if (rows.length > 0) {
-        this.begin('assistant');
+        this.rows.begin('assistant');
         stream.started = true;
-        this.commit(rows);
+        this.rows.append(rows);
       }
     }
   }
 
   /** `/clear`: forgets every entry but the header; the caller redraws. */
   clear(): void {
-    this.entries = this.entries.filter((entry) => entry.kind === 'header');
+    this.rows.clear();
     this.lastTool = undefined;
+  }
+
+  get blocks(): Block[] {
+    return this.rows.blocks;
   }
 
   bind(session: ChatSession): void {
@@ -108,24 +85,14 @@ export class TranscriptStore {
     this.unsubscribe?.();
   }
 
-  /**
-   * Moves rows committed since the last call into a new block; returns the block list. At most
-   * `maxRows` move at once: when a fast stream delivers thousands of rows between two frames, Ink
-   * would lay them all out in one frame (hundreds of MB for a 3,000-line answer); the rest follows
-   * in the next frames.
-   */
+  /** Rows committed since the last call, as a new block (see TranscriptRows.takeBlocks). */
   takeBlocks(maxRows = Infinity): Block[] {
-    if (this.pending.length > 0) {
-      const lines = this.pending.length <= maxRows ? this.pending : this.pending.slice(0, maxRows);
-      this.pending = this.pending.length <= maxRows ? [] : this.pending.slice(maxRows);
-      this.blocks = [...this.blocks, { id: this.nextBlockId++, lines }];
-    }
-    return this.blocks;
+    return this.rows.takeBlocks(maxRows);
   }
 
   /** Finished rows not yet handed to <Static>. */
   get backlog(): number {
-    return this.pending.length;
+    return this.rows.backlog;
   }
 
   get hasLive(): boolean {
@@ -137,14 +104,14 @@ export class TranscriptStore {
     const out: StyledLine[] = [];
     // Rows still waiting for <Static> come before anything live; showing the live tail now
     // would put it above them for a moment.
-    if (this.pending.length > 0) return out;
+    if (this.rows.backlog > 0) return out;
     if (this.stream) {
       const tail = this.stream.md.tail(this.width);
-      if (tail.length > 0 && !this.stream.started && this.lastKind) out.push([]);
+      if (tail.length > 0 && !this.stream.started && this.rows.lastKind) out.push([]);
       out.push(...tail);
     }
     for (const [index, tool] of this.tools.entries()) {
-      if (index === 0 && this.lastKind && this.lastKind !== 'tool') out.push([]);
+      if (index === 0 && this.rows.lastKind && this.rows.lastKind !== 'tool') out.push([]);
       out.push(...renderTool(tool, { width: this.width, frame, now, maxDetailRows: 8 }));
     }
     if (this.retry) out.push([span(this.retry, S.dim)]);
@@ -347,14 +314,13 @@ export class TranscriptStore {
     const stream = this.stream;
     if (rows.length === 0 || !stream) return;
     if (!stream.started) {
-      this.begin('assistant');
       stream.started = true;
       // What a redraw shows of a cut answer: the text that streamed (the entry stays live until the end).
       const entry: Entry = { kind: 'assistant', live: true, render: (width) => renderMarkdown(stream.text, width, !this.markdown) };
       stream.entry = entry;
-      this.entries.push(entry);
+      this.rows.addEntry(entry);
     }
-    this.commit(rows);
+    this.rows.append(rows);
   }
 
   private agentEnd(result: AgentRunResult): void {
@@ -399,21 +365,9 @@ export class TranscriptStore {
 
   /** Commits a finished entry at the current width and keeps it for redraws. */
   private add(kind: EntryKind, render: (width: number) => StyledLine[]): void {
-    this.entries.push({ kind, render });
-    this.begin(kind);
-    this.commit(render(this.width));
-  }
-
-  private begin(kind: EntryKind): void {
-    if (this.lastKind && !(kind === 'tool' && this.lastKind === 'tool')) this.pending.push([]);
-    this.lastKind = kind;
-  }
-
-  private commit(rows: StyledLine[]): void {
-    for (const row of rows) this.pending.push(row);
+    this.rows.add(kind, render, this.width);
   }
 }
-
 
 /** Files `@path` attached to a prompt, in the form core's expandFileReferences writes them. */
 function attachedFiles(content: string): { path: string; lines: number }[] {
