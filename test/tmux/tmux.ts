@@ -86,6 +86,17 @@ export class TmuxSession {
     for (const key of keys) this.tmux('send-keys', '-t', this.target, key);
   }
 
+  /** Resizes the window, as dragging the terminal's edge does (the program gets SIGWINCH). */
+  resize(columns: number, rows: number): void {
+    this.tmux('resize-window', '-t', this.target, '-x', String(columns), '-y', String(rows));
+  }
+
+  /** Pastes text as a terminal does: bracketed, when the program asked for bracketed paste. */
+  paste(text: string): void {
+    this.tmux('set-buffer', '-b', 'beans-paste', text);
+    this.tmux('paste-buffer', '-p', '-d', '-b', 'beans-paste', '-t', this.target);
+  }
+
   /** The visible screen plus the scrollback above it. */
   screen(): string {
     return this.tmux('capture-pane', '-p', '-J', '-S', '-1000', '-t', this.target).replace(/\s+$/, '');

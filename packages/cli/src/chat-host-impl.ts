@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, memoryFiles, saveNote, walkFiles, type AgentSession } from '@beans/core';
+import { PluginStore, describeHookSource, expandFileReferences, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
 import { openInEditor } from './open-editor.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
@@ -37,10 +37,36 @@ export function createChatHost(app: AgentSession): ChatHost {
       workspace: app.workspace.root,
     },
     commands,
+    display: {
+      theme: app.config.values.ui.theme ?? 'dark',
+      markdown: app.config.values.ui.markdown,
+      showCost: app.config.values.ui.showCost,
+      debug: app.config.values.debug,
+    },
+    startupNotices: [
+      ...(app.modelNote ? [{ kind: 'info' as const, text: app.modelNote }] : []),
+      ...app.warnings.map((text) => ({ kind: 'warning' as const, text })),
+    ],
+    workspaceTrusted: app.workspaceTrusted,
+    settingsFiles: app.config.files,
+    configEntries: () => app.config.entries.map((entry) => ({ key: entry.key, value: entry.value, source: formatConfigSource(entry.source) })),
+    async saveUserSetting(key, value) {
+      return (await setConfigValue({ file: userSettingsPath(app.base.env), key, value })).file;
+    },
+    runShell: (command, signal) => app.runUserShell(command, signal),
+    get permissionMode() {
+      return app.permissionMode;
+    },
+    set permissionMode(mode) {
+      app.permissionMode = mode;
+    },
+    permissionRules: () => app.permissionRules(),
+    removeApprovals: (rule) => app.removeApprovals(rule),
     setPermissionAsker(asker: PermissionAsker) {
       app.setAsker(asker);
     },
     preparePrompt: (text) => app.preparePrompt(text),
+    attachFiles: (text) => expandFileReferences(text, app.workspace.root),
     runTurn: (prompts) => app.runTurn(prompts),
     notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),

@@ -1,4 +1,4 @@
-import type { AgentMessage, AskUser, ChatSession, MemoryFileInfo, ModelInfo, NoteTarget, TurnOutcome, UserMessage } from '@beans/core';
+import type { AgentMessage, AskUser, ChatSession, MemoryFileInfo, ModelInfo, NoteTarget, PermissionMode, PermissionRulesInfo, ToolResult, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -13,12 +13,25 @@ export interface SessionListing {
   startedAt: string;
   lastActivity: string;
   turns: number;
+  /** Messages the user sent; the picker counts turns by these. */
+  prompts?: number;
   firstPrompt: string;
   model?: string;
 }
 
 export type { AskAnswer } from '@beans/core';
 export type PermissionAsker = AskUser;
+
+/** The settings the chat screen reads: `ui.theme`, `ui.markdown`, `ui.showCost` and `debug`. */
+export interface ChatDisplay {
+  theme: 'dark' | 'light' | 'high-contrast';
+  /** false: answers are shown as the model wrote them, without Markdown rendering. */
+  markdown: boolean;
+  /** false: no cost in the status line. */
+  showCost: boolean;
+  /** Error stacks and one line of figures per turn. */
+  debug: boolean;
+}
 
 /**
  * Everything the interactive UI needs, and nothing about how it is built: the CLI wires plugins,
@@ -31,6 +44,25 @@ export interface ChatHost {
   readonly header: { profile: string; profileSource: string; provider: string; workspace: string };
   /** Plugin commands and skills; the UI adds its own built-in commands. */
   readonly commands: SlashCommandInfo[];
+  readonly display: ChatDisplay;
+  /** Said once at the start (the model the provider picked, settings and plugin warnings); the transcript keeps them. */
+  readonly startupNotices: { kind: 'info' | 'warning'; text: string }[];
+  /** `/status`: whether the workspace's own settings, hooks and commands are trusted. */
+  readonly workspaceTrusted: boolean;
+  /** Settings files that were read, highest precedence first. */
+  readonly settingsFiles: string[];
+  /** `/config`: every setting in force, with the file (or flag, env, default) it came from. */
+  configEntries(): { key: string; value: unknown; source: string }[];
+  /** Writes one setting to the user's settings file (`/theme`); returns the file. Throws on a bad value. */
+  saveUserSetting(key: string, value: string): Promise<string>;
+  /** `!command`: runs what the user typed in the workspace, as the shell tool does. */
+  runShell(command: string, signal: AbortSignal): Promise<ToolResult>;
+  /** The permission mode; Shift+Tab changes it for the rest of the session. */
+  permissionMode: PermissionMode;
+  /** `/permissions`: rules in force with their sources, and this conversation's "always" answers. */
+  permissionRules(): PermissionRulesInfo;
+  /** Forgets this conversation's "always" answers: the one written as `rule`, or all. Returns how many went. */
+  removeApprovals(rule?: string): number;
   /** The UI installs its confirmation prompt here. */
   setPermissionAsker(asker: PermissionAsker): void;
   /** /hooks: each hook with its event, matcher and source. */
@@ -45,6 +77,8 @@ export interface ChatHost {
   runTurn(prompts: UserMessage[]): Promise<TurnOutcome>;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
   preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
+  /** `@path` words: the text with each named workspace file's contents attached (bounded; others stay text). */
+  attachFiles(text: string): Promise<string>;
   /** `/profile`: the active profile and which step of the chain chose it. */
   describeProfile(): string;
   /** `active` marks the agent that holds the conversation (the profile's, or one it was handed off to). */

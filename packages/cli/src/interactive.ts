@@ -12,7 +12,6 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     if ((await settleWorkspaceTrust(question)) === 'interrupted') return 130;
   }
   const app = await createCliSession(options, 'chat');
-  if (app.modelNote) process.stderr.write(`beans: ${app.modelNote}\n`);
   const host = createChatHost(app);
   const { runChat } = await import('./ui/run-chat.js');
   const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR) });

@@ -2,7 +2,8 @@ import { Static, useStdout } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { ChatController } from './controller.js';
 import { layoutLive } from './layout.js';
-import { BlockText, Lines, NoColorContext } from './lines-view.js';
+import { BlockText, Lines, NoColorContext, ThemeContext } from './lines-view.js';
+import { THEMES } from './theme.js';
 import { useKeys } from './use-keys.js';
 
 const FALLBACK = { columns: 80, rows: 24 };
@@ -52,10 +53,12 @@ export function ChatApp({ controller, noColor }: { controller: ChatController; n
   const live = layoutLive(controller, screen, now);
   return (
     <NoColorContext.Provider value={noColor}>
+      <ThemeContext.Provider value={THEMES[controller.theme]}>
       <Static items={controller.blocks}>
         {(block) => <BlockText key={block.id} lines={block.lines} />}
       </Static>
       <Lines lines={live} />
+      </ThemeContext.Provider>
     </NoColorContext.Provider>
   );
 }

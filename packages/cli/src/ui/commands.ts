@@ -1,47 +1,8 @@
-import { summaryLine, type ChatSession, type NoteMessage } from '@beans/core';
-import type { ChatHost, SlashCommandInfo } from '../chat-host.js';
-import { S, span, truncateLine, wrapSpans, wrapText, type StyledLine } from './styled.js';
-import type { Picker } from './picker.js';
+import type { SlashCommandInfo } from '../chat-host.js';
+import { contextTokens, heading, table, type Builtin } from './command-kit.js';
+import { S, span, wrapSpans, wrapText, type StyledLine } from './styled.js';
+import { SESSION_BUILTINS } from './session-commands.js';
 import { formatTokens } from './status-line.js';
-
-/** What a built-in command may do to the UI. */
-export interface CommandContext {
-  host: ChatHost;
-  session: ChatSession;
-  width: number;
-  print(lines: StyledLine[]): void;
-  note(kind: NoteMessage['kind'], text: string): void;
-  exit(code: number): void;
-  /** Runs a host operation with a spinner; Esc aborts it through the signal. */
-  runTask(label: string, task: (signal: AbortSignal) => Promise<void>): Promise<void>;
-  openResume(): Promise<void>;
-  openPicker(picker: Picker): void;
-}
-
-interface Builtin {
-  description: string;
-  argumentHint?: string;
-  /** Refused while the agent works: it would change the session under the running turn. */
-  idleOnly?: boolean;
-  /** Absent for a prompt the agent runs (`/init`): the host expands it like a plugin command, in every mode. */
-  run?(args: string, context: CommandContext): void | Promise<void>;
-}
-
-/** `oneLine` rows show the description's summary cut to the width: agents carry whole dialogues. */
-function table(rows: { name: string; description: string }[], width: number, emptyText: string, oneLine = false): StyledLine[] {
-  if (rows.length === 0) return [[span(emptyText, S.dim)]];
-  const nameWidth = Math.min(Math.max(...rows.map((row) => row.name.length)) + 2, Math.max(12, Math.floor(width / 3)));
-  return rows.flatMap((row) => {
-    const name = row.name.length >= nameWidth ? `${row.name} ` : row.name.padEnd(nameWidth);
-    const first = [span('  '), span(name, { color: 'cyan' })];
-    if (oneLine) return [truncateLine([...first, span(summaryLine(row.description), S.dim)], width)];
-    return wrapSpans([span(row.description, S.dim)], width, { first, continuation: [span(' '.repeat(2 + nameWidth))] });
-  });
-}
-
-function heading(text: string): StyledLine {
-  return [span(text, S.bold)];
-}
 
 const BUILTINS: Record<string, Builtin> = {
   help: {
@@ -59,7 +20,7 @@ const BUILTINS: Record<string, Builtin> = {
         if (commands.length === 0) continue;
         out.push(heading(title), ...table(commands.map((command) => ({ name: label(command), description: command.description })), width, ''));
       }
-      out.push(...wrapSpans([span('Keys: ', S.bold), span('Enter send · \\ or Alt+Enter new line · ↑↓ history · Tab complete · Esc interrupt · Ctrl+C twice exit', S.dim)], width, { continuation: [span('      ')] }));
+      out.push(...wrapSpans([span('Keys: ', S.bold), span('Enter send · \\ or Alt+Enter new line · ↑↓ history · Tab complete · Esc interrupt · Shift+Tab mode · Ctrl+O expand the last tool · Ctrl+L redraw · !cmd shell · Ctrl+C twice exit', S.dim)], width, { continuation: [span('      ')] }));
       print(out);
     },
   },
@@ -86,30 +47,37 @@ const BUILTINS: Record<string, Builtin> = {
     },
   },
   clear: {
-    description: 'start a fresh conversation',
+    description: 'start a fresh conversation on a clear screen',
     idleOnly: true,
-    async run(_args, { host }) {
+    async run(_args, { host, clearScreen, note }) {
       await host.clear();
+      clearScreen();
+      note('info', `New conversation (session ${host.session.id}).`);
     },
   },
   exit: { description: 'leave Beans', run: (_args, { exit }) => exit(0) },
   quit: { description: 'leave Beans', run: (_args, { exit }) => exit(0) },
   model: {
-    description: 'list models or switch to one',
+    description: 'pick a model from a list, or switch to one by name',
     argumentHint: '[name]',
     idleOnly: true,
-    async run(args, { host, session, width, print, note, runTask }) {
-      if (args) {
-        await runTask('Switching model', async () => note('info', await host.switchModel(args)));
-        return;
-      }
+    async run(args, { host, session, note, runTask, openPicker }) {
+      const switchTo = (name: string) => runTask('Switching model', async () => note('info', await host.switchModel(name)));
+      if (args) return switchTo(args);
       await runTask('Listing models', async (signal) => {
         const models = await host.listModels(signal);
-        const rows = models.map((model) => ({
-          name: `${model.name === session.model ? '●' : ' '} ${model.name}`,
-          description: [model.contextWindow ? `${formatTokens(model.contextWindow)} context` : '', model.supportsTools === false ? 'no tools' : '', model.description ?? ''].filter(Boolean).join(' · '),
-        }));
-        print([heading(`Models (${session.provider}) — current: ${session.model}`), ...table(rows, width, '  (none found)'), [span('Switch with /model <name>.', S.dim)]]);
+        if (models.length === 0) return note('info', `${session.provider} lists no models. Switch with /model <name>.`);
+        openPicker({
+          title: `Models (${session.provider}) — current: ${session.model}`,
+          selected: Math.max(0, models.findIndex((model) => model.name === session.model)),
+          action: 'switch',
+          items: models.map((model) => ({
+            value: model.name,
+            label: `${model.name === session.model ? '●' : ' '} ${model.name}`,
+            detail: [model.contextWindow ? `${formatTokens(model.contextWindow)} context` : '', model.supportsTools === false ? 'no tools' : '', model.description ?? ''].filter(Boolean).join(' · '),
+          })),
+          onSelect: switchTo,
+        });
       });
     },
   },
@@ -147,8 +115,7 @@ const BUILTINS: Record<string, Builtin> = {
   },
   cost: {
     description: 'tokens and cost of this session',
-    run(_args, { host, session, print }) {
-      const { usage } = session;
+    run(_args, { host, session, usage, print }) {
       const cost = !usage.costKnown ? 'unknown (no price for this model)' : usage.costUsd > 0 ? `$${usage.costUsd.toFixed(4)}` : '$0 (free or local model)';
       const window = host.contextWindow();
       const used = contextTokens(session);
@@ -164,7 +131,23 @@ const BUILTINS: Record<string, Builtin> = {
   resume: {
     description: 'pick a past session to continue',
     idleOnly: true,
-    run: (_args, { openResume }) => openResume(),
+    async run(_args, { host, session, note, runTask, openPicker }) {
+      const sessions = (await host.listSessions()).filter((listing) => listing.id !== session.id);
+      if (sessions.length === 0) return note('info', 'There are no other sessions in this workspace yet.');
+      sessions.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
+      openPicker({
+        title: 'Resume a session',
+        selected: 0,
+        action: 'resume',
+        items: sessions.map((listing) => ({
+          value: listing.id,
+          // A short id, then the title (the first prompt, on one line).
+          label: `${listing.id.slice(0, 8)}  ${listing.firstPrompt.replace(/\s+/g, ' ').trim().slice(0, 80) || '(no prompt)'}`,
+          detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${plural(listing.prompts ?? listing.turns, 'turn')}`,
+        })),
+        onSelect: (id) => runTask('Loading the session', () => host.resume(id)),
+      });
+    },
   },
   hooks: {
     description: 'list the hooks that run in this session',
@@ -211,7 +194,10 @@ const BUILTINS: Record<string, Builtin> = {
     description: 'have the agent write AGENTS.md for this repository',
     argumentHint: '[focus]',
   },
+  ...SESSION_BUILTINS,
 };
+
+export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';
 
 export function findBuiltin(name: string): Builtin | undefined {
   return Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
@@ -225,17 +211,12 @@ export function allCommands(hostCommands: readonly SlashCommandInfo[]): SlashCom
   return [...builtins, ...hostCommands.filter((command) => command.source !== 'builtin')];
 }
 
-/** Tokens the conversation occupies now: the newest request's input plus its answer. */
-export function contextTokens(session: ChatSession): number {
-  for (let index = session.messages.length - 1; index >= 0; index--) {
-    const message = session.messages[index]!;
-    if (message.role === 'assistant' && message.usage && message.usage.inputTokens > 0) return message.usage.inputTokens + message.usage.outputTokens;
-  }
-  return 0;
-}
-
 function firstSentence(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
   const stop = line.search(/\.\s/);
   return stop === -1 ? line : line.slice(0, stop + 1);
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

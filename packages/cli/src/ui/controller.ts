@@ -1,7 +1,9 @@
-import { type AgentEvent, type ChatSession, type UserMessage } from '@beans/core';
+import { addUsage, contentText, emptyUsage, userMessage, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { findBuiltin, type CommandContext } from './commands.js';
+import { FrameClock } from './frame-clock.js';
 import { InputBox } from './input-box.js';
 import { isMemoryNote, memoryNotePicker } from './memory-note.js';
 import type { KeyEvent } from './keys.js';
@@ -14,6 +16,8 @@ export interface ControllerOptions {
   width: number;
   /** Called once when the user leaves; the code is the process exit code. */
   exit(code: number): void;
+  /** Clears the terminal and mounts the view afresh (run-chat); the controller lays rows out first. */
+  repaint?(): void;
   /** How long after a turn the Notification hooks hear that the agent waits for input (default a minute). */
   idleNoticeMs?: number;
 }
@@ -21,8 +25,6 @@ export interface ControllerOptions {
 const DOUBLE_CTRL_C_MS = 2000;
 /** Claude Code notifies after a minute of waiting for input; so does Beans. */
 export const IDLE_NOTICE_MS = 60_000;
-/** Streaming redraws at most this often. */
-const FRAME_MS = 40;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
 const MAX_ROWS_PER_FRAME = 100;
 
@@ -41,17 +43,22 @@ export class ChatController {
   hint?: { text: string; until: number };
   turn?: { startedAt: number };
   session: ChatSession;
+  /** ui.theme, or what /theme chose. */
+  theme: ThemeName;
   /** Set on exit: the live area disappears so the terminal keeps only the transcript. */
   closed = false;
 
   private lastCtrlC = 0;
+  private waitingSince?: { ask: object; at: number };
+  private usageBefore: UsageTotals = emptyUsage();
+  private readonly startMode: PermissionMode;
   private idleTimer?: NodeJS.Timeout;
-  private version = 0;
-  private readonly listeners = new Set<() => void>();
-  private timer?: NodeJS.Timeout;
-  private lastEmit = 0;
-  private batching = 0;
-  private dirty = false;
+  private readonly clock = new FrameClock(
+    () => {
+      this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
+    },
+    () => this.transcript.backlog > 0,
+  );
   private readonly cleanups: (() => void)[] = [];
   private unsubscribeSession?: () => void;
 
@@ -60,7 +67,9 @@ export class ChatController {
     private readonly options: ControllerOptions,
   ) {
     this.session = host.session;
-    this.transcript = new TranscriptStore(options.width, () => this.changed(false));
+    this.startMode = host.permissionMode;
+    this.theme = host.display.theme;
+    this.transcript = new TranscriptStore(options.width, () => this.changed(false), host.display.markdown);
     this.input = new InputBox(host, promptHistory(host.session), () => this.changed());
     this.questions = new AskQueue({
       session: () => this.session,
@@ -76,6 +85,10 @@ export class ChatController {
       span(` · ${provider}`),
       span(` · ${workspace}`, S.dim),
     ]);
+    for (const notice of host.startupNotices) {
+      if (notice.kind === 'warning') this.transcript.warning(notice.text);
+      else this.transcript.note('info', notice.text);
+    }
     this.attach(host.session);
     host.setPermissionAsker((request, signal) => this.questions.ask(request, signal));
     this.cleanups.push(host.onSessionChange((session) => this.attach(session, true)));
@@ -85,40 +98,19 @@ export class ChatController {
 
   // ---- change notification (throttled for streaming, immediate for keys) ----
 
-  subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getVersion = (): number => this.version;
+  readonly subscribe = this.clock.subscribe;
+  readonly getVersion = this.clock.getVersion;
 
   changed(urgent = true): void {
-    if (this.batching > 0) {
-      this.dirty = true;
-      return;
-    }
-    const since = Date.now() - this.lastEmit;
-    // Streaming updates are drawn at most every FRAME_MS. The check is by the clock, not only by
-    // a timer: a burst of buffered chunks is processed in microtasks, where timers never fire.
-    if (!urgent && since < FRAME_MS) {
-      this.timer ??= setTimeout(() => this.emit(), FRAME_MS - since);
-      return;
-    }
-    this.emit();
+    this.clock.changed(urgent);
   }
 
   private emit(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    this.lastEmit = Date.now();
-    this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
-    this.version += 1;
-    for (const listener of this.listeners) listener();
-    if (this.transcript.backlog > 0) this.timer = setTimeout(() => this.emit(), FRAME_MS);
+    this.clock.frame();
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.clock.cancel();
     clearTimeout(this.idleTimer);
     this.unsubscribeSession?.();
     this.transcript.dispose();
@@ -128,6 +120,40 @@ export class ChatController {
   setWidth(width: number): void {
     this.transcript.setWidth(width);
     this.changed();
+  }
+
+  /**
+   * A clean redraw (after a resize, or Ctrl+L): the whole transcript is laid out again at `width`
+   * and handed to a fresh view on a cleared screen, so no row drawn at the old width survives.
+   */
+  redraw(width = this.transcript.width): void {
+    if (this.closed) return;
+    this.transcript.redraw(width);
+    this.blocks = [];
+    this.clock.cancel();
+    this.options.repaint?.();
+    this.emit();
+  }
+
+  /** Shift+Tab: default → auto-edit → plan → default (yolo joins the round only when the session began in it). */
+  private cycleMode(): void {
+    const modes: PermissionMode[] = ['default', 'auto-edit', 'plan', ...(this.startMode === 'yolo' ? (['yolo'] as const) : [])];
+    const at = modes.indexOf(this.host.permissionMode);
+    this.host.permissionMode = modes[(at + 1) % modes.length]!;
+    this.changed();
+  }
+
+  /** Ctrl+O: the newest finished tool's whole output, shown or folded by laying the transcript out again. */
+  private async toggleToolOutput(): Promise<void> {
+    if (await this.transcript.toggleLastTool()) return this.redraw();
+    this.hint = { text: 'No finished tool output to expand yet', until: Date.now() + DOUBLE_CTRL_C_MS };
+    this.changed();
+  }
+
+  /** An error as a note: its message, and with `debug` its stack too. */
+  describeError(error: unknown): string {
+    if (this.host.display.debug && error instanceof Error && error.stack) return error.stack;
+    return messageOf(error);
   }
 
   // ---- state the view reads ----
@@ -145,10 +171,27 @@ export class ChatController {
     return this.running || this.task !== undefined;
   }
 
+  /**
+   * Tokens and cost of the whole conversation: what the stored turns cost (after --continue or
+   * /resume) plus what this process spent.
+   */
+  get usage(): UsageTotals {
+    const totals = { ...this.usageBefore };
+    totals.inputTokens += this.session.usage.inputTokens;
+    totals.outputTokens += this.session.usage.outputTokens;
+    totals.costUsd += this.session.usage.costUsd;
+    totals.costKnown &&= this.session.usage.costKnown;
+    return totals;
+  }
+
   get activity(): { label: string; startedAt: number } | undefined {
     if (this.task) return this.task;
     if (!this.turn) return undefined;
-    return { label: this.questions.current ? 'Waiting for your answer' : 'Working', startedAt: this.turn.startedAt };
+    const ask = this.questions.current;
+    if (!ask) return { label: 'Working', startedAt: this.turn.startedAt };
+    // The wait counts from when this question appeared, not from the start of the turn.
+    if (this.waitingSince?.ask !== ask) this.waitingSince = { ask, at: Date.now() };
+    return { label: 'Waiting for your answer', startedAt: this.waitingSince.at };
   }
 
   // ---- sessions ----
@@ -156,6 +199,8 @@ export class ChatController {
   private attach(session: ChatSession, replaced = false): void {
     this.unsubscribeSession?.();
     this.session = session;
+    this.usageBefore = emptyUsage();
+    for (const message of session.messages) if (message.role === 'assistant' && message.usage) addUsage(this.usageBefore, message.usage);
     this.transcript.bind(session);
     this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
     if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);
@@ -169,25 +214,17 @@ export class ChatController {
 
   // ---- keys ----
 
-  handleKey = (event: KeyEvent): void => {
-    this.batching += 1;
-    try {
-      this.routeKey(event);
-    } finally {
-      this.batching -= 1;
-      if (this.batching === 0 && this.dirty) {
-        this.dirty = false;
-        this.emit();
-      }
-    }
-  };
+  handleKey = (event: KeyEvent): void => this.clock.batch(() => this.routeKey(event));
 
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
+    if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
+    if (event.type === 'key' && event.name === 'ctrl-o') return void this.toggleToolOutput();
+    if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
     const action = this.input.handleKey(event);
-    if (action?.type === 'submit') this.submit(action.text);
+    if (action?.type === 'submit') this.submit(action.text, action.display);
     else if (action?.type === 'exit') this.exit(0);
     else if (action?.type === 'escape') {
       if (this.task) this.task.abort.abort();
@@ -217,7 +254,7 @@ export class ChatController {
 
   // ---- submitting ----
 
-  private submit(text: string): void {
+  private submit(text: string, display?: string): void {
     if (isMemoryNote(text)) {
       this.transcript.user(text);
       this.picker = memoryNotePicker(this.host, text, (kind, line) => this.commandContext().note(kind, line));
@@ -229,12 +266,27 @@ export class ChatController {
       this.transcript.user(text);
       this.changed();
       if (builtin.idleOnly && this.busy) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
-      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
+      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
       return;
     }
+    if (text.length > 1 && text.startsWith('!')) return void this.runCommandLine(text.slice(1).trim());
     if (this.running) void this.queue(text);
     else if (this.task) this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
-    else void this.runPrompt(text);
+    else void this.runPrompt(text, display);
+  }
+
+  /**
+   * `!command`: runs in the workspace at once, without asking (the user typed it); the command and
+   * its output join the conversation, so the model sees them with the next message.
+   */
+  private async runCommandLine(command: string): Promise<void> {
+    if (this.busy) return this.transcript.note('info', `!${command} waits for an idle session: press Esc to stop the agent first.`);
+    await this.runTask(`Running ${command}`, async (signal) => {
+      const result = await this.host.runShell(command, signal);
+      // The message shows as `› !command` (its display); the output follows as a finished shell call.
+      this.session.append(userMessage(`I ran a shell command in the workspace myself:\n$ ${command}\n${contentText(result.content)}`, 'prompt', `!${command}`));
+      this.transcript.commandResult(command, result);
+    });
   }
 
   /** While the agent works, a message waits for the end of the current tool batch. */
@@ -250,12 +302,12 @@ export class ChatController {
       if (!this.running) return void this.runPrompt(text);
       for (const content of contents) this.session.steer(content);
     } catch (error) {
-      this.transcript.note('error', messageOf(error));
+      this.transcript.note('error', this.describeError(error));
     }
     this.changed();
   }
 
-  private async runPrompt(text: string): Promise<void> {
+  private async runPrompt(text: string, display?: string): Promise<void> {
     this.turn = { startedAt: Date.now() };
     this.changed();
     const session = this.session;
@@ -264,21 +316,32 @@ export class ChatController {
       if ('error' in prepared) return this.transcript.note('error', prepared.error);
       const prompts: UserMessage[] = [];
       for (const message of prepared.messages) {
-        if (message.role === 'user') prompts.push(message);
+        if (message.role === 'user') prompts.push(message.origin === undefined || message.origin === 'prompt' ? await this.withAttachments(message, display) : message);
         else session.append(message);
       }
       if (prompts.length === 0) return;
       // A message queued just as the run ended is not lost: the session runs it before it returns.
       const turn = await this.host.runTurn(prompts);
       for (const notice of turn.notices) this.transcript.note('info', notice);
+      if (this.host.display.debug) this.transcript.note('info', debugLine(turn.result, Date.now() - (this.turn?.startedAt ?? Date.now())));
       if (turn.refused) this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
     } catch (error) {
-      this.transcript.note('error', messageOf(error));
+      this.transcript.note('error', this.describeError(error));
     } finally {
       this.turn = undefined;
       this.changed();
       this.armIdleNotice();
     }
+  }
+
+  /**
+   * A typed prompt with its `@file` contents attached for the model; the transcript shows what was
+   * typed (large pastes collapsed) and one line per attached file.
+   */
+  private async withAttachments(message: UserMessage, display?: string): Promise<UserMessage> {
+    const content = await this.host.attachFiles(message.content);
+    if (content === message.content && display === undefined) return message;
+    return { ...message, content, display: display ?? message.display ?? message.content };
   }
 
   /** Notification hooks hear when the agent has waited a minute for the person after a turn. */
@@ -307,10 +370,19 @@ export class ChatController {
       },
       exit: (code) => this.exit(code),
       runTask: (label, task) => this.runTask(label, task),
-      openResume: () => this.openResume(),
+      usage: this.usage,
       openPicker: (picker) => {
         this.picker = picker;
         this.changed();
+      },
+      clearScreen: () => {
+        this.transcript.clear();
+        this.redraw();
+      },
+      theme: this.theme,
+      setTheme: (theme) => {
+        this.theme = theme;
+        this.redraw();
       },
     };
   }
@@ -322,28 +394,11 @@ export class ChatController {
     try {
       await task(abort.signal);
     } catch (error) {
-      this.transcript.note(abort.signal.aborted ? 'interrupted' : 'error', abort.signal.aborted ? `${label}: cancelled.` : messageOf(error));
+      this.transcript.note(abort.signal.aborted ? 'interrupted' : 'error', abort.signal.aborted ? `${label}: cancelled.` : this.describeError(error));
     } finally {
       this.task = undefined;
       this.changed();
     }
-  }
-
-  private async openResume(): Promise<void> {
-    const sessions = (await this.host.listSessions()).filter((listing) => listing.id !== this.session.id);
-    if (sessions.length === 0) return this.transcript.note('info', 'There are no other sessions in this workspace yet.');
-    sessions.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
-    this.picker = {
-      title: 'Resume a session',
-      selected: 0,
-      items: sessions.map((listing) => ({
-        value: listing.id,
-        label: listing.firstPrompt.replace(/\s+/g, ' ').slice(0, 80) || '(no prompt)',
-        detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${listing.turns} turns · ${listing.id.slice(0, 8)}`,
-      })),
-      onSelect: (id) => this.runTask('Loading the session', () => this.host.resume(id)),
-    };
-    this.changed();
   }
 
   private pickerKey(event: KeyEvent, picker: Picker): void {
@@ -354,7 +409,7 @@ export class ChatController {
     else if (event.name === 'enter') {
       this.picker = undefined;
       const item = picker.items[picker.selected];
-      if (item) void Promise.resolve(picker.onSelect(item.value)).catch((error: unknown) => this.transcript.note('error', messageOf(error)));
+      if (item) void Promise.resolve(picker.onSelect(item.value)).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
     }
     this.changed();
   }
@@ -376,6 +431,13 @@ function promptHistory(session: ChatSession): string[] {
   return session.messages
     .filter((message): message is UserMessage => message.role === 'user' && (message.origin === undefined || message.origin === 'prompt'))
     .map((message) => message.display ?? message.content);
+}
+
+/** `debug`: what a turn cost, for people chasing a slow or odd answer. */
+function debugLine(result: AgentRunResult, elapsedMs: number): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+  const { usage } = result;
+  return `debug · ${result.turns} request${result.turns === 1 ? '' : 's'} · ${seconds(elapsedMs)} in all, ${seconds(result.apiDurationMs)} waiting for the provider · ↑${usage.inputTokens} ↓${usage.outputTokens} tokens · stop: ${result.stopReason}`;
 }
 
 function messageOf(error: unknown): string {

@@ -5,7 +5,24 @@ import * as ed from './editor.js';
 import type { KeyEvent } from './keys.js';
 
 /** What a key in the input box asks the rest of the UI to do. */
-export type InputAction = { type: 'submit'; text: string } | { type: 'escape' } | { type: 'exit' };
+export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' };
+
+/** A paste this long shows as one line in the transcript. */
+const COLLAPSE_PASTE_LINES = 10;
+const COLLAPSE_PASTE_CHARS = 1000;
+
+/** The submitted text as the transcript shows it: each large paste as `[Pasted text · N lines]`. */
+export function collapsePastes(text: string, pastes: readonly string[]): string | undefined {
+  let display = text;
+  for (const paste of pastes) {
+    const body = paste.trim();
+    const at = display.indexOf(body);
+    if (!body || at === -1) continue;
+    const lines = body.split('\n').length;
+    display = `${display.slice(0, at)}[Pasted text · ${lines} line${lines === 1 ? '' : 's'}]${display.slice(at + body.length)}`;
+  }
+  return display === text ? undefined : display;
+}
 
 /**
  * The prompt: text and cursor, history, multi-line entry, and completion of `/commands` and
@@ -17,6 +34,8 @@ export class InputBox {
   /** When the user last typed a character; Enter resets it. */
   lastTypedAt = 0;
   private readonly history: ed.History;
+  /** Large pastes in the text being typed, collapsed in the transcript when it is sent. */
+  private pastes: string[] = [];
   private dismissedCompletionFor?: string;
   private pathRequest = 0;
 
@@ -31,6 +50,7 @@ export class InputBox {
   handleKey(event: KeyEvent): InputAction | undefined {
     if (event.type === 'text') {
       this.lastTypedAt = Date.now();
+      if (event.paste && (event.text.split('\n').length >= COLLAPSE_PASTE_LINES || event.text.length >= COLLAPSE_PASTE_CHARS)) this.pastes.push(event.text);
       this.set(ed.insert(this.editor, event.text));
       return undefined;
     }
@@ -95,6 +115,7 @@ export class InputBox {
 
   /** Replaces the whole text (Ctrl+C clears; queued messages come back after Esc). */
   setText(text: string): void {
+    if (!text) this.pastes = [];
     this.set(ed.editorOf(text));
   }
 
@@ -110,8 +131,10 @@ export class InputBox {
     }
     this.history.add(text);
     this.editor = ed.EMPTY_EDITOR;
+    const display = collapsePastes(text, this.pastes);
+    this.pastes = [];
     this.changed();
-    return { type: 'submit', text };
+    return display ? { type: 'submit', text, display } : { type: 'submit', text };
   }
 
   private vertical(direction: -1 | 1): undefined {

@@ -66,16 +66,17 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
 }
 
 function statusInfo(controller: ChatController) {
-  const { session, host } = controller;
+  const { session, host, usage } = controller;
   const window = host.contextWindow();
   const used = contextTokens(session);
   return {
     model: session.model,
-    inputTokens: session.usage.inputTokens,
-    outputTokens: session.usage.outputTokens,
-    costUsd: session.usage.costKnown && session.usage.costUsd > 0 ? session.usage.costUsd : undefined,
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    costUsd: host.display.showCost && usage.costKnown && usage.costUsd > 0 ? usage.costUsd : undefined,
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
     queued: session.queuedCount,
+    mode: host.permissionMode,
     hint: controller.busy ? undefined : '/help for commands',
   };
 }

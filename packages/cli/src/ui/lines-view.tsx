@@ -1,33 +1,24 @@
 import { Box, Text } from 'ink';
 import { Fragment, createContext, memo, useContext } from 'react';
-import type { SpanStyle, StyledLine } from './styled.js';
+import type { StyledLine } from './styled.js';
+import { THEMES, textProps, type Theme } from './theme.js';
 
 /** NO_COLOR: colours go, while bold, dim and inverse (the cursor) stay, since they are not colour. */
 export const NoColorContext = createContext(false);
-
-function textProps(style: SpanStyle | undefined, noColor: boolean) {
-  if (!style) return {};
-  return {
-    color: noColor ? undefined : style.color,
-    bold: style.bold,
-    italic: style.italic,
-    dimColor: style.dim,
-    underline: style.underline,
-    inverse: style.inverse,
-    strikethrough: style.strikethrough,
-  };
-}
+/** `ui.theme` (or /theme): how named colours are printed. */
+export const ThemeContext = createContext<Theme>(THEMES.dark);
 
 /** One terminal row per line; we wrapped already, so Ink only ever truncates. */
 export const Line = memo(function Line({ line }: { line: StyledLine }) {
   const noColor = useContext(NoColorContext);
+  const theme = useContext(ThemeContext);
   const empty = line.every((part) => part.text === '');
   return (
     <Text wrap="truncate-end">
       {empty
         ? ' '
         : line.map((part, index) => (
-            <Text key={index} {...textProps(part.style, noColor)}>
+            <Text key={index} {...textProps(part.style, noColor, theme)}>
               {part.text}
             </Text>
           ))}
@@ -52,12 +43,13 @@ export function Lines({ lines }: { lines: readonly StyledLine[] }) {
  */
 export const BlockText = memo(function BlockText({ lines }: { lines: readonly StyledLine[] }) {
   const noColor = useContext(NoColorContext);
+  const theme = useContext(ThemeContext);
   return (
     <Text>
       {lines.map((line, row) => (
         <Fragment key={row}>
           {row > 0 ? '\n' : ''}
-          {line.map((part, index) => (part.style ? <Text key={index} {...textProps(part.style, noColor)}>{part.text}</Text> : part.text))}
+          {line.map((part, index) => (part.style ? <Text key={index} {...textProps(part.style, noColor, theme)}>{part.text}</Text> : part.text))}
         </Fragment>
       ))}
     </Text>

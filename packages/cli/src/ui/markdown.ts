@@ -1,3 +1,5 @@
+import { highlightCode } from './highlight.js';
+import { isTableRow, renderTable } from './markdown-table.js';
 import { S, span, wrapSpans, type Span, type SpanStyle, type StyledLine } from './styled.js';
 
 /**
@@ -116,7 +118,6 @@ const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
 const QUOTE = /^\s*>\s?(.*)$/;
 const BULLET = /^(\s*)([-*+])\s+(?:\[([ xX])\]\s+)?(.*)$/;
 const ORDERED = /^(\s*)(\d{1,9}[.)])\s+(.*)$/;
-const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 
 /** Renders one source line, updating the fence state; returns terminal rows. */
 export function renderMarkdownLine(raw: string, state: MarkdownState, width: number): StyledLine[] {
@@ -168,39 +169,53 @@ export function renderMarkdownLine(raw: string, state: MarkdownState, width: num
       continuation: [span(indent + ' '.repeat(marker.length))],
     });
   }
-  if (line.trimStart().startsWith('|')) {
-    if (TABLE_RULE.test(line)) return wrapSpans([span(line, GUTTER)], width, { hard: true });
-    const cells: Span[] = [];
-    line.split('|').forEach((cell, index, all) => {
-      if (index > 0) cells.push(span('|', GUTTER));
-      if (index > 0 && index < all.length - 1) cells.push(...parseInline(cell));
-      else if (cell.trim()) cells.push(...parseInline(cell));
-    });
-    return wrapSpans(cells, width);
-  }
+  if (isTableRow(line)) return renderTable([line], width);
   const leading = /^\s*/.exec(line)![0];
   return wrapSpans(parseInline(line.slice(leading.length)), width, { first: leading ? [span(leading)] : [] });
 }
 
-export function renderMarkdown(text: string, width: number): StyledLine[] {
-  const state: MarkdownState = {};
-  const out: StyledLine[] = [];
-  for (const line of text.split('\n')) out.push(...renderMarkdownLine(line, state, width));
-  return out;
+/** A whole answer, laid out exactly as it would have streamed. */
+export function renderMarkdown(text: string, width: number, plain = false): StyledLine[] {
+  const md = new MarkdownStream(width, plain);
+  return [...md.push(text), ...md.end()];
+}
+
+/** Rows of one code line, plain (while its block still streams) or highlighted spans. */
+function codeRows(spans: Span[], width: number): StyledLine[] {
+  return wrapSpans(spans, width, { first: [span('│ ', GUTTER)], continuation: [span('│ ', GUTTER)], hard: true });
+}
+
+/** A line as written, wrapped at the width, its indentation kept. */
+function plainRows(line: string, width: number): StyledLine[] {
+  const text = line.replace(/\s+$/, '');
+  const leading = /^\s*/.exec(text)![0];
+  return wrapSpans([span(text.slice(leading.length))], width, { first: leading ? [span(leading)] : [] });
+}
+
+function isClosingFence(line: string, marker: string): boolean {
+  const closing = FENCE.exec(line.replace(/\s+$/, ''));
+  return closing !== null && closing[1]![0] === marker[0] && closing[1]!.length >= marker.length && !closing[2];
 }
 
 /**
  * Markdown arriving in pieces. `push` returns the rows of lines that just completed (they never
- * change again); `tail` renders the unfinished last line without committing it. Blank lines are
- * held back until something follows them, so an answer never ends (or starts) with empty rows.
+ * change again); `tail` renders what is still open without committing it: the unfinished line,
+ * and a code block or table that is still growing (a code block is highlighted as a whole and a
+ * table's columns depend on every row, so both are committed when they end). Blank lines are held
+ * back until something follows them, so an answer never ends (or starts) with empty rows.
  */
 export class MarkdownStream {
-  private readonly state: MarkdownState = {};
   private partial = '';
   private heldBlanks = 0;
   private started = false;
+  private code?: { marker: string; lang: string; lines: string[]; preview: StyledLine[] };
+  private table?: string[];
 
-  constructor(public width: number) {}
+  /** `plain` (ui.markdown false): lines are shown as written, only wrapped. */
+  constructor(
+    public width: number,
+    private readonly plain = false,
+  ) {}
 
   push(delta: string): StyledLine[] {
     const text = this.partial + delta;
@@ -215,24 +230,35 @@ export class MarkdownStream {
     return out;
   }
 
-  /** The unfinished line as it would render now. */
+  /** What is still open, as it would render now. */
   tail(width = this.width): StyledLine[] {
-    if (!this.partial.trim()) return [];
-    const preview: MarkdownState = { fence: this.state.fence };
-    const lines = renderMarkdownLine(this.partial, preview, width);
-    return this.started && this.heldBlanks > 0 ? [[], ...lines] : lines;
+    const out: StyledLine[] = [];
+    if (this.plain) {
+      if (this.partial.trim()) out.push(...plainRows(this.partial, width));
+      return this.started && this.heldBlanks > 0 && out.length > 0 ? [[], ...out] : out;
+    }
+    if (this.code) {
+      out.push(...this.code.preview);
+      if (this.partial) out.push(...codeRows([span(this.partial.replace(/\s+$/, ''))], width));
+      return out;
+    }
+    const partialIsRow = this.partial.trim() !== '' && isTableRow(this.partial);
+    if (this.table) out.push(...renderTable(partialIsRow ? [...this.table, this.partial] : this.table, width));
+    if (this.partial.trim() && !(this.table && partialIsRow)) {
+      if (this.table && this.heldBlanks > 0) out.push([]);
+      out.push(...renderMarkdownLine(this.partial, {}, width));
+    }
+    return this.started && this.heldBlanks > 0 && !this.table ? [[], ...out] : out;
   }
 
-  /** Ends the stream: the unfinished line is committed as it stands. */
+  /** Ends the stream: the unfinished line is committed as it stands, open blocks are closed. */
   end(): StyledLine[] {
     const out: StyledLine[] = [];
     if (this.partial) this.commitLine(this.partial, out);
     this.partial = '';
+    this.flushTable(out);
     // A code block the model never closed still gets its bottom border.
-    if (this.state.fence) {
-      this.state.fence = undefined;
-      out.push([span('╰─', GUTTER)]);
-    }
+    if (this.code) this.flushCode(out);
     return out;
   }
 
@@ -241,13 +267,60 @@ export class MarkdownStream {
   }
 
   private commitLine(line: string, out: StyledLine[]): void {
-    if (!this.state.fence && !line.trim()) {
+    if (this.plain) {
+      if (!line.trim()) {
+        if (this.started) this.heldBlanks = 1;
+        return;
+      }
+      this.beginBlock(out);
+      out.push(...plainRows(line, this.width));
+      return;
+    }
+    if (this.code) {
+      if (isClosingFence(line, this.code.marker)) return this.flushCode(out);
+      this.code.lines.push(line);
+      this.code.preview.push(...codeRows([span(line.replace(/\s+$/, ''))], this.width));
+      return;
+    }
+    if (line.trim() && isTableRow(line) && !this.table) this.beginBlock(out);
+    if (line.trim() && isTableRow(line)) {
+      (this.table ??= []).push(line);
+      return;
+    }
+    this.flushTable(out);
+    if (!line.trim()) {
       if (this.started) this.heldBlanks = 1;
       return;
     }
+    this.beginBlock(out);
+    const opening = FENCE.exec(line.replace(/\s+$/, ''));
+    if (opening) {
+      this.code = { marker: opening[1]!, lang: opening[2] ?? '', lines: [], preview: [] };
+      out.push([span(`╭─ ${opening[2] || 'code'}`, GUTTER)]);
+      return;
+    }
+    out.push(...renderMarkdownLine(line, {}, this.width));
+  }
+
+  /** A held blank line goes out before the next block. */
+  private beginBlock(out: StyledLine[]): void {
     if (this.heldBlanks > 0) out.push([]);
     this.heldBlanks = 0;
     this.started = true;
-    out.push(...renderMarkdownLine(line, this.state, this.width));
+  }
+
+  private flushTable(out: StyledLine[]): void {
+    if (!this.table) return;
+    out.push(...renderTable(this.table, this.width));
+    this.table = undefined;
+  }
+
+  private flushCode(out: StyledLine[]): void {
+    const code = this.code!;
+    this.code = undefined;
+    const highlighted = highlightCode(code.lines.join('\n'), code.lang);
+    if (highlighted) for (const spans of highlighted) out.push(...codeRows(spans, this.width));
+    else out.push(...code.preview);
+    out.push([span('╰─', GUTTER)]);
   }
 }

@@ -12,6 +12,8 @@ export interface Picker {
   items: PickerItem[];
   selected: number;
   onSelect(value: string): void | Promise<void>;
+  /** What Enter does, for the footer ("open" by default). */
+  action?: string;
 }
 
 export function movePicker(picker: Picker, delta: number): Picker {
@@ -31,6 +33,6 @@ export function renderPicker(picker: Picker, width: number, maxRows: number): St
     if (item.detail) line.push(span(`  ${item.detail}`, S.dim));
     out.push(truncateLine(line, width));
   }
-  out.push(truncateLine([span('↑↓ choose · Enter open · Esc cancel', S.dim)], width));
+  out.push(truncateLine([span(`↑↓ choose · Enter ${picker.action ?? 'open'} · Esc cancel`, S.dim)], width));
   return out.slice(0, Math.max(1, maxRows));
 }

@@ -1,5 +1,6 @@
 import type { ChatHost } from '../chat-host.js';
 import { ChatController } from './controller.js';
+import { loadHighlighter } from './highlight.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
 
 export interface RunChatOptions {
@@ -14,6 +15,10 @@ export interface RunChatOptions {
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+/** Erase the screen and the scrollback, cursor home: the terminal has reflowed rows we cannot fix. */
+const CLEAR_TERMINAL = '\x1b[2J\x1b[3J\x1b[H';
+/** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
+export const RESIZE_SETTLE_MS = 60;
 
 /**
  * Loads Ink and React with the environment the interactive UI needs, then puts it back (the shell
@@ -47,30 +52,58 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   const { mountChat } = await loadMount();
   let exitCode = 0;
   let unmount: () => void = () => undefined;
+  const width = () => Math.max(20, stdout.columns || 80);
+  const mount = () =>
+    // Ink replaces its defaults with any key present, even an undefined one: pass only real streams.
+    mountChat(controller, {
+      noColor: options.noColor,
+      stdin: options.stdin ?? process.stdin,
+      stdout,
+      stderr: options.stderr ?? process.stderr,
+      debug: options.debug,
+    });
+  let instance: ReturnType<typeof mount> | undefined;
   const controller = new ChatController(host, {
-    width: Math.max(20, stdout.columns || 80),
+    width: width(),
     exit: (code) => {
       exitCode = code;
       unmount();
     },
+    // Ink remembers what it drew (and, for <Static>, everything it ever printed): after the terminal
+    // reflowed those rows, only a new instance on a cleared screen draws cleanly.
+    repaint: () => {
+      if (!instance) return;
+      instance.unmount();
+      stdout.write(CLEAR_TERMINAL);
+      instance = mount();
+  // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
+  setImmediate(() => void loadHighlighter());
+    },
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
-  // Ink replaces its defaults with any key present, even an undefined one: pass only real streams.
-  const instance = mountChat(controller, {
-    noColor: options.noColor,
-    stdin: options.stdin ?? process.stdin,
-    stdout,
-    stderr: options.stderr ?? process.stderr,
-    debug: options.debug,
-  });
+  instance = mount();
+  // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
+  setImmediate(() => void loadHighlighter());
   // React commits the closing frame (no live area) in a microtask; unmount after it.
-  unmount = () => setTimeout(() => instance.unmount(), 0);
+  unmount = () => setTimeout(() => instance?.unmount(), 0);
+  let settle: NodeJS.Timeout | undefined;
+  const onResize = () => {
+    clearTimeout(settle);
+    settle = setTimeout(() => controller.redraw(width()), RESIZE_SETTLE_MS);
+  };
+  stdout.on('resize', onResize);
   // SIGTERM and SIGHUP (a closed terminal) leave like Ctrl+C twice: the turn stops, the session is kept.
   const removeSignals = onStopSignals((signal) => controller.exit(SIGNAL_EXIT_CODES[signal]));
   try {
-    await instance.waitUntilExit();
+    // A redraw swaps the instance: wait for the one that is current when the last one ends.
+    for (let current = instance; ; current = instance) {
+      await current.waitUntilExit();
+      if (current === instance) break;
+    }
   } finally {
+    clearTimeout(settle);
+    stdout.off('resize', onResize);
     removeSignals();
     if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF);
     controller.dispose();

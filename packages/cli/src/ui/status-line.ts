@@ -8,6 +8,8 @@ export interface StatusInfo {
   costUsd?: number;
   contextPercent?: number;
   queued: number;
+  /** The permission mode, shown only when it is not `default`. */
+  mode?: string;
   /** Shown on the right, e.g. "esc to interrupt". */
   hint?: string;
 }
@@ -18,12 +20,19 @@ export function formatTokens(count: number): string {
   return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
+const MODE_LABELS: Record<string, string> = {
+  'auto-edit': 'auto-edit on',
+  plan: 'plan mode',
+  yolo: 'yolo: everything runs without asking',
+};
+
 /**
  * One row under the input. Parts are dropped from the least useful end when the terminal is
  * narrow, so the row never wraps.
  */
 export function renderStatus(info: StatusInfo, width: number): StyledLine {
   const parts: Span[][] = [[span(info.model, { color: 'magenta' })]];
+  if (info.mode && info.mode !== 'default') parts.splice(0, 0, [span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }), span(' (shift+tab)', S.dim)]);
   if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);
   parts.push([span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}`)]);
   if (info.contextPercent !== undefined) {

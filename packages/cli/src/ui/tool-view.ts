@@ -2,6 +2,7 @@ import { contentText, type Todo, type ToolKind, type ToolResultMessage, type Too
 import { clipRows, renderDiff } from './diff-view.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTaskProgress, type TaskProgress } from './task-view.js';
+import { resultSummary } from './tool-summary.js';
 
 export type ToolPhase = 'running' | 'waiting' | ToolStatus;
 
@@ -18,6 +19,8 @@ export interface ToolView {
   result?: ToolResultMessage;
   /** A `task` call's child: its progress, nested under the call. */
   child?: TaskProgress;
+  /** Ctrl+O: the whole output (from the saved file when the model's copy was cut) instead of a preview. */
+  expanded?: { text: string; note?: string };
 }
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -55,6 +58,8 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
     head.push(span(`  +${details.added}`, S.green), span(` -${details.removed}`, S.red));
   }
   if (phase.label) head.push(span(` · ${phase.label}`, phase.style));
+  const outcome = view.result ? resultSummary(view.name, view.result) : undefined;
+  if (outcome) head.push(span(` · ${outcome}`, view.phase === 'ok' ? S.dim : phase.style));
   const elapsed = Math.floor(((options.now ?? view.startedAt) - view.startedAt) / 1000);
   if (view.phase === 'running' && elapsed >= 1) head.push(span(` ${elapsed}s`, S.dim));
   const out: StyledLine[] = [truncateLine(head, width)];
@@ -65,6 +70,12 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
     clipRows(wrapText(content.trimEnd(), detailWidth, style, { first: [span(DETAIL_INDENT)], continuation: [span(DETAIL_INDENT)] }), rows, DETAIL_INDENT);
 
   const resultText = view.result ? contentText(view.result.content) : '';
+  if (view.expanded) {
+    if (details?.kind === 'diff') out.push(...renderDiff(details.diff, width, DETAIL_INDENT));
+    else out.push(...text(view.expanded.text, view.phase === 'error' ? S.red : undefined, Infinity));
+    if (view.expanded.note) out.push(...text(view.expanded.note, S.dim, Infinity));
+    return out;
+  }
   switch (view.phase) {
     case 'running':
       if (view.output.trim()) out.push(...tailRows(text(view.output, S.dim, Infinity), 3));

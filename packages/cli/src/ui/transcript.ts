@@ -1,16 +1,12 @@
-import { summarizeCall, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
+import { summarizeCall, type ToolResult, type ToolResultMessage, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
-import { S, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
+import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
 import { updateTaskProgress, type TaskProgress } from './task-view.js';
+import { readExpandedOutput } from './tool-output.js';
+import { TranscriptRows, type Block, type Entry, type EntryKind } from './transcript-rows.js';
 
-/** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
-export interface Block {
-  id: number;
-  lines: StyledLine[];
-}
-
-type EntryKind = 'header' | 'user' | 'assistant' | 'tool' | 'note' | 'output';
+export type { Block } from './transcript-rows.js';
 
 const USER: SpanStyle = { color: 'cyan', bold: true };
 const NOTE_STYLES: Record<NoteMessage['kind'], { icon: string; style: SpanStyle }> = {
@@ -26,11 +22,10 @@ const NOTE_STYLES: Record<NoteMessage['kind'], { icon: string; style: SpanStyle 
  * holds no agent logic: it only turns events into rows.
  */
 export class TranscriptStore {
-  blocks: Block[] = [];
-  private pending: StyledLine[] = [];
-  private nextBlockId = 1;
-  private lastKind?: EntryKind;
-  private stream?: { md: MarkdownStream; text: string; started: boolean };
+  private readonly rows = new TranscriptRows();
+  private stream?: { md: MarkdownStream; text: string; started: boolean; entry?: Entry };
+  /** The newest finished tool, which Ctrl+O expands and collapses. */
+  private lastTool?: ToolView;
   private tools: ToolView[] = [];
   private retry?: string;
   private session?: ChatSession;
@@ -39,11 +34,43 @@ export class TranscriptStore {
   constructor(
     public width: number,
     private readonly changed: () => void,
+    /** ui.markdown: false shows answers as the model wrote them. */
+    private readonly markdown = true,
   ) {}
 
   setWidth(width: number): void {
     this.width = width;
     if (this.stream) this.stream.md.width = width;
+  }
+
+  /**
+   * Lays the whole transcript out again at `width`: every row goes back to pending, for a fresh
+   * <Static> on a cleared screen. A streaming answer starts a new stream from its text so far.
+   */
+  redraw(width: number): void {
+    this.width = width;
+    this.rows.redraw(width);
+    const stream = this.stream;
+    if (stream) {
+      stream.md = new MarkdownStream(width, !this.markdown);
+      stream.started = false;
+      const rows = stream.md.push(stream.text);
+      if (rows.length > 0) {
+        this.rows.begin('assistant');
+        stream.started = true;
+        this.rows.append(rows);
+      }
+    }
+  }
+
+  /** `/clear`: forgets every entry but the header; the caller redraws. */
+  clear(): void {
+    this.rows.clear();
+    this.lastTool = undefined;
+  }
+
+  get blocks(): Block[] {
+    return this.rows.blocks;
   }
 
   bind(session: ChatSession): void {
@@ -59,24 +86,14 @@ export class TranscriptStore {
     this.unsubscribe?.();
   }
 
-  /**
-   * Moves rows committed since the last call into a new block; returns the block list. At most
-   * `maxRows` move at once: when a fast stream delivers thousands of rows between two frames, Ink
-   * would lay them all out in one frame (hundreds of MB for a 3,000-line answer); the rest follows
-   * in the next frames.
-   */
+  /** Rows committed since the last call, as a new block (see TranscriptRows.takeBlocks). */
   takeBlocks(maxRows = Infinity): Block[] {
-    if (this.pending.length > 0) {
-      const lines = this.pending.length <= maxRows ? this.pending : this.pending.slice(0, maxRows);
-      this.pending = this.pending.length <= maxRows ? [] : this.pending.slice(maxRows);
-      this.blocks = [...this.blocks, { id: this.nextBlockId++, lines }];
-    }
-    return this.blocks;
+    return this.rows.takeBlocks(maxRows);
   }
 
   /** Finished rows not yet handed to <Static>. */
   get backlog(): number {
-    return this.pending.length;
+    return this.rows.backlog;
   }
 
   get hasLive(): boolean {
@@ -88,14 +105,14 @@ export class TranscriptStore {
     const out: StyledLine[] = [];
     // Rows still waiting for <Static> come before anything live; showing the live tail now
     // would put it above them for a moment.
-    if (this.pending.length > 0) return out;
+    if (this.rows.backlog > 0) return out;
     if (this.stream) {
       const tail = this.stream.md.tail(this.width);
-      if (tail.length > 0 && !this.stream.started && this.lastKind) out.push([]);
+      if (tail.length > 0 && !this.stream.started && this.rows.lastKind) out.push([]);
       out.push(...tail);
     }
     for (const [index, tool] of this.tools.entries()) {
-      if (index === 0 && this.lastKind && this.lastKind !== 'tool') out.push([]);
+      if (index === 0 && this.rows.lastKind && this.rows.lastKind !== 'tool') out.push([]);
       out.push(...renderTool(tool, { width: this.width, frame, now, maxDetailRows: 8 }));
     }
     if (this.retry) out.push([span(this.retry, S.dim)]);
@@ -103,30 +120,55 @@ export class TranscriptStore {
   }
 
   header(text: StyledLine): void {
-    this.begin('header');
-    this.commit(wrapSpans(text, this.width));
+    this.add('header', (width) => wrapSpans(text, width));
   }
 
-  user(text: string, suffix?: string): void {
-    this.begin('user');
+  /** A prompt; `below` are dim lines under it (the files `@path` attached). */
+  user(text: string, suffix?: string, below: readonly string[] = []): void {
     const shown = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
-    const rows = wrapText(shown, this.width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
-    if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
-    this.commit(rows);
+    this.add('user', (width) => {
+      const rows = wrapText(shown, width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
+      if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
+      for (const line of below) rows.push(...wrapText(line, width, S.dim, { first: [span('  ')], continuation: [span('    ')] }));
+      return rows;
+    });
     this.changed();
   }
 
   note(kind: NoteMessage['kind'], text: string): void {
-    this.begin('note');
     const { icon, style } = NOTE_STYLES[kind];
     const body = kind === 'compaction' ? `Earlier turns were summarised: ${text.split('\n')[0]}` : text;
-    this.commit(wrapText(body, this.width, style, { first: icon ? [span(icon, style)] : [], continuation: [span(' '.repeat(icon.length))] }));
+    // The icon marks the first line only; later lines (a stack with `debug`) sit under the text.
+    const indent = [span(' '.repeat(icon.length))];
+    this.add('note', (width) =>
+      body.split('\n').flatMap((line, index) => wrapSpans([span(line, style)], width, { first: index === 0 && icon ? [span(icon, style)] : indent, continuation: indent })),
+    );
     this.changed();
   }
 
-  output(lines: StyledLine[]): void {
-    this.begin('output');
-    this.commit(lines);
+  /** A warning from start-up (settings, plugins): yellow, marked `!`. */
+  warning(text: string): void {
+    this.add('note', (width) => wrapText(`warning: ${text}`, width, S.yellow, { first: [span('! ', S.yellow)], continuation: [span('  ')] }));
+    this.changed();
+  }
+
+  /** Rows a command printed; a function of the width lays them out again on a redraw. */
+  output(lines: StyledLine[] | ((width: number) => StyledLine[])): void {
+    const made = this.width;
+    this.add('output', typeof lines === 'function' ? lines : (width) => (width >= made ? lines : lines.flatMap((line) => (lineWidth(line) <= width ? [line] : wrapSpans(line, width)))));
+    this.changed();
+  }
+
+  /** The output of a `!command` the user ran, drawn like a finished shell call (Ctrl+O opens it). */
+  commandResult(command: string, result: ToolResult): void {
+    const status = result.isError ? 'error' : 'ok';
+    const message: ToolResultMessage = { role: 'tool', toolCallId: `user-shell-${Date.now()}`, toolName: 'shell', content: result.content, isError: result.isError === true, status, details: result.details, timestamp: Date.now() };
+    this.commitTool({ id: message.toolCallId, name: 'shell', summary: command, kind: 'execute', phase: status, startedAt: Date.now(), output: '', result: message });
+    this.changed();
+  }
+
+  private skillNotice(text: string): void {
+    this.add('note', (width) => wrapText(text, width, S.dim, { first: [span('◆ ', S.magenta)], continuation: [span('  ')] }));
     this.changed();
   }
 
@@ -150,8 +192,8 @@ export class TranscriptStore {
           break;
         case 'assistant':
           if (message.content.trim()) {
-            this.begin('assistant');
-            this.commit(renderMarkdown(message.content.trim(), this.width));
+            const text = message.content.trim();
+            this.add('assistant', (width) => renderMarkdown(text, width, !this.markdown));
           }
           for (const call of message.toolCalls) calls.set(call.id, call);
           if (message.stopReason === 'error' && message.failure) this.note('error', message.failure.message);
@@ -176,7 +218,7 @@ export class TranscriptStore {
   private handle(event: AgentEvent): void {
     switch (event.type) {
       case 'message_start':
-        if (event.message.role === 'assistant') this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+        if (event.message.role === 'assistant') this.startStream();
         break;
       case 'message_update':
         this.retry = undefined;
@@ -193,7 +235,8 @@ export class TranscriptStore {
         break;
       case 'tool_execution_update': {
         const tool = this.tools.find((view) => view.id === event.call.id);
-        if (tool) tool.output = (tool.output + event.text).slice(-4000);
+        // Each update is whole lines (the shell batches them without a final newline): keep them apart.
+        if (tool) tool.output = (tool.output ? `${tool.output.replace(/\n$/, '')}\n${event.text}` : event.text).slice(-4000);
         break;
       }
       case 'tool_execution_end': {
@@ -211,8 +254,9 @@ export class TranscriptStore {
       case 'retry': {
         if (event.restart && this.stream) {
           // What was shown of the cut answer stays above this line; the answer starts again below.
+          if (this.stream.entry) this.stream.entry.live = false;
           this.note('info', 'The connection dropped mid-answer; the answer starts again.');
-          this.stream = { md: new MarkdownStream(this.width), text: '', started: false };
+          this.startStream();
         }
         const seconds = Math.max(1, Math.round(event.delayMs / 1000));
         this.retry = `↻ retrying in ${seconds}s (${event.failure.status ?? event.failure.kind}) · attempt ${event.attempt}`;
@@ -242,8 +286,16 @@ export class TranscriptStore {
   }
 
   private userMessage(message: UserMessage): void {
-    if (message.display) return this.user(message.display);
-    if (message.origin === 'skill' || message.origin === 'command') {
+    // A skill the agent or a trigger loaded is a notice, not something the user typed (a typed /skill is).
+    if (message.origin === 'skill' && !message.display?.startsWith('/')) {
+      const first = message.content.trim().split('\n')[0] ?? '';
+      return this.skillNotice(message.display ?? `loaded a skill: ${first.length > 100 ? `${first.slice(0, 100)}…` : first}`);
+    }
+    if (message.display) {
+      const files = attachedFiles(message.content).map((file) => `⎿ attached ${file.path} · ${file.lines} line${file.lines === 1 ? '' : 's'}`);
+      return this.user(message.display, undefined, files);
+    }
+    if (message.origin === 'command') {
       const first = message.content.trim().split('\n')[0] ?? '';
       return this.user(first.length > 100 ? `${first.slice(0, 100)}…` : first, `(${message.origin})`);
     }
@@ -256,17 +308,30 @@ export class TranscriptStore {
     if (!stream) return;
     // The final text is authoritative; normally it equals what streamed.
     if (content.length > stream.text.length && content.startsWith(stream.text)) this.streamRows(stream.md.push(content.slice(stream.text.length)));
+    const final = content.length > stream.text.length && content.startsWith(stream.text) ? content : stream.text;
     this.streamRows(stream.md.end());
+    if (stream.entry) {
+      stream.entry.live = false;
+      stream.entry.render = (width) => renderMarkdown(final, width, !this.markdown);
+    }
     this.stream = undefined;
   }
 
+  private startStream(): void {
+    this.stream = { md: new MarkdownStream(this.width, !this.markdown), text: '', started: false };
+  }
+
   private streamRows(rows: StyledLine[]): void {
-    if (rows.length === 0 || !this.stream) return;
-    if (!this.stream.started) {
-      this.begin('assistant');
-      this.stream.started = true;
+    const stream = this.stream;
+    if (rows.length === 0 || !stream) return;
+    if (!stream.started) {
+      stream.started = true;
+      // What a redraw shows of a cut answer: the text that streamed (the entry stays live until the end).
+      const entry: Entry = { kind: 'assistant', live: true, render: (width) => renderMarkdown(stream.text, width, !this.markdown) };
+      stream.entry = entry;
+      this.rows.addEntry(entry);
     }
-    this.commit(rows);
+    this.rows.append(rows);
   }
 
   private agentEnd(result: AgentRunResult): void {
@@ -287,9 +352,20 @@ export class TranscriptStore {
     }
   }
 
+  /**
+   * Ctrl+O: shows the newest finished tool's whole output, or folds it back. Returns false when
+   * there is no finished tool; the caller redraws the transcript otherwise.
+   */
+  async toggleLastTool(): Promise<boolean> {
+    const view = this.lastTool;
+    if (!view) return false;
+    view.expanded = view.expanded ? undefined : await readExpandedOutput(view.result);
+    return true;
+  }
+
   private commitTool(view: ToolView): void {
-    this.begin('tool');
-    this.commit(renderTool(view, { width: this.width }));
+    if (view.result) this.lastTool = view;
+    this.add('tool', (width) => renderTool(view, { width }));
   }
 
   private viewOf(call: ToolCall): ToolView {
@@ -298,12 +374,19 @@ export class TranscriptStore {
     return { id: call.id, name: call.name, summary, kind: tool?.kind, phase: 'running', startedAt: Date.now(), output: '' };
   }
 
-  private begin(kind: EntryKind): void {
-    if (this.lastKind && !(kind === 'tool' && this.lastKind === 'tool')) this.pending.push([]);
-    this.lastKind = kind;
+  /** Commits a finished entry at the current width and keeps it for redraws. */
+  private add(kind: EntryKind, render: (width: number) => StyledLine[]): void {
+    this.rows.add(kind, render, this.width);
   }
+}
 
-  private commit(rows: StyledLine[]): void {
-    for (const row of rows) this.pending.push(row);
-  }
+/** Files `@path` attached to a prompt, in the form core's expandFileReferences writes them. */
+function attachedFiles(content: string): { path: string; lines: number }[] {
+  const headers = [...content.matchAll(/\n\nContents of (.+?):\n```\n/g)];
+  return headers.map((header, index) => {
+    const start = header.index + header[0].length;
+    const end = index + 1 < headers.length ? headers[index + 1]!.index : content.length;
+    const body = content.slice(start, end).replace(/\n```\s*$/, '');
+    return { path: header[1]!, lines: body ? body.split('\n').length : 0 };
+  });
 }

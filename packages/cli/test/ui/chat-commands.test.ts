@@ -64,12 +64,14 @@ describe('slash commands', () => {
     expect(frame).toMatch(/shell\s+execute ·/);
   });
 
-  test('/model lists models with the current one marked; /model <name> switches', async () => {
+  test('/model lists models with the current one marked (a picker); /model <name> switches', async () => {
     const { chat, fake } = setup();
     await chat.submit('/model');
     const frame = await chat.waitForText('current: fake-model');
     expect(frame).toMatch(/● fake-model\s+8\.0k context/);
     expect(frame).toMatch(/ {3}fake-large\s+128k context/);
+    await chat.press(KEY.escape);
+    await chat.waitFor((current) => !current.includes('current: fake-model'), 'the picker to close');
     await chat.submit('/model fake-large');
     await chat.waitForText('Model switched to fake-large.');
     expect(fake.host.session.model).toBe('fake-large');
@@ -105,8 +107,13 @@ describe('slash commands', () => {
     await chat.waitForText('first answer');
     const before = fake.host.session.id;
     await chat.submit('/clear');
-    await chat.waitForText('(new)');
+    const cleared = await chat.waitForText('New conversation (session');
     expect(fake.host.session.id).not.toBe(before);
+    // The screen is cleared: only the header and the notice are left.
+    expect(chat.stdout.frames).toContain('\x1b[2J\x1b[3J\x1b[H');
+    expect(cleared).not.toContain('first answer');
+    expect(cleared).not.toContain('remember 42');
+    expect(cleared).toContain('beans · default');
     await chat.submit('what number?');
     await chat.waitForText('fresh answer');
     expect(fake.requests[1]!.messages).toEqual([{ role: 'user', content: 'what number?' }]);
@@ -116,13 +123,13 @@ describe('slash commands', () => {
     const { chat, fake } = setup({
       sessions: [
         { id: 'older-session-id', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 2, firstPrompt: 'fix the parser' },
-        { id: 'newer-session-id', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 5, firstPrompt: 'write the docs' },
+        { id: 'newer-session-id', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 9, prompts: 5, firstPrompt: 'write the docs' },
       ],
     });
     await chat.submit('/resume');
     const picker = await chat.waitForText('Resume a session');
     expect(picker.indexOf('write the docs')).toBeLessThan(picker.indexOf('fix the parser'));
-    expect(picker).toMatch(/› write the docs\s+2025-02-01 11:00 · 5 turns/);
+    expect(picker).toMatch(/› newer-se {2}write the docs\s+2025-02-01 11:00 · 5 turns/);
     await chat.press(KEY.down, KEY.enter);
     const frame = await chat.waitForText('hello from older-session-id');
     expect(frame).toContain('An old answer.');
@@ -132,10 +139,29 @@ describe('slash commands', () => {
   test('/resume with no other sessions says so; Esc closes a picker', async () => {
     const { chat } = setup({ sessions: [{ id: 'x', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T10:00:00Z', turns: 1, firstPrompt: 'p' }] });
     await chat.submit('/resume');
-    await chat.waitForText('Resume a session');
+    const picker = await chat.waitForText('Resume a session');
+    expect(picker).toMatch(/› x {2}p\s+2025-01-01 10:00 · 1 turn$/m);
     await chat.press(KEY.escape);
     await chat.waitFor((frame) => !frame.includes('↑↓ choose'));
     await chat.waitForText('Ask anything');
+  });
+
+  test('a continued session shows its stored totals in the status line and /cost', async () => {
+    const { chat } = setup({
+      history: [
+        { role: 'user', content: 'earlier', origin: 'prompt', timestamp: 1 },
+        { role: 'assistant', content: 'earlier answer', toolCalls: [], usage: { inputTokens: 5000, outputTokens: 700, costUsd: 0.5 }, timestamp: 2 },
+      ],
+      turns: [{ chunks: ['now'], usage: { inputTokens: 1000, outputTokens: 100, costUsd: 0.25 } }],
+    });
+    const start = await chat.waitForText('Ask anything');
+    expect(start.split('\n').at(-1)).toContain('↑5.0k ↓700');
+    await chat.submit('again');
+    await chat.waitForText('now');
+    const after = await chat.waitFor((frame) => frame.split('\n').at(-1)!.includes('↑6.0k ↓800'), 'the totals to add up');
+    expect(after.split('\n').at(-1)).toContain('$0.75');
+    await chat.submit('/cost');
+    await chat.waitForText('6,000 in · 800 out');
   });
 
   test('/compact runs with a spinner and reports what it did', async () => {

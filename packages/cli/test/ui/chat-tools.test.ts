@@ -74,10 +74,24 @@ describe('tool lines', () => {
     await chat.waitForText('Allow shell');
     await chat.answer('y');
     // Once its output shows, the command is really running (not still being set up).
-    await chat.waitFor((frame) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell echo started; sleep 5\n\s+started/.test(frame), 'a spinning shell line with its output');
+    await chat.waitFor((frame) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shell echo started; sleep 5(?: \d+s)?\n\s+started/.test(frame), 'a spinning shell line with its output');
     await chat.press(KEY.escape);
     const frame = await chat.waitForText('■ shell echo started; sleep 5 · interrupted');
     expect(frame).not.toContain('never');
+    await chat.waitForText('Ask anything');
+  });
+
+  test('live shell output keeps its line breaks while the command runs', async () => {
+    const command = 'echo step 1; sleep 0.3; echo step 2; sleep 0.3; echo step 3; sleep 10';
+    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command } }] }, { chunks: ['never'] }] });
+    await chat.submit('count');
+    await chat.waitForText('Allow shell');
+    await chat.answer('y');
+    const frame = await chat.waitFor((current) => /^ {4}step 3$/m.test(current), 'the third line of output');
+    expect(frame).toMatch(/^ {4}step 1\n {4}step 2\n {4}step 3$/m);
+    expect(frame).not.toContain('step 1step 2');
+    expect(frame).toContain('esc to interrupt');
+    await chat.press(KEY.escape);
     await chat.waitForText('Ask anything');
   });
 

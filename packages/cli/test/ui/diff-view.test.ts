@@ -13,9 +13,19 @@ describe('diff rendering', () => {
 
   test('added rows are green, removed rows red', () => {
     const rows = renderDiff(DIFF, 80);
-    const styleOf = (text: string) => rows.find((row) => lineText(row).includes(text))!.find((part) => part.text.includes(text))!.style;
-    expect(styleOf('+ const b = 3;')?.color).toBe('green');
-    expect(styleOf('- const b = 2;')?.color).toBe('red');
+    const rowWith = (text: string) => rows.find((row) => lineText(row).includes(text))!;
+    expect(rowWith('+ const b = 3;').slice(2).every((part) => part.style?.color === 'green')).toBe(true);
+    expect(rowWith('- const b = 2;').slice(2).every((part) => part.style?.color === 'red')).toBe(true);
+    expect(rowWith('+ added').slice(2).every((part) => part.style?.color === 'green' && !part.style.inverse)).toBe(true);
+  });
+
+  test('a line changed in place marks the words that changed; a rewritten line does not', () => {
+    const rows = renderDiff(DIFF, 80);
+    const marked = (sign: string) => rows.find((row) => lineText(row).includes(`${sign} const b`))!.filter((part) => part.style?.inverse).map((part) => part.text);
+    expect(marked('-')).toEqual(['2']);
+    expect(marked('+')).toEqual(['3']);
+    const rewrite = renderDiff('@@ -1,1 +1,1 @@\n-alpha beta gamma\n+completely other words', 80);
+    expect(rewrite.flat().some((part) => part.style?.inverse)).toBe(false);
   });
 
   test('long rows wrap inside the width, under the code column', () => {

@@ -14,12 +14,19 @@ import {
   shellTool,
   todoWriteTool,
   writeFileTool,
+  grepTool,
+  globTool,
+  listDirectoryTool,
   editFileTool,
   type AgentMessage,
   type AnyTool,
   type ChatRequest,
   type LLMClient,
   type ModelInfo,
+  expandFileReferences,
+  type PermissionMode,
+  type ToolRule,
+  parseToolRules,
   type ProviderFailure,
   type StreamEvent,
   type ToolCall,
@@ -49,6 +56,11 @@ export interface FakeHostOptions {
   agents?: { name: string; description: string }[];
   /** More real tools for the model (e.g. web_fetch against a local server). */
   extraTools?: AnyTool[];
+  permissionMode?: PermissionMode;
+  display?: Partial<ChatHost['display']>;
+  startupNotices?: ChatHost['startupNotices'];
+  /** Allow rules from "settings" (shown by /permissions). */
+  allow?: string[];
 }
 
 
@@ -103,14 +115,21 @@ export function createFakeHost(options: FakeHostOptions) {
   };
 
   let asker: PermissionAsker | undefined;
+  let mode: PermissionMode = options.permissionMode ?? 'default';
+  const approved: ToolRule[] = [];
+  const allow = parseToolRules(options.allow ?? []);
   const authorize = createAuthorize({
-    mode: 'default',
+    mode: () => mode,
+    approved,
+    allow,
     workspace,
     ask: (request, signal) => (asker ? asker(request, signal) : Promise.resolve<AskAnswer>({ decision: 'deny', reason: 'no asker' })),
   });
-  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool, ...(options.extraTools ?? [])]);
+  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool, grepTool, globTool, listDirectoryTool, ...(options.extraTools ?? [])]);
+  // Where the shell saves an output it had to cut (Ctrl+O reads it back).
+  const outputDir = path.join(root, '.beans-output');
   const makeSession = (messages?: AgentMessage[]) =>
-    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages });
+    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages, toolContext: { outputDir } });
 
   let session = makeSession(options.history);
   const listeners = new Set<(session: ChatSession) => void>();
@@ -135,6 +154,32 @@ export function createFakeHost(options: FakeHostOptions) {
       { name: 'review', description: 'review a pull request', argumentHint: '<number>', source: 'command' },
       { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
     ],
+    display: { theme: 'dark', markdown: true, showCost: true, debug: false, ...options.display },
+    startupNotices: options.startupNotices ?? [],
+    workspaceTrusted: false,
+    settingsFiles: [path.join(root, '.beans', 'settings.json')],
+    configEntries: () => [
+      { key: 'provider', value: 'fake', source: 'flag' },
+      { key: 'ui.theme', value: 'dark', source: 'default' },
+    ],
+    async saveUserSetting(key, value) {
+      calls.push(`save:${key}=${value}`);
+      return path.join(root, 'home', 'settings.json');
+    },
+    runShell: (command, signal) => shellTool.execute({ command }, { signal, workspace, state: session.toolState, outputDir }),
+    get permissionMode() {
+      return mode;
+    },
+    set permissionMode(next) {
+      mode = next;
+    },
+    permissionRules: () => ({ allow: allow.map((rule) => ({ rule: rule.source, source: '/home/me/.config/beans/settings.json' })), deny: [], approved: approved.map((rule) => rule.source) }),
+    removeApprovals(rule) {
+      const kept = approved.filter((entry) => rule !== undefined && entry.source !== rule);
+      const removed = approved.length - kept.length;
+      approved.splice(0, approved.length, ...kept);
+      return removed;
+    },
     setPermissionAsker(next) {
       asker = next;
     },
@@ -148,6 +193,7 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     async preparePrompt(text) {
       prompts.push(text);
+      if (text === 'crash the host') throw new Error('kaboom in the host');
       const slash = parseSlashInput(text);
       const builtin = slash && builtinPromptMessage(slash.name, slash.args);
       if (builtin) return { messages: [builtin] };
@@ -158,6 +204,7 @@ export function createFakeHost(options: FakeHostOptions) {
       if (text.startsWith('/')) return { error: `Unknown command ${text.split(' ')[0]}. Type /help to see the commands.` };
       return { messages: [{ role: 'user', content: text, origin: 'prompt', timestamp: Date.now() }] };
     },
+    attachFiles: (text) => expandFileReferences(text, root),
     describeProfile: () => 'Profile: default\nChosen because: no other profile was configured.',
     listAgents: () => options.agents ?? [{ name: 'code:reviewer', description: 'Reviews code' }],
     async switchAgent(name) {

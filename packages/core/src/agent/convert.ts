@@ -1,10 +1,13 @@
 import type { LlmMessage } from '../llm/types.js';
 import type { AgentMessage } from './types.js';
 
+/** What the model reads where the user stopped an answer (Esc, Ctrl+C). */
+export const INTERRUPTED_NOTE = '[The user interrupted the previous answer before it finished.]';
 export const INTERRUPTED_RESULT = 'Interrupted: this tool call did not finish, so its result is unknown.';
 
 /**
- * The default boundary from agent messages to LLM messages. Notes are dropped, the latest
+ * The default boundary from agent messages to LLM messages. Notes are dropped (an interruption
+ * becomes one line for the model), the latest
  * compaction summary replaces everything before it, and a tool call left without a result (Esc, a crash, kill -9)
  * gets an "interrupted" result so that providers accept the history.
  */
@@ -52,6 +55,10 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
         if (message.kind === 'compaction') {
           closeOpenCalls();
           out.push({ role: 'user', content: `Summary of the earlier conversation:\n${message.text}` });
+        } else if (message.kind === 'interrupted') {
+          // Without this the model reads a cut answer as finished, and may carry on as if it were.
+          closeOpenCalls();
+          out.push({ role: 'user', content: INTERRUPTED_NOTE });
         }
         break;
     }

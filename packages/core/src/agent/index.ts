@@ -1,7 +1,7 @@
 export * from './types.js';
 export { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 export { ChatSession, userMessage, type ChatSessionOptions, type SessionListener } from './chat-session.js';
-export { convertToLlm, INTERRUPTED_RESULT } from './convert.js';
+export { convertToLlm, INTERRUPTED_NOTE, INTERRUPTED_RESULT } from './convert.js';
 export { executeToolCalls, truncateMiddle, MAX_TOOL_OUTPUT_CHARS, SKIPPED_RESULT } from './tool-executor.js';
 export { addUsage, emptyUsage } from './usage.js';
 export { composeBeforeToolCall, composeAfterToolCall, permissionHook, type BeforeToolCall, type AfterToolCall, type BeforeToolCallResult, type ToolCallContext } from './tool-hooks.js';

@@ -20,6 +20,8 @@ export interface ConfigEntry {
   source: ConfigSource;
   /** Every layer that contributed, in list order; present only when a list was merged from several. */
   sources?: ConfigSource[];
+  /** For a concatenated list: where each item of `value` came from (its first layer), in order. */
+  itemSources?: ConfigSource[];
 }
 
 export interface LoadedConfig {
@@ -142,11 +144,13 @@ function pick(key: string, layers: Layer[]): ConfigEntry | undefined {
 function concatenated(key: string, layers: (Layer | undefined)[]): ConfigEntry | undefined {
   const parts = layers.filter((layer): layer is Layer => layer !== undefined && layer.values.has(key));
   if (parts.length === 0) return undefined;
-  const value = [...new Set(parts.flatMap((layer) => layer.values.get(key) as string[]))];
+  const origins = new Map<string, ConfigSource>();
+  for (const layer of parts) for (const item of layer.values.get(key) as string[]) if (!origins.has(item)) origins.set(item, layer.source);
+  const value = [...origins.keys()];
   // Flags beat files, and the workspace beats the user; the list itself keeps workspace + user + flag order.
   const bySource = (s: ConfigSource) => (s === 'flag' ? 0 : 1);
   const source = [...parts].sort((a, b) => bySource(a.source) - bySource(b.source))[0].source;
-  const entry: ConfigEntry = { key, value, source };
+  const entry: ConfigEntry = { key, value, source, itemSources: [...origins.values()] };
   if (parts.length > 1) entry.sources = parts.map((layer) => layer.source);
   return entry;
 }

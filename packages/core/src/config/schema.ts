@@ -77,7 +77,7 @@ export const settingsSchema = z
       .describe('an object'),
     ui: z
       .object({
-        theme: z.enum(['dark', 'light']).describe('"dark" or "light"'),
+        theme: z.enum(['dark', 'light', 'high-contrast']).describe('"dark", "light" or "high-contrast"'),
         markdown: z.boolean().describe('true or false'),
         showCost: z.boolean().describe('true or false'),
       })
@@ -174,7 +174,7 @@ export interface BeansConfig {
   maxBudgetUsd?: number;
   plugins: { dirs: string[]; disabled: string[] };
   sessions: { dir?: string };
-  ui: { theme?: 'dark' | 'light'; markdown: boolean; showCost: boolean };
+  ui: { theme?: 'dark' | 'light' | 'high-contrast'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] } };
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };

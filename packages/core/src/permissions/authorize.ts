@@ -18,6 +18,8 @@ export interface AuthorizeOptions {
   workspace?: Pick<Workspace, 'root'>;
   /** Shell commands run in an OS sandbox: it is the boundary, so they run without asking (deny rules still apply). */
   sandboxed?: boolean;
+  /** Where "always" answers are kept, so the caller can list and remove them (`/permissions`); a fresh list by default. */
+  approved?: ToolRule[];
 }
 
 const ALLOW: PermissionDecision = { allow: true };
@@ -32,7 +34,7 @@ const SUGGEST_COMMAND_CHARS = 80;
  */
 export function createAuthorize(options: AuthorizeOptions): Authorize {
   // What "always" answers approved: an edit tool as a whole, a shell command by its prefix.
-  const approved: ToolRule[] = [];
+  const approved: ToolRule[] = options.approved ?? [];
   return async (request, signal) => {
     const { tool } = request;
     const kind: SubjectKind = tool.kind === 'execute' ? 'command' : tool.asksPerDomain ? 'domain' : 'path';

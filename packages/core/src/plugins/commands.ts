@@ -21,6 +21,10 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'memory',
   'init',
   'quit',
+  'permissions',
+  'status',
+  'config',
+  'theme',
 ];
 
 export interface SlashInput {

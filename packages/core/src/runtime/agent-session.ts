@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ChatSession, userMessage } from '../agent/chat-session.js';
 import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
-import type { LoadedConfig } from '../config/index.js';
+import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { isInside } from '../workspace/paths.js';
 import { costUsd, modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
@@ -13,7 +13,7 @@ import { isTrusted } from '../config/trust.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
-import { parseToolRules, ruleCoversTool } from '../permissions/rules.js';
+import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
@@ -29,7 +29,7 @@ import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { McpServerStatus } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool, ToolResult } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
@@ -73,6 +73,14 @@ export interface AgentSession {
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
   permissionMode: PermissionMode;
+  /** Whether the workspace's own settings, hooks and commands are trusted (`beans trust`, --trust). */
+  readonly workspaceTrusted: boolean;
+  /** `!command` in chat: runs a command the user typed, as the shell tool would, without asking (the user typed it). */
+  runUserShell(command: string, signal: AbortSignal): Promise<ToolResult>;
+  /** `/permissions`: the allow and deny rules in force with where each came from, and the live conversation's "always" answers. */
+  permissionRules(): PermissionRulesInfo;
+  /** Forgets "always" answers of the live conversation: the one written as `rule`, or all of them. Returns how many went. */
+  removeApprovals(rule?: string): number;
   /** The interactive front end's prompt; without one (and without canUseTool) calls that would ask are denied. */
   setAsker(asker: AskUser | undefined): void;
   /** Slash commands, skills and triggers turned into the messages of a run. */
@@ -115,6 +123,20 @@ export interface AgentSession {
   end(reason?: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
   /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
+}
+
+export interface PermissionRulesInfo {
+  allow: { rule: string; source: string }[];
+  deny: { rule: string; source: string }[];
+  /** Rules "always" answers added in this conversation, as written. */
+  approved: string[];
+}
+
+/** Each rule of a concatenated list setting with the file (or flag) it came from. */
+function rulesWithSources(config: LoadedConfig, key: string): { rule: string; source: string }[] {
+  const entry = config.entries.find((candidate) => candidate.key === key);
+  if (!entry || !Array.isArray(entry.value)) return [];
+  return (entry.value as string[]).map((rule, index) => ({ rule, source: formatConfigSource(entry.itemSources?.[index] ?? entry.source) }));
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
@@ -242,11 +264,13 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // What each conversation keeps beyond its messages: its subagents' transcripts (restored on resume),
   // the agent it was handed to, and how both reach its session file.
   const logs = new WeakMap<ChatSession, ConversationLog>();
-  const beforeToolCallFor = (): BeforeToolCall =>
+  // Its "always" answers, listed and forgotten by /permissions.
+  const approvals = new WeakMap<ChatSession, ToolRule[]>();
+  const beforeToolCallFor = (approved: ToolRule[]): BeforeToolCall =>
     composeBeforeToolCall(
       options.beforeToolCall,
       commandHooks.beforeToolCall,
-      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined })),
+      permissionHook(createAuthorize({ mode: () => permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: sandbox !== undefined, approved })),
     );
   const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: catalog.plugins, trusted: workspaceTrusted, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
   for (const problem of hookSet.problems) warnings.push(`${problem.path}: ${problem.message}`);
@@ -352,7 +376,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
       }
       return writer;
     };
-    const beforeToolCall = beforeToolCallFor();
+    const approved: ToolRule[] = [];
+    const beforeToolCall = beforeToolCallFor(approved);
     const session: ChatSession = new ChatSession({
       id,
       client,
@@ -398,6 +423,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     logs.set(session, log);
     // The budget is per run: what the session had spent when this run began.
     session.subscribe((event) => event.type === 'agent_start' && (log.runStartCostUsd = session.usage.costUsd));
+    approvals.set(session, approved);
     return session;
   };
 
@@ -463,6 +489,24 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     },
     set permissionMode(mode: PermissionMode) {
       permissionMode = mode;
+    },
+    workspaceTrusted,
+    runUserShell(command, signal) {
+      return shellTool.execute({ command }, { signal, workspace: base.workspace, state: session.toolState, env: toolEnv, sandbox, outputDir: outputDirOf(store, session.id) });
+    },
+    permissionRules() {
+      return {
+        allow: rulesWithSources(base.config, 'permissions.allow'),
+        deny: rulesWithSources(base.config, 'permissions.deny'),
+        approved: (approvals.get(session) ?? []).map((rule) => rule.source),
+      };
+    },
+    removeApprovals(rule) {
+      const approved = approvals.get(session) ?? [];
+      const before = approved.length;
+      const kept = approved.filter((entry) => rule !== undefined && entry.source !== rule);
+      approved.splice(0, approved.length, ...kept);
+      return before - kept.length;
     },
     setAsker(next) {
       asker = next;

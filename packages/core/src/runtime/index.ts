@@ -1,4 +1,4 @@
-export { createAgentSession, type AgentSession } from './agent-session.js';
+export { createAgentSession, type AgentSession, type PermissionRulesInfo } from './agent-session.js';
 export type { AgentSessionOptions, CanUseTool, PermissionResult } from './session-options.js';
 export { loadRuntimeBase, loadCatalog, sessionStore, providerIdOf, clientFor, resolveClientModel, builtinPluginsDir, type RuntimeBase, type RuntimeBaseOptions } from './base.js';
 export { parsePermissionMode, sdkPermissionMode, type SdkPermissionMode } from './permission-mode.js';

@@ -25,6 +25,7 @@ export function summarizeSession(file: string): SessionSummary | undefined {
   if (header?.type !== 'session' || typeof header.id !== 'string') return undefined;
 
   let turns = 0;
+  let prompts = 0;
   let messageCount = 0;
   let firstPrompt: string | undefined;
   for (let at = buffer.indexOf(MESSAGE, headerEnd); at !== -1; at = buffer.indexOf(MESSAGE, at + 1)) {
@@ -35,7 +36,11 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     messageCount++;
     const role = at + MESSAGE.length;
     if (startsWithAt(buffer, ASSISTANT, role)) turns++;
-    else if (firstPrompt === undefined && startsWithAt(buffer, USER, role)) firstPrompt = promptText(parseLine(buffer, lineStart, lineEnd === -1 ? buffer.length : lineEnd));
+    else if (startsWithAt(buffer, USER, role)) {
+      const text = promptText(parseLine(buffer, lineStart, lineEnd === -1 ? buffer.length : lineEnd));
+      if (text !== undefined) prompts++;
+      if (firstPrompt === undefined) firstPrompt = text;
+    }
   }
 
   let { provider = '', model = '' } = header;
@@ -53,6 +58,7 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     startedAt: typeof header.startedAt === 'string' ? header.startedAt : mtime.toISOString(),
     lastActivity: mtime.toISOString(),
     turns,
+    prompts,
     firstPrompt: firstPrompt ?? '',
     provider,
     model,

@@ -66,6 +66,8 @@ export interface SessionSummary {
   lastActivity: string;
   /** Assistant messages. */
   turns: number;
+  /** Messages the user sent (typed, queued or a command; loaded skills are not counted): the conversation's turns as people count them. */
+  prompts: number;
   /** The first prompt the user typed, on one line, cut to about 80 characters ('' when none yet). */
   firstPrompt: string;
   provider: string;

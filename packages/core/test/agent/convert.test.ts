@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convertToLlm, INTERRUPTED_RESULT } from '../../src/agent/convert.js';
+import { convertToLlm, INTERRUPTED_NOTE, INTERRUPTED_RESULT } from '../../src/agent/convert.js';
 import type { AgentMessage } from '../../src/agent/types.js';
 
 const t = 0;
@@ -18,7 +18,23 @@ describe('convertToLlm', () => {
       { role: 'assistant', content: '', toolCalls: history[1]!.role === 'assistant' ? history[1]!.toolCalls : [] },
       { role: 'tool', toolCallId: 'b', toolName: 'read_file', content: 'x', isError: false },
       { role: 'tool', toolCallId: 'a', toolName: 'shell', content: INTERRUPTED_RESULT, isError: true },
+      { role: 'user', content: INTERRUPTED_NOTE },
       { role: 'user', content: 'go on' },
+    ]);
+  });
+
+  it('tells the model where the user interrupted an answer, so a cut answer is not read as finished', () => {
+    const history: AgentMessage[] = [
+      { role: 'user', content: 'explain', timestamp: t },
+      { role: 'assistant', content: 'The parser first', toolCalls: [], stopReason: 'aborted', timestamp: t },
+      { role: 'note', kind: 'interrupted', text: 'Interrupted by the user.', timestamp: t },
+      { role: 'user', content: 'shorter please', timestamp: t },
+    ];
+    expect(convertToLlm(history)).toEqual([
+      { role: 'user', content: 'explain' },
+      { role: 'assistant', content: 'The parser first' },
+      { role: 'user', content: INTERRUPTED_NOTE },
+      { role: 'user', content: 'shorter please' },
     ]);
   });
 

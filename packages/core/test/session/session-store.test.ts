@@ -188,6 +188,17 @@ describe('SessionStore: damaged files', () => {
 });
 
 describe('SessionStore: finding sessions', () => {
+  it('counts the prompts a person sent apart from the assistant messages a turn with tools makes (the picker\'s "1 turn")', () => {
+    t = tempDir();
+    const store = new SessionStore(t.dir);
+    const w = store.create({ ...header, id: 'one-prompt' });
+    w.append(user('fix the build'));
+    w.append({ role: 'user', content: 'Skill body', origin: 'skill', display: 'loaded skill build', timestamp: 1 });
+    for (const text of ['reading', 'editing', 'done']) w.append(assistant(text));
+    w.close();
+    expect(store.list()[0]).toMatchObject({ id: 'one-prompt', turns: 3, prompts: 1, firstPrompt: 'fix the build' });
+  });
+
   function threeSessions(store: SessionStore) {
     const ids: string[] = [];
     const starts = ['2026-03-01T09-00-00', '2026-03-01T09-30-00', '2026-03-02T10-00-00'];
@@ -215,6 +226,7 @@ describe('SessionStore: finding sessions', () => {
       path: store.pathOf(old),
       startedAt: '2026-03-01T09:00:00.000Z',
       turns: 1,
+      prompts: 1,
       messageCount: 2,
       firstPrompt: 'prompt 0',
       provider: 'ollama',
