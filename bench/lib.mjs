@@ -19,10 +19,15 @@ export function tempRepo() {
 }
 
 /** Runs beans; resolves with wall time, exit code, output and the peak RSS seen in /proc (kB). */
-export function runBeans(args, { cwd, env }) {
+export function runBeans(args, options) {
+  return runCommand(BEANS, args, options);
+}
+
+/** Runs a program the way runBeans does, for baselines such as `node -e 0`. */
+export function runCommand(command, args, { cwd, env }) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(BEANS, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let peakKb = 0;

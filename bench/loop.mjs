@@ -1,10 +1,13 @@
-// Loop overhead: (1) in-process, the agent loop against a zero-latency fake provider, per turn;
-// (2) end to end, a 200-turn tool-using session of the built beans against a scripted Ollama server:
-// wall time and peak memory. Run: node bench/loop.mjs
+// Loop overhead. (1) In-process: the agent loop alone against a generator that yields canned events,
+// per turn. No provider, no HTTP, no JSON: it is the floor of Beans' own cost, not what a user sees.
+// (2) End to end, on each provider: the built beans against its scripted server, a 20-turn and a
+// 200-turn tool-using session; the marginal cost per turn is (t200 - t20) / 180, so start-up and the
+// first request drop out. Also the 200-turn session's peak RSS and its last request's size.
+// Run: node bench/loop.mjs [ollama|gemini|openai|anthropic ...]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, fmt, median, runBeans, tempRepo } from './lib.mjs';
-import { startScriptedOllama } from '../test/support/scripted-ollama.ts';
+import { ROOT, median, runBeans, tempRepo } from './lib.mjs';
+import { chosenProviders } from './providers.mjs';
 
 const core = await import(path.join(ROOT, 'packages/core/dist/index.js'));
 const TURNS = 200;
@@ -36,16 +39,30 @@ for (let run = 0; run < 5; run += 1) {
 }
 console.log(`in-process loop overhead       median ${(median(perTurn) * 1000).toFixed(0)} µs per turn (${TURNS + 1} turns, 5 runs)`);
 
-// (2) End to end through the real program.
+// (2) End to end through the real program. Each turn reads a different 10-line window of notes.txt,
+// cycling through 40, so the calls are ordinary work and loop detection has nothing to stop.
 const repo = tempRepo();
-writeFileSync(path.join(repo.dir, 'notes.txt'), 'hello\n'.repeat(50));
-const server = await startScriptedOllama({
-  turns: (request, n) => (n < TURNS ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }], usage: { input: 100, output: 10 } } : { text: 'all done' }),
-});
-const run = await runBeans(['-p', 'go', '--max-turns', String(TURNS + 5), '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
-if (run.code !== 0) throw new Error(`beans failed (${run.code}): ${run.stderr}`);
-const result = JSON.parse(run.stdout);
-const lastBody = server.requests.at(-1).bytes;
-console.log(`e2e ${result.num_turns}-turn session          wall ${fmt(run.ms)} (${(run.ms / result.num_turns).toFixed(1)} ms/turn incl. HTTP + JSON), peak RSS ${(run.peakKb / 1024).toFixed(1)} MB, last request ${(lastBody / 1024).toFixed(0)} KB`);
-await server.close();
+writeFileSync(path.join(repo.dir, 'notes.txt'), Array.from({ length: 400 }, (_, i) => `note ${i + 1}: hello`).join('\n'));
+const session = async (spec, turns) => {
+  const server = await spec.start({
+    turns: (request, n) => (n < turns ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: (n % 40) * 10 + 1, limit: 10 } }], usage: { input: 100, output: 10 } } : { text: 'all done' }),
+  });
+  const run = await runBeans(['-p', 'go', '--max-turns', String(turns + 5), '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, ...spec.env(server.url) } });
+  await server.close();
+  if (run.code !== 0) throw new Error(`beans failed (${run.code}): ${run.stderr}`);
+  const result = JSON.parse(run.stdout);
+  if (result.num_turns !== turns + 1) throw new Error(`expected ${turns + 1} turns, got ${result.num_turns}`);
+  return { ms: run.ms, peakMb: run.peakKb / 1024, lastKb: server.requests.filter((r) => r.kind === 'chat').at(-1).bytes / 1024 };
+};
+for (const [provider, spec] of chosenProviders()) {
+  const short = [];
+  const long = [];
+  for (let run = 0; run < 3; run += 1) {
+    short.push(await session(spec, 20));
+    long.push(await session(spec, TURNS));
+  }
+  const marginal = (median(long.map((r) => r.ms)) - median(short.map((r) => r.ms))) / (TURNS - 20);
+  const peak = median(long.map((r) => r.peakMb));
+  console.log(`${provider.padEnd(9)} e2e: ${marginal.toFixed(2)} ms per extra turn (200 vs 20 turns, medians of 3), 200 turns in ${(median(long.map((r) => r.ms)) / 1000).toFixed(2)} s, peak RSS ${peak.toFixed(1)} MB, last request ${long[0].lastKb.toFixed(0)} KB`);
+}
 repo.cleanup();

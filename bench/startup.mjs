@@ -1,47 +1,25 @@
 // Start-up benchmarks: `beans --version`, time from process start to the first provider request
 // for `beans -p hi` on each provider, and the size of that first request (system prompt + tool declarations).
 // Run: node bench/startup.mjs   (after ./scripts/setup.sh; uses the Node from scripts/toolchain.sh)
-import { startScriptedAnthropic } from '../test/support/scripted-anthropic.ts';
-import { startScriptedGemini } from '../test/support/scripted-gemini.ts';
-import { startScriptedOllama } from '../test/support/scripted-ollama.ts';
-import { startScriptedOpenAi } from '../test/support/scripted-openai.ts';
-import { fmt, median, runBeans, tempRepo } from './lib.mjs';
+import { chosenProviders } from './providers.mjs';
+import { fmt, median, runBeans, runCommand, tempRepo } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const repo = tempRepo();
 
+// The floor: the same Node starting and doing nothing. Goals are ratios to it (issue 21).
+const floorRuns = [];
 const version = [];
-for (let i = 0; i < RUNS; i += 1) version.push((await runBeans(['--version'], { cwd: repo.dir, env: repo.env })).ms);
-console.log(`beans --version               median ${fmt(median(version))}  (min ${fmt(Math.min(...version))}, ${RUNS} runs)`);
+for (let i = 0; i < RUNS; i += 1) {
+  floorRuns.push((await runCommand(process.execPath, ['-e', '0'], { cwd: repo.dir, env: repo.env })).ms);
+  version.push((await runBeans(['--version'], { cwd: repo.dir, env: repo.env })).ms);
+}
+const floor = median(floorRuns);
+const ratio = (ms) => `${(ms / floor).toFixed(2)}x the floor`;
+console.log(`node -e 0 (the floor)         median ${fmt(floor)}`);
+console.log(`beans --version               median ${fmt(median(version))}  (${ratio(median(version))}; min ${fmt(Math.min(...version))}, ${RUNS} runs)`);
 
-// Per provider: its scripted server, the environment that points Beans at it, and where its
-// request body keeps the system prompt and the tool declarations.
-const PROVIDERS = {
-  ollama: {
-    start: startScriptedOllama,
-    env: (url) => ({ OLLAMA_HOST: url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' }),
-    system: (body) => body.messages.find((m) => m.role === 'system')?.content ?? '',
-  },
-  gemini: {
-    start: startScriptedGemini,
-    env: (url) => ({ GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: url, BEANS_MODEL: 'gemini-2.5-flash' }),
-    system: (body) => body.systemInstruction?.parts?.map((p) => p.text).join('') ?? '',
-  },
-  openai: {
-    start: startScriptedOpenAi,
-    env: (url) => ({ OPENAI_API_KEY: 'bench', OPENAI_BASE_URL: `${url}/v1`, BEANS_PROVIDER: 'openai', BEANS_MODEL: 'gpt-6.1-terra' }),
-    system: (body) => body.messages.find((m) => m.role === 'system')?.content ?? '',
-  },
-  anthropic: {
-    start: startScriptedAnthropic,
-    env: (url) => ({ ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: url, BEANS_PROVIDER: 'anthropic', BEANS_MODEL: 'claude-sonnet-5-5' }),
-    system: (body) => (body.system ?? []).map((block) => block.text).join(''),
-  },
-};
-
-const only = process.argv.slice(2);
-for (const [provider, spec] of Object.entries(PROVIDERS)) {
-  if (only.length > 0 && !only.includes(provider)) continue;
+for (const [provider, spec] of chosenProviders()) {
   const server = await spec.start({ turns: [{ text: 'hello' }] });
   const env = { ...repo.env, ...spec.env(server.url) };
   const firstRequest = [];
@@ -60,7 +38,7 @@ for (const [provider, spec] of Object.entries(PROVIDERS)) {
     detail = `system prompt ${Buffer.byteLength(spec.system(chat.body))} B, tool declarations ${Buffer.byteLength(JSON.stringify(chat.body.tools ?? []))} B`;
   }
   const name = provider.padEnd(9);
-  console.log(`${name} beans -p hi: first request median ${fmt(median(firstRequest))}, whole run median ${fmt(median(total))}`);
+  console.log(`${name} beans -p hi: first request median ${fmt(median(firstRequest))} (${ratio(median(firstRequest))}), whole run median ${fmt(median(total))}`);
   console.log(`${name} first request body ${bytes} B (${(bytes / 1024).toFixed(1)} KB): ${detail}`);
   await server.close();
 }
