@@ -1,4 +1,4 @@
-import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part, type Tool } from '@google/genai';
+import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part, type Tool } from '@google/genai/web';
 import { collectStream } from './collect.js';
 import { failureToError, missingGeminiKeyFailure, type FailureContext } from './failures.js';
 import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, geminiApiKey, geminiProvider } from './gemini.js';

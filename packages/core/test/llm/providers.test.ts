@@ -82,7 +82,7 @@ describe('start-up cost', () => {
       const seen = [];
       registerHooks({
         resolve(specifier, context, next) {
-          if (['@google/genai', 'ollama', 'openai', '@anthropic-ai/sdk'].includes(specifier)) seen.push(specifier);
+          if (['@google/genai/web', 'ollama', 'openai', '@anthropic-ai/sdk'].includes(specifier)) seen.push(specifier);
           if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL) {
             const ts = new URL(specifier.slice(0, -3) + '.ts', context.parentURL);
             if (existsSync(fileURLToPath(ts))) return next(ts.href, context);
@@ -112,9 +112,9 @@ describe('start-up cost', () => {
     expect(JSON.parse(child.stdout)).toEqual({
       atStart: [],
       afterOllama: ['ollama'],
-      afterGemini: ['ollama', '@google/genai'],
-      afterOpenAi: ['ollama', '@google/genai', 'openai'],
-      afterAnthropic: ['ollama', '@google/genai', 'openai', '@anthropic-ai/sdk'],
+      afterGemini: ['ollama', '@google/genai/web'],
+      afterOpenAi: ['ollama', '@google/genai/web', 'openai'],
+      afterAnthropic: ['ollama', '@google/genai/web', 'openai', '@anthropic-ai/sdk'],
     });
   });
 });
