@@ -202,6 +202,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     model: () => session.model,
     workspace: base.workspace,
     tools: () => session.tools,
+    catalog,
     contextFiles: () => contextFiles,
     beforeToolCall: async (context, signal) => checks.get(session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
     afterToolCall: async (context, signal) => afterToolCall?.(context, signal),

@@ -3,6 +3,9 @@ import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentEvent, AgentMessage } from '../agent/types.js';
 import { resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
+import { preloadedSkillsText, withOwnSkills } from '../plugins/agent-skills.js';
+import { createLoadSkillTool } from '../plugins/skills.js';
+import type { PluginCatalog } from '../plugins/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -11,6 +14,7 @@ import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
 import { HANDOFF_TOOL_NAME } from './handoff.js';
 
 export const DEFAULT_CHILD_MAX_TURNS = 50;
+const LOAD_SKILL = 'load_skill';
 
 /** What a child borrows from its parent session. */
 export interface ChildSessionParent {
@@ -23,6 +27,8 @@ export interface ChildSessionParent {
   workspace: Workspace;
   /** The parent's tools; the child gets them minus `task` (no recursion), cut to its `tools:` list. */
   tools: () => ToolRegistry;
+  /** The parent's plugins: a child loads its own skills, and preloads skills, through them. */
+  catalog?: PluginCatalog;
   /** Read when a child starts (the parent may finish loading them after building its tools). */
   contextFiles: () => ContextFile[];
   /** The parent's permission check and hooks: the same mode, rules and asker. */
@@ -51,14 +57,28 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     const parentModel = parent.model();
     const model = agent.model && agent.model !== 'inherit' ? resolveModelAlias(parent.provider, agent.model, parentModel) : parentModel;
     const offered = parent.tools();
+    const own = agent.skills ?? [];
+    // An agent with skills of its own may load them even when its `tools:` list forgot load_skill.
+    const named = agent.tools && own.length > 0 ? [...agent.tools, LOAD_SKILL] : (agent.tools ?? offered.names());
     // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
-    const allowed = (agent.tools ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
+    const allowed = named.filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
+    const tools = offered.only(allowed);
+    // Its own skills are seen by it alone: its load_skill looks there first, then in the plugins.
+    const skills = parent.catalog ? withOwnSkills(parent.catalog, own) : undefined;
+    if (skills && own.length > 0 && tools.get(LOAD_SKILL)) tools.register(createLoadSkillTool(skills));
+    const preloaded = skills ? await preloadedSkillsText(agent.preloadSkills, skills) : '';
+    const instructions = [await agent.prompt(), preloaded].filter((part) => part !== '').join('\n\n');
     const child = new ChatSession({
       client: parent.client,
       provider: parent.provider,
       model,
-      systemPrompt: buildSystemPrompt({ profile: { systemPrompt: await agent.prompt() }, contextFiles: parent.contextFiles(), workspace: parent.workspace }),
-      tools: offered.only(allowed),
+      systemPrompt: buildSystemPrompt({
+        profile: { systemPrompt: instructions },
+        contextFiles: parent.contextFiles(),
+        skills: tools.get(LOAD_SKILL) ? own : [],
+        workspace: parent.workspace,
+      }),
+      tools,
       workspace: parent.workspace,
       beforeToolCall: parent.beforeToolCall,
       afterToolCall: parent.afterToolCall,
