@@ -1,8 +1,11 @@
 import path from 'node:path';
 import { agentSkillsDir, skillFilesAt } from './discover.js';
 import { loadEntry } from './entries.js';
-import { renderSkill } from './skills.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { createLoadSkillTool, renderSkill } from './skills.js';
 import type { PluginCatalog, PluginProblem, SkillEntry } from './types.js';
+
+const LOAD_SKILL = 'load_skill';
 
 /** What an agent file says about skills, before its own ones are read. */
 export interface AgentSkillsSource {
@@ -44,16 +47,39 @@ export function exposedSkillEntries(agents: ReadonlyArray<{ name: string; ownSki
 
 /**
  * The catalog as one agent sees it: its own skills by plain name first (they win over a plugin
- * skill of the same name), then everything else. Other agents' private skills never appear here.
+ * skill of the same name), then everything else but its own exposed copies. Other agents' private
+ * skills never appear here.
  */
 export function withOwnSkills(catalog: PluginCatalog, own: readonly SkillEntry[]): PluginCatalog {
   if (own.length === 0) return catalog;
   const ownNamed = (name: string) => own.find((skill) => skill.name === name.trim().replace(/^\//, ''));
+  const agent = own[0]!.agent;
   return {
     ...catalog,
     findSkill: (name) => ownNamed(name) ?? catalog.findSkill(name),
-    skills: () => [...own, ...catalog.skills().filter((skill) => !ownNamed(skill.name))],
+    skills: () => [...own, ...catalog.skills().filter((skill) => !ownNamed(skill.name) && (agent === undefined || skill.agent !== agent))],
   };
+}
+
+/** An agent's `tools:` list, with load_skill added when it has skills of its own (a Beans addition Claude Code lists cannot name). */
+export function toolsWithOwnSkills(tools: string[] | undefined, own: readonly SkillEntry[] | undefined): string[] | undefined {
+  return tools && own?.length && !tools.includes(LOAD_SKILL) ? [...tools, LOAD_SKILL] : tools;
+}
+
+/**
+ * Gives an agent's tools a load_skill that finds its own skills first (when it has some and may load
+ * skills at all), and returns the catalog it sees.
+ */
+export function equipOwnSkills(tools: ToolRegistry, catalog: PluginCatalog, own: readonly SkillEntry[] | undefined): PluginCatalog {
+  const view = withOwnSkills(catalog, own ?? []);
+  if (view !== catalog && tools.get(LOAD_SKILL)) tools.register(createLoadSkillTool(view));
+  return view;
+}
+
+/** An agent's instructions followed by the skills it preloads. */
+export async function withPreloadedSkills(instructions: string, names: readonly string[] | undefined, catalog: Pick<PluginCatalog, 'findSkill'>): Promise<string> {
+  const preloaded = await preloadedSkillsText(names, catalog);
+  return preloaded ? `${instructions.trim()}\n\n${preloaded}` : instructions;
 }
 
 /**

@@ -3,8 +3,7 @@ import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentEvent, AgentMessage } from '../agent/types.js';
 import { resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
-import { preloadedSkillsText, withOwnSkills } from '../plugins/agent-skills.js';
-import { createLoadSkillTool } from '../plugins/skills.js';
+import { equipOwnSkills, toolsWithOwnSkills, withPreloadedSkills } from '../plugins/agent-skills.js';
 import type { PluginCatalog } from '../plugins/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
@@ -14,7 +13,6 @@ import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
 import { HANDOFF_TOOL_NAME } from './handoff.js';
 
 export const DEFAULT_CHILD_MAX_TURNS = 50;
-const LOAD_SKILL = 'load_skill';
 
 /** What a child borrows from its parent session. */
 export interface ChildSessionParent {
@@ -57,17 +55,12 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     const parentModel = parent.model();
     const model = agent.model && agent.model !== 'inherit' ? resolveModelAlias(parent.provider, agent.model, parentModel) : parentModel;
     const offered = parent.tools();
-    const own = agent.skills ?? [];
-    // An agent with skills of its own may load them even when its `tools:` list forgot load_skill.
-    const named = agent.tools && own.length > 0 ? [...agent.tools, LOAD_SKILL] : (agent.tools ?? offered.names());
     // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
-    const allowed = named.filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
+    const allowed = (toolsWithOwnSkills(agent.tools, agent.skills) ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
     const tools = offered.only(allowed);
     // Its own skills are seen by it alone: its load_skill looks there first, then in the plugins.
-    const skills = parent.catalog ? withOwnSkills(parent.catalog, own) : undefined;
-    if (skills && own.length > 0 && tools.get(LOAD_SKILL)) tools.register(createLoadSkillTool(skills));
-    const preloaded = skills ? await preloadedSkillsText(agent.preloadSkills, skills) : '';
-    const instructions = [await agent.prompt(), preloaded].filter((part) => part !== '').join('\n\n');
+    const skills = parent.catalog ? equipOwnSkills(tools, parent.catalog, agent.skills) : undefined;
+    const instructions = skills ? await withPreloadedSkills(await agent.prompt(), agent.preloadSkills, skills) : await agent.prompt();
     const child = new ChatSession({
       client: parent.client,
       provider: parent.provider,
@@ -75,7 +68,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       systemPrompt: buildSystemPrompt({
         profile: { systemPrompt: instructions },
         contextFiles: parent.contextFiles(),
-        skills: tools.get(LOAD_SKILL) ? own : [],
+        skills: tools.get('load_skill') ? (agent.skills ?? []) : [],
         workspace: parent.workspace,
       }),
       tools,
