@@ -45,4 +45,17 @@ describe("an agent's own skills", () => {
     expect(toolResults(child[1]!)[0]).toContain('SECRET: split by folder.');
     expect(JSON.parse(run.stdout)).toMatchObject({ result: 'planned' });
   }, 60_000);
+
+  it('are shown by beans plugins list under their agent, with an exposed name it lacks as a problem', async () => {
+    const repo = makeTempRepo({
+      'plugins/work/agents/planner.md': PLANNER.replace('expose: [estimate]', 'expose: [estimate, guess]'),
+      'plugins/work/agents/planner/skills/estimate/SKILL.md': ESTIMATE,
+      'plugins/work/agents/planner/skills/secret-plan.md': SECRET,
+    });
+    const run = await runBeans(['plugins', 'list'], { cwd: repo.dir, env: repo.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('      own skills: estimate (exposed as planner:estimate), secret-plan');
+    expect(run.stdout).toMatch(/agents\/planner\.md: skills\.expose names "guess", which is not one of its own skills \(planner\/skills\/\); ignored/);
+    expect(run.stdout).not.toMatch(/^ {4}(estimate|secret-plan)\b/m);
+  }, 60_000);
 });
