@@ -23,7 +23,11 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
     root: plugin.root,
     ...(plugin.version ? { version: plugin.version } : {}),
     ...(installOf(plugin.name, plugin.root) ? { source: installOf(plugin.name, plugin.root)!.source, marketplace: installOf(plugin.name, plugin.root)!.marketplace } : {}),
-    agents: plugin.agents.map(entry),
+    // An agent's own skills are private to it; the exposed ones are what callers see as agent:skill.
+    agents: plugin.agents.map((agent) => ({
+      ...entry(agent),
+      ...(agent.ownSkills ? { skills: agent.ownSkills.map((skill) => ({ ...entry(skill), exposed: agent.exposedSkills?.includes(skill.name) === true })) } : {}),
+    })),
     skills: plugin.skills.map(entry),
     commands: plugin.commands.map(entry),
     hooks: hooksOf(plugin.name),
@@ -40,7 +44,11 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
     for (const [label, items] of [['agents', plugin.agents], ['skills', plugin.skills], ['commands', plugin.commands]] as const) {
       if (items.length === 0) continue;
       lines.push(`  ${label}:`);
-      for (const item of items) lines.push(`    ${label === 'commands' ? '/' : ''}${item.name}${item.description ? `  ${summaryLine(item.description, 100)}` : ''}`);
+      for (const item of items) {
+        lines.push(`    ${label === 'commands' ? '/' : ''}${item.name}${item.description ? `  ${summaryLine(item.description, 100)}` : ''}`);
+        const own = 'skills' in item ? item.skills : undefined;
+        if (own) lines.push(`      own skills: ${own.map((skill) => (skill.exposed ? `${skill.name} (exposed as ${item.name}:${skill.name})` : skill.name)).join(', ')}`);
+      }
     }
     if (plugin.hooks.length > 0) {
       lines.push('  hooks:');

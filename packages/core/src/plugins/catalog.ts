@@ -1,3 +1,4 @@
+import { exposedSkillEntries } from './agent-skills.js';
 import type { AgentEntry, CommandEntry, PluginCatalog, PluginEntry, PluginInfo, PluginProblem, SkillEntry } from './types.js';
 
 const KIND_WORD = { agent: 'agent', skill: 'skill', command: 'command' } as const;
@@ -6,6 +7,8 @@ const KIND_WORD = { agent: 'agent', skill: 'skill', command: 'command' } as cons
 export function createCatalog(plugins: PluginInfo[], problems: PluginProblem[]): PluginCatalog {
   const agents = indexEntries(plugins.flatMap((plugin) => plugin.agents), problems);
   const skills = indexEntries(plugins.flatMap((plugin) => plugin.skills), problems);
+  addExposedSkills(skills, [...agents.plain.values()], problems);
+  checkPreloads([...agents.qualified.values()], (name) => find(skills, name), problems);
   const commands = indexEntries(plugins.flatMap((plugin) => plugin.commands), problems);
   return {
     plugins,
@@ -54,6 +57,25 @@ function indexEntries<T extends PluginEntry>(entries: T[], problems: PluginProbl
     if (!qualified.has(entry.qualifiedName)) qualified.set(entry.qualifiedName, entry);
   }
   return { plain, qualified, aliases };
+}
+
+/** `<agent>:<skill>` for each skill an agent exposes; a plugin's own `plugin:skill` of that name wins. */
+function addExposedSkills(index: EntryIndex<SkillEntry>, agents: AgentEntry[], problems: PluginProblem[]): void {
+  for (const skill of exposedSkillEntries(agents)) {
+    const taken = index.qualified.get(skill.name) ?? index.plain.get(skill.name);
+    if (taken) problems.push({ path: skill.path, message: `exposed skill "${skill.name}" is also the name of ${taken.path}, which is used` });
+    else index.plain.set(skill.name, skill);
+  }
+}
+
+/** A preloaded skill must be installed or be one of the agent's own. */
+function checkPreloads(agents: AgentEntry[], findSkill: (name: string) => SkillEntry | undefined, problems: PluginProblem[]): void {
+  for (const agent of agents) {
+    for (const name of agent.preloadSkills ?? []) {
+      if (findSkill(name) || agent.ownSkills?.some((skill) => skill.name === name)) continue;
+      problems.push({ path: agent.path, message: `skills: preloads "${name}", which is not an installed skill nor one of its own; left out` });
+    }
+  }
 }
 
 function find<T extends PluginEntry>(index: EntryIndex<T>, name: string): T | undefined {

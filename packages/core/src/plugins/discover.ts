@@ -7,6 +7,7 @@ const MARKERS = ['agents', 'commands', 'skills', 'hooks'];
 const MANIFEST = path.join('.claude-plugin', 'plugin.json');
 // Deep enough for `commands/group/sub/x.md`, shallow enough that a stray symlink loop ends.
 const MAX_DEPTH = 6;
+const AGENT_SKILLS_FOLDER = 'skills';
 
 // Discovery uses synchronous fs calls on purpose: it touches hundreds of small files and folders
 // once, at start-up, and the sync calls are about twice as fast as promises with far less garbage
@@ -136,7 +137,7 @@ export function findPluginFiles(dir: string, manifest: PluginManifest, problems:
     ['command', commandPaths],
   ] as const) {
     for (const target of paths) {
-      const files = markdownFilesAt(target);
+      const files = markdownFilesAt(target, kind === 'agent');
       if (files === undefined) {
         if (declared.has(target)) problems.push({ path: manifestFile, message: `names "${declared.get(target)}", which does not exist` });
         continue;
@@ -163,33 +164,44 @@ function commandName(folder: string, file: string): string {
   return relative.slice(0, -'.md'.length).split(path.sep).join(':');
 }
 
-/** Markdown files at a path (a file, or a folder walked recursively); undefined when missing. */
-function markdownFilesAt(target: string): string[] | undefined {
+/**
+ * Markdown files at a path (a file, or a folder walked recursively); undefined when missing. In an
+ * agents folder, `planner/skills/` beside `planner.md` holds that agent's own skills, not agents.
+ */
+function markdownFilesAt(target: string, agents = false): string[] | undefined {
   const info = statOf(target);
   if (!info) return undefined;
   if (info.isFile()) return target.endsWith('.md') ? [target] : [];
   const files: string[] = [];
-  walkMarkdown(target, 0, files);
+  walkMarkdown(target, 0, files, agents);
   return files;
 }
 
-function walkMarkdown(dir: string, depth: number, files: string[]): void {
+/** `skip`: a folder name left out here (an agent folder's `skills`). */
+function walkMarkdown(dir: string, depth: number, files: string[], agents: boolean, skip?: string): void {
   if (depth > MAX_DEPTH) return;
-  for (const entry of listDir(dir).sort(byName)) {
-    if (entry.name.startsWith('.')) continue;
+  const entries = listDir(dir).sort(byName);
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === skip) continue;
     if (entry.name.endsWith('.md') && isFile(entry, dir)) {
       if (!/^readme\.md$/i.test(entry.name)) files.push(path.join(dir, entry.name));
     } else if (isDirectory(entry, dir)) {
-      walkMarkdown(path.join(dir, entry.name), depth + 1, files);
+      const ownsSkills = agents && entries.some((sibling) => sibling.name === `${entry.name}.md`);
+      walkMarkdown(path.join(dir, entry.name), depth + 1, files, agents, ownsSkills ? AGENT_SKILLS_FOLDER : undefined);
     }
   }
+}
+
+/** Where an agent file's own skills live: `agents/planner.md` -> `agents/planner/skills/`. */
+export function agentSkillsDir(agentFile: string): string {
+  return path.join(path.dirname(agentFile), path.basename(agentFile).replace(/\.md$/i, ''), AGENT_SKILLS_FOLDER);
 }
 
 /**
  * Skills at a path: a folder of skills (`<name>/SKILL.md` or `<name>.md`), a single skill folder,
  * or a single skill file.
  */
-function skillFilesAt(target: string): FoundFile[] | undefined {
+export function skillFilesAt(target: string): FoundFile[] | undefined {
   const info = statOf(target);
   if (!info) return undefined;
   if (info.isFile()) {

@@ -61,6 +61,7 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
       tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
       color: asText(data.color),
       ...handoffFields(data),
+      ...agentSkillFields(data, file.path, problems),
     };
   }
   if (file.kind === 'command') {
@@ -119,4 +120,24 @@ export function handoffFields(data: Record<string, unknown>): { handoffs?: strin
   const handoffs = asList(data.handoffs);
   const match = Array.isArray(data.match) ? data.match.map((item) => asText(item)).filter((item): item is string => !!item?.trim()) : asList(data.match);
   return { ...(handoffs ? { handoffs } : {}), ...(match?.length ? { match } : {}) };
+}
+
+/**
+ * An agent's `skills:`. Claude Code's list (or comma string) names skills to preload into it; the
+ * mapping `{ expose: [...], preload: [...] }` also exposes some of its own skills to its callers.
+ */
+export function agentSkillFields(data: Record<string, unknown>, file: string, problems: PluginProblem[]): { exposedSkills?: string[]; preloadSkills?: string[] } {
+  const value = data.skills;
+  if (value === undefined || value === null) return {};
+  const isMapping = typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
+  if (!isMapping) {
+    const preload = asList(value);
+    return preload?.length ? { preloadSkills: preload } : {};
+  }
+  const record = value as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((key) => key !== 'expose' && key !== 'preload');
+  if (unknown.length > 0) problems.push({ path: file, message: `skills: has ${unknown.map((key) => `"${key}"`).join(', ')}, which Beans does not know (expose, preload); ignored` });
+  const expose = asList(record.expose);
+  const preload = asList(record.preload);
+  return { ...(expose?.length ? { exposedSkills: expose } : {}), ...(preload?.length ? { preloadSkills: preload } : {}) };
 }

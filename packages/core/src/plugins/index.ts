@@ -36,6 +36,7 @@ export {
   triggeredSkillMessage,
   type SkillInvocation,
 } from './skills.js';
+export { loadOwnSkills, preloadedSkillsText, withOwnSkills } from './agent-skills.js';
 export { expandSlashInput, type SlashExpansion } from './slash.js';
 export {
   DEFAULT_PLUGIN,

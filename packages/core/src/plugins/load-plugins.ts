@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { createCatalog } from './catalog.js';
 import { findPluginFiles, listDir, looksLikePlugin, pluginDirsOf, readManifest } from './discover.js';
+import { loadOwnSkills } from './agent-skills.js';
 import { loadEntry, type LoadedEntry } from './entries.js';
 import type { PluginCatalog, PluginInfo, PluginProblem } from './types.js';
 
@@ -128,7 +129,10 @@ function loadPlugin(dir: string, disabled: Set<string>, fixedName?: string): { p
   if (disabled.has(name)) return { problems };
   const files = findPluginFiles(dir, manifest, problems);
   const entries = files.map((file) => loadEntry(file, name, problems, dir));
-  const present = entries.filter((entry): entry is LoadedEntry => entry !== undefined);
+  // An agent's own skills sit beside its file (`agents/planner/skills/`), private to it.
+  const present = entries
+    .filter((entry): entry is LoadedEntry => entry !== undefined)
+    .map((entry) => (entry.kind === 'agent' ? { ...entry, ...loadOwnSkills(entry, name, problems, dir) } : entry));
   return {
     problems,
     plugin: {

@@ -4,8 +4,9 @@ import { BeansError, UsageError } from '../errors.js';
 import { asList, asText, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
 import { agentToolNames } from './tool-names.js';
-import type { AgentEntry, PluginCatalog, PluginProblem } from './types.js';
-import { handoffFields } from './entries.js';
+import type { AgentEntry, PluginCatalog, PluginProblem, SkillEntry } from './types.js';
+import { loadOwnSkills } from './agent-skills.js';
+import { agentSkillFields, handoffFields } from './entries.js';
 
 export type ProfileSource = 'flag-file' | 'flag-agent' | 'description' | 'workspace' | 'default-plugin' | 'builtin' | 'system-prompt';
 
@@ -30,6 +31,10 @@ export interface Profile {
   /** `handoffs:` and `match:` (handoffs between agents). */
   handoffs?: string[];
   match?: string[];
+  /** Its own skills (`<file without .md>/skills/`): listed and loadable while it holds the conversation. */
+  skills?: SkillEntry[];
+  /** `skills: [a, b]`: skills whose whole bodies follow its instructions. */
+  preloadSkills?: string[];
 }
 
 export interface ResolveProfileOptions {
@@ -116,23 +121,32 @@ async function profileFromAgent(agent: AgentEntry, source: ProfileSource): Promi
     description: agent.description || undefined,
     ...(agent.handoffs ? { handoffs: agent.handoffs } : {}),
     ...(agent.match ? { match: agent.match } : {}),
+    ...(agent.ownSkills ? { skills: agent.ownSkills } : {}),
+    ...(agent.preloadSkills ? { preloadSkills: agent.preloadSkills } : {}),
   };
 }
 
 async function profileFromFile(file: string, source: ProfileSource): Promise<Profile> {
   const parsed = parseFrontmatter(await readFile(file, 'utf8'));
   const tools = asList(parsed.data.tools);
+  const name = asText(parsed.data.name) ?? path.basename(file, '.md');
+  const problems: PluginProblem[] = parsed.problem ? [{ path: file, message: parsed.problem }] : [];
+  // A profile file has its own skills beside it as a plugin agent does; nobody calls it, so none are exposed.
+  const { preloadSkills } = agentSkillFields(parsed.data, file, problems);
+  const { ownSkills } = loadOwnSkills({ name, path: file }, 'profile', problems, path.dirname(file));
   return {
-    name: asText(parsed.data.name) ?? path.basename(file, '.md'),
+    name,
     source,
     sourcePath: file,
     systemPrompt: parsed.body.trim(),
     model: asText(parsed.data.model),
     tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
     description: asText(parsed.data.description),
-    problems: parsed.problem ? [{ path: file, message: parsed.problem }] : undefined,
+    problems: problems.length > 0 ? problems : undefined,
     ...(parsed.data.guardrails !== undefined ? { guardrails: parsed.data.guardrails } : {}),
     ...handoffFields(parsed.data),
+    ...(ownSkills ? { skills: ownSkills } : {}),
+    ...(preloadSkills ? { preloadSkills } : {}),
   };
 }
 

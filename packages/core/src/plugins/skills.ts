@@ -17,7 +17,7 @@ const MAX_FILE_CHARS = 100_000;
  */
 export async function renderSkill(skill: SkillEntry): Promise<string> {
   const body = await skill.loadBody();
-  const lines = [`# Skill: ${skill.name} (plugin ${skill.plugin})`];
+  const lines = [`# Skill: ${skill.name} (${skill.agent ? `agent ${skill.agent}` : `plugin ${skill.plugin}`})`];
   if (skill.ownFolder) {
     const files = await listSkillFiles(skill.dir);
     lines.push(`Skill folder: ${skill.dir}`);

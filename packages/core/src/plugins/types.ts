@@ -28,6 +28,12 @@ export interface AgentEntry extends EntryBase {
   handoffs?: string[];
   /** `match:`: keywords and `/regex/` strings that route a user message to it. */
   match?: string[];
+  /** Its own skills (`agents/<name>/skills/`): private to it unless exposed. */
+  ownSkills?: SkillEntry[];
+  /** `skills: { expose: [...] }`, kept to names of its own skills: callers see them as `<agent>:<skill>`. */
+  exposedSkills?: string[];
+  /** `skills: [a, b]` (Claude Code's form): skills whose whole bodies start its prompt when it runs as a subagent. */
+  preloadSkills?: string[];
 }
 
 export interface SkillEntry extends EntryBase {
@@ -40,6 +46,8 @@ export interface SkillEntry extends EntryBase {
   ownFolder: boolean;
   /** `disable-model-invocation: true`: only the user may run it (`/name`); not listed to the model. */
   disableModelInvocation: boolean;
+  /** The agent whose own skill this is (`agents/<agent>/skills/`); undefined for a plugin's skills. */
+  agent?: string;
 }
 
 export interface CommandEntry extends EntryBase {

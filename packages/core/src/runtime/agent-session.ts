@@ -17,6 +17,7 @@ import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/ru
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { equipOwnSkills, toolsWithOwnSkills, withPreloadedSkills } from '../plugins/agent-skills.js';
 import { shellTool } from '../tools/shell.js';
 import { createSessionHandoffs, createSubagentRunner, createTaskTool, HANDOFF_TOOL_NAME, HandoffError, parseInlineAgents, subagentList, type SubagentDefinition, type SubagentOutcome } from '../subagents/index.js';
 import type { AgentEvent } from '../agent/types.js';
@@ -202,6 +203,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     model: () => session.model,
     workspace: base.workspace,
     tools: () => session.tools,
+    catalog,
     contextFiles: () => contextFiles,
     beforeToolCall: async (context, signal) => checks.get(session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
     afterToolCall: async (context, signal) => afterToolCall?.(context, signal),
@@ -227,7 +229,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
   const allTools: AnyTool[] = [...builtinTools({ webFetch: values.webFetch }), createLoadSkillTool(catalog), taskTool, ...extraTools];
   const available = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
-  let tools = profile.tools ? available.only([...profile.tools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
+  const profileTools = toolsWithOwnSkills(profile.tools, profile.skills);
+  let tools = profileTools ? available.only([...profileTools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
+  // The profile's own skills are its to load; an agent the conversation is handed to has its own instead.
+  const profileSkills = equipOwnSkills(tools, catalog, profile.skills);
 
   // notifications/tools/list_changed: a server's new or changed tools join the live registry, and
   // the ones it no longer offers leave it.
@@ -292,8 +297,9 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
 
   const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, onWarning: (text) => warnings.push(text) });
+  const profileInstructions = await withPreloadedSkills(profile.systemPrompt, profile.preloadSkills, profileSkills);
   const systemPrompt = withAppendix(
-    buildSystemPrompt({ profile, contextFiles, skills: tools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace, warn: (text) => warnings.push(text) }),
+    buildSystemPrompt({ profile: { systemPrompt: profileInstructions }, contextFiles, skills: tools.get('load_skill') ? profileSkills.skills() : [], workspace: base.workspace, warn: (text) => warnings.push(text) }),
     options.appendSystemPrompt,
   );
   // Handoffs: the conversation may move to another agent (the handoff tool, `match:` routing, /agent).
@@ -303,8 +309,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     available,
     keptTools: () => [...(options.tools ?? []), ...(mcp?.tools() ?? [])].map((tool) => tool.name),
     offered: !removed.some((ruleTool) => ruleCoversTool(ruleTool, HANDOFF_TOOL_NAME)),
-    systemPromptFor: (instructions, agentTools) =>
-      withAppendix(buildSystemPrompt({ profile: { systemPrompt: instructions }, contextFiles, skills: agentTools.get('load_skill') ? catalog.skills() : [], workspace: base.workspace }), options.appendSystemPrompt),
+    systemPromptFor: async (agent, instructions, agentTools) => {
+      const seen = equipOwnSkills(agentTools, catalog, agent.skills);
+      const whole = await withPreloadedSkills(instructions, agent.preloadSkills, seen);
+      return withAppendix(buildSystemPrompt({ profile: { systemPrompt: whole }, contextFiles, skills: agentTools.get('load_skill') ? seen.skills() : [], workspace: base.workspace }), options.appendSystemPrompt);
+    },
     modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(providerId, agentModel, model) : model),
     session: () => session,
     recordAgent: (target, name) => logs.get(target)?.recordMeta({ kind: 'agent', agent: name }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { agentToolNames } from '../plugins/tool-names.js';
-import type { PluginCatalog } from '../plugins/types.js';
+import type { PluginCatalog, SkillEntry } from '../plugins/types.js';
 
 /** An agent the `task` tool can delegate to: a built-in, a plugin agent, or one given inline. */
 export interface SubagentDefinition {
@@ -17,6 +17,10 @@ export interface SubagentDefinition {
   handoffs?: string[];
   /** `match:`: keywords and `/regex/` strings that route a user message to it. */
   match?: string[];
+  /** Its own skills (`agents/<name>/skills/`), listed and loadable only while it runs. */
+  skills?: SkillEntry[];
+  /** `skills: [a, b]`: skills whose whole bodies start its system prompt. */
+  preloadSkills?: string[];
   /** The agent's instructions (a plugin agent's body is read when it is first used). */
   prompt(): Promise<string>;
 }
@@ -93,6 +97,8 @@ export function subagentList(catalog: Pick<PluginCatalog, 'agents'>, inline: Inl
       model: entry.model,
       ...(entry.handoffs ? { handoffs: entry.handoffs } : {}),
       ...(entry.match ? { match: entry.match } : {}),
+      ...(entry.ownSkills ? { skills: entry.ownSkills } : {}),
+      ...(entry.preloadSkills ? { preloadSkills: entry.preloadSkills } : {}),
       prompt: () => entry.loadBody(),
     });
   }

@@ -3,6 +3,8 @@ import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentEvent, AgentMessage } from '../agent/types.js';
 import { resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
+import { equipOwnSkills, toolsWithOwnSkills, withPreloadedSkills } from '../plugins/agent-skills.js';
+import type { PluginCatalog } from '../plugins/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -23,6 +25,8 @@ export interface ChildSessionParent {
   workspace: Workspace;
   /** The parent's tools; the child gets them minus `task` (no recursion), cut to its `tools:` list. */
   tools: () => ToolRegistry;
+  /** The parent's plugins: a child loads its own skills, and preloads skills, through them. */
+  catalog?: PluginCatalog;
   /** Read when a child starts (the parent may finish loading them after building its tools). */
   contextFiles: () => ContextFile[];
   /** The parent's permission check and hooks: the same mode, rules and asker. */
@@ -52,13 +56,22 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     const model = agent.model && agent.model !== 'inherit' ? resolveModelAlias(parent.provider, agent.model, parentModel) : parentModel;
     const offered = parent.tools();
     // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
-    const allowed = (agent.tools ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
+    const allowed = (toolsWithOwnSkills(agent.tools, agent.skills) ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
+    const tools = offered.only(allowed);
+    // Its own skills are seen by it alone: its load_skill looks there first, then in the plugins.
+    const skills = parent.catalog ? equipOwnSkills(tools, parent.catalog, agent.skills) : undefined;
+    const instructions = skills ? await withPreloadedSkills(await agent.prompt(), agent.preloadSkills, skills) : await agent.prompt();
     const child = new ChatSession({
       client: parent.client,
       provider: parent.provider,
       model,
-      systemPrompt: buildSystemPrompt({ profile: { systemPrompt: await agent.prompt() }, contextFiles: parent.contextFiles(), workspace: parent.workspace }),
-      tools: offered.only(allowed),
+      systemPrompt: buildSystemPrompt({
+        profile: { systemPrompt: instructions },
+        contextFiles: parent.contextFiles(),
+        skills: tools.get('load_skill') ? (agent.skills ?? []) : [],
+        workspace: parent.workspace,
+      }),
+      tools,
       workspace: parent.workspace,
       beforeToolCall: parent.beforeToolCall,
       afterToolCall: parent.afterToolCall,

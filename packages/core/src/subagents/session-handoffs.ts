@@ -1,4 +1,5 @@
 import type { ChatSession } from '../agent/chat-session.js';
+import { toolsWithOwnSkills } from '../plugins/agent-skills.js';
 import type { Profile } from '../plugins/profile.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { GENERAL_PURPOSE_PROMPT, type SubagentDefinition } from './agents.js';
@@ -14,8 +15,8 @@ export interface SessionHandoffsOptions {
   keptTools: () => string[];
   /** False when a deny rule names the `handoff` tool: the model never sees it (routing and /agent still work). */
   offered: boolean;
-  /** The whole system prompt for an agent's instructions and tools (context files, skills, appendix). */
-  systemPromptFor: (instructions: string, tools: ToolRegistry) => string;
+  /** The whole system prompt for an agent's instructions and tools (context files, its skills, appendix); may give its tools its own load_skill. */
+  systemPromptFor: (agent: SubagentDefinition, instructions: string, tools: ToolRegistry) => Promise<string>;
   /** The model for an agent's `model:` (missing or `inherit`: the session's). */
   modelFor: (agentModel: string | undefined) => string;
   session: () => ChatSession;
@@ -41,9 +42,10 @@ export function createSessionHandoffs(options: SessionHandoffsOptions) {
     apply: async (agent) => {
       const session = options.session();
       const instructions = await agent.prompt();
-      const tools = agent.tools ? options.available.only([...agent.tools, ...options.keptTools()]) : new ToolRegistry(options.available.list());
+      const named = toolsWithOwnSkills(agent.tools, agent.skills);
+      const tools = named ? options.available.only([...named, ...options.keptTools()]) : new ToolRegistry(options.available.list());
       withHandoffTool(tools, agent);
-      session.setProfile(options.systemPromptFor(instructions || GENERAL_PURPOSE_PROMPT, tools), tools);
+      session.setProfile(await options.systemPromptFor(agent, instructions || GENERAL_PURPOSE_PROMPT, tools), tools);
       session.model = options.modelFor(agent.model);
       options.recordAgent(session, agent.name);
     },

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { asList, asText, parseFrontmatter } from '../plugins/frontmatter.js';
+import { loadOwnSkills } from '../plugins/agent-skills.js';
+import { agentSkillFields } from '../plugins/entries.js';
 import { agentToolNames } from '../plugins/tool-names.js';
+import type { PluginProblem } from '../plugins/types.js';
 import type { AgentSession } from '../runtime/agent-session.js';
 import { findSubagent, type SubagentDefinition } from '../subagents/agents.js';
 import type { AgentRunner } from './engine.js';
@@ -58,11 +61,20 @@ async function resolveAgent(reference: string, workflowDir: string, subagents: r
   }
   const parsed = parseFrontmatter(text);
   const tools = asList(parsed.data.tools);
+  const name = asText(parsed.data.name) ?? path.basename(file).replace(/\.md$/i, '');
+  // Its own skills (`agents/x/skills/`) as a plugin agent's; nobody calls it from a conversation, so
+  // nothing is exposed, and a problem with them stops the run before it starts like any other.
+  const problems: PluginProblem[] = [];
+  const { preloadSkills } = agentSkillFields(parsed.data, file, problems);
+  const { ownSkills } = loadOwnSkills({ name, path: file }, 'workflow', problems, path.dirname(file));
+  if (problems.length > 0) throw new Error(problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '));
   return {
-    name: asText(parsed.data.name) ?? path.basename(file).replace(/\.md$/i, ''),
+    name,
     description: asText(parsed.data.description) ?? '',
     tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
     model: asText(parsed.data.model),
+    ...(ownSkills ? { skills: ownSkills } : {}),
+    ...(preloadSkills ? { preloadSkills } : {}),
     prompt: async () => parsed.body.trim(),
   };
 }

@@ -44,6 +44,22 @@ describe('workflow agents and listings', () => {
     expect(await writer.prompt()).toBe('Write well.');
   });
 
+  it("gives a path agent its own skills from the folder named after its file, preloads, and reports a broken one by line", async () => {
+    const dir = temp();
+    mkdirSync(path.join(dir, 'agents', 'writer', 'skills', 'tone'), { recursive: true });
+    writeFileSync(path.join(dir, 'agents', 'writer.md'), '---\nname: scribe\ndescription: writes\nskills: [style]\n---\nWrite well.\n');
+    writeFileSync(path.join(dir, 'agents', 'writer', 'skills', 'tone', 'SKILL.md'), '---\nname: tone\ndescription: Plain words.\n---\nTONE body.\n');
+    const text = '---\nsteps:\n  - call: ./agents/writer.md\n---\n';
+    const writer = (await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [] })).get('./agents/writer.md')!;
+    expect(writer.skills?.map((skill) => [skill.name, skill.agent])).toEqual([['tone', 'scribe']]);
+    expect(await writer.skills![0]!.loadBody()).toBe('TONE body.');
+    expect(writer.preloadSkills).toEqual(['style']);
+
+    writeFileSync(path.join(dir, 'agents', 'writer.md'), '---\nname: scribe\nskills: { expose: [tone], share: [x] }\n---\nWrite well.\n');
+    const error = await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [] }).catch((caught: unknown) => caught);
+    expect((error as WorkflowError).problems).toEqual([{ line: 3, message: expect.stringContaining('skills: has "share", which Beans does not know') }]);
+  });
+
   it('lists workspace workflows before plugin ones and finds them by name, plugin:name or path', () => {
     const dir = temp();
     mkdirSync(path.join(dir, '.beans', 'workflows'), { recursive: true });
