@@ -63,6 +63,6 @@ for (const [provider, spec] of chosenProviders()) {
   }
   const marginal = (median(long.map((r) => r.ms)) - median(short.map((r) => r.ms))) / (TURNS - 20);
   const peak = median(long.map((r) => r.peakMb));
-  console.log(`${provider.padEnd(9)} e2e: ${marginal.toFixed(2)} ms per extra turn (200 vs 20 turns, medians of 3), 200 turns in ${(median(long.map((r) => r.ms)) / 1000).toFixed(2)} s, peak RSS ${peak.toFixed(1)} MB, last request ${long[0].lastKb.toFixed(0)} KB`);
+  console.log(`${provider.padEnd(9)} e2e: ${marginal.toFixed(2)} ms per extra turn (200 vs 20 turns, medians of 3), 200 turns in ${(median(long.map((r) => r.ms)) / 1000).toFixed(2)} s, peak RSS ${peak.toFixed(1)} MiB, last request ${long[0].lastKb.toFixed(0)} KB`);
 }
 repo.cleanup();

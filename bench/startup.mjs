@@ -2,7 +2,8 @@
 // for `beans -p hi` on each provider, and the size of that first request (system prompt + tool declarations).
 // Run: node bench/startup.mjs   (after ./scripts/setup.sh; uses the Node from scripts/toolchain.sh)
 import { chosenProviders } from './providers.mjs';
-import { fmt, median, runBeans, runCommand, tempRepo } from './lib.mjs';
+import { spawn, spawnSync } from 'node:child_process';
+import { BEANS, fmt, median, runBeans, runCommand, tempRepo } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const repo = tempRepo();
@@ -41,5 +42,30 @@ for (const [provider, spec] of chosenProviders()) {
   console.log(`${name} beans -p hi: first request median ${fmt(median(firstRequest))} (${ratio(median(firstRequest))}), whole run median ${fmt(median(total))}`);
   console.log(`${name} first request body ${bytes} B (${(bytes / 1024).toFixed(1)} KB): ${detail}`);
   await server.close();
+}
+
+// Interactive start: `beans chat` in a pseudo-terminal (util-linux `script`) until its prompt is drawn.
+const promptDrawn = (env) =>
+  new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('script', ['-qfec', `stty cols 120 rows 40; exec '${BEANS}' chat`, '/dev/null'], { cwd: repo.dir, env: { ...env, TERM: 'xterm-256color' } });
+    let screen = '';
+    child.stdout.on('data', (chunk) => {
+      screen += chunk;
+      if (!screen.includes('Ask anything')) return;
+      child.kill('SIGKILL');
+      resolve(performance.now() - started);
+    });
+    child.on('close', () => reject(new Error(`beans chat ended before drawing its prompt:\n${screen}`)));
+  });
+if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0) {
+  const [, spec] = chosenProviders(['ollama'])[0];
+  const server = await spec.start({ turns: [{ text: 'hello' }] });
+  const drawn = [];
+  for (let i = 0; i < RUNS; i += 1) drawn.push(await promptDrawn({ ...repo.env, ...spec.env(server.url) }));
+  console.log(`beans chat: prompt drawn      median ${fmt(median(drawn))} (${ratio(median(drawn))})`);
+  await server.close();
+} else {
+  console.log('beans chat: not measured (needs `script` from util-linux)');
 }
 repo.cleanup();
