@@ -1,12 +1,10 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BeansError, UsageError } from '../errors.js';
-import { asList, asText, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
+import { asText, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
-import { agentToolNames } from './tool-names.js';
 import type { AgentEntry, PluginCatalog, PluginProblem, SkillEntry } from './types.js';
-import { loadOwnSkills } from './agent-skills.js';
-import { agentSkillFields, handoffFields } from './entries.js';
+import { readAgentFile } from './agent-file.js';
 
 export type ProfileSource = 'flag-file' | 'flag-agent' | 'description' | 'workspace' | 'default-plugin' | 'builtin' | 'system-prompt';
 
@@ -127,26 +125,22 @@ async function profileFromAgent(agent: AgentEntry, source: ProfileSource): Promi
 }
 
 async function profileFromFile(file: string, source: ProfileSource): Promise<Profile> {
-  const parsed = parseFrontmatter(await readFile(file, 'utf8'));
-  const tools = asList(parsed.data.tools);
-  const name = asText(parsed.data.name) ?? path.basename(file, '.md');
-  const problems: PluginProblem[] = parsed.problem ? [{ path: file, message: parsed.problem }] : [];
-  // A profile file has its own skills beside it as a plugin agent does; nobody calls it, so none are exposed.
-  const { preloadSkills } = agentSkillFields(parsed.data, file, problems);
-  const { ownSkills } = loadOwnSkills({ name, path: file }, 'profile', problems, path.dirname(file));
+  const agent = readAgentFile(file, await readFile(file, 'utf8'), 'profile');
+  const problems: PluginProblem[] = [...(agent.frontmatterProblem ? [{ path: file, message: agent.frontmatterProblem }] : []), ...agent.skillProblems];
   return {
-    name,
+    name: agent.name,
     source,
     sourcePath: file,
-    systemPrompt: parsed.body.trim(),
-    model: asText(parsed.data.model),
-    tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
-    description: asText(parsed.data.description),
+    systemPrompt: agent.body,
+    model: agent.model,
+    tools: agent.tools,
+    description: agent.description,
     problems: problems.length > 0 ? problems : undefined,
-    ...(parsed.data.guardrails !== undefined ? { guardrails: parsed.data.guardrails } : {}),
-    ...handoffFields(parsed.data),
-    ...(ownSkills ? { skills: ownSkills } : {}),
-    ...(preloadSkills ? { preloadSkills } : {}),
+    ...(agent.data.guardrails !== undefined ? { guardrails: agent.data.guardrails } : {}),
+    ...(agent.handoffs ? { handoffs: agent.handoffs } : {}),
+    ...(agent.match ? { match: agent.match } : {}),
+    ...(agent.ownSkills ? { skills: agent.ownSkills } : {}),
+    ...(agent.preloadSkills ? { preloadSkills: agent.preloadSkills } : {}),
   };
 }
 

@@ -231,8 +231,6 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const available = new ToolRegistry(allTools.filter((tool) => !removed.some((ruleTool) => ruleCoversTool(ruleTool, tool.name))));
   const profileTools = toolsWithOwnSkills(profile.tools, profile.skills);
   let tools = profileTools ? available.only([...profileTools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
-  // The profile's own skills are its to load; an agent the conversation is handed to has its own instead.
-  const profileSkills = equipOwnSkills(tools, catalog, profile.skills);
 
   // notifications/tools/list_changed: a server's new or changed tools join the live registry, and
   // the ones it no longer offers leave it.
@@ -297,11 +295,14 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
 
   const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, onWarning: (text) => warnings.push(text) });
-  const profileInstructions = await withPreloadedSkills(profile.systemPrompt, profile.preloadSkills, profileSkills);
-  const systemPrompt = withAppendix(
-    buildSystemPrompt({ profile: { systemPrompt: profileInstructions }, contextFiles, skills: tools.get('load_skill') ? profileSkills.skills() : [], workspace: base.workspace, warn: (text) => warnings.push(text) }),
-    options.appendSystemPrompt,
-  );
+  // The prompt of the agent holding the conversation. Its own skills are its to load (its load_skill
+  // finds them first); an agent the conversation is handed to has its own instead.
+  const agentSystemPrompt = async (instructions: string, agent: Pick<Profile, 'skills' | 'preloadSkills'>, agentTools: ToolRegistry, warn?: (text: string) => void) => {
+    const seen = equipOwnSkills(agentTools, catalog, agent.skills);
+    const whole = await withPreloadedSkills(instructions, agent.preloadSkills, seen);
+    return withAppendix(buildSystemPrompt({ profile: { systemPrompt: whole }, contextFiles, skills: agentTools.get('load_skill') ? seen.skills() : [], workspace: base.workspace, warn }), options.appendSystemPrompt);
+  };
+  const systemPrompt = await agentSystemPrompt(profile.systemPrompt, profile, tools, (text) => warnings.push(text));
   // Handoffs: the conversation may move to another agent (the handoff tool, `match:` routing, /agent).
   const handoffs = createSessionHandoffs({
     agents: subagents,
@@ -309,11 +310,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     available,
     keptTools: () => [...(options.tools ?? []), ...(mcp?.tools() ?? [])].map((tool) => tool.name),
     offered: !removed.some((ruleTool) => ruleCoversTool(ruleTool, HANDOFF_TOOL_NAME)),
-    systemPromptFor: async (agent, instructions, agentTools) => {
-      const seen = equipOwnSkills(agentTools, catalog, agent.skills);
-      const whole = await withPreloadedSkills(instructions, agent.preloadSkills, seen);
-      return withAppendix(buildSystemPrompt({ profile: { systemPrompt: whole }, contextFiles, skills: agentTools.get('load_skill') ? seen.skills() : [], workspace: base.workspace }), options.appendSystemPrompt);
-    },
+    systemPromptFor: (agent, instructions, agentTools) => agentSystemPrompt(instructions, agent, agentTools),
     modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(providerId, agentModel, model) : model),
     session: () => session,
     recordAgent: (target, name) => logs.get(target)?.recordMeta({ kind: 'agent', agent: name }),

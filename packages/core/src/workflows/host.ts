@@ -1,10 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { asList, asText, parseFrontmatter } from '../plugins/frontmatter.js';
-import { loadOwnSkills } from '../plugins/agent-skills.js';
-import { agentSkillFields } from '../plugins/entries.js';
-import { agentToolNames } from '../plugins/tool-names.js';
-import type { PluginProblem } from '../plugins/types.js';
+import { readAgentFile } from '../plugins/agent-file.js';
 import type { AgentSession } from '../runtime/agent-session.js';
 import { findSubagent, type SubagentDefinition } from '../subagents/agents.js';
 import type { AgentRunner } from './engine.js';
@@ -59,23 +55,17 @@ async function resolveAgent(reference: string, workflowDir: string, subagents: r
   } catch {
     throw new Error(`the agent file ${reference} does not exist next to the workflow (looked for ${file})`);
   }
-  const parsed = parseFrontmatter(text);
-  const tools = asList(parsed.data.tools);
-  const name = asText(parsed.data.name) ?? path.basename(file).replace(/\.md$/i, '');
-  // Its own skills (`agents/x/skills/`) as a plugin agent's; nobody calls it from a conversation, so
-  // nothing is exposed, and a problem with them stops the run before it starts like any other.
-  const problems: PluginProblem[] = [];
-  const { preloadSkills } = agentSkillFields(parsed.data, file, problems);
-  const { ownSkills } = loadOwnSkills({ name, path: file }, 'workflow', problems, path.dirname(file));
-  if (problems.length > 0) throw new Error(problems.map((problem) => `${problem.path}: ${problem.message}`).join('; '));
+  // A problem with its own skills stops the run before it starts, like any other.
+  const agent = readAgentFile(file, text, 'workflow');
+  if (agent.skillProblems.length > 0) throw new Error(agent.skillProblems.map((problem) => `${problem.path}: ${problem.message}`).join('; '));
   return {
-    name,
-    description: asText(parsed.data.description) ?? '',
-    tools: tools && tools.length > 0 ? agentToolNames(tools) : undefined,
-    model: asText(parsed.data.model),
-    ...(ownSkills ? { skills: ownSkills } : {}),
-    ...(preloadSkills ? { preloadSkills } : {}),
-    prompt: async () => parsed.body.trim(),
+    name: agent.name,
+    description: agent.description ?? '',
+    tools: agent.tools,
+    model: agent.model,
+    ...(agent.ownSkills ? { skills: agent.ownSkills } : {}),
+    ...(agent.preloadSkills ? { preloadSkills: agent.preloadSkills } : {}),
+    prompt: async () => agent.body,
   };
 }
 
