@@ -61,11 +61,12 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
 }
 
 /**
- * The session every mode runs on, built by core from the command line; its warnings go to stderr
- * (chat shows them in its transcript instead, where a redraw keeps them).
+ * The session every mode runs on, built by core from the command line (plus what a command adds,
+ * such as a workflow's tools); its warnings go to stderr (chat shows them in its transcript
+ * instead, where a redraw keeps them).
  */
-export async function createCliSession(options: CliOptions, mode: 'chat' | 'one-shot'): Promise<AgentSession> {
-  const agent = await createAgentSession(cliSessionOptions(options, mode));
+export async function createCliSession(options: CliOptions, mode: 'chat' | 'one-shot', extra: AgentSessionOptions = {}): Promise<AgentSession> {
+  const agent = await createAgentSession({ ...cliSessionOptions(options, mode), ...extra });
   if (mode !== 'chat') for (const warning of agent.warnings) warn(warning);
   return agent;
 }

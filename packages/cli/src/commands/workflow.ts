@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createAgentSession, UsageError, type AgentSession } from '@beans/core';
+import { UsageError, type AgentSession } from '@beans/core';
 import {
   findWorkflow,
   listWorkflows,
@@ -13,7 +13,7 @@ import {
   type RunStatus,
   type WorkflowProgress,
 } from '@beans/core/workflows';
-import { cliSessionOptions, loadBase, loadCatalog } from '../bootstrap.js';
+import { createCliSession, loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions, OutputFormat } from '../options.js';
 import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from '../signals.js';
 
@@ -81,8 +81,7 @@ type Execute = (session: AgentSession, signal: AbortSignal, onProgress: (progres
 
 async function withSession(options: CliOptions, execute: Execute): Promise<number> {
   const format = options.outputFormat;
-  const session = await createAgentSession({ ...cliSessionOptions(options, 'one-shot'), tools: [reportProgressTool], persistSession: false });
-  for (const warning of session.warnings) process.stderr.write(`beans: warning: ${warning}\n`);
+  const session = await createCliSession(options, 'one-shot', { tools: [reportProgressTool], persistSession: false });
   const controller = new AbortController();
   let stoppedBy: StopSignal | undefined;
   const removeSignals = onStopSignals((signal) => {

@@ -1,4 +1,4 @@
-import { contentText, type ToolResultMessage } from '@beans/core';
+import { contentText, plural, type ToolResultMessage } from '@beans/core';
 
 /**
  * One line with numbers for a finished tool (`read 50 lines`, `12 matches in 4 files`,
@@ -75,8 +75,4 @@ export function savedOutputFile(result: ToolResultMessage | undefined): string |
 
 function number(text: string): number {
   return Number(text.replace(/,/g, ''));
-}
-
-function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? word : many}`;
 }

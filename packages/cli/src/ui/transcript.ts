@@ -307,8 +307,9 @@ export class TranscriptStore {
     const stream = this.stream;
     if (!stream) return;
     // The final text is authoritative; normally it equals what streamed.
-    if (content.length > stream.text.length && content.startsWith(stream.text)) this.streamRows(stream.md.push(content.slice(stream.text.length)));
-    const final = content.length > stream.text.length && content.startsWith(stream.text) ? content : stream.text;
+    const longer = content.length > stream.text.length && content.startsWith(stream.text);
+    if (longer) this.streamRows(stream.md.push(content.slice(stream.text.length)));
+    const final = longer ? content : stream.text;
     this.streamRows(stream.md.end());
     if (stream.entry) {
       stream.entry.live = false;

@@ -11,5 +11,6 @@ export { todoWriteTool } from './todo-write.js';
 export { builtinTools, type BuiltinToolOptions } from './builtin.js';
 export { createWebFetchTool, WEB_FETCH_DEFAULTS, WEB_FETCH_CACHE_MS, type WebFetchOptions } from './web-fetch.js';
 export { walkFiles, type WalkedFile } from './file-walk.js';
+export { plural } from './text.js';
 export { validateToolInput, type InputCheck } from './validate-input.js';
 export { toolEnvironment, PROVIDER_KEY_VARIABLES, type ToolEnvironmentOptions } from './tool-env.js';
