@@ -282,8 +282,8 @@ export class MarkdownStream {
       this.code.preview.push(...codeRows([span(line.replace(/\s+$/, ''))], this.width));
       return;
     }
-    if (line.trim() && isTableRow(line) && !this.table) this.beginBlock(out);
     if (line.trim() && isTableRow(line)) {
+      if (!this.table) this.beginBlock(out);
       (this.table ??= []).push(line);
       return;
     }

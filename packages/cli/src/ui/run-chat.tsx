@@ -76,8 +76,6 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
       instance.unmount();
       stdout.write(CLEAR_TERMINAL);
       instance = mount();
-  // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
-  setImmediate(() => void loadHighlighter());
     },
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.

@@ -2,26 +2,15 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFakeHost, type FakeHostOptions } from './fake-host.js';
-import { KEY, closeChats, startChat } from './harness.js';
+import { KEY, closeChats, startFakeChat } from './harness.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await closeChats();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function setup(options: FakeHostOptions) {
-  const fake = createFakeHost(options);
-  cleanups.push(fake.cleanup);
-  return { fake, chat: startChat(fake.host) };
-}
+afterEach(closeChats);
 
 const userText = (request: { messages: { role: string; content: unknown }[] }) => String(request.messages.filter((message) => message.role === 'user').at(-1)?.content);
 
 describe('@file', () => {
   test("attaches the file's content for the model and shows one line in the transcript", async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['seen'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['seen'] }] });
     mkdirSync(path.join(fake.root, 'src'));
     writeFileSync(path.join(fake.root, 'src', 'app.ts'), 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
     await chat.submit('explain @src/app.ts please');
@@ -37,7 +26,7 @@ describe('@file', () => {
   test('a file outside the workspace (or missing) is not attached: the words stay text', async () => {
     const outside = path.join(tmpdir(), `beans-outside-${process.pid}.txt`);
     writeFileSync(outside, 'SECRET\n');
-    const { chat, fake } = setup({ turns: [{ chunks: ['seen'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['seen'] }] });
     symlinkSync(outside, path.join(fake.root, 'link.txt'));
     await chat.submit(`read @link.txt and @${outside} and @missing.md`);
     const frame = await chat.waitForText('seen');
@@ -48,7 +37,7 @@ describe('@file', () => {
 
 describe('large pastes', () => {
   test('a 30-line paste shows as [Pasted text · 30 lines]; the model gets every line', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['got it'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['got it'] }] });
     const pasted = Array.from({ length: 30 }, (_, i) => `log line ${i + 1}`).join('\n');
     await chat.type('what is wrong here? ');
     await chat.press(KEY.pasteStart + pasted + KEY.pasteEnd);
@@ -60,7 +49,7 @@ describe('large pastes', () => {
   });
 
   test('a short paste shows as typed', async () => {
-    const { chat } = setup({ turns: [{ chunks: ['got it'] }] });
+    const { chat } = startFakeChat({ turns: [{ chunks: ['got it'] }] });
     await chat.press(`${KEY.pasteStart}one\ntwo${KEY.pasteEnd}`);
     await chat.press(KEY.enter);
     const frame = await chat.waitForText('got it');

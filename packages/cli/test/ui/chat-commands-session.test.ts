@@ -1,22 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFakeHost, type FakeHostOptions } from './fake-host.js';
-import { KEY, closeChats, startChat } from './harness.js';
+import { KEY, closeChats, startFakeChat } from './harness.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await closeChats();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function setup(options: FakeHostOptions) {
-  const fake = createFakeHost(options);
-  cleanups.push(fake.cleanup);
-  return { fake, chat: startChat(fake.host) };
-}
+afterEach(closeChats);
 
 describe('/status and /config', () => {
   test('/status shows provider, model, profile, mode, trust, MCP servers and context use', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['ok'] }], contextWindow: 8000 });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['ok'] }], contextWindow: 8000 });
     await chat.submit('hi');
     await chat.waitForText('ok');
     await chat.submit('/status');
@@ -32,7 +21,7 @@ describe('/status and /config', () => {
   });
 
   test('/config lists each setting with its source', async () => {
-    const { chat } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.submit('/config');
     const frame = await chat.waitForText('beans config set');
     expect(frame).toMatch(/provider "fake"\s+\(flag\)/);
@@ -42,7 +31,7 @@ describe('/status and /config', () => {
 
 describe('/theme', () => {
   test('the picker marks the theme in use; choosing one applies it at once and saves it', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.submit('/theme');
     const picker = await chat.waitForText('Colour theme');
     expect(picker).toMatch(/› ● dark/);
@@ -52,7 +41,7 @@ describe('/theme', () => {
   });
 
   test('/theme <name> switches directly; an unknown name says which exist', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.submit('/theme high-contrast');
     await chat.waitForText('Theme: high-contrast');
     await chat.submit('/theme neon');
@@ -63,7 +52,7 @@ describe('/theme', () => {
 
 describe('/model', () => {
   test('opens a picker with the current model marked; Enter on another switches to it', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.submit('/model');
     const picker = await chat.waitForText('Enter switch');
     expect(picker).toContain('Models (fake) — current: fake-model');
@@ -74,7 +63,7 @@ describe('/model', () => {
   });
 
   test('Esc closes the picker and keeps the model', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.submit('/model');
     await chat.waitForText('Enter switch');
     await chat.press(KEY.down, KEY.escape);
@@ -85,7 +74,7 @@ describe('/model', () => {
 
 describe('!command', () => {
   test('runs at once without asking; the command and its output join the conversation', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['I see three lines'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['I see three lines'] }] });
     await chat.submit('!printf "a\\nb\\nc\\n"');
     const frame = await chat.waitForText('exit 0 · 3 lines');
     expect(frame).toContain('› !printf "a\\nb\\nc\\n"');
@@ -99,7 +88,7 @@ describe('!command', () => {
   });
 
   test('a failing command shows its exit code', async () => {
-    const { chat } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.submit('!echo nope; exit 4');
     await chat.waitForText('exit 4 · 1 line');
   });

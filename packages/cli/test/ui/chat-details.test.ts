@@ -1,23 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { userMessage } from '@beans/core';
-import { createFakeHost, type FakeHostOptions } from './fake-host.js';
-import { KEY, closeChats, startChat, tick } from './harness.js';
+import { KEY, closeChats, startFakeChat, tick } from './harness.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await closeChats();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function setup(options: FakeHostOptions) {
-  const fake = createFakeHost(options);
-  cleanups.push(fake.cleanup);
-  return { fake, chat: startChat(fake.host) };
-}
+afterEach(closeChats);
 
 describe('smaller things', () => {
   test('an interrupted answer is marked as interrupted in what the model sees next', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['The parser ', 'first reads', ' every token'], chunkDelayMs: 300 }, { chunks: ['shorter'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['The parser ', 'first reads', ' every token'], chunkDelayMs: 300 }, { chunks: ['shorter'] }] });
     await chat.submit('explain');
     await chat.waitForText('The parser');
     await chat.press(KEY.escape);
@@ -30,7 +19,7 @@ describe('smaller things', () => {
   });
 
   test('a loaded skill is a notice, not a line the user typed', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.waitForText('Ask anything');
     fake.host.session.append(userMessage('Skill body', 'skill', 'loaded skill deploy-checklist'));
     const frame = await chat.waitForText('loaded skill deploy-checklist');
@@ -39,7 +28,7 @@ describe('smaller things', () => {
   });
 
   test('"Waiting for your answer" counts from when the question appeared, not from the start of the turn', async () => {
-    const { chat } = setup({
+    const { chat } = startFakeChat({
       turns: [{ chunks: ['thinking ', 'a while ', 'before asking'], chunkDelayMs: 700, toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }, { chunks: ['done'] }],
     });
     await chat.submit('go');
@@ -52,7 +41,7 @@ describe('smaller things', () => {
   });
 
   test("the spinner's time counts the whole turn, across a retry", async () => {
-    const { chat } = setup({ turns: [{ retry: { delayMs: 1600, status: 429 }, chunks: ['answered'] }] });
+    const { chat } = startFakeChat({ turns: [{ retry: { delayMs: 1600, status: 429 }, chunks: ['answered'] }] });
     await chat.submit('go');
     const retrying = await chat.waitFor((frame) => frame.includes('↻ retrying') && /Working… [1-9]s/.test(frame), 'a second into the retry', 4000);
     expect(retrying).toContain('attempt 1');

@@ -1,20 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFakeHost, type FakeHostOptions } from './fake-host.js';
-import { KEY, closeChats, startChat } from './harness.js';
+import { KEY, closeChats, startFakeChat } from './harness.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await closeChats();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function setup(options: FakeHostOptions) {
-  const fake = createFakeHost(options);
-  cleanups.push(fake.cleanup);
-  return { fake, chat: startChat(fake.host) };
-}
+afterEach(closeChats);
 
 const SHIFT_TAB = '\x1b[Z';
 const statusRow = (frame: string) => frame.trimEnd().split('\n').at(-1)!;
@@ -22,7 +11,7 @@ const write = (file: string) => ({ name: 'write_file', arguments: { path: file, 
 
 describe('the permission mode', () => {
   test('is not shown in default mode; Shift+Tab cycles auto-edit, plan and back, and the status line says which', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['hi'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['hi'] }] });
     await chat.waitForText('Ask anything');
     expect(statusRow(chat.frame())).not.toMatch(/auto-edit|plan mode/);
     await chat.press(SHIFT_TAB);
@@ -37,7 +26,7 @@ describe('the permission mode', () => {
   });
 
   test('the chosen mode governs the next tool call: auto-edit writes without asking, plan refuses', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [write('a.txt')] }, { chunks: ['wrote a'] }, { toolCalls: [write('b.txt')] }, { chunks: ['planned b'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('a.txt')] }, { chunks: ['wrote a'] }, { toolCalls: [write('b.txt')] }, { chunks: ['planned b'] }] });
     await chat.press(SHIFT_TAB);
     await chat.submit('write a');
     await chat.waitForText('wrote a');
@@ -52,7 +41,7 @@ describe('the permission mode', () => {
 
 describe('/permissions', () => {
   test('lists the rules in force with their sources, and forgets a session approval so Beans asks again', async () => {
-    const { chat, fake } = setup({
+    const { chat, fake } = startFakeChat({
       allow: ['shell(git status)'],
       turns: [{ toolCalls: [write('one.txt')] }, { chunks: ['first'] }, { toolCalls: [write('two.txt')] }, { chunks: ['second'] }],
     });
@@ -74,7 +63,7 @@ describe('/permissions', () => {
   });
 
   test('without approvals it only lists; Esc on the picker keeps them', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [write('one.txt')] }, { chunks: ['first'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('one.txt')] }, { chunks: ['first'] }] });
     await chat.submit('/permissions');
     const listing = await chat.waitForText('(none)');
     expect(listing).not.toContain('Forget a session approval?');

@@ -1,23 +1,12 @@
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createFakeHost, type FakeHostOptions } from './fake-host.js';
-import { closeChats, startChat } from './harness.js';
+import { closeChats, startFakeChat } from './harness.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await closeChats();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+afterEach(closeChats);
 // Ink's chalk loads with the first chat of this file: true colour, so theme colours can be read back.
 beforeAll(() => {
   process.env.FORCE_COLOR = '3';
   process.env.COLORTERM = 'truecolor';
 });
-
-function setup(options: FakeHostOptions) {
-  const fake = createFakeHost(options);
-  cleanups.push(fake.cleanup);
-  return { fake, chat: startChat(fake.host) };
-}
 
 const statusRow = (frame: string) => frame.trimEnd().split('\n').at(-1)!;
 
@@ -25,7 +14,7 @@ describe('ui.theme', () => {
   test('dark prints the named colours; light darker shades; high-contrast bright colours and nothing dimmed', async () => {
     const raw: Record<string, string> = {};
     for (const theme of ['dark', 'light', 'high-contrast'] as const) {
-      const { chat } = setup({ turns: [{ chunks: ['ok'] }], display: { theme } });
+      const { chat } = startFakeChat({ turns: [{ chunks: ['ok'] }], display: { theme } });
       await chat.submit('hello');
       await chat.waitForText('ok');
       await chat.waitForText('Ask anything');
@@ -44,13 +33,13 @@ describe('ui.theme', () => {
 describe('ui.markdown', () => {
   const answer = '# Title\nSome **bold** text\n| a | b |\n|---|---|\n| 1 | 2 |';
   test('false shows the answer as written; true renders it', async () => {
-    const plain = setup({ turns: [{ chunks: [answer] }], display: { markdown: false } });
+    const plain = startFakeChat({ turns: [{ chunks: [answer] }], display: { markdown: false } });
     await plain.chat.submit('show');
     const frame = await plain.chat.waitForText('| 1 | 2 |');
     expect(frame).toContain('# Title');
     expect(frame).toContain('Some **bold** text');
     expect(frame).not.toContain('┌');
-    const rendered = setup({ turns: [{ chunks: [answer] }] });
+    const rendered = startFakeChat({ turns: [{ chunks: [answer] }] });
     await rendered.chat.submit('show');
     const other = await rendered.chat.waitForText('│ 1 │ 2 │');
     expect(other).toContain('Some bold text');
@@ -61,10 +50,10 @@ describe('ui.markdown', () => {
 describe('ui.showCost', () => {
   test('the status line shows the cost unless ui.showCost is false', async () => {
     const turns = [{ chunks: ['ok'], usage: { inputTokens: 1000, outputTokens: 100, costUsd: 0.25 } }];
-    const shown = setup({ turns });
+    const shown = startFakeChat({ turns });
     await shown.chat.submit('go');
     expect(statusRow(await shown.chat.waitForText('$0.25'))).toContain('$0.25');
-    const hidden = setup({ turns, display: { showCost: false } });
+    const hidden = startFakeChat({ turns, display: { showCost: false } });
     await hidden.chat.submit('go');
     await hidden.chat.waitForText('ok');
     const frame = await hidden.chat.waitFor((current) => statusRow(current).includes('↑1.0k'), 'the usage in the status line');
@@ -74,7 +63,7 @@ describe('ui.showCost', () => {
 
 describe('debug', () => {
   test('each turn ends with a line of figures, and errors show their stack', async () => {
-    const { chat } = setup({ turns: [{ chunks: ['ok'] }], display: { debug: true } });
+    const { chat } = startFakeChat({ turns: [{ chunks: ['ok'] }], display: { debug: true } });
     await chat.submit('go');
     const frame = await chat.waitForText('debug · 1 request');
     expect(frame).toMatch(/debug · 1 request · \d+\.\ds in all, \d+\.\ds waiting for the provider · ↑1200 ↓300 tokens · stop: completed/);
@@ -84,7 +73,7 @@ describe('debug', () => {
   });
 
   test('without debug there is no figures line and errors are one sentence', async () => {
-    const { chat } = setup({ turns: [{ chunks: ['ok'] }] });
+    const { chat } = startFakeChat({ turns: [{ chunks: ['ok'] }] });
     await chat.submit('go');
     await chat.waitForText('ok');
     await chat.submit('crash the host');

@@ -1,26 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createFakeHost, type FakeHostOptions } from './fake-host.js';
-import { KEY, closeChats, startChat } from './harness.js';
+import { KEY, closeChats, startFakeChat } from './harness.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(async () => {
-  await closeChats();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function setup(options: FakeHostOptions) {
-  const fake = createFakeHost(options);
-  cleanups.push(fake.cleanup);
-  return { fake, chat: startChat(fake.host) };
-}
+afterEach(closeChats);
 
 const write = (file: string, content: string) => ({ name: 'write_file', arguments: { path: file, content } });
 
 describe('tool lines', () => {
   test('a read-only tool runs without asking and shows ✓ with its argument summary', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { chunks: ['read it'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'notes.md' } }] }, { chunks: ['read it'] }] });
     writeFileSync(path.join(fake.root, 'notes.md'), 'hello\n');
     await chat.submit('read notes');
     const frame = await chat.waitForText('read it');
@@ -29,7 +18,7 @@ describe('tool lines', () => {
   });
 
   test('a failing tool shows ✗, the word error and the first lines of the message', async () => {
-    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] }, { chunks: ['it is missing'] }] });
+    const { chat } = startFakeChat({ turns: [{ toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] }, { chunks: ['it is missing'] }] });
     await chat.submit('read it');
     const frame = await chat.waitForText('it is missing');
     expect(frame).toMatch(/✗ read_file missing\.txt · error/);
@@ -37,7 +26,7 @@ describe('tool lines', () => {
   });
 
   test('an edit shows a unified diff with line numbers and +/- counts', async () => {
-    const { chat, fake } = setup({
+    const { chat, fake } = startFakeChat({
       turns: [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' } }] }, { chunks: ['edited'] }],
     });
     writeFileSync(path.join(fake.root, 'app.ts'), 'const a = 1;\nconst b = 2;\nconst c = 4;\n');
@@ -59,7 +48,7 @@ describe('tool lines', () => {
       { content: 'Fix the parser', status: 'in_progress' },
       { content: 'Run the suite', status: 'pending' },
     ];
-    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'todo_write', arguments: { todos } }] }, { chunks: ['planned'] }] });
+    const { chat } = startFakeChat({ turns: [{ toolCalls: [{ name: 'todo_write', arguments: { todos } }] }, { chunks: ['planned'] }] });
     await chat.submit('plan it');
     const frame = await chat.waitForText('planned');
     expect(frame).toContain('✓ todo_write 1/3 done');
@@ -69,7 +58,7 @@ describe('tool lines', () => {
   });
 
   test('a running shell command spins and shows its output as it comes; Esc marks it interrupted', async () => {
-    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'echo started; sleep 5' } }] }, { chunks: ['never'] }] });
+    const { chat } = startFakeChat({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'echo started; sleep 5' } }] }, { chunks: ['never'] }] });
     await chat.submit('wait');
     await chat.waitForText('Allow shell');
     await chat.answer('y');
@@ -83,7 +72,7 @@ describe('tool lines', () => {
 
   test('live shell output keeps its line breaks while the command runs', async () => {
     const command = 'echo step 1; sleep 0.3; echo step 2; sleep 0.3; echo step 3; sleep 10';
-    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command } }] }, { chunks: ['never'] }] });
+    const { chat } = startFakeChat({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command } }] }, { chunks: ['never'] }] });
     await chat.submit('count');
     await chat.waitForText('Allow shell');
     await chat.answer('y');
@@ -96,7 +85,7 @@ describe('tool lines', () => {
   });
 
   test('calls after a steering message are skipped and say so', async () => {
-    const { chat } = setup({
+    const { chat } = startFakeChat({
       turns: [
         { toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.3' } }, write('later.txt', 'x')] },
         { chunks: ['changed course'] },
@@ -114,7 +103,7 @@ describe('tool lines', () => {
 
 describe('the confirmation prompt', () => {
   test('shows the diff of a write, and y runs it once', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [write('hello.txt', 'Hello\nWorld\n')] }, { chunks: ['written'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('hello.txt', 'Hello\nWorld\n')] }, { chunks: ['written'] }] });
     await chat.submit('write hello');
     // The diff loads after the question appears; on a busy machine that takes a moment.
     const prompt = await chat.waitFor((frame) => frame.includes('always this session') && frame.includes('Enter confirms') && frame.includes('hello.txt +2 -0'), 'the question with its diff');
@@ -129,7 +118,7 @@ describe('the confirmation prompt', () => {
   });
 
   test('shows the command of a shell call', async () => {
-    const { chat } = setup({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'npm test -- --run' } }] }, { chunks: ['ran'] }] });
+    const { chat } = startFakeChat({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'npm test -- --run' } }] }, { chunks: ['ran'] }] });
     await chat.submit('test');
     const prompt = await chat.waitForText('Allow shell');
     expect(prompt).toContain('$ npm test -- --run');
@@ -139,7 +128,7 @@ describe('the confirmation prompt', () => {
   });
 
   test('a answers "always": the same tool does not ask again this session', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [write('a.txt', 'a')] }, { toolCalls: [write('b.txt', 'b')] }, { chunks: ['both written'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('a.txt', 'a')] }, { toolCalls: [write('b.txt', 'b')] }, { chunks: ['both written'] }] });
     await chat.submit('write two files');
     await chat.waitForText('Allow write_file a.txt');
     await chat.answer('a');
@@ -149,7 +138,7 @@ describe('the confirmation prompt', () => {
   });
 
   test('n then a reason: nothing is written and the model receives the reason', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['understood'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['understood'] }] });
     await chat.submit('write x');
     await chat.waitForText('Allow write_file x.txt');
     await chat.answer('n');
@@ -166,7 +155,7 @@ describe('the confirmation prompt', () => {
   });
 
   test('Esc on the prompt denies and stops the turn', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['ok then'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['ok then'] }] });
     await chat.submit('write x');
     await chat.waitForText('Allow write_file');
     await chat.press(KEY.escape);
@@ -176,7 +165,7 @@ describe('the confirmation prompt', () => {
   });
 
   test('a prompt that appears while the user is typing ignores the keys typed ahead (finding 15)', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['thinking', '…'], chunkDelayMs: 150, toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['thinking', '…'], chunkDelayMs: 150, toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
     await chat.submit('write x');
     await chat.waitForText('Working…');
     // The user types a follow-up ("that is all") while the prompt pops up: its a and Enter must not answer.
@@ -192,7 +181,7 @@ describe('the confirmation prompt', () => {
   });
 
   test('letters only choose: nothing runs until Enter confirms the choice', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
     await chat.submit('write x');
     await chat.waitForText('Allow write_file');
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ChatHost } from '../../src/chat-host.js';
 import { runChat } from '../../src/ui/run-chat.js';
+import { createFakeHost, type FakeHostOptions } from './fake-host.js';
 
 export const KEY = {
   enter: '\r',
@@ -69,8 +70,19 @@ export function stripAnsi(text: string): string {
 const open = new Set<{ close(): Promise<unknown> }>();
 
 /** Ends every chat a test left running (Ctrl+C twice), so Ink instances do not pile up. */
+/** The folders of fake hosts started with startFakeChat, removed by closeChats. */
+const fakeHostCleanups: (() => void)[] = [];
+
 export async function closeChats(): Promise<void> {
   await Promise.all([...open].map((chat) => chat.close()));
+  for (const cleanup of fakeHostCleanups.splice(0)) cleanup();
+}
+
+/** A chat on a fake host (createFakeHost); closeChats closes it and removes the host's folder. */
+export function startFakeChat(options: FakeHostOptions) {
+  const fake = createFakeHost(options);
+  fakeHostCleanups.push(fake.cleanup);
+  return { fake, chat: startChat(fake.host) };
 }
 
 /** Runs the real `runChat` against fake terminal streams and lets a test type and read frames. */
