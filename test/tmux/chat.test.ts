@@ -3,16 +3,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
-import { TmuxSession, hasTmux, makeWorkspace, type Workspace } from './tmux.ts';
+import { TmuxSession, hasTmux, makeWorkspace, closeOpen, open } from './tmux.ts';
 
-const open: { session?: TmuxSession; server?: ScriptedServer; workspace?: Workspace }[] = [];
-afterEach(async () => {
-  for (const entry of open.splice(0)) {
-    entry.session?.kill();
-    await entry.server?.close();
-    entry.workspace?.cleanup();
-  }
-});
+afterEach(closeOpen);
 
 async function startBeans(turns: ScriptTurn[], env: Record<string, string> = {}) {
   const server = await startScriptedOllama({ turns });

@@ -4,17 +4,9 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
-import type { ScriptedServer } from '../support/script.ts';
-import { TmuxSession, hasTmux, makeWorkspace, type Workspace } from './tmux.ts';
+import { TmuxSession, hasTmux, makeWorkspace, closeOpen, open } from './tmux.ts';
 
-const open: { session?: TmuxSession; server?: ScriptedServer; workspace?: Workspace }[] = [];
-afterEach(async () => {
-  for (const entry of open.splice(0)) {
-    entry.session?.kill();
-    await entry.server?.close();
-    entry.workspace?.cleanup();
-  }
-});
+afterEach(closeOpen);
 
 describe.skipIf(!hasTmux)('memory in a real terminal (tmux)', () => {
   test('/memory opens the picked file in $EDITOR with a cooked terminal, then the chat takes keys again', async () => {

@@ -2,17 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
-import type { RecordedRequest, ScriptTurn, ScriptedServer } from '../support/script.ts';
-import { TmuxSession, hasTmux, makeWorkspace, type Workspace } from './tmux.ts';
+import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
+import { TmuxSession, hasTmux, makeWorkspace, closeOpen, open } from './tmux.ts';
 
-const open: { session?: TmuxSession; server?: ScriptedServer; workspace?: Workspace }[] = [];
-afterEach(async () => {
-  for (const entry of open.splice(0)) {
-    entry.session?.kill();
-    await entry.server?.close();
-    entry.workspace?.cleanup();
-  }
-});
+afterEach(closeOpen);
 
 const FINDER = '---\nname: finder\ndescription: Finds where things are defined.\ntools: Bash, Read\n---\nFINDER: find what you are asked.\n';
 const systemOf = (request: RecordedRequest) => (request.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'system')?.content ?? '';

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ScriptedServer } from '../support/script.ts';
 
 export const BEANS_BIN = path.resolve(import.meta.dirname, '../../bin/beans');
 
@@ -130,5 +131,16 @@ export class TmuxSession {
 
   kill(): void {
     spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
+  }
+}
+
+/** What a test opened; push entries here and `afterEach(closeOpen)` ends them all. */
+export const open: { session?: TmuxSession; server?: ScriptedServer; workspace?: Workspace }[] = [];
+
+export async function closeOpen(): Promise<void> {
+  for (const entry of open.splice(0)) {
+    entry.session?.kill();
+    await entry.server?.close();
+    entry.workspace?.cleanup();
   }
 }
