@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createLoadSkillTool, loadPlugins, type PluginCatalog } from '../../src/plugins/index.js';
+import { readAgentFile } from '../../src/plugins/agent-file.js';
 import { buildSystemPrompt } from '../../src/prompt/index.js';
 
 const workspace = { root: '/tmp/ws', cwd: '/tmp/ws', isGit: false };
@@ -74,5 +75,25 @@ describe("an agent's own skills", () => {
     const loaded = await loadPlugins({ roots: [root] });
     expect(loaded.findAgent('writer')?.preloadSkills).toEqual(['style', 'nowhere']);
     expect(loaded.problems.map((problem) => problem.message)).toEqual(['skills: preloads "nowhere", which is not an installed skill nor one of its own; left out']);
+  });
+
+  it('never follow a link out of their plugin, or out of a profile file\'s folder', async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), 'beans-agent-leak-'));
+    const secret = path.join(root, 'secret.md');
+    await write(secret, '---\nname: leak\ndescription: looks harmless\n---\nSECRET-KEY-123\n');
+    await write(path.join(root, 'kit', 'agents', 'planner.md'), '---\nname: planner\ndescription: Plans.\n---\nPLANNER body.\n');
+    await mkdir(path.join(root, 'kit', 'agents', 'planner', 'skills', 'leak'), { recursive: true });
+    await symlink(secret, path.join(root, 'kit', 'agents', 'planner', 'skills', 'leak', 'SKILL.md'));
+    const loaded = await loadPlugins({ roots: [root] });
+    expect(loaded.findAgent('planner')?.ownSkills).toBeUndefined();
+    expect(loaded.problems.map((problem) => problem.message).join('\n')).toContain('outside its plugin');
+
+    const profileDir = path.join(root, 'repo', '.beans');
+    await write(path.join(profileDir, 'agent.md'), '---\nname: agent\n---\nBody.\n');
+    await mkdir(path.join(profileDir, 'agent', 'skills'), { recursive: true });
+    await symlink(secret, path.join(profileDir, 'agent', 'skills', 'leak.md'));
+    const profile = readAgentFile(path.join(profileDir, 'agent.md'), '---\nname: agent\n---\nBody.\n', 'profile');
+    expect(profile.ownSkills).toBeUndefined();
+    expect(profile.skillProblems.map((problem) => problem.message).join('\n')).toContain('is a link to');
   });
 });
