@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { readAgentFile } from '../plugins/agent-file.js';
+import { isInside } from '../workspace/paths.js';
 import type { AgentSession } from '../runtime/agent-session.js';
 import { findSubagent, type SubagentDefinition } from '../subagents/agents.js';
 import type { AgentRunner } from './engine.js';
@@ -19,14 +20,16 @@ export function isAgentPath(reference: string): boolean {
  * `plugin:name`) of the session, or an agent file next to the workflow. Unknown ones are reported
  * with their line.
  */
-export async function resolveWorkflowAgents(workflow: Workflow, session: Pick<AgentSession, 'subagents'>): Promise<Map<string, SubagentDefinition>> {
+export async function resolveWorkflowAgents(workflow: Workflow, session: Pick<AgentSession, 'subagents'> & { workspace: { root: string } }): Promise<Map<string, SubagentDefinition>> {
   const found = new Map<string, SubagentDefinition>();
   const problems: WorkflowProblem[] = [];
+  // Agent files may live in the workspace, or beside the workflow's folder (a plugin's agents/).
+  const roots = await Promise.all([session.workspace.root, path.dirname(path.dirname(workflow.path))].map((dir) => realpath(dir).catch(() => dir)));
   const visit = async (steps: Step[]) => {
     for (const step of steps) {
       if (step.kind === 'call' && !found.has(step.agent)) {
         try {
-          found.set(step.agent, await resolveAgent(step.agent, path.dirname(workflow.path), session.subagents));
+          found.set(step.agent, await resolveAgent(step.agent, path.dirname(workflow.path), session.subagents, roots));
         } catch (error) {
           problems.push({ line: step.line, message: (error as Error).message });
         }
@@ -41,7 +44,7 @@ export async function resolveWorkflowAgents(workflow: Workflow, session: Pick<Ag
   return found;
 }
 
-async function resolveAgent(reference: string, workflowDir: string, subagents: readonly SubagentDefinition[]): Promise<SubagentDefinition> {
+async function resolveAgent(reference: string, workflowDir: string, subagents: readonly SubagentDefinition[], roots: readonly string[]): Promise<SubagentDefinition> {
   if (!isAgentPath(reference)) {
     const agent = findSubagent(subagents, reference);
     if (agent) return agent;
@@ -49,12 +52,11 @@ async function resolveAgent(reference: string, workflowDir: string, subagents: r
     throw new Error(`there is no agent "${reference}" (agents: ${names}); name a plugin agent, plugin:name, or a file such as ./agents/${reference}.md`);
   }
   const file = path.resolve(workflowDir, reference);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new Error(`the agent file ${reference} does not exist next to the workflow (looked for ${file})`);
-  }
+  const missing = () => new Error(`the agent file ${reference} does not exist next to the workflow (looked for ${file})`);
+  const real = await realpath(file).catch(() => Promise.reject(missing()));
+  // A repository's workflow must not make a file elsewhere on the machine into a prompt for the model.
+  if (!roots.some((root) => isInside(root, real))) throw new Error(`the agent file ${reference} is ${real}, outside the workspace and the workflow's folder; keep agent files in the repository`);
+  const text = await readFile(real, 'utf8').catch(() => Promise.reject(missing()));
   // A problem with its own skills stops the run before it starts, like any other.
   const agent = readAgentFile(file, text, 'workflow');
   if (agent.skillProblems.length > 0) throw new Error(agent.skillProblems.map((problem) => `${problem.path}: ${problem.message}`).join('; '));
