@@ -99,15 +99,13 @@ export class HandoffController {
    * that beats the active agent's own score and no other agent ties it. Returns the agent moved to.
    */
   async route(text: string): Promise<SubagentDefinition | undefined> {
-    const ranked = this.targets()
-      .map((agent) => ({ agent, score: matchScore(agent.match, text) }))
-      .filter((entry) => entry.score > 0)
-      .sort((a, b) => b.score - a.score);
+    const scored = await Promise.all(this.targets().map(async (agent) => ({ agent, score: await matchScore(agent.match, text) })));
+    const ranked = scored.filter((entry) => entry.score > 0).sort((a, b) => b.score - a.score);
     const best = ranked[0];
     if (!best || ranked[1]?.score === best.score) return undefined;
-    if (best.score <= matchScore(this.current.match, text)) return undefined;
+    if (best.score <= (await matchScore(this.current.match, text))) return undefined;
     if (this.count >= MAX_HANDOFFS_PER_MESSAGE) return undefined;
-    const matched = bestPatterns(best.agent.match, text);
+    const matched = await bestPatterns(best.agent.match, text);
     return this.handoff(best.agent.name, `the message matches ${matched.join(', ')}`, 'match');
   }
 
@@ -124,29 +122,41 @@ export class HandoffController {
  * How well a message fits an agent's `match:` list: a keyword phrase found as whole words scores
  * its number of words (longer phrases say more), a `/regex/` that matches scores 2.
  */
-export function matchScore(patterns: readonly string[] | undefined, text: string): number {
-  let score = 0;
-  for (const pattern of patterns ?? []) score += patternScore(pattern, text);
-  return score;
+export async function matchScore(patterns: readonly string[] = [], text: string): Promise<number> {
+  const score = await patternScorer(patterns);
+  return patterns.reduce((sum, pattern) => sum + score(pattern, text), 0);
 }
 
-function bestPatterns(patterns: readonly string[] | undefined, text: string): string[] {
-  return (patterns ?? []).filter((pattern) => patternScore(pattern, text) > 0).map((pattern) => (pattern.startsWith('/') ? pattern : `"${pattern}"`));
+async function bestPatterns(patterns: readonly string[] = [], text: string): Promise<string[]> {
+  const score = await patternScorer(patterns);
+  return patterns.filter((pattern) => score(pattern, text) > 0).map((pattern) => (pattern.startsWith('/') ? pattern : `"${pattern}"`));
 }
 
-function patternScore(pattern: string, text: string): number {
-  const regex = /^\/(.+)\/([a-z]*)$/s.exec(pattern.trim());
-  if (regex) {
-    try {
-      return new RegExp(regex[1]!, regex[2]!.includes('i') ? regex[2] : `${regex[2]}i`).test(text) ? 2 : 0;
-    } catch {
-      return 0;
+const REGEX_PATTERN = /^\/(.+)\/([a-z]*)$/s;
+
+// `match:` comes from plugin files a cloned repository may ship, and every user message is tested
+// against it: RE2 matches in linear time, where JavaScript's backtracking engine can take
+// exponential time (`/^(a+)+$/`). It loads only for lists that hold a `/regex/`. Patterns RE2 does
+// not support (lookaround, backreferences) never match.
+let regexEngine: Promise<typeof import('re2js').RE2JS> | undefined;
+
+async function patternScorer(patterns: readonly string[]): Promise<(pattern: string, text: string) => number> {
+  const re2 = patterns.some((pattern) => REGEX_PATTERN.test(pattern.trim())) ? await (regexEngine ??= import('re2js').then((module) => module.RE2JS)) : undefined;
+  return (pattern, text) => {
+    const regex = REGEX_PATTERN.exec(pattern.trim());
+    if (regex && re2) {
+      const flags = regex[2]!;
+      try {
+        return re2.compile(regex[1]!, re2.CASE_INSENSITIVE | (flags.includes('s') ? re2.DOTALL : 0) | (flags.includes('m') ? re2.MULTILINE : 0)).test(text) ? 2 : 0;
+      } catch {
+        return 0;
+      }
     }
-  }
-  const words = pattern.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return 0;
-  const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'iu').test(text) ? words.length : 0;
+    const words = pattern.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return 0;
+    const escaped = words.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
+    return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'iu').test(text) ? words.length : 0;
+  };
 }
 
 const handoffInput = z.object({

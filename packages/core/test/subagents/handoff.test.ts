@@ -42,13 +42,20 @@ async function workspace(turns: (request: RecordedRequest, n: number) => ScriptT
 }
 
 describe('match: scoring', () => {
-  it('weighs a keyword phrase by its words, a regex as 2, and only whole words', () => {
-    expect(matchScore(['login'], 'I cannot login today')).toBe(1);
-    expect(matchScore(['password reset'], 'please do a Password  Reset')).toBe(2);
-    expect(matchScore(['/refunds?\\b/'], 'two REFUNDS')).toBe(2);
-    expect(matchScore(['login'], 'my loginname')).toBe(0);
-    expect(matchScore(['invoice', 'login'], 'invoice and login')).toBe(2);
-    expect(matchScore(['/[unclosed/'], 'anything')).toBe(0);
+  it('weighs a keyword phrase by its words, a regex as 2, and only whole words', async () => {
+    expect(await matchScore(['login'], 'I cannot login today')).toBe(1);
+    expect(await matchScore(['password reset'], 'please do a Password  Reset')).toBe(2);
+    expect(await matchScore(['/refunds?\\b/'], 'two REFUNDS')).toBe(2);
+    expect(await matchScore(['login'], 'my loginname')).toBe(0);
+    expect(await matchScore(['invoice', 'login'], 'invoice and login')).toBe(2);
+    expect(await matchScore(['/[unclosed/'], 'anything')).toBe(0);
+  });
+
+  it("a repository's catastrophic /regex/ cannot hang routing: matching stays linear in the message", async () => {
+    const started = performance.now();
+    expect(await matchScore(['/^(a+)+$/', '/(a|aa)*c/'], `${'a'.repeat(40)}!`)).toBe(0);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(await matchScore(['/^(a+)+!$/'], `${'a'.repeat(40)}!`)).toBe(2);
   });
 });
 
