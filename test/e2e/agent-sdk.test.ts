@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createSdkMcpServer, query, tool, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BEANS_BIN, makeTempRepo, scriptedOllama, type TempRepo } from './harness.ts';
 import type { ScriptOptions, ScriptedServer } from '../support/script.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_OLLAMA_HOST } from '../llm/ollama.js';
 import { guardrailsSchema, type GuardrailsSettings } from '../guardrails/schema.js';
 import { hooksSchema, type HooksSettings } from '../hooks/schema.js';

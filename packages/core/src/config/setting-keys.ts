@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { settingsSchema } from './schema.js';
 
 /** `record`: an object of named entries (the `providers` setting), held and shown as one value. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const GUARDRAIL_BUILTINS = ['secrets', 'email', 'phone'] as const;
 export const GUARDRAIL_ACTIONS = ['block', 'redact', 'warn'] as const;

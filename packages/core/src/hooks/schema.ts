@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Claude Code's hook events, in the order they happen in a session. */
 export const HOOK_EVENTS = [

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One MCP server as configured, after `${VAR}` expansion. */
 export type McpServerConfig =

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { diffDetails } from '../tools/diff.js';
 import { readFileConfined, statOrUndefined } from '../tools/file-io.js';
 import { guarded } from '../tools/result.js';

@@ -1,7 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isInside } from '../workspace/paths.js';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type Tool } from '../tools/tool.js';
 import { BUILTIN_COMMAND_NAMES, parseSlashInput } from './commands.js';
 import type { PluginCatalog, SkillEntry } from './types.js';

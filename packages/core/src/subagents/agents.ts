@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { agentToolNames } from '../plugins/tool-names.js';
 import type { PluginCatalog, SkillEntry } from '../plugins/types.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
 

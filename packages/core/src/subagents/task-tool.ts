@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { summaryLine } from '../plugins/summary.js';
 import { defineTool, type ToolContext } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { OutsideWorkspaceError, isInside, resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { resolveReadable } from './saved-output.js';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { confinedPaths } from '../workspace/confine.js';
 import { resolveInWorkspace } from '../workspace/paths.js';

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
 import { statOrUndefined } from './file-io.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveReadable } from './saved-output.js';
 import { MAX_TEXT_FILE_BYTES, statOrUndefined } from './file-io.js';

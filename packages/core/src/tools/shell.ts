@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HeadTailBuffer } from './output-buffer.js';
 import { RUN_TAG_VARIABLE, killProcessGroup, killTaggedProcesses, newRunTag, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
 import { toolEnvironment } from './tool-env.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type Todo } from './tool.js';
 
 const schema = z.object({

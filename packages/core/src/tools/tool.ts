@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContentPart, JsonSchema, ProviderMetadata, ToolDeclaration } from '../llm/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 

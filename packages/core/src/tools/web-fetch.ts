@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorResult } from './result.js';
 import { defineTool, type AnyTool, type ToolSessionState } from './tool.js';
 import type { FetchLimits } from './web-fetch-http.js';

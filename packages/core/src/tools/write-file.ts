@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { commonJsExports } from '../common-js.js';
 import { UsageError } from '../errors.js';
 import { splitFrontmatter } from '../plugins/frontmatter.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from '../tools/tool.js';
 
 export const REPORT_PROGRESS_TOOL_NAME = 'report_progress';

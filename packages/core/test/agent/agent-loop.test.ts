@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { runAgentLoop, type AgentLoopConfig } from '../../src/agent/agent-loop.js';
 import { permissionHook } from '../../src/agent/tool-hooks.js';
 import { ChatSession, userMessage } from '../../src/agent/chat-session.js';

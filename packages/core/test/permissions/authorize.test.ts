@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createAuthorize } from '../../src/permissions/authorize.js';
 import { parseToolRules } from '../../src/permissions/rules.js';
 import type { AskAnswer, Authorize, PermissionMode } from '../../src/permissions/types.js';

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChatSession } from '../../src/agent/chat-session.js';
 import { collectStream } from '../../src/llm/collect.js';
 import type { ChatRequest, LLMClient, StreamEvent, ToolCall } from '../../src/llm/types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChatSession } from '../../src/agent/chat-session.js';
 import { collectStream } from '../../src/llm/collect.js';
 import type { ChatRequest, LLMClient, StreamEvent, ToolCall } from '../../src/llm/types.js';
