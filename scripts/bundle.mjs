@@ -24,6 +24,25 @@ const common = {
   external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash'],
 };
 
+// Ink measures text with string-width 8, whose first non-ASCII string costs ~19 ms of regex and
+// ICU set-up: its imports go through ui/string-width.js, a fast path for one-column characters.
+const stringWidthWrapper = path.join(dist, 'ui/string-width.js');
+let stringWidthRoutes = 0;
+const stringWidthFastPath = {
+  name: 'string-width-fast-path',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.importer === stringWidthWrapper || args.pluginData === 'resolving') return undefined;
+      const real = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolving' });
+      if (!/[/\\]string-width@8\./.test(real.path)) return undefined;
+      stringWidthRoutes += 1;
+      return { path: stringWidthWrapper };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js') }, splitting: true, outdir });
+await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js') }, splitting: true, outdir, plugins: [stringWidthFastPath] });
+// Ink moving to another string-width must not silently bring the 19 ms back.
+if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, external: [...common.external, './cli.js'], outdir });

@@ -9,7 +9,7 @@ const FILE_LIST_MAX_AGE_MS = 5_000;
 export function createChatHost(app: AgentSession): ChatHost {
   // Workspace files for @path completion, .gitignore honoured; refreshed when a few seconds old.
   let files: { list: Promise<string[]>; at: number } | undefined;
-  // Looked up in the background: the first frame must not wait for the provider.
+  // Looked up after the first frame (afterFirstFrame): the request loads the HTTP client, ~20 ms.
   let contextWindow: number | undefined;
   const lookUpContextWindow = () =>
     void app.client
@@ -18,7 +18,6 @@ export function createChatHost(app: AgentSession): ChatHost {
         contextWindow = models.find((model) => model.name === app.session.model)?.contextWindow;
       })
       .catch(() => undefined);
-  lookUpContextWindow();
 
   const commands: SlashCommandInfo[] = [
     ...app.catalog.commands().map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint, source: 'command' as const })),
@@ -125,6 +124,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       return (await files.list).filter((file) => file.toLowerCase().startsWith(lower)).slice(0, 50);
     },
     contextWindow: () => contextWindow,
+    afterFirstFrame: lookUpContextWindow,
     memoryFiles: () => memoryFiles({ workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
     saveMemoryNote: (target, text) => saveNote(target, text, { workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
     editFile: async (file) => openInEditor(file, app.base.env),

@@ -102,6 +102,8 @@ export interface ChatHost {
   completePath(prefix: string): Promise<string[]>;
   /** The model's context window in tokens, when known. */
   contextWindow(): number | undefined;
+  /** Work the prompt must not wait for (asking the provider for the context window); called once it is drawn. */
+  afterFirstFrame(): void;
   /** /memory: the project's AGENTS.md, the agent's .beans/memory.md and the user's AGENTS.md. */
   memoryFiles(): Promise<MemoryFileInfo[]>;
   /** A `#` note from the input, saved to the project's or the user's memory; returns a line to show. */

@@ -82,7 +82,10 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
   instance = mount();
   // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
-  setImmediate(() => void loadHighlighter());
+  setImmediate(() => {
+    void loadHighlighter();
+    host.afterFirstFrame();
+  });
   // React commits the closing frame (no live area) in a microtask; unmount after it.
   unmount = () => setTimeout(() => instance?.unmount(), 0);
   let settle: NodeJS.Timeout | undefined;

@@ -239,6 +239,7 @@ export function createFakeHost(options: FakeHostOptions) {
       return (options.paths ?? []).filter((file) => file.startsWith(prefix));
     },
     contextWindow: () => options.contextWindow,
+    afterFirstFrame: () => undefined,
     // The real memory files, in the temporary workspace and a user folder inside it.
     memoryFiles: () => memoryFiles(memoryPlaces),
     saveMemoryNote: (target, text) => saveNote(target, text, memoryPlaces),
