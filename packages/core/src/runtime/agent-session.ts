@@ -6,9 +6,9 @@ import { composeAfterToolCall, composeBeforeToolCall, permissionHook, type After
 import type { AgentMessage } from '../agent/types.js';
 import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { isInside } from '../workspace/paths.js';
-import { costUsd, modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
-import { compileGuardrails, guardrailToolHook, parseGuardrails, type Guardrails } from '../guardrails/index.js';
+import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
 import { isTrusted } from '../config/trust.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
@@ -16,7 +16,7 @@ import { createShellSandbox, sandboxReadDenials } from '../sandbox/index.js';
 import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/rules.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
-import { commandRulesAllow, createLoadSkillTool, describeProfile, resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { commandRulesAllow, createLoadSkillTool, describeProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { equipOwnSkills, toolsWithOwnSkills, withPreloadedSkills } from '../plugins/agent-skills.js';
 import { shellTool } from '../tools/shell.js';
 import { createSessionHandoffs, createSubagentRunner, createTaskTool, HANDOFF_TOOL_NAME, HandoffError, parseInlineAgents, subagentList, type SubagentDefinition, type SubagentOutcome } from '../subagents/index.js';
@@ -32,7 +32,7 @@ import type { McpServerStatus } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
-import { builtinPluginsDir, claudeHomeDir, clientFor, loadCatalog, loadRuntimeBase, providerIdOf, resolveClientModel, sessionStore, type RuntimeBase } from './base.js';
+import { builtinPluginsDir, claudeHomeDir, loadCatalog, loadRuntimeBase, sessionStore, type RuntimeBase } from './base.js';
 import { autoCompaction } from './auto-compact.js';
 import { claudeToolName } from '../claude/vocabulary.js';
 import { refusedTurn, runTurn, type TurnOutcome } from './run-turn.js';
@@ -41,7 +41,7 @@ import type { UserMessage } from '../agent/types.js';
 import { compactSession } from './compact.js';
 import { isDontAsk, parsePermissionMode, sdkPermissionMode } from './permission-mode.js';
 import { preparePrompt, type Prepared } from './prepare-prompt.js';
-import { generateProfile } from './profile-writer.js';
+import { settleAgent } from './settle-agent.js';
 import type { SessionInitInfo } from './sdk-messages.js';
 import type { AgentSessionOptions, CanUseTool } from './session-options.js';
 import { VERSION } from '../version.js';
@@ -153,32 +153,11 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts, denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root) })
     : undefined;
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
-  const providerId = options.client?.provider ?? providerIdOf(base);
-  const client = options.client ?? (await clientFor(base, providerId));
-
-  // The profile comes before the model, so a mistyped --agent-profile is reported without touching the network.
-  let resolving: Promise<{ model: string; note?: string }> | undefined;
-  const modelOnce = () => (resolving ??= resolveClientModel(client));
-  const profile = options.systemPrompt !== undefined
-    ? { name: 'custom', source: 'system-prompt' as const, systemPrompt: options.systemPrompt }
-    : await resolveProfile({
-        agentProfile: options.agentProfile,
-        agentDescription: options.agentDescription,
-        workspaceRoot: base.workspace.root,
-        cwd: base.workspace.cwd,
-        catalog,
-        generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
-      });
-  const resolved = options.model ? { model: options.model } : await modelOnce();
-  let model = resolved.model;
-  // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
-  if (profile.model && !options.model && !values.model) model = resolveModelAlias(providerId, profile.model, model);
-  // A budget Beans cannot measure would let the run go on unbounded: refuse it up front.
-  if (values.maxBudgetUsd !== undefined && costUsd(providerId, model, { inputTokens: 0, outputTokens: 0 }) === undefined) {
-    throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
-  }
-
-  const mcp = await startSessionMcp(
+  // Checked before anything else is built, so a bad --agents value is a usage error up front.
+  const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
+  // MCP servers start here and get ready in their own processes while the client, the profile and
+  // the model are settled; if that fails, the servers must not outlive it.
+  const mcpStarting = startSessionMcp(
     {
       workspaceRoot: base.workspace.root,
       cwd: base.workspace.cwd,
@@ -193,9 +172,14 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     },
     warnings,
   );
-  // Checked before anything else is built, so a bad --agents value is a usage error up front.
+  // Its failures are warnings, so it should not reject; if it ever does, that surfaces where it is awaited.
+  mcpStarting.catch(() => undefined);
+  const { providerId, client, profile, profileGuardrails, model, modelNote } = await settleAgent(base, catalog, options).catch(async (error: unknown) => {
+    await (await mcpStarting)?.close();
+    throw error;
+  });
+  const mcp = await mcpStarting;
   const subagentListeners = new Set<(agent: SubagentDefinition, event: AgentEvent) => void>();
-  const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
   // Children borrow the live conversation's model, tools and permission check (filled in below).
   const runSubagent = createSubagentRunner({
     client,
@@ -288,7 +272,6 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   });
   const commandHooks = hookToolCallbacks(hooks, (message) => options.onHookMessage?.(message));
   // Guardrails from settings, and from the agent's frontmatter (or the caller's own).
-  const profileGuardrails = profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profile.sourcePath ?? profile.name) : undefined;
   const guardrails = compileGuardrails(values.guardrails, options.guardrails ?? profileGuardrails);
   // Redaction last, so nothing a hook appends carries a secret to the model either.
   const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
@@ -477,7 +460,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     profile,
     providerId,
     client,
-    modelNote: resolved && 'note' in resolved ? resolved.note : undefined,
+    modelNote,
     store,
     warnings,
     hookSet,

@@ -214,4 +214,14 @@ describe('startSessionMcp', () => {
     expect(warnings[2]).toContain('The MCP server ghost could not start: the command beans-no-such-server was not found.');
     expect(set?.statuses()).toMatchObject([{ name: 'ghost', status: 'failed' }]);
   });
+
+  it('closes the servers it started when the session cannot be built (they start beside the profile and model)', { timeout: 60_000 }, async () => {
+    const marker = `beans-mcp-failed-session-${process.pid}-${Date.now()}`;
+    const { root, dir, env } = await setup({ turns: [] });
+    const servers = JSON.stringify({ mcpServers: { mem: { command: process.execPath, args: [memory, marker], env: { MEMORY_FILE_PATH: path.join(root, 'memory.jsonl') } } } });
+    await expect(createAgentSession({ cwd: dir, env, mcpConfig: [servers], agentProfile: 'no-such-agent' })).rejects.toThrow(/no-such-agent/);
+    // Longer than the server needs to start, had it been left to.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(pidsWith(marker)).toEqual([]);
+  });
 });

@@ -1,0 +1,47 @@
+import { UsageError } from '../errors.js';
+import { parseGuardrails, type GuardrailsSettings } from '../guardrails/index.js';
+import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { clientFor, providerIdOf, resolveClientModel, type RuntimeBase } from './base.js';
+import { generateProfile } from './profile-writer.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+/** Who answers: the provider's client, the agent profile (with its guardrails) and the model. */
+export interface SettledAgent {
+  providerId: string;
+  client: LLMClient;
+  profile: Profile;
+  profileGuardrails?: GuardrailsSettings;
+  model: string;
+  /** Why the client picked the model it did, when it picked one. */
+  modelNote?: string;
+}
+
+export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, options: AgentSessionOptions): Promise<SettledAgent> {
+  const values = base.config.values;
+  const providerId = options.client?.provider ?? providerIdOf(base);
+  const client = options.client ?? (await clientFor(base, providerId));
+
+  // The profile comes before the model, so a mistyped --agent-profile is reported without touching the network.
+  let resolving: Promise<{ model: string; note?: string }> | undefined;
+  const modelOnce = () => (resolving ??= resolveClientModel(client));
+  const profile: Profile = options.systemPrompt !== undefined
+    ? { name: 'custom', source: 'system-prompt' as const, systemPrompt: options.systemPrompt }
+    : await resolveProfile({
+        agentProfile: options.agentProfile,
+        agentDescription: options.agentDescription,
+        workspaceRoot: base.workspace.root,
+        cwd: base.workspace.cwd,
+        catalog,
+        generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
+      });
+  const profileGuardrails = profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profile.sourcePath ?? profile.name) : undefined;
+  const resolved: { model: string; note?: string } = options.model ? { model: options.model } : await modelOnce();
+  // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
+  const model = profile.model && !options.model && !values.model ? resolveModelAlias(providerId, profile.model, resolved.model) : resolved.model;
+  // A budget Beans cannot measure would let the run go on unbounded: refuse it up front.
+  if (values.maxBudgetUsd !== undefined && costUsd(providerId, model, { inputTokens: 0, outputTokens: 0 }) === undefined) {
+    throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
+  }
+  return { providerId, client, profile, ...(profileGuardrails ? { profileGuardrails } : {}), model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
+}
