@@ -103,7 +103,18 @@ async function readSkillFile(skill: SkillEntry, relative: string): Promise<{ con
  * any run of whitespace matching a space in the phrase.
  */
 export function skillsTriggeredBy(text: string, catalog: PluginCatalog): SkillEntry[] {
-  return catalog.skills().filter((skill) => skill.triggers.some((phrase) => phraseRegExp(phrase)?.test(text)));
+  const asciiLower = ASCII.test(text) ? text.toLowerCase() : undefined;
+  return catalog.skills().filter((skill) => skill.triggers.some((phrase) => mayOccur(phrase, asciiLower) && phraseRegExp(phrase)?.test(text)));
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+// Each phrase's Unicode-aware expression costs a compile on its first test; most messages contain
+// none of a phrase's words, which plain lowercase search tells cheaply. For ASCII text and phrase
+// that search is exact; for any other, the expression decides (Unicode case folding differs).
+function mayOccur(phrase: string, asciiLowerText: string | undefined): boolean {
+  if (asciiLowerText === undefined || !ASCII.test(phrase)) return true;
+  return phrase.toLowerCase().split(/\s+/).every((word) => asciiLowerText.includes(word));
 }
 
 function phraseRegExp(phrase: string): RegExp | undefined {

@@ -95,6 +95,13 @@ describe('skills', () => {
       expect(skillsTriggeredBy('dialog files', catalog)).toEqual([]);
     });
 
+    it('matches in text beyond ASCII, case folded the Unicode way', () => {
+      expect(skillsTriggeredBy('Können Sie READ\u00a0the logs lesen?', catalog).map((skill) => skill.name)).toEqual(['triggered']);
+      // U+017F LATIN SMALL LETTER LONG S folds to "s": lowercase search alone would miss it.
+      expect(skillsTriggeredBy('where is the log file\u017f', catalog)).toEqual([]);
+      expect(skillsTriggeredBy('read the log\u017f', catalog).map((skill) => skill.name)).toEqual(['triggered']);
+    });
+
     it('builds the message the session prepends, with the body', async () => {
       const message = await triggeredSkillMessage(catalog.findSkill('triggered')!);
       expect(message).toMatch(/matches the "triggered" skill/);
