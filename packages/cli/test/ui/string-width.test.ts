@@ -20,6 +20,13 @@ describe('fastStringWidth', () => {
     expect(fastStringWidth('')).toBe(0);
   });
 
+  it('takes no columns for colours and styles, unless asked to count them', () => {
+    const styled = '\u001b[1m\u001b[36m› \u001b[39m\u001b[22m\u001b[2m Ask anything · / for commands\u001b[22m ─↑';
+    expect(fastStringWidth(styled)).toBe(stringWidth(styled));
+    expect(fastStringWidth(styled, { countAnsiEscapeCodes: true })).toBe(stringWidth(styled, { countAnsiEscapeCodes: true }));
+    expect(fastStringWidth('\u001b[31m中\u001b[39m')).toBe(2);
+  });
+
   it('counts ambiguous characters as two columns when asked to', () => {
     expect(fastStringWidth('─·↑', { ambiguousIsNarrow: false })).toBe(stringWidth('─·↑', { ambiguousIsNarrow: false }));
     expect(fastStringWidth('─·↑', { ambiguousIsNarrow: false })).toBeGreaterThan(3);
