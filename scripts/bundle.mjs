@@ -5,6 +5,7 @@
 // from its own file (the built-in plugins folder) point to the same place.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -41,8 +42,23 @@ const stringWidthFastPath = {
   },
 };
 
+// Yoga (Ink's layout engine) is a WebAssembly module inlined as a data: URL. Its Emscripten loader
+// reads that URL with fetch whenever fetch exists, and the first fetch loads Node's HTTP client:
+// ~17 ms before the first frame. For a data: URL it is told to decode the bytes itself instead.
+const YOGA_FETCH = 'function ya(){return w||"function"!=typeof fetch?';
+const yogaWithoutFetch = {
+  name: 'yoga-without-fetch',
+  setup(build) {
+    build.onLoad({ filter: /yoga-layout[/\\].*yoga-wasm-base64-esm\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes(YOGA_FETCH)) throw new Error(`bundle: ${args.path} changed; check how it loads its WebAssembly now`);
+      return { contents: source.replace(YOGA_FETCH, 'function ya(){return w||ua(H)||"function"!=typeof fetch?'), loader: 'js' };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js') }, splitting: true, outdir, plugins: [stringWidthFastPath] });
+await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js') }, splitting: true, outdir, plugins: [stringWidthFastPath, yogaWithoutFetch] });
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, external: [...common.external, './cli.js'], outdir });
