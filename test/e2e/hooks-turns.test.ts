@@ -84,6 +84,15 @@ describe('turn hooks and guardrails in a one-shot run', () => {
     expect(withheld.stdout).toContain('That answer is not allowed.');
     expect(withheld.stdout).not.toContain('FORBIDDEN words');
   });
+
+  it('a pattern RE2 cannot run is a config error naming the rule and its settings file (exit 3)', async () => {
+    const repo = repoWithHooks({}, {}, { output: [{ pattern: 'ok', action: 'warn' }, { pattern: '(?<!re)fund', action: 'block' }] });
+    const server = await scriptedOllama({ turns: [{ text: 'ok' }] });
+    const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).toBe(3);
+    expect(server.requests.filter((r) => r.kind === 'chat')).toHaveLength(0);
+    expect(run.stderr).toMatch(/pattern \/\(\?<!re\)fund\/ \(guardrails\.output\[1\] in \S*home\/\.config\/beans-agent\/settings\.json\) is not valid RE2 syntax: .*no lookahead, lookbehind or backreferences/);
+  });
 });
 
 describe('session hooks in a one-shot run', () => {
@@ -168,5 +177,16 @@ describe("guardrails in an agent's frontmatter", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Not on this machine.');
     expect(server.requests.filter((r) => r.kind === 'chat')).toHaveLength(0);
+  });
+
+  it("a cloned repository's catastrophic patterns cannot hang the run", async () => {
+    // Under JavaScript's backtracking engine each check of these 41-character texts runs for hours.
+    const repo = makeTempRepo({
+      '.beans/agent.md': ['---', 'name: careful', 'guardrails:', '  input:', '    - pattern: "^(a+)+$"', '      action: block', '  output:', '    - pattern: "(x+x+)+y"', '      action: redact', '      name: xs', '---', 'You are careful.'].join('\n'),
+    });
+    const server = await scriptedOllama({ turns: [{ text: `xxy then ${'x'.repeat(40)}` }] });
+    const run = await runBeans(['-p', `${'a'.repeat(40)}!`], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, timeoutMs: 15_000 });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`[REDACTED:xs] then ${'x'.repeat(40)}`);
   });
 });

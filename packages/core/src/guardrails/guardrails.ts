@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors.js';
 import { describeIssues } from '../config/validate.js';
 import { BUILTIN_DETECTORS, findMatches, replaceRanges, type Detector } from './builtins.js';
+import { patternDetector } from './pattern.js';
 import { guardrailsSchema, type GuardrailRule, type GuardrailsSettings } from './schema.js';
 
 /** Rules ready to run; build once per session with `compileGuardrails`. */
@@ -30,10 +31,20 @@ export interface GuardrailVerdict {
   redacted: string[];
 }
 
-/** Settings and agent frontmatter rules, in that order (both apply). */
-export function compileGuardrails(...sources: (GuardrailsSettings | undefined)[]): Guardrails {
-  const input = sources.flatMap((source) => (source?.input ?? []).map(compileRule));
-  const output = sources.flatMap((source) => (source?.output ?? []).map(compileRule));
+/** Rules and where they were written (a settings file, an agent file), for errors. */
+export interface GuardrailSource {
+  rules: GuardrailsSettings | undefined;
+  where: string;
+}
+
+/**
+ * Settings and agent frontmatter rules, in that order (both apply). Throws ConfigError naming the rule
+ * when RE2 cannot compile a pattern.
+ */
+export async function compileGuardrails(...sources: GuardrailSource[]): Promise<Guardrails> {
+  const compile = (list: 'input' | 'output') =>
+    Promise.all(sources.flatMap(({ rules, where }) => (rules?.[list] ?? []).map((rule, index) => compileRule(rule, `guardrails.${list}[${index}] in ${where}`))));
+  const [input, output] = await Promise.all([compile('input'), compile('output')]);
   return { input, output, redactsToolResults: [...input, ...output].some((rule) => rule.detector === BUILTIN_DETECTORS.secrets) };
 }
 
@@ -84,10 +95,9 @@ function check(rules: CompiledRule[], original: string, what: 'prompt' | 'answer
   return { text, warnings, redacted, ...(blocked ? { blocked } : {}) };
 }
 
-function compileRule(rule: GuardrailRule): CompiledRule {
-  const detector: Detector = rule.builtin
-    ? BUILTIN_DETECTORS[rule.builtin]
-    : { label: rule.name ?? 'pattern', patterns: [new RegExp(rule.pattern ?? '', 'g')] };
+async function compileRule(rule: GuardrailRule, where: string): Promise<CompiledRule> {
   const name = rule.name ?? (rule.builtin ? `builtin ${rule.builtin}` : `pattern /${rule.pattern}/`);
+  // The schema holds exactly one of `builtin` and `pattern`.
+  const detector = rule.builtin ? BUILTIN_DETECTORS[rule.builtin] : await patternDetector(rule.pattern!, rule.name ?? 'pattern', rule.name ? `"${rule.name}", ${where}` : where);
   return { name, action: rule.action, ...(rule.message ? { message: rule.message } : {}), detector };
 }

@@ -8,7 +8,7 @@ import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { isInside } from '../workspace/paths.js';
 import { modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
-import { compileGuardrails, guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { compileGuardrails, guardrailToolHook, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
 import { isTrusted } from '../config/trust.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
@@ -138,6 +138,14 @@ function rulesWithSources(config: LoadedConfig, key: string): { rule: string; so
   const entry = config.entries.find((candidate) => candidate.key === key);
   if (!entry || !Array.isArray(entry.value)) return [];
   return (entry.value as string[]).map((rule, index) => ({ rule, source: formatConfigSource(entry.itemSources?.[index] ?? entry.source) }));
+}
+
+/** The settings' guardrail lists, each with the file (or flag) it came from, for errors. */
+function settingsGuardrails(config: LoadedConfig): GuardrailSource[] {
+  return (['input', 'output'] as const).map((list) => {
+    const entry = config.entries.find((candidate) => candidate.key === `guardrails.${list}`);
+    return { rules: { [list]: config.values.guardrails?.[list] }, where: entry ? formatConfigSource(entry.source) : 'settings' };
+  });
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
@@ -272,7 +280,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   });
   const commandHooks = hookToolCallbacks(hooks, (message) => options.onHookMessage?.(message));
   // Guardrails from settings, and from the agent's frontmatter (or the caller's own).
-  const guardrails = compileGuardrails(values.guardrails, options.guardrails ?? profileGuardrails);
+  const agentGuardrails: GuardrailSource = options.guardrails ? { rules: options.guardrails, where: 'the guardrails option' } : { rules: profileGuardrails, where: profile.sourcePath ?? profile.name };
+  const guardrails = await compileGuardrails(...settingsGuardrails(base.config), agentGuardrails);
   // Redaction last, so nothing a hook appends carries a secret to the model either.
   const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineTool } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
+import { loadRe2 } from '../re2.js';
 
 export const HANDOFF_TOOL_NAME = 'handoff';
 /** Handoffs (by the model or by routing) allowed while one user message is answered. */
@@ -135,13 +136,10 @@ async function bestPatterns(patterns: readonly string[] = [], text: string): Pro
 const REGEX_PATTERN = /^\/(.+)\/([a-z]*)$/s;
 
 // `match:` comes from plugin files a cloned repository may ship, and every user message is tested
-// against it: RE2 matches in linear time, where JavaScript's backtracking engine can take
-// exponential time (`/^(a+)+$/`). It loads only for lists that hold a `/regex/`. Patterns RE2 does
-// not support (lookaround, backreferences) never match.
-let regexEngine: Promise<typeof import('re2js').RE2JS> | undefined;
-
+// against it, so a `/regex/` runs on RE2 (linear time), loaded only for lists that hold one. Patterns
+// RE2 does not support (lookaround, backreferences) never match.
 async function patternScorer(patterns: readonly string[]): Promise<(pattern: string, text: string) => number> {
-  const re2 = patterns.some((pattern) => REGEX_PATTERN.test(pattern.trim())) ? await (regexEngine ??= import('re2js').then((module) => module.RE2JS)) : undefined;
+  const re2 = patterns.some((pattern) => REGEX_PATTERN.test(pattern.trim())) ? await loadRe2() : undefined;
   return (pattern, text) => {
     const regex = REGEX_PATTERN.exec(pattern.trim());
     if (regex && re2) {

@@ -111,8 +111,8 @@ describe('settings validation of hooks and guardrails', () => {
 
   it('says which guardrail rule is wrong', () => {
     expect(() => validateSettings({ guardrails: { input: [{ builtin: 'ssn', action: 'block' }] } }, 's.json')).toThrow('"guardrails.input[0].builtin" must be "secrets", "email" or "phone", not the string "ssn"');
-    expect(() => validateSettings({ guardrails: { output: [{ pattern: '(', action: 'warn' }] } }, 's.json')).toThrow('"guardrails.output[0].pattern" must be a valid regular expression, or leave it out and name a "builtin" (exactly one of the two), not the string "("');
-    expect(() => validateSettings({ guardrails: { output: [{ action: 'warn' }] } }, 's.json')).toThrow('"guardrails.output[0].pattern" must be a valid regular expression, or leave it out');
-    expect(() => validateSettings({ guardrails: { output: [{ pattern: 'x', builtin: 'email', action: 'warn' }] } }, 's.json')).toThrow('"guardrails.output[0].pattern" must be a valid regular expression, or leave it out');
+    expect(() => validateSettings({ guardrails: { output: [{ pattern: '', action: 'warn' }] } }, 's.json')).toThrow('"guardrails.output[0].pattern" must be a regular expression (RE2 syntax), or leave it out and name a "builtin" (exactly one of the two)');
+    expect(() => validateSettings({ guardrails: { output: [{ action: 'warn' }] } }, 's.json')).toThrow('"guardrails.output[0].pattern" must be a regular expression (RE2 syntax), or leave it out');
+    expect(() => validateSettings({ guardrails: { output: [{ pattern: 'x', builtin: 'email', action: 'warn' }] } }, 's.json')).toThrow('"guardrails.output[0].pattern" must be a regular expression (RE2 syntax), or leave it out');
   });
 });
