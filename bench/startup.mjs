@@ -14,17 +14,17 @@ import { BEANS, fmt, median, runBeans, runCommand, tempRepo } from './lib.mjs';
 const RUNS = Number(process.env.RUNS ?? 15);
 const repo = tempRepo();
 
-// The floor: the same Node starting and doing nothing. Goals are ratios to it (issue 21).
-const floorRuns = [];
+// The floor: the same Node starting and doing nothing. Goals are ratios to it (issue 21). Every
+// measured run is paired with a floor run just before it, so a busy machine moves both alike.
+const floorRun = async () => (await runCommand(process.execPath, ['-e', '0'], { cwd: repo.dir, env: repo.env })).ms;
+const ratio = (ms, floors) => `${(median(ms) / median(floors)).toFixed(2)}x its paired floor of ${fmt(median(floors))}`;
+const floors = [];
 const version = [];
 for (let i = 0; i < RUNS; i += 1) {
-  floorRuns.push((await runCommand(process.execPath, ['-e', '0'], { cwd: repo.dir, env: repo.env })).ms);
+  floors.push(await floorRun());
   version.push((await runBeans(['--version'], { cwd: repo.dir, env: repo.env })).ms);
 }
-const floor = median(floorRuns);
-const ratio = (ms) => `${(ms / floor).toFixed(2)}x the floor`;
-console.log(`node -e 0 (the floor)         median ${fmt(floor)}`);
-console.log(`beans --version               median ${fmt(median(version))}  (${ratio(median(version))}; min ${fmt(Math.min(...version))}, ${RUNS} runs)`);
+console.log(`beans --version: median ${fmt(median(version))} (${ratio(version, floors)}; min ${fmt(Math.min(...version))}, ${RUNS} runs)`);
 
 async function firstRequests(label, repo, providers = chosenProviders()) {
   for (const [provider, spec] of providers) {
@@ -32,9 +32,11 @@ async function firstRequests(label, repo, providers = chosenProviders()) {
     const env = { ...repo.env, ...spec.env(server.url) };
     const firstRequest = [];
     const total = [];
+    const floors = [];
     let bytes = 0;
     let detail = '';
     for (let i = 0; i < RUNS; i += 1) {
+      floors.push(await floorRun());
       const before = server.requests.length;
       const startedAt = performance.timeOrigin + performance.now();
       const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env });
@@ -46,7 +48,7 @@ async function firstRequests(label, repo, providers = chosenProviders()) {
       detail = `system prompt ${Buffer.byteLength(spec.system(chat.body))} B, tool declarations ${Buffer.byteLength(JSON.stringify(chat.body.tools ?? []))} B`;
     }
     const name = `${provider.padEnd(9)} ${label}`;
-    console.log(`${name}: first request median ${fmt(median(firstRequest))} (${ratio(median(firstRequest))}), whole run median ${fmt(median(total))}`);
+    console.log(`${name}: first request median ${fmt(median(firstRequest))} (${ratio(firstRequest, floors)}), whole run median ${fmt(median(total))}`);
     console.log(`${name}: first request body ${bytes} B (${(bytes / 1024).toFixed(1)} KB): ${detail}`);
     await server.close();
   }
@@ -87,20 +89,29 @@ const promptDrawn = (env) =>
     const started = performance.now();
     const child = spawn('script', ['-qfec', `stty cols 120 rows 40; exec '${BEANS}' chat`, '/dev/null'], { cwd: repo.dir, env: { ...env, TERM: 'xterm-256color' } });
     let screen = '';
+    let drawnAfter;
     child.stdout.on('data', (chunk) => {
       screen += chunk;
-      if (!screen.includes('Ask anything')) return;
+      if (drawnAfter !== undefined || !screen.includes('Ask anything')) return;
+      drawnAfter = performance.now() - started;
       child.kill('SIGKILL');
-      resolve(performance.now() - started);
     });
-    child.on('close', () => reject(new Error(`beans chat ended before drawing its prompt:\n${screen}`)));
+    // Beans leaves on the terminal's hang-up; the next run waits for that, not to share the CPU with it.
+    child.on('close', () => {
+      if (drawnAfter === undefined) reject(new Error(`beans chat ended before drawing its prompt:\n${screen}`));
+      else setTimeout(() => resolve(drawnAfter), 200);
+    });
   });
 if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0) {
   const [, spec] = chosenProviders(['ollama'])[0];
   const server = await spec.start({ turns: [{ text: 'hello' }] });
   const drawn = [];
-  for (let i = 0; i < RUNS; i += 1) drawn.push(await promptDrawn({ ...repo.env, ...spec.env(server.url) }));
-  console.log(`beans chat: prompt drawn      median ${fmt(median(drawn))} (${ratio(median(drawn))})`);
+  const floors = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    floors.push(await floorRun());
+    drawn.push(await promptDrawn({ ...repo.env, ...spec.env(server.url) }));
+  }
+  console.log(`beans chat: prompt drawn in median ${fmt(median(drawn))} (${ratio(drawn, floors)})`);
   await server.close();
 } else {
   console.log('beans chat: not measured (needs `script` from util-linux)');
