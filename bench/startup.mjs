@@ -2,8 +2,8 @@
 // for `beans -p hi` on each provider, and the size of that first request (system prompt + tool declarations).
 // Run: node bench/startup.mjs   (after ./scripts/setup.sh; uses the Node from scripts/toolchain.sh)
 import { chosenProviders } from './providers.mjs';
-import { spawn, spawnSync } from 'node:child_process';
-import { BEANS, fmt, median, runBeans, runCommand, tempRepo } from './lib.mjs';
+import { spawnSync } from 'node:child_process';
+import { BEANS, fmt, median, runBeans, runCommand, tempRepo, untilDrawn } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const repo = tempRepo();
@@ -44,25 +44,12 @@ for (const [provider, spec] of chosenProviders()) {
   await server.close();
 }
 
-// Interactive start: `beans chat` in a pseudo-terminal (util-linux `script`) until its prompt is drawn.
-const promptDrawn = (env) =>
-  new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn('script', ['-qfec', `stty cols 120 rows 40; exec '${BEANS}' chat`, '/dev/null'], { cwd: repo.dir, env: { ...env, TERM: 'xterm-256color' } });
-    let screen = '';
-    child.stdout.on('data', (chunk) => {
-      screen += chunk;
-      if (!screen.includes('Ask anything')) return;
-      child.kill('SIGKILL');
-      resolve(performance.now() - started);
-    });
-    child.on('close', () => reject(new Error(`beans chat ended before drawing its prompt:\n${screen}`)));
-  });
+// Interactive start: `beans chat` in a pseudo-terminal until its prompt is drawn.
 if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0) {
   const [, spec] = chosenProviders(['ollama'])[0];
   const server = await spec.start({ turns: [{ text: 'hello' }] });
   const drawn = [];
-  for (let i = 0; i < RUNS; i += 1) drawn.push(await promptDrawn({ ...repo.env, ...spec.env(server.url) }));
+  for (let i = 0; i < RUNS; i += 1) drawn.push(await untilDrawn(BEANS, ['chat'], /Ask anything/, { cwd: repo.dir, env: { ...repo.env, ...spec.env(server.url) } }));
   console.log(`beans chat: prompt drawn      median ${fmt(median(drawn))} (${ratio(median(drawn))})`);
   await server.close();
 } else {
