@@ -1,6 +1,6 @@
 // Shared helpers for the benchmarks: spawn the built beans, isolate HOME, summarise timings.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -23,8 +23,12 @@ export function runBeans(args, options) {
   return runCommand(BEANS, args, options);
 }
 
-/** Runs a program the way runBeans does, for baselines such as `node -e 0`. */
-export function runCommand(command, args, { cwd, env }) {
+/**
+ * Runs a program the way runBeans does, for baselines such as `node -e 0`. peakKb is the process's
+ * VmHWM; with `tree`, the peak of the summed VmRSS of the process and its descendants, sampled every
+ * 20 ms, for programs that start another process to do the work (Gemini CLI relaunches itself).
+ */
+export function runCommand(command, args, { cwd, env, tree = false }) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -32,12 +36,8 @@ export function runCommand(command, args, { cwd, env }) {
     let stderr = '';
     let peakKb = 0;
     const poll = setInterval(() => {
-      try {
-        const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (match) peakKb = Math.max(peakKb, Number(match[1]));
-      } catch {
-        // the process already exited
-      }
+      const kb = tree ? processTree(child.pid).reduce((sum, pid) => sum + statusKb(pid, 'VmRSS'), 0) : statusKb(child.pid, 'VmHWM');
+      peakKb = Math.max(peakKb, kb);
     }, 20);
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -45,6 +45,72 @@ export function runCommand(command, args, { cwd, env }) {
     child.on('close', (code) => {
       clearInterval(poll);
       resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, stderr, peakKb, startedAt: started });
+    });
+  });
+}
+
+/** A field of /proc/<pid>/status in kB; 0 once the process has exited. */
+function statusKb(pid, field) {
+  try {
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** pid and its descendants, from the parent ids in /proc (this kernel has no /proc/<pid>/task/<tid>/children). */
+function processTree(pid) {
+  const children = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]); // the name in parentheses may hold spaces
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // it exited while we looked
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i += 1) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+/**
+ * Starts a program in a 120x40 pseudo-terminal (util-linux `script`) and resolves with the time in ms
+ * until its output matches `drawn` (its prompt is on the screen); rejects if it exits or times out
+ * first. Then kills the whole tree: a program may outlive its terminal (Gemini CLI's parent ignores SIGHUP).
+ */
+export function untilDrawn(command, args, drawn, { cwd, env, timeoutMs = 30_000 }) {
+  const quoted = [command, ...args].map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn('script', ['-qfec', `stty cols 120 rows 40; exec ${quoted}`, '/dev/null'], { cwd, env: { ...env, TERM: 'xterm-256color' } });
+    child.stdout.setEncoding('utf8'); // a character split between two reads stays whole
+    let screen = '';
+    let outcome; // the time to the prompt, or why there was none
+    const settle = (result) => {
+      if (outcome !== undefined) return;
+      outcome = result;
+      for (const pid of processTree(child.pid)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    };
+    const timer = setTimeout(() => settle(new Error(`no prompt after ${timeoutMs / 1000} s`)), timeoutMs);
+    child.stdout.on('data', (chunk) => {
+      screen += chunk;
+      if (drawn.test(screen)) settle(performance.now() - started);
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      if (typeof outcome === 'number') return resolve(outcome);
+      // The screen's text for the error message: cursor moves right become spaces, other escapes go.
+      const text = screen.replace(/\x1b\[\d*C/g, ' ').replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b./g, '').replace(/\s+/g, ' ');
+      reject(new Error(`${path.basename(command)}: ${outcome?.message ?? 'it exited before drawing its prompt'}; the screen ends with: ${text.slice(-300)}`));
     });
   });
 }

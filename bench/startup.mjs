@@ -5,11 +5,11 @@
 // prompt is drawn.
 // Run: node bench/startup.mjs   (after ./scripts/setup.sh; uses the Node from scripts/toolchain.sh)
 import { chosenProviders } from './providers.mjs';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { BEANS, fmt, median, runBeans, runCommand, tempRepo } from './lib.mjs';
+import { BEANS, fmt, median, runBeans, runCommand, tempRepo, untilDrawn } from './lib.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const repo = tempRepo();
@@ -83,25 +83,7 @@ configure(configured, { mcp: true });
 await firstRequests('plugin + hooks + MCP server', configured, chosenProviders().slice(0, 1));
 configured.cleanup();
 
-// Interactive start: `beans chat` in a pseudo-terminal (util-linux `script`) until its prompt is drawn.
-const promptDrawn = (env) =>
-  new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn('script', ['-qfec', `stty cols 120 rows 40; exec '${BEANS}' chat`, '/dev/null'], { cwd: repo.dir, env: { ...env, TERM: 'xterm-256color' } });
-    let screen = '';
-    let drawnAfter;
-    child.stdout.on('data', (chunk) => {
-      screen += chunk;
-      if (drawnAfter !== undefined || !screen.includes('Ask anything')) return;
-      drawnAfter = performance.now() - started;
-      child.kill('SIGKILL');
-    });
-    // Beans leaves on the terminal's hang-up; the next run waits for that, not to share the CPU with it.
-    child.on('close', () => {
-      if (drawnAfter === undefined) reject(new Error(`beans chat ended before drawing its prompt:\n${screen}`));
-      else setTimeout(() => resolve(drawnAfter), 200);
-    });
-  });
+// Interactive start: `beans chat` in a pseudo-terminal until its prompt is drawn.
 if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0) {
   const [, spec] = chosenProviders(['ollama'])[0];
   const server = await spec.start({ turns: [{ text: 'hello' }] });
@@ -109,7 +91,7 @@ if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0) {
   const floors = [];
   for (let i = 0; i < RUNS; i += 1) {
     floors.push(await floorRun());
-    drawn.push(await promptDrawn({ ...repo.env, ...spec.env(server.url) }));
+    drawn.push(await untilDrawn(BEANS, ['chat'], /Ask anything/, { cwd: repo.dir, env: { ...repo.env, ...spec.env(server.url) } }));
   }
   console.log(`beans chat: prompt drawn in median ${fmt(median(drawn))} (${ratio(drawn, floors)})`);
   await server.close();
