@@ -14,10 +14,12 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
     }
     // Piped stdin without -p is a one-shot run on it, `beans chat` included (the contract).
     if (options.prompt !== undefined || !process.stdin.isTTY) {
+      // The one-shot code loads while stdin is read: start-up is otherwise idle there.
+      const oneShot = import('./one-shot.js');
       const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined);
       const prompt = joinPrompt(options.prompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
-      const { runOneShot } = await import('./one-shot.js');
+      const { runOneShot } = await oneShot;
       return await runOneShot(options, prompt, started);
     }
     if (!process.stdout.isTTY) throw new UsageError(`${forceChat ? 'Chat' : 'Beans'} needs a terminal. For scripts use beans -p "...".`);
