@@ -8,7 +8,7 @@ import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { isInside } from '../workspace/paths.js';
 import { modelLimits, providerKeyVariables, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { UsageError } from '../errors.js';
-import { compileGuardrails, guardrailToolHook, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
+import { guardrailToolHook, type Guardrails } from '../guardrails/index.js';
 import { isTrusted } from '../config/trust.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
@@ -140,14 +140,6 @@ function rulesWithSources(config: LoadedConfig, key: string): { rule: string; so
   return (entry.value as string[]).map((rule, index) => ({ rule, source: formatConfigSource(entry.itemSources?.[index] ?? entry.source) }));
 }
 
-/** The settings' guardrail lists, each with the file (or flag) it came from, for errors. */
-function settingsGuardrails(config: LoadedConfig): GuardrailSource[] {
-  return (['input', 'output'] as const).map((list) => {
-    const entry = config.entries.find((candidate) => candidate.key === `guardrails.${list}`);
-    return { rules: { [list]: config.values.guardrails?.[list] }, where: entry ? formatConfigSource(entry.source) : 'settings' };
-  });
-}
-
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
   const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
@@ -163,8 +155,8 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   const catalog = await loadCatalog(base, options.builtinPluginsDir);
   // Checked before anything else is built, so a bad --agents value is a usage error up front.
   const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
-  // MCP servers start here and get ready in their own processes while the client, the profile and
-  // the model are settled; if that fails, the servers must not outlive it.
+  // MCP servers start here and get ready in their own processes while the client, the profile, its
+  // guardrails and the model are settled; if that fails, the servers must not outlive it.
   const mcpStarting = startSessionMcp(
     {
       workspaceRoot: base.workspace.root,
@@ -182,7 +174,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   );
   // Its failures are warnings, so it should not reject; if it ever does, that surfaces where it is awaited.
   mcpStarting.catch(() => undefined);
-  const { providerId, client, profile, profileGuardrails, model, modelNote } = await settleAgent(base, catalog, options).catch(async (error: unknown) => {
+  const { providerId, client, profile, guardrails, model, modelNote } = await settleAgent(base, catalog, options).catch(async (error: unknown) => {
     await (await mcpStarting)?.close();
     throw error;
   });
@@ -279,9 +271,6 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     env: base.env,
   });
   const commandHooks = hookToolCallbacks(hooks, (message) => options.onHookMessage?.(message));
-  // Guardrails from settings, and from the agent's frontmatter (or the caller's own).
-  const agentGuardrails: GuardrailSource = options.guardrails ? { rules: options.guardrails, where: 'the guardrails option' } : { rules: profileGuardrails, where: profile.sourcePath ?? profile.name };
-  const guardrails = await compileGuardrails(...settingsGuardrails(base.config), agentGuardrails);
   // Redaction last, so nothing a hook appends carries a secret to the model either.
   const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;

@@ -1,17 +1,19 @@
+import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
-import { parseGuardrails, type GuardrailsSettings } from '../guardrails/index.js';
+import { compileGuardrails, parseGuardrails, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { clientFor, providerIdOf, resolveClientModel, type RuntimeBase } from './base.js';
 import { generateProfile } from './profile-writer.js';
 import type { AgentSessionOptions } from './session-options.js';
 
-/** Who answers: the provider's client, the agent profile (with its guardrails) and the model. */
+/** Who answers: the provider's client, the agent profile, the guardrails it answers under and the model. */
 export interface SettledAgent {
   providerId: string;
   client: LLMClient;
   profile: Profile;
-  profileGuardrails?: GuardrailsSettings;
+  /** From settings, and from the agent's frontmatter (or the caller's own). */
+  guardrails: Guardrails;
   model: string;
   /** Why the client picked the model it did, when it picked one. */
   modelNote?: string;
@@ -35,7 +37,11 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
         catalog,
         generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
       });
-  const profileGuardrails = profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profile.sourcePath ?? profile.name) : undefined;
+  const profileWhere = profile.sourcePath ?? profile.name;
+  const agentGuardrails: GuardrailSource = options.guardrails
+    ? { rules: options.guardrails, where: 'the guardrails option' }
+    : { rules: profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profileWhere) : undefined, where: profileWhere };
+  const guardrails = await compileGuardrails(...settingsGuardrails(base.config), agentGuardrails);
   const resolved: { model: string; note?: string } = options.model ? { model: options.model } : await modelOnce();
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
   const model = profile.model && !options.model && !values.model ? resolveModelAlias(providerId, profile.model, resolved.model) : resolved.model;
@@ -43,5 +49,13 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
   if (values.maxBudgetUsd !== undefined && costUsd(providerId, model, { inputTokens: 0, outputTokens: 0 }) === undefined) {
     throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
   }
-  return { providerId, client, profile, ...(profileGuardrails ? { profileGuardrails } : {}), model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
+  return { providerId, client, profile, guardrails, model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
+}
+
+/** The settings' guardrail lists, each with the file (or flag) it came from, for errors. */
+function settingsGuardrails(config: LoadedConfig): GuardrailSource[] {
+  return (['input', 'output'] as const).map((list) => {
+    const entry = config.entries.find((candidate) => candidate.key === `guardrails.${list}`);
+    return { rules: { [list]: config.values.guardrails?.[list] }, where: entry ? formatConfigSource(entry.source) : 'settings' };
+  });
 }
