@@ -141,6 +141,17 @@ function rulesWithSources(config: LoadedConfig, key: string): { rule: string; so
 }
 
 export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
+  // What was started before a failure (MCP server processes) must not outlive it.
+  const started: (() => Promise<void>)[] = [];
+  try {
+    return await buildAgentSession(options, (stop) => started.push(stop));
+  } catch (error) {
+    await Promise.all(started.map((stop) => stop()));
+    throw error;
+  }
+}
+
+async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop: () => Promise<void>) => void): Promise<AgentSession> {
   const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
   const values = base.config.values;
   const warnings = [...base.config.warnings];
@@ -156,7 +167,7 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
   // Checked before anything else is built, so a bad --agents value is a usage error up front.
   const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
   // MCP servers start here and get ready in their own processes while the client, the profile, its
-  // guardrails and the model are settled; if that fails, the servers must not outlive it.
+  // guardrails and the model are settled.
   const mcpStarting = startSessionMcp(
     {
       workspaceRoot: base.workspace.root,
@@ -172,12 +183,10 @@ export async function createAgentSession(options: AgentSessionOptions = {}): Pro
     },
     warnings,
   );
-  // Its failures are warnings, so it should not reject; if it ever does, that surfaces where it is awaited.
-  mcpStarting.catch(() => undefined);
-  const { providerId, client, profile, guardrails, model, modelNote } = await settleAgent(base, catalog, options).catch(async (error: unknown) => {
-    await (await mcpStarting)?.close();
-    throw error;
-  });
+  // Also marks a rejection as handled until `await mcpStarting` below reports it.
+  const mcpSettled = mcpStarting.catch(() => undefined);
+  onFailure(async () => (await mcpSettled)?.close());
+  const { providerId, client, profile, guardrails, model, modelNote } = await settleAgent(base, catalog, options);
   const mcp = await mcpStarting;
   const subagentListeners = new Set<(agent: SubagentDefinition, event: AgentEvent) => void>();
   // Children borrow the live conversation's model, tools and permission check (filled in below).

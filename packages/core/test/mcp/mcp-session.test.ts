@@ -215,11 +215,13 @@ describe('startSessionMcp', () => {
     expect(set?.statuses()).toMatchObject([{ name: 'ghost', status: 'failed' }]);
   });
 
-  it('closes the servers it started when the session cannot be built (they start beside the profile and model)', { timeout: 60_000 }, async () => {
+  it('closes the servers it started when the session cannot be built, before or after they are connected', { timeout: 60_000 }, async () => {
     const marker = `beans-mcp-failed-session-${process.pid}-${Date.now()}`;
     const { root, dir, env } = await setup({ turns: [] });
     const servers = JSON.stringify({ mcpServers: { mem: { command: process.execPath, args: [memory, marker], env: { MEMORY_FILE_PATH: path.join(root, 'memory.jsonl') } } } });
     await expect(createAgentSession({ cwd: dir, env, mcpConfig: [servers], agentProfile: 'no-such-agent' })).rejects.toThrow(/no-such-agent/);
+    // After the servers are connected too: resuming a session that does not exist.
+    await expect(createAgentSession({ cwd: dir, env, mcpConfig: [servers], resume: 'no-such-session' })).rejects.toThrow(/no-such-session/);
     // Longer than the server needs to start, had it been left to.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(pidsWith(marker)).toEqual([]);
