@@ -6,7 +6,8 @@ import { memoryTool } from '../memory/memory-tool.js';
 import { readFileTool } from './read-file.js';
 import { shellTool } from './shell.js';
 import { todoWriteTool } from './todo-write.js';
-import type { AnyTool } from './tool.js';
+import { BUILTIN_PARAMETERS } from './builtin-parameters.generated.js';
+import { usePrecomputedParameters, type AnyTool } from './tool.js';
 import { createWebFetchTool, type WebFetchOptions } from './web-fetch.js';
 import { writeFileTool } from './write-file.js';
 
@@ -18,4 +19,9 @@ export interface BuiltinToolOptions {
 /** The built-in tools in the contract's order (load_skill comes from the plugins layer). */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
   return [readFileTool, writeFileTool, editFileTool, shellTool, globTool, grepTool, listDirectoryTool, todoWriteTool, createWebFetchTool(options.webFetch), memoryTool];
+}
+
+for (const tool of builtinTools()) {
+  const parameters = BUILTIN_PARAMETERS[tool.name];
+  if (tool.schema && parameters) usePrecomputedParameters(tool.schema, parameters);
 }

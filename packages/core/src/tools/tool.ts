@@ -108,11 +108,24 @@ export function summarizeCall(tool: AnyTool | undefined, input: unknown): string
   }
 }
 
+// Converting a schema costs ~0.3 ms, and every session declares the built-in tools: theirs are
+// converted at build time (builtin-parameters.generated.ts) and registered for these very schemas.
+const precomputed = new WeakMap<z.ZodType, JsonSchema>();
+
+export function usePrecomputedParameters(schema: z.ZodType, parameters: JsonSchema): void {
+  precomputed.set(schema, parameters);
+}
+
 export function toolDeclaration(tool: AnyTool): ToolDeclaration {
   if (!tool.schema) return { name: tool.name, description: tool.description, parameters: tool.inputSchema ?? { type: 'object', properties: {} } };
-  const schema = z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input', override: dropSafeIntegerBound }) as Record<string, unknown>;
-  delete schema.$schema;
-  return { name: tool.name, description: tool.description, parameters: schema };
+  return { name: tool.name, description: tool.description, parameters: precomputed.get(tool.schema) ?? schemaParameters(tool.schema) };
+}
+
+/** The JSON Schema the model is given for a zod input schema. */
+export function schemaParameters(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropSafeIntegerBound }) as JsonSchema;
+  delete json.$schema;
+  return json;
 }
 
 // zod bounds every .int() by Number.MAX_SAFE_INTEGER: 30 bytes per field that tell the model nothing.
