@@ -1,5 +1,6 @@
-import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, ImageBlockParam, MessageParam, RawMessageStreamEvent, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import { BaseAnthropic } from '@anthropic-ai/sdk';
+import { Messages, type ContentBlockParam, type ImageBlockParam, type MessageCreateParamsStreaming, type MessageParam, type RawMessageStreamEvent, type TextBlockParam, type Tool } from '@anthropic-ai/sdk/resources/messages';
+import { Models } from '@anthropic-ai/sdk/resources/models';
 import { anthropicProvider } from './anthropic.js';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
@@ -9,6 +10,13 @@ import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type Attemp
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderOptions, Reasoning, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+// The SDK's client with the two resources Beans calls. The full `Anthropic` class builds every
+// resource (beta, files, skills, organizations...): ~1 MB that costs ~5 ms of every start.
+class AnthropicClient extends BaseAnthropic {
+  messages = new Messages(this);
+  models = new Models(this);
+}
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 export function createAnthropicClient(options: ProviderOptions = {}): LLMClient {
@@ -20,7 +28,7 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
   const policy = retryPolicy(options.retry);
   const context: FailureContext = { provider: 'anthropic', host: baseURL, hints: definition.hints };
   // maxRetries 0: Beans' retry policy handles 429 and 529 (overloaded) alike.
-  const client = apiKey ? new Anthropic({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000 }) : undefined;
+  const client = apiKey ? new AnthropicClient({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000 }) : undefined;
 
   async function* chatStream(request: ChatRequest): AsyncGenerator<StreamEvent, void> {
     const model = request.model || defaultModel;
@@ -28,7 +36,7 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
       yield { type: 'error', stopReason: 'error', failure: missingKeyFailure(definition), text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
       return;
     }
-    const body: Anthropic.MessageCreateParamsStreaming = {
+    const body: MessageCreateParamsStreaming = {
       model,
       max_tokens: request.maxOutputTokens ?? definition.maxOutputTokens!(model),
       messages: toAnthropicMessages(request.messages),
@@ -76,7 +84,7 @@ type Block =
   | { type: 'thinking'; text: string; signature: string }
   | { type: 'redacted_thinking'; data: string };
 
-async function* streamOnce(client: Anthropic, body: Anthropic.MessageCreateParamsStreaming, signal: AbortSignal | undefined): AsyncGenerator<AttemptChunk, AttemptResult> {
+async function* streamOnce(client: AnthropicClient, body: MessageCreateParamsStreaming, signal: AbortSignal | undefined): AsyncGenerator<AttemptChunk, AttemptResult> {
   const stream = await client.messages.create(body, signal ? { signal } : {});
   const blocks = new Map<number, Block>();
   const reasoning: Reasoning[] = [];
