@@ -134,6 +134,18 @@ describe('scripts never see a crash', () => {
     expect(run.stderr).toContain('retrying');
   });
 
+  it('stdin from a file is context for -p, and /dev/null is none', async () => {
+    const repo = makeTempRepo();
+    repo.write('notes.txt', 'the build broke at step 3\n');
+    const server = await scriptedOllama({ turns: [{ text: 'answered' }] });
+    const env = { ...repo.env, OLLAMA_HOST: server.url, BEANS: BEANS_BIN };
+    const lastPrompt = () => (server.requests.filter((request) => request.kind === 'chat').at(-1)!.body as { messages: { role: string; content: string }[] }).messages.findLast((message) => message.role === 'user')!.content;
+    expect(await sh('"$BEANS" -p "what broke?" < notes.txt', { cwd: repo.dir, env })).toMatchObject({ code: 0, stdout: 'answered\n' });
+    expect(lastPrompt()).toBe('<stdin>\nthe build broke at step 3\n</stdin>\n\nwhat broke?');
+    expect(await sh('"$BEANS" -p "what broke?" < /dev/null', { cwd: repo.dir, env })).toMatchObject({ code: 0, stdout: 'answered\n' });
+    expect(lastPrompt()).toBe('what broke?');
+  });
+
   it('echo hi | beans chat runs one-shot on stdin', async () => {
     const repo = makeTempRepo();
     const server = await scriptedOllama({ turns: [{ text: 'hello back' }] });

@@ -1,3 +1,4 @@
+import { fstatSync, readFileSync, statSync } from 'node:fs';
 import { UsageError, startupFailureResult } from '@beans/core';
 import type { CliOptions } from './options.js';
 import { reportError } from './report-error.js';
@@ -46,6 +47,11 @@ export function joinPrompt(prompt: string | undefined, piped: string): string {
 const STDIN_NOTICE_MS = 3_000;
 
 async function readStdin(withPrompt: boolean): Promise<string> {
+  // A file or /dev/null is read as it is: process.stdin costs ~5 ms of stream set-up, and scripts
+  // (cron, CI, `< /dev/null`) start that way. Pipes and sockets go through the stream below.
+  const input = fstatSync(0);
+  if (input.isFile()) return readFileSync(0, 'utf8');
+  if (input.isCharacterDevice() && input.rdev === statSync('/dev/null').rdev) return '';
   const chunks: Buffer[] = [];
   const notice = setTimeout(() => {
     if (chunks.length > 0) return;
