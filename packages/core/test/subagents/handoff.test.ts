@@ -1,20 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedOllama } from '../../../../test/support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
 import type { RecordedRequest, ScriptTurn } from '../../../../test/support/script.ts';
 import { query, type SdkMessage } from '../../src/index.js';
 import { userMessage } from '../../src/agent/chat-session.js';
 import type { AgentEvent } from '../../src/agent/types.js';
 import { createAgentSession } from '../../src/runtime/agent-session.js';
 import { matchScore } from '../../src/subagents/index.js';
-
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 type ChatBody = { messages: { role: string; content: string; tool_calls?: unknown[] }[]; tools?: { function: { name: string; description: string } }[] };
 const body = (request: RecordedRequest) => request.body as ChatBody;
@@ -27,18 +18,10 @@ const AGENTS = {
 };
 
 async function workspace(turns: (request: RecordedRequest, n: number) => ScriptTurn) {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-handoff-')));
-  const dir = path.join(root, 'repo');
-  const home = path.join(root, 'home');
-  mkdirSync(path.join(dir, 'plugins', 'desk', 'agents'), { recursive: true });
-  mkdirSync(home, { recursive: true });
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  for (const [file, text] of Object.entries(AGENTS)) writeFileSync(path.join(dir, 'plugins', 'desk', 'agents', file), text);
-  const server = await startScriptedOllama({ turns });
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
+  const repo = makeTempRepo(Object.fromEntries(Object.entries(AGENTS).map(([file, text]) => [`plugins/desk/agents/${file}`, text])));
+  const server = await scriptedOllama({ turns });
   const chats = () => server.requests.filter((request) => request.kind === 'chat');
-  return { dir, env, chats };
+  return { dir: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, chats };
 }
 
 describe('match: scoring', () => {

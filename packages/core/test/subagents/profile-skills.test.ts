@@ -1,16 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedOllama } from '../../../../test/support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
 import type { RecordedRequest, ScriptTurn } from '../../../../test/support/script.ts';
 import { query } from '../../src/index.js';
-
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 type ChatBody = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
 const messagesOf = (request: RecordedRequest) => (request.body as ChatBody).messages;
@@ -24,22 +15,12 @@ const FILES: Record<string, string> = {
 };
 
 async function workspace(turns: (request: RecordedRequest, n: number) => ScriptTurn) {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-profile-skills-')));
-  const dir = path.join(root, 'repo');
-  const home = path.join(root, 'home');
-  const agents = path.join(dir, 'plugins', 'desk', 'agents');
-  for (const [file, text] of Object.entries(FILES)) {
-    mkdirSync(path.dirname(path.join(agents, file)), { recursive: true });
-    writeFileSync(path.join(agents, file), text);
-  }
-  mkdirSync(path.join(dir, 'plugins', 'desk', 'skills'), { recursive: true });
-  writeFileSync(path.join(dir, 'plugins', 'desk', 'skills', 'style.md'), '---\ndescription: House style.\n---\nSTYLE body.\n');
-  mkdirSync(home, { recursive: true });
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  const server = await startScriptedOllama({ turns });
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
-  return { dir, env, chats: () => server.requests.filter((request) => request.kind === 'chat') };
+  const repo = makeTempRepo({
+    ...Object.fromEntries(Object.entries(FILES).map(([file, text]) => [`plugins/desk/agents/${file}`, text])),
+    'plugins/desk/skills/style.md': '---\ndescription: House style.\n---\nSTYLE body.\n',
+  });
+  const server = await scriptedOllama({ turns });
+  return { dir: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, chats: () => server.requests.filter((request) => request.kind === 'chat') };
 }
 
 async function run(prompt: string, options: Record<string, unknown>): Promise<void> {
