@@ -1,29 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedOllama } from '../../../../test/support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
 import type { ScriptOptions, ScriptedServer } from '../../../../test/support/script.ts';
 import { query, registerProvider, type LLMClient, type SdkMessage, type SdkUserInput, type StreamEvent } from '../../src/index.js';
 
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
 /** A temporary git repository with an isolated HOME, and a scripted Ollama serving the turns. */
 async function setup(script: ScriptOptions): Promise<{ dir: string; env: NodeJS.ProcessEnv; server: ScriptedServer }> {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-query-')));
-  const dir = path.join(root, 'repo');
-  const home = path.join(root, 'home');
-  mkdirSync(dir, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  const server = await startScriptedOllama(script);
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
-  return { dir, env, server };
+  const repo = makeTempRepo();
+  const server = await scriptedOllama(script);
+  return { dir: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, server };
 }
 
 async function collect(messages: AsyncIterable<SdkMessage>): Promise<SdkMessage[]> {

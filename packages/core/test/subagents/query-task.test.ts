@@ -1,34 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedOllama } from '../../../../test/support/scripted-ollama.ts';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
 import type { RecordedRequest, ScriptTurn } from '../../../../test/support/script.ts';
 import { query, type SdkMessage } from '../../src/index.js';
 import { createAgentSession } from '../../src/runtime/agent-session.js';
 import { userMessage } from '../../src/agent/chat-session.js';
-
-const cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
 
 type ChatBody = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
 const systemOf = (request: RecordedRequest) => (request.body as ChatBody).messages.find((m) => m.role === 'system')?.content ?? '';
 
 /** A temporary git repository with its own HOME, and a scripted Ollama server answering by `turns`. */
 async function setup(turns: (request: RecordedRequest, n: number) => ScriptTurn) {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-task-')));
-  const dir = path.join(root, 'repo');
-  const home = path.join(root, 'home');
-  mkdirSync(dir, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  const server = await startScriptedOllama({ turns });
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
-  return { dir, env, server };
+  const repo = makeTempRepo();
+  const server = await scriptedOllama({ turns });
+  return { dir: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, server };
 }
 
 describe('query() with subagents', () => {
