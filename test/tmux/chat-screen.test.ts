@@ -3,13 +3,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn } from '../support/script.ts';
-import { TmuxSession, hasTmux, makeWorkspace, closeOpen, open } from './tmux.ts';
+import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+import { makeTempRepo } from '../support/scratch.ts';
 
 afterEach(closeOpen);
 
 async function startBeans(turns: ScriptTurn[], options: { env?: Record<string, string>; files?: Record<string, string>; args?: string[]; userSettings?: object } = {}) {
   const server = await startScriptedOllama({ turns });
-  const workspace = makeWorkspace({ 'README.md': '# demo\n', ...options.files });
+  const workspace = makeTempRepo({ 'README.md': '# demo\n', ...options.files });
   if (options.userSettings) {
     mkdirSync(path.join(workspace.home, '.config', 'beans-agent'), { recursive: true });
     writeFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify(options.userSettings));

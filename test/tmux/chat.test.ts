@@ -3,13 +3,14 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
-import { TmuxSession, hasTmux, makeWorkspace, closeOpen, open } from './tmux.ts';
+import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+import { makeTempRepo } from '../support/scratch.ts';
 
 afterEach(closeOpen);
 
 async function startBeans(turns: ScriptTurn[], env: Record<string, string> = {}) {
   const server = await startScriptedOllama({ turns });
-  const workspace = makeWorkspace({ 'README.md': '# demo\n' });
+  const workspace = makeTempRepo({ 'README.md': '# demo\n' });
   const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ...env } });
   open.push({ session, server, workspace });
   await session.waitForText('Ask anything', 15_000);

@@ -4,14 +4,15 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
-import { TmuxSession, hasTmux, makeWorkspace, closeOpen, open } from './tmux.ts';
+import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+import { makeTempRepo } from '../support/scratch.ts';
 
 afterEach(closeOpen);
 
 describe.skipIf(!hasTmux)('memory in a real terminal (tmux)', () => {
   test('/memory opens the picked file in $EDITOR with a cooked terminal, then the chat takes keys again', async () => {
     const server = await startScriptedOllama({ turns: [{ text: 'unused' }] });
-    const workspace = makeWorkspace({ 'AGENTS.md': '# Rules\n' });
+    const workspace = makeTempRepo({ 'AGENTS.md': '# Rules\n' });
     // An "editor" that reads a typed line: it only gets one if the terminal is back in line mode.
     const editor = path.join(workspace.home, 'line-editor.sh');
     writeFileSync(editor, '#!/bin/sh\nprintf "EDITOR READY> "\nread line\necho "$line" >> "$1"\n');

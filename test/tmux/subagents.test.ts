@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
-import { TmuxSession, hasTmux, makeWorkspace, closeOpen, open } from './tmux.ts';
+import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+import { makeTempRepo } from '../support/scratch.ts';
 
 afterEach(closeOpen);
 
@@ -20,7 +21,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
         return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'find alpha', prompt: 'where is alpha?', subagent_type: 'finder' } }] } : { text: 'The finder says: a.ts.' };
       },
     });
-    const workspace = makeWorkspace({ 'plugins/search/agents/finder.md': FINDER });
+    const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
     open.push({ session, server, workspace });
     await session.waitForText('Ask anything', 15_000);
@@ -41,7 +42,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
         return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'find alpha', prompt: 'where is alpha?', subagent_type: 'finder' } }] } : { text: 'Found it in a.ts.' };
       },
     });
-    const workspace = makeWorkspace({ 'plugins/search/agents/finder.md': FINDER });
+    const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });
     const env = { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' };
     const first = TmuxSession.start({ workspace, env });
     open.push({ session: first, server, workspace });
@@ -64,7 +65,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
         return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'write child.txt', subagent_type: 'finder' } }] } : { text: 'The child is done.' };
       },
     });
-    const workspace = makeWorkspace({ 'plugins/search/agents/finder.md': FINDER });
+    const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
     open.push({ session, server, workspace });
     await session.waitForText('Ask anything', 15_000);
@@ -80,7 +81,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
 
   test('/agent hands the conversation over by hand, /agents marks who holds it, and match: routing is announced', async () => {
     const server = await startScriptedOllama({ turns: (request): ScriptTurn => ({ text: `${systemOf(request).split(':')[0]} speaking` }) });
-    const workspace = makeWorkspace({
+    const workspace = makeTempRepo({
       'plugins/desk/agents/billing.md': '---\nname: billing\ndescription: Invoices and refunds.\n---\nBILLING: money.\n',
       'plugins/desk/agents/support.md': '---\nname: support\ndescription: Accounts.\nmatch: [password reset]\n---\nSUPPORT: accounts.\n',
     });

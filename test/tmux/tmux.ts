@@ -4,37 +4,15 @@
  * tmux server socket, so tests never touch a developer's tmux.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { ScriptedServer } from '../support/script.ts';
+import type { TempRepo } from '../support/scratch.ts';
 
 export const BEANS_BIN = path.resolve(import.meta.dirname, '../../bin/beans');
 
 export const hasTmux = spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 
 let counter = 0;
-
-export interface Workspace {
-  dir: string;
-  home: string;
-  cleanup(): void;
-}
-
-/** A temporary git repository with HOME and XDG folders of its own. */
-export function makeWorkspace(files: Record<string, string> = {}): Workspace {
-  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-tmux-')));
-  const dir = path.join(root, 'repo');
-  const home = path.join(root, 'home');
-  mkdirSync(dir, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  for (const [file, content] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-    writeFileSync(path.join(dir, file), content);
-  }
-  return { dir, home, cleanup: () => rmSync(root, { recursive: true, force: true }) };
-}
 
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
@@ -48,7 +26,7 @@ export class TmuxSession {
    * Starts `bin/beans <args>` in a detached pane of the given size. The shell keeps the pane open
    * after beans exits and prints `[beans exited with N]`, so tests can read the exit code.
    */
-  static start(options: { workspace: Workspace; env: Record<string, string>; args?: string[]; columns?: number; rows?: number; program?: string[] }): TmuxSession {
+  static start(options: { workspace: TempRepo; env: Record<string, string>; args?: string[]; columns?: number; rows?: number; program?: string[] }): TmuxSession {
     const socket = `beans-test-${process.pid}-${++counter}`;
     const { workspace } = options;
     const env = {
@@ -135,7 +113,7 @@ export class TmuxSession {
 }
 
 /** What a test opened; push entries here and `afterEach(closeOpen)` ends them all. */
-export const open: { session?: TmuxSession; server?: ScriptedServer; workspace?: Workspace }[] = [];
+export const open: { session?: TmuxSession; server?: ScriptedServer; workspace?: TempRepo }[] = [];
 
 export async function closeOpen(): Promise<void> {
   for (const entry of open.splice(0)) {

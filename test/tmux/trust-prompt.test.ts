@@ -1,14 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { TmuxSession, hasTmux, makeWorkspace, type Workspace } from './tmux.ts';
+import { TmuxSession, hasTmux } from './tmux.ts';
+import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
 
 // The trust question before the chat mounts, in a real terminal: what it lists, keys typed before it
 // appeared, select-then-Enter, and what it records.
 const DRIVER = path.resolve(import.meta.dirname, 'trust-prompt-driver.mjs');
 const NODE = process.execPath;
 
-const open: { session: TmuxSession; workspace: Workspace }[] = [];
+const open: { session: TmuxSession; workspace: TempRepo }[] = [];
 afterEach(() => {
   for (const entry of open.splice(0)) {
     entry.session.kill();
@@ -17,13 +18,13 @@ afterEach(() => {
 });
 
 function start(settings: string, args: string[] = []) {
-  const workspace = makeWorkspace({ '.beans/settings.json': settings });
+  const workspace = makeTempRepo({ '.beans/settings.json': settings });
   const session = TmuxSession.start({ workspace, env: {}, program: [NODE, DRIVER, ...args], args: [] });
   open.push({ session, workspace });
   return { session, workspace };
 }
 
-const trustFile = (workspace: Workspace) => path.join(workspace.home, '.config', 'beans-agent', 'trusted-folders.json');
+const trustFile = (workspace: TempRepo) => path.join(workspace.home, '.config', 'beans-agent', 'trusted-folders.json');
 
 describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
   test('lists exactly what the folder asks for; keys typed before it appeared do nothing; select then Enter trusts', async () => {
@@ -60,7 +61,7 @@ describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
     expect(JSON.parse(readFileSync(trustFile(first.workspace), 'utf8')).folders[first.workspace.dir]).toBe('untrusted');
 
     const again = TmuxSession.start({ workspace: first.workspace, env: {}, program: [NODE, DRIVER], args: [] });
-    open.push({ session: again, workspace: makeWorkspace() });
+    open.push({ session: again, workspace: makeTempRepo() });
     await again.waitForText('[no trust question]');
   });
 
