@@ -137,7 +137,8 @@ describe('the transcript', () => {
   });
 
   test('Esc while messages are queued puts them back into the input', async () => {
-    const { chat } = setup({ turns: [{ chunks: ['a', 'b', 'c', 'd'], chunkDelayMs: 250 }] });
+    // Long enough that the Esc lands while the answer still streams, also on a busy machine (1 s was not).
+    const { chat } = setup({ turns: [{ chunks: 'abcdefghijklmnop'.split(''), chunkDelayMs: 250 }] });
     await chat.submit('start');
     await chat.waitForText('Working…');
     await chat.submit('remember me');
