@@ -3,6 +3,7 @@ import { describeIssues } from '../config/validate.js';
 import { BUILTIN_DETECTORS, findMatches, replaceRanges, type Detector } from './builtins.js';
 import { patternDetector } from './pattern.js';
 import { guardrailsSchema, type GuardrailRule, type GuardrailsSettings } from './schema.js';
+import { PARSE_ONCE } from '../parse-once.js';
 
 /** Rules ready to run; build once per session with `compileGuardrails`. */
 export interface Guardrails {
@@ -53,7 +54,7 @@ export async function compileGuardrails(...sources: GuardrailSource[]): Promise<
  * Throws ConfigError with the key and what was expected.
  */
 export function parseGuardrails(value: unknown, where: string): GuardrailsSettings {
-  const result = guardrailsSchema.safeParse(value);
+  const result = guardrailsSchema.safeParse(value, PARSE_ONCE);
   if (result.success) return result.data;
   const problems = describeIssues(result.error.issues.map((issue) => ({ ...issue, path: ['guardrails', ...issue.path] })), { guardrails: value });
   throw new ConfigError(`Invalid guardrails in ${where}: ${problems.slice(0, 3).join('; ')}. Fix the rules or remove them.`);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { PARSE_ONCE } from '../parse-once.js';
 
 /** One MCP server as configured, after `${VAR}` expansion. */
 export type McpServerConfig =
@@ -51,7 +52,7 @@ export function parseMcpServers(raw: unknown, source: string, env: NodeJS.Proces
       result.problems.push({ source, message: `MCP server name "${name}" may hold only letters, digits, "_" and "-".` });
       continue;
     }
-    const parsed = serverSchema.safeParse(value);
+    const parsed = serverSchema.safeParse(value, PARSE_ONCE);
     if (!parsed.success) {
       result.problems.push({ source, message: `MCP server "${name}" needs either "command" (stdio) or "type": "http"|"sse" with "url".` });
       continue;
@@ -105,7 +106,7 @@ function parseMcpConfigText(text: string, source: string, env: NodeJS.ProcessEnv
   } catch (error) {
     return { servers: [], problems: [{ source, message: `not valid JSON (${(error as Error).message}).` }] };
   }
-  const parsed = fileSchema.safeParse(json);
+  const parsed = fileSchema.safeParse(json, PARSE_ONCE);
   if (!parsed.success) return { servers: [], problems: [{ source, message: 'expected an object with an "mcpServers" key.' }] };
   return parseMcpServers(parsed.data.mcpServers, source, env, vars);
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { agentToolNames } from '../plugins/tool-names.js';
 import type { PluginCatalog, SkillEntry } from '../plugins/types.js';
+import { PARSE_ONCE } from '../parse-once.js';
 
 /** An agent the `task` tool can delegate to: a built-in, a plugin agent, or one given inline. */
 export interface SubagentDefinition {
@@ -61,7 +62,7 @@ export function parseInlineAgents(value: string | unknown): InlineAgents {
       throw new UsageError('--agents takes JSON such as {"reviewer": {"description": "...", "prompt": "..."}}.');
     }
   }
-  const parsed = inlineAgentsSchema.safeParse(raw);
+  const parsed = inlineAgentsSchema.safeParse(raw, PARSE_ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';

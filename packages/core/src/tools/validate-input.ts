@@ -1,4 +1,5 @@
 import type { AnyTool } from './tool.js';
+import { PARSE_ONCE } from '../parse-once.js';
 
 export type InputCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
@@ -8,7 +9,7 @@ export type InputCheck = { ok: true; value: unknown } | { ok: false; problems: s
  */
 export async function validateToolInput(tool: AnyTool, input: unknown): Promise<InputCheck> {
   if (tool.schema) {
-    const parsed = tool.schema.safeParse(input ?? {});
+    const parsed = tool.schema.safeParse(input ?? {}, PARSE_ONCE);
     if (parsed.success) return { ok: true, value: parsed.data };
     return { ok: false, problems: parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(input)'}: ${issue.message}`) };
   }

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { splitFrontmatter } from '../plugins/frontmatter.js';
 import { checkTemplates, compileExpression, expressionOf, ExpressionSyntaxError } from './expressions.js';
 import type { WorkflowRetry, Step, StoreTarget, Workflow, WorkflowInput } from './types.js';
+import { PARSE_ONCE } from '../parse-once.js';
 
 export const DEFAULT_RETRY: WorkflowRetry = { maxAttempts: 1, backoffMs: 1000, backoffMultiplier: 2 };
 const STEP_KINDS = ['call', 'parallel', 'loop', 'conditional', 'transform'] as const;
@@ -96,7 +97,7 @@ export async function parseWorkflow(source: string, file: string): Promise<Workf
     },
   };
   const problems: WorkflowProblem[] = [];
-  const top = topSchema.safeParse(document.toJS());
+  const top = topSchema.safeParse(document.toJS(), PARSE_ONCE);
   if (!top.success) {
     throw new WorkflowError(file, zodProblems(top.error, [], located));
   }
@@ -150,7 +151,7 @@ async function parseStep(raw: unknown, at: Path, located: Located, problems: Wor
     return undefined;
   }
   const kind = kinds[0];
-  const parsed = stepSchemas[kind].safeParse(raw);
+  const parsed = stepSchemas[kind].safeParse(raw, PARSE_ONCE);
   if (!parsed.success) {
     problems.push(...zodProblems(parsed.error, at, located));
     return undefined;
