@@ -3,13 +3,12 @@ import { DEFAULT_OLLAMA_HOST } from '../llm/ollama.js';
 import { guardrailsSchema, type GuardrailsSettings } from '../guardrails/schema.js';
 import { hooksSchema, type HooksSettings } from '../hooks/schema.js';
 import { BUILTIN_PROVIDERS } from '../llm/providers.js';
+import { lazily } from '../lazily.js';
 import type { PermissionMode } from '../permissions/types.js';
 
-// Why zod rather than a hand-written checker: `node -e "import('zod')"` takes ~70 ms against ~30 ms
-// for an empty script here (zod itself ~45 ms), which would matter on its own. But @beans/core's
-// entry point already loads zod for tool schemas (tools/tool.ts), so any process that reads settings
-// has paid for it; validating with it adds nothing. Paths that must stay fast (`beans --version`)
-// should not import @beans/core at all.
+// Why zod rather than a hand-written checker: @beans/core loads zod for tool schemas anyway. The
+// schema is built on first use: building it at import cost ~4.5 ms of every start, also for runs
+// with no settings file to check.
 //
 // Each leaf's `.describe()` text is what a user is told was expected, so keep it a noun phrase.
 
@@ -18,40 +17,46 @@ const list = (what: string) => z.array(z.string().describe('a string')).describe
 
 export const PERMISSION_MODES = ['default', 'auto-edit', 'yolo', 'plan'] as const satisfies readonly PermissionMode[];
 
-// Provider settings come from the providers' definitions: `models.<id>` and `<id>.<endpoint>`
-// (`ollama.host`, `gemini.baseUrl`, `openai.baseUrl`, `anthropic.baseUrl`).
-const modelsSchema = z
-  .object(Object.fromEntries(BUILTIN_PROVIDERS.map((p) => [p.id, name(`a ${p.hints.name} model name`)])))
-  .partial()
-  .describe('an object with a model per provider');
-const endpointSchemas = Object.fromEntries(
-  BUILTIN_PROVIDERS.filter((p) => p.endpoint).map((p) => [p.id, z.object({ [p.endpoint!.name]: name(p.endpoint!.describe) }).partial().describe('an object')]),
+// One OpenAI-compatible server added by settings: `"providers": {"lmstudio": {...}}`.
+const customProviderSchema = lazily(() =>
+  z
+    .object({
+      type: z.literal('openai').describe('"openai" (the only protocol custom endpoints speak)'),
+      baseUrl: z.url().describe('an endpoint URL such as "http://localhost:1234/v1"'),
+      apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('the name of the environment variable holding the key'),
+      models: list('a list of model names'),
+    })
+    .partial({ apiKeyEnv: true, models: true })
+    .strict()
+    .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv" and "models"'),
 );
-
-/** One OpenAI-compatible server added by settings: `"providers": {"lmstudio": {...}}`. */
-export const customProviderSchema = z
-  .object({
-    type: z.literal('openai').describe('"openai" (the only protocol custom endpoints speak)'),
-    baseUrl: z.url().describe('an endpoint URL such as "http://localhost:1234/v1"'),
-    apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('the name of the environment variable holding the key'),
-    models: list('a list of model names'),
-  })
-  .partial({ apiKeyEnv: true, models: true })
-  .strict()
-  .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv" and "models"');
 
 const builtinIds = new Set(BUILTIN_PROVIDERS.map((p) => p.id));
 
-export const settingsSchema = z
-  .object({
-    provider: name('a provider name such as "gemini", "anthropic", "openai", "ollama", or one of the "providers" setting'),
-    model: name('a model name'),
-    models: modelsSchema,
-    ...endpointSchemas,
-    providers: z
-      .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).refine((id) => !builtinIds.has(id), 'a name that is not a built-in provider'), customProviderSchema)
+/**
+ * Each top-level key's schema, built on first use: a flag or a variable (`OLLAMA_HOST` sets
+ * `ollama.host`) is checked against its own key without building the other ~270 schema objects.
+ */
+const sections = {
+  provider: lazily(() => name('a provider name such as "gemini", "anthropic", "openai", "ollama", or one of the "providers" setting')),
+  model: lazily(() => name('a model name')),
+  models: lazily(() =>
+    z
+      .object(Object.fromEntries(BUILTIN_PROVIDERS.map((p) => [p.id, name(`${/^[AEIOU]/.test(p.hints.name) ? 'an' : 'a'} ${p.hints.name} model name`)])))
+      .partial()
+      .describe('an object with a model per provider'),
+  ),
+  // `<id>.<endpoint>`: `ollama.host`, `gemini.baseUrl`, `openai.baseUrl`, `anthropic.baseUrl`.
+  ...Object.fromEntries(
+    BUILTIN_PROVIDERS.filter((p) => p.endpoint).map((p) => [p.id, lazily(() => z.object({ [p.endpoint!.name]: name(p.endpoint!.describe) }).partial().describe('an object'))]),
+  ),
+  providers: lazily(() =>
+    z
+      .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).refine((id) => !builtinIds.has(id), 'a name that is not a built-in provider'), customProviderSchema())
       .describe('an object of OpenAI-compatible endpoints by provider name (lower-case letters, digits, - and _, not a built-in name)'),
-    permissions: z
+  ),
+  permissions: lazily(() =>
+    z
       .object({
         mode: z.enum(PERMISSION_MODES).describe(`one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}`),
         allow: list('a list of tool names or rules like "shell(git *)"'),
@@ -59,23 +64,29 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
-    maxTurns: z.int().positive().describe('a positive whole number'),
-    maxBudgetUsd: z.number().positive().describe('a positive number of US dollars'),
-    plugins: z
+  ),
+  maxTurns: lazily(() => z.int().positive().describe('a positive whole number')),
+  maxBudgetUsd: lazily(() => z.number().positive().describe('a positive number of US dollars')),
+  plugins: lazily(() =>
+    z
       .object({
         dirs: list('a list of folder paths'),
         disabled: list('a list of plugin names'),
       })
       .partial()
       .describe('an object'),
-    sessions: z
+  ),
+  sessions: lazily(() =>
+    z
       .object({
         // The root of the per-workspace session folders (default `<state dir>/sessions`).
         dir: name('a folder path'),
       })
       .partial()
       .describe('an object'),
-    ui: z
+  ),
+  ui: lazily(() =>
+    z
       .object({
         theme: z.enum(['dark', 'light', 'high-contrast']).describe('"dark", "light" or "high-contrast"'),
         markdown: z.boolean().describe('true or false'),
@@ -83,7 +94,9 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
-    tools: z
+  ),
+  tools: lazily(() =>
+    z
       .object({
         env: z
           .object({
@@ -97,7 +110,9 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
-    compaction: z
+  ),
+  compaction: lazily(() =>
+    z
       .object({
         enabled: z.boolean().describe('true or false'),
         threshold: z.number().gt(0).max(1).describe('a fraction of the context window between 0 and 1, e.g. 0.8'),
@@ -105,14 +120,18 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
-    loopDetection: z
+  ),
+  loopDetection: lazily(() =>
+    z
       .object({
         enabled: z.boolean().describe('true or false'),
         maxRepeats: z.int().min(2).describe('a whole number of at least 2'),
       })
       .partial()
       .describe('an object'),
-    webFetch: z
+  ),
+  webFetch: lazily(() =>
+    z
       .object({
         // Off by default so a page cannot make Beans probe this machine or its network.
         allowPrivateNetwork: z.boolean().describe('true or false'),
@@ -121,7 +140,9 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
-    agents: z
+  ),
+  agents: lazily(() =>
+    z
       .object({
         // Subagents (the task tool) running at once, and the turn limit of each.
         maxParallel: z.int().positive().describe('a positive whole number'),
@@ -129,7 +150,9 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
-    sandbox: z
+  ),
+  sandbox: lazily(() =>
+    z
       .object({
         // Shell commands run in an OS sandbox: writes only in the workspace and temp, no network but these hosts.
         enabled: z.boolean().describe('true or false'),
@@ -137,25 +160,40 @@ export const settingsSchema = z
       })
       .partial()
       .describe('an object'),
-    // Claude Code's `mcpServers` shape (as in .mcp.json); servers of every settings file add up by name.
-    mcpServers: z.record(z.string(), z.unknown()).describe('an object of MCP servers by name, as in .mcp.json'),
-    mcp: z
+  ),
+  // Claude Code's `mcpServers` shape (as in .mcp.json); servers of every settings file add up by name.
+  mcpServers: lazily(() => z.record(z.string(), z.unknown()).describe('an object of MCP servers by name, as in .mcp.json')),
+  mcp: lazily(() =>
+    z
       .object({
         timeoutMs: z.int().positive().describe('a number of milliseconds'),
       })
       .partial()
       .describe('an object'),
-    // Claude Code's hook shape; merged across settings files by the hooks loader, not here.
-    hooks: hooksSchema,
-    guardrails: guardrailsSchema,
-    sop: z.string().describe('a string'),
-    debug: z.boolean().describe('true or false'),
-  })
-  .partial()
-  .describe('a JSON object');
+  ),
+  // Claude Code's hook shape; merged across settings files by the hooks loader, not here.
+  hooks: hooksSchema,
+  guardrails: guardrailsSchema,
+  sop: lazily(() => z.string().describe('a string')),
+  debug: lazily(() => z.boolean().describe('true or false')),
+};
+
+type Sections = { [K in keyof typeof sections]: ReturnType<(typeof sections)[K]> };
+
+export const settingsSchema = lazily(() =>
+  z
+    .object(Object.fromEntries(Object.entries(sections).map(([key, build]) => [key, build()])) as Sections)
+    .partial()
+    .describe('a JSON object'),
+);
+
+/** The schema of one top-level key; undefined for a key the settings do not have. */
+export function settingSection(key: string): z.ZodType | undefined {
+  return Object.hasOwn(sections, key) ? sections[key as keyof typeof sections]() : undefined;
+}
 
 /** The shape of one settings file: every key optional. */
-export type BeansSettings = z.infer<typeof settingsSchema>;
+export type BeansSettings = z.infer<ReturnType<typeof settingsSchema>>;
 
 /** The effective configuration: settings merged over the defaults. */
 export interface BeansConfig {

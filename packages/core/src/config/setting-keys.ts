@@ -1,5 +1,6 @@
 import type * as z from 'zod';
-import { settingsSchema } from './schema.js';
+import { settingSection, settingsSchema } from './schema.js';
+import { SETTING_KEYS } from './setting-keys.generated.js';
 
 /** `record`: an object of named entries (the `providers` setting), held and shown as one value. */
 export type SettingKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'list' | 'object' | 'record';
@@ -13,7 +14,6 @@ export interface SettingKey {
   expected: string;
   /** Allowed values of an enum. */
   options?: readonly string[];
-  schema: z.ZodType;
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -45,7 +45,7 @@ function kindOf(schema: z.ZodType): SettingKind {
 
 function describeNode(key: string, schema: z.ZodType): SettingKey {
   const kind = kindOf(schema);
-  const entry: SettingKey = { key, kind, expected: schema.description ?? kind, schema };
+  const entry: SettingKey = { key, kind, expected: schema.description ?? kind };
   if (kind === 'enum') entry.options = (schema as z.ZodEnum).options as string[];
   return entry;
 }
@@ -59,15 +59,28 @@ function walk(prefix: string, schema: z.ZodObject, out: SettingKey[]): void {
   }
 }
 
+/**
+ * The keys as the schema defines them. Start-up reads them from setting-keys.generated.ts instead
+ * (scripts/precompute.mjs writes it from this): building the schema to list its keys cost ~5 ms.
+ */
+export function settingKeysOfSchema(): SettingKey[] {
+  const all: SettingKey[] = [];
+  walk('', settingsSchema(), all);
+  return all;
+}
+
+/** The schema of one key, for checking a value given for it alone (a flag, a variable, `config set`). */
+export function schemaOfKey(key: string): z.ZodType {
+  const [section, ...rest] = key.split('.');
+  let node = unwrap(settingSection(section)!);
+  for (const name of rest) node = unwrap((node as z.ZodObject).shape[name] as z.ZodType);
+  return node;
+}
+
 let cached: Map<string, SettingKey> | undefined;
 
 function table(): Map<string, SettingKey> {
-  if (!cached) {
-    const all: SettingKey[] = [];
-    walk('', settingsSchema, all);
-    cached = new Map(all.map((k) => [k.key, k]));
-  }
-  return cached;
+  return (cached ??= new Map(SETTING_KEYS.map((k) => [k.key, k])));
 }
 
 /** Every key of the schema, objects and leaves, in schema order. */
@@ -89,7 +102,7 @@ export function findSettingKey(key: string): SettingKey | undefined {
  * was expected at exactly the place that was wrong.
  */
 export function expectedAt(path: readonly PropertyKey[]): string | undefined {
-  let node: z.ZodType = settingsSchema;
+  let node: z.ZodType = settingsSchema();
   for (const segment of path) {
     node = unwrap(node);
     if (node.def.type === 'object' && typeof segment === 'string') {

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors.js';
 import { isPlainObject, splitList } from './dotted.js';
 import { describeValue } from './json-text.js';
 import { settingsSchema, type BeansSettings } from './schema.js';
-import { expectedAt, findSettingKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
+import { expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
 /** `permissions.allow[2]` from a zod issue path. */
@@ -39,7 +39,7 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
     const hint = suggestSettingKey(key);
     return `${file}: unknown setting "${key}" is ignored${hint ? ` (did you mean "${hint}"?)` : ''}.`;
   });
-  const result = settingsSchema.safeParse(raw, PARSE_ONCE);
+  const result = settingsSchema().safeParse(raw, PARSE_ONCE);
   if (!result.success) {
     const problems = describeIssues(result.error.issues, raw);
     const shown = problems.slice(0, 5).join('; ');
@@ -104,7 +104,7 @@ export interface SettingProblem {
 
 /** Validates a value for one key; undefined when it fits. */
 export function checkSettingValue(key: SettingKey, value: unknown): SettingProblem | undefined {
-  const result = key.schema.safeParse(value, PARSE_ONCE);
+  const result = schemaOfKey(key.key).safeParse(value, PARSE_ONCE);
   if (result.success) return undefined;
   const issue = result.error.issues[0];
   return {

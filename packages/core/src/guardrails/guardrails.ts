@@ -54,7 +54,7 @@ export async function compileGuardrails(...sources: GuardrailSource[]): Promise<
  * Throws ConfigError with the key and what was expected.
  */
 export function parseGuardrails(value: unknown, where: string): GuardrailsSettings {
-  const result = guardrailsSchema.safeParse(value, PARSE_ONCE);
+  const result = guardrailsSchema().safeParse(value, PARSE_ONCE);
   if (result.success) return result.data;
   const problems = describeIssues(result.error.issues.map((issue) => ({ ...issue, path: ['guardrails', ...issue.path] })), { guardrails: value });
   throw new ConfigError(`Invalid guardrails in ${where}: ${problems.slice(0, 3).join('; ')}. Fix the rules or remove them.`);

@@ -62,7 +62,7 @@ export async function readSettingsHooks(options: {
     const raw = await readJson(files[kind]);
     if (!raw || typeof raw !== 'object' || !('hooks' in raw)) continue;
     // Settings loading has already rejected a malformed `hooks` (ConfigError); this only skips it.
-    const parsed = hooksSchema.safeParse((raw as Record<string, unknown>).hooks, PARSE_ONCE);
+    const parsed = hooksSchema().safeParse((raw as Record<string, unknown>).hooks, PARSE_ONCE);
     if (parsed.success) out[kind] = { file: files[kind], hooks: parsed.data };
   }
   return out;
@@ -154,7 +154,7 @@ async function pluginHooks(plugin: { name: string; root: string }, problems: Hoo
 function hooksOf(value: unknown, file: string, problems: HookProblem[]): HooksSettings | undefined {
   const wrapped = value && typeof value === 'object' && 'hooks' in value && !HOOK_EVENTS.some((event) => event in (value as object));
   const body = wrapped ? (value as Record<string, unknown>).hooks : value;
-  const parsed = hooksSchema.safeParse(body, PARSE_ONCE);
+  const parsed = hooksSchema().safeParse(body, PARSE_ONCE);
   if (!parsed.success) {
     // Paths from the settings root, so each problem says what the `hooks` key expects at that place.
     const issues = describeIssues(parsed.error.issues.map((issue) => ({ ...issue, path: ['hooks', ...issue.path] })), { hooks: body });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
+import { lazily } from '../lazily.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
 /** One MCP server as configured, after `${VAR}` expansion. */
@@ -26,13 +27,14 @@ export interface McpConfigResult {
   problems: McpConfigProblem[];
 }
 
-const stringMap = z.record(z.string(), z.string());
-
 // Claude Code's shapes: `type` is optional for stdio servers, "http" or "sse" for remote ones.
-const stdioSchema = z.object({ type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional() });
-const remoteSchema = z.object({ type: z.enum(['http', 'sse']), url: z.string().min(1), headers: stringMap.optional() });
-const serverSchema = z.union([stdioSchema, remoteSchema]);
-const fileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) });
+const serverSchema = lazily(() => {
+  const stringMap = z.record(z.string(), z.string());
+  const stdio = z.object({ type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional() });
+  const remote = z.object({ type: z.enum(['http', 'sse']), url: z.string().min(1), headers: stringMap.optional() });
+  return z.union([stdio, remote]);
+});
+const fileSchema = lazily(() => z.object({ mcpServers: z.record(z.string(), z.unknown()) }));
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), so they stay simple. */
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
@@ -52,7 +54,7 @@ export function parseMcpServers(raw: unknown, source: string, env: NodeJS.Proces
       result.problems.push({ source, message: `MCP server name "${name}" may hold only letters, digits, "_" and "-".` });
       continue;
     }
-    const parsed = serverSchema.safeParse(value, PARSE_ONCE);
+    const parsed = serverSchema().safeParse(value, PARSE_ONCE);
     if (!parsed.success) {
       result.problems.push({ source, message: `MCP server "${name}" needs either "command" (stdio) or "type": "http"|"sse" with "url".` });
       continue;
@@ -106,7 +108,7 @@ function parseMcpConfigText(text: string, source: string, env: NodeJS.ProcessEnv
   } catch (error) {
     return { servers: [], problems: [{ source, message: `not valid JSON (${(error as Error).message}).` }] };
   }
-  const parsed = fileSchema.safeParse(json, PARSE_ONCE);
+  const parsed = fileSchema().safeParse(json, PARSE_ONCE);
   if (!parsed.success) return { servers: [], problems: [{ source, message: 'expected an object with an "mcpServers" key.' }] };
   return parseMcpServers(parsed.data.mcpServers, source, env, vars);
 }

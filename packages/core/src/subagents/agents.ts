@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { UsageError } from '../errors.js';
 import { agentToolNames } from '../plugins/tool-names.js';
 import type { PluginCatalog, SkillEntry } from '../plugins/types.js';
+import { lazily } from '../lazily.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
 /** An agent the `task` tool can delegate to: a built-in, a plugin agent, or one given inline. */
@@ -40,17 +41,19 @@ const generalPurpose: SubagentDefinition = {
 };
 
 // Claude Code's `--agents` / `options.agents` shape.
-const inlineAgentsSchema = z.record(
-  z.string().regex(/^[\w.:-]+$/, 'an agent name is letters, digits, ".", ":", "_" or "-"'),
-  z.strictObject({
-    description: z.string().trim().min(1),
-    prompt: z.string().trim().min(1),
-    tools: z.array(z.string()).optional(),
-    model: z.string().optional(),
-  }),
+const inlineAgentsSchema = lazily(() =>
+  z.record(
+    z.string().regex(/^[\w.:-]+$/, 'an agent name is letters, digits, ".", ":", "_" or "-"'),
+    z.strictObject({
+      description: z.string().trim().min(1),
+      prompt: z.string().trim().min(1),
+      tools: z.array(z.string()).optional(),
+      model: z.string().optional(),
+    }),
+  ),
 );
 
-export type InlineAgents = z.infer<typeof inlineAgentsSchema>;
+export type InlineAgents = z.infer<ReturnType<typeof inlineAgentsSchema>>;
 
 /** `--agents '<json>'` or `query({ options: { agents } })`, checked; a bad value is a usage error. */
 export function parseInlineAgents(value: string | unknown): InlineAgents {
@@ -62,7 +65,7 @@ export function parseInlineAgents(value: string | unknown): InlineAgents {
       throw new UsageError('--agents takes JSON such as {"reviewer": {"description": "...", "prompt": "..."}}.');
     }
   }
-  const parsed = inlineAgentsSchema.safeParse(raw, PARSE_ONCE);
+  const parsed = inlineAgentsSchema().safeParse(raw, PARSE_ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';

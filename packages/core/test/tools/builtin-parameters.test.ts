@@ -4,7 +4,7 @@ import { builtinTools } from '../../src/tools/builtin.js';
 import { BUILTIN_PARAMETERS } from '../../src/tools/builtin-parameters.generated.js';
 import { defineTool, schemaParameters, toolDeclaration } from '../../src/tools/tool.js';
 
-const REGENERATE = 'run: pnpm run --silent build && node scripts/tool-parameters.mjs';
+const REGENERATE = 'run: pnpm run --silent build && node scripts/precompute.mjs';
 
 describe('built-in tool parameters computed at build time', () => {
   it('match the schemas they stand for', () => {
