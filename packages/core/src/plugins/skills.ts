@@ -2,7 +2,8 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { isInside } from '../workspace/paths.js';
 import path from 'node:path';
 import * as z from 'zod';
-import { defineTool, type Tool } from '../tools/tool.js';
+import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
+import { defineTool, usePrecomputedParameters, type Tool } from '../tools/tool.js';
 import { BUILTIN_COMMAND_NAMES, parseSlashInput } from './commands.js';
 import type { PluginCatalog, SkillEntry } from './types.js';
 
@@ -47,13 +48,16 @@ async function listSkillFiles(dir: string): Promise<string[]> {
 }
 
 /** The `load_skill` tool: a skill's full body by name, or one file from its folder. */
+const loadSkillInput = z.object({ name: z.string().describe('Skill name, or skill/relative-path for a file in its folder') });
+usePrecomputedParameters(loadSkillInput, BUILTIN_PARAMETERS.load_skill);
+
 export function createLoadSkillTool(catalog: PluginCatalog): Tool<{ name: string }> {
   return defineTool({
     name: 'load_skill',
     description:
       'Load a skill\'s full instructions by name (skills are listed in the system prompt). Load it before a task it covers. Pass "skill/path" to read a file from the skill\'s folder.',
     kind: 'meta',
-    schema: z.object({ name: z.string().describe('Skill name, or skill/relative-path for a file in its folder') }),
+    schema: loadSkillInput,
     ruleSubject: (input) => input.name,
     summarize: (input) => input.name,
     async execute(input) {

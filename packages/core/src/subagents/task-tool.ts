@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { summaryLine } from '../plugins/summary.js';
-import { defineTool, type ToolContext } from '../tools/tool.js';
+import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
+import { defineTool, usePrecomputedParameters, type ToolContext } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
 
 export const TASK_TOOL_NAME = 'task';
@@ -33,6 +34,7 @@ const taskInput = z.object({
   prompt: z.string().min(1).describe('The whole task: the agent sees nothing else'),
   subagent_type: z.string().min(1).describe('An agent listed above'),
 });
+usePrecomputedParameters(taskInput, BUILTIN_PARAMETERS[TASK_TOOL_NAME]);
 
 /**
  * Claude Code's `Task`: the model hands a focused job to another agent with its own prompt, tools

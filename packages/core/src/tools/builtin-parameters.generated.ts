@@ -202,5 +202,41 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "required": [
       "fact"
     ]
+  },
+  "task": {
+    "type": "object",
+    "properties": {
+      "description": {
+        "type": "string",
+        "description": "3-5 words"
+      },
+      "prompt": {
+        "type": "string",
+        "minLength": 1,
+        "description": "The whole task: the agent sees nothing else"
+      },
+      "subagent_type": {
+        "type": "string",
+        "minLength": 1,
+        "description": "An agent listed above"
+      }
+    },
+    "required": [
+      "description",
+      "prompt",
+      "subagent_type"
+    ]
+  },
+  "load_skill": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string",
+        "description": "Skill name, or skill/relative-path for a file in its folder"
+      }
+    },
+    "required": [
+      "name"
+    ]
   }
 };

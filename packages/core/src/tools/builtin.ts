@@ -23,5 +23,5 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
 
 for (const tool of builtinTools()) {
   const parameters = BUILTIN_PARAMETERS[tool.name];
-  if (tool.schema && parameters) usePrecomputedParameters(tool.schema, parameters);
+  if (tool.schema) usePrecomputedParameters(tool.schema, parameters);
 }

@@ -112,8 +112,8 @@ export function summarizeCall(tool: AnyTool | undefined, input: unknown): string
 // converted at build time (builtin-parameters.generated.ts) and registered for these very schemas.
 const precomputed = new WeakMap<z.ZodType, JsonSchema>();
 
-export function usePrecomputedParameters(schema: z.ZodType, parameters: JsonSchema): void {
-  precomputed.set(schema, parameters);
+export function usePrecomputedParameters(schema: z.ZodType, parameters: JsonSchema | undefined): void {
+  if (parameters) precomputed.set(schema, parameters);
 }
 
 export function toolDeclaration(tool: AnyTool): ToolDeclaration {
