@@ -1,6 +1,6 @@
 // Writes what start-up would otherwise compute from zod schemas on every run:
 // - packages/core/src/tools/builtin-parameters.generated.ts: the JSON Schema of each built-in tool's
-//   input, as the model is given it, and of task and load_skill (converting them cost ~5 ms);
+//   input, as the model is given it, and of task, load_skill and handoff (converting them cost ~5 ms);
 // - packages/core/src/config/setting-keys.generated.ts: every settings key with its kind and what it
 //   expects (building the settings schema to list them cost ~5 ms).
 // Run after changing a built-in tool's schema or the settings schema:
@@ -16,14 +16,15 @@ const { schemaParameters } = await dist('tools/tool.js');
 const { settingKeysOfSchema } = await dist('config/setting-keys.js');
 const { createTaskTool } = await dist('subagents/task-tool.js');
 const { createLoadSkillTool } = await dist('plugins/skills.js');
+const { createHandoffTool } = await dist('subagents/handoff.js');
 
 function write(relative, source, count) {
   writeFileSync(path.join(root, relative), source);
   console.log(`wrote ${relative} (${count})`);
 }
 
-// Every session also declares task and load_skill, whose schemas do not depend on their options.
-const tools = [...builtinTools(), createTaskTool({ agents: [], run: async () => ({}) }), createLoadSkillTool({})];
+// Sessions also declare task, load_skill and handoff, whose schemas do not depend on their options.
+const tools = [...builtinTools(), createTaskTool({ agents: [], run: async () => ({}) }), createLoadSkillTool({}), createHandoffTool({ targets: () => [] })];
 const parameters = Object.fromEntries(tools.map((tool) => [tool.name, schemaParameters(tool.schema)]));
 write(
   'packages/core/src/tools/builtin-parameters.generated.ts',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { defineTool } from '../tools/tool.js';
+import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
+import { defineTool, usePrecomputedParameters } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
 import { loadRe2 } from '../re2.js';
 
@@ -161,6 +162,7 @@ const handoffInput = z.object({
   agent: z.string().min(1),
   reason: z.string().describe('One sentence, shown to the user'),
 });
+usePrecomputedParameters(handoffInput, BUILTIN_PARAMETERS[HANDOFF_TOOL_NAME]);
 
 /** The model's way to pass the whole conversation to an agent better suited for it; the tool lists the targets. */
 export function createHandoffTool(controller: HandoffController) {

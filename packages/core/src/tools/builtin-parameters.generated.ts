@@ -238,5 +238,22 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "required": [
       "name"
     ]
+  },
+  "handoff": {
+    "type": "object",
+    "properties": {
+      "agent": {
+        "type": "string",
+        "minLength": 1
+      },
+      "reason": {
+        "type": "string",
+        "description": "One sentence, shown to the user"
+      }
+    },
+    "required": [
+      "agent",
+      "reason"
+    ]
   }
 };

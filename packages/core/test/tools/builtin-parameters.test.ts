@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import type { PluginCatalog } from '../../src/plugins/types.js';
 import { createLoadSkillTool } from '../../src/plugins/skills.js';
+import { createHandoffTool, type HandoffController } from '../../src/subagents/handoff.js';
 import { createTaskTool } from '../../src/subagents/task-tool.js';
 import { builtinTools } from '../../src/tools/builtin.js';
 import { BUILTIN_PARAMETERS } from '../../src/tools/builtin-parameters.generated.js';
@@ -9,11 +10,12 @@ import { defineTool, schemaParameters, toolDeclaration } from '../../src/tools/t
 
 const REGENERATE = 'run: pnpm run --silent build && node scripts/precompute.mjs';
 
-// What every session declares: the built-in tools, task and load_skill.
+// What sessions declare: the built-in tools, task, load_skill and handoff.
 const declaredTools = () => [
   ...builtinTools(),
   createTaskTool({ agents: [], run: async () => ({ finalText: '', turns: 0, inputTokens: 0, outputTokens: 0, stopReason: 'completed' }) }),
   createLoadSkillTool({} as PluginCatalog),
+  createHandoffTool({ targets: () => [] } as unknown as HandoffController),
 ];
 
 describe('built-in tool parameters computed at build time', () => {
