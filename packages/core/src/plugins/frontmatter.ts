@@ -1,4 +1,5 @@
 import jsYaml from 'js-yaml';
+import { readPlainFrontmatter } from './plain-frontmatter.js';
 import { recoverKeys, recoverKeysWithNotes } from './recover-keys.js';
 
 export interface FrontmatterSplit {
@@ -55,7 +56,7 @@ export function parseFrontmatter(text: string): ParsedFrontmatter {
 
   try {
     // js-yaml 3's safe schema, as gray-matter (Claude Code's reader) uses it: dates, no code.
-    const data: unknown = jsYaml.safeLoad(split.yaml);
+    const data: unknown = readPlainFrontmatter(split.yaml) ?? jsYaml.safeLoad(split.yaml);
     if (isRecord(data)) return { data: withRecoveredObjects(data, split.yaml), body: split.body, hasFrontmatter: true };
     return recovered(split, 'frontmatter is not a list of `key: value` lines');
   } catch (error) {
