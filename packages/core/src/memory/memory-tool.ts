@@ -5,10 +5,13 @@ import { readFileConfined, statOrUndefined } from '../tools/file-io.js';
 import { guarded } from '../tools/result.js';
 import { defineTool } from '../tools/tool.js';
 import { MEMORY_FILE, appendMemoryFact, noteLine, withNote } from './memory-file.js';
+import { lazily } from '../lazily.js';
 
-const schema = z.object({
-  fact: z.string().describe('The fact, one line'),
-});
+const schema = lazily(() =>
+  z.object({
+    fact: z.string().describe('The fact, one line'),
+  }),
+);
 
 /**
  * `memory`: the agent records a fact about the project in `.beans/memory.md`, which later sessions

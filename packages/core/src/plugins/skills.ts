@@ -6,6 +6,7 @@ import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
 import { defineTool, usePrecomputedParameters, type Tool } from '../tools/tool.js';
 import { BUILTIN_COMMAND_NAMES, parseSlashInput } from './commands.js';
 import type { PluginCatalog, SkillEntry } from './types.js';
+import { lazily } from '../lazily.js';
 
 // Enough to show the shape of a skill folder without flooding the context.
 const MAX_LISTED_FILES = 40;
@@ -48,7 +49,7 @@ async function listSkillFiles(dir: string): Promise<string[]> {
 }
 
 /** The `load_skill` tool: a skill's full body by name, or one file from its folder. */
-const loadSkillInput = z.object({ name: z.string().describe('Skill name, or skill/relative-path for a file in its folder') });
+const loadSkillInput = lazily(() => z.object({ name: z.string().describe('Skill name, or skill/relative-path for a file in its folder') }));
 usePrecomputedParameters(loadSkillInput, BUILTIN_PARAMETERS.load_skill);
 
 export function createLoadSkillTool(catalog: PluginCatalog): Tool<{ name: string }> {

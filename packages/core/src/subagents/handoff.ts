@@ -3,6 +3,7 @@ import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
 import { defineTool, usePrecomputedParameters } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
 import { loadRe2 } from '../re2.js';
+import { lazily } from '../lazily.js';
 
 export const HANDOFF_TOOL_NAME = 'handoff';
 /** Handoffs (by the model or by routing) allowed while one user message is answered. */
@@ -158,10 +159,12 @@ async function patternScorer(patterns: readonly string[]): Promise<(pattern: str
   };
 }
 
-const handoffInput = z.object({
-  agent: z.string().min(1),
-  reason: z.string().describe('One sentence, shown to the user'),
-});
+const handoffInput = lazily(() =>
+  z.object({
+    agent: z.string().min(1),
+    reason: z.string().describe('One sentence, shown to the user'),
+  }),
+);
 usePrecomputedParameters(handoffInput, BUILTIN_PARAMETERS[HANDOFF_TOOL_NAME]);
 
 /** The model's way to pass the whole conversation to an agent better suited for it; the tool lists the targets. */

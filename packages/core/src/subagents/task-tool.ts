@@ -3,6 +3,7 @@ import { summaryLine } from '../plugins/summary.js';
 import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
 import { defineTool, usePrecomputedParameters, type ToolContext } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
+import { lazily } from '../lazily.js';
 
 export const TASK_TOOL_NAME = 'task';
 export const DEFAULT_MAX_PARALLEL = 4;
@@ -29,11 +30,13 @@ export interface TaskToolOptions {
   maxParallel?: number;
 }
 
-const taskInput = z.object({
-  description: z.string().describe('3-5 words'),
-  prompt: z.string().min(1).describe('The whole task: the agent sees nothing else'),
-  subagent_type: z.string().min(1).describe('An agent listed above'),
-});
+const taskInput = lazily(() =>
+  z.object({
+    description: z.string().describe('3-5 words'),
+    prompt: z.string().min(1).describe('The whole task: the agent sees nothing else'),
+    subagent_type: z.string().min(1).describe('An agent listed above'),
+  }),
+);
 usePrecomputedParameters(taskInput, BUILTIN_PARAMETERS[TASK_TOOL_NAME]);
 
 /**

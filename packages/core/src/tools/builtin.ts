@@ -7,7 +7,7 @@ import { readFileTool } from './read-file.js';
 import { shellTool } from './shell.js';
 import { todoWriteTool } from './todo-write.js';
 import { BUILTIN_PARAMETERS } from './builtin-parameters.generated.js';
-import { usePrecomputedParameters, type AnyTool } from './tool.js';
+import { schemaSource, usePrecomputedParameters, type AnyTool } from './tool.js';
 import { createWebFetchTool, type WebFetchOptions } from './web-fetch.js';
 import { writeFileTool } from './write-file.js';
 
@@ -22,6 +22,6 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
 }
 
 for (const tool of builtinTools()) {
-  const parameters = BUILTIN_PARAMETERS[tool.name];
-  if (tool.schema) usePrecomputedParameters(tool.schema, parameters);
+  const source = schemaSource(tool);
+  if (source) usePrecomputedParameters(source, BUILTIN_PARAMETERS[tool.name]);
 }

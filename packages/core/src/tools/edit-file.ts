@@ -9,14 +9,17 @@ import { missingFileMessage } from './missing-file.js';
 import { guarded } from './result.js';
 import { cutLine, numberLines, plural, splitLines } from './text.js';
 import { defineTool, type ToolContext } from './tool.js';
+import { lazily } from '../lazily.js';
 
-const schema = z.object({
-  path: z.string().describe('File to edit'),
-  old_string: z.string().describe('Exact text to replace; empty to create a new file'),
-  new_string: z.string().describe('Replacement text'),
-  replace_all: z.boolean().optional().describe('Replace every match instead of exactly one'),
-});
-type EditInput = z.infer<typeof schema>;
+const schema = lazily(() =>
+  z.object({
+    path: z.string().describe('File to edit'),
+    old_string: z.string().describe('Exact text to replace; empty to create a new file'),
+    new_string: z.string().describe('Replacement text'),
+    replace_all: z.boolean().optional().describe('Replace every match instead of exactly one'),
+  }),
+);
+type EditInput = z.infer<ReturnType<typeof schema>>;
 
 interface PreparedEdit {
   target: WorkspacePath;

@@ -8,13 +8,16 @@ import { walkFiles, type WalkedFile } from './file-walk.js';
 import { guarded } from './result.js';
 import { plural } from './text.js';
 import { defineTool } from './tool.js';
+import { lazily } from '../lazily.js';
 
 export const GLOB_MAX_RESULTS = 200;
 
-const schema = z.object({
-  pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
-  path: z.string().optional().describe('Folder to search in (default: workspace root)'),
-});
+const schema = lazily(() =>
+  z.object({
+    pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
+    path: z.string().optional().describe('Folder to search in (default: workspace root)'),
+  }),
+);
 
 export const globTool = defineTool({
   name: 'glob',

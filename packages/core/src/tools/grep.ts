@@ -12,6 +12,7 @@ import { commandOnPath, compileRegex, EngineUnavailable, runEngine, type GrepEng
 import { guarded } from './result.js';
 import { plural } from './text.js';
 import { defineTool } from './tool.js';
+import { lazily } from '../lazily.js';
 
 export const GREP_MAX_MATCHES = 200;
 export const GREP_MAX_LINE_CHARS = 300;
@@ -19,12 +20,14 @@ const GREP_MAX_CHARS = 24_000;
 /** Past this many matches counting stops too: the total is reported as "more than". */
 const GREP_COUNT_CAP = 100_000;
 
-const schema = z.object({
-  pattern: z.string().min(1).describe('Regular expression (PCRE/JavaScript syntax)'),
-  path: z.string().optional().describe('File or folder to search (default: workspace root)'),
-  include: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
-  ignore_case: z.boolean().optional().describe('Case-insensitive search'),
-});
+const schema = lazily(() =>
+  z.object({
+    pattern: z.string().min(1).describe('Regular expression (PCRE/JavaScript syntax)'),
+    path: z.string().optional().describe('File or folder to search (default: workspace root)'),
+    include: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
+    ignore_case: z.boolean().optional().describe('Case-insensitive search'),
+  }),
+);
 
 export const grepTool = defineTool({
   name: 'grep',

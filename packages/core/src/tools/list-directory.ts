@@ -9,14 +9,17 @@ import { GitignoreFilter } from './gitignore.js';
 import { guarded } from './result.js';
 import { formatBytes, plural } from './text.js';
 import { defineTool } from './tool.js';
+import { lazily } from '../lazily.js';
 
 export const LIST_MAX_ENTRIES = 500;
 /** Sub-folders whose entries are counted; beyond this the listing skips the counts to stay fast. */
 const COUNT_SUBFOLDERS = 100;
 
-const schema = z.object({
-  path: z.string().optional().describe('Folder to list (default: workspace root)'),
-});
+const schema = lazily(() =>
+  z.object({
+    path: z.string().optional().describe('Folder to list (default: workspace root)'),
+  }),
+);
 
 export const listDirectoryTool = defineTool({
   name: 'list_directory',

@@ -8,17 +8,20 @@ import { missingFileMessage } from './missing-file.js';
 import { guarded } from './result.js';
 import { formatBytes, numberLines } from './text.js';
 import { defineTool } from './tool.js';
+import { lazily } from '../lazily.js';
 
 export const READ_DEFAULT_LINES = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 /** Stays under the executor's per-result cut, so a window is never cut in its middle. */
 export const READ_MAX_CHARS = 36_000;
 
-const schema = z.object({
-  path: z.string().describe('File path, relative to the workspace root or absolute inside it'),
-  offset: z.number().int().min(1).optional().describe('First line to read (1-based)'),
-  limit: z.number().int().min(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LINES})`),
-});
+const schema = lazily(() =>
+  z.object({
+    path: z.string().describe('File path, relative to the workspace root or absolute inside it'),
+    offset: z.number().int().min(1).optional().describe('First line to read (1-based)'),
+    limit: z.number().int().min(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LINES})`),
+  }),
+);
 
 export const readFileTool = defineTool({
   name: 'read_file',

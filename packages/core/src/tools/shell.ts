@@ -8,6 +8,7 @@ import { toolEnvironment } from './tool-env.js';
 import { OutputTee, wholeOutputNote } from './saved-output.js';
 import path from 'node:path';
 import { defineTool, type ToolContext, type ToolResult } from './tool.js';
+import { lazily } from '../lazily.js';
 
 export const SHELL_DEFAULT_TIMEOUT_MS = 120_000;
 export const SHELL_MAX_TIMEOUT_MS = 600_000;
@@ -16,10 +17,12 @@ const DRAIN_AFTER_EXIT_MS = 250;
 /** Streamed lines are batched so a chatty command does not flood the UI with events. */
 const UPDATE_INTERVAL_MS = 50;
 
-const schema = z.object({
-  command: z.string().min(1).describe('The bash command line'),
-  timeout_ms: z.number().int().min(1).max(SHELL_MAX_TIMEOUT_MS).optional().describe(`Timeout in ms (default ${SHELL_DEFAULT_TIMEOUT_MS})`),
-});
+const schema = lazily(() =>
+  z.object({
+    command: z.string().min(1).describe('The bash command line'),
+    timeout_ms: z.number().int().min(1).max(SHELL_MAX_TIMEOUT_MS).optional().describe(`Timeout in ms (default ${SHELL_DEFAULT_TIMEOUT_MS})`),
+  }),
+);
 
 // Commands run without a terminal; these keep tools from paging, prompting or colouring.
 const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1', TERM: 'dumb' };

@@ -1,16 +1,19 @@
 import * as z from 'zod';
 import { defineTool, type Todo } from './tool.js';
+import { lazily } from '../lazily.js';
 
-const schema = z.object({
-  todos: z
-    .array(
-      z.object({
-        content: z.string().min(1).describe('What to do, in a few words'),
-        status: z.enum(['pending', 'in_progress', 'completed']),
-      }),
-    )
-    .describe('The whole list'),
-});
+const schema = lazily(() =>
+  z.object({
+    todos: z
+      .array(
+        z.object({
+          content: z.string().min(1).describe('What to do, in a few words'),
+          status: z.enum(['pending', 'in_progress', 'completed']),
+        }),
+      )
+      .describe('The whole list'),
+  }),
+);
 
 const MARKS: Record<Todo['status'], string> = { pending: '[ ]', in_progress: '[>]', completed: '[x]' };
 

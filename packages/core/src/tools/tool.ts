@@ -90,8 +90,26 @@ export interface Tool<Input = unknown> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = Tool<any>;
 
-export function defineTool<S extends z.ZodType>(tool: Tool<z.infer<S>> & { schema: S }): Tool<z.infer<S>> {
-  return tool;
+/** A zod schema, or the memoised function that builds it (`lazily`), which the tool's first call runs. */
+export type SchemaSource = z.ZodType | (() => z.ZodType);
+
+const schemaSources = new WeakMap<AnyTool, SchemaSource>();
+
+/**
+ * A tool with a zod input schema. The built-in tools pass `lazily(() => z.object(...))`: building
+ * their schemas at import cost ~3 ms of every start, and the model is given precomputed JSON
+ * Schemas, so a schema is built when a call is first validated.
+ */
+export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.infer<S>>, 'schema'> & { schema: S | (() => S) }): Tool<z.infer<S>> {
+  const { schema, ...rest } = tool;
+  const defined = (typeof schema === 'function' ? Object.defineProperty(rest, 'schema', { get: schema, enumerable: true }) : tool) as Tool<z.infer<S>>;
+  schemaSources.set(defined, schema);
+  return defined;
+}
+
+/** A tool's schema or the function that builds it, without building it. */
+export function schemaSource(tool: AnyTool): SchemaSource | undefined {
+  return schemaSources.get(tool) ?? tool.schema;
 }
 
 /** A tool whose input is described by a JSON Schema (MCP, SDK tools); validated by that schema. */
@@ -110,15 +128,16 @@ export function summarizeCall(tool: AnyTool | undefined, input: unknown): string
 
 // Converting a schema costs ~0.3 ms, and every session declares the built-in tools: theirs are
 // converted at build time (builtin-parameters.generated.ts) and registered for these very schemas.
-const precomputed = new WeakMap<z.ZodType, JsonSchema>();
+const precomputed = new WeakMap<SchemaSource, JsonSchema>();
 
-export function usePrecomputedParameters(schema: z.ZodType, parameters: JsonSchema | undefined): void {
+export function usePrecomputedParameters(schema: SchemaSource, parameters: JsonSchema | undefined): void {
   if (parameters) precomputed.set(schema, parameters);
 }
 
 export function toolDeclaration(tool: AnyTool): ToolDeclaration {
-  if (!tool.schema) return { name: tool.name, description: tool.description, parameters: tool.inputSchema ?? { type: 'object', properties: {} } };
-  return { name: tool.name, description: tool.description, parameters: precomputed.get(tool.schema) ?? schemaParameters(tool.schema) };
+  const source = schemaSource(tool);
+  if (!source) return { name: tool.name, description: tool.description, parameters: tool.inputSchema ?? { type: 'object', properties: {} } };
+  return { name: tool.name, description: tool.description, parameters: precomputed.get(source) ?? schemaParameters(tool.schema!) };
 }
 
 /** The JSON Schema the model is given for a zod input schema. */

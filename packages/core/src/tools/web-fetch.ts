@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { errorResult } from './result.js';
 import { defineTool, type AnyTool, type ToolSessionState } from './tool.js';
 import type { FetchLimits } from './web-fetch-http.js';
+import { lazily } from '../lazily.js';
 
 export interface WebFetchOptions extends Partial<FetchLimits> {
   /** The clock of the page cache (tests move it). */
@@ -15,10 +16,12 @@ export const WEB_FETCH_CACHE_MS = 15 * 60 * 1000;
 const CACHE_ENTRIES = 50;
 const CACHE_CHARS = 16 * 1024 * 1024;
 
-const schema = z.object({
-  url: z.url({ protocol: /^https?$/ }),
-  prompt: z.string().optional().describe('What to look for'),
-});
+const schema = lazily(() =>
+  z.object({
+    url: z.url({ protocol: /^https?$/ }),
+    prompt: z.string().optional().describe('What to look for'),
+  }),
+);
 
 interface CachedPage {
   at: number;

@@ -7,13 +7,16 @@ import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, readFileConfined, record
 import { guarded } from './result.js';
 import { formatBytes, looksBinary, plural, splitLines } from './text.js';
 import { defineTool, type ToolContext, type ToolDetails } from './tool.js';
+import { lazily } from '../lazily.js';
 
-const schema = z.object({
-  path: z.string().describe('File to write'),
-  content: z.string().describe('The full text to write'),
-  append: z.boolean().optional().describe('Add content at the end instead of replacing the file'),
-});
-type WriteInput = z.infer<typeof schema>;
+const schema = lazily(() =>
+  z.object({
+    path: z.string().describe('File to write'),
+    content: z.string().describe('The full text to write'),
+    append: z.boolean().optional().describe('Add content at the end instead of replacing the file'),
+  }),
+);
+type WriteInput = z.infer<ReturnType<typeof schema>>;
 
 interface PreparedWrite {
   target: WorkspacePath;
