@@ -192,6 +192,9 @@ export function settingSection(key: string): z.ZodType | undefined {
   return Object.hasOwn(sections, key) ? sections[key as keyof typeof sections]() : undefined;
 }
 
+/** The top-level keys, in the schema's order. */
+export const SETTING_SECTIONS: readonly string[] = Object.keys(sections);
+
 /** The shape of one settings file: every key optional. */
 export type BeansSettings = z.infer<ReturnType<typeof settingsSchema>>;
 

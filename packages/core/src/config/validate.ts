@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import { ConfigError } from '../errors.js';
 import { isPlainObject, splitList } from './dotted.js';
 import { describeValue } from './json-text.js';
-import { settingsSchema, type BeansSettings } from './schema.js';
+import { SETTING_SECTIONS, settingSection, type BeansSettings } from './schema.js';
 import { expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
@@ -39,14 +39,23 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
     const hint = suggestSettingKey(key);
     return `${file}: unknown setting "${key}" is ignored${hint ? ` (did you mean "${hint}"?)` : ''}.`;
   });
-  const result = settingsSchema().safeParse(raw, PARSE_ONCE);
-  if (!result.success) {
-    const problems = describeIssues(result.error.issues, raw);
+  // Key by key, as the whole (partial) settings object would check them, so a file builds the
+  // schemas of the keys it has and no others.
+  const settings: Record<string, unknown> = {};
+  const issues: z.core.$ZodIssue[] = [];
+  for (const key of SETTING_SECTIONS) {
+    if (!Object.hasOwn(raw, key)) continue;
+    const result = settingSection(key)!.safeParse(raw[key], PARSE_ONCE);
+    if (result.success) settings[key] = result.data;
+    else issues.push(...result.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })));
+  }
+  if (issues.length > 0) {
+    const problems = describeIssues(issues, raw);
     const shown = problems.slice(0, 5).join('; ');
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
     throw new ConfigError(`Invalid settings in ${file}: ${shown}${more}. Fix the file, or remove the key${problems.length > 1 ? 's' : ''}.`);
   }
-  return { settings: result.data, warnings };
+  return { settings: settings as BeansSettings, warnings };
 }
 
 /** Dotted keys of `value` (a settings object, or a part of one under `prefix`) that the schema lacks. */
