@@ -46,8 +46,9 @@ export function autoCompaction(
     const current = session();
     const overhead = current.systemPrompt + JSON.stringify(current.tools.declarations());
     const before = estimateTokens(convertToLlm(messages), overhead);
-    // Short conversations fit every model: no look-up delays the first requests.
-    if (before < SMALLEST_WINDOW * settings.threshold && !settings.contextWindow) return messages;
+    // Short conversations fit every model: no look-up delays the first requests. Nor does a lone
+    // prompt, with nothing before it to summarise or drop (many MCP tools can make it look long).
+    if ((before < SMALLEST_WINDOW * settings.threshold || messages.length <= 1) && !settings.contextWindow) return messages;
     const window = settings.contextWindow ?? (await contextWindowOf(current.model, signal).catch(() => undefined));
     if (!window) return messages;
     const limit = window * settings.threshold;
