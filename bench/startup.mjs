@@ -1,12 +1,12 @@
 // Start-up benchmarks: `beans --version`, time from process start to the first provider request
 // for `beans -p hi` on each provider, and the size of that first request (system prompt + tool
 // declarations); then the same with a user plugin, hooks and an MCP server configured (the hooks do
-// not fire for `hi`, the server's tools are declared but not called); then `beans chat` until its
-// prompt is drawn.
+// not fire for `hi`, the server's tools are declared but not called), the server met for the first
+// time and met before; then `beans chat` until its prompt is drawn.
 // Run: node bench/startup.mjs   (after ./scripts/setup.sh; uses the Node from scripts/toolchain.sh)
 import { chosenProviders } from './providers.mjs';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { BEANS, fmt, median, runBeans, runCommand, tempRepo, untilDrawn } from './lib.mjs';
@@ -26,7 +26,7 @@ for (let i = 0; i < RUNS; i += 1) {
 }
 console.log(`beans --version: median ${fmt(median(version))} (${ratio(version, floors)}; min ${fmt(Math.min(...version))}, ${RUNS} runs)`);
 
-async function firstRequests(label, repo, providers = chosenProviders()) {
+async function firstRequests(label, repo, providers = chosenProviders(), beforeEachRun = () => {}) {
   for (const [provider, spec] of providers) {
     const server = await spec.start({ turns: [{ text: 'hello' }] });
     const env = { ...repo.env, ...spec.env(server.url) };
@@ -36,6 +36,7 @@ async function firstRequests(label, repo, providers = chosenProviders()) {
     let bytes = 0;
     let detail = '';
     for (let i = 0; i < RUNS; i += 1) {
+      beforeEachRun();
       floors.push(await floorRun());
       const before = server.requests.length;
       const startedAt = performance.timeOrigin + performance.now();
@@ -77,10 +78,14 @@ await firstRequests('beans -p hi', repo);
 const configured = tempRepo();
 configure(configured, { mcp: false });
 await firstRequests('plugin + hooks', configured);
-// The first request waits for the server's tools, as in Claude Code and Gemini CLI: that server
-// (a Node program) alone needs ~190 ms here to start, so this line measures it as much as Beans.
+// Meeting a server for the first time, the first request waits for its tools, as in Claude Code:
+// that server (a Node program) alone needs ~190 ms here to start, so this line measures it as much
+// as Beans. Afterwards its tools are remembered: the first request declares them while it starts.
 configure(configured, { mcp: true });
-await firstRequests('plugin + hooks + MCP server', configured, chosenProviders().slice(0, 1));
+const remembered = path.join(configured.env.XDG_STATE_HOME, 'beans-agent', 'mcp-tools');
+const forget = () => rmSync(remembered, { recursive: true, force: true });
+await firstRequests('plugin + hooks + MCP server met first', configured, chosenProviders().slice(0, 1), forget);
+await firstRequests('plugin + hooks + MCP server met before', configured, chosenProviders());
 configured.cleanup();
 
 // Interactive start: `beans chat` in a pseudo-terminal until its prompt is drawn.

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
+import { makeTempRepo, parseJsonLines, runBeans, scriptedOllama } from './harness.ts';
 
 const require = createRequire(import.meta.url);
 const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
@@ -113,5 +113,55 @@ describe('beans -p with MCP servers', () => {
     expect(last.at(-1)).toContain('restarted');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(marker) && !line.includes('pkill'))).toEqual([]);
+  });
+});
+
+describe('beans -p with an MCP server it met on an earlier run', () => {
+  it('sends the first request with the tools the server offered last time while it starts, and a call waits for it; stream-json still waits', { timeout: 90_000 }, async () => {
+    const repo = makeTempRepo();
+    const memoryFile = path.join(repo.home, 'memory.jsonl');
+    // A server that takes 3 s to start, so whether Beans waited for it shows in the first request's time.
+    const slow = path.join(repo.home, 'slow-memory.sh');
+    writeFileSync(slow, `sleep 3\nexec "${process.execPath}" "${memory}"\n`);
+    const settings = path.join(repo.env.XDG_CONFIG_HOME!, 'beans-agent', 'settings.json');
+    mkdirSync(path.dirname(settings), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ mcpServers: { mem: { command: 'bash', args: [slow], env: { MEMORY_FILE_PATH: memoryFile } } } }));
+    const server = await scriptedOllama({
+      turns: (request) => {
+        const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+        if (!messages.some((message) => message.role === 'user' && message.content.includes('remember'))) return { text: 'done' };
+        if (messages.some((message) => message.role === 'tool')) return { text: 'remembered' };
+        return { toolCalls: [{ name: 'mcp__mem__create_entities', args: { entities: [{ name: 'Beans', entityType: 'tool', observations: ['remembers servers'] }] } }] };
+      },
+    });
+    const env = { ...repo.env, OLLAMA_HOST: server.url };
+    const chats = () => server.requests.filter((request) => request.kind === 'chat');
+    const toolNames = (request: { body: unknown }) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith('mcp__'));
+    const firstRequestAfter = async (args: string[]) => {
+      const before = chats().length;
+      const started = Date.now();
+      const run = await runBeans(args, { cwd: repo.dir, env, timeoutMs: 60_000 });
+      expect(run.stderr).not.toContain('warning');
+      expect(run.code).toBe(0);
+      return { run, request: chats()[before]!, waitedMs: chats()[before]!.time - started };
+    };
+
+    // First meeting: the run waits for the server's tools.
+    const first = await firstRequestAfter(['-p', 'hi']);
+    expect(first.waitedMs).toBeGreaterThan(3_000);
+    expect(toolNames(first.request)).toContain('mcp__mem__create_entities');
+
+    // Next run: the same tools at once, and the call waits for the server.
+    const second = await firstRequestAfter(['-p', 'remember', '--allowed-tools', 'mcp__mem__*']);
+    expect(second.waitedMs).toBeLessThan(2_500);
+    expect(toolNames(second.request)).toEqual(toolNames(first.request));
+    expect(second.run.stdout.trim()).toBe('remembered');
+    expect(readFileSync(memoryFile, 'utf8')).toContain('remembers servers');
+
+    // A program reading stream-json is told of connected servers, so that run waits.
+    const third = await firstRequestAfter(['-p', 'hi', '--output-format', 'stream-json', '--verbose']);
+    expect(third.waitedMs).toBeGreaterThan(3_000);
+    const init = parseJsonLines(third.run.stdout).find((message) => message.type === 'system' && message.subtype === 'init') as { mcp_servers: unknown };
+    expect(init.mcp_servers).toEqual([{ name: 'mem', status: 'connected' }]);
   });
 });

@@ -53,6 +53,9 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     trustWorkspace: options.trust,
     mcpConfig: options.mcpConfig,
     strictMcpConfig: options.strictMcpConfig,
+    // A person or a script reading text waits less when MCP servers connect while the first request
+    // goes out with the tools they offered last time; stream-json readers get connected servers.
+    mcpFromLastRun: mode === 'chat' || options.outputFormat !== 'stream-json',
     ...(options.agents !== undefined ? { agents: options.agents } : {}),
     interactive: mode === 'chat',
     // Hooks' messages for the user: stderr in one-shot (chat shows a turn's notices as notes).

@@ -8,8 +8,10 @@ import type { McpServerConfig, McpServerEntry } from './mcp-config.js';
 import { mcpResourceTools, type ResourceServer } from './mcp-resources.js';
 import { expandMcpPrompt, type McpPromptInfo } from './mcp-prompts.js';
 import { mcpTools, type McpToolInfo } from './mcp-tools.js';
+import { readRememberedServer, rememberedServerFile, rememberServer } from './remembered-servers.js';
 
-export type McpServerState = 'connected' | 'failed' | 'disabled';
+/** `pending`: connecting in the background, its remembered tools declared meanwhile. */
+export type McpServerState = 'connected' | 'pending' | 'failed' | 'disabled';
 
 /** What `beans mcp list --json`, `/mcp` and `system/init` show of a server. */
 export interface McpServerStatus {
@@ -42,6 +44,11 @@ export interface McpConnectOptions {
   /** The environment stdio servers inherit; Beans' own provider keys are removed from it. */
   env?: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Where each server's tools are remembered when it connects. A server remembered there is not
+   * waited for: its remembered tools are offered at once, and it connects in the background.
+   */
+  rememberDir?: string;
 }
 
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
@@ -49,12 +56,14 @@ export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 /**
  * Connects to every server in parallel. A server that fails (missing command, timeout, refused
  * connection) is listed as failed with its error and the rest go on; with no servers this costs
- * nothing. A server that dies later is restarted on its tools' next call.
+ * nothing. A server that dies later is restarted on its tools' next call. With `rememberDir`,
+ * remembered servers connect in the background and the call returns once the others are ready.
  */
 export async function connectMcpServers(entries: readonly McpServerEntry[], options: McpConnectOptions): Promise<McpServerSet> {
   const listeners: (() => void)[] = [];
   const servers = entries.map((entry) => serverConnection(entry, options, () => listeners.forEach((listener) => listener())));
-  await Promise.all(servers.map((server) => server.start()));
+  const starts = servers.map((server) => server.start());
+  await Promise.all(starts.filter((_, index) => !servers[index].remembered));
   const killOnExit = () => servers.forEach((server) => server.killNow());
   if (servers.length > 0) process.on('exit', killOnExit);
   const resourceServers = () => servers.filter((server) => server.offersResources());
@@ -74,6 +83,8 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
 }
 
 interface ServerConnection extends ResourceServer {
+  /** Its tools were remembered from an earlier run, so nothing waits for its start. */
+  remembered: boolean;
   start(): Promise<void>;
   offersResources(): boolean;
   prompts(): McpPromptInfo[];
@@ -85,16 +96,23 @@ interface ServerConnection extends ResourceServer {
 
 function serverConnection(entry: McpServerEntry, options: McpConnectOptions, changed: () => void): ServerConnection {
   const timeout = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  const memory = options.rememberDir ? rememberedServerFile(options.rememberDir, entry) : undefined;
+  const remembered = memory ? readRememberedServer(memory) : undefined;
   let live: { client: Client; transport: Transport } | undefined;
   let connecting: Promise<Client> | undefined;
-  let infos: McpToolInfo[] = [];
+  // The transport of a connection not made yet: closing the set must not wait for a slow server.
+  let opening: Transport | undefined;
+  let starting = false;
+  let infos: McpToolInfo[] = remembered?.tools ?? [];
   let error: string | undefined;
   let closed = false;
-  let resources = false;
-  let prompts: McpPromptInfo[] = [];
+  let resources = remembered?.resources ?? false;
+  let prompts: McpPromptInfo[] = remembered?.prompts ?? [];
 
   const connect = async (): Promise<Client> => {
     const transport = await createTransport(entry, options);
+    if (closed) throw new Error(`The MCP server ${entry.name} was closed.`);
+    opening = transport;
     const client = new Client(
       { name: 'beans', version: '0.1.0' },
       {
@@ -115,15 +133,22 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
     try {
       await client.connect(transport, { timeout });
       const listed = await client.listTools(undefined, { timeout });
+      const before = JSON.stringify(infos);
       infos = listed.tools as McpToolInfo[];
       resources = client.getServerCapabilities()?.resources !== undefined;
+      prompts = [];
       if (client.getServerCapabilities()?.prompts) {
         const listed = await client.listPrompts(undefined, { timeout });
         prompts = listed.prompts.map((prompt) => ({ server: entry.name, name: prompt.name, ...(prompt.description ? { description: prompt.description } : {}), arguments: prompt.arguments ?? [] }));
       }
+      if (memory) rememberServer(memory, { tools: infos, prompts, resources });
+      // What the server offers now replaces what was remembered, from the next request on.
+      if (remembered && JSON.stringify(infos) !== before) changed();
     } catch (failure) {
       await client.close().catch(() => undefined);
       throw new Error(describeFailure(entry, failure, timeout));
+    } finally {
+      opening = undefined;
     }
     if (closed) {
       await client.close();
@@ -146,41 +171,60 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
 
   return {
     name: entry.name,
+    remembered: remembered !== undefined,
     client,
     offersResources: () => resources,
-    prompts: () => (live ? prompts : []),
+    prompts: () => (live || starting ? prompts : []),
     async start() {
+      starting = true;
       try {
         await client();
       } catch (failure) {
         error = (failure as Error).message;
+        // Remembered tools of a server that no longer starts leave the next request.
+        if (remembered) {
+          infos = [];
+          prompts = [];
+          resources = false;
+          changed();
+        }
+      } finally {
+        starting = false;
       }
     },
     tools: () => (live || infos.length > 0 ? mcpTools(entry.name, infos, () => client()) : []),
     status: () => ({
       name: entry.name,
       transport: entry.config.transport,
-      status: live ? 'connected' : 'failed',
+      status: live ? 'connected' : starting ? 'pending' : 'failed',
       tools: infos.map((info) => info.name),
-      ...(live ? {} : { error: error ?? 'disconnected' }),
+      ...(live || starting ? {} : { error: error ?? 'disconnected' }),
     }),
     killNow() {
-      const pid = (live?.transport as { pid?: number | null } | undefined)?.pid;
-      if (pid) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
+      kill(live?.transport ?? opening);
     },
     async close() {
       closed = true;
+      // A server still starting has nothing to finish: it is not given the 2-4 s a connected one gets.
+      if (!live && opening) {
+        kill(opening);
+        await opening.close().catch(() => undefined);
+      }
       const current = live ?? (await connecting?.then(() => live).catch(() => undefined));
       live = undefined;
       await current?.client.close().catch(() => undefined);
     },
   };
+}
+
+function kill(transport: Transport | undefined): void {
+  const pid = (transport as { pid?: number | null } | undefined)?.pid;
+  if (!pid) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 async function createTransport(entry: McpServerEntry, options: McpConnectOptions): Promise<Transport> {

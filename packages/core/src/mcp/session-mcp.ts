@@ -6,6 +6,8 @@ import type { McpServerSet } from './mcp-servers.js';
 export interface SessionMcpInput extends Omit<McpSources, 'projectTrusted'> {
   projectTrusted?: boolean;
   timeoutMs?: number;
+  /** Servers remembered from an earlier run are not waited for (AgentSessionOptions.mcpFromLastRun). */
+  fromLastRun?: boolean;
 }
 
 /**
@@ -26,6 +28,7 @@ export async function startSessionMcp(input: SessionMcpInput, warnings: string[]
     env: input.env,
     ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
     logDir: path.join(stateDir(input.env), 'mcp-logs'),
+    ...(input.fromLastRun ? { rememberDir: path.join(stateDir(input.env), 'mcp-tools') } : {}),
   });
   for (const status of servers.statuses()) if (status.status === 'failed') warnings.push(status.error ?? `The MCP server ${status.name} failed to start.`);
   return servers;

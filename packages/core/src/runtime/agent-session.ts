@@ -180,6 +180,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
       ...(values.mcpServers ? { settingsServers: values.mcpServers } : {}),
       ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
       projectTrusted: workspaceTrusted,
+      fromLastRun: options.mcpFromLastRun ?? false,
     },
     warnings,
   );

@@ -70,6 +70,12 @@ export interface AgentSessionOptions {
   mcpConfig?: readonly string[];
   /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
   strictMcpConfig?: boolean;
+  /**
+   * Offer each MCP server's tools as it offered them on the last run and let the server connect
+   * meanwhile, instead of waiting for it before the first request (its status is `pending` until
+   * then). Off by default: programs reading `system/init` expect connected servers.
+   */
+  mcpFromLastRun?: boolean;
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
