@@ -1,6 +1,6 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -32,6 +32,11 @@ export interface McpServerSet {
   expandPrompt(text: string): Promise<string | undefined>;
   /** Called when a server's tool list changed (notifications/tools/list_changed). */
   onToolsChanged(listener: () => void): void;
+  /**
+   * Starts the servers offered from memory (`rememberDir`), which wait for this, or for a call to one
+   * of their tools, so that they start off the way to the first request. Starting twice is a no-op.
+   */
+  startRemembered(): void;
   /** Closes every connection; stdio servers are terminated. */
   close(): Promise<void>;
 }
@@ -57,13 +62,12 @@ export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
  * Connects to every server in parallel. A server that fails (missing command, timeout, refused
  * connection) is listed as failed with its error and the rest go on; with no servers this costs
  * nothing. A server that dies later is restarted on its tools' next call. With `rememberDir`,
- * remembered servers connect in the background and the call returns once the others are ready.
+ * remembered servers are not started here: the call returns once the others are ready.
  */
 export async function connectMcpServers(entries: readonly McpServerEntry[], options: McpConnectOptions): Promise<McpServerSet> {
   const listeners: (() => void)[] = [];
   const servers = entries.map((entry) => serverConnection(entry, options, () => listeners.forEach((listener) => listener())));
-  const starts = servers.map((server) => server.start());
-  await Promise.all(starts.filter((_, index) => !servers[index].remembered));
+  await Promise.all(servers.filter((server) => !server.remembered).map((server) => server.start()));
   const killOnExit = () => servers.forEach((server) => server.killNow());
   if (servers.length > 0) process.on('exit', killOnExit);
   const resourceServers = () => servers.filter((server) => server.offersResources());
@@ -74,6 +78,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
     prompts: () => servers.flatMap((server) => server.prompts()),
     expandPrompt: (text) => expandMcpPrompt(text, servers.flatMap((server) => server.prompts()), servers),
     onToolsChanged: (listener) => listeners.push(listener),
+    startRemembered: () => servers.forEach((server) => void server.start()),
     async close() {
       // The exit hook stays until every server is closed, so exiting meanwhile still kills them.
       await Promise.all(servers.map((server) => server.close()));
@@ -85,6 +90,7 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
 interface ServerConnection extends ResourceServer {
   /** Its tools were remembered from an earlier run, so nothing waits for its start. */
   remembered: boolean;
+  /** Connects once; never rejects (a failure is kept for `status`). */
   start(): Promise<void>;
   offersResources(): boolean;
   prompts(): McpPromptInfo[];
@@ -102,6 +108,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   let connecting: Promise<Client> | undefined;
   // The transport of a connection not made yet: closing the set must not wait for a slow server.
   let opening: Transport | undefined;
+  let started: Promise<void> | undefined;
   let starting = false;
   let infos: McpToolInfo[] = remembered?.tools ?? [];
   let error: string | undefined;
@@ -110,7 +117,8 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   let prompts: McpPromptInfo[] = remembered?.prompts ?? [];
 
   const connect = async (): Promise<Client> => {
-    const transport = await createTransport(entry, options);
+    // The SDK loads with the first connection: servers offered from memory start after the first request.
+    const [transport, { Client }] = await Promise.all([createTransport(entry, options), import('@modelcontextprotocol/sdk/client/index.js')]);
     if (closed) throw new Error(`The MCP server ${entry.name} was closed.`);
     opening = transport;
     const client = new Client(
@@ -160,7 +168,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   };
 
   // One connection attempt at a time; a dead server is restarted by the next call that needs it.
-  const client = (): Promise<Client> => {
+  const connection = (): Promise<Client> => {
     if (live) return Promise.resolve(live.client);
     if (closed) return Promise.reject(new Error(`The MCP server ${entry.name} is closed.`));
     connecting ??= connect().finally(() => {
@@ -169,16 +177,11 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
     return connecting;
   };
 
-  return {
-    name: entry.name,
-    remembered: remembered !== undefined,
-    client,
-    offersResources: () => resources,
-    prompts: () => (live || starting ? prompts : []),
-    async start() {
+  const start = (): Promise<void> =>
+    (started ??= (async () => {
       starting = true;
       try {
-        await client();
+        await connection();
       } catch (failure) {
         error = (failure as Error).message;
         // Remembered tools of a server that no longer starts leave the next request.
@@ -191,14 +194,28 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       } finally {
         starting = false;
       }
-    },
-    tools: () => (live || infos.length > 0 ? mcpTools(entry.name, infos, () => client()) : []),
+    })());
+  // A remembered server not started yet starts for the call that needs it.
+  const client = async (): Promise<Client> => {
+    await start();
+    return connection();
+  };
+  const pending = () => starting || (remembered !== undefined && started === undefined);
+
+  return {
+    name: entry.name,
+    remembered: remembered !== undefined,
+    client,
+    offersResources: () => resources,
+    prompts: () => (live || pending() ? prompts : []),
+    start,
+    tools: () => (live || infos.length > 0 ? mcpTools(entry.name, infos, client) : []),
     status: () => ({
       name: entry.name,
       transport: entry.config.transport,
-      status: live ? 'connected' : starting ? 'pending' : 'failed',
+      status: live ? 'connected' : pending() ? 'pending' : 'failed',
       tools: infos.map((info) => info.name),
-      ...(live || starting ? {} : { error: error ?? 'disconnected' }),
+      ...(live || pending() ? {} : { error: error ?? 'disconnected' }),
     }),
     killNow() {
       kill(live?.transport ?? opening);

@@ -420,6 +420,14 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
     logs.set(session, log);
     // The budget is per run: what the session had spent when this run began.
     session.subscribe((event) => event.type === 'agent_start' && (log.runStartCostUsd = session.usage.costUsd));
+    // MCP servers offered from memory start once the model answers, off the way to the first
+    // request; a call to one of their tools starts it sooner.
+    if (mcp) {
+      session.subscribe((event) => {
+        const answered = event.type === 'message_update' || event.type === 'retry' || (event.type === 'message_end' && event.message.role === 'assistant');
+        if (answered) mcp.startRemembered();
+      });
+    }
     approvals.set(session, approved);
     return session;
   };

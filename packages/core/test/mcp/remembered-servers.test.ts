@@ -99,7 +99,7 @@ describe('MCP servers remembered from the last run', () => {
     expect(set.tools().length).toBeGreaterThan(3);
   });
 
-  it('close without waiting for a server still starting, and leave no process', { timeout: 60_000 }, async () => {
+  it('start when asked to (after the first request) and close without waiting for one still starting, leaving no process', { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const rememberDir = path.join(dir, 'mcp-tools');
     const marker = `beans-remembered-${process.pid}-${Date.now()}`;
@@ -109,11 +109,14 @@ describe('MCP servers remembered from the last run', () => {
     writeFileSync(rememberedServerFile(rememberDir, slow), JSON.stringify({ tools: [], prompts: [], resources: false }));
     const set = await connect([slow], rememberDir);
     expect(set.statuses()).toMatchObject([{ status: 'pending' }]);
+    const running = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(marker));
     await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(running()).toEqual([]);
+    set.startRemembered();
+    await expect.poll(running).toHaveLength(1);
     const started = performance.now();
     await set.close();
     expect(performance.now() - started).toBeLessThan(2_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(marker))).toEqual([]);
+    await expect.poll(running).toEqual([]);
   });
 });
