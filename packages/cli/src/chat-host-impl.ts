@@ -124,7 +124,10 @@ export function createChatHost(app: AgentSession): ChatHost {
       return (await files.list).filter((file) => file.toLowerCase().startsWith(lower)).slice(0, 50);
     },
     contextWindow: () => contextWindow,
-    afterFirstFrame: lookUpContextWindow,
+    afterFirstFrame: () => {
+      lookUpContextWindow();
+      app.startMcpServers();
+    },
     memoryFiles: () => memoryFiles({ workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
     saveMemoryNote: (target, text) => saveNote(target, text, { workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
     editFile: async (file) => openInEditor(file, app.base.env),

@@ -96,6 +96,11 @@ export interface AgentSession {
   /** The MCP servers of this session, with their status and tools (`/mcp`, `beans mcp list`, `system/init`). */
   mcpServers(): McpServerStatus[];
   /**
+   * Starts the MCP servers whose tools were offered from memory (`mcpFromLastRun`); otherwise they
+   * start when the model first answers. Chat calls it once its prompt is drawn.
+   */
+  startMcpServers(): void;
+  /**
    * Runs one turn of the user's with everything around it: input guardrails and UserPromptSubmit
    * hooks, SessionStart context, Stop hooks, output guardrails. Front ends call this, not `session.prompt`.
    */
@@ -619,6 +624,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
       mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
     mcpServers: () => mcp?.statuses() ?? [],
+    startMcpServers: () => mcp?.startRemembered(),
     runTurn: turn,
     async promptTurn(message, signal) {
       const prepared = await agent.preparePrompt(message.content);
