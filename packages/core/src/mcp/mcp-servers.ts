@@ -10,7 +10,7 @@ import { expandMcpPrompt, type McpPromptInfo } from './mcp-prompts.js';
 import { mcpTools, type McpToolInfo } from './mcp-tools.js';
 import { readRememberedServer, rememberedServerFile, rememberServer } from './remembered-servers.js';
 
-/** `pending`: connecting in the background, its remembered tools declared meanwhile. */
+/** `pending`: remembered from an earlier run and not connected yet; its remembered tools are offered meanwhile. */
 export type McpServerState = 'connected' | 'pending' | 'failed' | 'disabled';
 
 /** What `beans mcp list --json`, `/mcp` and `system/init` show of a server. */
@@ -50,8 +50,8 @@ export interface McpConnectOptions {
   env?: NodeJS.ProcessEnv;
   cwd: string;
   /**
-   * Where each server's tools are remembered when it connects. A server remembered there is not
-   * waited for: its remembered tools are offered at once, and it connects in the background.
+   * Where each server's offer is remembered when it connects. A server remembered there is not
+   * waited for: its remembered tools are offered at once, and it starts on `startRemembered`.
    */
   rememberDir?: string;
 }

@@ -71,9 +71,10 @@ export interface AgentSessionOptions {
   /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
   strictMcpConfig?: boolean;
   /**
-   * Offer each MCP server's tools as it offered them on the last run and let the server connect
-   * meanwhile, instead of waiting for it before the first request (its status is `pending` until
-   * then). Off by default: programs reading `system/init` expect connected servers.
+   * Offer each MCP server's tools as it offered them on the last run instead of waiting for it
+   * before the first request; it starts once the model answers, or for a call to its tools (its
+   * status is `pending` until then). Off by default: programs reading `system/init` expect
+   * connected servers.
    */
   mcpFromLastRun?: boolean;
   /** Runs before the permission check of every call (hooks). */
