@@ -93,7 +93,8 @@ export type AnyTool = Tool<any>;
 /** A zod schema, or the memoised function that builds it (`lazily`), which the tool's first call runs. */
 export type SchemaSource = z.ZodType | (() => z.ZodType);
 
-const schemaSources = new WeakMap<AnyTool, SchemaSource>();
+// The building function of each tool defined with one; other tools' source is their schema.
+const schemaSources = new WeakMap<AnyTool, () => z.ZodType>();
 
 /**
  * A tool with a zod input schema. The built-in tools pass `lazily(() => z.object(...))`: building
@@ -102,7 +103,8 @@ const schemaSources = new WeakMap<AnyTool, SchemaSource>();
  */
 export function defineTool<S extends z.ZodType>(tool: Omit<Tool<z.infer<S>>, 'schema'> & { schema: S | (() => S) }): Tool<z.infer<S>> {
   const { schema, ...rest } = tool;
-  const defined = (typeof schema === 'function' ? Object.defineProperty(rest, 'schema', { get: schema, enumerable: true }) : tool) as Tool<z.infer<S>>;
+  if (typeof schema !== 'function') return tool as Tool<z.infer<S>>;
+  const defined = Object.defineProperty(rest, 'schema', { get: schema, enumerable: true }) as Tool<z.infer<S>>;
   schemaSources.set(defined, schema);
   return defined;
 }
