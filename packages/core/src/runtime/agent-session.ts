@@ -428,9 +428,12 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
     // MCP servers offered from memory start once the model answers, off the way to the first
     // request; a call to one of their tools starts it sooner.
     if (mcp) {
-      session.subscribe((event) => {
+      // Once is enough: the listener would otherwise run for every streamed piece of every answer.
+      const stop = session.subscribe((event) => {
         const answered = event.type === 'message_update' || event.type === 'retry' || (event.type === 'message_end' && event.message.role === 'assistant');
-        if (answered) mcp.startRemembered();
+        if (!answered) return;
+        mcp.startRemembered();
+        stop();
       });
     }
     approvals.set(session, approved);
