@@ -42,7 +42,8 @@ export function readPlainFrontmatter(yaml: string): Record<string, unknown> | un
 // (so do \r, \u2028 and \u2029 inside a line: `.` in the patterns below does not match them).
 const PRINTABLE = /^[\n\r\x20-\x7e\xa0-\ud7ff\ud800-\udfff\ue000-\ufefe\uff00-\ufffd]*$/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const KEY_LINE = /^([A-Za-z_][\w-]*):(?:[ ]+(.*?))?[ ]*$/;
+// The value keeps its trailing spaces (plainText trims them): `(.*?)[ ]*$` is quadratic on a long run of spaces.
+const KEY_LINE = /^([A-Za-z_][\w-]*):(?:[ ]+(.*))?$/;
 const LIST_ITEM = /^([ ]*)- (.*)$/;
 // YAML 1.1 words js-yaml 3 reads as null or booleans, as keys too; other words starting with a letter are text.
 const KEYWORDS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);

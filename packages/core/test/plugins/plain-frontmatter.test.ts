@@ -100,4 +100,12 @@ describe('plain frontmatter without js-yaml', () => {
       expectAgreement(yaml);
     }
   });
+
+  it('reads a hostile line of 200,000 spaces in linear time', () => {
+    for (const yaml of [`description: a${' '.repeat(200_000)}b`, `triggers:\n  - a${' '.repeat(200_000)}b`, `description:${' '.repeat(200_000)}`]) {
+      const started = performance.now();
+      readPlainFrontmatter(yaml);
+      expect(performance.now() - started).toBeLessThan(100);
+    }
+  });
 });
