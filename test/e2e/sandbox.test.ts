@@ -55,6 +55,31 @@ describe.skipIf(sandboxUnavailable)('--sandbox', () => {
     expect(json?.permission_denials).toHaveLength(0);
   });
 
+  it('gives commands a temp folder of their own that works without /tmp/claude and is removed when the session ends (issue 34)', async () => {
+    // The runtime's default TMPDIR is /tmp/claude, which it never creates; Beans must not depend on
+    // whether something on this machine made it, nor create it, nor let commands write it.
+    const claudeBefore = existsSync('/tmp/claude');
+    const script = [
+      'echo "$TMPDIR" > tmpdir.txt',
+      'f=$(mktemp) && echo m > "$f" && echo mktemp-ok >> result.txt',
+      'echo t > "$TMPDIR/own" && echo tmpdir-ok >> result.txt',
+      `node -e "require('fs').writeFileSync(require('path').join(require('os').tmpdir(), 'n'), 'n')" && echo node-ok >> result.txt`,
+      '(touch HOSTTMP/escape) 2>/dev/null || echo host-tmp-refused >> result.txt',
+      '(mkdir -p /tmp/claude && touch /tmp/claude/beans-probe-$$) 2>/dev/null || echo claude-refused >> result.txt',
+      'true',
+    ].join('; ');
+    const { result, repo } = await run([script.replaceAll('HOSTTMP', 'OUTSIDE/../tmp')], ['--sandbox']);
+    expect(result.code, result.stderr).toBe(0);
+    const tmpdir = readFileSync(path.join(repo.dir, 'tmpdir.txt'), 'utf8').trim();
+    expect(tmpdir).not.toBe('/tmp/claude');
+    // Made inside the TMPDIR Beans was given, and gone once the session ended.
+    expect(tmpdir.startsWith(path.join(path.dirname(repo.dir), 'tmp') + path.sep)).toBe(true);
+    expect(existsSync(tmpdir)).toBe(false);
+    expect(readFileSync(path.join(repo.dir, 'result.txt'), 'utf8').split('\n').filter(Boolean)).toEqual(['mktemp-ok', 'tmpdir-ok', 'node-ok', 'host-tmp-refused', ...(claudeBefore ? [] : ['claude-refused'])]);
+    expect(existsSync(path.join(path.dirname(repo.dir), 'tmp', 'escape'))).toBe(false);
+    if (!claudeBefore) expect(existsSync('/tmp/claude')).toBe(false);
+  });
+
   it('refuses a connection to a server on this machine unless its address is allowed', async () => {
     const before = hits;
     const refused = await run(FETCH, ['--sandbox']);

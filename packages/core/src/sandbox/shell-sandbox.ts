@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ToolRule } from '../permissions/rules.js';
@@ -23,6 +23,8 @@ export interface ShellSandbox {
   wrap(command: string, signal?: AbortSignal): Promise<SandboxedCommand>;
   /** One line for the model and the user: what the sandbox allows. */
   readonly summary: string;
+  /** The folder commands get as TMPDIR: made for this sandbox, writable, removed by `dispose`. */
+  readonly tempDir: string;
   /** Stops the proxy when the last sandbox of this process is disposed. */
   dispose(): Promise<void>;
 }
@@ -38,7 +40,7 @@ export interface ShellSandboxOptions {
   workspaceRoot: string;
   /** Hosts (`example.com`, `*.example.com`, `127.0.0.1:8080`) commands may connect to; none by default. */
   allowedHosts?: readonly string[];
-  /** The temp folder commands may write (default: the system's). */
+  /** Where the sandbox's own temp folder is made (default: the system's temp folder). */
   tempDir?: string;
   /** Absolute paths or globs commands may not read (see `sandboxReadDenials`). */
   denyRead?: readonly string[];
@@ -72,6 +74,8 @@ type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
 
 interface Shared {
   key: string;
+  /** The commands' TMPDIR, one per sandbox (see makeTempFolder). */
+  temp: TempFolder;
   ready: Promise<Runtime['SandboxManager']>;
   users: number;
   /** Commands wrapped and not yet released: the runtime's per-command clean-up is global. */
@@ -86,29 +90,38 @@ let shared: Shared | undefined;
  */
 export async function createShellSandbox(options: ShellSandboxOptions): Promise<ShellSandbox> {
   const allowedHosts = [...(options.allowedHosts ?? [])];
-  const writable = [options.workspaceRoot, options.tempDir ?? os.tmpdir()];
+  const tempParent = path.resolve(options.tempDir ?? os.tmpdir());
   const denyRead = [...(options.denyRead ?? [])];
   // The runtime finds repositories from the process's folder, which need not be the workspace.
   const gitDir = path.join(options.workspaceRoot, '.git');
   const git = existsSync(gitDir) && statSync(gitDir).isDirectory() ? ['.git/hooks', '.git/config'] : [];
   const denyWrite = [...PROTECTED_IN_WORKSPACE, ...git].map((entry) => path.join(options.workspaceRoot, entry));
-  const key = JSON.stringify({ writable, allowedHosts, denyRead, denyWrite });
+  const key = JSON.stringify({ workspace: options.workspaceRoot, tempParent, allowedHosts, denyRead, denyWrite });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
   }
-  const current = (shared ??= { key, ready: start(writable, allowedHosts, denyRead, denyWrite), users: 0, running: 0 });
+  if (!shared) {
+    const temp = makeTempFolder(tempParent);
+    shared = { key, temp, ready: start([options.workspaceRoot, temp.path], allowedHosts, denyRead, denyWrite), users: 0, running: 0 };
+  }
+  const current = shared;
+  const writable = [options.workspaceRoot, current.temp.path];
   current.users += 1;
   let manager: Runtime['SandboxManager'];
   try {
     manager = await current.ready;
   } catch (error) {
     current.users -= 1;
-    if (shared === current) shared = undefined;
+    if (shared === current) {
+      shared = undefined;
+      current.temp.remove();
+    }
     throw error;
   }
   let disposed = false;
   return {
-    summary: `Shell commands run in a sandbox: they may write only in ${writable.join(' and ')}, and ${allowedHosts.length > 0 ? `connect only to ${allowedHosts.join(', ')} (through the proxy in HTTP_PROXY/HTTPS_PROXY)` : 'have no network'}.`,
+    tempDir: current.temp.path,
+    summary: `Shell commands run in a sandbox: they may write only in ${writable[0]} and their temp folder $TMPDIR (${writable[1]}), and ${allowedHosts.length > 0 ? `connect only to ${allowedHosts.join(', ')} (through the proxy in HTTP_PROXY/HTTPS_PROXY)` : 'have no network'}.`,
     async wrap(command, signal) {
       if (disposed) throw new Error('The shell sandbox was disposed.');
       const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', undefined, signal);
@@ -133,9 +146,45 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
       current.users -= 1;
       if (current.users > 0) return;
       if (shared === current) shared = undefined;
+      current.temp.remove();
       await manager.reset();
     },
   };
+}
+
+interface TempFolder {
+  path: string;
+  /** Removes the folder and what commands left in it, and gives CLAUDE_CODE_TMPDIR back. */
+  remove(): void;
+}
+
+/**
+ * The runtime sets TMPDIR inside the sandbox to CLAUDE_CODE_TMPDIR, else to `/tmp/claude`, and
+ * creates neither: on a machine where nothing made `/tmp/claude` every `mktemp` failed, and where
+ * something had, every user and session shared it. So Beans makes a private folder (0700, from
+ * mkdtemp) for this sandbox and points the runtime at it. The runtime reads the variable from this
+ * process's environment each time it wraps a command (after several awaits), so it is set for the
+ * sandbox's whole life rather than around each call; the folder is removed on dispose, or at exit
+ * when the process ends without disposing.
+ */
+function makeTempFolder(parent: string): TempFolder {
+  mkdirSync(parent, { recursive: true });
+  const folder = mkdtempSync(path.join(parent, 'beans-sandbox-tmp-'));
+  const previous = process.env.CLAUDE_CODE_TMPDIR;
+  process.env.CLAUDE_CODE_TMPDIR = folder;
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    process.removeListener('exit', remove);
+    if (process.env.CLAUDE_CODE_TMPDIR === folder) {
+      if (previous === undefined) delete process.env.CLAUDE_CODE_TMPDIR;
+      else process.env.CLAUDE_CODE_TMPDIR = previous;
+    }
+    rmSync(folder, { recursive: true, force: true });
+  };
+  process.once('exit', remove);
+  return { path: folder, remove };
 }
 
 async function start(writable: string[], allowedHosts: string[], denyRead: string[], denyWrite: string[]): Promise<Runtime['SandboxManager']> {

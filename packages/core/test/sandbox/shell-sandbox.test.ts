@@ -58,6 +58,13 @@ describe.skipIf(sandboxUnavailable)('createShellSandbox with the shell tool', ()
     expect(readFileSync(path.join(ws.root, 'inside.txt'), 'utf8')).toBe('inside\n');
   });
 
+  it("gives commands the sandbox's own temp folder as TMPDIR, inside the folder it was told to use", async () => {
+    expect(path.dirname(sandbox.tempDir)).toBe(path.join(ws.root, '.tmp'));
+    const result = await inSandbox('f=$(mktemp) && echo ok > "$f" && cat "$f" && echo "$TMPDIR"');
+    expect(result.isError).toBeUndefined();
+    expect(result.content).toBe(`ok\n${sandbox.tempDir}`);
+  });
+
   it('reaches an allowed host through the proxy and nothing else', async () => {
     const allowed = await inSandbox(`curl -sS -m 5 --noproxy '' http://127.0.0.1:${port}/`);
     expect(allowed.content).toBe('hello from the host');
