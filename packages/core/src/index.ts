@@ -12,6 +12,7 @@ export { resolveInWorkspace, OutsideWorkspaceError, type WorkspacePath } from '.
 export { expandHome } from './config/paths.js';
 export * from './runtime/index.js';
 export { VERSION } from './version.js';
+export { withFileLock, type FileLockOptions } from './file-lock.js';
 export * from './protocol/index.js';
 export * from './claude/index.js';
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { collectMcpServers, isTrusted, localSettingsPath, userSettingsPath, UsageError, type McpServerStatus } from '@beans/core';
+import { collectMcpServers, isTrusted, localSettingsPath, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -73,10 +73,11 @@ export async function mcpAdd(options: CliOptions, name: string, target: string, 
   }
   const base = await loadBase(options);
   const file = scopeFile(local.scope ?? 'project', base.workspace.root, base.env);
-  const servers = readServers(file);
-  const replaced = name in servers;
-  servers[name] = server;
-  await writeServers(file, servers);
+  let replaced = false;
+  await updateServers(file, (servers) => {
+    replaced = name in servers;
+    servers[name] = server;
+  });
   process.stdout.write(`${replaced ? 'Replaced' : 'Added'} MCP server ${name} in ${file}.\n`);
   return 0;
 }
@@ -88,9 +89,7 @@ export async function mcpRemove(options: CliOptions, name: string, local: { scop
   const files = scopes.map((scope) => scopeFile(scope, base.workspace.root, base.env));
   const file = files.find((candidate) => name in readServers(candidate));
   if (!file) throw new UsageError(`No MCP server named ${name} in ${files.join(' or ')}. See them with: beans mcp list`);
-  const servers = readServers(file);
-  delete servers[name];
-  await writeServers(file, servers);
+  await updateServers(file, (servers) => delete servers[name]);
   process.stdout.write(`Removed MCP server ${name} from ${file}.\n`);
   return 0;
 }
@@ -116,17 +115,22 @@ function readServers(file: string): Record<string, { type?: string } & Record<st
   }
 }
 
-async function writeServers(file: string, servers: Record<string, unknown>): Promise<void> {
-  let rest: Record<string, unknown> = {};
-  try {
-    rest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // A new file.
-  }
+/** Changes the file's servers under a lock every Beans process takes, keeping its other keys. */
+async function updateServers(file: string, change: (servers: Record<string, unknown>) => void): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ ...rest, mcpServers: servers }, null, 2)}\n`);
-  await rename(temporary, file);
+  await withFileLock(file, async () => {
+    const servers = readServers(file);
+    change(servers);
+    let rest: Record<string, unknown> = {};
+    try {
+      rest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      // A new file.
+    }
+    const temporary = `${file}.${process.pid}.tmp`;
+    await writeFile(temporary, `${JSON.stringify({ ...rest, mcpServers: servers }, null, 2)}\n`);
+    await rename(temporary, file);
+  });
 }
 
 function pairs(items: string[], separator: string, form: string): Record<string, string> {

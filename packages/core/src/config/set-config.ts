@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import { getDotted, isPlainObject, setDotted } from './dotted.js';
 import { detectJsonFormat, formatJson, parseJsonObject } from './json-text.js';
 import { findSettingKey, suggestSettingKey } from './setting-keys.js';
@@ -39,28 +40,31 @@ export async function setConfigValue({ file, key, value }: SetConfigOptions): Pr
   const problem = checkSettingValue(setting, parsed);
   if (problem) throw new UsageError(`"${problem.at}" must be ${problem.expected}, not ${problem.got}.`);
 
-  let text = '';
-  let created = false;
-  let mode: number | undefined;
-  try {
-    text = await readFile(file, 'utf8');
-    mode = (await stat(file)).mode & 0o777;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new ConfigError(`Cannot read the settings file ${file} (${code ?? (error as Error).message}).`);
-    created = true;
-  }
-  const settings = parseJsonObject(text, file);
-  const previous = getDotted(settings, key);
-  setDotted(settings, key, parsed);
-
   await mkdir(path.dirname(file), { recursive: true });
-  // Write a sibling and rename it over the file, so a crash never leaves half a settings file.
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, formatJson(settings, detectJsonFormat(text)), 'utf8');
-  if (mode !== undefined) await chmod(temporary, mode);
-  await rename(temporary, file);
-  return { file, key, value: parsed, previous, created };
+  // Under a lock every Beans process takes: two settings written at once both stay.
+  return withFileLock(file, async () => {
+    let text = '';
+    let created = false;
+    let mode: number | undefined;
+    try {
+      text = await readFile(file, 'utf8');
+      mode = (await stat(file)).mode & 0o777;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') throw new ConfigError(`Cannot read the settings file ${file} (${code ?? (error as Error).message}).`);
+      created = true;
+    }
+    const settings = parseJsonObject(text, file);
+    const previous = getDotted(settings, key);
+    setDotted(settings, key, parsed);
+
+    // Write a sibling and rename it over the file, so a crash never leaves half a settings file.
+    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temporary, formatJson(settings, detectJsonFormat(text)), 'utf8');
+    if (mode !== undefined) await chmod(temporary, mode);
+    await rename(temporary, file);
+    return { file, key, value: parsed, previous, created };
+  });
 }
 
 function hintFor(key: string): string {

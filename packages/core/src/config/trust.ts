@@ -2,6 +2,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import { configDir, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
 import type { ConfigEntry, LoadedConfig } from './load-config.js';
 import type { PermissionMode } from '../permissions/types.js';
@@ -73,14 +74,17 @@ export function isTrusted(workspaceRoot: string, env: NodeJS.ProcessEnv = proces
 /** Records a decision for one folder (`beans trust`, `beans untrust`, the chat's question). */
 export async function setTrustDecision(folder: string, decision: TrustDecision, env: NodeJS.ProcessEnv): Promise<string> {
   const resolved = realPath(folder);
-  const decisions = readTrustDecisions(env);
-  decisions.set(resolved, decision);
   const file = trustedFoldersPath(env);
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  const sorted = Object.fromEntries([...decisions].sort(([a], [b]) => a.localeCompare(b)));
-  await writeFile(temporary, `${JSON.stringify({ folders: sorted }, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 });
-  await rename(temporary, file);
+  // Under a lock every Beans process takes: two folders trusted at once both stay trusted.
+  await withFileLock(file, async () => {
+    const decisions = readTrustDecisions(env);
+    decisions.set(resolved, decision);
+    const temporary = `${file}.${process.pid}.tmp`;
+    const sorted = Object.fromEntries([...decisions].sort(([a], [b]) => a.localeCompare(b)));
+    await writeFile(temporary, `${JSON.stringify({ folders: sorted }, null, 2)}\n`, { encoding: 'utf8', mode: 0o600 });
+    await rename(temporary, file);
+  });
   return resolved;
 }
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
-import { readFileConfined, statOrUndefined, writeFileAtomic } from '../tools/file-io.js';
+import { withFileLock } from '../file-lock.js';
+import { readFileConfined, statOrUndefined, workspaceTempDir, writeFileAtomic } from '../tools/file-io.js';
 
 /** Where the `memory` tool records what the agent learned about the project (joins the context files). */
 export const MEMORY_FILE = path.join('.beans', 'memory.md');
@@ -45,14 +46,23 @@ export function withNote(before: string, line: string, header = ''): string {
  */
 export async function appendNote(file: string, text: string, options: { header?: string; confineTo?: string } = {}): Promise<AppendOutcome> {
   const line = noteLine(text);
-  const stats = await statOrUndefined(file);
-  if (stats && !stats.isFile()) throw new ToolInputError(`${file} is not a regular file, so no note was written to it.`);
-  const before = stats ? (await readFileConfined(options.confineTo, file)).toString('utf8') : '';
-  const after = withNote(before, line, options.header);
-  if (after === before) return { file, added: false, before, after };
-  if (!options.confineTo) await fs.mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, after, stats, options.confineTo ? { root: options.confineTo } : undefined);
-  return { file, added: true, before, after };
+  // In a workspace the lock stays out of the way in .git (else at its root, never through a linked folder).
+  const lockDir = options.confineTo ? (workspaceTempDir({ root: options.confineTo, isGit: true }) ?? options.confineTo) : undefined;
+  if (!lockDir) await fs.mkdir(path.dirname(file), { recursive: true });
+  // Under a lock every Beans process takes: notes recorded by several sessions at once all stay.
+  return withFileLock(
+    file,
+    async () => {
+      const stats = await statOrUndefined(file);
+      if (stats && !stats.isFile()) throw new ToolInputError(`${file} is not a regular file, so no note was written to it.`);
+      const before = stats ? (await readFileConfined(options.confineTo, file)).toString('utf8') : '';
+      const after = withNote(before, line, options.header);
+      if (after === before) return { file, added: false, before, after };
+      await writeFileAtomic(file, after, stats, options.confineTo ? { root: options.confineTo } : undefined);
+      return { file, added: true, before, after };
+    },
+    { lockDir },
+  );
 }
 
 /** Adds a fact to the workspace's `.beans/memory.md`. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BeansError, UsageError } from '../errors.js';
+import { withFileLock } from '../file-lock.js';
 import { isInside } from '../workspace/paths.js';
 
 /** Claude Code's `.claude-plugin/marketplace.json`, as far as installing needs it. */
@@ -65,8 +66,20 @@ export class PluginStore {
     }
   }
 
-  private async save(state: State): Promise<void> {
+  /**
+   * Applies a change to the newest state under a lock every Beans process takes, so two installs
+   * (or an install and a marketplace add) at once both stay recorded.
+   */
+  private async updateState(change: (state: State) => void): Promise<void> {
     await mkdir(this.configDir, { recursive: true });
+    await withFileLock(this.stateFile, async () => {
+      const state = await this.state();
+      change(state);
+      await this.save(state);
+    });
+  }
+
+  private async save(state: State): Promise<void> {
     const temp = `${this.stateFile}.${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`);
     await rename(temp, this.stateFile);
@@ -89,8 +102,7 @@ export class PluginStore {
         await rm(finalDir, { recursive: true, force: true });
         await rename(staging, finalDir);
       }
-      state.marketplaces[manifest.name] = { source, dir: finalDir, git: staging !== undefined };
-      await this.save(state);
+      await this.updateState((latest) => (latest.marketplaces[manifest.name] = { source, dir: finalDir, git: staging !== undefined }));
       return { name: manifest.name, plugins: manifest.plugins };
     } catch (error) {
       if (staging) await rm(staging, { recursive: true, force: true });
@@ -121,8 +133,7 @@ export class PluginStore {
     const state = await this.state();
     const record = state.marketplaces[name];
     if (!record) throw new UsageError(`No marketplace named "${name}"; \`beans plugins marketplace list\` shows them.`);
-    delete state.marketplaces[name];
-    await this.save(state);
+    await this.updateState((latest) => delete latest.marketplaces[name]);
     if (record.git) await rm(record.dir, { recursive: true, force: true });
   }
 
@@ -144,8 +155,9 @@ export class PluginStore {
       await rm(path.join(staging, '.git'), { recursive: true, force: true });
       await rm(target, { recursive: true, force: true });
       await rename(staging, target);
-      state.plugins[plugin.name] = { marketplace, source, ...(plugin.version ? { version: plugin.version } : {}), enabled: state.plugins[plugin.name]?.enabled ?? true };
-      await this.save(state);
+      await this.updateState(
+        (latest) => (latest.plugins[plugin.name] = { marketplace, source, ...(plugin.version ? { version: plugin.version } : {}), enabled: latest.plugins[plugin.name]?.enabled ?? true }),
+      );
       return { name: plugin.name, version: plugin.version, marketplace };
     } catch (error) {
       await rm(staging, { recursive: true, force: true });
@@ -157,16 +169,15 @@ export class PluginStore {
     const state = await this.state();
     if (!state.plugins[name]) throw new UsageError(`Plugin "${name}" was not installed with \`beans plugins install\`.`);
     await rm(path.join(this.pluginsDir, name), { recursive: true, force: true });
-    delete state.plugins[name];
-    await this.save(state);
+    await this.updateState((latest) => delete latest.plugins[name]);
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
-    const state = await this.state();
-    const installed = state.plugins[name];
-    if (!installed) throw new UsageError(`Plugin "${name}" was not installed with \`beans plugins install\`.`);
-    installed.enabled = enabled;
-    await this.save(state);
+    if (!(await this.state()).plugins[name]) throw new UsageError(`Plugin "${name}" was not installed with \`beans plugins install\`.`);
+    await this.updateState((latest) => {
+      const installed = latest.plugins[name];
+      if (installed) installed.enabled = enabled;
+    });
   }
 
   /** Re-installs from the marketplace (after pulling it), keeping enabled/disabled. */

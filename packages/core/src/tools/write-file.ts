@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
+import { appendFileConfined } from './file-append.js';
 import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
 import { guarded } from './result.js';
 import { formatBytes, looksBinary, plural, splitLines } from './text.js';
@@ -21,7 +22,8 @@ type WriteInput = z.infer<ReturnType<typeof schema>>;
 interface PreparedWrite {
   target: WorkspacePath;
   stats: Stats | undefined;
-  before: Buffer;
+  /** Undefined when the file is too large to show the change. */
+  before?: Buffer;
   after: Buffer;
 }
 
@@ -45,14 +47,21 @@ export const writeFileTool = defineTool({
     return guarded(ctx.signal, async () => {
       const write = await prepareWrite(input, ctx);
       ctx.signal.throwIfAborted();
-      await writeFileAtomic(write.target.absolute, write.after, write.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
-      await recordFileTime(ctx.state, write.target.absolute);
       const lines = plural(splitLines(input.content).length, 'line');
+      const tempDir = workspaceTempDir(ctx.workspace);
+      if (input.append) {
+        // Other processes and subagents may append to the same file at this moment: no read-modify-write.
+        const appended = await appendFileConfined(write.target.absolute, Buffer.from(input.content, 'utf8'), { root: ctx.workspace.root, lockDir: tempDir });
+        await recordFileTime(ctx.state, write.target.absolute);
+        const content = appended.created
+          ? `Created ${write.target.relative} (${lines}, ${formatBytes(appended.size)}).`
+          : `Appended ${lines} to ${write.target.relative} (now ${formatBytes(appended.size)}).`;
+        return { content, details: changeDetails(write) };
+      }
+      await writeFileAtomic(write.target.absolute, write.after, write.stats, { root: ctx.workspace.root, tempDir });
+      await recordFileTime(ctx.state, write.target.absolute);
       const size = formatBytes(write.after.length);
-      let content: string;
-      if (!write.stats) content = `Created ${write.target.relative} (${lines}, ${size}).`;
-      else if (input.append) content = `Appended ${lines} to ${write.target.relative} (now ${size}).`;
-      else content = `Replaced ${write.target.relative} (${lines}, ${size}).`;
+      const content = write.stats ? `Replaced ${write.target.relative} (${lines}, ${size}).` : `Created ${write.target.relative} (${lines}, ${size}).`;
       return { content, details: changeDetails(write) };
     });
   },
@@ -67,13 +76,15 @@ async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory; give a file path inside it.`);
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file; write_file only writes files.`);
   if (!input.append) assertUnchangedSinceRead(ctx.state, target, stats);
+  // For an append, what was there is read only to show the change; the append itself never rewrites it.
+  if (input.append && stats.size > MAX_TEXT_FILE_BYTES) return { target, stats, after: added };
   const before = await readFileConfined(ctx.workspace.root, target.absolute);
   return { target, stats, before, after: input.append ? Buffer.concat([before, added]) : added };
 }
 
 /** A diff for the UI, when both versions are text of a size worth diffing. */
 function changeDetails(write: PreparedWrite): ToolDetails | undefined {
-  if (write.before.length > MAX_TEXT_FILE_BYTES || write.after.length > MAX_TEXT_FILE_BYTES) return undefined;
+  if (!write.before || write.before.length > MAX_TEXT_FILE_BYTES || write.after.length > MAX_TEXT_FILE_BYTES) return undefined;
   if (looksBinary(write.before) || looksBinary(write.after)) return undefined;
   return diffDetails(write.target.relative, write.before.toString('utf8'), write.after.toString('utf8'));
 }
