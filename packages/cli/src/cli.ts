@@ -125,6 +125,12 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('-s, --scope <scope>', 'only this scope').choices(['project', 'local', 'user']))
     .action(async (name: string, local: { scope?: import('./commands/mcp.js').McpScope }) => setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name, local)));
 
+  // `beans acp`: an Agent Client Protocol agent on stdio for editors; its code loads only here.
+  program
+    .command('acp')
+    .description('run as an Agent Client Protocol agent on stdin/stdout, for Zed, JetBrains, Neovim, Emacs and other ACP editors')
+    .action(async () => setExit(await (await import('./acp/index.js')).runAcp(program.opts<CliOptions>())));
+
   // `beans workflow run|list|runs|resume`: WORKFLOW.md workflows; the engine loads only when one runs.
   type WorkflowCommands = typeof import('./commands/workflow.js');
   const workflowAction =

@@ -1,0 +1,117 @@
+import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk';
+import type { CliOptions } from '../options.js';
+import { VERSION } from '../version.js';
+import type { SessionBridge } from './session-bridge.js';
+
+type Bridges = typeof import('./session-bridge.js');
+type Listing = typeof import('./session-list.js');
+
+export interface AcpAgentOptions {
+  cli: CliOptions;
+  /** Notes for people (warnings, hook messages): stderr, never stdout, which carries only protocol. */
+  warn(text: string): void;
+}
+
+/**
+ * Beans as an ACP agent: the protocol's methods, each translated to calls on a session bridge. The
+ * sessions and everything behind them (core) load on the first `session/new`, so `initialize`
+ * answers after loading only the protocol library.
+ */
+export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; closeAll(): Promise<void> } {
+  const sessions = new Map<string, SessionBridge>();
+  let clientCapabilities: ClientCapabilities = {};
+  let bridges: Promise<Bridges> | undefined;
+  const loadBridges = () => (bridges ??= import('./session-bridge.js'));
+
+  const bridgeOf = (sessionId: string): SessionBridge => {
+    const bridge = sessions.get(sessionId);
+    if (!bridge) throw RequestError.sessionNotFound(sessionId);
+    return bridge;
+  };
+  const send = (client: AgentContext) => (sessionId: string, update: SessionUpdate) => {
+    // A client that went away mid-turn: the turn goes on and is saved; its updates have nowhere to go.
+    client.notify(methods.client.session.update, { sessionId, update }).catch(() => undefined);
+  };
+  const open = async (client: AgentContext, params: { cwd: string; mcpServers: Parameters<Bridges['SessionBridge']['open']>[0]['mcpServers'] }, resume?: string) => {
+    const { SessionBridge } = await loadBridges();
+    return SessionBridge.open({
+      cli: options.cli,
+      cwd: params.cwd,
+      mcpServers: params.mcpServers,
+      resume,
+      send: send(client),
+      askEditor: (request) => client.request(methods.client.session.requestPermission, request),
+      warn: options.warn,
+    });
+  };
+  /** After the response: the editor learns the session id first, then its commands. */
+  const announceCommands = (client: AgentContext, bridge: SessionBridge) =>
+    setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'available_commands_update', availableCommands: bridge.commands() }));
+
+  const app = agent({ name: 'beans' })
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      clientCapabilities = params.clientCapabilities ?? {};
+      // Core loads while the editor reads the answer, so the first session/new waits less.
+      setImmediate(() => void loadBridges().catch(() => undefined));
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {}, close: {} },
+        },
+        authMethods: [],
+        agentInfo: { name: 'beans', title: 'Beans', version: VERSION },
+      };
+    })
+    .onRequest(methods.agent.session.new, async ({ params, client }) => {
+      const bridge = await open(client, params);
+      sessions.set(bridge.id, bridge);
+      announceCommands(client, bridge);
+      return { sessionId: bridge.id, modes: bridge.modes(), configOptions: bridge.configOptions() };
+    })
+    .onRequest(methods.agent.session.load, async ({ params, client }) => {
+      let bridge = sessions.get(params.sessionId);
+      if (!bridge) {
+        const { sessionExists } = (await import('./session-list.js')) as Listing;
+        if (!(await sessionExists(options.cli, params.cwd, params.sessionId))) throw RequestError.sessionNotFound(params.sessionId);
+        bridge = await open(client, params, params.sessionId);
+        sessions.set(bridge.id, bridge);
+      }
+      // The whole conversation goes out before the answer, as the protocol asks.
+      bridge.replay();
+      announceCommands(client, bridge);
+      return { modes: bridge.modes(), configOptions: bridge.configOptions() };
+    })
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      const { listSessions } = (await import('./session-list.js')) as Listing;
+      return { sessions: await listSessions(options.cli, params.cwd ?? process.cwd()) };
+    })
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      const bridge = bridgeOf(params.sessionId);
+      sessions.delete(params.sessionId);
+      await bridge.close();
+      return {};
+    })
+    .onRequest(methods.agent.session.setMode, ({ params }) => {
+      bridgeOf(params.sessionId).setMode(params.modeId);
+      return {};
+    })
+    .onRequest(methods.agent.session.setConfigOption, ({ params }) => ({
+      configOptions: bridgeOf(params.sessionId).setConfigOption(params.configId, params.value),
+    }))
+    .onRequest(methods.agent.session.prompt, async ({ params }) => ({ stopReason: await bridgeOf(params.sessionId).prompt(params.prompt) }))
+    .onNotification(methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  return {
+    app,
+    async closeAll() {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(open.map((bridge) => bridge.close()));
+    },
+  };
+}

@@ -1,0 +1,158 @@
+// `beans acp` driven the way an editor drives it: the ACP SDK's own client side over the real
+// process's stdin and stdout, against a scripted OpenAI-compatible server.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  client,
+  ndJsonStream,
+  type ClientContext,
+  type ReadTextFileRequest,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+  type WriteTextFileRequest,
+} from '@agentclientprotocol/sdk';
+import { startScriptedOpenAi } from '../support/scripted-openai.ts';
+import type { ScriptTurn, ScriptedServer, TurnSource } from '../support/script.ts';
+import { BEANS_BIN, makeTempRepo, type TempRepo } from './harness.ts';
+
+const servers: ScriptedServer[] = [];
+const children: ChildProcessWithoutNullStreams[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function openAi(turns: TurnSource): Promise<ScriptedServer> {
+  const server = await startScriptedOpenAi({ turns });
+  servers.push(server);
+  return server;
+}
+
+function providerEnv(server: ScriptedServer): NodeJS.ProcessEnv {
+  return { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1`, BEANS_PROVIDER: 'openai', BEANS_MODEL: 'gpt-5-mini' };
+}
+
+interface Editor {
+  updates: SessionNotification[];
+  permissions: RequestPermissionRequest[];
+  reads: ReadTextFileRequest[];
+  writes: WriteTextFileRequest[];
+  child: ChildProcessWithoutNullStreams;
+  stderr: () => string;
+}
+
+interface EditorOptions {
+  /** The answer to each permission question, by tool title prefix; default allow once. */
+  answer?: (request: RequestPermissionRequest) => string;
+  /** Offer fs/read_text_file and fs/write_text_file, over this map of unsaved buffers (path -> text). */
+  buffers?: Map<string, string>;
+}
+
+/** Starts `beans acp` in the repository and runs `op` as a connected editor. */
+async function asEditor<T>(repo: TempRepo, env: NodeJS.ProcessEnv, options: EditorOptions, op: (ctx: ClientContext, editor: Editor) => Promise<T>): Promise<T> {
+  const child = spawn(BEANS_BIN, ['acp'], { cwd: repo.dir, env: { ...repo.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const editor: Editor = { updates: [], permissions: [], reads: [], writes: [], child, stderr: () => stderr };
+  let app = client({ name: 'test-editor' })
+    .onNotification('session/update', ({ params }) => void editor.updates.push(params))
+    .onRequest('session/request_permission', ({ params }): RequestPermissionResponse => {
+      editor.permissions.push(params);
+      return { outcome: { outcome: 'selected', optionId: options.answer?.(params) ?? 'allow_once' } };
+    });
+  const buffers = options.buffers;
+  if (buffers) {
+    app = app
+      .onRequest('fs/read_text_file', ({ params }) => {
+        editor.reads.push(params);
+        const text = buffers.get(params.path) ?? readFileSync(params.path, 'utf8');
+        return { content: text };
+      })
+      .onRequest('fs/write_text_file', ({ params }) => {
+        editor.writes.push(params);
+        buffers.set(params.path, params.content);
+        return {};
+      });
+  }
+  const stream = ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+  return app.connectWith(stream, async (ctx) => {
+    const init = await ctx.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: !!buffers, writeTextFile: !!buffers }, terminal: false },
+      clientInfo: { name: 'test-editor', version: '1.0.0' },
+    });
+    expect(init.protocolVersion).toBe(1);
+    return op(ctx, editor);
+  });
+}
+
+function updatesOf(editor: Editor, kind: string, sessionId?: string) {
+  return editor.updates.filter((n) => n.update.sessionUpdate === kind && (!sessionId || n.sessionId === sessionId)).map((n) => n.update as Record<string, any>);
+}
+
+function textOf(editor: Editor, kind: string, sessionId?: string): string {
+  return updatesOf(editor, kind, sessionId).map((update) => update.content.text).join('');
+}
+
+const BUGGY = 'export function add(a, b) {\n  return a - b;\n}\n';
+
+describe('beans acp', () => {
+  it('answers initialize with its capabilities and fixes a bug through read, edit (asked, diff) and shell', async () => {
+    const repo = makeTempRepo({ 'src/add.mjs': BUGGY, 'check.mjs': "import { add } from './src/add.mjs';\nconsole.log(add(2, 3) === 5 ? 'sum ok' : 'sum wrong');\n" });
+    const server = await openAi([
+      {
+        reasoning: 'The sum looks wrong.',
+        text: 'Let me read it.',
+        toolCalls: [
+          { name: 'read_file', args: { path: 'src/add.mjs' }, id: 'read1' },
+          { name: 'todo_write', args: { todos: [{ content: 'Fix add', status: 'in_progress' }, { content: 'Run the check', status: 'pending' }] }, id: 'todo1' },
+        ],
+      },
+      { toolCalls: [{ name: 'edit_file', args: { path: 'src/add.mjs', old_string: 'return a - b;', new_string: 'return a + b;' }, id: 'edit1' }] },
+      { toolCalls: [{ name: 'shell', args: { command: 'node check.mjs' }, id: 'shell1' }] },
+      { text: ['Fixed: ', 'add now adds.'] },
+    ]);
+    await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
+      const created = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual(['default', 'auto-edit', 'plan', 'yolo']);
+      expect(created.modes?.currentModeId).toBe('default');
+      const model = created.configOptions?.find((option) => option.id === 'model');
+      expect(model).toMatchObject({ type: 'select', category: 'model', currentValue: 'gpt-5-mini' });
+      const answer = await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Fix the bug in ' }, { type: 'resource_link', uri: `file://${repo.dir}/src/add.mjs`, name: 'add.mjs' }] });
+      expect(answer.stopReason).toBe('end_turn');
+
+      expect(readFileSync(path.join(repo.dir, 'src/add.mjs'), 'utf8')).toContain('return a + b;');
+      expect(textOf(editor, 'agent_thought_chunk')).toBe('The sum looks wrong.');
+      expect(textOf(editor, 'agent_message_chunk')).toBe('Let me read it.Fixed: add now adds.');
+      // The model saw the link as a mention of the file.
+      expect(JSON.stringify(server.requests.find((request) => request.kind === 'chat')!.body)).toContain('Fix the bug in @src/add.mjs');
+
+      const calls = updatesOf(editor, 'tool_call');
+      const read = calls.find((call) => call.toolCallId === 'read1')!;
+      expect(read).toMatchObject({ title: 'Read src/add.mjs', kind: 'read', locations: [{ path: path.join(repo.dir, 'src/add.mjs'), line: 1 }] });
+      const edit = calls.find((call) => call.toolCallId === 'edit1')!;
+      expect(edit).toMatchObject({ title: 'Edit src/add.mjs', kind: 'edit', locations: [{ path: path.join(repo.dir, 'src/add.mjs'), line: 2 }] });
+      expect(calls.find((call) => call.toolCallId === 'shell1')).toMatchObject({ title: 'node check.mjs', kind: 'execute' });
+
+      const done = (id: string) => updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === id && update.status === 'completed').at(-1)!;
+      expect(done('edit1').content).toEqual([{ type: 'diff', path: path.join(repo.dir, 'src/add.mjs'), oldText: 'return a - b;', newText: 'return a + b;' }]);
+      expect(done('shell1').content[0].content.text).toContain('sum ok');
+      expect(done('read1').content[0].content.text).toContain('return a - b;');
+      expect(updatesOf(editor, 'plan').at(-1)!.entries).toEqual([
+        { content: 'Fix add', priority: 'medium', status: 'in_progress' },
+        { content: 'Run the check', priority: 'medium', status: 'pending' },
+      ]);
+
+      // Asked for the edit (with its diff) and the command; never for the read.
+      expect(editor.permissions.map((request) => request.toolCall.title)).toEqual(['Edit src/add.mjs', 'node check.mjs']);
+      expect(editor.permissions[0]!.options.map((option) => option.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+      expect(editor.permissions[0]!.toolCall.content).toEqual(done('edit1').content);
+      expect(editor.stderr()).toBe('');
+    });
+  });
+});
