@@ -160,7 +160,7 @@ describe('scripts never see a crash', () => {
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/Unknown provider "nosuch"\. Known providers: .*gemini.*ollama/);
     repo.write('.beans/settings.json', '{"provider": "nosuch"}');
-    const file = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: repo.env });
+    const file = await runBeans(['-p', 'hi', '--trust'], { cwd: repo.dir, env: repo.env });
     expect(file.code).toBe(3);
     expect(file.stderr).toContain(path.join(repo.dir, '.beans', 'settings.json'));
   });

@@ -89,7 +89,7 @@ describe('a custom OpenAI-compatible provider from settings', () => {
     const server = await start('openai', { turns: BUG_FIX, apiKey: 'lm-key', models: [{ name: 'qwen2.5-coder-14b' }] });
     const repo = makeTempRepo({ 'src/math.js': BUGGY });
     repo.write('.beans/settings.json', JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] } } }));
-    const run = await runBeans(['-p', 'Fix the bug in add.', '--provider', 'lmstudio', '--yolo', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, LMSTUDIO_KEY: 'lm-key' } });
+    const run = await runBeans(['-p', 'Fix the bug in add.', '--provider', 'lmstudio', '--yolo', '-o', 'json', '--trust'], { cwd: repo.dir, env: { ...repo.env, LMSTUDIO_KEY: 'lm-key' } });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(repo.dir, 'src/math.js'), 'utf8')).toContain('return a + b;');
@@ -102,7 +102,7 @@ describe('a custom OpenAI-compatible provider from settings', () => {
     const server = await start('openai', { turns, apiKey: 'lm-secret-key' });
     const repo = makeTempRepo();
     repo.write('.beans/settings.json', JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'LMSTUDIO_KEY', models: ['m'] } } }));
-    const run = await runBeans(['-p', 'show the key', '--provider', 'lmstudio', '--yolo'], { cwd: repo.dir, env: { ...repo.env, LMSTUDIO_KEY: 'lm-secret-key' } });
+    const run = await runBeans(['-p', 'show the key', '--provider', 'lmstudio', '--yolo', '--trust'], { cwd: repo.dir, env: { ...repo.env, LMSTUDIO_KEY: 'lm-secret-key' } });
     expect(run.code).toBe(0);
     const second = JSON.stringify(server.requests.filter((r) => r.kind === 'chat')[1].body);
     expect(second).toContain('key=[]');
@@ -112,13 +112,13 @@ describe('a custom OpenAI-compatible provider from settings', () => {
   it('is a settings error naming the file when `provider` names no known provider (exit 3); `beans config` says which provider and why', async () => {
     const repo = makeTempRepo();
     repo.write('.beans/settings.json', JSON.stringify({ provider: 'lmstudoi', providers: { lmstudio: { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } } }));
-    const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: repo.env });
+    const run = await runBeans(['-p', 'hi', '--trust'], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(path.join(repo.dir, '.beans', 'settings.json'));
     expect(run.stderr).toContain('lmstudio');
 
     repo.write('.beans/settings.json', JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } } }));
-    const config = await runBeans(['config'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k' } });
+    const config = await runBeans(['config', '--trust'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k' } });
     expect(config.code).toBe(0);
     expect(config.stdout).toContain('Provider: anthropic (ANTHROPIC_API_KEY is set)');
   });

@@ -40,7 +40,7 @@ describe('commands the model runs', () => {
   it('a setting can pass a variable through or strip more', async () => {
     const repo = makeTempRepo({ '.beans/settings.json': JSON.stringify({ tools: { env: { passThrough: ['OPENAI_API_KEY'], strip: ['DATABASE_URL'] } } }) });
     const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'echo "[$OPENAI_API_KEY] [$DATABASE_URL]"' } }] }, { text: 'done' }] });
-    const run = await runBeans(['-p', 'go', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', OPENAI_API_KEY: 'kept', DATABASE_URL: 'postgres://secret' } });
+    const run = await runBeans(['-p', 'go', '--yolo', '--trust'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', OPENAI_API_KEY: 'kept', DATABASE_URL: 'postgres://secret' } });
     expect(run.code).toBe(0);
     expect(toolResults(server.requests.filter((r) => r.kind === 'chat')[1]!.body)[0]).toContain('[kept] []');
   });

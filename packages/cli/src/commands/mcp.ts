@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { collectMcpServers, isTrusted, localSettingsPath, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
+import { builtinPluginsDir, collectMcpServers, isTrusted, localSettingsPath, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -21,6 +21,7 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
     strict: options.strictMcpConfig ?? false,
     ...(base.config.values.mcpServers ? { settingsServers: base.config.values.mcpServers } : {}),
     projectTrusted: options.trust === true || isTrusted(base.workspace.root, base.env),
+    builtinPluginsDir: builtinPluginsDir(),
   });
   let statuses: McpServerStatus[] = [];
   if (collected.servers.length > 0) {

@@ -5,7 +5,9 @@ import { ConfigError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
 import { configDir, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
 import type { ConfigEntry, LoadedConfig } from './load-config.js';
-import type { PermissionMode } from '../permissions/types.js';
+import { getDotted } from './dotted.js';
+import { showSettingKey, showSettingValue } from './show-untrusted.js';
+import { untrustedRule } from './untrusted-settings.js';
 
 // Workspace trust. A repository's own files (`.beans/settings.json`, `.beans/settings.local.json`:
 // both can be committed, so both are the repository's word) may ask for what only the person running
@@ -88,6 +90,22 @@ export async function setTrustDecision(folder: string, decision: TrustDecision, 
   return resolved;
 }
 
+/**
+ * Whether a plugin folder is the repository's own (inside the workspace: `plugins/`, `.beans/plugins`,
+ * `.claude/`, a `plugins.dirs` entry), so its hooks and MCP servers wait for trust. Beans' built-in
+ * plugins are Beans' own even when the workspace holds them (Beans working on itself).
+ */
+export function isRepositoryPlugin(pluginRoot: string, workspaceRoot: string, builtinPluginsDir?: string): boolean {
+  const root = path.resolve(pluginRoot);
+  const builtin = builtinPluginsDir && path.resolve(builtinPluginsDir);
+  return isInsideFolder(path.resolve(workspaceRoot), root) && !(builtin && (root === builtin || isInsideFolder(builtin, root)));
+}
+
+function isInsideFolder(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
 function realPath(folder: string): string {
   const resolved = path.resolve(folder);
   try {
@@ -106,22 +124,6 @@ export interface IgnoredRequest {
   file: string;
 }
 
-const MODE_LOOSENESS: Record<PermissionMode, number> = { plan: 0, default: 1, 'auto-edit': 2, yolo: 3 };
-
-/**
- * The settings a workspace file may only set in a trusted folder, each with the test for "this value
- * loosens". `.mcp.json` servers, which are not settings keys, ask `isTrusted` directly.
- */
-const GATED_SETTINGS: Readonly<Record<string, (value: unknown) => boolean>> = {
-  'permissions.mode': (value) => MODE_LOOSENESS[value as PermissionMode] > MODE_LOOSENESS.default,
-  'permissions.allow': (value) => Array.isArray(value) && value.length > 0,
-  'sandbox.enabled': (value) => value === false,
-  'sandbox.allowedHosts': (value) => Array.isArray(value) && value.length > 0,
-  'webFetch.allowPrivateNetwork': (value) => value === true,
-  hooks: (value) => typeof value === 'object' && value !== null && Object.keys(value).length > 0,
-  mcpServers: (value) => typeof value === 'object' && value !== null && Object.keys(value).length > 0,
-};
-
 export interface WorkspaceTrustOptions {
   workspaceRoot: string;
   env: NodeJS.ProcessEnv;
@@ -132,9 +134,10 @@ export interface WorkspaceTrustOptions {
 }
 
 /**
- * Drops what the workspace's own settings files ask for that loosens Beans, unless the folder is
- * trusted, and says what was dropped. A dropped key takes the value it would have without those
- * files (the user's settings, the environment, or the default).
+ * Drops what the workspace's own settings files set that is not on the untrusted allow-list
+ * (config/untrusted-settings.ts), unless the folder is trusted, and says what was dropped in one
+ * warning. A dropped key takes the value it would have without those files (the user's settings,
+ * the environment, or the default); a list that may only grow (deny rules) keeps the user's items.
  */
 export async function applyWorkspaceTrust(loaded: LoadedConfig, options: WorkspaceTrustOptions): Promise<LoadedConfig & { ignored: IgnoredRequest[] }> {
   const workspaceFiles = new Set([workspaceSettingsPath(options.workspaceRoot), localSettingsPath(options.workspaceRoot)].map((file) => path.resolve(file)));
@@ -144,31 +147,41 @@ export async function applyWorkspaceTrust(loaded: LoadedConfig, options: Workspa
     const file = typeof entry.source === 'object' ? path.resolve(entry.source.file) : undefined;
     return file !== undefined && workspaceFiles.has(file) ? file : undefined;
   };
-  const requests = loaded.entries.flatMap((entry): IgnoredRequest[] => {
-    const loosens = GATED_SETTINGS[entry.key];
-    const file = fromWorkspace(entry);
-    return loosens && file && loosens(entry.value) ? [{ key: entry.key, value: entry.value, file }] : [];
-  });
-  if (requests.length === 0) return { ...loaded, ignored: [] };
+  if (!loaded.entries.some((entry) => fromWorkspace(entry) !== undefined)) return { ...loaded, ignored: [] };
   const trusted = options.trusted ?? isTrusted(options.workspaceRoot, options.env);
   if (trusted) return { ...loaded, ignored: [] };
 
   const fallback = await options.loadWithoutWorkspaceFiles();
+  const userValue = (key: string) => fallback.entries.find((entry) => entry.key === key)?.value;
+  const requests: IgnoredRequest[] = [];
+  const combined = new Map<string, unknown>();
+  for (const entry of loaded.entries) {
+    const file = fromWorkspace(entry);
+    if (!file) continue;
+    const rule = untrustedRule(entry.key);
+    if (!rule || !rule.allowed(entry.value, userValue(entry.key), options.workspaceRoot)) requests.push({ key: entry.key, value: entry.value, file });
+    else if (rule.combine) combined.set(entry.key, rule.combine(entry.value, userValue(entry.key)));
+  }
+  if (requests.length === 0 && combined.size === 0) return { ...loaded, ignored: [] };
+
   const dropped = new Set(requests.map((request) => request.key));
   const entries = loaded.entries.flatMap((entry) => {
+    if (combined.has(entry.key)) return [{ ...entry, value: combined.get(entry.key) }];
     if (!dropped.has(entry.key)) return [entry];
     const replacement = fallback.entries.find((other) => other.key === entry.key);
     return replacement ? [replacement] : [];
   });
   const values = structuredClone(loaded.values) as unknown as Record<string, unknown>;
-  for (const key of dropped) setLeaf(values, key, fallback.entries.find((entry) => entry.key === key)?.value);
-  const warning = describeIgnored(requests, options.workspaceRoot);
-  return { ...loaded, values: values as unknown as LoadedConfig['values'], entries, warnings: [...loaded.warnings, warning], ignored: requests };
+  // From the fallback's values, not its entries: they hold the defaults too (`providers: {}`).
+  for (const key of dropped) setLeaf(values, key, getDotted(fallback.values as unknown as Record<string, unknown>, key));
+  for (const [key, value] of combined) setLeaf(values, key, value);
+  const warnings = requests.length ? [...loaded.warnings, describeIgnored(requests, options.workspaceRoot)] : loaded.warnings;
+  return { ...loaded, values: values as unknown as LoadedConfig['values'], entries, warnings, ignored: requests };
 }
 
 /** The one line the front ends print: exactly what was ignored and how to trust. */
 export function describeIgnored(requests: readonly IgnoredRequest[], workspaceRoot: string): string {
-  const asked = requests.map((request) => `${request.key} ${JSON.stringify(request.value)} (${path.relative(workspaceRoot, request.file)})`).join(', ');
+  const asked = requests.map((request) => `${showSettingKey(request.key)} ${showSettingValue(request.value)} (${path.relative(workspaceRoot, request.file)})`).join(', ');
   return `This folder is not trusted, so its settings were ignored where they loosen Beans: ${asked}. Run \`beans trust\` to trust ${workspaceRoot}, or pass --trust for one run.`;
 }
 

@@ -1,6 +1,6 @@
 import type { SettingSource } from '../config/index.js';
-import path from 'node:path';
-import { isInside, loadHooks, readSettingsHooks } from './load-hooks.js';
+import { isRepositoryPlugin } from '../config/trust.js';
+import { loadHooks, readSettingsHooks } from './load-hooks.js';
 import type { HookSet } from './types.js';
 
 /**
@@ -19,11 +19,6 @@ export async function loadWorkspaceHooks(options: {
   builtinPluginsDir?: string;
 }): Promise<HookSet> {
   const settingsHooks = await readSettingsHooks({ workspaceRoot: options.workspaceRoot, env: options.env, settingSources: options.settingSources });
-  const builtin = options.builtinPluginsDir && path.resolve(options.builtinPluginsDir);
-  const plugins = options.plugins.map((plugin) => {
-    const root = path.resolve(plugin.root);
-    const repository = isInside(path.resolve(options.workspaceRoot), root) && !(builtin && (root === builtin || isInside(builtin, root)));
-    return { name: plugin.name, root: plugin.root, repository };
-  });
+  const plugins = options.plugins.map((plugin) => ({ name: plugin.name, root: plugin.root, repository: isRepositoryPlugin(plugin.root, options.workspaceRoot, options.builtinPluginsDir) }));
   return loadHooks({ settingsHooks, trusted: options.trusted, plugins });
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isRepositoryPlugin } from '../config/trust.js';
 import { loadMcpConfigArgument, loadMcpConfigFile, mergeMcpConfigs, parseMcpServers, type McpConfigResult } from './mcp-config.js';
 
 export interface McpSources {
@@ -16,8 +17,14 @@ export interface McpSources {
   settingsServers?: Record<string, unknown>;
   /** `mcpServers` given by a program (query() / createAgentSession), in Claude Code's shape. */
   programServers?: Record<string, unknown>;
-  /** The project's `.mcp.json` names commands a repository asks to run: only a trusted folder's start. */
+  /**
+   * The repository's own servers (its `.mcp.json`, and those of the plugins inside the workspace:
+   * `plugins/`, `.beans/plugins`, `.claude/`) are commands a repository asks to run: only a trusted
+   * folder's start.
+   */
   projectTrusted: boolean;
+  /** Beans' built-in plugins, whose servers are Beans' own even when the workspace holds them. */
+  builtinPluginsDir?: string;
 }
 
 export interface CollectedMcpServers extends McpConfigResult {
@@ -33,7 +40,11 @@ export function collectMcpServers(sources: McpSources): CollectedMcpServers {
   const results: McpConfigResult[] = [];
   const ignored: CollectedMcpServers['ignored'] = [];
   if (!sources.strict) {
-    for (const root of sources.pluginRoots) results.push(...pluginServers(root, sources.env));
+    for (const root of sources.pluginRoots) {
+      const declared = pluginServers(root, sources.env);
+      if (sources.projectTrusted || !isRepositoryPlugin(root, sources.workspaceRoot, sources.builtinPluginsDir)) results.push(...declared.map((entry) => entry.result));
+      else for (const { file, result } of declared) if (result.servers.length > 0) ignored.push({ file, names: result.servers.map((server) => server.name) });
+    }
     if (sources.settingsServers) results.push(parseMcpServers(sources.settingsServers, 'the mcpServers setting', sources.env));
     const projectFile = path.join(sources.workspaceRoot, '.mcp.json');
     const project = loadMcpConfigFile(projectFile, sources.env);
@@ -45,9 +56,11 @@ export function collectMcpServers(sources: McpSources): CollectedMcpServers {
   return { ...mergeMcpConfigs(results), ignored };
 }
 
-function pluginServers(root: string, env: NodeJS.ProcessEnv): McpConfigResult[] {
+/** A plugin's servers by the file that declares them. */
+function pluginServers(root: string, env: NodeJS.ProcessEnv): { file: string; result: McpConfigResult }[] {
   const vars = { CLAUDE_PLUGIN_ROOT: root };
-  const out = [loadMcpConfigFile(path.join(root, '.mcp.json'), env, vars)];
+  const projectFile = path.join(root, '.mcp.json');
+  const out = [{ file: projectFile, result: loadMcpConfigFile(projectFile, env, vars) }];
   const manifestFile = path.join(root, '.claude-plugin', 'plugin.json');
   let manifest: { mcpServers?: unknown };
   try {
@@ -58,7 +71,9 @@ function pluginServers(root: string, env: NodeJS.ProcessEnv): McpConfigResult[] 
   }
   const declared = manifest.mcpServers;
   // Claude Code allows the servers inline or as a path to a file relative to the plugin root.
-  if (typeof declared === 'string') out.push(loadMcpConfigFile(path.resolve(root, declared.replace('${CLAUDE_PLUGIN_ROOT}', root)), env, vars));
-  else if (declared !== undefined) out.push(parseMcpServers(declared, manifestFile, env, vars));
+  if (typeof declared === 'string') {
+    const file = path.resolve(root, declared.replace('${CLAUDE_PLUGIN_ROOT}', root));
+    out.push({ file, result: loadMcpConfigFile(file, env, vars) });
+  } else if (declared !== undefined) out.push({ file: manifestFile, result: parseMcpServers(declared, manifestFile, env, vars) });
   return out;
 }

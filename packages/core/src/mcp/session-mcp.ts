@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { stateDir } from '../config/paths.js';
+import { showUntrusted } from '../config/show-untrusted.js';
 import { collectMcpServers, type McpSources } from './collect-servers.js';
 import type { McpServerSet } from './mcp-servers.js';
 
@@ -19,7 +20,7 @@ export async function startSessionMcp(input: SessionMcpInput, warnings: string[]
   const collected = collectMcpServers({ ...input, projectTrusted: input.projectTrusted ?? false });
   for (const problem of collected.problems) warnings.push(`MCP config ${problem.source}: ${problem.message}`);
   for (const skipped of collected.ignored) {
-    warnings.push(`${skipped.file} asks to start MCP servers (${skipped.names.join(', ')}); they were not started because this folder is not trusted.`);
+    warnings.push(`${showUntrusted(skipped.file)} asks to start MCP servers (${skipped.names.map((name) => showUntrusted(name)).join(', ')}); they were not started because this folder is not trusted.`);
   }
   if (collected.servers.length === 0) return undefined;
   const { connectMcpServers } = await import('./mcp-servers.js');

@@ -38,7 +38,7 @@ describe('loadConfig merge order', () => {
     t.write(t.userFile, { provider: 'p-user', model: 'm-user', maxTurns: 10, maxBudgetUsd: 1, ollama: { host: 'http://user:1' }, ui: { theme: 'light' } });
     t.write(t.workspaceFile, { provider: 'p-ws', model: 'm-ws', maxTurns: 20, ollama: { host: 'http://ws:1' } });
     const env = { ...t.env, BEANS_PROVIDER: 'p-env', BEANS_MODEL: 'm-env', OLLAMA_HOST: 'http://env:1' };
-    const loaded = await loadConfig({ workspaceRoot: t.workspace, env, flags: { provider: 'p-flag' } });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env, flags: { provider: 'p-flag' }, trusted: true });
 
     expect(loaded.values.provider).toBe('p-flag');
     expect(sourceOf(loaded, 'provider')).toBe('flag');
@@ -100,8 +100,12 @@ describe('loadConfig merge order', () => {
     t = tempHome();
     t.write(t.userFile, { permissions: { deny: ['shell'] } });
     t.write(t.workspaceFile, { permissions: { deny: ['shell(rm *)'] } });
-    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true });
     expect(loaded.values.permissions.deny).toEqual(['shell(rm *)']);
+    // Untrusted, the repository's deny rules only add to the user's.
+    const untrusted = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    expect(untrusted.values.permissions.deny).toEqual(['shell', 'shell(rm *)']);
+    expect(untrusted.ignored).toEqual([]);
   });
 
   it('accepts flags as strings the way commander hands them over', async () => {

@@ -14,7 +14,7 @@ describe('provider settings read from the providers\' definitions', () => {
     t = tempHome();
     t.write(t.workspaceFile, { models: { openai: 'gpt-5', anthropic: 'claude-haiku-5-5' }, anthropic: { baseUrl: 'http://proxy:9/' } });
     const env = { ...t.env, OPENAI_BASE_URL: 'http://local:1234/v1' };
-    const loaded = await loadConfig({ workspaceRoot: t.workspace, env });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env, trusted: true });
     expect(loaded.values.models).toMatchObject({ openai: 'gpt-5', anthropic: 'claude-haiku-5-5' });
     expect(loaded.values.openai.baseUrl).toBe('http://local:1234/v1');
     expect(loaded.entries.find((e) => e.key === 'openai.baseUrl')?.source).toBe('env');
@@ -25,7 +25,7 @@ describe('provider settings read from the providers\' definitions', () => {
   it('accepts a custom OpenAI-compatible endpoint, and rejects a malformed one naming the file and the key', async () => {
     t = tempHome();
     t.write(t.workspaceFile, { providers: { lmstudio: { type: 'openai', baseUrl: 'http://localhost:1234/v1', apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] } } });
-    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true });
     expect(loaded.values.providers.lmstudio).toEqual({ type: 'openai', baseUrl: 'http://localhost:1234/v1', apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] });
 
     t.write(t.workspaceFile, { providers: { lmstudio: { type: 'anthropic', baseUrl: 'http://localhost:1234/v1' } } });
@@ -38,7 +38,7 @@ describe('provider settings read from the providers\' definitions', () => {
   it('chooses the configured provider and says why; an unknown one is bad usage from a flag and a settings error naming the file', async () => {
     t = tempHome();
     t.write(t.workspaceFile, { provider: 'nosuch' });
-    const fromFile = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    const fromFile = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true });
     let error = (() => { try { resolveProvider(fromFile, t.env); } catch (e) { return e; } })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).exitCode).toBe(3);
