@@ -2,6 +2,7 @@
 // process's stdin and stdout, against a scripted OpenAI-compatible server.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,7 +81,8 @@ async function asEditor<T>(repo: TempRepo, env: NodeJS.ProcessEnv, options: Edit
       });
   }
   const stream = ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
-  return app.connectWith(stream, async (ctx) => {
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const result = await app.connectWith(stream, async (ctx) => {
     const init = await ctx.request('initialize', {
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: !!buffers, writeTextFile: !!buffers }, terminal: false },
@@ -89,6 +91,10 @@ async function asEditor<T>(repo: TempRepo, env: NodeJS.ProcessEnv, options: Edit
     expect(init.protocolVersion).toBe(1);
     return op(ctx, editor);
   });
+  // The editor goes away (its end of the pipe closes): Beans ends its sessions and exits by itself.
+  child.stdin.end();
+  expect(await exited).toBe(0);
+  return result;
 }
 
 function updatesOf(editor: Editor, kind: string, sessionId?: string) {
@@ -155,4 +161,144 @@ describe('beans acp', () => {
       expect(editor.stderr()).toBe('');
     });
   });
+
+  it('cancels a turn within a second, killing its command, and answers cancelled', async () => {
+    const repo = makeTempRepo();
+    const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo $$ > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'never' }]);
+    await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      await ctx.request('session/set_mode', { sessionId, modeId: 'yolo' });
+      const prompt = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] });
+      const pidFile = path.join(repo.dir, 'sleeper.pid');
+      await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      const cancelledAt = Date.now();
+      await ctx.notify('session/cancel', { sessionId });
+      expect((await prompt).stopReason).toBe('cancelled');
+      expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+      expect(alive(pid)).toBe(false);
+      // Yolo asked nothing; the call ended as failed, and the session still answers.
+      expect(editor.permissions).toEqual([]);
+      expect(updatesOf(editor, 'tool_call_update').at(-1)).toMatchObject({ toolCallId: 'slow', status: 'failed' });
+      expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(1);
+    });
+  });
+
+  it('lists and loads a session in a second process, replaying it, and continues it', async () => {
+    const repo = makeTempRepo({ 'notes.txt': 'beans are great\n' });
+    const server = await openAi([{ text: 'Reading.', toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' }, id: 'r1' }] }, { text: 'They say beans are great.' }, { text: 'Still great.' }]);
+    const env = providerEnv(server);
+    const sessionId = await asEditor(repo, env, {}, async (ctx) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'What do the notes say?' }] })).stopReason).toBe('end_turn');
+      return sessionId;
+    });
+    await asEditor(repo, env, {}, async (ctx, editor) => {
+      const listed = await ctx.request('session/list', { cwd: repo.dir });
+      expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, cwd: repo.dir, title: 'What do the notes say?' })]);
+      const loaded = await ctx.request('session/load', { sessionId, cwd: repo.dir, mcpServers: [] });
+      expect(loaded.modes?.currentModeId).toBe('default');
+      // Replayed before the answer: the user's words, the agent's, the call and its result.
+      expect(textOf(editor, 'user_message_chunk', sessionId)).toBe('What do the notes say?');
+      expect(textOf(editor, 'agent_message_chunk', sessionId)).toBe('Reading.They say beans are great.');
+      expect(updatesOf(editor, 'tool_call', sessionId)).toEqual([expect.objectContaining({ toolCallId: 'r1', title: 'Read notes.txt', kind: 'read' })]);
+      expect(updatesOf(editor, 'tool_call_update', sessionId).at(-1)).toMatchObject({ toolCallId: 'r1', status: 'completed' });
+      editor.updates.length = 0;
+      expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'And now?' }] })).stopReason).toBe('end_turn');
+      expect(textOf(editor, 'agent_message_chunk', sessionId)).toBe('Still great.');
+      // The model got the whole conversation back.
+      const last = JSON.stringify(server.requests.filter((request) => request.kind === 'chat').at(-1)!.body);
+      expect(last).toContain('What do the notes say?');
+      expect(last).toContain('beans are great');
+    });
+    const files = readdirSync(sessionsDir(repo)).filter((file) => file.endsWith('.jsonl'));
+    expect(files).toEqual([`${sessionId}.jsonl`]);
+  });
+
+  it('runs two sessions at once, each with its own conversation', async () => {
+    const repo = makeTempRepo();
+    const server = await openAi((request) => {
+      const asked = JSON.stringify(request.body).includes('first question') ? 'first' : 'second';
+      return { text: [`Answer `, `to the `, `${asked} question.`], chunkDelayMs: 60 };
+    });
+    await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
+      const one = (await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] })).sessionId;
+      const two = (await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] })).sessionId;
+      expect(one).not.toBe(two);
+      const started = Date.now();
+      const answers = await Promise.all([
+        ctx.request('session/prompt', { sessionId: one, prompt: [{ type: 'text', text: 'the first question' }] }),
+        ctx.request('session/prompt', { sessionId: two, prompt: [{ type: 'text', text: 'the second question' }] }),
+      ]);
+      expect(answers.map((answer) => answer.stopReason)).toEqual(['end_turn', 'end_turn']);
+      expect(textOf(editor, 'agent_message_chunk', one)).toBe('Answer to the first question.');
+      expect(textOf(editor, 'agent_message_chunk', two)).toBe('Answer to the second question.');
+      // They overlapped: together they took about as long as one.
+      expect(Date.now() - started).toBeLessThan(2 * 3 * 60 + 1_500);
+    });
+  });
+
+  it('survives a line that is not JSON, an unknown method and an unknown session, and says which provider to set', async () => {
+    const repo = makeTempRepo();
+    // No key and nothing listening where Ollama would be.
+    const env = { OLLAMA_HOST: `http://127.0.0.1:${await closedPort()}` };
+    await asEditor(repo, env, {}, async (ctx, editor) => {
+      editor.child.stdin.write('this is not json\n');
+      await expect(ctx.request('beans/nonsense', {})).rejects.toMatchObject({ code: -32601 });
+      await expect(ctx.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({ code: -32002 });
+      await expect(ctx.request('session/load', { sessionId: 'no-such-session', cwd: repo.dir, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
+      const failure = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] }).then(() => undefined, (error: unknown) => error as { message: string });
+      expect(failure?.message).toMatch(/GEMINI_API_KEY/);
+      // Still serving.
+      expect((await ctx.request('session/list', { cwd: repo.dir })).sessions).toEqual([]);
+      expect(editor.child.exitCode).toBeNull();
+    });
+  });
+
+  it('keeps the session file when the editor goes away mid-turn, and ends quietly', async () => {
+    const repo = makeTempRepo();
+    const server = await openAi([{ text: ['Thinking ', 'slowly ', 'about ', 'it.'], chunkDelayMs: 400 }]);
+    await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      void ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'take your time' }] }).catch(() => undefined);
+      await until(() => updatesOf(editor, 'agent_message_chunk').length > 0);
+    });
+    // The editor's side closed (stdin ended) and Beans exited 0 (asEditor checks): the file holds the prompt.
+    const [file] = readdirSync(sessionsDir(repo)).filter((name) => name.endsWith('.jsonl'));
+    expect(readFileSync(path.join(sessionsDir(repo), file!), 'utf8')).toContain('take your time');
+  });
+
 });
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where the repository's sessions are kept (the same folder `-c` and `-r` read). */
+function sessionsDir(repo: TempRepo): string {
+  const root = path.join(repo.home, '.local', 'state', 'beans-agent', 'sessions');
+  const [workspace] = readdirSync(root);
+  return path.join(root, workspace!);
+}
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
