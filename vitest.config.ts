@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
+    // A fresh TMPDIR and HOME for the whole suite: nothing earlier runs left on this machine counts.
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -3,5 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
+./scripts/test-deps.sh
 source scripts/toolchain.sh
 exec pnpm exec vitest run "$@"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The programs the test suite runs besides Node (issue 34: a fresh machine is the only machine).
+# Installs the missing ones with apt when it can (root, or sudo without a password); otherwise says
+# which are missing: the tests that need tmux or the sandbox skip and say so, the others fail.
+set -uo pipefail
+declare -A package=(
+  [git]=git [python3]=python3 [curl]=curl [ps]=procps [script]=bsdutils [tmux]=tmux
+  [bwrap]=bubblewrap [socat]=socat [rg]=ripgrep [mount]=mount
+)
+missing=()
+for tool in "${!package[@]}"; do command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}"); done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=; [ "$(id -u)" = 0 ] || sudo="sudo -n"
+if command -v apt-get >/dev/null 2>&1 && ($sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1; then exit 0; fi
+echo "test-deps: could not install ${missing[*]} (apt-get as root or passwordless sudo); tests that need them will skip or fail." >&2
