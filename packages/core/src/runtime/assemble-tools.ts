@@ -1,0 +1,56 @@
+import type { McpServerSet } from '../mcp/mcp-servers.js';
+import { createLoadSkillTool, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { toolsWithOwnSkills } from '../plugins/agent-skills.js';
+import { builtinTools } from '../tools/builtin.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { RuntimeBase } from './base.js';
+import type { Live } from './live.js';
+import type { PermissionChain } from './permission-chain.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+export interface AssembleToolsInput {
+  base: RuntimeBase;
+  options: AgentSessionOptions;
+  catalog: PluginCatalog;
+  profile: Profile;
+  taskTool: AnyTool;
+  mcp: McpServerSet | undefined;
+  permissions: Pick<PermissionChain, 'isRemoved'>;
+  live: Live;
+}
+
+export interface SessionTools {
+  /** Every tool an agent may be given, with tools removed by deny rules left out. */
+  available: ToolRegistry;
+  /** The session's own agent's tools (the profile's `tools:` list, plus the kept ones). */
+  tools: ToolRegistry;
+  /** The tools every agent keeps whatever its list says: the caller's and the MCP servers'. */
+  keptToolNames(): string[];
+}
+
+/** Part 11: the built-in, skill, task, caller and MCP tools, cut by deny rules and the profile. */
+export function assembleTools(input: AssembleToolsInput): SessionTools {
+  const { options, mcp, permissions } = input;
+  const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];
+  const allTools: AnyTool[] = [...builtinTools({ webFetch: input.base.config.values.webFetch }), createLoadSkillTool(input.catalog), input.taskTool, ...extraTools];
+  // A bare tool name in the deny list removes the tool: the model never sees it.
+  const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));
+  const profileTools = toolsWithOwnSkills(input.profile.tools, input.profile.skills);
+  const tools = profileTools ? available.only([...profileTools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
+
+  // notifications/tools/list_changed: a server's new or changed tools join the live registry, and
+  // the ones it no longer offers leave it.
+  let mcpToolNames = new Set(mcp?.tools().map((tool) => tool.name));
+  mcp?.onToolsChanged(() => {
+    const current = mcp.tools();
+    const names = new Set(current.map((tool) => tool.name));
+    // The first agent's tools, every agent's, and those of the agent the conversation was handed to.
+    for (const registry of new Set([tools, available, input.live.session.tools])) {
+      for (const name of mcpToolNames) if (!names.has(name)) registry.unregister(name);
+      for (const tool of current) if (!permissions.isRemoved(tool.name)) registry.register(tool);
+    }
+    mcpToolNames = names;
+  });
+  return { available, tools, keptToolNames: () => [...(options.tools ?? []), ...(mcp?.tools() ?? [])].map((tool) => tool.name) };
+}

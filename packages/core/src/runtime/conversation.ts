@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { ChatSession } from '../agent/chat-session.js';
+import type { AgentMessage } from '../agent/types.js';
+import { gateFinalAnswer } from '../hooks/index.js';
+import type { McpServerSet } from '../mcp/mcp-servers.js';
+import type { ShellSandbox } from '../sandbox/index.js';
+import { repairHistory, type SessionMetaInput, type SessionWriter, type SubagentTranscript } from '../session/index.js';
+import type { SessionTools } from './assemble-tools.js';
+import { autoCompaction } from './auto-compact.js';
+import type { RuntimeBase } from './base.js';
+import type { Compaction } from './compaction-hooks.js';
+import type { ConversationLog, ConversationLogs } from './conversation-logs.js';
+import type { PermissionChain } from './permission-chain.js';
+import type { SessionHooks } from './session-hooks.js';
+import type { AgentSessionOptions } from './session-options.js';
+import type { SessionStorage } from './session-storage.js';
+import type { SettledAgent } from './settle-agent.js';
+
+export interface ConversationFactoryInput {
+  base: RuntimeBase;
+  options: AgentSessionOptions;
+  agent: SettledAgent;
+  systemPrompt: string;
+  tools: SessionTools;
+  hooks: SessionHooks;
+  permissions: PermissionChain;
+  storage: SessionStorage;
+  sandbox: ShellSandbox | undefined;
+  compaction: Compaction;
+  mcp: McpServerSet | undefined;
+  logs: ConversationLogs;
+  warnings: string[];
+}
+
+/** Opens a conversation: a fresh one, or a stored one by id (`resumeId`), on `model` (default: the settled one). */
+export type ConversationFactory = (resumeId?: string, model?: string) => Promise<ChatSession>;
+
+/**
+ * Part 14: how a conversation is opened, the first one and every one after /clear and /resume: its
+ * history and session file, its own permission check, compaction, and what it records.
+ */
+export function createConversationFactory(input: ConversationFactoryInput): ConversationFactory {
+  const { base, options, agent, storage, permissions, compaction, mcp, logs, warnings } = input;
+  const { store } = storage;
+  const values = base.config.values;
+  const { providerId, client, guardrails } = agent;
+  return async (resumeId, sessionModel = agent.model) => {
+    let history: AgentMessage[] = [];
+    let id: string | undefined;
+    let writer: SessionWriter | undefined;
+    let sop = values.sop;
+    let children = new Map<string, SubagentTranscript>();
+    let agentName: string | undefined;
+    if (resumeId && store) {
+      const loaded = store.load(resumeId);
+      children = loaded.subagents;
+      agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
+      warnings.push(...loaded.warnings);
+      history = repairHistory(loaded.messages);
+      id = loaded.header.id;
+      writer = store.open(id);
+      // The session's own model and SOP come back, unless this run names a model itself.
+      if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
+      if (loaded.sop !== undefined) sop = loaded.sop;
+    } else {
+      id = options.sessionId ?? store?.newId() ?? randomUUID();
+    }
+    // Changes made before the first message wait for it: a session file is only made for a conversation.
+    const pendingChanges: SessionMetaInput[] = [];
+    const openWriter = (session: ChatSession) => {
+      if (!writer && store) {
+        writer = store.create({ id: session.id, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model: session.model });
+        for (const change of pendingChanges.splice(0)) writer.appendMeta(change);
+      }
+      return writer;
+    };
+    const check = permissions.newCheck();
+    const session: ChatSession = new ChatSession({
+      id,
+      client,
+      provider: providerId,
+      model: sessionModel,
+      systemPrompt: input.systemPrompt,
+      sop,
+      tools: input.tools.tools,
+      workspace: base.workspace,
+      beforeToolCall: check.beforeToolCall,
+      afterToolCall: input.hooks.afterToolCall,
+      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id) },
+      maxTurns: values.maxTurns,
+      maxBudgetUsd: values.maxBudgetUsd,
+      loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
+      transformContext: values.compaction.enabled
+        ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, compaction.contextWindowOf, {
+            before: (signal) => compaction.before(signal, 'auto'),
+            after: (signal) => compaction.after(signal),
+          })
+        : undefined,
+      messages: history,
+      // The file is created with the first message, so opening and closing chat leaves no empty session.
+      // A final answer is saved as output guardrails let it be printed (redacted or replaced).
+      record: (message) =>
+        openWriter(session)?.append(message.role === 'assistant' && message.toolCalls.length === 0 && message.content ? { ...message, content: gateFinalAnswer(message.content, guardrails).text } : message),
+      onClose: () => writer?.close(),
+      recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
+    });
+    permissions.adopt(session, check);
+    const log: ConversationLog = {
+      subagents: children,
+      runStartCostUsd: 0,
+      restoredAgent: agentName,
+      recordMeta: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
+      recordSubagent: (toolCallId, agentName, message) => {
+        let transcript = children.get(toolCallId);
+        if (!transcript) children.set(toolCallId, (transcript = { agent: agentName, messages: [] }));
+        transcript.messages.push(message);
+        openWriter(session)?.appendSubagent(toolCallId, agentName, message);
+      },
+    };
+    logs.set(session, log);
+    // The budget is per run: what the session had spent when this run began.
+    session.subscribe((event) => event.type === 'agent_start' && (log.runStartCostUsd = session.usage.costUsd));
+    startRememberedMcpOnAnswer(session, mcp);
+    return session;
+  };
+}
+
+/**
+ * MCP servers offered from memory start once the model answers, off the way to the first request;
+ * a call to one of their tools starts it sooner.
+ */
+function startRememberedMcpOnAnswer(session: ChatSession, mcp: McpServerSet | undefined): void {
+  if (!mcp) return;
+  // Once is enough: the listener would otherwise run for every streamed piece of every answer.
+  const stop = session.subscribe((event) => {
+    const answered = event.type === 'message_update' || event.type === 'retry' || (event.type === 'message_end' && event.message.role === 'assistant');
+    if (!answered) return;
+    mcp.startRemembered();
+    stop();
+  });
+}

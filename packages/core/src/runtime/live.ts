@@ -1,0 +1,49 @@
+import type { ChatSession } from '../agent/chat-session.js';
+import type { AskUser, PermissionMode } from '../permissions/types.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+/**
+ * What changes while a session lives, read late by the parts built before it existed: the live
+ * conversation (replaced by /clear and /resume), the permission mode, the interactive asker and the
+ * SessionStart context waiting for the next turn. Parts hold this object and read it when called,
+ * never copy a field at build time.
+ */
+export interface Live {
+  /** The live conversation; reading it before the first conversation is open is a bug and throws. */
+  session: ChatSession;
+  permissionMode: PermissionMode;
+  /** The interactive front end's prompt (`setAsker`). */
+  asker: AskUser | undefined;
+  /** SessionStart hooks' context for the next turn: set by startup, /clear, /resume and compaction. */
+  startContext: string | undefined;
+  /** Hands the waiting SessionStart context to a turn, once. */
+  takeStartContext(): string | undefined;
+  /** What hooks want the user to know: the front end's channel (`onHookMessage`). */
+  notices(messages: string[]): void;
+  notify(outcome: Promise<{ userMessages: string[] }>): Promise<void>;
+}
+
+export function createLive(options: AgentSessionOptions, permissionMode: PermissionMode): Live {
+  let session: ChatSession | undefined;
+  const notices = (messages: string[]) => messages.forEach((message) => options.onHookMessage?.(message));
+  const live: Live = {
+    get session(): ChatSession {
+      if (!session) throw new Error('The conversation is read before it was opened.');
+      return session;
+    },
+    set session(next: ChatSession) {
+      session = next;
+    },
+    permissionMode,
+    asker: undefined,
+    startContext: undefined,
+    takeStartContext() {
+      const context = live.startContext;
+      live.startContext = undefined;
+      return context;
+    },
+    notices,
+    notify: async (outcome) => notices((await outcome).userMessages),
+  };
+  return live;
+}

@@ -1,0 +1,135 @@
+import type { ChatSession } from '../agent/chat-session.js';
+import { composeBeforeToolCall, permissionHook, type BeforeToolCall } from '../agent/tool-hooks.js';
+import { claudeToolName } from '../claude/vocabulary.js';
+import { formatConfigSource, type LoadedConfig } from '../config/index.js';
+import { createAuthorize } from '../permissions/authorize.js';
+import { createReadDenied } from '../permissions/read-deny.js';
+import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/rules.js';
+import type { AskUser } from '../permissions/types.js';
+import type { RuntimeBase } from './base.js';
+import type { PermissionRulesInfo } from './agent-session-types.js';
+import type { Live } from './live.js';
+import { isDontAsk } from './permission-mode.js';
+import type { SessionHooks } from './session-hooks.js';
+import type { AgentSessionOptions, CanUseTool } from './session-options.js';
+
+export interface PermissionChainInput {
+  base: RuntimeBase;
+  options: AgentSessionOptions;
+  live: Live;
+  hooks: SessionHooks;
+  /** Whether shell commands run in the OS sandbox (the policy asks less then). */
+  sandboxed: boolean;
+}
+
+/** One conversation's permission check and the "always" answers it collects. */
+export interface ConversationCheck {
+  approved: ToolRule[];
+  beforeToolCall: BeforeToolCall;
+}
+
+export interface PermissionChain {
+  /** The allow rules in force; a command's allowed-tools join it for the run it starts. */
+  allow: ToolRule[];
+  deny: ToolRule[];
+  /** Whether a bare tool name in the deny list removes this tool: the model never sees it. */
+  isRemoved(toolName: string): boolean;
+  readDenied: ((relativePath: string) => boolean) | undefined;
+  /** A fresh check for a new conversation: "always" answers must not outlive /clear or /resume. */
+  newCheck(): ConversationCheck;
+  /** Makes `check` the conversation's own, so its subagents share it and /permissions lists it. */
+  adopt(session: ChatSession, check: ConversationCheck): void;
+  /** The conversation's check (subagents borrow it); undefined once the conversation was replaced. */
+  checkOf(session: ChatSession): BeforeToolCall | undefined;
+  /** `/permissions`: the rules in force with their sources, and the conversation's "always" answers. */
+  rules(session: ChatSession): PermissionRulesInfo;
+  /** Forgets "always" answers of the conversation: the one written as `rule`, or all. Returns how many went. */
+  removeApprovals(session: ChatSession, rule?: string): number;
+}
+
+/** Part 8: before every tool call, the caller's hook, PreToolUse hooks, then the permission policy. */
+export function createPermissionChain(input: PermissionChainInput): PermissionChain {
+  const { base, options, live, hooks } = input;
+  const values = base.config.values;
+  const deny = parseToolRules(values.permissions.deny);
+  const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
+  // Notification hooks: a permission question is waiting for the person.
+  const ask = askFunction(
+    {
+      ...options,
+      onAsk: (tool) => {
+        options.onAsk?.(tool);
+        if (hooks.runner.has('Notification')) void hooks.runner.notification(`Beans needs your permission to use ${claudeToolName(tool)}`).then((outcome) => live.notices(outcome.userMessages));
+      },
+    },
+    () => live.asker,
+  );
+  const allow = parseToolRules(values.permissions.allow);
+  const readDenied = createReadDenied(deny, base.workspace.root);
+  const checks = new WeakMap<ChatSession, BeforeToolCall>();
+  const approvals = new WeakMap<ChatSession, ToolRule[]>();
+  return {
+    allow,
+    deny,
+    isRemoved: (toolName) => removed.some((ruleTool) => ruleCoversTool(ruleTool, toolName)),
+    readDenied,
+    newCheck() {
+      const approved: ToolRule[] = [];
+      const beforeToolCall = composeBeforeToolCall(
+        options.beforeToolCall,
+        hooks.beforeToolCall,
+        permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: input.sandboxed, approved })),
+      );
+      return { approved, beforeToolCall };
+    },
+    adopt(session, check) {
+      checks.set(session, check.beforeToolCall);
+      approvals.set(session, check.approved);
+    },
+    checkOf: (session) => checks.get(session),
+    rules: (session) => ({
+      allow: rulesWithSources(base.config, 'permissions.allow'),
+      deny: rulesWithSources(base.config, 'permissions.deny'),
+      approved: (approvals.get(session) ?? []).map((rule) => rule.source),
+    }),
+    removeApprovals(session, rule) {
+      const approved = approvals.get(session) ?? [];
+      const before = approved.length;
+      const kept = approved.filter((entry) => rule !== undefined && entry.source !== rule);
+      approved.splice(0, approved.length, ...kept);
+      return before - kept.length;
+    },
+  };
+}
+
+/** Each rule of a concatenated list setting with the file (or flag) it came from. */
+function rulesWithSources(config: LoadedConfig, key: string): { rule: string; source: string }[] {
+  const entry = config.entries.find((candidate) => candidate.key === key);
+  if (!entry || !Array.isArray(entry.value)) return [];
+  return (entry.value as string[]).map((rule, index) => ({ rule, source: formatConfigSource(entry.itemSources?.[index] ?? entry.source) }));
+}
+
+/**
+ * Who answers "may this call run?": the interactive prompt when one is installed, else the SDK
+ * program's canUseTool, else nobody (the call is denied with instructions). `dontAsk` never asks.
+ */
+function askFunction(options: AgentSessionOptions, asker: () => AskUser | undefined): AskUser | undefined {
+  if (isDontAsk(options.permissionMode)) return undefined;
+  const canUseTool = options.canUseTool;
+  if (!options.interactive && !canUseTool) return undefined;
+  return async (request, signal) => {
+    const prompt = asker();
+    if (prompt) {
+      options.onAsk?.(request.tool.name);
+      return prompt(request, signal);
+    }
+    if (canUseTool) return askProgram(canUseTool, request, signal);
+    return { decision: 'deny', reason: 'No one is there to approve it.' };
+  };
+}
+
+async function askProgram(canUseTool: CanUseTool, request: Parameters<AskUser>[0], signal: AbortSignal): ReturnType<AskUser> {
+  const answer = await canUseTool(request.tool.name, request.input as Record<string, unknown>, { signal, toolUseID: request.call.id, suggestions: [] });
+  if (answer.behavior === 'allow') return { decision: 'once', ...(answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {}) };
+  return { decision: 'deny', reason: answer.message, ...(answer.interrupt ? { interrupt: true } : {}) };
+}

@@ -1,0 +1,51 @@
+import { composeAfterToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
+import { guardrailToolHook, type Guardrails } from '../guardrails/index.js';
+import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
+import type { PluginCatalog } from '../plugins/index.js';
+import type { SessionStore } from '../session/index.js';
+import { builtinPluginsDir, type RuntimeBase } from './base.js';
+import type { Live } from './live.js';
+import { sdkPermissionMode } from './permission-mode.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+export interface SessionHooksInput {
+  base: RuntimeBase;
+  options: AgentSessionOptions;
+  catalog: PluginCatalog;
+  workspaceTrusted: boolean;
+  guardrails: Guardrails;
+  store: SessionStore | undefined;
+  live: Live;
+  warnings: string[];
+}
+
+export interface SessionHooks {
+  /** The configured command hooks (settings, plugins). */
+  set: HookSet;
+  runner: HookRunner;
+  /** PreToolUse hooks, for the permission chain. */
+  beforeToolCall?: BeforeToolCall;
+  /** The caller's after-call hook, PostToolUse hooks, then guardrail redaction. */
+  afterToolCall?: AfterToolCall;
+}
+
+/** Part 7: the command hooks of settings and plugins, their runner, and the after-call chain. */
+export async function loadSessionHooks(input: SessionHooksInput): Promise<SessionHooks> {
+  const { base, options, live, store, warnings } = input;
+  const set = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: input.catalog.plugins, trusted: input.workspaceTrusted, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
+  for (const problem of set.problems) warnings.push(`${problem.path}: ${problem.message}`);
+  if (set.untrusted.length) warnings.push(`${set.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
+  const runner = createHookRunner({
+    hooks: set,
+    sessionId: () => live.session.id,
+    transcriptPath: () => (store ? store.pathOf(live.session.id) : ''),
+    cwd: base.workspace.root,
+    permissionMode: () => sdkPermissionMode(live.permissionMode),
+    env: base.env,
+  });
+  const commandHooks = hookToolCallbacks(runner, (message) => options.onHookMessage?.(message));
+  // Redaction last, so nothing a hook appends carries a secret to the model either.
+  const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(input.guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
+  const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
+  return { set, runner, ...(commandHooks.beforeToolCall ? { beforeToolCall: commandHooks.beforeToolCall } : {}), ...(afterToolCall ? { afterToolCall } : {}) };
+}

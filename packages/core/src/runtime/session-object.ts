@@ -1,0 +1,159 @@
+import type { ChatSession } from '../agent/chat-session.js';
+import { UsageError } from '../errors.js';
+import type { McpServerSet } from '../mcp/mcp-servers.js';
+import type { PermissionMode } from '../permissions/types.js';
+import { describeProfile } from '../plugins/index.js';
+import { HandoffError } from '../subagents/index.js';
+import { shellTool } from '../tools/shell.js';
+import { VERSION } from '../version.js';
+import type { AgentSession } from './agent-session-types.js';
+import type { RuntimeBase } from './base.js';
+import type { CatalogAndSubagents } from './catalog-subagents.js';
+import { createCommandPrompt } from './command-prompt.js';
+import type { Compaction } from './compaction-hooks.js';
+import { compactSession } from './compact.js';
+import type { ConversationFactory } from './conversation.js';
+import type { ConversationLogs } from './conversation-logs.js';
+import type { Handoffs } from './handoffs.js';
+import type { Live } from './live.js';
+import type { PermissionChain } from './permission-chain.js';
+import { refusedTurn } from './run-turn.js';
+import type { SessionHooks } from './session-hooks.js';
+import type { SessionStorage } from './session-storage.js';
+import type { SessionSubagents } from './session-subagents.js';
+import type { SettledAgent } from './settle-agent.js';
+import { createSwitchConversation } from './switch-conversation.js';
+import type { TrustAndSandbox } from './trust-sandbox.js';
+import type { TurnRunner } from './turn-runner.js';
+
+/** Everything the parts built, by part: what the returned AgentSession is made of. */
+export interface SessionParts {
+  base: RuntimeBase;
+  warnings: string[];
+  live: Live;
+  trust: TrustAndSandbox;
+  plugins: CatalogAndSubagents;
+  mcp: McpServerSet | undefined;
+  agent: SettledAgent;
+  storage: SessionStorage;
+  hooks: SessionHooks;
+  permissions: PermissionChain;
+  children: SessionSubagents;
+  logs: ConversationLogs;
+  handoffs: Handoffs;
+  compaction: Compaction;
+  conversation: ConversationFactory;
+  runTurn: TurnRunner;
+}
+
+/** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
+export function assembleAgentSession(parts: SessionParts): AgentSession {
+  const { base, live, mcp, agent: settled, storage, hooks, permissions, children, handoffs, compaction } = parts;
+  const { catalog, subagents } = parts.plugins;
+  const { sandbox, workspaceTrusted } = parts.trust;
+  const listeners = new Set<(session: ChatSession) => void>();
+  const agent: AgentSession = {
+    base,
+    config: base.config,
+    workspace: base.workspace,
+    catalog,
+    profile: settled.profile,
+    providerId: settled.providerId,
+    client: settled.client,
+    modelNote: settled.modelNote,
+    store: storage.store,
+    warnings: parts.warnings,
+    hookSet: hooks.set,
+    hooks: hooks.runner,
+    guardrails: settled.guardrails,
+    get session() {
+      return live.session;
+    },
+    onSessionChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    get permissionMode() {
+      return live.permissionMode;
+    },
+    set permissionMode(mode: PermissionMode) {
+      live.permissionMode = mode;
+    },
+    workspaceTrusted,
+    runUserShell(command, signal) {
+      return shellTool.execute({ command }, { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox, outputDir: storage.outputDirOf(live.session.id) });
+    },
+    permissionRules: () => permissions.rules(live.session),
+    removeApprovals: (rule) => permissions.removeApprovals(live.session, rule),
+    setAsker(next) {
+      live.asker = next;
+    },
+    preparePrompt: createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live }),
+    async compact(signal, focus) {
+      await compaction.before(signal, 'manual', focus);
+      const line = await compactSession(live.session, signal, focus);
+      await compaction.after(signal);
+      return line;
+    },
+    newConversation: createSwitchConversation({ conversation: parts.conversation, handoffs, hooks, live, listeners }),
+    get activeAgent() {
+      return handoffs.controller.active.name;
+    },
+    async switchAgent(name) {
+      try {
+        await handoffs.handoff(name, 'chosen by the user', 'command');
+      } catch (error) {
+        if (error instanceof HandoffError) throw new UsageError(error.message);
+        throw error;
+      }
+    },
+    subagentTranscript: (toolCallId) => parts.logs.get(live.session)?.subagents.get(toolCallId),
+    subagents,
+    runSubagent: (definition, prompt, signal) => children.run(definition, prompt, { signal, workspace: base.workspace, state: live.session.toolState }),
+    onSubagentEvent(listener) {
+      children.listeners.add(listener);
+      return () => children.listeners.delete(listener);
+    },
+    async notify(message) {
+      if (hooks.runner.has('Notification')) await live.notify(hooks.runner.notification(message));
+    },
+    async end(reason = 'other') {
+      await live.notify(hooks.runner.sessionEnd(reason));
+    },
+    describeProfile: () => {
+      const active = handoffs.controller.active.name;
+      return active === handoffs.controller.initial.name ? describeProfile(settled.profile) : `${describeProfile(settled.profile)}\nThe conversation was handed off: the ${active} agent holds it now.`;
+    },
+    initInfo: () => ({
+      cwd: base.workspace.cwd,
+      model: live.session.model,
+      provider: settled.providerId,
+      tools: live.session.tools.names(),
+      permissionMode: live.permissionMode,
+      slashCommands: catalog.commands().map((command) => command.name),
+      // The agents `task` can run, as Claude Code lists them: general-purpose, inline, then plugin agents.
+      agents: subagents.map((definition) => definition.name),
+      skills: catalog.skills().map((skill) => skill.name),
+      plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
+      version: VERSION,
+      mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
+    }),
+    mcpServers: () => mcp?.statuses() ?? [],
+    startMcpServers: () => mcp?.startRemembered(),
+    runTurn: parts.runTurn,
+    async promptTurn(message, signal) {
+      const prepared = await agent.preparePrompt(message.content);
+      if ('error' in prepared) return refusedTurn(prepared.error);
+      const last = prepared.messages.at(-1);
+      // What the program sent beyond text stays on the message that carries its words.
+      const messages = last ? [...prepared.messages.slice(0, -1), { ...last, ...(message.parts ? { parts: message.parts } : {}), ...(message.uuid ? { uuid: message.uuid } : {}) }] : [message];
+      return parts.runTurn(messages, signal);
+    },
+    close: () => {
+      live.session.close();
+      void sandbox?.dispose();
+      void mcp?.close();
+    },
+  };
+  return agent;
+}

@@ -1,0 +1,31 @@
+import { parseToolRules } from '../permissions/rules.js';
+import { loadRuntimeBase, type RuntimeBase } from './base.js';
+import { parsePermissionMode } from './permission-mode.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+/** The workspace and its configuration, and the list every later part adds its warnings to. */
+export interface SettledWorkspace {
+  base: RuntimeBase;
+  /** Warnings found while building the session (settings first), for the front end to show. */
+  warnings: string[];
+}
+
+/** Part 1: finds the workspace and loads its settings, with the options that are settings on top. */
+export async function settleWorkspace(options: AgentSessionOptions): Promise<SettledWorkspace> {
+  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
+  return { base, warnings: [...base.config.warnings] };
+}
+
+/** Options that are settings become the top configuration layer, so `beans config` shows them as flags. */
+function optionFlags(options: AgentSessionOptions): Record<string, unknown> {
+  const flags: Record<string, unknown> = { ...options.flags };
+  if (options.provider) flags.provider = options.provider;
+  if (options.model) flags.model = options.model;
+  if (options.permissionMode) flags['permissions.mode'] = parsePermissionMode(options.permissionMode);
+  if (options.allowedTools?.length) flags['permissions.allow'] = parseToolRules(options.allowedTools).map((rule) => rule.source);
+  if (options.disallowedTools?.length) flags['permissions.deny'] = parseToolRules(options.disallowedTools).map((rule) => rule.source);
+  if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
+  if (options.maxBudgetUsd !== undefined) flags.maxBudgetUsd = options.maxBudgetUsd;
+  if (options.pluginDirs?.length) flags['plugins.dirs'] = options.pluginDirs;
+  return flags;
+}

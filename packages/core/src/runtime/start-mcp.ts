@@ -1,0 +1,45 @@
+import type { McpServerSet } from '../mcp/mcp-servers.js';
+import { startSessionMcp } from '../mcp/session-mcp.js';
+import type { PluginCatalog } from '../plugins/index.js';
+import type { RuntimeBase } from './base.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+export interface StartMcpInput {
+  base: RuntimeBase;
+  options: AgentSessionOptions;
+  catalog: PluginCatalog;
+  workspaceTrusted: boolean;
+  warnings: string[];
+  /** Registers a stop for createAgentSession to call if building the session fails later. */
+  onFailure: (stop: () => Promise<void>) => void;
+}
+
+/**
+ * Part 4: starts the session's MCP servers without waiting for them: they get ready in their own
+ * processes while the client, the profile, its guardrails and the model are settled. Await the
+ * result where the tools are needed; undefined when no server is configured.
+ */
+export function startMcp(input: StartMcpInput): Promise<McpServerSet | undefined> {
+  const { base, options, catalog } = input;
+  const values = base.config.values;
+  const mcpStarting = startSessionMcp(
+    {
+      workspaceRoot: base.workspace.root,
+      cwd: base.workspace.cwd,
+      env: base.env,
+      pluginRoots: catalog.plugins.map((plugin) => plugin.root),
+      configArguments: options.mcpConfig ?? [],
+      strict: options.strictMcpConfig ?? false,
+      ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      ...(values.mcpServers ? { settingsServers: values.mcpServers } : {}),
+      ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
+      projectTrusted: input.workspaceTrusted,
+      fromLastRun: options.mcpFromLastRun ?? false,
+    },
+    input.warnings,
+  );
+  // Also marks a rejection as handled until the caller's `await` reports it.
+  const mcpSettled = mcpStarting.catch(() => undefined);
+  input.onFailure(async () => (await mcpSettled)?.close());
+  return mcpStarting;
+}

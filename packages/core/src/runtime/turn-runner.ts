@@ -1,0 +1,32 @@
+import type { UserMessage } from '../agent/types.js';
+import type { Guardrails } from '../guardrails/index.js';
+import type { Handoffs } from './handoffs.js';
+import type { Live } from './live.js';
+import { runTurn, type TurnOutcome } from './run-turn.js';
+import type { SessionHooks } from './session-hooks.js';
+
+export interface TurnRunnerInput {
+  live: Live;
+  hooks: SessionHooks;
+  guardrails: Guardrails;
+  handoffs: Pick<Handoffs, 'controller'>;
+}
+
+export type TurnRunner = (prompts: UserMessage[], signal?: AbortSignal) => Promise<TurnOutcome>;
+
+/** Part 16: one turn of the user's on the live conversation, with its gates, hooks and routing. */
+export function createTurnRunner(input: TurnRunnerInput): TurnRunner {
+  const { live, handoffs } = input;
+  return (prompts, signal) =>
+    runTurn(live.session, prompts, {
+      hooks: input.hooks.runner,
+      guardrails: input.guardrails,
+      signal,
+      // Each user message may move the conversation up to 3 times; `match:` routing is the first.
+      beforeRun: async (text) => {
+        handoffs.controller.startMessage();
+        await handoffs.controller.route(text);
+      },
+      startContext: live.takeStartContext,
+    });
+}
