@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptedServer } from '../support/script.ts';
@@ -43,6 +43,26 @@ describe('sessions', () => {
 
     const byPrefix = await runBeans(['-p', 'again', '-r', firstId.slice(0, 22), '-o', 'json'], { cwd: repo.dir, env });
     expect(JSON.parse(byPrefix.stdout).session_id).toBe(firstId);
+  });
+
+  it('-r skips a null or non-object line in the session file with a warning and resumes (issue 43 item 9)', async () => {
+    repo = makeTempRepo();
+    server = await scriptedOllama({ turns: [{ text: 'First.' }, { text: 'Second.' }] });
+    const env = { ...repo.env, ...ollama(server) };
+    const first = await runBeans(['-p', 'one', '-o', 'json'], { cwd: repo.dir, env });
+    expect(first.code, first.stderr).toBe(0);
+    const id = JSON.parse(first.stdout).session_id as string;
+    const [file] = sessionFiles(repo.home);
+    appendFileSync(file!, 'null\n42\n"text"\ntrue\n');
+    const resumed = await runBeans(['-p', 'two', '-r', id], { cwd: repo.dir, env });
+    expect(resumed.stderr).not.toContain('Cannot read properties');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toBe('Second.\n');
+    expect(resumed.stderr.match(/Skipped line \d+ of .*: it is damaged/g)).toHaveLength(4);
+    const history = (server.requests.filter((r) => r.kind === 'chat').at(-1)!.body as ChatBody).messages.filter((m) => m.role !== 'system');
+    expect(history.map((m) => m.content)).toEqual(['one', 'First.', 'two']);
+    const list = await runBeans(['sessions', 'list', '--json'], { cwd: repo.dir, env });
+    expect(list.code, list.stderr).toBe(0);
   });
 
   it('loses nothing when killed with SIGKILL during a slow tool call, and resumes cleanly', async () => {

@@ -200,7 +200,9 @@ export function parseSession(text: string, file: string): LoadedSession {
   for (let index = 1; index < lines.length; index++) {
     const line = lines[index];
     if (line.trim() === '') continue;
-    const record = parseJson(line) as { type?: unknown; message?: unknown; kind?: unknown } | undefined;
+    const parsed = parseJson(line);
+    // Valid JSON that is not an object (`null`, a number, a string) is as damaged as cut-off text.
+    const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { type?: unknown; message?: unknown; kind?: unknown }) : undefined;
     if (record === undefined) {
       const isLast = index === lines.length - 1;
       warnings.push(

@@ -162,6 +162,20 @@ describe('SessionStore: damaged files', () => {
     expect(loaded.warnings).toEqual([expect.stringContaining('line 3'), expect.stringContaining('line 4')]);
   });
 
+  it('skips a line that is valid JSON but not an object (null, a number, a string) as damaged (issue 43)', () => {
+    t = tempDir();
+    const store = new SessionStore(t.dir);
+    const writer = store.create(header);
+    writer.append(user('one'));
+    appendFileSync(writer.path, 'null\n7\n"x"\nfalse\n');
+    writer.append(assistant('two'));
+    writer.close();
+    const loaded = store.load(writer.id);
+    expect(loaded.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(loaded.warnings).toEqual([3, 4, 5, 6].map((n) => expect.stringContaining(`line ${n} of`)));
+    expect(store.list()[0]!.messageCount).toBe(2);
+  });
+
   it('starts a fresh line when resuming a session whose last line was cut off', () => {
     t = tempDir();
     const store = new SessionStore(t.dir);
