@@ -4,7 +4,8 @@ import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { planEdit } from './edit-match.js';
-import { assertUnchangedSinceRead, readTextFile, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
+import { readEditableText } from './editor-files.js';
+import { assertUnchangedSinceRead, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
 import { missingFileMessage } from './missing-file.js';
 import { guarded } from './result.js';
 import { cutLine, numberLines, plural, splitLines } from './text.js';
@@ -56,7 +57,8 @@ export const editFileTool = defineTool({
     return guarded(ctx.signal, async () => {
       const edit = await prepareEdit(input, ctx);
       ctx.signal.throwIfAborted();
-      await writeFileAtomic(edit.target.absolute, edit.after, edit.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
+      if (ctx.editorFiles?.writeText) await ctx.editorFiles.writeText(edit.target.absolute, edit.after, ctx.signal);
+      else await writeFileAtomic(edit.target.absolute, edit.after, edit.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
       await recordFileTime(ctx.state, edit.target.absolute);
       const details = diffDetails(edit.target.relative, edit.before, edit.after);
       const counts = `+${details.added} -${details.removed} lines`;
@@ -68,15 +70,17 @@ export const editFileTool = defineTool({
   },
 });
 
-async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' | 'state'>): Promise<PreparedEdit> {
+async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal }): Promise<PreparedEdit> {
   const target = resolveInWorkspace(ctx.workspace, input.path);
   const stats = await statOrUndefined(target.absolute);
   if (!stats) {
     if (input.old_string !== '') throw new ToolInputError(`${await missingFileMessage(target)} To create a new file, call edit_file with an empty old_string (or use write_file).`);
     return { target, stats, before: '', after: input.new_string, replacements: 1, firstLine: 1 };
   }
-  const before = await readTextFile(target, stats, ctx.workspace.root);
-  assertUnchangedSinceRead(ctx.state, target, stats);
+  const before = await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal);
+  // An editor's buffer is read fresh just above and its saves move the disk's mtime on their own
+  // schedule, so the mtime check (made for other writers of the disk) does not apply to it.
+  if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
   if (input.old_string === '') {
     if (before !== '') {
       throw new ToolInputError(`old_string is empty but ${target.relative} already exists and is not empty. Give the exact text to replace, or use write_file to replace the whole file.`);

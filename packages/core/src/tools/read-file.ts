@@ -7,7 +7,9 @@ import { readLineWindow } from './line-window.js';
 import { missingFileMessage } from './missing-file.js';
 import { guarded } from './result.js';
 import { formatBytes, numberLines } from './text.js';
-import { defineTool } from './tool.js';
+import { defineTool, type ToolContext } from './tool.js';
+import { textLineWindow } from './editor-files.js';
+import { isInside } from '../workspace/paths.js';
 import { lazily } from '../lazily.js';
 
 export const READ_DEFAULT_LINES = 2000;
@@ -48,15 +50,12 @@ export const readFileTool = defineTool({
         );
       }
       const offset = input.offset ?? 1;
-      const window = await readLineWindow(target.absolute, {
-        offset,
-        maxLines: input.limit ?? READ_DEFAULT_LINES,
-        maxChars: READ_MAX_CHARS,
-        maxLineChars: READ_MAX_LINE_CHARS,
-        countAll: stats.size <= MAX_TEXT_FILE_BYTES,
-        signal: ctx.signal,
-        index: lineIndexFor(target.absolute, stats),
-      });
+      const shape = { offset, maxLines: input.limit ?? READ_DEFAULT_LINES, maxChars: READ_MAX_CHARS, maxLineChars: READ_MAX_LINE_CHARS };
+      // An editor's buffer, unsaved changes included, when it offers one (saved tool outputs stay on disk).
+      const fromEditor = ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES && !isSavedOutput(ctx, target.absolute);
+      const window = fromEditor
+        ? textLineWindow(await ctx.editorFiles!.readText!(target.absolute, ctx.signal), shape)
+        : await readLineWindow(target.absolute, { ...shape, countAll: stats.size <= MAX_TEXT_FILE_BYTES, signal: ctx.signal, index: lineIndexFor(target.absolute, stats) });
       if (window.binary) {
         throw new ToolInputError(
           `${target.relative} looks like a binary file (${formatBytes(stats.size)}, contains NUL bytes); read_file only reads text. Inspect it with shell instead (e.g. \`file\`, \`xxd ${target.relative} | head\`).`,
@@ -81,3 +80,8 @@ export const readFileTool = defineTool({
     });
   },
 });
+
+/** Whole outputs saved beside the session: never an editor buffer. */
+function isSavedOutput(ctx: Pick<ToolContext, 'outputDir'>, absolute: string): boolean {
+  return ctx.outputDir !== undefined && isInside(ctx.outputDir, absolute);
+}

@@ -43,6 +43,8 @@ export interface ToolContext {
   callId?: string;
   /** The run's event sink: a tool that runs an agent of its own forwards that agent's events here. */
   emit?: (event: import('../agent/types.js').AgentEvent) => void;
+  /** An editor's buffers (ACP): file tools read and write text through it instead of the disk. */
+  editorFiles?: import('./editor-files.js').EditorFiles;
 }
 
 /** Extra data for the UI and session log; never sent to the model. */

@@ -58,7 +58,9 @@ export const writeFileTool = defineTool({
           : `Appended ${lines} to ${write.target.relative} (now ${formatBytes(appended.size)}).`;
         return { content, details: changeDetails(write) };
       }
-      await writeFileAtomic(write.target.absolute, write.after, write.stats, { root: ctx.workspace.root, tempDir });
+      // Through the editor when it offers it (appends above stay on disk: they must not read-modify-write).
+      if (ctx.editorFiles?.writeText) await ctx.editorFiles.writeText(write.target.absolute, write.after.toString('utf8'), ctx.signal);
+      else await writeFileAtomic(write.target.absolute, write.after, write.stats, { root: ctx.workspace.root, tempDir });
       await recordFileTime(ctx.state, write.target.absolute);
       const size = formatBytes(write.after.length);
       const content = write.stats ? `Replaced ${write.target.relative} (${lines}, ${size}).` : `Created ${write.target.relative} (${lines}, ${size}).`;
@@ -67,7 +69,7 @@ export const writeFileTool = defineTool({
   },
 });
 
-async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace' | 'state'>): Promise<PreparedWrite> {
+async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal }): Promise<PreparedWrite> {
   const target = resolveInWorkspace(ctx.workspace, input.path);
   if (target.relative === '.') throw new ToolInputError('write_file needs a file path, not the workspace root.');
   const stats = await statOrUndefined(target.absolute);
@@ -75,10 +77,12 @@ async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace
   if (!stats) return { target, stats, before: Buffer.alloc(0), after: added };
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory; give a file path inside it.`);
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file; write_file only writes files.`);
-  if (!input.append) assertUnchangedSinceRead(ctx.state, target, stats);
+  // Not for an editor's buffer: its saves move the disk's mtime on their own schedule (see edit_file).
+  if (!input.append && !ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
   // For an append, what was there is read only to show the change; the append itself never rewrites it.
   if (input.append && stats.size > MAX_TEXT_FILE_BYTES) return { target, stats, after: added };
-  const before = await readFileConfined(ctx.workspace.root, target.absolute);
+  // The editor's buffer is what the replace replaces (and what its diff shows).
+  const before = !input.append && ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES ? Buffer.from(await ctx.editorFiles.readText(target.absolute, ctx.signal), 'utf8') : await readFileConfined(ctx.workspace.root, target.absolute);
   return { target, stats, before, after: input.append ? Buffer.concat([before, added]) : added };
 }
 

@@ -1,0 +1,44 @@
+import type { Stats } from 'node:fs';
+import { ToolInputError } from '../errors.js';
+import type { WorkspacePath } from '../workspace/paths.js';
+import { readTextFile } from './file-io.js';
+import type { LineWindow } from './line-window.js';
+import { cutLine, splitLines } from './text.js';
+
+/**
+ * Text files as an editor holds them (ACP's `fs/read_text_file` and `fs/write_text_file`): the
+ * model reads unsaved buffers, and each change lands in the editor, which shows it and keeps it in
+ * its undo history. The file tools resolve and confine every path before they call these, so an
+ * editor never widens what a tool may touch; a tool reads and writes the disk when it is absent.
+ */
+export interface EditorFiles {
+  readText?(absolute: string, signal?: AbortSignal): Promise<string>;
+  writeText?(absolute: string, text: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** A file's text for editing: the editor's buffer when it offers one, else the disk (checked as before). */
+export async function readEditableText(editor: EditorFiles | undefined, target: WorkspacePath, stats: Stats, root: string, signal?: AbortSignal): Promise<string> {
+  if (!editor?.readText || !stats.isFile()) return readTextFile(target, stats, root);
+  const text = await editor.readText(target.absolute, signal);
+  if (text.includes('\u0000')) throw new ToolInputError(`${target.relative} is a binary file; only text files can be edited.`);
+  return text;
+}
+
+/** The window of lines read_file shows, cut from the editor's text (what readLineWindow does on disk). */
+export function textLineWindow(text: string, options: { offset: number; maxLines: number; maxChars: number; maxLineChars: number }): LineWindow {
+  if (text.includes('\u0000')) return { binary: true, lines: [], totalLines: undefined, stoppedForSize: false };
+  const all = text === '' ? [] : splitLines(text);
+  const lines: string[] = [];
+  let chars = 0;
+  let stoppedForSize = false;
+  for (let index = options.offset - 1; index < all.length && lines.length < options.maxLines; index++) {
+    const line = cutLine(all[index]!, options.maxLineChars);
+    if (lines.length > 0 && chars + line.length + 1 > options.maxChars) {
+      stoppedForSize = true;
+      break;
+    }
+    lines.push(line);
+    chars += line.length + 1;
+  }
+  return { binary: false, lines, totalLines: all.length, stoppedForSize };
+}
