@@ -162,6 +162,30 @@ describe('beans acp', () => {
     });
   });
 
+  it("reads unsaved buffers and writes edits through the editor's fs when it offers it", async () => {
+    const repo = makeTempRepo({ 'src/add.mjs': BUGGY });
+    const file = path.join(repo.dir, 'src/add.mjs');
+    const buffers = new Map([[file, BUGGY.replace('return a - b;', 'return a - b; // unsaved')]]);
+    const server = await openAi([
+      { toolCalls: [{ name: 'read_file', args: { path: 'src/add.mjs' }, id: 'read1' }] },
+      { toolCalls: [{ name: 'edit_file', args: { path: 'src/add.mjs', old_string: 'a - b; // unsaved', new_string: 'a + b;' }, id: 'edit1' }] },
+      { toolCalls: [{ name: 'write_file', args: { path: '../escape.txt', content: 'no' }, id: 'escape' }] },
+      { text: 'Done.' },
+    ]);
+    await asEditor(repo, providerEnv(server), { buffers }, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'fix it' }] })).stopReason).toBe('end_turn');
+      // The model read the editor's buffer, not the disk.
+      expect(JSON.stringify(server.requests.filter((request) => request.kind === 'chat')[1]!.body)).toContain('return a - b; // unsaved');
+      expect(editor.reads.map((request) => [request.sessionId, request.path])).toContainEqual([sessionId, file]);
+      expect(editor.writes).toEqual([{ sessionId, path: file, content: 'export function add(a, b) {\n  return a + b;\n}\n' }]);
+      expect(readFileSync(file, 'utf8')).toBe(BUGGY);
+      // Confinement holds: the write outside the workspace failed and the editor was never asked.
+      expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'escape').at(-1)).toMatchObject({ status: 'failed' });
+      expect(existsSync(path.join(repo.dir, '../escape.txt'))).toBe(false);
+    });
+  });
+
   it('cancels a turn within a second, killing its command, and answers cancelled', async () => {
     const repo = makeTempRepo();
     const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo $$ > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'never' }]);

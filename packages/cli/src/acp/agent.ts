@@ -41,6 +41,11 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
       resume,
       send: send(client),
       askEditor: (request) => client.request(methods.client.session.requestPermission, request),
+      clientCapabilities,
+      fsRequests: {
+        read: (request) => client.request(methods.client.fs.readTextFile, request),
+        write: (request) => client.request(methods.client.fs.writeTextFile, request),
+      },
       warn: options.warn,
     });
   };

@@ -1,9 +1,10 @@
-import type { AvailableCommand, ContentBlock, McpServer, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, ClientCapabilities, ContentBlock, McpServer, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { BeansError, createAgentSession, type AgentSession, type PermissionMode, type UserMessage } from '@beans/core';
 import { randomUUID } from 'node:crypto';
 import { cliSessionOptions } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
+import { editorFiles, type EditorFsRequests } from './editor-fs.js';
 import { editorAsker, type EditorAskerOptions } from './permissions.js';
 import { promptInput } from './prompt-content.js';
 import { UpdateTranslator } from './updates.js';
@@ -27,6 +28,9 @@ export interface BridgeOptions {
   resume?: string;
   send(sessionId: string, update: SessionUpdate): void;
   askEditor: EditorAskerOptions['request'];
+  /** What the client offered (`fs.readTextFile`, `fs.writeTextFile`) and how to reach it. */
+  clientCapabilities: ClientCapabilities;
+  fsRequests: EditorFsRequests;
   warn(text: string): void;
 }
 
@@ -45,7 +49,9 @@ export class SessionBridge {
   ) {}
 
   static async open(options: BridgeOptions): Promise<SessionBridge> {
-    let agent: AgentSession;
+    let agent: AgentSession | undefined;
+    // The session's id and workspace are known once it exists; the editor is asked nothing before.
+    const files = editorFiles(options.clientCapabilities, () => ({ sessionId: agent!.session.id, root: agent!.workspace.root }), options.fsRequests);
     try {
       agent = await createAgentSession({
         ...cliSessionOptions(options.cli, 'chat'),
@@ -56,6 +62,7 @@ export class SessionBridge {
         // The editor's servers are the user's own: trusted like --mcp-config, merged last.
         ...(options.mcpServers.length > 0 ? { mcpServers: claudeShapedServers(options.mcpServers) } : {}),
         onHookMessage: (message) => options.warn(message),
+        ...(files ? { editorFiles: files } : {}),
       });
     } catch (error) {
       throw sessionError(error);

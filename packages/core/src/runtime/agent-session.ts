@@ -58,7 +58,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, warnings });
   const logs = createConversationLogs();
-  const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live });
+  const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles });
   const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });
   const systemPrompt = await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, logs, live, warnings });

@@ -86,7 +86,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       workspace: base.workspace,
       beforeToolCall: check.beforeToolCall,
       afterToolCall: input.hooks.afterToolCall,
-      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id) },
+      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id), editorFiles: options.editorFiles },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,

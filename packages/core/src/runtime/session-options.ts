@@ -2,6 +2,7 @@ import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { ConfigFlags, SettingSource } from '../config/index.js';
 import type { GuardrailsSettings } from '../guardrails/schema.js';
 import type { LLMClient } from '../llm/types.js';
+import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { InlineAgents } from '../subagents/agents.js';
 
@@ -88,4 +89,6 @@ export interface AgentSessionOptions {
   guardrails?: GuardrailsSettings;
   /** A client to use instead of creating one from the configuration (tests, embedding programs). */
   client?: LLMClient;
+  /** An editor's buffers (`beans acp` with a client offering fs): the file tools read and write text through it. */
+  editorFiles?: EditorFiles;
 }

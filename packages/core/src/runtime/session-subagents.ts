@@ -2,6 +2,7 @@ import type { AgentEvent } from '../agent/types.js';
 import type { PluginCatalog } from '../plugins/index.js';
 import type { ShellSandbox } from '../sandbox/index.js';
 import { createSubagentRunner, createTaskTool, type RunSubagent, type SubagentDefinition } from '../subagents/index.js';
+import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { RuntimeBase } from './base.js';
 import type { ConversationLogs } from './conversation-logs.js';
@@ -24,6 +25,8 @@ export interface SessionSubagentsInput {
   sandbox: ShellSandbox | undefined;
   logs: ConversationLogs;
   live: Live;
+  /** Children read and write through the editor too (`beans acp`). */
+  editorFiles?: EditorFiles;
 }
 
 export type SubagentListener = (agent: SubagentDefinition, event: AgentEvent) => void;
@@ -51,7 +54,7 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     contextFiles: () => input.prompts.contextFiles,
     beforeToolCall: async (context, signal) => permissions.checkOf(live.session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
     afterToolCall: async (context, signal) => hooks.afterToolCall?.(context, signal),
-    toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox }),
+    toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles }),
     maxTurns: values.agents.maxTurns,
     record: (link, message) => logs.get(live.session)?.recordSubagent(link.toolCallId, link.agent, message),
     budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (live.session.usage.costUsd - (logs.get(live.session)?.runStartCostUsd ?? 0)))),

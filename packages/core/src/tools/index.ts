@@ -14,3 +14,4 @@ export { walkFiles, type WalkedFile } from './file-walk.js';
 export { plural } from './text.js';
 export { validateToolInput, type InputCheck } from './validate-input.js';
 export { toolEnvironment, PROVIDER_KEY_VARIABLES, type ToolEnvironmentOptions } from './tool-env.js';
+export type { EditorFiles } from './editor-files.js';
