@@ -21,6 +21,12 @@ export interface LoadContextFilesOptions {
   /** `~/.claude`: its CLAUDE.md follows the config folder's files, as a user-level file. */
   claudeHome?: string;
   workspace: Pick<Workspace, 'root' | 'cwd'>;
+  /**
+   * Whether the user trusts the workspace: only then may its context files import the user's own
+   * files (under `configDir` or `claudeHome`, e.g. `@~/.claude/my-instructions.md`). A repository
+   * nobody vouched for imports from itself alone.
+   */
+  trusted?: boolean;
   /** Receives files that were skipped for safety (links out of the workspace, FIFOs). */
   onWarning?: (text: string) => void;
 }
@@ -43,7 +49,8 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
     ...(options.configDir ? ['AGENTS.md', 'BEANS.md'].map((name) => ({ file: path.join(options.configDir!, name) })) : []),
     ...(options.claudeHome ? [{ file: path.join(options.claudeHome, 'CLAUDE.md') }] : []),
   ];
-  const importRoots = [options.workspace.root, ...(options.claudeHome ? [options.claudeHome] : [])];
+  const userFolders = [options.configDir, options.claudeHome].filter((folder): folder is string => folder !== undefined);
+  const importRoots = [options.workspace.root, ...(options.trusted ? userFolders : [])];
   const repository: Candidate[] = foldersDown(options.workspace).flatMap((folder) =>
     CONTEXT_FILE_NAMES.map((name) => ({ file: path.join(folder, name), confineTo: importRoots })),
   );
@@ -68,7 +75,7 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
         options.onWarning?.(`${file.path} imports ${target} more than ${MAX_IMPORT_DEPTH} imports deep; it was not read.`);
         continue;
       }
-      const imported = await readImport(target, file.path, confineTo, options.onWarning);
+      const imported = await readImport(target, file.path, confineTo, options.trusted ? undefined : userFolders, options.onWarning);
       if (imported) await add(imported, confineTo, depth + 1);
     }
   };
@@ -106,6 +113,8 @@ async function readImport(
   target: string,
   importer: string,
   confineTo: string[],
+  /** The user's own folders, when the workspace is not trusted: a refusal there says how to allow it. */
+  untrustedUserFolders: string[] | undefined,
   warn: ((text: string) => void) | undefined,
 ): Promise<(ContextFile & { real: string }) | undefined> {
   let real: string;
@@ -116,7 +125,9 @@ async function readImport(
   }
   const roots = await Promise.all(confineTo.map((root) => realpath(root).catch(() => root)));
   if (!roots.some((root) => isInside(root, real))) {
-    warn?.(`${importer} imports ${target}, which is outside the workspace; it was not read.`);
+    const userFolders = await Promise.all((untrustedUserFolders ?? []).map((folder) => realpath(folder).catch(() => folder)));
+    if (userFolders.some((folder) => isInside(folder, real))) warn?.(`${importer} imports ${target}, one of your own files; it is read only in a trusted workspace (run "beans trust").`);
+    else warn?.(`${importer} imports ${target}, which is outside the workspace; it was not read.`);
     return undefined;
   }
   return readContextFile(target, undefined, warn);

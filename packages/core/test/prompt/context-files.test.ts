@@ -91,4 +91,27 @@ describe('loadContextFiles', () => {
     expect(warnings.some((text) => text.includes('outside.md') && text.includes('outside the workspace'))).toBe(true);
     expect(warnings.some((text) => text.includes('more than 5'))).toBe(true);
   });
+
+  it("imports the user's own files (config folder, ~/.claude) only in a trusted workspace; anything else outside never", async () => {
+    const claudeHome = path.join(base, 'home', '.claude');
+    await write(path.join(claudeHome, 'my-instructions.md'), 'PERSONAL claude');
+    await write(path.join(config, 'style.md'), 'PERSONAL beans');
+    await write(path.join(base, 'elsewhere.md'), 'SECRET');
+    await write(path.join(root, 'CLAUDE.md'), `Mine: @${path.join(claudeHome, 'my-instructions.md')} @${path.join(config, 'style.md')} @../elsewhere.md`);
+    const load = async (trusted: boolean) => {
+      const warnings: string[] = [];
+      const files = await loadContextFiles({ configDir: config, claudeHome, workspace: { root, cwd: root }, trusted, onWarning: (text) => warnings.push(text) });
+      return { text: files.map((file) => file.content).join('\n'), warnings };
+    };
+    const trusted = await load(true);
+    expect(trusted.text).toContain('PERSONAL claude');
+    expect(trusted.text).toContain('PERSONAL beans');
+    expect(trusted.text).not.toContain('SECRET');
+    expect(trusted.warnings).toEqual([expect.stringContaining('outside the workspace')]);
+
+    const untrusted = await load(false);
+    expect(untrusted.text).not.toContain('PERSONAL');
+    expect(untrusted.text).not.toContain('SECRET');
+    expect(untrusted.warnings.filter((text) => text.includes('beans trust'))).toHaveLength(2);
+  });
 });
