@@ -56,7 +56,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const storage = openSessionStorage(base, options);
   const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, guardrails: agent.guardrails, store: storage.store, live, warnings });
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
-  const prompts = await loadSystemPrompts({ base, options, catalog, warnings });
+  const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
   const logs = createConversationLogs();
   const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles });
   const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });

@@ -9,6 +9,8 @@ export interface SystemPromptsInput {
   base: RuntimeBase;
   options: AgentSessionOptions;
   catalog: PluginCatalog;
+  /** Only a trusted workspace's context files may import the user's own files (`@~/.claude/...`). */
+  workspaceTrusted: boolean;
   warnings: string[];
 }
 
@@ -25,7 +27,7 @@ export interface SystemPrompts {
 /** Part 9: the context files, and how any agent's system prompt is made from them. */
 export async function loadSystemPrompts(input: SystemPromptsInput): Promise<SystemPrompts> {
   const { base, catalog, warnings } = input;
-  const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, onWarning: (text) => warnings.push(text) });
+  const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, trusted: input.workspaceTrusted, onWarning: (text) => warnings.push(text) });
   // Its own skills are its to load (its load_skill finds them first); an agent the conversation is
   // handed to has its own instead.
   const systemPromptFor: SystemPrompts['systemPromptFor'] = async (instructions, agent, tools, warn) => {
