@@ -6,6 +6,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
 import { analyzeShellCommand, baseName, type ShellAnalysis } from './shell-parse.js';
 import type { AskUser, Authorize, PermissionDecision, PermissionMode } from './types.js';
+import { isProtectedPath } from '../workspace/protected-paths.js';
 
 export interface AuthorizeOptions {
   /** A getter lets the UI switch modes during a session. */
@@ -96,13 +97,8 @@ function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefin
   });
 }
 
-/** Workspace paths whose change would reconfigure Beans, Claude Code, MCP or git. */
-const PROTECTED_PATHS = ['.beans', '.claude', '.mcp.json', '.git', '.gitmodules'];
-
-export function isProtectedPath(relative: string): boolean {
-  const clean = relative.replace(/^\.\//, '');
-  return PROTECTED_PATHS.some((entry) => clean === entry || clean.startsWith(`${entry}/`));
-}
+// Workspace paths whose change would reconfigure Beans, Claude Code, MCP or git: one list, shared with the sandbox.
+export { isProtectedPath };
 
 function deny(reason: string): PermissionDecision {
   return { allow: false, reason };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ToolRule } from '../permissions/rules.js';
 import { ConfigError } from '../errors.js';
 import { RUN_TAG_VARIABLE } from '../tools/process-tree.js';
+import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
 
 // Why @anthropic-ai/sandbox-runtime rather than our own bwrap wrapper: it builds the bubblewrap
 // command (Linux) or Seatbelt profile (macOS) with the details that make a sandbox hold: read-only
@@ -59,14 +60,6 @@ export function sandboxReadDenials(rules: readonly ToolRule[], workspaceRoot: st
     .map((pattern) => (path.isAbsolute(pattern) ? pattern : path.join(workspaceRoot, pattern)));
 }
 
-/**
- * Stay read-only inside the writable workspace: what configures Beans, Claude Code, MCP servers and
- * git (the same list write_file and edit_file always ask about, permissions/authorize.ts). Sandboxed
- * commands run without asking, so without this a command could grant the next run anything. The
- * rest of `.git` stays writable so `git commit` works.
- */
-const PROTECTED_IN_WORKSPACE = ['.beans', '.claude', '.mcp.json', '.gitmodules'];
-
 /** The sandbox cannot start here: Beans refuses to run shell commands unsandboxed instead (exit 3). */
 export class SandboxUnavailableError extends ConfigError {}
 
@@ -95,7 +88,9 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   // The runtime finds repositories from the process's folder, which need not be the workspace.
   const gitDir = path.join(options.workspaceRoot, '.git');
   const git = existsSync(gitDir) && statSync(gitDir).isDirectory() ? ['.git/hooks', '.git/config'] : [];
-  const denyWrite = [...PROTECTED_IN_WORKSPACE, ...git].map((entry) => path.join(options.workspaceRoot, entry));
+  // Read-only inside the writable workspace: what configures Beans, Claude Code, MCP servers, plugins
+  // and git (workspace/protected-paths.ts); sandboxed commands run without asking.
+  const denyWrite = [...SANDBOX_READ_ONLY, ...git].map((entry) => path.join(options.workspaceRoot, entry));
   const key = JSON.stringify({ workspace: options.workspaceRoot, tempParent, allowedHosts, denyRead, denyWrite });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
