@@ -22,7 +22,9 @@ const common = {
   banner: { js: "import { createRequire as __beansRequire } from 'node:module'; const require = __beansRequire(import.meta.url);" },
   // Ink imports react-devtools-core only under DEV=true. The tree-sitter packages read their .wasm
   // files next to their own modules, so they stay outside (and are dependencies of @beans/cli too).
-  external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash'],
+  // DBOS (with pg) is loaded only by the dbos workflow backend and stays a package: it reads its own
+  // files (migrations, schema) next to its modules.
+  external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg'],
 };
 
 // Ink measures text with string-width 8, whose first non-ASCII string costs ~19 ms of regex and

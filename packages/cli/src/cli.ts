@@ -131,21 +131,39 @@ function buildProgram(setExit: (code: number) => void): Command {
     .description('run as an Agent Client Protocol agent on stdin/stdout, for Zed, JetBrains, Neovim, Emacs and other ACP editors')
     .action(async () => setExit(await (await import('./acp/index.js')).runAcp(program.opts<CliOptions>())));
 
-  // `beans workflow run|list|runs|resume`: WORKFLOW.md workflows; the engine loads only when one runs.
+  // `beans workflow run|list|runs|resume|wait|cancel|worker`: WORKFLOW.md workflows; the engine loads only when one runs.
   type WorkflowCommands = typeof import('./commands/workflow.js');
   const workflowAction =
     <A extends unknown[]>(pick: (module: WorkflowCommands) => (options: CliOptions, ...args: A) => Promise<number>) =>
     async (...args: A) =>
       setExit(await pick(await import('./commands/workflow.js'))(program.opts<CliOptions>(), ...args));
   const workflow = program.command('workflow').description('declarative multi-agent workflows (WORKFLOW.md) with progress and checkpoints');
+  const backendOption = () => new Option('--backend <backend>', 'where runs live: local (.beans/runs) or dbos (PostgreSQL, workers)').choices(['local', 'dbos']);
   workflow
     .command('run <file-or-name>')
     .description('run a workflow file, or one listed by `beans workflow list`')
     .option('--input <key=value>', 'a workflow input (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--detach', 'dbos: queue the run for the workers, print its id and exit')
+    .option('--no-work', 'dbos: do not run agent calls in this process (workers do)')
+    .addOption(backendOption())
     .action(workflowAction((m) => m.workflowRun));
   workflow.command('list').description("workflows in .beans/workflows/ and plugins' workflows/ folders").option('--json', 'print JSON').action(workflowAction((m) => m.workflowList));
-  workflow.command('runs').description('past runs of this workspace and their status').option('--json', 'print JSON').action(workflowAction((m) => m.workflowRuns));
-  workflow.command('resume <run-id>').description('continue a stopped run from its last checkpoint').action(workflowAction((m) => m.workflowResume));
+  workflow.command('runs').description('past runs and their status (dbos: which worker ran each call)').option('--json', 'print JSON').addOption(backendOption()).action(workflowAction((m) => m.workflowRuns));
+  workflow
+    .command('resume <run-id>')
+    .description('continue a stopped run from its last checkpoint')
+    .option('--no-work', 'dbos: do not run agent calls in this process (workers do)')
+    .addOption(backendOption())
+    .action(workflowAction((m) => m.workflowResume));
+  workflow.command('wait <run-id>').description('follow a run to its end (dbos: started on any machine)').addOption(backendOption()).action(workflowAction((m) => m.workflowWait));
+  workflow.command('cancel <run-id>').description('stop a run wherever it runs; it stays resumable').addOption(backendOption()).action(workflowAction((m) => m.workflowCancel));
+  workflow
+    .command('worker')
+    .description('dbos: serve workflow runs and agent calls from the database until SIGTERM')
+    .option('--id <name>', 'this worker\'s id; started again under the same id it recovers its calls in flight')
+    .option('--concurrency <n>', 'calls this worker runs at once (workflows.workerConcurrency)')
+    .addOption(backendOption())
+    .action(workflowAction((m) => m.workflowWorker));
 
   const config = program
     .command('config')

@@ -68,6 +68,8 @@ export const CONFIG_ENV_VARS: Readonly<Record<string, string>> = {
   BEANS_MAX_BUDGET_USD: 'maxBudgetUsd',
   // Claude Code's name for the MCP server start-up timeout.
   MCP_TIMEOUT: 'mcp.timeoutMs',
+  // The workflows' PostgreSQL database (a secret: kept out of committed settings files).
+  BEANS_DATABASE_URL: 'workflows.databaseUrl',
 };
 
 // Settings that hold paths: relative ones are read against the file's own base, so a workspace can
@@ -128,7 +130,7 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction', 'agents', 'mcp', 'webFetch']) values[parent] ??= {};
+  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'loopDetection', 'compaction', 'agents', 'mcp', 'webFetch', 'workflows']) values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };

@@ -161,6 +161,23 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  // WORKFLOW.md runs: in this process with checkpoints under .beans/runs (local), or on DBOS over
+  // PostgreSQL with workers on any machine (dbos), within these limits on the model calls.
+  workflows: lazily(() =>
+    z
+      .object({
+        backend: z.enum(['local', 'dbos']).describe('"local" or "dbos"'),
+        databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgresql:// URL').describe('a PostgreSQL URL such as "postgresql://user:password@host:5432/beans"'),
+        maxConcurrentCalls: z.int().positive().describe('a positive whole number'),
+        workerConcurrency: z.int().positive().describe('a positive whole number'),
+        rateLimit: z
+          .object({ calls: z.int().positive().describe('a positive whole number'), periodMs: z.int().positive().describe('a number of milliseconds') })
+          .partial()
+          .describe('an object with "calls" and "periodMs"'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   // Claude Code's `mcpServers` shape (as in .mcp.json); servers of every settings file add up by name.
   mcpServers: lazily(() => z.record(z.string(), z.unknown()).describe('an object of MCP servers by name, as in .mcp.json')),
   mcp: lazily(() =>
@@ -224,6 +241,7 @@ export interface BeansConfig {
   webFetch: { allowPrivateNetwork: boolean; timeoutMs?: number; maxBytes?: number };
   mcpServers?: Record<string, unknown>;
   mcp: { timeoutMs?: number };
+  workflows: { backend?: 'local' | 'dbos'; databaseUrl?: string; maxConcurrentCalls?: number; workerConcurrency?: number; rateLimit?: { calls?: number; periodMs?: number } };
   hooks?: HooksSettings;
   guardrails?: GuardrailsSettings;
   sop?: string;

@@ -274,6 +274,50 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a list of host names or \"host:port\" entries such as \"registry.npmjs.org\""
   },
   {
+    "key": "workflows",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "workflows.backend",
+    "kind": "enum",
+    "expected": "\"local\" or \"dbos\"",
+    "options": [
+      "local",
+      "dbos"
+    ]
+  },
+  {
+    "key": "workflows.databaseUrl",
+    "kind": "string",
+    "expected": "a PostgreSQL URL such as \"postgresql://user:password@host:5432/beans\""
+  },
+  {
+    "key": "workflows.maxConcurrentCalls",
+    "kind": "integer",
+    "expected": "a positive whole number"
+  },
+  {
+    "key": "workflows.workerConcurrency",
+    "kind": "integer",
+    "expected": "a positive whole number"
+  },
+  {
+    "key": "workflows.rateLimit",
+    "kind": "object",
+    "expected": "an object with \"calls\" and \"periodMs\""
+  },
+  {
+    "key": "workflows.rateLimit.calls",
+    "kind": "integer",
+    "expected": "a positive whole number"
+  },
+  {
+    "key": "workflows.rateLimit.periodMs",
+    "kind": "integer",
+    "expected": "a number of milliseconds"
+  },
+  {
     "key": "mcpServers",
     "kind": "record",
     "expected": "an object of MCP servers by name, as in .mcp.json"

@@ -11,6 +11,9 @@ export interface AgentRunner {
 export interface AgentCall {
   agent: string;
   prompt: string;
+  /** The unit's key in the run (`2/i1/0`) and the try (1 first): with the run, one call's identity. */
+  key: string;
+  attempt: number;
   signal: AbortSignal;
   /** The worker's own progress, 0-100 (report_progress, or the turn fallback). */
   onProgress(local: number, message?: string): void;
@@ -210,7 +213,7 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     progress.update(key, range, 0, label);
     for (let attempt = 1; ; attempt++) {
       try {
-        const answer = await options.runner.run({ agent: step.agent, prompt, signal, onProgress: (local, message) => progress.update(key, range, local, label, message) });
+        const answer = await options.runner.run({ agent: step.agent, prompt, key, attempt, signal, onProgress: (local, message) => progress.update(key, range, local, label, message) });
         return parseAnswer(answer);
       } catch (error) {
         if (signal.aborted) throw stop.signal.aborted ? stop.signal.reason : signal.reason;

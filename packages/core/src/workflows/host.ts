@@ -109,3 +109,8 @@ export function sessionAgentRunner(session: Pick<AgentSession, 'runSubagent' | '
     },
   };
 }
+
+/** The runner for a workflow's calls in this session: its agents resolved first (unknown ones reported with their line). */
+export function sessionRunnerFor(session: Pick<AgentSession, 'runSubagent' | 'onSubagentEvent' | 'subagents'> & { workspace: { root: string } }): (workflow: Workflow) => Promise<AgentRunner> {
+  return async (workflow) => sessionAgentRunner(session, await resolveWorkflowAgents(workflow, session));
+}

@@ -1,10 +1,11 @@
 export { executeRun, callPrompt, parseAnswer, type AgentCall, type AgentRunner, type ExecuteOptions } from './engine.js';
 export { evaluate, renderValue, splitTemplate } from './expressions.js';
 export { listWorkflows, findWorkflow, type WorkflowListing } from './discover.js';
-export { resolveWorkflowAgents, sessionAgentRunner, isAgentPath } from './host.js';
+export { resolveWorkflowAgents, sessionAgentRunner, sessionRunnerFor, isAgentPath } from './host.js';
+export { assertResumable, LocalBackend, type AgentRunnerFor, type CallRecord, type RunHooks, type RunListing, type WorkflowBackend } from './backend.js';
 export { DEFAULT_RETRY, loadWorkflowFile, parseWorkflow, WorkflowError, type WorkflowProblem } from './parse.js';
 export { divideRange, placeInRange, ProgressTracker, turnFallback, type Range } from './progress.js';
 export { reportProgressTool, REPORT_PROGRESS_TOOL_NAME } from './report-progress.js';
 export { RunStore } from './runs.js';
-export { resumeWorkflowRun, startWorkflowRun, workflowInputs, type RunWorkflowOptions } from './run.js';
+export { workflowInputs } from './run.js';
 export type * from './types.js';

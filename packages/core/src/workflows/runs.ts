@@ -7,6 +7,26 @@ import type { RunState, Workflow } from './types.js';
 const STATE_FILE = 'state.json';
 const WORKFLOW_COPY = 'workflow.md';
 
+/** A new run's first checkpoint; its id sorts by start time (`20260101-120000-a1b2c3`). */
+export function newRunState(workflow: Workflow, inputs: Record<string, unknown>, now = new Date()): RunState {
+  const id = `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+  return {
+    id,
+    workflow: { name: workflow.name, path: workflow.path },
+    status: 'running',
+    inputs,
+    artifacts: {},
+    done: [],
+    loops: {},
+    branches: {},
+    percent: 0,
+    startedAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    elapsedMs: 0,
+    pid: process.pid,
+  };
+}
+
 /** Runs of one workspace under `.beans/runs/<run-id>/`: state.json and a copy of the workflow. */
 export class RunStore {
   readonly dir: string;
@@ -17,24 +37,9 @@ export class RunStore {
 
   /** A new run of `workflow`, checkpointed at once so even a crash before the first step leaves it listed. */
   create(workflow: Workflow, inputs: Record<string, unknown>, now = new Date()): RunState {
-    const id = `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
-    mkdirSync(path.join(this.dir, id), { recursive: true });
-    writeFileSync(path.join(this.dir, id, WORKFLOW_COPY), workflow.source);
-    const state: RunState = {
-      id,
-      workflow: { name: workflow.name, path: workflow.path },
-      status: 'running',
-      inputs,
-      artifacts: {},
-      done: [],
-      loops: {},
-      branches: {},
-      percent: 0,
-      startedAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-      elapsedMs: 0,
-      pid: process.pid,
-    };
+    const state = newRunState(workflow, inputs, now);
+    mkdirSync(path.join(this.dir, state.id), { recursive: true });
+    writeFileSync(path.join(this.dir, state.id, WORKFLOW_COPY), workflow.source);
     this.save(state);
     return state;
   }
