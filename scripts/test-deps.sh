@@ -9,6 +9,9 @@ declare -A package=(
 )
 missing=()
 for tool in "${!package[@]}"; do command -v "$tool" >/dev/null 2>&1 || missing+=("${package[$tool]}"); done
+# The DBOS workflow tests run a PostgreSQL server; Debian keeps initdb and pg_ctl off PATH, in
+# /usr/lib/postgresql/<version>/bin (test/support/postgres.ts looks there). Without it they skip.
+command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=; [ "$(id -u)" = 0 ] || sudo="sudo -n"
 if command -v apt-get >/dev/null 2>&1 && ($sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1; then exit 0; fi
