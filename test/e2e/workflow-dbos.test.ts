@@ -68,7 +68,7 @@ function slowly(turns: (request: RecordedRequest, n: number) => ScriptTurn, ms: 
   };
 }
 
-describe.skipIf(unavailable)('beans workflow on DBOS', () => {
+describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () => {
   it('runs every step kind over two workers and the run process, each call once, progress as with the local backend', async () => {
     const repo = releaseRepo();
     const { env } = await dbosRepo(repo, { workerConcurrency: 1 });
