@@ -22,8 +22,8 @@ const common = {
   banner: { js: "import { createRequire as __beansRequire } from 'node:module'; const require = __beansRequire(import.meta.url);" },
   // Ink imports react-devtools-core only under DEV=true. The tree-sitter packages read their .wasm
   // files next to their own modules, so they stay outside (and are dependencies of @beans/cli too).
-  // DBOS (with pg) is loaded only by the dbos workflow backend and stays a package: it reads its own
-  // files (migrations, schema) next to its modules.
+  // DBOS and pg load only with the dbos workflow backend and stay packages (dependencies of the root
+  // and of @beans/cli): pg requires its optional native binding (pg-native) at run time.
   external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg'],
 };
 
