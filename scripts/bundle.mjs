@@ -60,7 +60,11 @@ const yogaWithoutFetch = {
 };
 
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js') }, splitting: true, outdir, plugins: [stringWidthFastPath, yogaWithoutFetch] });
+// acp.js is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
+// its chunks with the import from cli.js.
+await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js') }, splitting: true, outdir, plugins: [stringWidthFastPath, yogaWithoutFetch] });
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
-await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, external: [...common.external, './cli.js'], outdir });
+// main.js imports ./acp/index.js; in the bundle that module is the acp.js entry beside it.
+const acpEntry = { name: 'acp-entry', setup: (build) => build.onResolve({ filter: /^\.\/acp\/index\.js$/ }, () => ({ path: './acp.js', external: true })) };
+await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, external: [...common.external, './cli.js'], outdir, plugins: [acpEntry] });

@@ -88,7 +88,17 @@ async function asEditor<T>(repo: TempRepo, env: NodeJS.ProcessEnv, options: Edit
       clientCapabilities: { fs: { readTextFile: !!buffers, writeTextFile: !!buffers }, terminal: false },
       clientInfo: { name: 'test-editor', version: '1.0.0' },
     });
-    expect(init.protocolVersion).toBe(1);
+    expect(init).toEqual({
+      protocolVersion: 1,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: true, sse: true },
+        sessionCapabilities: { list: {}, close: {} },
+      },
+      authMethods: [],
+      agentInfo: { name: 'beans', title: 'Beans', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+    });
     return op(ctx, editor);
   });
   // The editor goes away (its end of the pipe closes): Beans ends its sessions and exits by itself.

@@ -16,8 +16,16 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   }
   // Caches compiled bytecode between runs; cuts later start-ups by a third.
   module.enableCompileCache?.();
-  const { runCli } = await import('./cli.js');
-  const code = await runCli(argv);
+  let code: number;
+  if (argv.length === 1 && argv[0] === 'acp') {
+    // Editors start `beans acp` bare and wait for its `initialize` answer: that path skips the
+    // command-line parser (with flags, `beans acp ...` goes through it like every command).
+    const { runAcp } = await import('./acp/index.js');
+    code = await runAcp({ outputFormat: 'text' });
+  } else {
+    const { runCli } = await import('./cli.js');
+    code = await runCli(argv);
+  }
   // Exit explicitly, since idle keep-alive sockets of the HTTP clients would hold the process open,
   // but only once stdout and stderr are drained: a slow reader on a pipe must still get everything.
   await Promise.all([drained(process.stdout), drained(process.stderr)]);

@@ -1,6 +1,6 @@
-import { agent, methods, PROTOCOL_VERSION, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk';
+import { agent, methods, RequestError, type AgentApp, type AgentContext, type ClientCapabilities, type SessionUpdate } from '@agentclientprotocol/sdk';
 import type { CliOptions } from '../options.js';
-import { VERSION } from '../version.js';
+import { initializeResult, type Initialized } from './initialize.js';
 import type { SessionBridge } from './session-bridge.js';
 
 type Bridges = typeof import('./session-bridge.js');
@@ -8,6 +8,8 @@ type Listing = typeof import('./session-list.js');
 
 export interface AcpAgentOptions {
   cli: CliOptions;
+  /** `initialize` was answered before the SDK loaded (see early-initialize.ts). */
+  initialized?: Initialized;
   /** Notes for people (warnings, hook messages): stderr, never stdout, which carries only protocol. */
   warn(text: string): void;
 }
@@ -19,7 +21,7 @@ export interface AcpAgentOptions {
  */
 export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; closeAll(): Promise<void> } {
   const sessions = new Map<string, SessionBridge>();
-  let clientCapabilities: ClientCapabilities = {};
+  let clientCapabilities: ClientCapabilities = options.initialized?.clientCapabilities ?? {};
   let bridges: Promise<Bridges> | undefined;
   const loadBridges = () => (bridges ??= import('./session-bridge.js'));
 
@@ -53,23 +55,18 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
   const announceCommands = (client: AgentContext, bridge: SessionBridge) =>
     setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'available_commands_update', availableCommands: bridge.commands() }));
 
-  const app = agent({ name: 'beans' })
-    .onRequest(methods.agent.initialize, ({ params }) => {
+  // Core loads while the editor reads the initialize answer, so the first session/new waits less.
+  const preload = () => setImmediate(() => void loadBridges().catch(() => undefined));
+  const app = agent({ name: 'beans' });
+  // Answered already: registering the handler would make the SDK refuse everything until a second one.
+  if (options.initialized) preload();
+  else
+    app.onRequest(methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
-      // Core loads while the editor reads the answer, so the first session/new waits less.
-      setImmediate(() => void loadBridges().catch(() => undefined));
-      return {
-        protocolVersion: PROTOCOL_VERSION,
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { list: {}, close: {} },
-        },
-        authMethods: [],
-        agentInfo: { name: 'beans', title: 'Beans', version: VERSION },
-      };
-    })
+      preload();
+      return initializeResult();
+    });
+  app
     .onRequest(methods.agent.session.new, async ({ params, client }) => {
       const bridge = await open(client, params);
       sessions.set(bridge.id, bridge);

@@ -1,8 +1,6 @@
-import { Readable, Writable } from 'node:stream';
-import { ndJsonStream } from '@agentclientprotocol/sdk';
 import type { CliOptions } from '../options.js';
 import { SIGNAL_EXIT_CODES, onStopSignals, type StopSignal } from '../signals.js';
-import { createAcpAgent } from './agent.js';
+import { earlyInitialize } from './early-initialize.js';
 
 /**
  * `beans acp`: an Agent Client Protocol agent on stdin and stdout, for editors (Zed, JetBrains,
@@ -11,9 +9,11 @@ import { createAcpAgent } from './agent.js';
  */
 export async function runAcp(cli: CliOptions): Promise<number> {
   const warn = (text: string) => process.stderr.write(`beans: ${text}\n`);
-  const { app, closeAll } = createAcpAgent({ cli, warn });
-  const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
-  const connection = app.connect(stream);
+  const early = await earlyInitialize(process.stdin, (line) => process.stdout.write(line));
+  // The protocol library loads after the answer, while the editor reads it (evaluating it first
+  // would hold the answer back: module evaluation blocks the one thread).
+  const { connect } = await import('./serve.js');
+  const { connection, closeAll } = connect({ cli, warn, input: early.input, initialized: early.initialized });
   let stoppedBy: StopSignal | undefined;
   const removeSignals = onStopSignals((signal) => {
     stoppedBy = signal;

@@ -1,0 +1,12 @@
+import { Writable } from 'node:stream';
+import { ndJsonStream, type AgentConnection } from '@agentclientprotocol/sdk';
+import type { CliOptions } from '../options.js';
+import { createAcpAgent } from './agent.js';
+import type { Initialized } from './initialize.js';
+
+/** The SDK's connection on stdout and the rest of stdin, serving the ACP agent. */
+export function connect(options: { cli: CliOptions; warn(text: string): void; input: ReadableStream<Uint8Array>; initialized?: Initialized }): { connection: AgentConnection; closeAll(): Promise<void> } {
+  const { app, closeAll } = createAcpAgent(options);
+  const stream = ndJsonStream(Writable.toWeb(process.stdout), options.input);
+  return { connection: app.connect(stream), closeAll };
+}
