@@ -159,6 +159,10 @@ describe('beans acp', () => {
       expect(done('edit1').content).toEqual([{ type: 'diff', path: path.join(repo.dir, 'src/add.mjs'), oldText: 'return a - b;', newText: 'return a + b;' }]);
       expect(done('shell1').content[0].content.text).toContain('sum ok');
       expect(done('read1').content[0].content.text).toContain('return a - b;');
+      // The context the last request filled, of gpt-5-mini's 400k window, and the session's cost.
+      expect(updatesOf(editor, 'usage_update').at(-1)).toMatchObject({ size: 400_000, used: expect.any(Number), cost: { amount: expect.any(Number), currency: 'USD' } });
+      // Plugin slash commands for the editor's menu (the built-in plugins' /review among them).
+      expect(updatesOf(editor, 'available_commands_update').at(-1)!.availableCommands).toContainEqual(expect.objectContaining({ name: 'review', input: { hint: expect.any(String) } }));
       expect(updatesOf(editor, 'plan').at(-1)!.entries).toEqual([
         { content: 'Fix add', priority: 'medium', status: 'in_progress' },
         { content: 'Run the check', priority: 'medium', status: 'pending' },

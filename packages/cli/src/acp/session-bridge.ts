@@ -1,6 +1,6 @@
 import type { AvailableCommand, ClientCapabilities, ContentBlock, McpServer, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { BeansError, createAgentSession, type AgentSession, type PermissionMode, type UserMessage } from '@beans/core';
+import { BeansError, createAgentSession, modelLimits, type AgentSession, type PermissionMode, type Usage, type UserMessage } from '@beans/core';
 import { randomUUID } from 'node:crypto';
 import { cliSessionOptions } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
@@ -120,7 +120,11 @@ export class SessionBridge {
     const controller = new AbortController();
     this.running = controller;
     const translator = new UpdateTranslator(this.agent.workspace.root, (update) => this.options.send(this.id, update));
-    const stop = this.agent.session.subscribe((event) => translator.event(event));
+    let lastUsage: Usage | undefined;
+    const stop = this.agent.session.subscribe((event) => {
+      translator.event(event);
+      if (event.type === 'turn_end' && event.message.usage) lastUsage = event.message.usage;
+    });
     try {
       const input = promptInput(blocks, this.agent.workspace.root);
       const message: UserMessage = {
@@ -149,7 +153,17 @@ export class SessionBridge {
     } finally {
       stop();
       this.running = undefined;
+      this.reportUsage(lastUsage);
     }
+  }
+
+  /** The context the last request filled, of the model's window, and what the session has cost (`usage_update`). */
+  private reportUsage(usage: Usage | undefined): void {
+    const size = modelLimits(this.agent.providerId, this.agent.session.model).contextWindow;
+    if (!usage || !size) return;
+    const used = usage.inputTokens + usage.outputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
+    const spent = this.agent.session.usage;
+    this.options.send(this.id, { sessionUpdate: 'usage_update', used, size, ...(spent.costKnown ? { cost: { amount: spent.costUsd, currency: 'USD' } } : {}) });
   }
 
   /** `session/cancel`: aborts the turn; running commands are killed by their tools' abort. */
