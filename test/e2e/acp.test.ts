@@ -200,6 +200,48 @@ describe('beans acp', () => {
     });
   });
 
+  it('remembers "allow always" as chat does, and "reject always" for the rest of the session', async () => {
+    const repo = makeTempRepo({ 'a.txt': 'one\n' });
+    const server = await openAi([
+      { toolCalls: [{ name: 'shell', args: { command: 'node -e "console.log(1)"' }, id: 's1' }] },
+      { toolCalls: [{ name: 'shell', args: { command: 'node -e "console.log(2)"' }, id: 's2' }] },
+      { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'two' }, id: 'e1' }] },
+      { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'three' }, id: 'e2' }] },
+      { text: 'Done.' },
+    ]);
+    const answer = (request: RequestPermissionRequest) => (request.toolCall.kind === 'execute' ? 'allow_always' : 'reject_always');
+    await asEditor(repo, providerEnv(server), { answer }, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn');
+      // Asked once per kind: the second command ran, the second edit was refused, without asking.
+      expect(editor.permissions.map((request) => request.toolCall.toolCallId)).toEqual(['s1', 'e1']);
+      const status = (id: string) => updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === id).at(-1)!.status;
+      expect([status('s1'), status('s2'), status('e1'), status('e2')]).toEqual(['completed', 'completed', 'failed', 'failed']);
+      expect(readFileSync(path.join(repo.dir, 'a.txt'), 'utf8')).toBe('one\n');
+    });
+  });
+
+  it("nests a subagent's progress under its task call", async () => {
+    const repo = makeTempRepo({ 'notes.txt': 'beans\n' });
+    const server = await openAi((request, n) => {
+      const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
+      const child = JSON.stringify(messages.find((message) => message.role === 'user')?.content ?? '').includes('CHILD TASK');
+      if (child) return n === 0 ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' }, id: 'c1' }] } : { text: 'The notes say beans.' };
+      return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'read the notes', prompt: 'CHILD TASK: read notes.txt', subagent_type: 'general-purpose' }, id: 't1' }] } : { text: 'Parent done.' };
+    });
+    await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'delegate' }] })).stopReason).toBe('end_turn');
+      expect(updatesOf(editor, 'tool_call').find((call) => call.toolCallId === 't1')).toMatchObject({ title: 'general-purpose: read the notes', kind: 'think' });
+      const progress = updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 't1' && update.status === 'in_progress' && update.content);
+      expect(progress.at(-1)!.content[0].content.text).toBe('general-purpose is working:\n- Read notes.txt');
+      expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 't1').at(-1)).toMatchObject({ status: 'completed' });
+      // The child's own call is not shown as one of the session's.
+      expect(updatesOf(editor, 'tool_call').map((call) => call.toolCallId)).toEqual(['t1']);
+      expect(textOf(editor, 'agent_message_chunk')).toBe('Parent done.');
+    });
+  });
+
   it('cancels a turn within a second, killing its command, and answers cancelled', async () => {
     const repo = makeTempRepo();
     const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo $$ > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'never' }]);
