@@ -203,8 +203,8 @@ describe('beans acp', () => {
   it('remembers "allow always" as chat does, and "reject always" for the rest of the session', async () => {
     const repo = makeTempRepo({ 'a.txt': 'one\n' });
     const server = await openAi([
-      { toolCalls: [{ name: 'shell', args: { command: 'node -e "console.log(1)"' }, id: 's1' }] },
-      { toolCalls: [{ name: 'shell', args: { command: 'node -e "console.log(2)"' }, id: 's2' }] },
+      { toolCalls: [{ name: 'shell', args: { command: 'touch ./made-1' }, id: 's1' }] },
+      { toolCalls: [{ name: 'shell', args: { command: 'touch ./made-2' }, id: 's2' }] },
       { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'two' }, id: 'e1' }] },
       { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'three' }, id: 'e2' }] },
       { text: 'Done.' },
@@ -218,6 +218,7 @@ describe('beans acp', () => {
       const status = (id: string) => updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === id).at(-1)!.status;
       expect([status('s1'), status('s2'), status('e1'), status('e2')]).toEqual(['completed', 'completed', 'failed', 'failed']);
       expect(readFileSync(path.join(repo.dir, 'a.txt'), 'utf8')).toBe('one\n');
+      expect(existsSync(path.join(repo.dir, 'made-2'))).toBe(true);
     });
   });
 
