@@ -2,6 +2,7 @@
 // process's stdin and stdout, against a scripted OpenAI-compatible server.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -19,6 +20,8 @@ import {
 import { startScriptedOpenAi } from '../support/scripted-openai.ts';
 import type { ScriptTurn, ScriptedServer, TurnSource } from '../support/script.ts';
 import { BEANS_BIN, makeTempRepo, type TempRepo } from './harness.ts';
+
+const EVERYTHING = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
 const servers: ScriptedServer[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -82,6 +85,8 @@ async function asEditor<T>(repo: TempRepo, env: NodeJS.ProcessEnv, options: Edit
   }
   const stream = ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
   const result = await app.connectWith(stream, async (ctx) => {
     const init = await ctx.request('initialize', {
       protocolVersion: 1,
@@ -104,6 +109,8 @@ async function asEditor<T>(repo: TempRepo, env: NodeJS.ProcessEnv, options: Edit
   // The editor goes away (its end of the pipe closes): Beans ends its sessions and exits by itself.
   child.stdin.end();
   expect(await exited).toBe(0);
+  // Nothing but protocol messages on stdout, one JSON-RPC object per line.
+  for (const line of stdout.split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   return result;
 }
 
@@ -240,6 +247,21 @@ describe('beans acp', () => {
       // The child's own call is not shown as one of the session's.
       expect(updatesOf(editor, 'tool_call').map((call) => call.toolCallId)).toEqual(['t1']);
       expect(textOf(editor, 'agent_message_chunk')).toBe('Parent done.');
+    });
+  });
+
+  it("uses the editor's MCP servers", async () => {
+    const repo = makeTempRepo();
+    const server = await openAi([{ toolCalls: [{ name: 'mcp__editor-tools__echo', args: { message: 'from the editor' }, id: 'm1' }] }, { text: 'Echoed.' }]);
+    await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [{ name: 'editor-tools', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] }] });
+      expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo' }] })).stopReason).toBe('end_turn');
+      expect(updatesOf(editor, 'tool_call').find((call) => call.toolCallId === 'm1')).toMatchObject({ title: 'editor-tools: echo', kind: 'other' });
+      const done = updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'm1').at(-1)!;
+      expect(done).toMatchObject({ status: 'completed' });
+      expect(JSON.stringify(done.content)).toContain('Echo: from the editor');
+      // The model was offered the server's tools.
+      expect(JSON.stringify(server.requests.find((request) => request.kind === 'chat')!.body)).toContain('mcp__editor-tools__echo');
     });
   });
 
