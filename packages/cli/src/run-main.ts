@@ -1,6 +1,6 @@
 import { fstatSync, readFileSync, statSync } from 'node:fs';
-import { UsageError, startupFailureResult } from '@beans/core';
-import type { CliOptions } from './options.js';
+import { CONFIG_DEFAULTS, UsageError, loadConfig, resolveWorkspace, startupFailureResult } from '@beans/core';
+import { configFlags, type CliOptions } from './options.js';
 import { reportError } from './report-error.js';
 
 const started = Date.now();
@@ -17,7 +17,7 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
     if (options.prompt !== undefined || !process.stdin.isTTY) {
       // The one-shot code loads while stdin is read: start-up is otherwise idle there.
       const oneShot = import('./one-shot.js');
-      const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined);
+      const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined, stdinLimit(options));
       const prompt = joinPrompt(options.prompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
       const { runOneShot } = await oneShot;
@@ -46,22 +46,59 @@ export function joinPrompt(prompt: string | undefined, piped: string): string {
 /** How long a silent stdin may keep a `-p` run waiting before Beans says what it is waiting for. */
 const STDIN_NOTICE_MS = 3_000;
 
-async function readStdin(withPrompt: boolean): Promise<string> {
+const DEFAULT_STDIN_LIMIT = CONFIG_DEFAULTS['input.maxStdinBytes'] as number;
+
+/**
+ * The setting `input.maxStdinBytes`, loaded while stdin is read (it is not on the way: the read
+ * only waits for it once more than the default has arrived). A settings file that fails to load
+ * is reported by the run itself; here the default applies.
+ */
+function stdinLimit(options: CliOptions): Promise<number> {
+  return (async () => {
+    const workspace = resolveWorkspace();
+    const loaded = await loadConfig({ workspaceRoot: workspace.root, cwd: workspace.cwd, env: process.env, flags: configFlags(options), settingSources: options.settingSources });
+    return loaded.values.input?.maxStdinBytes ?? DEFAULT_STDIN_LIMIT;
+  })().catch(() => DEFAULT_STDIN_LIMIT);
+}
+
+const formatBytes = (bytes: number) => (bytes < 1024 * 1024 ? `${bytes.toLocaleString('en-US')} bytes` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`);
+
+/** Piped input larger than the limit: refused (exit 2) before anything is sent, instead of a huge request. */
+function tooLarge(size: number | undefined, limit: number): UsageError {
+  const what = size === undefined ? `more than ${formatBytes(limit)}` : formatBytes(size);
+  return new UsageError(
+    `The input piped on stdin is ${what}, over the limit of ${formatBytes(limit)} (setting input.maxStdinBytes); nothing was sent. Pipe a smaller part (head, grep, a diff), or raise the limit in your settings.`,
+  );
+}
+
+async function readStdin(withPrompt: boolean, limit: Promise<number>): Promise<string> {
   // A file or /dev/null is read as it is: process.stdin costs ~5 ms of stream set-up, and scripts
   // (cron, CI, `< /dev/null`) start that way. Pipes and sockets go through the stream below.
   const input = fstatSync(0);
-  if (input.isFile()) return readFileSync(0, 'utf8');
+  if (input.isFile()) {
+    if (input.size > DEFAULT_STDIN_LIMIT && input.size > (await limit)) throw tooLarge(input.size, await limit);
+    const text = readFileSync(0, 'utf8');
+    if (Buffer.byteLength(text) > (await limit)) throw tooLarge(Buffer.byteLength(text), await limit);
+    return text;
+  }
   if (input.isCharacterDevice() && input.rdev === statSync('/dev/null').rdev) return '';
   const chunks: Buffer[] = [];
+  let bytes = 0;
   const notice = setTimeout(() => {
     if (chunks.length > 0) return;
     const skip = withPrompt ? ' If there is nothing to pipe in, run it with < /dev/null.' : '';
     process.stderr.write(`beans: waiting for input on stdin (it is not a terminal).${skip}\n`);
   }, STDIN_NOTICE_MS);
   try {
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    for await (const chunk of process.stdin) {
+      chunks.push(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+      // Stops reading at the limit: an endless pipe (`yes |`) ends here too, not in an out-of-memory.
+      if (bytes > DEFAULT_STDIN_LIMIT && bytes > (await limit)) throw tooLarge(undefined, await limit);
+    }
   } finally {
     clearTimeout(notice);
   }
+  if (bytes > (await limit)) throw tooLarge(bytes, await limit);
   return Buffer.concat(chunks).toString('utf8');
 }

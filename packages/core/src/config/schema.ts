@@ -130,6 +130,15 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  input: lazily(() =>
+    z
+      .object({
+        // Piped stdin above this is refused (exit 2) rather than sent whole to the model.
+        maxStdinBytes: z.int().positive().describe('a number of bytes'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   webFetch: lazily(() =>
     z
       .object({
@@ -238,6 +247,7 @@ export interface BeansConfig {
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };
   agents: { maxParallel?: number; maxTurns?: number };
+  input: { maxStdinBytes: number };
   webFetch: { allowPrivateNetwork: boolean; timeoutMs?: number; maxBytes?: number };
   mcpServers?: Record<string, unknown>;
   mcp: { timeoutMs?: number };
@@ -265,6 +275,7 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'tools.env.strip': [],
   'sandbox.enabled': false,
   'webFetch.allowPrivateNetwork': false,
+  'input.maxStdinBytes': 10 * 1024 * 1024,
   'sandbox.allowedHosts': [],
   'ui.markdown': true,
   'ui.showCost': true,

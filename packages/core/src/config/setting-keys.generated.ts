@@ -224,6 +224,16 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a whole number of at least 2"
   },
   {
+    "key": "input",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "input.maxStdinBytes",
+    "kind": "integer",
+    "expected": "a number of bytes"
+  },
+  {
     "key": "webFetch",
     "kind": "object",
     "expected": "an object"

@@ -3,6 +3,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { isInside, toRelative, type WorkspacePath } from '../workspace/paths.js';
 import { GitignoreFilter } from './gitignore.js';
+import { assertBraceExpansionBounded } from './glob-braces.js';
 
 export interface WalkedFile {
   /** Relative to the workspace root, `/`-separated. */
@@ -24,6 +25,7 @@ const STAT_BATCH = 2048;
  * such as node_modules are never walked. Symlinks are not followed: a walk never leaves the workspace.
  */
 export async function walkFiles(root: string, base: WorkspacePath, pattern: string, options: { stats: boolean }): Promise<WalkResult> {
+  assertBraceExpansionBounded(pattern);
   const filter = new GitignoreFilter(root);
   const matchesPattern = picomatch(pattern, { dot: true });
   let ignoredCount = 0;
