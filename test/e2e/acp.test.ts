@@ -146,6 +146,17 @@ describe('beans acp', () => {
       expect(created.modes?.currentModeId).toBe('default');
       const model = created.configOptions?.find((option) => option.id === 'model');
       expect(model).toMatchObject({ type: 'select', category: 'model', currentValue: 'gpt-5-mini' });
+      expect(created.configOptions?.find((option) => option.id === 'mode')).toMatchObject({ type: 'select', category: 'mode', currentValue: 'default' });
+      // Both pickers work: the mode through its config option too.
+      const switched = await ctx.request('session/set_config_option', { sessionId: created.sessionId, configId: 'model', value: 'gpt-5' });
+      expect(switched.configOptions.find((option) => option.id === 'model')).toMatchObject({ currentValue: 'gpt-5' });
+      await ctx.request('session/set_config_option', { sessionId: created.sessionId, configId: 'model', value: 'gpt-5-mini' });
+      await ctx.request('session/set_config_option', { sessionId: created.sessionId, configId: 'mode', value: 'plan' });
+      await ctx.request('session/set_mode', { sessionId: created.sessionId, modeId: 'default' });
+      await expect(ctx.request('session/set_mode', { sessionId: created.sessionId, modeId: 'reckless' })).rejects.toMatchObject({ code: -32602 });
+      await until(() => updatesOf(editor, 'config_option_update').length > 0);
+      expect(updatesOf(editor, 'current_mode_update')).toEqual([expect.objectContaining({ currentModeId: 'plan' })]);
+      expect(updatesOf(editor, 'config_option_update').at(-1)!.configOptions.find((option: { id: string }) => option.id === 'mode')).toMatchObject({ currentValue: 'default' });
       const answer = await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Fix the bug in ' }, { type: 'resource_link', uri: `file://${repo.dir}/src/add.mjs`, name: 'add.mjs' }] });
       expect(answer.stopReason).toBe('end_turn');
 

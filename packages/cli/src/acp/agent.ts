@@ -96,13 +96,19 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
       await bridge.close();
       return {};
     })
-    .onRequest(methods.agent.session.setMode, ({ params }) => {
-      bridgeOf(params.sessionId).setMode(params.modeId);
+    // The mode is both a mode and a config option: a change through one is announced on the other.
+    .onRequest(methods.agent.session.setMode, ({ params, client }) => {
+      const bridge = bridgeOf(params.sessionId);
+      bridge.setMode(params.modeId);
+      setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'config_option_update', configOptions: bridge.configOptions() }));
       return {};
     })
-    .onRequest(methods.agent.session.setConfigOption, ({ params }) => ({
-      configOptions: bridgeOf(params.sessionId).setConfigOption(params.configId, params.value),
-    }))
+    .onRequest(methods.agent.session.setConfigOption, ({ params, client }) => {
+      const bridge = bridgeOf(params.sessionId);
+      const configOptions = bridge.setConfigOption(params.configId, params.value);
+      if (params.configId === 'mode') setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'current_mode_update', currentModeId: bridge.modes().currentModeId }));
+      return { configOptions };
+    })
     .onRequest(methods.agent.session.prompt, async ({ params }) => ({ stopReason: await bridgeOf(params.sessionId).prompt(params.prompt) }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       sessions.get(params.sessionId)?.cancel();

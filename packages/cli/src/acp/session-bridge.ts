@@ -93,16 +93,21 @@ export class SessionBridge {
     this.agent.permissionMode = mode.id;
   }
 
+  /** The mode (also offered as `modes`, for clients that predate config options) and the model. */
   configOptions(): SessionConfigOption[] {
     const current = this.agent.session.model;
     const listed = this.models.some((model) => model.value === current) ? this.models : [{ value: current, name: current }, ...this.models];
-    return [{ type: 'select', id: 'model', name: 'Model', category: 'model', description: `${this.agent.providerId} model`, currentValue: current, options: listed }];
+    return [
+      { type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: this.agent.permissionMode, options: MODES.map((mode) => ({ value: mode.id, name: mode.name, description: mode.description })) },
+      { type: 'select', id: 'model', name: 'Model', category: 'model', description: `${this.agent.providerId} model`, currentValue: current, options: listed },
+    ];
   }
 
   setConfigOption(configId: string, value: unknown): SessionConfigOption[] {
-    if (configId !== 'model') throw RequestError.invalidParams({ configId }, `Unknown configuration option "${configId}"; Beans offers "model".`);
-    if (typeof value !== 'string' || !value.trim()) throw RequestError.invalidParams({ value }, 'The model must be a name.');
-    this.agent.session.setModel(value);
+    if (typeof value !== 'string' || !value.trim()) throw RequestError.invalidParams({ configId, value }, `The ${configId} must be a name.`);
+    if (configId === 'mode') this.setMode(value);
+    else if (configId === 'model') this.agent.session.setModel(value);
+    else throw RequestError.invalidParams({ configId }, `Unknown configuration option "${configId}"; Beans offers "mode" and "model".`);
     return this.configOptions();
   }
 
