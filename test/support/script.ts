@@ -50,6 +50,8 @@ export type RecordedRequest = {
   turn?: number;
   /** For chat requests answered with a fault: its status. */
   fault?: number;
+  /** With `promptCache`: what the server billed for this request (tokens at full price, read from and written to the cache). */
+  bill?: { input: number; cacheRead: number; cacheWrite: number };
 };
 
 export type TurnSource = ScriptTurn[] | ((request: RecordedRequest, n: number) => ScriptTurn);
@@ -68,6 +70,11 @@ export type ScriptOptions = {
   port?: number;
   /** Called for every request as it arrives (serve.ts logs with it). */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * Bill prompt caching the way the provider does (prompt-cache.ts): usage then reports cache reads,
+   * writes and the rest, unless a turn gives its own `usage`. Anthropic, OpenAI and Gemini.
+   */
+  promptCache?: boolean;
 };
 
 export type ScriptedServer = {
@@ -77,7 +84,7 @@ export type ScriptedServer = {
 };
 
 /** The JSON a script file holds: a bare array of turns, or an object. */
-export type ScriptFile = ScriptTurn[] | { turns: ScriptTurn[]; faults?: ScriptFault[]; models?: ScriptModel[]; apiKey?: string };
+export type ScriptFile = ScriptTurn[] | { turns: ScriptTurn[]; faults?: ScriptFault[]; models?: ScriptModel[]; apiKey?: string; promptCache?: boolean };
 
 export function loadScriptFile(path: string): Omit<ScriptOptions, 'port' | 'onRequest'> {
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as ScriptFile;
@@ -109,10 +116,12 @@ export function argumentPieces(args: Record<string, unknown>): string[] {
   return [json.slice(0, middle), json.slice(middle)].filter((piece) => piece !== '');
 }
 
-export function turnUsage(turn: ScriptTurn, requestBytes: number): { input: number; output: number; cacheRead?: number; cacheWrite?: number } {
+export function turnUsage(turn: ScriptTurn, requestBytes: number, bill?: RecordedRequest['bill']): { input: number; output: number; cacheRead?: number; cacheWrite?: number } {
   if (turn.usage) return turn.usage;
   const textLength = textChunks(turn).join('').length;
-  return { input: Math.max(1, Math.ceil(requestBytes / 4)), output: Math.ceil(textLength / 4) + 10 * (turn.toolCalls?.length ?? 0) };
+  const output = Math.ceil(textLength / 4) + 10 * (turn.toolCalls?.length ?? 0);
+  if (bill) return { input: bill.input, output, cacheRead: bill.cacheRead, cacheWrite: bill.cacheWrite };
+  return { input: Math.max(1, Math.ceil(requestBytes / 4)), output };
 }
 
 /** Hands out faults: queued ones once each, then `always` ones forever. */

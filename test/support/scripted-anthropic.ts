@@ -1,5 +1,6 @@
 /** A scripted Anthropic API server: the Messages API with its named SSE events, and /v1/models. */
 import { listen, sendFault, sendJson, streamChunks, type Exchange } from './http.ts';
+import { anthropicPromptCache, CacheLimitError } from './prompt-cache.ts';
 import { argumentPieces, faultQueue, pickTurn, reasoningChunks, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
@@ -25,6 +26,7 @@ export async function startScriptedAnthropic(options: ScriptOptions): Promise<Sc
   const nextFault = faultQueue(options.faults);
   const models = options.models ?? DEFAULT_ANTHROPIC_MODELS;
   const strictModels = options.models !== undefined;
+  const cache = options.promptCache ? anthropicPromptCache() : undefined;
 
   const kindOf = (method: string, path: string): RequestKind => {
     if (path === '/v1/messages' && method === 'POST') return 'chat';
@@ -55,9 +57,17 @@ export async function startScriptedAnthropic(options: ScriptOptions): Promise<Sc
     if (strictModels && !models.some((m) => m.name === model)) return sendJson(res, 404, anthropicErrorBody(404, `model: ${model}`));
     const messages = Array.isArray(body.messages) ? (body.messages as { role?: string }[]) : [];
     const n = messages.filter((m) => m.role === 'assistant').length;
+    if (cache) {
+      try {
+        record.bill = cache.bill(body);
+      } catch (error) {
+        if (error instanceof CacheLimitError) return sendJson(res, 400, anthropicErrorBody(400, error.message));
+        throw error;
+      }
+    }
     const turn = pickTurn(options.turns, record, n);
     record.turn = n;
-    const events = messageEvents(`msg_${n}`, model, n, turn, turnUsage(turn, record.bytes));
+    const events = messageEvents(`msg_${n}`, model, n, turn, turnUsage(turn, record.bytes, record.bill));
     await streamChunks(res, events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`), {
       contentType: 'text/event-stream',
       delayMs: turn.chunkDelayMs,

@@ -1,5 +1,6 @@
 /** A scripted Gemini API server: the generativelanguage REST protocol with SSE streaming. */
 import { listen, sendFault, sendJson, streamChunks, type Exchange } from './http.ts';
+import { geminiPromptCache } from './prompt-cache.ts';
 import { faultQueue, pickTurn, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
@@ -32,6 +33,7 @@ export async function startScriptedGemini(options: ScriptOptions): Promise<Scrip
   const nextFault = faultQueue(options.faults);
   const models = options.models ?? DEFAULT_GEMINI_MODELS;
   const strictModels = options.models !== undefined;
+  const cache = options.promptCache ? geminiPromptCache() : undefined;
 
   const kindOf = (method: string, path: string): RequestKind => {
     if (GENERATE.test(path)) return 'chat';
@@ -70,9 +72,10 @@ export async function startScriptedGemini(options: ScriptOptions): Promise<Scrip
     }
     const body = (record.body ?? {}) as { contents?: { role?: string }[] };
     const n = (body.contents ?? []).filter((c) => c.role === 'model').length;
+    if (cache) record.bill = cache.bill(body);
     const turn = pickTurn(options.turns, record, n);
     record.turn = n;
-    const chunks = responseChunks(turn, modelName, turnUsage(turn, record.bytes));
+    const chunks = responseChunks(turn, modelName, turnUsage(turn, record.bytes, record.bill));
     if (!streaming) return sendJson(res, 200, mergeChunks(chunks));
     await streamChunks(
       res,
@@ -89,7 +92,7 @@ type Part = Record<string, unknown>;
 type Chunk = { candidates: { content: { role: 'model'; parts: Part[] }; finishReason?: string; index: number }[]; usageMetadata?: unknown; modelVersion: string };
 
 /** Text chunks, then one chunk with every function call; the last chunk carries finishReason and usage. */
-function responseChunks(turn: ScriptTurn, model: string, usage: { input: number; output: number }): Chunk[] {
+function responseChunks(turn: ScriptTurn, model: string, usage: { input: number; output: number; cacheRead?: number }): Chunk[] {
   const partsList: Part[][] = textChunks(turn).map((text) => [{ text }]);
   if (turn.toolCalls?.length) {
     partsList.push(
@@ -104,7 +107,17 @@ function responseChunks(turn: ScriptTurn, model: string, usage: { input: number;
     const last = i === partsList.length - 1;
     return {
       candidates: [{ content: { role: 'model', parts }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }],
-      ...(last ? { usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output } } : {}),
+      // promptTokenCount includes the cached tokens, which are also reported on their own.
+      ...(last
+        ? {
+            usageMetadata: {
+              promptTokenCount: usage.input + (usage.cacheRead ?? 0),
+              candidatesTokenCount: usage.output,
+              totalTokenCount: usage.input + (usage.cacheRead ?? 0) + usage.output,
+              ...(usage.cacheRead ? { cachedContentTokenCount: usage.cacheRead } : {}),
+            },
+          }
+        : {}),
       modelVersion: model,
     };
   });

@@ -1,5 +1,6 @@
 /** A scripted OpenAI-compatible server: Chat Completions with SSE streaming, and /v1/models. */
 import { listen, sendFault, sendJson, streamChunks, type Exchange } from './http.ts';
+import { openAiPromptCache } from './prompt-cache.ts';
 import { argumentPieces, faultQueue, pickTurn, reasoningChunks, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
@@ -17,6 +18,7 @@ export async function startScriptedOpenAi(options: ScriptOptions): Promise<Scrip
   const nextFault = faultQueue(options.faults);
   const models = options.models ?? DEFAULT_OPENAI_MODELS;
   const strictModels = options.models !== undefined;
+  const cache = options.promptCache ? openAiPromptCache() : undefined;
 
   const kindOf = (method: string, path: string): RequestKind => {
     if (path === '/v1/chat/completions' && method === 'POST') return 'chat';
@@ -47,9 +49,10 @@ export async function startScriptedOpenAi(options: ScriptOptions): Promise<Scrip
     }
     const messages = Array.isArray(body.messages) ? (body.messages as { role?: string }[]) : [];
     const n = messages.filter((m) => m.role === 'assistant').length;
+    if (cache) record.bill = cache.bill(body);
     const turn = pickTurn(options.turns, record, n);
     record.turn = n;
-    const usage = turnUsage(turn, record.bytes);
+    const usage = turnUsage(turn, record.bytes, record.bill);
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const chunks = completionChunks(`chatcmpl-${n}`, model, turn, usage, withUsage);
     await streamChunks(res, chunks.map((chunk) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`), {

@@ -122,6 +122,10 @@ const BUILTINS: Record<string, Builtin> = {
       const rows: StyledLine[] = [
         heading('Usage this session'),
         [span('  tokens   '), span(`${usage.inputTokens.toLocaleString('en-US')} in · ${usage.outputTokens.toLocaleString('en-US')} out`)],
+        // Prompt caching: what was read back at the provider's discount, and written (Anthropic bills writes at 1.25x).
+        ...(usage.cacheReadTokens || usage.cacheWriteTokens
+          ? [[span('  cache    '), span(`${usage.cacheReadTokens.toLocaleString('en-US')} read · ${usage.cacheWriteTokens.toLocaleString('en-US')} written`)] as StyledLine]
+          : []),
         [span('  cost     '), span(cost)],
       ];
       if (window) rows.push([span('  context  '), span(`${formatTokens(used)} of ${formatTokens(window)} (${Math.round((used / window) * 100)}%)`)]);

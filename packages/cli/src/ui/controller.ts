@@ -179,6 +179,8 @@ export class ChatController {
     const totals = { ...this.usageBefore };
     totals.inputTokens += this.session.usage.inputTokens;
     totals.outputTokens += this.session.usage.outputTokens;
+    totals.cacheReadTokens += this.session.usage.cacheReadTokens;
+    totals.cacheWriteTokens += this.session.usage.cacheWriteTokens;
     totals.costUsd += this.session.usage.costUsd;
     totals.costKnown &&= this.session.usage.costKnown;
     return totals;

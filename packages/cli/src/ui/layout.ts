@@ -71,8 +71,10 @@ function statusInfo(controller: ChatController) {
   const used = contextTokens(session);
   return {
     model: session.model,
-    inputTokens: usage.inputTokens,
+    // Fresh prompt tokens: billed input plus cache writes; cache reads are shown apart.
+    inputTokens: usage.inputTokens + usage.cacheWriteTokens,
     outputTokens: usage.outputTokens,
+    cachedTokens: usage.cacheReadTokens,
     costUsd: host.display.showCost && usage.costKnown && usage.costUsd > 0 ? usage.costUsd : undefined,
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
     queued: session.queuedCount,

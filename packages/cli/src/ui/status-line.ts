@@ -4,6 +4,8 @@ export interface StatusInfo {
   model: string;
   inputTokens: number;
   outputTokens: number;
+  /** Prompt tokens read from the provider's cache (not counted in `inputTokens`). */
+  cachedTokens?: number;
   /** Undefined when unknown or nothing was spent. */
   costUsd?: number;
   contextPercent?: number;
@@ -34,7 +36,7 @@ export function renderStatus(info: StatusInfo, width: number): StyledLine {
   const parts: Span[][] = [[span(info.model, { color: 'magenta' })]];
   if (info.mode && info.mode !== 'default') parts.splice(0, 0, [span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }), span(' (shift+tab)', S.dim)]);
   if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);
-  parts.push([span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}`)]);
+  parts.push([span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}${info.cachedTokens ? ` (${formatTokens(info.cachedTokens)} cached)` : ''}`)]);
   if (info.contextPercent !== undefined) {
     const style = info.contextPercent >= 90 ? S.red : info.contextPercent >= 70 ? S.yellow : undefined;
     parts.push([span(`${info.contextPercent}% context`, style)]);

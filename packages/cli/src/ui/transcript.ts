@@ -281,7 +281,10 @@ export class TranscriptStore {
 
   private messageEnd(message: AgentMessage): void {
     if (message.role === 'user') this.userMessage(message);
-    else if (message.role === 'note') this.note(message.kind, message.text);
+    else if (message.role === 'note') {
+      this.note(message.kind, message.text);
+      if (message.notice) this.warning(message.notice);
+    }
     else if (message.role === 'assistant') this.endStream(message.content);
   }
 

@@ -7,7 +7,7 @@ import { convertToLlm as defaultConvertToLlm } from './convert.js';
 import { LoopDetector, type LoopDetectionOptions } from './loop-detector.js';
 import { executeToolCalls } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
-import { addUsage, emptyUsage, subagentUsage } from './usage.js';
+import { addUsage, emptyUsage, subagentUsage, type SpendFn } from './usage.js';
 import type {
   AgentEventSink,
   AgentMessage,
@@ -42,8 +42,11 @@ export interface AgentLoopConfig {
   hasSteering?: () => boolean;
   /** Messages to run once the agent would otherwise stop. */
   takeFollowUps?: () => AgentMessage[];
-  /** Rewrites the context before each request (e.g. compaction); runs on agent messages. */
-  transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
+  /**
+   * Rewrites the context before each request (e.g. compaction); runs on agent messages. `spend`
+   * reports a request it made itself (a summary), which counts in the run's usage and budget.
+   */
+  transformContext?: (messages: AgentMessage[], signal: AbortSignal, spend: SpendFn) => Promise<AgentMessage[]>;
   convertToLlm?: (messages: readonly AgentMessage[]) => LlmMessage[];
   /** Stops a run that repeats itself; false turns it off. On by default. */
   loopDetection?: LoopDetectionOptions | false;
@@ -103,7 +106,13 @@ export async function runAgentLoop(
 
     turns += 1;
     emit({ type: 'turn_start', turn: turns });
-    const context = config.transformContext ? await config.transformContext(messages, signal) : messages;
+    const spend: SpendFn = (spent, model) => {
+      addUsage(usage, spent);
+      emit({ type: 'usage', usage: spent, model, purpose: 'compaction' });
+    };
+    const context = config.transformContext ? await config.transformContext(messages, signal, spend) : messages;
+    // A summary request may have spent the rest of the budget.
+    if (config.maxBudgetUsd !== undefined && usage.costUsd >= config.maxBudgetUsd) return end('max_budget');
     const started = Date.now();
     const assistant = await streamAssistant(config, convert(context), signal, emit);
     apiDurationMs += Date.now() - started;

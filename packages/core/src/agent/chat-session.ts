@@ -6,7 +6,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import { runAgentLoop } from './agent-loop.js';
 import type { LoopDetectionOptions } from './loop-detector.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
-import { addUsage, emptyUsage, subagentUsage } from './usage.js';
+import { addUsage, emptyUsage, subagentUsage, type SpendFn } from './usage.js';
 import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, UsageTotals, UserMessage } from './types.js';
 
 export interface ChatSessionOptions {
@@ -32,7 +32,7 @@ export interface ChatSessionOptions {
   record?: (message: AgentMessage) => void;
   /** Called when the model or the SOP changes, so a resumed session gets them back. */
   recordChange?: (change: { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string }) => void;
-  transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
+  transformContext?: (messages: AgentMessage[], signal: AbortSignal, spend: SpendFn) => Promise<AgentMessage[]>;
   loopDetection?: LoopDetectionOptions | false;
   /** Releases what the session holds (its log file) when it is replaced or ends. */
   onClose?: () => void;
@@ -163,7 +163,8 @@ export class ChatSession {
         get tools() {
           return session.tools;
         },
-        stream: (request) => this.client.chatStream(request),
+        // The session id keys the provider's prompt cache (OpenAI's prompt_cache_key).
+        stream: (request) => this.client.chatStream({ ...request, cacheKey: this.id }),
         toolContext: { ...this.options.toolContext, workspace: this.workspace, state: this.toolState },
         beforeToolCall: this.options.beforeToolCall,
         afterToolCall: this.options.afterToolCall,
@@ -244,6 +245,7 @@ export class ChatSession {
       this.options.record?.(event.message);
       if (event.message.role === 'assistant' && event.message.usage) addUsage(this.usage, event.message.usage);
     }
+    if (event.type === 'usage') addUsage(this.usage, event.usage);
     const childUsage = subagentUsage(event);
     if (childUsage) addUsage(this.usage, childUsage);
     for (const listener of this.listeners) listener(event);

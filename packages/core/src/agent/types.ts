@@ -60,6 +60,11 @@ export interface NoteMessage {
   keptMessages?: number;
   /** For compaction: `/compact` by hand, or automatic when the context filled up. */
   trigger?: 'manual' | 'auto';
+  /**
+   * For compaction: a line the person is told once, when the model's summary failed and Beans
+   * shortened the turns itself (chat shows it as a warning; stream-json as `system/warning`).
+   */
+  notice?: string;
   timestamp: number;
 }
 
@@ -74,8 +79,13 @@ export interface PermissionDenial {
 }
 
 export interface UsageTotals {
+  /** Input tokens billed at the full price; cache reads and writes are counted apart, as providers report them. */
   inputTokens: number;
   outputTokens: number;
+  /** Input tokens read from the provider's prompt cache (billed at its discount). */
+  cacheReadTokens: number;
+  /** Input tokens written to the provider's prompt cache (Anthropic bills them at 1.25x). */
+  cacheWriteTokens: number;
   costUsd: number;
   /** False once any turn's price was unknown. */
   costKnown: boolean;
@@ -112,6 +122,11 @@ export type AgentEvent =
   | { type: 'subagent'; toolCallId: string; agent: string; event: AgentEvent }
   /** The conversation passed to another agent (a `handoff` call, `match:` routing, or `/agent`). */
   | { type: 'handoff'; from: string; to: string; reason: string; trigger: 'tool' | 'match' | 'command' }
+  /**
+   * A request made beside the conversation (a compaction summary): its tokens and cost count in the
+   * session's usage, the run's usage and `--max-budget-usd` like any answer's.
+   */
+  | { type: 'usage'; usage: Usage; model: string; purpose: 'compaction' }
   /** The session's queue of messages typed while the agent works changed. */
   | { type: 'queue_update'; queued: readonly QueuedMessage[] };
 

@@ -15,6 +15,14 @@ import type { PermissionMode } from '../permissions/types.js';
 const name = (what: string) => z.string().min(1).describe(what);
 const list = (what: string) => z.array(z.string().describe('a string')).describe(what);
 
+// Settings a built-in provider reads besides its endpoint.
+const PROVIDER_OPTIONS: Record<string, () => Record<string, z.ZodType>> = {
+  // Sends the session id as `prompt_cache_key` (default: on for api.openai.com only).
+  openai: () => ({ promptCacheKey: z.boolean().describe('true or false') }),
+  // How long Ollama keeps the model, and so its prompt cache, loaded: "30m", "1h", or seconds (-1: forever).
+  ollama: () => ({ keepAlive: z.string().regex(/^-?\d+(\.\d+)?(ms|s|m|h)?$/).describe('a duration such as "30m" or "1h", or seconds such as "3600" ("-1": keep it loaded)') }),
+};
+
 export const PERMISSION_MODES = ['default', 'auto-edit', 'yolo', 'plan'] as const satisfies readonly PermissionMode[];
 
 // One OpenAI-compatible server added by settings: `"providers": {"lmstudio": {...}}`.
@@ -25,10 +33,11 @@ const customProviderSchema = lazily(() =>
       baseUrl: z.url().describe('an endpoint URL such as "http://localhost:1234/v1"'),
       apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('the name of the environment variable holding the key'),
       models: list('a list of model names'),
+      promptCacheKey: z.boolean().describe('true or false'),
     })
-    .partial({ apiKeyEnv: true, models: true })
+    .partial({ apiKeyEnv: true, models: true, promptCacheKey: true })
     .strict()
-    .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv" and "models"'),
+    .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv", "models" and "promptCacheKey"'),
 );
 
 const builtinIds = new Set(BUILTIN_PROVIDERS.map((p) => p.id));
@@ -46,9 +55,13 @@ const sections = {
       .partial()
       .describe('an object with a model per provider'),
   ),
-  // `<id>.<endpoint>`: `ollama.host`, `gemini.baseUrl`, `openai.baseUrl`, `anthropic.baseUrl`.
+  // `<id>.<endpoint>`: `ollama.host`, `gemini.baseUrl`, `openai.baseUrl`, `anthropic.baseUrl`, and
+  // the provider's own options (PROVIDER_OPTIONS).
   ...Object.fromEntries(
-    BUILTIN_PROVIDERS.filter((p) => p.endpoint).map((p) => [p.id, lazily(() => z.object({ [p.endpoint!.name]: name(p.endpoint!.describe) }).partial().describe('an object'))]),
+    BUILTIN_PROVIDERS.filter((p) => p.endpoint).map((p) => [
+      p.id,
+      lazily(() => z.object({ [p.endpoint!.name]: name(p.endpoint!.describe), ...(PROVIDER_OPTIONS[p.id]?.() ?? {}) }).partial().describe('an object')),
+    ]),
   ),
   providers: lazily(() =>
     z
@@ -230,12 +243,12 @@ export interface BeansConfig {
   model?: string;
   /** `models.<provider>`, for the built-in providers. */
   models: Record<string, string | undefined>;
-  ollama: { host: string };
+  ollama: { host: string; keepAlive?: string };
   gemini: { baseUrl?: string };
-  openai: { baseUrl?: string };
+  openai: { baseUrl?: string; promptCacheKey?: boolean };
   anthropic: { baseUrl?: string };
   /** OpenAI-compatible endpoints added by settings, by provider name. */
-  providers: Record<string, { type: 'openai'; baseUrl: string; apiKeyEnv?: string; models?: string[] }>;
+  providers: Record<string, { type: 'openai'; baseUrl: string; apiKeyEnv?: string; models?: string[]; promptCacheKey?: boolean }>;
   permissions: { mode: PermissionMode; allow: string[]; deny: string[] };
   maxTurns?: number;
   maxBudgetUsd?: number;

@@ -68,6 +68,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "an OpenAI-compatible endpoint URL such as \"https://api.openai.com/v1\""
   },
   {
+    "key": "openai.promptCacheKey",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
     "key": "ollama",
     "kind": "object",
     "expected": "an object"
@@ -76,6 +81,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "key": "ollama.host",
     "kind": "string",
     "expected": "an Ollama host URL such as \"http://127.0.0.1:11434\""
+  },
+  {
+    "key": "ollama.keepAlive",
+    "kind": "string",
+    "expected": "a duration such as \"30m\" or \"1h\", or seconds such as \"3600\" (\"-1\": keep it loaded)"
   },
   {
     "key": "providers",

@@ -2,6 +2,7 @@ import { BaseAnthropic } from '@anthropic-ai/sdk';
 import { Messages, type ContentBlockParam, type ImageBlockParam, type MessageCreateParamsStreaming, type MessageParam, type RawMessageStreamEvent, type TextBlockParam, type Tool } from '@anthropic-ai/sdk/resources/messages';
 import { Models } from '@anthropic-ai/sdk/resources/models';
 import { anthropicProvider } from './anthropic.js';
+import { withConversationBreakpoints } from './anthropic-cache.js';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
 import { costUsd } from './pricing.js';
@@ -36,18 +37,20 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
       yield { type: 'error', stopReason: 'error', failure: missingKeyFailure(definition), text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
       return;
     }
+    const hasTools = request.tools !== undefined && request.tools.length > 0;
     const body: MessageCreateParamsStreaming = {
       model,
       max_tokens: request.maxOutputTokens ?? definition.maxOutputTokens!(model),
-      messages: toAnthropicMessages(request.messages),
+      // Prompt caching: breakpoints after the tools, after the system prompt (the same every turn),
+      // and two in the conversation (anthropic-cache.ts), four in all.
+      messages: withConversationBreakpoints(toAnthropicMessages(request.messages), (hasTools ? 1 : 0) + (request.system ? 1 : 0)),
       stream: true,
-      // Prompt caching: the system prompt and the tool declarations are the same every turn.
       ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }] } : {}),
-      ...(request.tools && request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...(hasTools ? { tools: toAnthropicTools(request.tools!) } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
     yield* streamWithRetry({
-      policy,
+      policy: request.maxAttempts ? { ...policy, maxAttempts: Math.min(policy.maxAttempts, request.maxAttempts) } : policy,
       signal: request.signal,
       context: { ...context, model },
       costUsd: (usage) => costUsd('anthropic', model, usage),
@@ -101,6 +104,8 @@ async function* streamOnce(client: AnthropicClient, body: MessageCreateParamsStr
           ...(u.cache_read_input_tokens ? { cacheReadTokens: u.cache_read_input_tokens } : {}),
           ...(u.cache_creation_input_tokens ? { cacheWriteTokens: u.cache_creation_input_tokens } : {}),
         };
+        // The prompt is billed from here on, even if the stream is then cut or aborted.
+        yield { type: 'usage', usage };
         break;
       }
       case 'content_block_start': {

@@ -40,7 +40,7 @@ export function createGeminiClient(options: ProviderOptions = {}): LLMClient {
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     };
     yield* streamWithRetry({
-      policy,
+      policy: request.maxAttempts ? { ...policy, maxAttempts: Math.min(policy.maxAttempts, request.maxAttempts) } : policy,
       signal: request.signal,
       context: { provider: 'gemini', host, model, hints: geminiProvider.hints },
       retryAfterMs: watcher.retryAfterMs,
@@ -91,7 +91,9 @@ async function* streamOnce(ai: GoogleGenAI, model: string, contents: Content[], 
   for await (const chunk of stream) {
     if (chunk.usageMetadata) {
       const u = chunk.usageMetadata;
-      usage = { inputTokens: u.promptTokenCount ?? 0, outputTokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0) };
+      // promptTokenCount includes what implicit caching served (cachedContentTokenCount), billed at its discount.
+      const cached = u.cachedContentTokenCount ?? 0;
+      usage = { inputTokens: Math.max(0, (u.promptTokenCount ?? 0) - cached), outputTokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0), ...(cached ? { cacheReadTokens: cached } : {}) };
     }
     if (chunk.promptFeedback?.blockReason) blockReason = String(chunk.promptFeedback.blockReason);
     const candidate = chunk.candidates?.[0];

@@ -51,13 +51,15 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
       messages: toOllamaMessages(request.system, request.messages),
       stream: true,
       ...(request.tools && request.tools.length > 0 ? { tools: toOllamaTools(request.tools) } : {}),
+      // The server reuses its KV cache for a prompt that starts like the last one, while the model stays loaded.
+      ...(options.keepAlive !== undefined ? { keep_alive: ollamaKeepAlive(options.keepAlive) } : {}),
       ...(request.temperature !== undefined || request.maxOutputTokens !== undefined
         ? { options: { ...(request.temperature !== undefined ? { temperature: request.temperature } : {}), ...(request.maxOutputTokens !== undefined ? { num_predict: request.maxOutputTokens } : {}) } }
         : {}),
     };
     let retryAfterMs: () => number | undefined = () => undefined;
     yield* streamWithRetry({
-      policy,
+      policy: request.maxAttempts ? { ...policy, maxAttempts: Math.min(policy.maxAttempts, request.maxAttempts) } : policy,
       signal: request.signal,
       context: { ...context, model },
       retryAfterMs: () => retryAfterMs(),
@@ -103,6 +105,11 @@ async function* chatOnce(ollama: Ollama, body: OllamaChatRequest & { stream: tru
   } finally {
     if (!finished) stream.abort(); // the caller stopped early: close the connection
   }
+}
+
+/** Ollama reads a number as seconds and a string as a Go duration ("30m"): bare digits are sent as a number. */
+function ollamaKeepAlive(value: string | number): string | number {
+  return typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 }
 
 function toToolCall(call: { function: { name: string; arguments: unknown }; id?: unknown }): ToolCall {

@@ -23,6 +23,7 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
   const baseURL = options.baseUrl || (endpointEnv ? env[endpointEnv]?.trim() : undefined) || definition.endpoint?.default || 'https://api.openai.com/v1';
   const defaultModel = options.model || definition.defaultModel || '';
   const policy = retryPolicy(options.retry);
+  const sendCacheKey = options.promptCacheKey ?? isOfficialOpenAi(baseURL);
   const context: FailureContext = { provider: definition.id, host: baseURL, hints: definition.hints };
   // maxRetries 0: Beans' own retry policy decides, with the same messages for every provider.
   const openai = apiKey ? new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000 }) : undefined;
@@ -41,9 +42,12 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
       ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxOutputTokens !== undefined ? { max_completion_tokens: request.maxOutputTokens } : {}),
+      // Caching is automatic for a prefix of 1,024 tokens or more; the key keeps one conversation's
+      // requests on the same cache. Last in the body: it is not part of the prompt.
+      ...(sendCacheKey && request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),
     };
     yield* streamWithRetry({
-      policy,
+      policy: request.maxAttempts ? { ...policy, maxAttempts: Math.min(policy.maxAttempts, request.maxAttempts) } : policy,
       signal: request.signal,
       context: { ...context, model },
       costUsd: (usage) => costUsd(definition.id, model, usage),
@@ -74,6 +78,15 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
       return result.value;
     },
   };
+}
+
+/** The official API accepts `prompt_cache_key`; a compatible server may not. */
+function isOfficialOpenAi(baseURL: string): boolean {
+  try {
+    return new URL(baseURL).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
 }
 
 type StreamBody = Parameters<OpenAI['chat']['completions']['create']>[0] & { stream: true };

@@ -45,6 +45,8 @@ export interface CustomProviderSettings {
   baseUrl: string;
   apiKeyEnv?: string;
   models?: string[];
+  /** Send `prompt_cache_key` (the session id); off unless set, since some servers reject fields they do not know. */
+  promptCacheKey?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export function customProviderDefinition(id: string, settings: CustomProviderSet
     isConfigured: (env) => keyEnv.length === 0 || Boolean(env[keyEnv[0]]?.trim()),
     async create(options) {
       const { createOpenAiClient } = await import('./openai-client.js');
-      return createOpenAiClient(definition, options, keyEnv.length > 0);
+      return createOpenAiClient(definition, { ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}), ...options }, keyEnv.length > 0);
     },
   };
   return definition;
@@ -129,6 +131,8 @@ export async function createProviderClient(providerId: string, config: ProviderC
   return definition.create({
     ...(model ? { model } : {}),
     ...(typeof endpoint === 'string' && endpoint ? { baseUrl: endpoint } : {}),
+    ...(typeof section?.promptCacheKey === 'boolean' ? { promptCacheKey: section.promptCacheKey } : {}),
+    ...(typeof section?.keepAlive === 'string' || typeof section?.keepAlive === 'number' ? { keepAlive: section.keepAlive } : {}),
     env,
     ...(retry ? { retry } : {}),
   });

@@ -57,7 +57,12 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
 }
 
 /** What one streaming attempt yields as it goes. */
-export type AttemptChunk = { type: 'text_delta'; text: string } | { type: 'tool_call'; call: ToolCall } | { type: 'reasoning_delta'; text: string };
+export type AttemptChunk =
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'reasoning_delta'; text: string }
+  /** The usage the provider reported so far (Anthropic's message_start): billed even if the stream then fails or is aborted. */
+  | { type: 'usage'; usage: Usage };
 
 /** How one attempt ended when it did not throw. A `failure` is a non-retryable refusal (e.g. a safety block). */
 export type AttemptResult =
@@ -85,13 +90,18 @@ const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGenerator<StreamEvent, void> {
   const { policy, signal, context } = options;
   const state = { text: '', toolCalls: [] as ToolCall[] };
-  const fail = (failure: ProviderFailure, usage: Usage = ZERO_USAGE): StreamEvent => ({
+  // What the provider reported for attempts that failed or were cut, and for the current one so
+  // far: a request the server started answering is billed, so it counts.
+  let earlier: Usage | undefined;
+  let current: Usage | undefined;
+  const spent = (last?: Usage): Usage | undefined => [earlier, last].reduce<Usage | undefined>((total, usage) => (usage ? addCounts(total, usage) : total), undefined);
+  const fail = (failure: ProviderFailure, usage: Usage | undefined = spent(current)): StreamEvent => ({
     type: 'error',
     stopReason: failure.kind === 'aborted' ? 'aborted' : 'error',
     failure,
     text: state.text,
     toolCalls: [...state.toolCalls],
-    usage,
+    usage: usage ? withCost(usage, options) : ZERO_USAGE,
   });
 
   let restarted = false;
@@ -101,6 +111,8 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
       return;
     }
     let result: AttemptResult;
+    earlier = spent(current);
+    current = undefined;
     try {
       // Inside the try: building a request can throw too (an invalid host URL), and streams must not throw.
       const iterator = options.attempt(signal);
@@ -115,6 +127,10 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
           break;
         }
         const chunk = step.value;
+        if (chunk.type === 'usage') {
+          current = chunk.usage;
+          continue;
+        }
         if (chunk.type === 'text_delta') {
           if (!chunk.text) continue;
           state.text += chunk.text;
@@ -154,14 +170,27 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
     }
 
     if ('failure' in result) {
-      yield fail(result.failure, withCost(result.usage, options));
+      yield fail(result.failure, spent(result.usage));
       return;
     }
     const stopReason = state.toolCalls.length > 0 && result.stopReason !== 'length' ? 'tool_use' : result.stopReason;
     const reasoning = result.reasoning?.length ? { reasoning: result.reasoning } : {};
-    yield { type: 'done', stopReason, text: state.text, toolCalls: [...state.toolCalls], usage: withCost(result.usage, options), ...reasoning };
+    yield { type: 'done', stopReason, text: state.text, toolCalls: [...state.toolCalls], usage: withCost(spent(result.usage)!, options), ...reasoning };
     return;
   }
+}
+
+function addCounts(total: Usage | undefined, usage: Usage): Usage {
+  if (!total) return usage;
+  const sum = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+  const cacheReadTokens = sum(total.cacheReadTokens, usage.cacheReadTokens);
+  const cacheWriteTokens = sum(total.cacheWriteTokens, usage.cacheWriteTokens);
+  return {
+    inputTokens: total.inputTokens + usage.inputTokens,
+    outputTokens: total.outputTokens + usage.outputTokens,
+    ...(cacheReadTokens !== undefined ? { cacheReadTokens } : {}),
+    ...(cacheWriteTokens !== undefined ? { cacheWriteTokens } : {}),
+  };
 }
 
 function withCost(usage: Usage, options: StreamWithRetryOptions): Usage {

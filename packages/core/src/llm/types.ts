@@ -60,6 +60,13 @@ export interface ChatRequest {
   signal?: AbortSignal;
   temperature?: number;
   maxOutputTokens?: number;
+  /**
+   * The conversation this request belongs to (its session id): OpenAI routes requests with the same
+   * `prompt_cache_key` to the same cache. Providers that cache by prefix alone ignore it.
+   */
+  cacheKey?: string;
+  /** Requests in total for this one, when fewer than the client's retry policy (compaction summaries). */
+  maxAttempts?: number;
 }
 
 export type StopReason = 'stop' | 'tool_use' | 'length' | 'error' | 'aborted';
@@ -128,6 +135,13 @@ export interface ProviderOptions {
   env?: NodeJS.ProcessEnv;
   /** Retry policy; tests shorten the delays. */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /**
+   * OpenAI-compatible: send `prompt_cache_key` (the session id). Defaults to on for api.openai.com and
+   * off for other servers, some of which reject fields they do not know.
+   */
+  promptCacheKey?: boolean;
+  /** Ollama: how long the server keeps the model (and its prompt cache) loaded after a request, e.g. "30m" or seconds. */
+  keepAlive?: string | number;
 }
 
 /** USD per million tokens. Thinking tokens are billed as output. */

@@ -1,8 +1,11 @@
 import type { ChatSession } from '../agent/chat-session.js';
 import { convertToLlm } from '../agent/convert.js';
-import type { AgentMessage, NoteMessage } from '../agent/types.js';
-import type { LlmMessage } from '../llm/types.js';
-import { contentText } from '../tools/tool.js';
+import type { AgentMessage, NoteMessage, UserMessage } from '../agent/types.js';
+import type { SpendFn } from '../agent/usage.js';
+import { deterministicSummary, shortenToFit, workingState } from './compaction-cut.js';
+import { askForSummary, SUMMARY_INSTRUCTIONS } from './summary-request.js';
+
+export { SUMMARY_INSTRUCTIONS };
 
 export interface CompactionSettings {
   /** Fraction of the context window a request may fill before older turns are summarised. */
@@ -11,29 +14,38 @@ export interface CompactionSettings {
   contextWindow?: number;
 }
 
-export const SUMMARY_INSTRUCTIONS = `Summarise the conversation so far for yourself, so the work can continue without it.
-Keep: the user's goals and constraints, decisions made, files touched and why, commands run and their outcome,
-open problems and next steps. Be specific (paths, names, errors); omit pleasantries. Under 400 words.`;
-
 /** No model Beans can work with has a smaller context window than this (tokens). */
 const SMALLEST_WINDOW = 4_096;
 /** Part of the window the kept recent messages may take. */
 const KEEP_SHARE = 0.25;
-/** Each tool output is cut to this much in the request that asks for the summary. */
-const SUMMARY_INPUT_TOOL_CHARS = 2_000;
-const DROPPED_OUTPUT = '[Output dropped to keep the conversation within the context window.]';
+/** Part of the window a summary made without the model may take. */
+const CUT_SHARE = 0.15;
+/** Part of the window no request passes, whatever happened before (room for the answer). */
+const HARD_SHARE = 0.95;
+/** Model summaries that may fail in a row before compaction stops asking the model in this conversation. */
+const MAX_SUMMARY_FAILURES = 2;
+/** After a failed summary, the next one waits until the conversation has this many times as many messages. */
+const RETRY_GROWTH = 1.5;
+/** Characters per token when nothing better is known (the provider's own count calibrates it upwards). */
+const DEFAULT_TOKENS_PER_CHAR = 0.25;
 
 /** A rough token count (4 characters a token): enough to decide when to compact. */
-export function estimateTokens(messages: readonly LlmMessage[], extra = ''): number {
+export function estimateTokens(messages: readonly unknown[], extra = ''): number {
   return Math.ceil((JSON.stringify(messages).length + extra.length) / 4);
 }
 
 /**
- * The session's `transformContext`: before a request would pass the threshold of the model's
- * context window, the older part of the conversation is summarised by the model and a compaction
- * note (summary, todo plan, files in play) replaces it; the recent messages stay as they are.
- * The session file keeps everything. A summary that fails falls back to dropping the oldest tool
- * outputs from the request, never to an error.
+ * The session's `transformContext`, run before every request. When the request would pass the
+ * threshold of the model's context window, the older part of the conversation is replaced by a
+ * compaction note (summary, plan, files in play); the recent messages stay as they are, and the
+ * session file keeps everything.
+ *
+ * The summary comes from the model when it can: a failed one (an error, a tool call, an empty or
+ * too-short text, or one longer than what it replaces) is not retried until the conversation has
+ * grown by half, and after two failures in a row not at all; meanwhile, and after that, a summary
+ * made without the model (compaction-cut.ts) takes its place, and the person is told once. Every
+ * request is checked against the window before it is sent, with the provider's own token count of
+ * the last request calibrating the estimate.
  */
 export function autoCompaction(
   session: () => ChatSession,
@@ -41,99 +53,151 @@ export function autoCompaction(
   contextWindowOf: (model: string, signal: AbortSignal) => Promise<number | undefined>,
   /** Hooks around it: PreCompact before the summary, SessionStart (source compact) after. */
   around?: { before(signal: AbortSignal): Promise<void>; after(signal: AbortSignal): Promise<void> },
-): (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]> {
-  return async (messages, signal) => {
+): (messages: AgentMessage[], signal: AbortSignal, spend?: SpendFn) => Promise<AgentMessage[]> {
+  let failures = 0;
+  let retryAtLength = 0;
+  let told = false;
+  let tokensPerChar = DEFAULT_TOKENS_PER_CHAR;
+  let lastRequest: { chars: number } | undefined;
+
+  return async (messages, signal, spend) => {
     const current = session();
     const overhead = current.systemPrompt + JSON.stringify(current.tools.declarations());
-    const before = estimateTokens(convertToLlm(messages), overhead);
+    const measure = () => JSON.stringify(convertToLlm(messages)).length + overhead.length;
+    calibrate();
+    let chars = measure();
+    const tokens = () => Math.ceil(chars * tokensPerChar);
     // Short conversations fit every model: no look-up delays the first requests. Nor does a lone
     // prompt, with nothing before it to summarise or drop (many MCP tools can make it look long).
-    if ((before < SMALLEST_WINDOW * settings.threshold || messages.length <= 1) && !settings.contextWindow) return messages;
+    if ((tokens() < SMALLEST_WINDOW * settings.threshold || messages.length <= 1) && !settings.contextWindow) return remember(messages, chars);
     const window = settings.contextWindow ?? (await contextWindowOf(current.model, signal).catch(() => undefined));
-    if (!window) return messages;
+    if (!window) return remember(messages, chars);
     const limit = window * settings.threshold;
-    if (before <= limit) return messages;
+    if (tokens() <= limit) return remember(messages, chars);
 
-    const split = splitPoint(messages, window * KEEP_SHARE);
-    if (split > 0) {
-      await around?.before(signal);
-      const summary = await summarise(current, messages.slice(0, split), signal);
-      if (summary) {
-        const note: NoteMessage = {
-          role: 'note',
-          kind: 'compaction',
-          text: withWorkingState(summary, current),
-          tokensBefore: before,
-          keptMessages: messages.length - split,
-          trigger: 'auto',
-          timestamp: Date.now(),
-        };
-        current.append(note); // `messages` is the session's own list: the note is now its last entry
-        await around?.after(signal);
-        if (estimateTokens(convertToLlm(messages), overhead) <= limit) return messages;
+    const before = tokens();
+    const floor = lastCompactionIndex(messages) + 1;
+    const split = splitPoint(messages, floor, window * KEEP_SHARE, tokensPerChar);
+    if (split > floor || (split > 0 && floor === 0)) {
+      const older = messages.slice(0, split);
+      let text: string | undefined;
+      let reason: string | undefined;
+      if (failures < MAX_SUMMARY_FAILURES && messages.length >= retryAtLength) {
+        await around?.before(signal);
+        const outcome = await askForSummary(current, older, { window, tokensPerChar, signal });
+        if (outcome.usage) spend?.(outcome.usage, current.model);
+        if ('summary' in outcome) {
+          failures = 0;
+          text = [outcome.summary, ...workingState(current.toolState)].join('\n\n');
+        } else {
+          failures += 1;
+          retryAtLength = Math.ceil(messages.length * RETRY_GROWTH);
+          reason = outcome.reason;
+        }
       }
+      if (signal.aborted) return messages;
+      const fallback = text === undefined;
+      if (fallback) text = deterministicSummary(older, firstPrompt(messages), current.toolState, Math.floor((window * CUT_SHARE) / tokensPerChar));
+      const note: NoteMessage = {
+        role: 'note',
+        kind: 'compaction',
+        text: text!,
+        tokensBefore: before,
+        keptMessages: messages.length - split,
+        trigger: 'auto',
+        timestamp: Date.now(),
+        ...(fallback && !told
+          ? { notice: `The model's summary of the earlier turns ${reason ? `failed (${reason})` : 'is not tried again yet'}; Beans shortened them itself: the first request, one line per step, the plan and the files in play are kept, with the recent turns whole.` }
+          : {}),
+      };
+      if (fallback) told = true;
+      current.append(note); // `messages` is the session's own list: the note is now its last entry
+      if (!fallback || reason) await around?.after(signal);
+      chars = measure();
     }
-    return dropOldestOutputs(messages, (view) => estimateTokens(convertToLlm(view), overhead) <= limit);
+    if (tokens() <= window * HARD_SHARE) return remember(messages, chars);
+    // Still too big (a huge recent message): the request goes out shortened, never over the window.
+    return remember(shortenedView(messages, overhead.length, Math.floor((window * HARD_SHARE) / tokensPerChar)), chars);
   };
+
+  /** Notes the size of the request about to go out, to compare with the provider's count of it. */
+  function remember(view: AgentMessage[], chars: number): AgentMessage[] {
+    lastRequest = { chars };
+    return view;
+  }
+
+  /**
+   * The provider's own token count of the last request (its prompt: input, cache reads and writes)
+   * against the characters Beans measured for it: a tokenizer that needs more tokens per character
+   * than the default makes every later estimate larger. Never smaller than the default.
+   */
+  function calibrate(): void {
+    const messages = session().messages;
+    if (!lastRequest) return;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const message = messages[i]!;
+      if (message.role !== 'assistant') continue;
+      const usage = message.usage;
+      const prompt = usage ? usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0;
+      if (prompt > 0 && lastRequest.chars > 0) tokensPerChar = Math.min(1, Math.max(DEFAULT_TOKENS_PER_CHAR, prompt / lastRequest.chars));
+      break;
+    }
+    lastRequest = undefined;
+  }
+}
+
+function lastCompactionIndex(messages: readonly AgentMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role === 'note' && message.kind === 'compaction') return i;
+  }
+  return -1;
+}
+
+function firstPrompt(messages: readonly AgentMessage[]): UserMessage | undefined {
+  for (const message of messages) if (message.role === 'user') return message;
+  return undefined;
 }
 
 /**
  * Where the kept recent part begins: as many messages from the end as fit in `budget` tokens,
- * starting at a user or assistant message (never at a tool result torn from its call).
+ * starting at a user or assistant message (never at a tool result torn from its call), and never
+ * before `floor` (what an earlier compaction already replaced).
  */
-function splitPoint(messages: readonly AgentMessage[], budget: number): number {
+function splitPoint(messages: readonly AgentMessage[], floor: number, budget: number, tokensPerChar: number): number {
   let used = 0;
   let split = messages.length;
-  for (let i = messages.length - 1; i > 0; i--) {
-    used += Math.ceil(JSON.stringify(messages[i]).length / 4);
+  for (let i = messages.length - 1; i > floor; i--) {
+    used += Math.ceil(JSON.stringify(messages[i]).length * tokensPerChar);
     if (used > budget) break;
     const role = messages[i]!.role;
     if (role === 'user' || role === 'assistant') split = i;
   }
   // Always keep the newest message (the prompt being answered), even when it alone is large.
   if (split === messages.length) {
-    for (let i = messages.length - 1; i > 0; i--) {
-      if (messages[i]!.role === 'user') return i;
+    for (let i = messages.length - 1; i > floor; i--) {
+      const role = messages[i]!.role;
+      if (role === 'user' || role === 'assistant') return i;
     }
   }
   return split;
 }
 
-async function summarise(session: ChatSession, older: AgentMessage[], signal: AbortSignal): Promise<string | undefined> {
-  const history = convertToLlm(older).map((message) =>
-    message.role === 'tool' ? { ...message, content: shorten(typeof message.content === 'string' ? message.content : contentText(message.content)) } : message,
-  );
-  if (history.length === 0) return undefined;
-  const result = await session.client.chat({
-    model: session.model,
-    system: SUMMARY_INSTRUCTIONS,
-    messages: [...history, { role: 'user', content: 'Write the summary now.' }],
-    signal,
+/**
+ * The request's view shortened to fit (compaction-cut.ts `shortenToFit`), as agent messages again:
+ * the session keeps its history; only this request is cut.
+ */
+function shortenedView(messages: AgentMessage[], fixedChars: number, limitChars: number): AgentMessage[] {
+  const view = convertToLlm(messages);
+  const fitted = shortenToFit(view, fixedChars, limitChars);
+  return fitted.map((message): AgentMessage => {
+    switch (message.role) {
+      case 'user':
+        return { role: 'user', content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'), timestamp: 0 };
+      case 'assistant':
+        return { role: 'assistant', content: message.content, toolCalls: message.toolCalls ?? [], ...(message.reasoning ? { reasoning: message.reasoning } : {}), timestamp: 0 };
+      case 'tool':
+        return { role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError ?? false, status: 'ok', timestamp: 0 };
+    }
   });
-  const text = result.failure ? '' : result.text.trim();
-  return text || undefined;
-}
-
-/** The plan and the files the agent has been working on survive compaction verbatim. */
-function withWorkingState(summary: string, session: ChatSession): string {
-  const parts = [summary];
-  const todos = session.toolState.todos;
-  if (todos.length > 0) parts.push(`Current plan:\n${todos.map((todo) => `- [${todo.status}] ${todo.content}`).join('\n')}`);
-  const files = [...session.toolState.fileTimes.keys()].slice(-20);
-  if (files.length > 0) parts.push(`Files in play:\n${files.map((file) => `- ${file}`).join('\n')}`);
-  return parts.join('\n\n');
-}
-
-/** The fallback: a copy of the history with the oldest tool outputs dropped until it fits. */
-function dropOldestOutputs(messages: AgentMessage[], fits: (view: AgentMessage[]) => boolean): AgentMessage[] {
-  const view = [...messages];
-  for (let i = 0; i < view.length && !fits(view); i++) {
-    const message = view[i]!;
-    if (message.role === 'tool' && message.content !== DROPPED_OUTPUT) view[i] = { ...message, content: DROPPED_OUTPUT };
-  }
-  return view;
-}
-
-function shorten(text: string): string {
-  return text.length <= SUMMARY_INPUT_TOOL_CHARS ? text : `${text.slice(0, SUMMARY_INPUT_TOOL_CHARS)}\n[… cut for the summary]`;
 }

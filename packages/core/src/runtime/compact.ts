@@ -1,6 +1,6 @@
 import type { ChatSession } from '../agent/chat-session.js';
 import { convertToLlm } from '../agent/convert.js';
-import { SUMMARY_INSTRUCTIONS } from './auto-compact.js';
+import { SUMMARY_INSTRUCTIONS } from './summary-request.js';
 
 /**
  * `/compact`: the model summarises the whole conversation; the summary is appended as a compaction
@@ -14,7 +14,12 @@ export async function compactSession(session: ChatSession, signal: AbortSignal, 
     system: focus?.trim() ? `${SUMMARY_INSTRUCTIONS}\nPay particular attention to: ${focus.trim()}` : SUMMARY_INSTRUCTIONS,
     messages: [...history, { role: 'user', content: 'Write the summary now.' }],
     signal,
+    cacheKey: session.id,
   });
+  // The summary is a request like any other: it counts in /cost, the status line and modelUsage.
+  if (result.usage.inputTokens || result.usage.outputTokens || result.usage.cacheReadTokens || result.usage.cacheWriteTokens) {
+    session.emit({ type: 'usage', usage: result.usage, model: session.model, purpose: 'compaction' });
+  }
   if (result.failure) return `Could not compact: ${result.failure.message}`;
   const summary = result.text.trim();
   if (!summary) return 'Could not compact: the model returned an empty summary.';

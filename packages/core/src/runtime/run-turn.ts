@@ -1,4 +1,5 @@
 import { userMessage } from '../agent/chat-session.js';
+import { emptyUsage } from '../agent/usage.js';
 import type { AgentRunResult, UserMessage } from '../agent/types.js';
 import type { Guardrails } from '../guardrails/index.js';
 import { gateFinalAnswer, gateUserPrompt, type HookRunner } from '../hooks/index.js';
@@ -69,7 +70,7 @@ export function refusedTurn(reason: string, notices: string[] = []): TurnOutcome
     stopReason: 'error',
     finalText: '',
     turns: 0,
-    usage: { inputTokens: 0, outputTokens: 0, costUsd: 0, costKnown: true },
+    usage: emptyUsage(),
     apiDurationMs: 0,
     permissionDenials: [],
   };

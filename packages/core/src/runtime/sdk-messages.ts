@@ -120,10 +120,16 @@ export class SdkMessageMapper {
         if (message.role === 'assistant') return this.assistantEnd(message);
         if (message.role === 'tool') return [this.toolResult(message)];
         if (message.role === 'note' && message.kind === 'compaction') {
-          return [{ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: message.trigger ?? 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUUID(), session_id: this.options.sessionId }];
+          const boundary: SdkMessage = { type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: message.trigger ?? 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUUID(), session_id: this.options.sessionId };
+          // A summary the model failed to give: said once, beside the boundary.
+          if (!message.notice) return [boundary];
+          return [boundary, { type: 'system', subtype: 'warning', message: message.notice, uuid: randomUUID(), session_id: this.options.sessionId }];
         }
         return [];
       }
+      case 'usage':
+        this.addModelUsage(event.model, event.usage);
+        return [];
       case 'subagent':
         return this.subagentEvent(event.toolCallId, event.event);
       case 'tool_execution_end':
@@ -146,6 +152,7 @@ export class SdkMessageMapper {
       child = new SdkMessageMapper({ sessionId: this.options.sessionId, parentToolUseId: toolCallId, modelLimits: this.options.modelLimits });
       this.children.set(toolCallId, child);
     }
+    if (event.type === 'usage') this.addModelUsage(event.model, event.usage);
     if (event.type !== 'message_end') return child.event(event);
     const message = event.message;
     if (message.role === 'assistant' && message.usage && message.model) this.addModelUsage(message.model, message.usage);
@@ -168,7 +175,8 @@ export class SdkMessageMapper {
       duration_ms: summary.durationMs,
       duration_api_ms: result.apiDurationMs,
       stop_reason: this.lastStopReason,
-      usage: sdkUsage({ inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens }),
+      // The whole run, subagents included, like modelUsage: cache reads and writes too.
+      usage: sdkUsage(result.usage),
       modelUsage: this.modelUsage,
       total_cost_usd: roundCost(result.usage.costUsd),
       permission_denials: result.permissionDenials,

@@ -100,6 +100,15 @@ export interface SdkCompactBoundaryMessage {
   session_id: string;
 }
 
+/** Beans' own: something the person should know about the run that is not an error (told once). */
+export interface SdkWarningMessage {
+  type: 'system';
+  subtype: 'warning';
+  message: string;
+  uuid: string;
+  session_id: string;
+}
+
 /** Beans' own: the conversation passed to another agent (a `handoff` call, `match:` routing, `/agent`). */
 export interface SdkHandoffMessage {
   type: 'system';
@@ -180,6 +189,7 @@ export type SdkMessage =
   | SdkStatusMessage
   | SdkCompactBoundaryMessage
   | SdkHandoffMessage
+  | SdkWarningMessage
   | SdkAssistantMessage
   | SdkUserMessage
   | SdkPartialAssistantMessage

@@ -1,4 +1,4 @@
-import { ChatSession } from '../agent/chat-session.js';
+import { ChatSession, type ChatSessionOptions } from '../agent/chat-session.js';
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentEvent, AgentMessage } from '../agent/types.js';
 import { resolveModelAlias, type LLMClient } from '../llm/index.js';
@@ -39,6 +39,11 @@ export interface ChildSessionParent {
   budgetLeftUsd?: () => number | undefined;
   /** Each child's messages as they are appended, linked to the task call (the session log). */
   record?: (link: SubagentLink, message: AgentMessage) => void;
+  /**
+   * Automatic compaction for a child's own conversation (its own window, its own summary failures),
+   * made for each child; without it a long child run is never compacted.
+   */
+  compaction?: (child: () => ChatSession) => ChatSessionOptions['transformContext'];
   /** Every event of every child, with the definition it runs (workflows follow their `call` steps by it). */
   onEvent?: (agent: SubagentDefinition, event: AgentEvent) => void;
 }
@@ -61,7 +66,8 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     // Its own skills are seen by it alone: its load_skill looks there first, then in the plugins.
     const skills = parent.catalog ? equipOwnSkills(tools, parent.catalog, agent.skills) : undefined;
     const instructions = skills ? await withPreloadedSkills(await agent.prompt(), agent.preloadSkills, skills) : await agent.prompt();
-    const child = new ChatSession({
+    const transformContext = parent.compaction?.(() => child);
+    const child: ChatSession = new ChatSession({
       client: parent.client,
       provider: parent.provider,
       model,
@@ -78,6 +84,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       toolContext: parent.toolContext?.(),
       maxTurns: parent.maxTurns ?? DEFAULT_CHILD_MAX_TURNS,
       maxBudgetUsd: parent.budgetLeftUsd?.(),
+      ...(transformContext ? { transformContext } : {}),
     });
     // Every event of the child reaches the parent's run, tagged with the task call that runs it.
     const link: SubagentLink = { toolCallId: context.callId ?? '', agent: agent.name };

@@ -75,8 +75,10 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
         }),
       ),
     );
+    // Cache breakpoints: on the newest message's last block, and on the user message before it.
+    const breakpoint = { cache_control: { type: 'ephemeral' } };
     expect((chats(server)[1].body as { messages: unknown }).messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'look' }] },
+      { role: 'user', content: [{ type: 'text', text: 'look', ...breakpoint }] },
       {
         role: 'assistant',
         content: [
@@ -89,7 +91,7 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 'toolu_a', content: 'alpha' },
-          { type: 'tool_result', tool_use_id: 'toolu_b', content: 'bad pattern', is_error: true },
+          { type: 'tool_result', tool_use_id: 'toolu_b', content: 'bad pattern', is_error: true, ...breakpoint },
         ],
       },
     ]);
@@ -135,8 +137,10 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
     );
     const messages = (chats(server)[0].body as { messages: { content: unknown }[] }).messages;
     const block = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
-    expect(messages[0].content).toEqual([{ type: 'text', text: 'see' }, block]);
-    expect(messages[2].content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'png' }, block] }]);
+    // The cache breakpoints sit on the last block of each user message (anthropic-cache.ts).
+    const breakpoint = { cache_control: { type: 'ephemeral' } };
+    expect(messages[0].content).toEqual([{ type: 'text', text: 'see' }, { ...block, ...breakpoint }]);
+    expect(messages[2].content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'png' }, block], ...breakpoint }]);
   });
 
   it('retries 429 twice and 529 overloaded alike, honouring retry-after, then succeeds', async () => {

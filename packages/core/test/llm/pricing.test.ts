@@ -9,7 +9,7 @@ describe('pricing', () => {
   });
 
   it('does not price flash-lite as flash', () => {
-    expect(priceForModel('gemini', 'gemini-2.5-flash-lite')).toEqual({ inputPerMTok: 0.1, outputPerMTok: 0.4 });
+    expect(priceForModel('gemini', 'gemini-2.5-flash-lite')).toEqual({ inputPerMTok: 0.1, outputPerMTok: 0.4, cacheReadPerMTok: 0.01 });
   });
 
   it('applies the long-context price of Pro models to prompts over 200k tokens', () => {
