@@ -1,7 +1,10 @@
 // Issue 18: a 500-turn scripted one-shot session on a model with a small context window, so Beans
 // compacts again and again. Wall time per 100 turns and peak RSS per 100 turns should stay flat:
 // neither the conversation kept in memory nor the work per turn may grow with the session's length.
-// Run: node bench/long-session.mjs [turns]
+// Issue 46: beside it, the failing-summariser case: 700 turns of 3 KB reads on a 131k-token window
+// where every summary request (a request that declares no tools) is answered with a tool call, a
+// 500 or an empty text. Summary requests, compactions, the largest request and the time per turn.
+// Run: node bench/long-session.mjs [turns] [failing-turns]
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +12,7 @@ import { BEANS, fmt, tempRepo } from './lib.mjs';
 import { startScriptedOllama } from '../test/support/scripted-ollama.ts';
 
 const TURNS = Number(process.argv[2] ?? 500);
+const FAILING_TURNS = Number(process.argv[3] ?? 700);
 const WINDOW = 100;
 const CONTEXT_TOKENS = 8_000;
 
@@ -84,3 +88,52 @@ for (let from = 0; from + WINDOW <= TURNS; from += WINDOW) {
 }
 console.log(`peak RSS overall ${(Math.max(...samples.map((s) => s.kb)) / 1024).toFixed(1)} MB; last block / first block: ${(peaks.at(-1) / peaks[0]).toFixed(2)}x`);
 repo.cleanup();
+
+console.log(`\nfailing summariser: ${FAILING_TURNS} turns of 3 KB reads, 131,072-token window`);
+console.log('summary answer   summary requests  compactions  largest request       wall      ms/turn');
+for (const failure of ['works', 'tool call', '500', 'empty']) {
+  const figures = await failingSummariser(failure, FAILING_TURNS, 131_072);
+  console.log(
+    `${failure.padEnd(15)}  ${String(figures.summaries).padStart(16)}  ${String(figures.compactions).padStart(11)}  ${`${(figures.largest / 1024).toFixed(0)} KB (~${Math.round(figures.largest / 4 / 1000)}k tok)`.padStart(19)}  ${fmt(figures.wall).padStart(9)}  ${(figures.wall / FAILING_TURNS).toFixed(1).padStart(10)}`,
+  );
+}
+
+async function failingSummariser(failure, turns, window) {
+  const repo = tempRepo();
+  writeFileSync(path.join(repo.dir, 'notes.txt'), Array.from({ length: 2_000 }, (_, i) => `line ${i} of the notes, with a few words to make it longer`).join('\n'));
+  let work = 0;
+  let summaries = 0;
+  const server = await startScriptedOllama({
+    models: [{ name: 'big:latest', capabilities: ['completion', 'tools'], contextLength: window }],
+    turns: (request) => {
+      if (!request.body?.tools?.length) {
+        summaries += 1;
+        if (failure === 'works') return { text: `SUMMARY ${summaries}: reading notes.txt sixty lines at a time; nothing changed.` };
+        if (failure === 'tool call') return { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] };
+        if (failure === '500') return { fault: { status: 500 } };
+        return { text: '' };
+      }
+      work += 1;
+      if (work > turns) return { text: 'all done' };
+      return { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: ((work * 60) % 1_900) + 1, limit: 60 } }] };
+    },
+  });
+  const started = Date.now();
+  const run = await new Promise((resolve) => {
+    const child = spawn(BEANS, ['-p', 'read the notes sixty lines at a time', '-m', 'big:latest', '--max-turns', String(turns + 10), '-o', 'stream-json', '--verbose'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  const wall = Date.now() - started;
+  await server.close();
+  repo.cleanup();
+  if (run.code !== 0) throw new Error(`beans exited with ${run.code} (${failure})`);
+  const compactions = run.out.split('\n').filter((line) => line.includes('"compact_boundary"')).length;
+  const largest = Math.max(...server.requests.filter((r) => r.kind === 'chat').map((r) => r.bytes));
+  return { summaries, compactions, largest, wall };
+}

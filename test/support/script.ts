@@ -23,6 +23,8 @@ export type ScriptTurn = {
   chunkDelayMs?: number;
   /** Drop the connection after this many chunks (0: before the response headers). */
   cutAfterChunks?: number;
+  /** Serve this HTTP error instead of an answer (a turn function can fail some requests and not others). */
+  fault?: ScriptFault;
 };
 
 /**

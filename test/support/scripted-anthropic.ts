@@ -66,6 +66,10 @@ export async function startScriptedAnthropic(options: ScriptOptions): Promise<Sc
       }
     }
     const turn = pickTurn(options.turns, record, n);
+    if (turn.fault) {
+      record.fault = turn.fault.status;
+      return sendFault(res, turn.fault, anthropicErrorBody(turn.fault.status, `scripted fault: HTTP ${turn.fault.status}`));
+    }
     record.turn = n;
     const events = messageEvents(`msg_${n}`, model, n, turn, turnUsage(turn, record.bytes, record.bill));
     await streamChunks(res, events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`), {

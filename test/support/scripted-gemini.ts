@@ -74,6 +74,10 @@ export async function startScriptedGemini(options: ScriptOptions): Promise<Scrip
     const n = (body.contents ?? []).filter((c) => c.role === 'model').length;
     if (cache) record.bill = cache.bill(body);
     const turn = pickTurn(options.turns, record, n);
+    if (turn.fault) {
+      record.fault = turn.fault.status;
+      return sendFault(res, turn.fault, geminiErrorBody(turn.fault.status, `scripted fault: HTTP ${turn.fault.status}`));
+    }
     record.turn = n;
     const chunks = responseChunks(turn, modelName, turnUsage(turn, record.bytes, record.bill));
     if (!streaming) return sendJson(res, 200, mergeChunks(chunks));

@@ -48,6 +48,10 @@ export async function startScriptedOllama(options: ScriptOptions): Promise<Scrip
     const messages = Array.isArray(body.messages) ? (body.messages as { role?: string }[]) : [];
     const n = messages.filter((m) => m.role === 'assistant').length;
     const turn = pickTurn(options.turns, record, n);
+    if (turn.fault) {
+      record.fault = turn.fault.status;
+      return sendFault(res, turn.fault, { error: `scripted fault: HTTP ${turn.fault.status}` });
+    }
     record.turn = n;
     const usage = turnUsage(turn, record.bytes);
 

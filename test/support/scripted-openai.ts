@@ -51,6 +51,10 @@ export async function startScriptedOpenAi(options: ScriptOptions): Promise<Scrip
     const n = messages.filter((m) => m.role === 'assistant').length;
     if (cache) record.bill = cache.bill(body);
     const turn = pickTurn(options.turns, record, n);
+    if (turn.fault) {
+      record.fault = turn.fault.status;
+      return sendFault(res, turn.fault, openAiErrorBody(turn.fault.status, `scripted fault: HTTP ${turn.fault.status}`));
+    }
     record.turn = n;
     const usage = turnUsage(turn, record.bytes, record.bill);
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
