@@ -58,11 +58,11 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
   const logs = createConversationLogs();
-  const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles });
+  const compaction = createCompaction({ agent, hooks, live });
+  const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles, compaction });
   const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });
   const systemPrompt = await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, logs, live, warnings });
-  const compaction = createCompaction({ agent, hooks, live });
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
   const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs });

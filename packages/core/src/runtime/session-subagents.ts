@@ -4,7 +4,9 @@ import type { ShellSandbox } from '../sandbox/index.js';
 import { createSubagentRunner, createTaskTool, type RunSubagent, type SubagentDefinition } from '../subagents/index.js';
 import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
+import { autoCompaction } from './auto-compact.js';
 import type { RuntimeBase } from './base.js';
+import type { Compaction } from './compaction-hooks.js';
 import type { ConversationLogs } from './conversation-logs.js';
 import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
@@ -27,6 +29,8 @@ export interface SessionSubagentsInput {
   live: Live;
   /** Children read and write through the editor too (`beans acp`). */
   editorFiles?: EditorFiles;
+  /** The context-window look-up: each child compacts its own conversation against its model's window. */
+  compaction: Pick<Compaction, 'contextWindowOf'>;
 }
 
 export type SubagentListener = (agent: SubagentDefinition, event: AgentEvent) => void;
@@ -56,6 +60,10 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     afterToolCall: async (context, signal) => hooks.afterToolCall?.(context, signal),
     toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles }),
     maxTurns: values.agents.maxTurns,
+    // A child's own conversation, compacted like the parent's (no PreCompact/SessionStart hooks: those are the session's).
+    ...(values.compaction.enabled
+      ? { compaction: (child) => autoCompaction(child, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, input.compaction.contextWindowOf) }
+      : {}),
     record: (link, message) => logs.get(live.session)?.recordSubagent(link.toolCallId, link.agent, message),
     budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (live.session.usage.costUsd - (logs.get(live.session)?.runStartCostUsd ?? 0)))),
     onEvent: (child, event) => listeners.forEach((listener) => listener(child, event)),
