@@ -24,8 +24,9 @@ async function session(name, provider, turns) {
   mkdirSync(path.join(repo.dir, 'src'), { recursive: true });
   for (let i = 1; i <= turns; i++) writeFileSync(path.join(repo.dir, 'src', `file${i}.ts`), file(i));
   // A local endpoint is not api.openai.com: turn prompt_cache_key on, as a user of the real API gets by default.
-  mkdirSync(path.join(repo.dir, '.beans'), { recursive: true });
-  writeFileSync(path.join(repo.dir, '.beans', 'settings.json'), JSON.stringify({ openai: { promptCacheKey: true }, ollama: { keepAlive: '30m' } }));
+  // The user's settings: a repository's own are an allow-list until it is trusted.
+  mkdirSync(path.join(repo.home, '.config', 'beans-agent'), { recursive: true });
+  writeFileSync(path.join(repo.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ openai: { promptCacheKey: true }, ollama: { keepAlive: '30m' } }));
   const server = await provider.start({
     promptCache: name !== 'ollama',
     turns: (_request, n) => (n < turns ? { toolCalls: [{ name: 'read_file', args: { path: `src/file${n + 1}.ts` } }] } : { text: `Read ${turns} files.` }),

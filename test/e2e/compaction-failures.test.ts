@@ -17,10 +17,14 @@ async function longSession(failure: Failure) {
   const repo = makeTempRepo({ 'notes.txt': Array.from({ length: 2_000 }, (_, i) => `line ${i} of the notes, with a few words to make it longer`).join('\n') });
   let work = 0;
   let summaries = 0;
+  let lastBody: { request: { body: unknown }; body: unknown } | undefined;
   const server = await scriptedOllama({
     models: [{ name: 'big:latest', capabilities: ['completion', 'tools'], contextLength: WINDOW }],
     turns: (request): ScriptTurn => {
       const body = request.body as { tools?: unknown[] };
+      // 700 parsed bodies of up to 400 KB would hold ~250 MB: keep the newest only.
+      if (lastBody) lastBody.request.body = undefined;
+      lastBody = { request, body };
       if (!body.tools?.length) {
         summaries++;
         if (failure === 'tool call') return { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] };
@@ -32,12 +36,12 @@ async function longSession(failure: Failure) {
       return { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: ((work * 60) % 1_900) + 1, limit: 60 } }] };
     },
   });
-  return { repo, server, summaries: () => summaries };
+  return { repo, server, summaries: () => summaries, lastBody: () => lastBody?.body };
 }
 
 describe('a failing summariser on a 700-turn session', () => {
   it.each<Failure>(['tool call', '500', 'empty'])('summaries answered with %s: at most 6 summary requests, none over the window, first prompt and last turns kept', async (failure) => {
-    const { repo, server, summaries } = await longSession(failure);
+    const { repo, server, summaries, lastBody } = await longSession(failure);
     const started = Date.now();
     const run = await runBeans(['-p', TASK, '-m', 'big:latest', '--max-turns', String(TURNS + 10), '-o', 'stream-json', '--verbose'], {
       cwd: repo.dir,
@@ -52,7 +56,7 @@ describe('a failing summariser on a 700-turn session', () => {
     expect(summaries()).toBeLessThanOrEqual(6);
     // No request passes the window (the server counts about 4 bytes a token).
     expect(Math.max(...chats.map((r) => Math.ceil(r.bytes / 4)))).toBeLessThanOrEqual(WINDOW);
-    const last = JSON.stringify(chats.at(-1)!.body);
+    const last = JSON.stringify(lastBody());
     expect(last).toContain('TASK-7f3');
     expect(last).toContain(`line ${((TURNS * 60) % 1_900) + 59} of the notes`);
     const lines = parseJsonLines(run.stdout);

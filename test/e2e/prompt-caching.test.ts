@@ -1,5 +1,7 @@
 // Issue 32 and issue 37 item 4: a long session pays for its history once (prompt caching), and the
 // result's usage is what the server billed, token for token.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempRepo, parseJsonLines, runBeans } from './harness.ts';
 import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
@@ -83,7 +85,10 @@ describe('prompt caching on Anthropic', () => {
 describe('prompt caching on OpenAI', () => {
   it('sends the session id as prompt_cache_key when the setting is on, and counts cached tokens', async () => {
     const { contents, turns } = readingSession(6);
-    const repo = makeTempRepo({ ...contents, '.beans/settings.json': JSON.stringify({ openai: { promptCacheKey: true } }) });
+    const repo = makeTempRepo(contents);
+    mkdirSync(path.join(repo.home, '.config', 'beans-agent'), { recursive: true });
+    // The user's own settings (a repository's settings are an allow-list until it is trusted).
+    writeFileSync(path.join(repo.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ openai: { promptCacheKey: true } }));
     const server = await startScriptedOpenAi({ turns, promptCache: true });
     servers.push(server);
     const run = await runBeans(['-p', 'read the files', '--provider', 'openai', '-m', 'gpt-5-mini', '-o', 'json'], {

@@ -63,7 +63,7 @@ export function autoCompaction(
   return async (messages, signal, spend) => {
     const current = session();
     const overhead = current.systemPrompt + JSON.stringify(current.tools.declarations());
-    const measure = () => JSON.stringify(convertToLlm(messages)).length + overhead.length;
+    const measure = () => viewChars(messages) + overhead.length;
     calibrate();
     let chars = measure();
     const tokens = () => Math.ceil(chars * tokensPerChar);
@@ -144,6 +144,45 @@ export function autoCompaction(
     }
     lastRequest = undefined;
   }
+}
+
+/** Each message's size as the model sees it, measured once: a turn on a long history costs only its new messages. */
+const sizes = new WeakMap<AgentMessage, number>();
+
+function sizeOf(message: AgentMessage): number {
+  let size = sizes.get(message);
+  if (size === undefined) {
+    size = llmChars(message);
+    sizes.set(message, size);
+  }
+  return size;
+}
+
+/** The JSON size of the LLM message(s) this message becomes (see convertToLlm). */
+function llmChars(message: AgentMessage): number {
+  switch (message.role) {
+    case 'user':
+      return JSON.stringify({ role: 'user', content: message.content, parts: message.parts }).length;
+    case 'assistant':
+      return JSON.stringify({ role: 'assistant', content: message.content, toolCalls: message.toolCalls, reasoning: message.reasoning }).length;
+    case 'tool':
+      return JSON.stringify({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError }).length;
+    case 'note':
+      return message.kind === 'compaction' || message.kind === 'interrupted' ? JSON.stringify({ role: 'user', content: message.text }).length + 48 : 0;
+  }
+}
+
+/**
+ * The characters of the request's messages, as convertToLlm will give them: the latest compaction
+ * summary, the messages it kept, and everything after it (a tool result's call may be before the
+ * note; close enough for an estimate the provider's own count calibrates).
+ */
+function viewChars(messages: readonly AgentMessage[]): number {
+  const note = lastCompactionIndex(messages);
+  const kept = note >= 0 ? ((messages[note] as NoteMessage).keptMessages ?? 0) : 0;
+  let total = 0;
+  for (let i = Math.max(0, note - kept); i < messages.length; i++) total += sizeOf(messages[i]!);
+  return total;
 }
 
 function lastCompactionIndex(messages: readonly AgentMessage[]): number {
