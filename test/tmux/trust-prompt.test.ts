@@ -76,4 +76,32 @@ describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
     await start('{"permissions":{"mode":"auto-edit"}}', ['--trust']).session.waitForText('[no trust question]');
     await start('{"permissions":{"deny":["shell"]}}').session.waitForText('[no trust question]');
   });
+
+  // Issue 43, items 1 and 2: servers a repository's plugins ship ask too, and a server added after
+  // trust is asked about on its own.
+  test('a folder that ships only a plugin MCP server asks; trusting records it; a server added later is asked about alone', async () => {
+    const workspace = makeTempRepo({ 'plugins/tools/commands/hi.md': 'hi\n', 'plugins/tools/.mcp.json': JSON.stringify({ mcpServers: { tools: { command: 'touch', args: ['/tmp/never-run'] } } }) });
+    const first = TmuxSession.start({ workspace, env: {}, program: [NODE, DRIVER], args: [] });
+    open.push({ session: first, workspace });
+    const screen = await first.waitForText('Esc not now');
+    expect(screen).toContain('• MCP server tools "touch /tmp/never-run"  (plugins/tools/.mcp.json)');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    first.press('Enter');
+    await first.waitForText('[trusted: true]');
+    const recorded = path.join(workspace.home, '.config', 'beans-agent', 'trusted-declarations.json');
+    expect(JSON.parse(readFileSync(recorded, 'utf8')).folders[workspace.dir]).toHaveLength(1);
+
+    workspace.write('plugins/tools/.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'touch', args: ['/tmp/never-run'] }, later: { command: 'touch', args: ['/tmp/later'] } } }));
+    const second = TmuxSession.start({ workspace, env: {}, program: [NODE, DRIVER], args: [] });
+    open.push({ session: second, workspace: makeTempRepo() });
+    const asked = await second.waitForText('Esc not now');
+    expect(asked).toContain('This trusted folder declares a new MCP server since you trusted it:');
+    expect(asked).toContain('MCP server later (plugins/tools/.mcp.json): touch /tmp/later');
+    expect(asked).not.toContain('never-run');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    second.press('Enter');
+    await second.waitForText('[approved: 1]');
+    expect(JSON.parse(readFileSync(recorded, 'utf8')).folders[workspace.dir]).toHaveLength(2);
+  });
 });
+

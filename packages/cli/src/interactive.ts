@@ -1,4 +1,4 @@
-import { workspaceTrustQuestion } from '@beans/core';
+import { newDeclarationsQuestion, workspaceTrustQuestion } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import { createChatHost } from './chat-host-impl.js';
 import { configFlags, type CliOptions } from './options.js';
@@ -10,6 +10,12 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   if (question) {
     const { settleWorkspaceTrust } = await import('./ui/trust-prompt.js');
     if ((await settleWorkspaceTrust(question)) === 'interrupted') return 130;
+  }
+  // A trusted folder that declares a server or hook it did not when trusted asks about each one.
+  const approval = await newDeclarationsQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
+  if (approval) {
+    const { settleNewDeclarations } = await import('./ui/trust-prompt.js');
+    if ((await settleNewDeclarations(approval)) === 'interrupted') return 130;
   }
   const app = await createCliSession(options, 'chat');
   const host = createChatHost(app);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { setTrustDecision, type TrustQuestion } from '@beans/core';
+import { describeDeclaration, recordApprovedDeclarations, setTrustDecision, showSettingKey, showSettingValue, type ApprovalQuestion, type Declaration, type TrustQuestion } from '@beans/core';
 import { KeyDecoder, type KeyEvent } from './keys.js';
 
 // The workspace-trust question, asked in the terminal before the chat mounts (no Ink: it must not
@@ -26,7 +26,8 @@ function options(question: TrustQuestion): Option[] {
 
 /** The prompt as plain lines (the selected option marked with ›), for the terminal and for tests. */
 export function trustPromptLines(question: TrustQuestion, selected: number): string[] {
-  const asked = question.requests.map((request) => `  • ${request.key} ${JSON.stringify(request.value)}  (${path.relative(question.workspaceRoot, request.file)})`);
+  // The repository chose these keys, values and names: escaped, so they cannot drive the terminal.
+  const asked = question.requests.map((request) => `  • ${showSettingKey(request.key)} ${showSettingValue(request.value)}  (${showSettingKey(path.relative(question.workspaceRoot, request.file))})`);
   return [
     'This folder is not trusted, and its own settings ask for more than Beans allows by default:',
     ...asked,
@@ -44,14 +45,23 @@ export interface TrustPromptIO {
 }
 
 /** Asks the question and resolves with the confirmed choice. Needs a terminal on input. */
-export function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }): Promise<TrustChoice> {
+export async function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }): Promise<TrustChoice> {
   const choices = options(question);
+  const answer = await askSelection((selected) => trustPromptLines(question, selected), choices.length, io);
+  return typeof answer === 'number' ? choices[answer].choice : answer;
+}
+
+/**
+ * Draws `render(selected)` and lets the user pick one of `count` options: ↑/↓ or a digit selects,
+ * Enter confirms, Esc is 'not-now', Ctrl+C 'interrupted'.
+ */
+function askSelection(render: (selected: number) => string[], count: number, io: TrustPromptIO): Promise<number | 'not-now' | 'interrupted'> {
   let selected = 0;
   let drawn = 0;
   const draw = () => {
     // Cut to the terminal's width: a wrapped line would throw off the redraw's line count.
     const width = Math.max(20, (io.output.columns ?? 80) - 1);
-    const lines = trustPromptLines(question, selected).map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line));
+    const lines = render(selected).map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line));
     // Up to the first line of the last drawing, then clear below it and draw again.
     io.output.write(`${drawn > 0 ? `\x1b[${drawn}F` : ''}\x1b[J${lines.map((line) => `${line}\n`).join('')}`);
     drawn = lines.length;
@@ -60,7 +70,7 @@ export function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = {
     const decoder = new KeyDecoder();
     const wasRaw = io.input.isRaw;
     const guardUntil = Date.now() + GUARD_MS;
-    const finish = (choice: TrustChoice) => {
+    const finish = (choice: number | 'not-now' | 'interrupted') => {
       io.input.off('data', onData);
       io.input.setRawMode?.(wasRaw ?? false);
       io.input.pause();
@@ -72,12 +82,12 @@ export function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = {
       if (Date.now() < guardUntil) return;
       if (event.type === 'text') {
         const index = Number(event.text) - 1;
-        if (!event.paste && Number.isInteger(index) && index >= 0 && index < choices.length) selected = index;
+        if (!event.paste && Number.isInteger(index) && index >= 0 && index < count) selected = index;
         return draw();
       }
-      if (event.name === 'up') selected = (selected + choices.length - 1) % choices.length;
-      else if (event.name === 'down' || event.name === 'tab') selected = (selected + 1) % choices.length;
-      else if (event.name === 'enter') return finish(choices[selected].choice);
+      if (event.name === 'up') selected = (selected + count - 1) % count;
+      else if (event.name === 'down' || event.name === 'tab') selected = (selected + 1) % count;
+      else if (event.name === 'enter') return finish(selected);
       else if (event.name === 'escape') return finish('not-now');
       draw();
     };
@@ -102,8 +112,42 @@ export async function settleWorkspaceTrust(question: TrustQuestion, io?: TrustPr
   if (choice === 'interrupted') return 'interrupted';
   if (choice === 'trust') await setTrustDecision(question.workspaceRoot, 'trusted', env);
   else if (choice === 'trust-parent') await setTrustDecision(path.dirname(question.workspaceRoot), 'trusted', env);
+  // Trust covers the servers and hooks just listed; one added later asks before it runs.
+  if (choice === 'trust' || choice === 'trust-parent') await recordApprovedDeclarations(question.workspaceRoot, question.declarationIds, env, { replace: true });
   else if (choice === 'untrust') await setTrustDecision(question.workspaceRoot, 'untrusted', env);
   const trusted = choice === 'trust' || choice === 'trust-parent';
   out.write(trusted ? 'Trusted. The folder\'s settings apply.\n\n' : 'Not trusted: those settings are ignored. Run `beans trust` to change this.\n\n');
   return trusted;
+}
+
+/** The question about one server or hook a trusted folder declared after it was trusted. */
+export function approvalPromptLines(declaration: Declaration, workspaceRoot: string, selected: number): string[] {
+  const labels = ['Approve: run it now and in later runs', 'Not now: skip it this run (asked again next time)'];
+  return [
+    `This trusted folder declares a new ${declaration.kind} since you trusted it:`,
+    `  • ${describeDeclaration(declaration, workspaceRoot)}`,
+    'It runs with your permissions, outside any sandbox. Approve it only if you trust this change.',
+    '',
+    ...labels.map((label, index) => `${index === selected ? '›' : ' '} ${index + 1}. ${label}`),
+    '',
+    '↑/↓ select · Enter confirm · Esc not now',
+  ];
+}
+
+/**
+ * Asks about each new server and hook in turn (as Claude Code approves project MCP servers one by
+ * one) and records the approved ones. 'interrupted' means Ctrl+C (exit 130).
+ */
+export async function settleNewDeclarations(question: ApprovalQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }, env: NodeJS.ProcessEnv = process.env): Promise<number | 'interrupted'> {
+  let approved = 0;
+  for (const declaration of question.declarations) {
+    const answer = await askSelection((selected) => approvalPromptLines(declaration, question.workspaceRoot, selected), 2, io);
+    if (answer === 'interrupted') return 'interrupted';
+    if (answer === 0) {
+      await recordApprovedDeclarations(question.workspaceRoot, [declaration.id], env);
+      approved += 1;
+    }
+    io.output.write(answer === 0 ? 'Approved.\n\n' : 'Skipped for this run.\n\n');
+  }
+  return approved;
 }

@@ -5,4 +5,6 @@ export { validateSettings } from './validate.js';
 export { loadConfig, formatConfigSource, CONFIG_ENV_VARS, SETTING_SOURCES, type SettingSource, type LoadConfigOptions, type LoadedConfig, type ConfigEntry, type ConfigSource, type ConfigFlags } from './load-config.js';
 export { setConfigValue, type SetConfigOptions, type SetConfigResult } from './set-config.js';
 export { isTrusted, trustDecisionFor, setTrustDecision, readTrustDecisions, trustedFoldersPath, applyWorkspaceTrust, describeIgnored, type TrustDecision, type IgnoredRequest, type WorkspaceTrustOptions } from './trust.js';
-export { workspaceTrustQuestion, type TrustQuestion, type TrustQuestionOptions } from './trust-question.js';
+export { readApprovedDeclarations, recordApprovedDeclarations, trustedDeclarationsPath } from './trusted-declarations.js';
+export { showUntrusted, showSettingKey, showSettingValue } from './show-untrusted.js';
+export { untrustedAllowedKeys } from './untrusted-settings.js';

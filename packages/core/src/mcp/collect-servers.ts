@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isRepositoryPlugin } from '../config/trust.js';
-import { loadMcpConfigArgument, loadMcpConfigFile, mergeMcpConfigs, parseMcpServers, type McpConfigResult } from './mcp-config.js';
+import { loadMcpConfigArgument, loadMcpConfigFile, mergeMcpConfigs, parseMcpServers, type McpConfigResult, type McpServerEntry } from './mcp-config.js';
 
 export interface McpSources {
   workspaceRoot: string;
@@ -25,11 +25,16 @@ export interface McpSources {
   projectTrusted: boolean;
   /** Beans' built-in plugins, whose servers are Beans' own even when the workspace holds them. */
   builtinPluginsDir?: string;
+  /**
+   * A trusted repository's server added after it was trusted and not approved yet
+   * (runtime/repository-declarations.ts): left out of the repository's and settings' servers.
+   */
+  skip?: (server: McpServerEntry) => boolean;
 }
 
 export interface CollectedMcpServers extends McpConfigResult {
   /** Servers a file of an untrusted project asked for, by name, with the file. */
-  ignored: { file: string; names: string[] }[];
+  ignored: { file: string; names: string[]; servers: McpServerEntry[] }[];
 }
 
 /**
@@ -39,17 +44,22 @@ export interface CollectedMcpServers extends McpConfigResult {
 export function collectMcpServers(sources: McpSources): CollectedMcpServers {
   const results: McpConfigResult[] = [];
   const ignored: CollectedMcpServers['ignored'] = [];
+  const approved = (result: McpConfigResult): McpConfigResult => (sources.skip ? { ...result, servers: result.servers.filter((server) => !sources.skip!(server)) } : result);
+  const ignore = (file: string, result: McpConfigResult) => {
+    if (result.servers.length > 0) ignored.push({ file, names: result.servers.map((server) => server.name), servers: result.servers });
+  };
   if (!sources.strict) {
     for (const root of sources.pluginRoots) {
       const declared = pluginServers(root, sources.env);
-      if (sources.projectTrusted || !isRepositoryPlugin(root, sources.workspaceRoot, sources.builtinPluginsDir)) results.push(...declared.map((entry) => entry.result));
-      else for (const { file, result } of declared) if (result.servers.length > 0) ignored.push({ file, names: result.servers.map((server) => server.name) });
+      if (!isRepositoryPlugin(root, sources.workspaceRoot, sources.builtinPluginsDir)) results.push(...declared.map((entry) => entry.result));
+      else if (sources.projectTrusted) results.push(...declared.map((entry) => approved(entry.result)));
+      else for (const { file, result } of declared) ignore(file, result);
     }
-    if (sources.settingsServers) results.push(parseMcpServers(sources.settingsServers, 'the mcpServers setting', sources.env));
+    if (sources.settingsServers) results.push(approved(parseMcpServers(sources.settingsServers, 'the mcpServers setting', sources.env)));
     const projectFile = path.join(sources.workspaceRoot, '.mcp.json');
     const project = loadMcpConfigFile(projectFile, sources.env);
-    if (sources.projectTrusted) results.push(project);
-    else if (project.servers.length > 0) ignored.push({ file: projectFile, names: project.servers.map((server) => server.name) });
+    if (sources.projectTrusted) results.push(approved(project));
+    else ignore(projectFile, project);
   }
   for (const argument of sources.configArguments) results.push(loadMcpConfigArgument(argument, sources.cwd, sources.env));
   if (sources.programServers) results.push(parseMcpServers(sources.programServers, 'mcpServers option', sources.env));

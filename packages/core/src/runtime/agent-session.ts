@@ -19,6 +19,7 @@ import { startMcp } from './start-mcp.js';
 import { loadSystemPrompts } from './system-prompt.js';
 import { settleTrustAndSandbox } from './trust-sandbox.js';
 import { createTurnRunner } from './turn-runner.js';
+import { settleNewDeclarations } from './settle-declarations.js';
 
 // The session's public types live beside it (agent-session-types.ts) so its parts can name them
 // without importing this file back; this file is their public face.
@@ -50,11 +51,12 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const trust = await settleTrustAndSandbox(base, options);
   const plugins = await loadCatalogAndSubagents(base, options);
   const { catalog, subagents } = plugins;
-  const mcpStarting = startMcp({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings, onFailure });
+  const fresh = await settleNewDeclarations({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
+  const mcpStarting = startMcp({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipServer: fresh.skipServer, warnings, onFailure });
   const agent = await settleAgent(base, catalog, options);
   const mcp = await mcpStarting;
   const storage = openSessionStorage(base, options);
-  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, guardrails: agent.guardrails, store: storage.store, live, warnings });
+  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings });
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
   const logs = createConversationLogs();

@@ -9,3 +9,5 @@ export { SdkMessageMapper, startupFailureResult, resultSubtype, sdkStopReason, s
 export type * from './sdk-types.js';
 export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock } from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
+export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
+export { repositoryDeclarations, recordTrustedDeclarations, describeDeclaration, type Declaration } from './repository-declarations.js';

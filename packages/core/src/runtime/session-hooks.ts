@@ -1,6 +1,6 @@
 import { composeAfterToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import { guardrailToolHook, type Guardrails } from '../guardrails/index.js';
-import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
+import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookCommand, type HookRunner, type HookSet } from '../hooks/index.js';
 import type { PluginCatalog } from '../plugins/index.js';
 import type { SessionStore } from '../session/index.js';
 import { builtinPluginsDir, type RuntimeBase } from './base.js';
@@ -13,6 +13,8 @@ export interface SessionHooksInput {
   options: AgentSessionOptions;
   catalog: PluginCatalog;
   workspaceTrusted: boolean;
+  /** A trusted repository's hook added since it was trusted (settle-declarations.ts). */
+  skipHook?: (hook: HookCommand) => boolean;
   guardrails: Guardrails;
   store: SessionStore | undefined;
   live: Live;
@@ -32,7 +34,9 @@ export interface SessionHooks {
 /** Part 7: the command hooks of settings and plugins, their runner, and the after-call chain. */
 export async function loadSessionHooks(input: SessionHooksInput): Promise<SessionHooks> {
   const { base, options, live, store, warnings } = input;
-  const set = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: input.catalog.plugins, trusted: input.workspaceTrusted, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
+  const loaded = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: input.catalog.plugins, trusted: input.workspaceTrusted, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
+  const skip = input.skipHook;
+  const set: HookSet = skip ? { ...loaded, hooks: loaded.hooks.filter((hook) => !skip(hook)) } : loaded;
   for (const problem of set.problems) warnings.push(`${problem.path}: ${problem.message}`);
   if (set.untrusted.length) warnings.push(`${set.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
   const runner = createHookRunner({

@@ -1,7 +1,8 @@
+import type { McpServerEntry } from '../mcp/mcp-config.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { PluginCatalog } from '../plugins/index.js';
-import type { RuntimeBase } from './base.js';
+import { builtinPluginsDir, type RuntimeBase } from './base.js';
 import type { AgentSessionOptions } from './session-options.js';
 
 export interface StartMcpInput {
@@ -9,6 +10,8 @@ export interface StartMcpInput {
   options: AgentSessionOptions;
   catalog: PluginCatalog;
   workspaceTrusted: boolean;
+  /** A trusted repository's server added since it was trusted (settle-declarations.ts). */
+  skipServer?: (server: McpServerEntry) => boolean;
   warnings: string[];
   /** Registers a stop for createAgentSession to call if building the session fails later. */
   onFailure: (stop: () => Promise<void>) => void;
@@ -34,6 +37,8 @@ export function startMcp(input: StartMcpInput): Promise<McpServerSet | undefined
       ...(values.mcpServers ? { settingsServers: values.mcpServers } : {}),
       ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
       projectTrusted: input.workspaceTrusted,
+      builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
+      ...(input.skipServer ? { skip: input.skipServer } : {}),
       fromLastRun: options.mcpFromLastRun ?? false,
     },
     input.warnings,
