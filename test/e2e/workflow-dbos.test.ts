@@ -102,4 +102,186 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(workers.filter((worker: string) => worker === 'w1')).toHaveLength(served[0]! + (callsOf(servers[0]!.requests).includes('planner') ? 1 : 0));
     expect(new Set(workers).size).toBeGreaterThanOrEqual(2);
   });
+
+  it('a worker killed mid-call and started again under the same id finishes the call; no finished call runs twice', async () => {
+    const repo = releaseRepo();
+    const { env } = await dbosRepo(repo);
+    let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+    let killed = false;
+    // The first worker's server: item b's check hangs, and the worker is killed once it asked.
+    const first = await scriptedOllama({
+      turns: (request, n) => {
+        const turn = releaseAgents()(request, n);
+        if (callsOf([request])[0] === 'checker:b' && !killed) {
+          killed = true;
+          setTimeout(() => worker!.child.kill('SIGKILL'), 100);
+          return { text: ['{"item": "b",', ' "ok": false}'], chunkDelayMs: 10_000 };
+        }
+        return turn;
+      },
+    });
+    const second = await scriptedOllama({ turns: releaseAgents() });
+    const runServer = await scriptedOllama({ turns: releaseAgents() });
+    worker = await startWorker(repo, env(first), 'w1');
+    const running = runBeans(['workflow', 'run', 'release-notes', '--no-work', '-o', 'json'], { cwd: repo.dir, env: env(runServer), timeoutMs: 50_000 });
+    await new Promise<void>((resolve) => worker!.child.once('close', () => resolve()));
+    expect(worker.child.signalCode).toBe('SIGKILL');
+    const restarted = await startWorker(repo, env(second), 'w1');
+    const run = await running;
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'success', result: 'features written\n\nfixed 1 item(s)' });
+    expect(callsOf(runServer.requests)).toEqual([]);
+    // Before the kill: planner, both writers, item a; then only item b (cut off) again, item c, the fixer.
+    expect(callsOf(first.requests).sort()).toEqual(['checker:a', 'checker:b', 'planner', 'planner', 'writer:features', 'writer:fixes']);
+    expect(callsOf(second.requests).sort()).toEqual(['checker:b', 'checker:c', 'fixer']);
+    expect(restarted.stderr()).toMatch(/call \S+\/2\/i1\/0\/a1 \(team:checker\) started/);
+    expect(restarted.stderr()).not.toMatch(/\/a2 /);
+  });
+
+  it('holds the global concurrency limit and the rate limit across workers', async () => {
+    const calls = 6;
+    const repo = releaseRepo();
+    repo.write('.beans/workflows/fan.md', `---\nname: fan\nsteps:\n  - parallel:\n${Array.from({ length: calls }, (_, i) => `      - { call: ./agents/writer.md, input: { part: "p${i}" }, store: "r${i}" }`).join('\n')}\n---\n`);
+    const { env } = await dbosRepo(repo, { maxConcurrentCalls: 2, rateLimit: { calls: 3, periodMs: 1000 } });
+    const answer = (): ScriptTurn => ({ text: ['half', ' done'], chunkDelayMs: 400 });
+    const servers = await Promise.all([0, 1, 2].map(() => scriptedOllama({ turns: answer })));
+    await startWorker(repo, env(servers[0]!), 'w1');
+    await startWorker(repo, env(servers[1]!), 'w2');
+    const run = await runBeans(['workflow', 'run', 'fan', '-o', 'json'], { cwd: repo.dir, env: env(servers[2]!), timeoutMs: 50_000 });
+    expect(run.code).toBe(0);
+    const arrivals = servers.flatMap((server) => server.requests.filter((request) => request.kind === 'chat').map((request) => request.time)).sort((a, b) => a - b);
+    expect(arrivals).toHaveLength(calls);
+    // Each answer takes >= 400 ms: requests arriving within 350 ms of each other overlapped.
+    const within = (ms: number) => Math.max(...arrivals.map((time) => arrivals.filter((other) => other <= time && other > time - ms).length));
+    expect(within(350)).toBeLessThanOrEqual(2);
+    expect(within(350)).toBe(2);
+    // At most 3 calls start in any second (900 ms: the slack of dispatch and request latency).
+    expect(within(900)).toBeLessThanOrEqual(3);
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('a detached run is followed from another process to its result', async () => {
+    const repo = releaseRepo();
+    const { env } = await dbosRepo(repo);
+    const workerServer = await scriptedOllama({ turns: releaseAgents() });
+    const runServer = await scriptedOllama({ turns: releaseAgents() });
+    const detached = await runBeans(['workflow', 'run', 'release-notes', '--detach'], { cwd: repo.dir, env: env(runServer) });
+    expect(detached.code).toBe(0);
+    const runId = detached.stdout.trim();
+    expect(runId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
+    expect(detached.stderr).toContain(`beans workflow wait ${runId}`);
+    const queued = JSON.parse((await runBeans(['workflow', 'runs', '--json'], { cwd: repo.dir, env: env(runServer) })).stdout).runs[0];
+    expect(queued).toMatchObject({ id: runId, status: 'running', percent: 0 });
+    await startWorker(repo, env(workerServer), 'w1');
+    const waited = await runBeans(['workflow', 'wait', runId, '-o', 'stream-json'], { cwd: repo.dir, env: env(runServer), timeoutMs: 40_000 });
+    expect(waited.stderr).toBe('');
+    expect(waited.code).toBe(0);
+    const lines = parseJsonLines(waited.stdout);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', run_id: runId, result: 'features written\n\nfixed 1 item(s)' });
+    const percents = lines.filter((line) => line.subtype === 'workflow_progress').map((line) => line.percent as number);
+    expect(percents.at(-1)).toBe(100);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(callsOf(runServer.requests)).toEqual([]);
+    expect(callsOf(workerServer.requests)).toHaveLength(8);
+  });
+
+  it('cancel stops a run from another process; resume finishes it without repeating finished calls', async () => {
+    const repo = releaseRepo();
+    const { env } = await dbosRepo(repo);
+    let slow = true;
+    const server = await scriptedOllama({ turns: (request, n) => (callsOf([request])[0] === 'checker:b' && slow ? { text: ['{"item": "b",', ' "ok": false}'], chunkDelayMs: 10_000 } : releaseAgents()(request, n)) });
+    const child = spawnBeans(['workflow', 'run', 'release-notes', '-o', 'stream-json'], { cwd: repo.dir, env: env(server) });
+    children.push(child);
+    let out = '';
+    const reachedB = new Promise<void>((resolve) => child.stdout.on('data', (chunk) => (out += chunk).includes('"step":"checker (loop 2/3)"') && resolve()));
+    let err = '';
+    child.stderr.on('data', (chunk) => (err += chunk));
+    const closed = new Promise<number | null>((resolve) => child.once('close', resolve));
+    await reachedB;
+    const runId = String(parseJsonLines(out.split('\n')[0]!)[0]!.run_id);
+    const cancelled = await runBeans(['workflow', 'cancel', runId, '-o', 'json'], { cwd: repo.dir, env: env(server) });
+    expect(cancelled.code).toBe(0);
+    expect(JSON.parse(cancelled.stdout)).toEqual({ run_id: runId, status: 'interrupted' });
+    expect(await closed, `${out}\n${err}`).toBe(130);
+    expect(parseJsonLines(out).at(-1)).toMatchObject({ type: 'result', subtype: 'error_interrupted', status: 'interrupted' });
+    slow = false;
+    const before = callsOf(server.requests);
+    const resumed = await runBeans(['workflow', 'resume', runId, '-o', 'json'], { cwd: repo.dir, env: env(server), timeoutMs: 40_000 });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ subtype: 'success', run_id: runId, result: 'features written\n\nfixed 1 item(s)' });
+    expect(callsOf(server.requests).slice(before.length).sort()).toEqual(['checker:b', 'checker:c', 'fixer']);
+  });
+
+  it('a database it cannot use is one sentence and exit 3, with nothing written', async () => {
+    const repo = releaseRepo();
+    const server = await scriptedOllama({ turns: releaseAgents() });
+    const base = { ...repo.env, ...ollamaEnv(server.url) };
+    const run = (env: NodeJS.ProcessEnv) => runBeans(['workflow', 'run', 'release-notes', '--backend', 'dbos'], { cwd: repo.dir, env });
+
+    const noUrl = await run(base);
+    expect(noUrl.code).toBe(3);
+    expect(noUrl.stderr).toMatch(/set workflows\.databaseUrl \(or the environment variable BEANS_DATABASE_URL\)/);
+
+    const closed = await run({ ...base, BEANS_DATABASE_URL: `postgresql://beans@127.0.0.1:1/beans` });
+    expect(closed.code).toBe(3);
+    expect(closed.stderr.trim()).toMatch(/^beans: Cannot reach PostgreSQL at beans@127\.0\.0\.1:1\/beans: connection refused\./);
+
+    const stranger = await run({ ...base, BEANS_DATABASE_URL: `postgresql://nobody:secret@127.0.0.1:${pg.port}/beans` });
+    expect(stranger.code).toBe(3);
+    expect(stranger.stderr).toMatch(/PostgreSQL at nobody@127\.0\.0\.1:\d+\/beans refused the credentials \(role "nobody" does not exist\)/);
+    expect(stranger.stderr).not.toContain('secret');
+
+    const shop = await pg.createDatabase('shop');
+    await pg.sql('CREATE TABLE orders (id int)', 'shop');
+    const taken = await run({ ...base, BEANS_DATABASE_URL: shop });
+    expect(taken.code).toBe(3);
+    expect(taken.stderr).toMatch(/already holds another program's tables \(such as public\.orders\); give Beans a database of its own/);
+    expect(await pg.sql("SELECT nspname FROM pg_namespace WHERE nspname IN ('beans', 'dbos')", 'shop')).toEqual([]);
+    expect(callsOf(server.requests)).toEqual([]);
+  });
+
+  // The local backend's cases (test/e2e/workflow.test.ts) that do not read .beans/runs, on DBOS with
+  // the run process serving its own calls: same output, same exit codes.
+  it('as with the local backend: text output, retries with backoff, maxDurationMs (exit 4), an invalid workflow (exit 2)', async () => {
+    const repo = releaseRepo();
+    repo.write('flaky.md', '---\nname: flaky\ndurability:\n  retry: { maxAttempts: 3, backoffMs: 100, backoffMultiplier: 2 }\nsteps:\n  - call: ./worker.md\n    store: answer\n---\n');
+    repo.write('worker.md', agentFile('worker', 'worker'));
+    repo.write('slow.md', '---\nname: slow\ndurability:\n  maxDurationMs: 800\nsteps:\n  - transform: "\'quick\'"\n    store: first\n  - call: ./worker.md\n    store: answer\n---\n');
+    repo.write('.beans/workflows/broken.md', '---\nname: broken\nsteps:\n  - transform: "1"\n  - call: nobody-here\n---\n');
+    const { env } = await dbosRepo(repo);
+
+    const server = await scriptedOllama({ turns: releaseAgents() });
+    const text = await runBeans(['workflow', 'run', '.beans/workflows/release-notes.md'], { cwd: repo.dir, env: env(server) });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe('features written\n\nfixed 1 item(s)\n');
+    expect(text.stderr).toMatch(/^\[##---+\]  10% planner 0-20% · \d+\.\ds · reading history$/m);
+    expect(text.stderr).toMatch(/beans: run \S+ completed in \d+\.\ds\.\n$/);
+
+    const flakyServer = await scriptedOllama({ turns: [{ text: 'done at last' }], faults: [{ status: 400, body: { error: 'bad request' } }, { status: 400, body: { error: 'bad request' } }] });
+    const flaky = await runBeans(['workflow', 'run', 'flaky.md'], { cwd: repo.dir, env: env(flakyServer) });
+    expect(flaky.code).toBe(0);
+    expect(flaky.stdout).toBe('done at last\n');
+    expect(flaky.stderr).toMatch(/attempt 1 failed .*retrying in 100 ms/);
+    expect(flaky.stderr).toMatch(/attempt 2 failed .*retrying in 200 ms/);
+    const chats = flakyServer.requests.filter((request) => request.kind === 'chat');
+    expect(chats.map((request) => request.fault ?? 'ok')).toEqual([400, 400, 'ok']);
+    expect(chats[2]!.time - chats[1]!.time).toBeGreaterThanOrEqual(190);
+
+    const slowServer = await scriptedOllama({ turns: [{ text: ['slow', ' answer'], chunkDelayMs: 5000 }] });
+    const slow = await runBeans(['workflow', 'run', 'slow.md', '-o', 'json'], { cwd: repo.dir, env: env(slowServer) });
+    expect(slow.code).toBe(4);
+    const result = JSON.parse(slow.stdout);
+    expect(result).toMatchObject({ subtype: 'error_max_duration', is_error: true, status: 'timed_out' });
+    expect(result.result).toMatch(/maxDurationMs of 800 ms/);
+    const listed = JSON.parse((await runBeans(['workflow', 'runs', '--json'], { cwd: repo.dir, env: env(slowServer) })).stdout).runs;
+    expect(listed.find((run: { id: string }) => run.id === result.run_id)).toMatchObject({ status: 'timed_out' });
+    // The cut-off call was cancelled, not left to finish on its own.
+    expect(listed.find((run: { id: string }) => run.id === result.run_id).calls).toEqual([expect.objectContaining({ status: 'CANCELLED' })]);
+
+    const broken = await runBeans(['workflow', 'run', 'broken'], { cwd: repo.dir, env: env(server) });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/broken\.md:5: there is no agent "nobody-here"/);
+    expect(JSON.parse((await runBeans(['workflow', 'runs', '--json'], { cwd: repo.dir, env: env(server) })).stdout).runs).toHaveLength(3);
+  });
 });

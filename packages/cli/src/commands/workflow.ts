@@ -50,7 +50,18 @@ export async function workflowRun(options: CliOptions, reference: string, local:
       return 0;
     });
   }
-  return withBackend(options, base, local, { serve: local.work === false ? 'none' : 'calls', session: true }, (backend, _session, hooks) => backend.start(workflow, inputs, hooks), followRun(options));
+  return withBackend(
+    options,
+    base,
+    local,
+    { serve: local.work === false ? 'none' : 'calls', session: true },
+    async (backend, session, hooks) => {
+      // Workers resolve the agents when they run them: unknown ones are reported here first (exit 2).
+      if (backend.kind === 'dbos') await sessionRunnerFor(session!)(workflow);
+      return backend.start(workflow, inputs, hooks);
+    },
+    followRun(options),
+  );
 }
 
 /** `beans workflow resume <run-id>`: continues from the last checkpoint; finished steps never run again. */

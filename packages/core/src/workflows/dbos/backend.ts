@@ -55,14 +55,18 @@ export class DbosBackend implements WorkflowBackend {
   readonly kind = 'dbos';
   readonly db: RunDatabase;
   private client!: DBOSClient;
-  /** Progress callbacks and Ctrl+C of runs this process started, by run id. */
-  private readonly live = new Map<string, RunHooks>();
+  /** Settled once launched: calls recovered during DBOS.launch wait for it before they run. */
+  private readonly ready: Promise<void>;
+  private markReady!: () => void;
+  /** Progress callbacks and Ctrl+C of runs this process started, by run id, and their final state. */
+  private readonly live = new Map<string, { hooks: RunHooks; finished: (state: RunState) => void }>();
   private readonly runners = new Map<string, Promise<{ workflow: Workflow; runner: AgentRunner }>>();
   private inFlight?: InFlightCalls;
   private orchestrate!: (runId: string, generation: number) => Promise<RunState>;
 
   constructor(private readonly options: DbosBackendOptions) {
     this.db = new RunDatabase(options.databaseUrl, options.log);
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
   }
 
   async launch(): Promise<void> {
@@ -72,7 +76,8 @@ export class DbosBackend implements WorkflowBackend {
     const logger: DLogger = {
       info: () => {},
       debug: () => {},
-      warn: (entry) => log(`dbos: ${text(entry)}`),
+      // A worker's log tells what DBOS did; a run's stderr keeps to the run.
+      warn: (entry) => this.options.serve === 'all' && log(`dbos: ${text(entry)}`),
       error: (entry) => log(`dbos: ${text(entry)}`),
     };
     DBOS.setConfig({
@@ -85,6 +90,8 @@ export class DbosBackend implements WorkflowBackend {
     });
     this.orchestrate = DBOS.registerWorkflow((runId: string, generation: number) => this.runWorkflow(runId, generation), { name: RUN_WORKFLOW });
     DBOS.registerWorkflow((args: CallArgs) => DBOS.runStep(() => this.serveCall(args), { name: 'agent' }), { name: CALL_WORKFLOW });
+    if (this.options.serve !== 'none') this.inFlight = new InFlightCalls(() => this.client);
+    // Launching recovers the work this executor id had in flight (a worker started again after a kill).
     await DBOS.launch();
     this.client = await DBOSClient.create({ systemDatabaseUrl: this.options.databaseUrl, applicationName: 'beans', logger });
     // One configuration per queue lives in the database. A process sets only the limits it has
@@ -105,7 +112,7 @@ export class DbosBackend implements WorkflowBackend {
     }
     if (workerConcurrency !== undefined) await calls.setWorkerConcurrency(workerConcurrency);
     if (rateLimit) await calls.setRateLimit({ limitPerPeriod: rateLimit.calls, periodSec: rateLimit.periodMs / 1000 });
-    if (this.options.serve !== 'none') this.inFlight = new InFlightCalls(this.client);
+    this.markReady();
   }
 
   /** `user@host:port/db`, for messages. */
@@ -203,10 +210,17 @@ export class DbosBackend implements WorkflowBackend {
   }
 
   private async execute(runId: string, generation: number, hooks: RunHooks): Promise<RunState> {
-    this.live.set(runId, hooks);
+    let finished!: (state: RunState) => void;
+    const ended = new Promise<RunState>((resolve) => (finished = resolve));
+    this.live.set(runId, { hooks, finished });
     try {
       const handle = await DBOS.startWorkflow(this.orchestrate, { workflowID: `${runId}@g${generation}` })(runId, generation);
-      return await handle.getResult();
+      // A run cancelled from elsewhere still checkpoints and ends here, but DBOS reports the
+      // workflow as cancelled rather than its result.
+      return await Promise.race([ended, handle.getResult()]).catch(async (error: unknown) => {
+        if ((await this.client.getWorkflow(handle.workflowID).catch(() => undefined))?.status === 'CANCELLED') return ended;
+        throw error;
+      });
     } finally {
       this.live.delete(runId);
     }
@@ -230,9 +244,11 @@ export class DbosBackend implements WorkflowBackend {
 
   /** The body of `beansRun`: the shared engine, checkpointing to beans.runs, calls on the queue. */
   private async runWorkflow(runId: string, generation: number): Promise<RunState> {
+    await this.ready;
     const row = (await this.db.findRun(runId)) as RunRow;
     const workflow = await parseWorkflow(row.source, path.join(this.options.workspaceRoot, row.workflowPath));
-    const hooks = this.live.get(runId) ?? {};
+    const live = this.live.get(runId);
+    const hooks = live?.hooks ?? {};
     const self = DBOS.workflowID!;
     const executor = this.options.executorId;
     const stop = new AbortController();
@@ -253,15 +269,12 @@ export class DbosBackend implements WorkflowBackend {
     };
     const beat = setInterval(() => void this.db.heartbeat(runId, executor).catch(() => {}), 2000);
     // `beans workflow cancel` from anywhere cancels the DBOS workflow; the engine stops at once.
-    const watch = setInterval(() => {
-      void this.client
-        .getWorkflow(self)
-        .then((status) => {
-          if (status?.status === 'CANCELLED') stop.abort();
-        })
-        .catch(() => {});
-    }, 500);
-    const runner = queueRunner({ runId, generation, client: this.client, db: this.db, appVersion: APP_VERSION, beforeCall: flush });
+    const cancelled = async () => {
+      const status = await this.client.getWorkflow(self).catch(() => undefined);
+      if (status?.status === 'CANCELLED') stop.abort();
+    };
+    const watch = setInterval(() => void cancelled(), 500);
+    const runner = queueRunner({ runId, generation, client: this.client, db: this.db, appVersion: APP_VERSION, beforeCall: flush, onCallError: cancelled });
     const state = row.state;
     try {
       const final = await executeRun({
@@ -279,6 +292,7 @@ export class DbosBackend implements WorkflowBackend {
         signal: stop.signal,
       });
       await flush();
+      live?.finished(final);
       return final;
     } finally {
       clearInterval(beat);
@@ -291,6 +305,7 @@ export class DbosBackend implements WorkflowBackend {
   /** The body of a `beansCall` step on a worker: the agent runs here, with this machine's providers. */
   private async serveCall(args: CallArgs): Promise<CallResult> {
     const id = DBOS.workflowID!;
+    await this.ready;
     if (!this.options.runnerFor || !this.inFlight) throw new Error(`The process ${this.options.executorId} cannot run agents.`);
     let prepared = this.runners.get(args.runId);
     if (!prepared) {

@@ -38,7 +38,16 @@ export interface QueueRunner extends AgentRunner {
  * Runs the engine's calls on the calls queue. Workers' report_progress arrives through
  * beans.call_progress and is handed to the waiting call's onProgress.
  */
-export function queueRunner(options: { runId: string; generation: number; client: DBOSClient; db: RunDatabase; appVersion: string; beforeCall: () => Promise<void> }): QueueRunner {
+export function queueRunner(options: {
+  runId: string;
+  generation: number;
+  client: DBOSClient;
+  db: RunDatabase;
+  appVersion: string;
+  beforeCall: () => Promise<void>;
+  /** A call failed: lets the run notice it was cancelled (the call's failure is then not a step failure). */
+  onCallError: () => Promise<void>;
+}): QueueRunner {
   const listeners = new Map<string, (local: number, message?: string) => void>();
   let seq = 0;
   let polling = false;
@@ -66,8 +75,13 @@ export function queueRunner(options: { runId: string; generation: number; client
       try {
         const args: CallArgs = { runId: options.runId, agent: call.agent, prompt: call.prompt };
         const handle = await options.client.enqueue({ queueName: CALLS_QUEUE, workflowName: CALL_WORKFLOW, workflowID: id, appVersion: options.appVersion }, args);
-        const result = await untilAborted(handle.getResult({ pollingIntervalMs: 100 }) as Promise<CallResult>, call.signal, () => options.client.cancelWorkflow(id).catch(() => {}));
-        return result.text;
+        try {
+          const result = await untilAborted(handle.getResult({ pollingIntervalMs: 100 }) as Promise<CallResult>, call.signal, () => options.client.cancelWorkflow(id).catch(() => {}));
+          return result.text;
+        } catch (error) {
+          if (!call.signal.aborted) await options.onCallError();
+          throw error;
+        }
       } finally {
         listeners.delete(id);
       }
@@ -109,11 +123,12 @@ export class InFlightCalls {
   private readonly timer: NodeJS.Timeout;
   private checking = false;
 
-  constructor(client: DBOSClient) {
+  constructor(client: () => DBOSClient | undefined) {
     this.timer = setInterval(() => {
-      if (this.checking || this.calls.size === 0) return;
+      const dbos = client();
+      if (this.checking || this.calls.size === 0 || !dbos) return;
       this.checking = true;
-      client
+      dbos
         .listWorkflows({ workflowIDs: [...this.calls.keys()], loadInput: false, loadOutput: false })
         .then((statuses) => {
           for (const status of statuses) if (status.status === 'CANCELLED') this.calls.get(status.workflowID)?.abort(new Error('the call was cancelled'));
