@@ -91,7 +91,8 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     preparePrompt: createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live }),
     async compact(signal, focus) {
       await compaction.before(signal, 'manual', focus);
-      const line = await compactSession(live.session, signal, focus);
+      const window = await compaction.contextWindowOf(live.session.model, signal).catch(() => undefined);
+      const line = await compactSession(live.session, signal, focus, window);
       await compaction.after(signal);
       return line;
     },

@@ -13,7 +13,7 @@ const SUMMARY_INPUT_TOOL_CHARS = 2_000;
 /** Part of the window the summary request may fill (the rest is for the answer). */
 const SUMMARY_REQUEST_SHARE = 0.6;
 /** A summary shorter than this is no summary. */
-const MIN_SUMMARY_CHARS = 40;
+const MIN_SUMMARY_CHARS = 20;
 /** Requests in total for one summary: one retry of a 429/5xx, then the compaction's own backoff decides. */
 const SUMMARY_ATTEMPTS = 2;
 
@@ -25,7 +25,12 @@ export type SummaryOutcome = { summary: string; usage?: Usage } | { reason: stri
  * longer than what it replaces. The request is cut to fit the window like any other: tool outputs
  * shortened, then the oldest messages (but the first prompt) dropped.
  */
-export async function askForSummary(session: ChatSession, older: readonly AgentMessage[], options: { window: number; tokensPerChar: number; signal: AbortSignal }): Promise<SummaryOutcome> {
+export async function askForSummary(
+  session: ChatSession,
+  older: readonly AgentMessage[],
+  /** `focus`: what `/compact <focus>` asked the summary to attend to. */
+  options: { window: number; tokensPerChar: number; signal: AbortSignal; focus?: string },
+): Promise<SummaryOutcome> {
   const history = convertToLlm(older).map((message) =>
     message.role === 'tool' ? { ...message, content: shorten(typeof message.content === 'string' ? message.content : contentText(message.content)) } : message,
   );
@@ -34,7 +39,7 @@ export async function askForSummary(session: ChatSession, older: readonly AgentM
   const messages = fitForSummary(history, Math.floor((options.window * SUMMARY_REQUEST_SHARE) / options.tokensPerChar) - SUMMARY_INSTRUCTIONS.length);
   const result = await session.client.chat({
     model: session.model,
-    system: SUMMARY_INSTRUCTIONS,
+    system: options.focus?.trim() ? `${SUMMARY_INSTRUCTIONS}\nPay particular attention to: ${options.focus.trim()}` : SUMMARY_INSTRUCTIONS,
     messages: [...messages, { role: 'user', content: 'Write the summary now.' }],
     signal: options.signal,
     cacheKey: session.id,
