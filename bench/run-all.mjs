@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-const names = ['startup', 'loop', 'plugins', 'resume', 'search', 'render', 'workflow', 'long-session'];
+const names = ['startup', 'loop', 'plugins', 'resume', 'search', 'render', 'workflow', 'long-session', 'cost'];
 for (const name of names) {
   const file = path.join(import.meta.dirname, `${name}.mjs`);
   if (!existsSync(file)) continue;

@@ -55,6 +55,20 @@ describe('slash commands', () => {
     expect(frame).toMatch(/context\s+1\.8k of 8\.0k \(22%\)/);
   });
 
+  test('prompt caching: /cost shows cache reads and writes, the status line the cached tokens, the context counts them', async () => {
+    const { chat } = setup({ contextWindow: 100_000, turns: [{ chunks: ['answer'], usage: { inputTokens: 300, outputTokens: 200, cacheReadTokens: 40_000, cacheWriteTokens: 2_500, costUsd: 0.02 } }] });
+    await chat.submit('hi');
+    await chat.waitForText('answer');
+    // ↑ is the fresh prompt (input + cache writes); the cached part is shown apart.
+    const status = await chat.waitFor((frame) => frame.split('\n').at(-1)!.includes('↑2.8k ↓200 (40k cached)'), 'the cached tokens in the status line');
+    expect(status.split('\n').at(-1)).toContain('43% context');
+    await chat.submit('/cost');
+    const frame = await chat.waitForText('Usage this session');
+    expect(frame).toContain('300 in · 200 out');
+    expect(frame).toContain('40,000 read · 2,500 written');
+    expect(frame).toMatch(/context\s+43k of 100k \(43%\)/);
+  });
+
   test('/tools lists the tools the model can use with their kind', async () => {
     const { chat } = setup();
     await chat.submit('/tools');

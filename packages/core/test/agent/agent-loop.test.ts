@@ -184,6 +184,28 @@ describe('agent loop', () => {
     expect(result.usage.costUsd).toBeCloseTo(1.2);
   });
 
+  it('counts a compaction summary request in the run\'s usage and budget, and reports it as a usage event', async () => {
+    let summaries = 0;
+    const { run, events, requests } = setup([{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }], usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.1 } }], {
+      maxBudgetUsd: 1,
+      transformContext: async (messages, _signal, spend) => {
+        // The second request would need a summary first; it costs what is left of the budget.
+        if (messages.length > 1) {
+          summaries++;
+          spend({ inputTokens: 5_000, outputTokens: 50, cacheReadTokens: 20_000, costUsd: 0.95 }, 'm');
+        }
+        return messages;
+      },
+    });
+    const result = await run();
+    expect(result.stopReason).toBe('max_budget');
+    expect(summaries).toBe(1);
+    expect(requests).toHaveLength(1); // the request after the summary is not sent: the budget is spent
+    expect(result.usage).toMatchObject({ inputTokens: 5_001, outputTokens: 51, cacheReadTokens: 20_000 });
+    expect(result.usage.costUsd).toBeCloseTo(1.05);
+    expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage: { inputTokens: 5_000, outputTokens: 50, cacheReadTokens: 20_000, costUsd: 0.95 }, model: 'm', purpose: 'compaction' }]);
+  });
+
   it('ends with the provider failure as data', async () => {
     const { run, messages } = setup([{ fail: { kind: 'server', message: 'The server failed 4 times.' } }]);
     const result = await run();
