@@ -12,6 +12,8 @@ export interface CompactionSettings {
   threshold: number;
   /** Overrides the model's context window (custom providers, or to compact earlier). */
   contextWindow?: number;
+  /** False: no summaries and no cut, only the check that keeps each request within the window. */
+  enabled?: boolean;
 }
 
 /** No model Beans can work with has a smaller context window than this (tokens). */
@@ -72,8 +74,9 @@ export function autoCompaction(
     if ((tokens() < SMALLEST_WINDOW * settings.threshold || messages.length <= 1) && !settings.contextWindow) return remember(messages, chars);
     const window = settings.contextWindow ?? (await contextWindowOf(current.model, signal).catch(() => undefined));
     if (!window) return remember(messages, chars);
-    const limit = window * settings.threshold;
+    const limit = settings.enabled === false ? window * HARD_SHARE : window * settings.threshold;
     if (tokens() <= limit) return remember(messages, chars);
+    if (settings.enabled === false) return remember(shortenedView(messages, overhead.length, Math.floor((window * HARD_SHARE) / tokensPerChar)), chars);
 
     const before = tokens();
     const floor = lastCompactionIndex(messages) + 1;

@@ -90,12 +90,13 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
-      transformContext: values.compaction.enabled
-        ? autoCompaction(() => session, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, compaction.contextWindowOf, {
-            before: (signal) => compaction.before(signal, 'auto'),
-            after: (signal) => compaction.after(signal),
-          })
-        : undefined,
+      // With compaction off, the same part still keeps every request within the window.
+      transformContext: autoCompaction(
+        () => session,
+        { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled },
+        compaction.contextWindowOf,
+        { before: (signal) => compaction.before(signal, 'auto'), after: (signal) => compaction.after(signal) },
+      ),
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       // A final answer is saved as output guardrails let it be printed (redacted or replaced).

@@ -61,9 +61,7 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles }),
     maxTurns: values.agents.maxTurns,
     // A child's own conversation, compacted like the parent's (no PreCompact/SessionStart hooks: those are the session's).
-    ...(values.compaction.enabled
-      ? { compaction: (child) => autoCompaction(child, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow }, input.compaction.contextWindowOf) }
-      : {}),
+    compaction: (child) => autoCompaction(child, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled }, input.compaction.contextWindowOf),
     record: (link, message) => logs.get(live.session)?.recordSubagent(link.toolCallId, link.agent, message),
     budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (live.session.usage.costUsd - (logs.get(live.session)?.runStartCostUsd ?? 0)))),
     onEvent: (child, event) => listeners.forEach((listener) => listener(child, event)),

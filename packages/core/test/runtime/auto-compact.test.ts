@@ -131,3 +131,29 @@ describe('automatic compaction with a failing summariser', () => {
     expect(Math.min(...times)).toBeLessThan(20);
   });
 });
+
+describe('with compaction turned off', () => {
+  it('never summarises, but still keeps every request within the window', async () => {
+    const requests: unknown[] = [];
+    const messages: AgentMessage[] = [{ role: 'user', content: 'TASK', timestamp: 0 } as AgentMessage];
+    const session = {
+      systemPrompt: 'S',
+      model: 'm',
+      messages,
+      toolState: createToolSessionState(),
+      tools: { declarations: () => [] },
+      client: { chat: async (request: unknown) => (requests.push(request), { stopReason: 'stop', text: 'x'.repeat(100), toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } }) },
+      append: (message: AgentMessage) => messages.push(message),
+    } as unknown as ChatSession;
+    const transform = autoCompaction(() => session, { threshold: 0.8, contextWindow: 10_000, enabled: false }, async () => 10_000);
+    for (let n = 0; n < 30; n++) {
+      messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${n}`, name: 'read_file', arguments: {} }], timestamp: 0 } as AgentMessage);
+      messages.push({ role: 'tool', toolCallId: `c${n}`, toolName: 'read_file', content: 'y'.repeat(3_000), isError: false, status: 'ok', timestamp: 0 } as AgentMessage);
+    }
+    const view = await transform(messages, new AbortController().signal);
+    expect(requests).toHaveLength(0);
+    expect(messages.some((message) => message.role === 'note')).toBe(false);
+    expect(estimateTokens(convertToLlm(view), 'S')).toBeLessThanOrEqual(10_000);
+    expect(JSON.stringify(convertToLlm(view))).toContain('TASK');
+  });
+});
