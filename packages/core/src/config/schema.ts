@@ -210,8 +210,13 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
-  // Claude Code's hook shape; merged across settings files by the hooks loader, not here.
-  hooks: hooksSchema,
+  // Claude Code's hook shape; merged across settings files by the hooks loader, not here. Beans adds
+  // `env`: hooks run without the provider keys, as MCP servers and commands do; these are kept.
+  hooks: lazily(() =>
+    hooksSchema()
+      .extend({ env: z.object({ passThrough: list('a list of environment variable names') }).partial().describe('an object {"passThrough": [names]}').optional() })
+      .describe(hooksSchema().description ?? 'an object'),
+  ),
   guardrails: guardrailsSchema,
   sop: lazily(() => z.string().describe('a string')),
   debug: lazily(() => z.boolean().describe('true or false')),
@@ -265,7 +270,7 @@ export interface BeansConfig {
   mcpServers?: Record<string, unknown>;
   mcp: { timeoutMs?: number };
   workflows: { backend?: 'local' | 'dbos'; databaseUrl?: string; maxConcurrentCalls?: number; workerConcurrency?: number; rateLimit?: { calls?: number; periodMs?: number } };
-  hooks?: HooksSettings;
+  hooks?: HooksSettings & { env?: { passThrough?: string[] } };
   guardrails?: GuardrailsSettings;
   sop?: string;
   debug: boolean;

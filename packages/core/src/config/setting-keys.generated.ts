@@ -403,6 +403,16 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a list of {\"matcher\", \"hooks\": [...]} objects"
   },
   {
+    "key": "hooks.env",
+    "kind": "object",
+    "expected": "an object {\"passThrough\": [names]}"
+  },
+  {
+    "key": "hooks.env.passThrough",
+    "kind": "list",
+    "expected": "a list of environment variable names"
+  },
+  {
     "key": "guardrails",
     "kind": "object",
     "expected": "an object {\"input\": [rules], \"output\": [rules]}"

@@ -6,6 +6,8 @@ import type { McpServerSet } from './mcp-servers.js';
 
 export interface SessionMcpInput extends Omit<McpSources, 'projectTrusted'> {
   projectTrusted?: boolean;
+  /** The environment servers start with (default: `env` without the built-in providers' keys). */
+  serverEnv?: NodeJS.ProcessEnv;
   timeoutMs?: number;
   /** Servers remembered from an earlier run are not waited for (AgentSessionOptions.mcpFromLastRun). */
   fromLastRun?: boolean;
@@ -26,7 +28,7 @@ export async function startSessionMcp(input: SessionMcpInput, warnings: string[]
   const { connectMcpServers } = await import('./mcp-servers.js');
   const servers = await connectMcpServers(collected.servers, {
     cwd: input.cwd,
-    env: input.env,
+    env: input.serverEnv ?? input.env,
     ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}),
     logDir: path.join(stateDir(input.env), 'mcp-logs'),
     ...(input.fromLastRun ? { rememberDir: path.join(stateDir(input.env), 'mcp-tools') } : {}),
