@@ -1,4 +1,4 @@
-import { parseInline } from './markdown.js';
+import { parseInline } from './markdown-inline.js';
 import { lineWidth, span, wrapSpans, type Span, type SpanStyle, type StyledLine } from './styled.js';
 
 const BORDER: SpanStyle = { color: 'gray' };

@@ -10,30 +10,9 @@ import { applyWorkspaceTrust, type IgnoredRequest } from './trust.js';
 import { findSettingKey, leafSettingKeys, suggestSettingKey } from './setting-keys.js';
 import { checkSettingValue, parseSettingText, validateSettings } from './validate.js';
 
-export type ConfigSource = 'flag' | 'env' | 'default' | { file: string };
+import type { ConfigEntry, ConfigSource, LoadedConfig } from './config-types.js';
 
-export interface ConfigEntry {
-  /** Dotted leaf key, e.g. `permissions.mode`. */
-  key: string;
-  value: unknown;
-  /** Where the effective value came from (for a merged list: its highest-precedence part). */
-  source: ConfigSource;
-  /** Every layer that contributed, in list order; present only when a list was merged from several. */
-  sources?: ConfigSource[];
-  /** For a concatenated list: where each item of `value` came from (its first layer), in order. */
-  itemSources?: ConfigSource[];
-}
-
-export interface LoadedConfig {
-  /** Typed, with defaults applied. */
-  values: BeansConfig;
-  /** One per leaf key that has a value, in schema order, for `beans config`. */
-  entries: ConfigEntry[];
-  /** Unknown keys and the like: show them, then carry on. */
-  warnings: string[];
-  /** Settings files that exist and were read, highest precedence first. */
-  files: string[];
-}
+export type { ConfigEntry, ConfigSource, LoadedConfig };
 
 /** CLI flags by dotted key; `undefined` values are ignored, strings are converted like env values. */
 export type ConfigFlags = Readonly<Record<string, unknown>>;

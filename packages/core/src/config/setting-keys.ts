@@ -1,20 +1,9 @@
 import type * as z from 'zod';
 import { settingSection, settingsSchema } from './schema.js';
 import { SETTING_KEYS } from './setting-keys.generated.js';
+import type { SettingKey, SettingKind } from './setting-key-types.js';
 
-/** `record`: an object of named entries (the `providers` setting), held and shown as one value. */
-export type SettingKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'list' | 'object' | 'record';
-
-/** One key of the settings schema, as `beans config set` and error messages need it. */
-export interface SettingKey {
-  /** Dotted path, e.g. `permissions.mode`. */
-  key: string;
-  kind: SettingKind;
-  /** What a value must be, in words: "a positive whole number". */
-  expected: string;
-  /** Allowed values of an enum. */
-  options?: readonly string[];
-}
+export type { SettingKey, SettingKind };
 
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;

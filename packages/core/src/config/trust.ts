@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
 import { configDir, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
-import type { ConfigEntry, LoadedConfig } from './load-config.js';
+import type { ConfigEntry, LoadedConfig } from './config-types.js';
 import { getDotted } from './dotted.js';
 import { showSettingKey, showSettingValue } from './show-untrusted.js';
 import { untrustedRule } from './untrusted-settings.js';

@@ -1,5 +1,5 @@
 import { apiKeyFrom } from './provider-info.js';
-import type { LLMClient, ModelPrice, ProviderDefinition, ProviderOptions } from './types.js';
+import type { ModelPrice, ProviderDefinition } from './types.js';
 
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-5-5';
 
@@ -67,8 +67,5 @@ export const anthropicProvider: ProviderDefinition = {
     missingKey: 'No Anthropic API key found. Set ANTHROPIC_API_KEY to a key from https://console.anthropic.com/settings/keys, or choose another provider with --provider.',
   },
   isConfigured: (env) => apiKeyFrom({ apiKeyEnv: ['ANTHROPIC_API_KEY'] }, env) !== undefined,
-  async create(options: ProviderOptions): Promise<LLMClient> {
-    const { createAnthropicClient } = await import('./anthropic-client.js');
-    return createAnthropicClient(options);
-  },
+  client: 'anthropic',
 };

@@ -1,6 +1,6 @@
 import { ProviderError } from '../errors.js';
-import { providerDefinition as getProvider } from './providers.js';
-import { parseRetryAfter } from './retry.js';
+import { providerDefinition as getProvider } from './builtin-providers.js';
+import { parseRetryAfter } from './retry-after.js';
 import { missingKeyFailure } from './provider-info.js';
 
 import type { FailureHints, ProviderErrorKind, ProviderFailure } from './types.js';

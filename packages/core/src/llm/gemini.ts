@@ -1,5 +1,5 @@
 import { apiKeyFrom } from './provider-info.js';
-import type { LLMClient, ModelPrice, ProviderDefinition, ProviderOptions } from './types.js';
+import type { ModelPrice, ProviderDefinition } from './types.js';
 
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -58,8 +58,5 @@ export const geminiProvider: ProviderDefinition = {
       'No Gemini API key found. Set GEMINI_API_KEY (or GOOGLE_API_KEY) to a key from https://aistudio.google.com/apikey, or use --provider ollama for local models.',
   },
   isConfigured: (env) => geminiApiKey(env) !== undefined,
-  async create(options: ProviderOptions): Promise<LLMClient> {
-    const { createGeminiClient } = await import('./gemini-client.js');
-    return createGeminiClient(options);
-  },
+  client: 'gemini',
 };

@@ -1,4 +1,4 @@
-import type { LLMClient, ProviderDefinition, ProviderOptions } from './types.js';
+import type { ProviderDefinition } from './types.js';
 
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
 const DEFAULT_PORT = '11434';
@@ -42,8 +42,5 @@ export const ollamaProvider: ProviderDefinition = {
     rateLimit: 'Ollama at {host} is too busy ({http}){tries}{said}. Wait a moment and try again.',
   },
   isConfigured: () => true,
-  async create(options: ProviderOptions): Promise<LLMClient> {
-    const { createOllamaClient } = await import('./ollama-client.js');
-    return createOllamaClient(options);
-  },
+  client: 'ollama',
 };

@@ -1,5 +1,5 @@
 import { apiKeyFrom } from './provider-info.js';
-import type { FailureHints, LLMClient, ModelPrice, ProviderDefinition, ProviderOptions } from './types.js';
+import type { FailureHints, ModelPrice, ProviderDefinition } from './types.js';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-6.1-terra';
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -67,8 +67,5 @@ export const openaiProvider: ProviderDefinition = {
     missingKey: 'No OpenAI API key found. Set OPENAI_API_KEY (for a local server that needs none, any value will do), or choose another provider with --provider.',
   },
   isConfigured: (env) => apiKeyFrom({ apiKeyEnv: ['OPENAI_API_KEY'] }, env) !== undefined,
-  async create(options: ProviderOptions): Promise<LLMClient> {
-    const { createOpenAiClient } = await import('./openai-client.js');
-    return createOpenAiClient(openaiProvider, options);
-  },
+  client: 'openai',
 };

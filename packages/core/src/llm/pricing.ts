@@ -1,4 +1,4 @@
-import { providerDefinition } from './providers.js';
+import { providerDefinition } from './builtin-providers.js';
 import { longestPrefix } from './provider-info.js';
 import type { ModelPrice, Usage } from './types.js';
 

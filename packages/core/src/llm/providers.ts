@@ -1,27 +1,12 @@
 import { ConfigError, UsageError } from '../errors.js';
-import { anthropicProvider } from './anthropic.js';
-import { geminiProvider } from './gemini.js';
-import { ollamaProvider } from './ollama.js';
-import { openAiCompatibleHints, openaiProvider } from './openai.js';
+import { BUILTIN_PROVIDERS, providerDefinition, registerBuiltinProviders } from './builtin-providers.js';
+import { loadBuiltinClient, loadClient } from './client-loader.js';
+import { openAiCompatibleHints } from './openai.js';
 import { longestPrefix } from './provider-info.js';
 import { getProvider, listProviders, registerProvider } from './registry.js';
 import type { LLMClient, ProviderDefinition, ProviderOptions } from './types.js';
 
-/** The built-in providers, in the order a provider is chosen when none is configured. */
-export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [geminiProvider, anthropicProvider, openaiProvider, ollamaProvider];
-
-/** Registers the built-in providers; safe to call any number of times, and never loads an SDK. */
-export function registerBuiltinProviders(): void {
-  for (const definition of BUILTIN_PROVIDERS) {
-    if (!getProvider(definition.id)) registerProvider(definition);
-  }
-}
-
-/** A registered provider (built-ins always count as registered). */
-export function providerDefinition(id: string): ProviderDefinition | undefined {
-  registerBuiltinProviders();
-  return getProvider(id);
-}
+export { BUILTIN_PROVIDERS, providerDefinition, registerBuiltinProviders };
 
 /** Creates a client for a registered provider; an unknown id is a ConfigError naming the known ones. */
 export async function createClient(providerId: string, options: ProviderOptions = {}): Promise<LLMClient> {
@@ -30,7 +15,7 @@ export async function createClient(providerId: string, options: ProviderOptions 
     const known = listProviders().map((p) => p.id).join(', ');
     throw new ConfigError(`Unknown provider "${providerId}". Known providers: ${known}.`);
   }
-  return definition.create(options);
+  return loadClient(definition, options);
 }
 
 /** The first built-in provider that is configured (gemini, anthropic, openai), else Ollama. */
@@ -65,10 +50,9 @@ export function customProviderDefinition(id: string, settings: CustomProviderSet
     modelAliases: {},
     hints: { ...openAiCompatibleHints(id, keyHint), missingKey: `The provider "${id}" needs an API key: set ${settings.apiKeyEnv}.` },
     isConfigured: (env) => keyEnv.length === 0 || Boolean(env[keyEnv[0]]?.trim()),
-    async create(options) {
-      const { createOpenAiClient } = await import('./openai-client.js');
-      return createOpenAiClient(definition, { ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}), ...options }, keyEnv.length > 0);
-    },
+    // The OpenAI client (imported by client-loader.ts on first use), with the endpoint's own prompt-cache setting.
+    client: 'openai',
+    create: (options) => loadBuiltinClient(definition, { ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}), ...options }),
   };
   return definition;
 }
@@ -128,7 +112,7 @@ export async function createProviderClient(providerId: string, config: ProviderC
   const model = values.model ?? values.models?.[providerId];
   const section = (values as Record<string, unknown>)[providerId] as Record<string, unknown> | undefined;
   const endpoint = definition.endpoint ? section?.[definition.endpoint.name] : undefined;
-  return definition.create({
+  return loadClient(definition, {
     ...(model ? { model } : {}),
     ...(typeof endpoint === 'string' && endpoint ? { baseUrl: endpoint } : {}),
     ...(typeof section?.promptCacheKey === 'boolean' ? { promptCacheKey: section.promptCacheKey } : {}),

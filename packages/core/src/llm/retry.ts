@@ -1,5 +1,7 @@
 import { abortedFailure, classifyError, failureFromInfo, type ErrorInfo, type FailureContext } from './failures.js';
 import type { ProviderFailure, ProviderOptions, Reasoning, StreamEvent, ToolCall, Usage } from './types.js';
+// Its own file: failures.ts reads it too, and retry.ts reads failures.ts.
+export { parseRetryAfter } from './retry-after.js';
 
 export interface RetryPolicy {
   /** Requests in total, the first included. */
@@ -29,15 +31,6 @@ export function retryDelayMs(retry: number, policy: RetryPolicy, serverHintMs?: 
   const jittered = exponential / 2 + (random() * exponential) / 2;
   const wanted = serverHintMs !== undefined ? Math.max(serverHintMs, jittered) : jittered;
   return Math.round(Math.min(policy.maxDelayMs, wanted));
-}
-
-/** Retry-After is either seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */

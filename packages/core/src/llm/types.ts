@@ -210,5 +210,14 @@ export interface ProviderDefinition {
   hints: FailureHints;
   /** True when this provider can run with the given environment (e.g. a key is present). */
   isConfigured(env: NodeJS.ProcessEnv): boolean;
-  create(options: ProviderOptions): LLMClient | Promise<LLMClient>;
+  /**
+   * Which of Beans' client modules talks to it. The one loader, llm/client-loader.ts, imports that
+   * module on first use, so no definition imports a client (and no SDK loads at start-up).
+   */
+  client?: BuiltinClient;
+  /** A client made by the definition itself (a provider registered in code); used instead of `client`. */
+  create?(options: ProviderOptions): LLMClient | Promise<LLMClient>;
 }
+
+/** Beans' own client modules: `<name>-client.ts` in llm/. */
+export type BuiltinClient = 'anthropic' | 'gemini' | 'ollama' | 'openai';

@@ -92,7 +92,8 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       // A child started outside a task call (a workflow step) has no call to be linked to.
       if (event.type === 'message_end' && context.callId !== undefined) parent.record?.(link, event.message);
       parent.onEvent?.(agent, event);
-      context.emit?.({ type: 'subagent', toolCallId: link.toolCallId, agent: agent.name, event });
+      const forwarded: AgentEvent = { type: 'subagent', toolCallId: link.toolCallId, agent: agent.name, event };
+      context.emit?.(forwarded);
     });
     try {
       let result = await child.prompt(prompt, context.signal);

@@ -4,17 +4,11 @@ import type { WorkspacePath } from '../workspace/paths.js';
 import { readTextFile } from './file-io.js';
 import type { LineWindow } from './line-window.js';
 import { cutLine, splitLines } from './text.js';
+import type { EditorFiles } from './tool.js';
 
-/**
- * Text files as an editor holds them (ACP's `fs/read_text_file` and `fs/write_text_file`): the
- * model reads unsaved buffers, and each change lands in the editor, which shows it and keeps it in
- * its undo history. The file tools resolve and confine every path before they call these, so an
- * editor never widens what a tool may touch; a tool reads and writes the disk when it is absent.
- */
-export interface EditorFiles {
-  readText?(absolute: string, signal?: AbortSignal): Promise<string>;
-  writeText?(absolute: string, text: string, signal?: AbortSignal): Promise<void>;
-}
+// The interface lives with the tool context it is part of (tool.ts): tool.ts importing this file
+// would close a circle through file-io.ts.
+export type { EditorFiles };
 
 /** A file's text for editing: the editor's buffer when it offers one, else the disk (checked as before). */
 export async function readEditableText(editor: EditorFiles | undefined, target: WorkspacePath, stats: Stats, root: string, signal?: AbortSignal): Promise<string> {

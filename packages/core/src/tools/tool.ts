@@ -41,10 +41,30 @@ export interface ToolContext {
   sandbox?: import('../sandbox/shell-sandbox.js').ShellSandbox;
   /** The id of the call being executed (a subagent's messages carry it as `parent_tool_use_id`). */
   callId?: string;
-  /** The run's event sink: a tool that runs an agent of its own forwards that agent's events here. */
-  emit?: (event: import('../agent/types.js').AgentEvent) => void;
+  /**
+   * The run's event sink: a tool that runs an agent of its own forwards that agent's events here.
+   * The sink takes the loop's AgentEvent (agent/types.ts); tools sit below agent/ and never import
+   * it, so they see only its shape (a method, so the loop's narrower sink fits).
+   */
+  emit?(event: ToolEvent): void;
   /** An editor's buffers (ACP): file tools read and write text through it instead of the disk. */
-  editorFiles?: import('./editor-files.js').EditorFiles;
+  editorFiles?: EditorFiles;
+}
+
+/**
+ * Text files as an editor holds them (ACP's `fs/read_text_file` and `fs/write_text_file`): the
+ * model reads unsaved buffers, and each change lands in the editor, which shows it and keeps it in
+ * its undo history. The file tools resolve and confine every path before they call these, so an
+ * editor never widens what a tool may touch; a tool reads and writes the disk when it is absent.
+ */
+export interface EditorFiles {
+  readText?(absolute: string, signal?: AbortSignal): Promise<string>;
+  writeText?(absolute: string, text: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** What a tool may hand to the run's event sink: one of the agent loop's events. */
+export interface ToolEvent {
+  type: string;
 }
 
 /** Extra data for the UI and session log; never sent to the model. */
