@@ -278,7 +278,7 @@ describe('beans acp', () => {
 
   it('cancels a turn within a second, killing its command, and answers cancelled', async () => {
     const repo = makeTempRepo();
-    const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo $$ > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'never' }]);
+    const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo $$ > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'Back again.' }]);
     await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
       const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
       await ctx.request('session/set_mode', { sessionId, modeId: 'yolo' });
@@ -288,13 +288,17 @@ describe('beans acp', () => {
       const pid = Number(readFileSync(pidFile, 'utf8'));
       const cancelledAt = Date.now();
       await ctx.notify('session/cancel', { sessionId });
+      // The editor may send the next prompt at once: it waits for the cancelled turn, then runs.
+      const next = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
       expect((await prompt).stopReason).toBe('cancelled');
       expect(Date.now() - cancelledAt).toBeLessThan(1_000);
       expect(alive(pid)).toBe(false);
-      // Yolo asked nothing; the call ended as failed, and the session still answers.
+      // Yolo asked nothing; the call ended as failed, and the session answers the next prompt.
       expect(editor.permissions).toEqual([]);
-      expect(updatesOf(editor, 'tool_call_update').at(-1)).toMatchObject({ toolCallId: 'slow', status: 'failed' });
-      expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(1);
+      expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'slow').at(-1)).toMatchObject({ status: 'failed' });
+      expect((await next).stopReason).toBe('end_turn');
+      expect(textOf(editor, 'agent_message_chunk')).toBe('Back again.');
+      expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(2);
     });
   });
 

@@ -41,6 +41,8 @@ export interface BridgeOptions {
  */
 export class SessionBridge {
   private running?: AbortController;
+  /** Settles when the running turn has ended (its prompt answered). */
+  private finished: Promise<unknown> = Promise.resolve();
   private models: { value: string; name: string }[] = [];
 
   private constructor(
@@ -121,7 +123,16 @@ export class SessionBridge {
   }
 
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    // A prompt sent right after a cancel waits for the cancelled turn to wind down (well under a
+    // second); one sent while a turn is still running is refused.
+    if (this.running?.signal.aborted) await this.finished;
     if (this.running) throw RequestError.invalidRequest({ sessionId: this.id }, 'This session is already answering a prompt; cancel it first.');
+    const run = this.run(blocks);
+    this.finished = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(blocks: readonly ContentBlock[]): Promise<StopReason> {
     const controller = new AbortController();
     this.running = controller;
     const translator = new UpdateTranslator(this.agent.workspace.root, (update) => this.options.send(this.id, update));
