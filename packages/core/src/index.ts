@@ -23,3 +23,4 @@ export * from './memory/index.js';
 export { collectMcpServers, type McpSources, type CollectedMcpServers } from './mcp/collect-servers.js';
 export { loadMcpConfigFile, loadMcpConfigArgument, parseMcpServers, type McpServerEntry, type McpServerConfig } from './mcp/mcp-config.js';
 export type { McpServerStatus, McpServerSet } from './mcp/mcp-servers.js';
+export * from './checkpoints/index.js';

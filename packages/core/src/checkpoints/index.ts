@@ -7,3 +7,4 @@ export { CheckpointStore, DEFAULT_MAX_BYTES, DEFAULT_MAX_FILE_BYTES, type Checkp
 export { checkpointToolHooks, type CheckpointToolHooks } from './tool-seam.js';
 export { checkpointsDirOf, openSessionCheckpoints } from './session-checkpoints.js';
 export type { CheckpointSummary, RewindFile, RewindOptions, RewindPlan, RewindResult, RewindTarget, TurnInfo } from './types.js';
+export { checkpointRows, findUserTurn, rewindCode, userTurns, type CheckpointRow, type UserTurn } from './user-turns.js';

@@ -134,6 +134,19 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  checkpoints: lazily(() =>
+    z
+      .object({
+        // File checkpoints at every user message, for /rewind and `beans rewind`.
+        enabled: z.boolean().describe('true or false'),
+        // Kept content per session before the oldest checkpoints are dropped.
+        maxBytes: z.int().positive().describe('a number of bytes'),
+        // A file larger than this is noted as not restorable instead of kept.
+        maxFileBytes: z.int().positive().describe('a number of bytes'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   loopDetection: lazily(() =>
     z
       .object({
@@ -261,6 +274,7 @@ export interface BeansConfig {
   sessions: { dir?: string };
   ui: { theme?: 'dark' | 'light' | 'high-contrast'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] } };
+  checkpoints: { enabled: boolean; maxBytes: number; maxFileBytes: number };
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };
@@ -286,6 +300,9 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'permissions.deny': [],
   'plugins.dirs': [],
   'plugins.disabled': [],
+  'checkpoints.enabled': true,
+  'checkpoints.maxBytes': 512 * 1024 * 1024,
+  'checkpoints.maxFileBytes': 10 * 1024 * 1024,
   'loopDetection.enabled': true,
   'compaction.enabled': true,
   'compaction.threshold': 0.8,

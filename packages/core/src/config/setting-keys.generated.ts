@@ -219,6 +219,26 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a number of tokens"
   },
   {
+    "key": "checkpoints",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "checkpoints.enabled",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
+    "key": "checkpoints.maxBytes",
+    "kind": "integer",
+    "expected": "a number of bytes"
+  },
+  {
+    "key": "checkpoints.maxFileBytes",
+    "kind": "integer",
+    "expected": "a number of bytes"
+  },
+  {
     "key": "loopDetection",
     "kind": "object",
     "expected": "an object"

@@ -234,6 +234,10 @@ export function parseSession(text: string, file: string): LoadedSession {
         model = entry.model;
       } else if (entry.kind === 'sop' && typeof entry.sop === 'string') {
         sop = entry.sop;
+      } else if (entry.kind === 'rewind' && typeof entry.uuid === 'string') {
+        // The log is append-only: a rewind is a marker, and loading cuts the conversation there.
+        const at = messages.findLastIndex((message) => message.role === 'user' && message.uuid === entry.uuid);
+        if (at >= 0) messages.splice(at);
       }
     }
     // Other record types come from newer versions; skipping them keeps old Beans able to resume.

@@ -17,7 +17,12 @@ export interface SessionHeader {
 }
 
 /** Changes to the session itself rather than the conversation, recorded so a resume restores them. */
-export type SessionMetaInput = { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string } | { kind: 'agent'; agent: string };
+export type SessionMetaInput =
+  | { kind: 'model'; provider: string; model: string }
+  | { kind: 'sop'; sop: string }
+  | { kind: 'agent'; agent: string }
+  /** The conversation was rewound: the user message `uuid` and everything after it are gone from it (the lines stay in the file). */
+  | { kind: 'rewind'; uuid: string };
 export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };
 
 export interface SessionMessageRecord {
