@@ -100,6 +100,19 @@ function buildProgram(setExit: (code: number) => void): Command {
   plugins.command('enable <plugin>').description('load an installed plugin again').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, true)));
   plugins.command('disable <plugin>').description('keep an installed plugin but do not load it').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, false)));
   listing('models', 'inspect models', 'models the provider offers', async () => (await import('./commands/models-list.js')).modelsList);
+  listing('checkpoints', 'file checkpoints of a session (-r ID, else the newest)', "the session's user messages and rewinds, with the files each changed", async () => (await import('./commands/checkpoints.js')).checkpointsList);
+  program
+    .command('rewind <user-message-uuid>')
+    .description('put the code and the conversation back as they were at a user message of a session (-r ID, else the newest)')
+    .option('--code', 'only the code')
+    .option('--conversation', 'only the conversation')
+    .option('--dry-run', 'show what would change, change nothing')
+    .option('--force', 'also overwrite files changed by hand since Beans last wrote them')
+    .option('--json', 'print JSON')
+    .action(async (messageId: string, local: import('./commands/checkpoints.js').RewindFlags) => {
+      const { rewindCommand } = await import('./commands/checkpoints.js');
+      setExit(await rewindCommand(program.opts<CliOptions>(), messageId, local));
+    });
   listing('sessions', 'inspect saved sessions', 'sessions of this workspace, newest first', async () => (await import('./commands/sessions-list.js')).sessionsList);
   listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
 

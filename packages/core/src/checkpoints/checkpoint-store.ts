@@ -54,6 +54,7 @@ export class CheckpointStore {
 
   /** A user message starts a turn; its checkpoint is made at the turn's first change, if any. */
   startTurn(turn: TurnInfo): void {
+    if (this.turn?.id === turn.id) return;
     this.turn = turn;
     this.baseline = undefined;
   }

@@ -15,6 +15,7 @@ import type { RuntimeBase } from './base.js';
 import type { Prepared } from './prepare-prompt.js';
 import type { TurnOutcome } from './run-turn.js';
 import type { SessionInitInfo } from './sdk-messages.js';
+import type { SessionCheckpoints } from './session-checkpoints.js';
 
 /**
  * Everything one session of Beans needs, built in one place: configuration, workspace, plugins, the
@@ -97,6 +98,8 @@ export interface AgentSession {
   onSubagentEvent(listener: (agent: SubagentDefinition, event: AgentEvent) => void): () => void;
   /** SessionEnd hooks (`other` by default, `prompt_input_exit` when the user leaves chat); call before close(). */
   end(reason?: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
+  /** File checkpoints of the live conversation: list them, rewind code and/or conversation to a user message. */
+  readonly checkpoints: SessionCheckpoints;
   /** Stops the run, releases the session log and terminates MCP servers. */
   close(): void;
 }

@@ -4,6 +4,7 @@ import { loadCatalogAndSubagents } from './catalog-subagents.js';
 import { createCompaction } from './compaction-hooks.js';
 import { createConversationFactory } from './conversation.js';
 import { createConversationLogs } from './conversation-logs.js';
+import { createSessionCheckpoints } from './session-checkpoints.js';
 import { openFirstConversation } from './first-conversation.js';
 import { createHandoffs } from './handoffs.js';
 import { createLive } from './live.js';
@@ -56,7 +57,9 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const agent = await settleAgent(base, catalog, options);
   const mcp = await mcpStarting;
   const storage = openSessionStorage(base, options);
-  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings });
+  // Conversation logs are made further down; the rewind reads them when it runs.
+  const checkpoints = createSessionCheckpoints({ base, storage, live, logs: () => logs });
+  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings, toolSeams: checkpoints.seam ? [checkpoints.seam] : [] });
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
   const logs = createConversationLogs();
@@ -68,5 +71,5 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
   const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs });
-  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, conversation, runTurn });
+  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, conversation, runTurn, checkpoints });
 }

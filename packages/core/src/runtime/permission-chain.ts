@@ -79,6 +79,8 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
         options.beforeToolCall,
         hooks.beforeToolCall,
         permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: input.sandboxed, approved })),
+        // Only calls the policy let through reach the parts that wrap execution (checkpoints).
+        hooks.afterPermission,
       );
       return { approved, beforeToolCall };
     },

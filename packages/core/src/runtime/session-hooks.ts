@@ -1,4 +1,4 @@
-import { composeAfterToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
+import { composeAfterToolCall, composeBeforeToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import { guardrailToolHook, type Guardrails } from '../guardrails/index.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookCommand, type HookRunner, type HookSet } from '../hooks/index.js';
 import { providerKeyVariables } from '../llm/index.js';
@@ -21,6 +21,8 @@ export interface SessionHooksInput {
   store: SessionStore | undefined;
   live: Live;
   warnings: string[];
+  /** Parts that wrap tool execution at this one seam (checkpoints): before an allowed call runs, and after it. */
+  toolSeams?: { beforeToolCall: BeforeToolCall; afterToolCall: AfterToolCall }[];
 }
 
 export interface SessionHooks {
@@ -31,6 +33,8 @@ export interface SessionHooks {
   beforeToolCall?: BeforeToolCall;
   /** The caller's after-call hook, PostToolUse hooks, then guardrail redaction. */
   afterToolCall?: AfterToolCall;
+  /** Cross-cutting parts' before-hooks (checkpoints), which the permission chain runs once a call is allowed. */
+  afterPermission?: BeforeToolCall;
 }
 
 /** Part 7: the command hooks of settings and plugins, their runner, and the after-call chain. */
@@ -52,7 +56,10 @@ export async function loadSessionHooks(input: SessionHooksInput): Promise<Sessio
   });
   const commandHooks = hookToolCallbacks(runner, (message) => options.onHookMessage?.(message));
   // Redaction last, so nothing a hook appends carries a secret to the model either.
-  const afterHooks = [options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(input.guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
+  // Cross-cutting parts (checkpoints) see the call's outcome first, before hooks or redaction change it.
+  const seams = input.toolSeams ?? [];
+  const afterHooks = [...seams.map((seam) => seam.afterToolCall), options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(input.guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
-  return { set, runner, ...(commandHooks.beforeToolCall ? { beforeToolCall: commandHooks.beforeToolCall } : {}), ...(afterToolCall ? { afterToolCall } : {}) };
+  const afterPermission = seams.length ? composeBeforeToolCall(...seams.map((seam) => seam.beforeToolCall)) : undefined;
+  return { set, runner, ...(commandHooks.beforeToolCall ? { beforeToolCall: commandHooks.beforeToolCall } : {}), ...(afterToolCall ? { afterToolCall } : {}), ...(afterPermission ? { afterPermission } : {}) };
 }

@@ -18,6 +18,7 @@ import type { Handoffs } from './handoffs.js';
 import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
 import { refusedTurn } from './run-turn.js';
+import type { SessionCheckpoints } from './session-checkpoints.js';
 import type { SessionHooks } from './session-hooks.js';
 import type { SessionStorage } from './session-storage.js';
 import type { SessionSubagents } from './session-subagents.js';
@@ -44,6 +45,7 @@ export interface SessionParts {
   compaction: Compaction;
   conversation: ConversationFactory;
   runTurn: TurnRunner;
+  checkpoints: SessionCheckpoints;
 }
 
 /** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
@@ -150,6 +152,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       const messages = last ? [...prepared.messages.slice(0, -1), { ...last, ...(message.parts ? { parts: message.parts } : {}), ...(message.uuid ? { uuid: message.uuid } : {}) }] : [message];
       return parts.runTurn(messages, signal);
     },
+    checkpoints: parts.checkpoints,
     close: () => {
       live.session.close();
       void sandbox?.dispose();
