@@ -202,7 +202,8 @@ export class ChatController {
     this.unsubscribeSession?.();
     this.session = session;
     this.usageBefore = emptyUsage();
-    for (const message of session.messages) if (message.role === 'assistant' && message.usage) addUsage(this.usageBefore, message.usage);
+    // Answers, and the compaction summaries their notes recorded.
+    for (const message of session.messages) if ((message.role === 'assistant' || message.role === 'note') && message.usage) addUsage(this.usageBefore, message.usage);
     this.transcript.bind(session);
     this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
     if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);

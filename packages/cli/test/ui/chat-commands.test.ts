@@ -178,6 +178,21 @@ describe('slash commands', () => {
     await chat.waitForText('6,000 in · 800 out');
   });
 
+  test('a continued session counts the compaction summaries its notes recorded', async () => {
+    const { chat } = setup({
+      history: [
+        { role: 'user', content: 'earlier', origin: 'prompt', timestamp: 1 },
+        { role: 'assistant', content: 'earlier answer', toolCalls: [], usage: { inputTokens: 5000, outputTokens: 700, costUsd: 0.5 }, timestamp: 2 },
+        { role: 'note', kind: 'compaction', text: 'SUMMARY', trigger: 'auto', usage: { inputTokens: 3000, outputTokens: 300, cacheReadTokens: 1000, costUsd: 0.25 }, timestamp: 3 },
+      ],
+    });
+    await chat.waitForText('Ask anything');
+    await chat.submit('/cost');
+    const frame = await chat.waitForText('8,000 in · 1,000 out');
+    expect(frame).toContain('1,000 read · 0 written');
+    expect(frame).toContain('$0.7500');
+  });
+
   test('/compact runs with a spinner and reports what it did', async () => {
     const { chat, fake } = setup();
     await chat.submit('/compact');

@@ -65,6 +65,11 @@ export interface NoteMessage {
    * shortened the turns itself (chat shows it as a warning; stream-json as `system/warning`).
    */
   notice?: string;
+  /**
+   * For compaction: what the summary request(s) behind this note cost, so a resumed session's totals
+   * still count them (the `usage` event that reported them is not stored).
+   */
+  usage?: Usage;
   timestamp: number;
 }
 

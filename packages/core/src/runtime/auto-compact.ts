@@ -2,6 +2,7 @@ import type { ChatSession } from '../agent/chat-session.js';
 import { convertToLlm } from '../agent/convert.js';
 import type { AgentMessage, NoteMessage, UserMessage } from '../agent/types.js';
 import type { SpendFn } from '../agent/usage.js';
+import type { Usage } from '../llm/types.js';
 import { deterministicSummary, shortenToFit, workingState } from './compaction-cut.js';
 import { askForSummary, SUMMARY_INSTRUCTIONS } from './summary-request.js';
 
@@ -85,10 +86,12 @@ export function autoCompaction(
       const older = messages.slice(0, split);
       let text: string | undefined;
       let reason: string | undefined;
+      let spent: Usage | undefined;
       if (failures < MAX_SUMMARY_FAILURES && messages.length >= retryAtLength) {
         await around?.before(signal);
         const outcome = await askForSummary(current, older, { window, tokensPerChar, signal });
         if (outcome.usage) spend?.(outcome.usage, current.model);
+        spent = outcome.usage;
         if ('summary' in outcome) {
           failures = 0;
           text = [outcome.summary, ...workingState(current.toolState)].join('\n\n');
@@ -109,6 +112,7 @@ export function autoCompaction(
         keptMessages: messages.length - split,
         trigger: 'auto',
         timestamp: Date.now(),
+        ...(spent ? { usage: spent } : {}),
         ...(fallback && !told
           ? { notice: `The model's summary of the earlier turns ${reason ? `failed (${reason})` : 'is not tried again yet'}; Beans shortened them itself: the first request, one line per step, the plan and the files in play are kept, with the recent turns whole.` }
           : {}),

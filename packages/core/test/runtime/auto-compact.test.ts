@@ -91,6 +91,8 @@ describe('automatic compaction with a failing summariser', () => {
     const notes = messages.filter((message): message is NoteMessage => message.role === 'note');
     expect(notes.length).toBeGreaterThan(5);
     expect(notes.filter((note) => note.notice)).toHaveLength(1); // told once
+    // The notes keep what their summary requests cost, for a resumed session's totals.
+    expect(notes.filter((note) => note.usage).map((note) => note.usage!.costUsd)).toEqual([0.01, 0.01]);
     const view = JSON.stringify(convertToLlm(messages));
     expect(view).toContain('TASK: read notes.txt chunk by chunk');
     expect(view).toContain('chunk 399');
