@@ -16,8 +16,8 @@ export interface AcpAgentOptions {
 
 /**
  * Beans as an ACP agent: the protocol's methods, each translated to calls on a session bridge. The
- * sessions and everything behind them (core) load on the first `session/new`, so `initialize`
- * answers after loading only the protocol library.
+ * sessions and everything behind them (core) load after `initialize` (usually answered before this
+ * module even loads, see early-initialize.ts), while the editor gets ready for `session/new`.
  */
 export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; closeAll(): Promise<void> } {
   const sessions = new Map<string, SessionBridge>();
@@ -117,9 +117,9 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
   return {
     app,
     async closeAll() {
-      const open = [...sessions.values()];
+      const live = [...sessions.values()];
       sessions.clear();
-      await Promise.all(open.map((bridge) => bridge.close()));
+      await Promise.all(live.map((bridge) => bridge.close()));
     },
   };
 }
