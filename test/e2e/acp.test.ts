@@ -276,6 +276,18 @@ describe('beans acp', () => {
     });
   });
 
+  it('runs a plugin slash command typed in the editor', async () => {
+    const repo = makeTempRepo({ 'src/add.mjs': BUGGY });
+    const server = await openAi([{ text: 'It adds, badly.' }]);
+    await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: '/explain src/add.mjs' }] })).stopReason).toBe('end_turn');
+      const body = JSON.stringify(server.requests.find((request) => request.kind === 'chat')!.body);
+      expect(body).toContain('Explain this to a developer who is new to the codebase: src/add.mjs');
+      expect(textOf(editor, 'agent_message_chunk')).toBe('It adds, badly.');
+    });
+  });
+
   it('cancels a turn within a second, killing its command, and answers cancelled', async () => {
     const repo = makeTempRepo();
     const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo $$ > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'Back again.' }]);
