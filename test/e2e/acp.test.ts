@@ -365,6 +365,10 @@ describe('beans acp', () => {
       expect(textOf(editor, 'agent_message_chunk', two)).toBe('Answer to the second question.');
       // They overlapped: together they took about as long as one.
       expect(Date.now() - started).toBeLessThan(2 * 3 * 60 + 1_500);
+      // Closing one leaves the other.
+      await ctx.request('session/close', { sessionId: one });
+      await expect(ctx.request('session/prompt', { sessionId: one, prompt: [{ type: 'text', text: 'the first question' }] })).rejects.toMatchObject({ code: -32002 });
+      expect((await ctx.request('session/prompt', { sessionId: two, prompt: [{ type: 'text', text: 'the second question' }] })).stopReason).toBe('end_turn');
     });
   });
 
