@@ -51,7 +51,7 @@ interface Editor {
 
 interface EditorOptions {
   /** The answer to each permission question, by tool title prefix; default allow once. */
-  answer?: (request: RequestPermissionRequest) => string;
+  answer?: (request: RequestPermissionRequest) => string | Promise<string | undefined>;
   /** Offer fs/read_text_file and fs/write_text_file, over this map of unsaved buffers (path -> text). */
   buffers?: Map<string, string>;
 }
@@ -65,9 +65,11 @@ async function asEditor<T>(repo: TempRepo, env: NodeJS.ProcessEnv, options: Edit
   const editor: Editor = { updates: [], permissions: [], reads: [], writes: [], child, stderr: () => stderr };
   let app = client({ name: 'test-editor' })
     .onNotification('session/update', ({ params }) => void editor.updates.push(params))
-    .onRequest('session/request_permission', ({ params }): RequestPermissionResponse => {
+    .onRequest('session/request_permission', async ({ params }): Promise<RequestPermissionResponse> => {
       editor.permissions.push(params);
-      return { outcome: { outcome: 'selected', optionId: options.answer?.(params) ?? 'allow_once' } };
+      // An answer of undefined: the editor withdrew the question (the turn was cancelled).
+      const chosen = options.answer ? await options.answer(params) : 'allow_once';
+      return chosen === undefined ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: chosen } };
     });
   const buffers = options.buffers;
   if (buffers) {
@@ -311,6 +313,23 @@ describe('beans acp', () => {
       expect((await next).stopReason).toBe('end_turn');
       expect(textOf(editor, 'agent_message_chunk')).toBe('Back again.');
       expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(2);
+    });
+  });
+
+  it('cancels a turn that waits on a permission question', async () => {
+    const repo = makeTempRepo({ 'a.txt': 'one\n' });
+    const server = await openAi([{ toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'two' }, id: 'e1' }] }, { text: 'never' }]);
+    let withdraw: (() => void) | undefined;
+    const answer = () => new Promise<undefined>((resolve) => (withdraw = () => resolve(undefined)));
+    await asEditor(repo, providerEnv(server), { answer }, async (ctx, editor) => {
+      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
+      const prompt = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'edit' }] });
+      await until(() => editor.permissions.length === 1);
+      await ctx.notify('session/cancel', { sessionId });
+      expect((await prompt).stopReason).toBe('cancelled');
+      withdraw!();
+      expect(readFileSync(path.join(repo.dir, 'a.txt'), 'utf8')).toBe('one\n');
+      expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(1);
     });
   });
 
