@@ -2,10 +2,8 @@ import type { ChatSession } from '../agent/chat-session.js';
 import { UsageError } from '../errors.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import type { PermissionMode } from '../permissions/types.js';
-import { describeProfile } from '../plugins/index.js';
 import { HandoffError } from '../subagents/index.js';
 import { shellTool } from '../tools/shell.js';
-import { VERSION } from '../version.js';
 import type { AgentSession } from './agent-session-types.js';
 import type { RuntimeBase } from './base.js';
 import type { CatalogAndSubagents } from './catalog-subagents.js';
@@ -23,6 +21,7 @@ import type { SessionHooks } from './session-hooks.js';
 import type { SessionStorage } from './session-storage.js';
 import type { SessionSubagents } from './session-subagents.js';
 import type { SettledAgent } from './settle-agent.js';
+import { describeSession } from './session-info.js';
 import { createSwitchConversation } from './switch-conversation.js';
 import type { TrustAndSandbox } from './trust-sandbox.js';
 import type { TurnRunner } from './turn-runner.js';
@@ -123,26 +122,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     async end(reason = 'other') {
       await live.notify(hooks.runner.sessionEnd(reason));
     },
-    describeProfile: () => {
-      const active = handoffs.controller.active.name;
-      return active === handoffs.controller.initial.name ? describeProfile(settled.profile) : `${describeProfile(settled.profile)}\nThe conversation was handed off: the ${active} agent holds it now.`;
-    },
-    initInfo: () => ({
-      cwd: base.workspace.cwd,
-      model: live.session.model,
-      provider: settled.providerId,
-      tools: live.session.tools.names(),
-      permissionMode: live.permissionMode,
-      slashCommands: catalog.commands().map((command) => command.name),
-      // The agents `task` can run, as Claude Code lists them: general-purpose, inline, then plugin agents.
-      agents: subagents.map((definition) => definition.name),
-      skills: catalog.skills().map((skill) => skill.name),
-      plugins: catalog.plugins.map((plugin) => ({ name: plugin.name, path: plugin.root, ...(plugin.version ? { version: plugin.version } : {}) })),
-      version: VERSION,
-      mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
-    }),
-    mcpServers: () => mcp?.statuses() ?? [],
-    startMcpServers: () => mcp?.startRemembered(),
+    ...describeSession(parts),
     runTurn: parts.runTurn,
     async promptTurn(message, signal) {
       const prepared = await agent.preparePrompt(message.content);
