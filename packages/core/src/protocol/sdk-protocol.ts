@@ -9,6 +9,7 @@ import { parsePermissionMode, sdkPermissionMode } from '../runtime/permission-mo
 import { fromSdkUser, turnSummary, type SdkUserInput } from '../runtime/query.js';
 import { SdkMessageMapper, startupFailureResult } from '../runtime/sdk-messages.js';
 import type { AgentSessionOptions, CanUseTool } from '../runtime/session-options.js';
+import { rewindFilesResult } from '../runtime/session-checkpoints.js';
 import { ControlChannel, type ControlRequest, type ControlResponse } from './control-channel.js';
 import { sdkToolHooks, type SdkHookRegistrations } from './sdk-hooks.js';
 import { sdkMcpTools } from './sdk-mcp.js';
@@ -83,6 +84,10 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           if (typeof request.model === 'string' && request.model) session.session.setModel(request.model);
           return channel.respond(id);
         }
+        case 'rewind_files': {
+          const session = await start();
+          return channel.respond(id, { ...(await rewindFilesResult(session.checkpoints, String(request.user_message_id ?? ''), request.dry_run === true)) });
+        }
         default:
           return channel.respondError(id, `Beans does not support the control request "${request.subtype}".`);
       }
@@ -143,6 +148,10 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
 
 function sessionOptions(options: SdkProtocolOptions, init: InitializeRequest | undefined, channel: ControlChannel, self: () => AgentSession): AgentSessionOptions {
   const session = { ...options.session };
+  // As Claude Code: the SDK's enableFileCheckpointing (this variable) turns checkpoints on for its sessions.
+  const env = session.env ?? process.env;
+  const checkpointing = /^(1|true)$/i.test(env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING ?? '');
+  session.flags = { ...session.flags, 'checkpoints.enabled': checkpointing };
   // The SDK sends [""] when its caller set no system prompt: Beans' own profile then.
   const systemPrompt = Array.isArray(init?.systemPrompt) ? init.systemPrompt.join('\n') : init?.systemPrompt;
   if (systemPrompt?.trim()) session.systemPrompt = systemPrompt;

@@ -9,6 +9,7 @@ import { SdkMessageMapper, type RunSummary } from './sdk-messages.js';
 import type { TurnOutcome } from './run-turn.js';
 import type { SdkMessage } from './sdk-types.js';
 import type { AgentSessionOptions } from './session-options.js';
+import { rewindFilesResult, type RewindFilesResult } from './session-checkpoints.js';
 
 /** A user message as the Claude Agent SDK streams it in. */
 export interface SdkUserInput {
@@ -29,6 +30,8 @@ export interface QueryOptions extends Omit<AgentSessionOptions, 'interactive' | 
   abortController?: AbortController;
   /** Also yield `stream_event` messages as text and tool input stream in. */
   includePartialMessages?: boolean;
+  /** Keep file checkpoints at every user message so `rewindFiles()` can restore them (the SDK's option). */
+  enableFileCheckpointing?: boolean;
 }
 
 /** The messages of a run, plus controls, as the Claude Agent SDK's `Query`. */
@@ -39,6 +42,8 @@ export interface Query extends AsyncGenerator<SdkMessage, void> {
   setModel(model?: string): Promise<void>;
   /** Beans' or the SDK's mode names. */
   setPermissionMode(mode: string): Promise<void>;
+  /** Puts the files back as they were at a user message (its uuid); `dryRun` only says what would change. */
+  rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
   /** Ends the query: stops any run and releases the session. */
   close(): void;
 }
@@ -52,7 +57,8 @@ export function query({ prompt, options = {} }: { prompt: string | AsyncIterable
   const outbox = new AsyncQueue<SdkMessage>();
   let agent: AgentSession | undefined;
   let closed = false;
-  const ready = createAgentSession({ ...options, interactive: false });
+  const { enableFileCheckpointing, ...sessionOptions } = options;
+  const ready = createAgentSession({ ...sessionOptions, interactive: false, flags: { 'checkpoints.enabled': enableFileCheckpointing === true } });
 
   const run = async () => {
     agent = await ready;
@@ -88,6 +94,7 @@ export function query({ prompt, options = {} }: { prompt: string | AsyncIterable
   generator.setPermissionMode = async (mode) => {
     (agent ?? (await ready)).permissionMode = parsePermissionMode(mode);
   };
+  generator.rewindFiles = async (userMessageId, rewind = {}) => rewindFilesResult((agent ?? (await ready)).checkpoints, userMessageId, rewind.dryRun === true);
   generator.close = () => {
     closed = true;
     agent?.session.abort();

@@ -112,3 +112,38 @@ function lastTurn(messages: readonly AgentMessage[]): TurnInfo | undefined {
   }
   return undefined;
 }
+
+/** What the Claude Agent SDK's `rewindFiles()` returns (the `rewind_files` control response). */
+export interface RewindFilesResult {
+  canRewind: boolean;
+  error?: string;
+  filesChanged?: string[];
+  insertions?: number;
+  deletions?: number;
+}
+
+const NOT_ENABLED = 'File checkpointing is not enabled: pass enableFileCheckpointing: true to query() (or set checkpoints.enabled).';
+
+/**
+ * `rewindFiles(userMessageId, { dryRun })` as Claude Code answers it: the code only (the conversation
+ * stays), never a throw. Files changed by hand since Beans wrote them are not overwritten: the answer
+ * is `canRewind: false` with an error naming them (the SDK has no way to ask, and no --force).
+ */
+export async function rewindFilesResult(checkpoints: SessionCheckpoints, userMessageId: string, dryRun: boolean): Promise<RewindFilesResult> {
+  if (!checkpoints.enabled) return { canRewind: false, error: NOT_ENABLED };
+  try {
+    const { code } = await checkpoints.rewind(userMessageId, { code: true, dryRun });
+    if (!code) return { canRewind: false, error: NOT_ENABLED };
+    if (!code.canRewind) return { canRewind: false, ...(code.error ? { error: code.error } : {}) };
+    const failed = code.failed ?? [];
+    return {
+      canRewind: true,
+      ...(failed.length ? { error: `Could not restore ${failed.map((failure) => `${failure.path} (${failure.reason})`).join(', ')}.` } : {}),
+      filesChanged: code.filesChanged,
+      insertions: code.insertions,
+      deletions: code.deletions,
+    };
+  } catch (error) {
+    return { canRewind: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
