@@ -97,7 +97,7 @@ export class DbosBackend implements WorkflowBackend {
     // One configuration per queue lives in the database. A process sets only the limits it has
     // settings for, so a run without them keeps the limits the workers were started with.
     await DBOS.registerQueue(RUNS_QUEUE, { minPollingIntervalMs: 100, onConflict: 'never_update' });
-    const calls = await DBOS.registerQueue(CALLS_QUEUE, { minPollingIntervalMs: 50, onConflict: 'never_update' });
+    const calls = await DBOS.registerQueue(CALLS_QUEUE, { minPollingIntervalMs: 20, onConflict: 'never_update' });
     const { maxConcurrentCalls, workerConcurrency, rateLimit } = this.options.limits;
     const global = maxConcurrentCalls ?? (await calls.getGlobalConcurrency());
     if (workerConcurrency && global && workerConcurrency > global) throw new ConfigError(`workflows.workerConcurrency (${workerConcurrency}) cannot exceed workflows.maxConcurrentCalls (${global}).`);

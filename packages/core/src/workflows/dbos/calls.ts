@@ -49,6 +49,21 @@ export function queueRunner(options: {
   onCallError: () => Promise<void>;
 }): QueueRunner {
   const listeners = new Map<string, (local: number, message?: string) => void>();
+  // One query finds every finished call of the run (instead of one poll per waiting call): a run
+  // with hundreds of calls in flight costs the database one query per tick.
+  const waiting = new Map<string, () => void>();
+  let checking = false;
+  const done = setInterval(() => {
+    if (checking || waiting.size === 0) return;
+    checking = true;
+    options.client
+      .listWorkflows({ workflowIDs: [...waiting.keys()], status: ['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'], loadInput: false, loadOutput: false })
+      .then((finished) => {
+        for (const call of finished) waiting.get(call.workflowID)?.();
+      })
+      .catch(() => {})
+      .finally(() => (checking = false));
+  }, 15);
   let seq = 0;
   let polling = false;
   const poll = setInterval(() => {
@@ -66,7 +81,10 @@ export function queueRunner(options: {
       .finally(() => (polling = false));
   }, 150);
   return {
-    stop: () => clearInterval(poll),
+    stop: () => {
+      clearInterval(poll);
+      clearInterval(done);
+    },
     async run(call) {
       // What was reported finished is stored before the next request leaves.
       await options.beforeCall();
@@ -75,14 +93,17 @@ export function queueRunner(options: {
       try {
         const args: CallArgs = { runId: options.runId, agent: call.agent, prompt: call.prompt };
         const handle = await options.client.enqueue({ queueName: CALLS_QUEUE, workflowName: CALL_WORKFLOW, workflowID: id, appVersion: options.appVersion }, args);
+        const finished = new Promise<void>((resolve) => waiting.set(id, resolve));
         try {
-          const result = await untilAborted(handle.getResult({ pollingIntervalMs: 100 }) as Promise<CallResult>, call.signal, () => options.client.cancelWorkflow(id).catch(() => {}));
+          // Finished: the result is read at once.
+          const result = await untilAborted(finished.then(() => handle.getResult() as Promise<CallResult>), call.signal, () => options.client.cancelWorkflow(id).catch(() => {}));
           return result.text;
         } catch (error) {
           if (!call.signal.aborted) await options.onCallError();
           throw error;
         }
       } finally {
+        waiting.delete(id);
         listeners.delete(id);
       }
     },
