@@ -22,6 +22,6 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const { runChat } = await import('./ui/run-chat.js');
   const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR) });
   await app.end('prompt_input_exit');
-  app.close();
+  await app.close();
   return code;
 }

@@ -40,7 +40,8 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   });
   const turn = await agent.runTurn(prepared.messages, controller.signal).finally(removeSignals);
   await agent.end();
-  agent.close();
+  // Resolves at once unless telemetry is on; then once it is exported (a dead collector: ~1.5 s at most).
+  await agent.close();
   const { result } = turn;
   for (const notice of turn.notices) process.stderr.write(`beans: ${notice}\n`);
   // A guardrail or a UserPromptSubmit hook refused the prompt: nothing ran (exit 2).

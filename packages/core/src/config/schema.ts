@@ -176,6 +176,18 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  telemetry: lazily(() =>
+    z
+      .object({
+        // OpenTelemetry export; where to is the standard OTEL_* variables' business.
+        enabled: z.boolean().describe('true or false'),
+        logPrompts: z.boolean().describe('true or false'),
+        includeRepository: z.boolean().describe('true or false'),
+        organization: z.string().describe('a string'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   agents: lazily(() =>
     z
       .object({
@@ -281,6 +293,7 @@ export interface BeansConfig {
   agents: { maxParallel?: number; maxTurns?: number };
   input: { maxStdinBytes: number };
   webFetch: { allowPrivateNetwork: boolean; timeoutMs?: number; maxBytes?: number };
+  telemetry: { enabled: boolean; logPrompts: boolean; includeRepository: boolean; organization?: string };
   mcpServers?: Record<string, unknown>;
   mcp: { timeoutMs?: number };
   workflows: { backend?: 'local' | 'dbos'; databaseUrl?: string; maxConcurrentCalls?: number; workerConcurrency?: number; rateLimit?: { calls?: number; periodMs?: number } };
@@ -312,6 +325,9 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'webFetch.allowPrivateNetwork': false,
   'input.maxStdinBytes': 10 * 1024 * 1024,
   'sandbox.allowedHosts': [],
+  'telemetry.enabled': false,
+  'telemetry.logPrompts': false,
+  'telemetry.includeRepository': false,
   'ui.markdown': true,
   'ui.showCost': true,
   debug: false,

@@ -284,6 +284,31 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a number of bytes"
   },
   {
+    "key": "telemetry",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "telemetry.enabled",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
+    "key": "telemetry.logPrompts",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
+    "key": "telemetry.includeRepository",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
+    "key": "telemetry.organization",
+    "kind": "string",
+    "expected": "a string"
+  },
+  {
     "key": "agents",
     "kind": "object",
     "expected": "an object"

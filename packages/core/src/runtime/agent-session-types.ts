@@ -100,8 +100,11 @@ export interface AgentSession {
   end(reason?: 'clear' | 'logout' | 'prompt_input_exit' | 'other'): Promise<void>;
   /** File checkpoints of the live conversation: list them, rewind code and/or conversation to a user message. */
   readonly checkpoints: SessionCheckpoints;
-  /** Stops the run, releases the session log and terminates MCP servers. */
-  close(): void;
+  /**
+   * Stops the run, releases the session log and terminates MCP servers; resolves once telemetry is
+   * exported (at most ~1.5 s with a collector that is down).
+   */
+  close(): Promise<void>;
 }
 
 export interface PermissionRulesInfo {

@@ -21,6 +21,7 @@ import { loadSystemPrompts } from './system-prompt.js';
 import { settleTrustAndSandbox } from './trust-sandbox.js';
 import { createTurnRunner } from './turn-runner.js';
 import { settleNewDeclarations } from './settle-declarations.js';
+import { startSessionTelemetry } from './session-telemetry.js';
 
 // The session's public types live beside it (agent-session-types.ts) so its parts can name them
 // without importing this file back; this file is their public face.
@@ -68,8 +69,9 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });
   const systemPrompt = await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, logs, live, warnings });
-  const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, warnings });
+  const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs });
+  const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
   const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs });
-  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, conversation, runTurn, checkpoints });
+  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints });
 }

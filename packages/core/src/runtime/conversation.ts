@@ -15,6 +15,7 @@ import type { SessionHooks } from './session-hooks.js';
 import type { AgentSessionOptions } from './session-options.js';
 import type { SessionStorage } from './session-storage.js';
 import type { SettledAgent } from './settle-agent.js';
+import type { Telemetry } from '../telemetry/index.js';
 
 export interface ConversationFactoryInput {
   base: RuntimeBase;
@@ -29,6 +30,8 @@ export interface ConversationFactoryInput {
   compaction: Compaction;
   mcp: McpServerSet | undefined;
   logs: ConversationLogs;
+  /** When on: every conversation's events become spans, metrics and log events. */
+  telemetry: Telemetry | undefined;
   warnings: string[];
 }
 
@@ -119,6 +122,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       },
     };
     logs.set(session, log);
+    input.telemetry?.observe(session);
     // The budget is per run: what the session had spent when this run began.
     session.subscribe((event) => event.type === 'agent_start' && (log.runStartCostUsd = session.usage.costUsd));
     startRememberedMcpOnAnswer(session, mcp);

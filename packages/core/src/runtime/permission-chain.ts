@@ -22,6 +22,15 @@ export interface PermissionChainInput {
   sandboxed: boolean;
 }
 
+/** What was decided about one tool call, and by whom (telemetry's `tool_decision`). */
+export interface ToolCallDecision {
+  toolName: string;
+  toolUseId: string;
+  decision: 'accept' | 'reject';
+  /** `user`: a person (or the SDK program) answered; `hook`: a PreToolUse hook blocked it; `config`: rules and mode. */
+  source: 'config' | 'user' | 'hook';
+}
+
 /** One conversation's permission check and the "always" answers it collects. */
 export interface ConversationCheck {
   approved: ToolRule[];
@@ -45,6 +54,8 @@ export interface PermissionChain {
   rules(session: ChatSession): PermissionRulesInfo;
   /** Forgets "always" answers of the conversation: the one written as `rule`, or all. Returns how many went. */
   removeApprovals(session: ChatSession, rule?: string): number;
+  /** Hears every decision of every conversation's check; returns the unsubscribe. */
+  onDecision(listener: (decision: ToolCallDecision) => void): () => void;
 }
 
 /** Part 8: before every tool call, the caller's hook, PreToolUse hooks, then the permission policy. */
@@ -68,6 +79,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
   const readDenied = createReadDenied(deny, base.workspace.root);
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
   const approvals = new WeakMap<ChatSession, ToolRule[]>();
+  const decisionListeners = new Set<(decision: ToolCallDecision) => void>();
   return {
     allow,
     deny,
@@ -75,13 +87,32 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     readDenied,
     newCheck() {
       const approved: ToolRule[] = [];
-      const beforeToolCall = composeBeforeToolCall(
+      // Who decided, by call id, for the listeners: a person asked, or a hook that blocked.
+      const asked = new Set<string>();
+      const blockedByHook = new Set<string>();
+      const askAndNote: AskUser | undefined = ask && ((request, signal) => (asked.add(request.call.id), ask(request, signal)));
+      const hookAndNote: BeforeToolCall | undefined =
+        hooks.beforeToolCall &&
+        (async (context, signal) => {
+          const result = await hooks.beforeToolCall!(context, signal);
+          if (result?.block) blockedByHook.add(context.call.id);
+          return result;
+        });
+      const check = composeBeforeToolCall(
         options.beforeToolCall,
-        hooks.beforeToolCall,
-        permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask, sandboxed: input.sandboxed, approved })),
+        hookAndNote,
+        permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask: askAndNote, sandboxed: input.sandboxed, approved })),
         // Only calls the policy let through reach the parts that wrap execution (checkpoints).
         hooks.afterPermission,
       );
+      const beforeToolCall: BeforeToolCall = async (context, signal) => {
+        const result = await check(context, signal);
+        const id = context.call.id;
+        const source = blockedByHook.delete(id) ? 'hook' : asked.delete(id) ? 'user' : 'config';
+        const decision: ToolCallDecision = { toolName: context.tool.name, toolUseId: id, decision: result?.block ? 'reject' : 'accept', source };
+        for (const listener of decisionListeners) listener(decision);
+        return result;
+      };
       return { approved, beforeToolCall };
     },
     adopt(session, check) {
@@ -100,6 +131,10 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       const kept = approved.filter((entry) => rule !== undefined && entry.source !== rule);
       approved.splice(0, approved.length, ...kept);
       return before - kept.length;
+    },
+    onDecision(listener) {
+      decisionListeners.add(listener);
+      return () => decisionListeners.delete(listener);
     },
   };
 }

@@ -78,7 +78,7 @@ export function query({ prompt, options = {} }: { prompt: string | AsyncIterable
       }
     } finally {
       options.abortController?.signal.removeEventListener('abort', onAbort);
-      agent.close();
+      await agent.close();
     }
   };
   run().then(() => outbox.end(), (error: unknown) => outbox.fail(error));

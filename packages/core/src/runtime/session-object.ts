@@ -25,6 +25,7 @@ import { describeSession } from './session-info.js';
 import { createSwitchConversation } from './switch-conversation.js';
 import type { TrustAndSandbox } from './trust-sandbox.js';
 import type { TurnRunner } from './turn-runner.js';
+import type { Telemetry } from '../telemetry/index.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
@@ -42,6 +43,7 @@ export interface SessionParts {
   logs: ConversationLogs;
   handoffs: Handoffs;
   compaction: Compaction;
+  telemetry: Telemetry | undefined;
   conversation: ConversationFactory;
   runTurn: TurnRunner;
   checkpoints: SessionCheckpoints;
@@ -133,10 +135,11 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       return parts.runTurn(messages, signal);
     },
     checkpoints: parts.checkpoints,
-    close: () => {
+    close: async () => {
       live.session.close();
       void sandbox?.dispose();
       void mcp?.close();
+      await parts.telemetry?.shutdown();
     },
   };
   return agent;

@@ -5,6 +5,7 @@ import type { LLMClient } from '../llm/types.js';
 import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { InlineAgents } from '../subagents/agents.js';
+import type { TelemetryProviders } from '../telemetry/index.js';
 
 /** The Claude Agent SDK's permission callback: asked whenever the policy would ask a person. */
 export type CanUseTool = (
@@ -38,6 +39,11 @@ export interface AgentSessionOptions {
   disallowedTools?: string | readonly string[];
   maxTurns?: number;
   maxBudgetUsd?: number;
+  /**
+   * The program's own OpenTelemetry providers: Beans' spans, metrics and log events go to them
+   * (telemetry is then on whatever the settings say) and Beans starts no SDK of its own.
+   */
+  telemetry?: TelemetryProviders;
   /** Replaces the profile's instructions; the environment, context files and skills are still added. */
   systemPrompt?: string;
   /** Appended to the end of the system prompt. */
