@@ -72,13 +72,9 @@ const otelGrpcRequires = {
 };
 
 rmSync(outdir, { recursive: true, force: true });
-<<<<<<< HEAD
 // acp.js is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
 // its chunks with the import from cli.js.
-await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js') }, splitting: true, outdir, plugins: [stringWidthFastPath, yogaWithoutFetch] });
-=======
-await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js') }, splitting: true, outdir, plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires] });
->>>>>>> f2095ac (OpenTelemetry (issue 42): metrics (beans.*), log events and GenAI-convention traces from every session, on the official Node SDK configured by the OTEL_* variables and loaded only when BEANS_ENABLE_TELEMETRY=1 / telemetry.enabled; TRACEPARENT honoured; one-shot runs flush before exit (a dead collector costs at most ~1.5 s); the permission chain reports each decision and its source; programs pass their own providers (createAgentSession/query telemetry option); e2e against an in-process OTLP receiver (http/json, http/protobuf, gRPC), library test with in-memory exporters)
+await build({ ...common, entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js') }, splitting: true, outdir, plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires] });
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 // main.js imports ./acp/index.js; in the bundle that module is the acp.js entry beside it.
