@@ -139,6 +139,38 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(restarted.stderr()).not.toMatch(/\/a2 /);
   });
 
+  it('SIGTERM drains a worker: its call in flight finishes, it exits 0, another worker takes the rest', async () => {
+    const repo = releaseRepo();
+    const { env } = await dbosRepo(repo);
+    let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+    let signalled = false;
+    const first = await scriptedOllama({
+      turns: (request, n) => {
+        if (callsOf([request])[0] === 'checker:b' && !signalled) {
+          signalled = true;
+          setTimeout(() => worker!.child.kill('SIGTERM'), 100);
+          return { text: ['{"item": "b",', ' "ok": false}'], chunkDelayMs: 1500 };
+        }
+        return releaseAgents()(request, n);
+      },
+    });
+    const second = await scriptedOllama({ turns: releaseAgents() });
+    const runServer = await scriptedOllama({ turns: releaseAgents() });
+    worker = await startWorker(repo, env(first), 'w1');
+    const running = runBeans(['workflow', 'run', 'release-notes', '--no-work', '-o', 'json'], { cwd: repo.dir, env: env(runServer), timeoutMs: 50_000 });
+    const code = await new Promise<number | null>((resolve) => worker!.child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(worker.stderr()).toMatch(/worker w1 stopping \(SIGTERM\): finishing the calls in flight/);
+    expect(worker.stderr()).toMatch(/\/2\/i1\/0\/a1 finished/);
+    await startWorker(repo, env(second), 'w2');
+    const run = await running;
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'success', result: 'features written\n\nfixed 1 item(s)' });
+    // Item b ran once, on the draining worker; the rest went to the other one.
+    expect(callsOf(first.requests).filter((call) => call === 'checker:b')).toHaveLength(1);
+    expect(callsOf(second.requests).sort()).toEqual(['checker:c', 'fixer']);
+  });
+
   it('holds the global concurrency limit and the rate limit across workers', async () => {
     const calls = 6;
     const repo = releaseRepo();
