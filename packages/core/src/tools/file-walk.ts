@@ -1,6 +1,7 @@
 import nodeFs, { type Dirent } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
+import { createConfinedLookup } from '../workspace/confined-dir.js';
 import { isInside, toRelative, type WorkspacePath } from '../workspace/paths.js';
 import { GitignoreFilter } from './gitignore.js';
 import { assertBraceExpansionBounded } from './glob-braces.js';
@@ -52,29 +53,30 @@ export async function walkFiles(root: string, base: WorkspacePath, pattern: stri
 }
 
 /**
- * Brace sets can smuggle absolute or `..` alternatives past a pattern check ({/etc,src}/*), and a
- * named folder may be a link out: every result is confined on its own, by its folder's real path
- * (resolved once per folder) and, for a link, its own. The one lstat per file also gives the mtime.
+ * Brace sets can smuggle absolute or `..` alternatives past a pattern check ({/etc,src}/*), a named
+ * folder may be a link out, and a folder may be swapped for a link while the walk reads it: every
+ * result is confined on its own. Its folder is opened from the root without following a link (once
+ * per folder) and the name looked up in that open folder, so a name the walk read through a swapped
+ * folder is reported only if the real folder inside holds it too (issue 43 item 6); a result that is
+ * itself a link must resolve inside. The one lstat per file also gives the mtime.
  */
 async function confine(root: string, paths: string[], withStats: boolean): Promise<WalkedFile[]> {
-  const folders = new Map<string, boolean>();
+  // In path order, so the lookup reuses the folders it holds open.
+  const sorted = paths.map((rel) => ({ rel, absolute: path.resolve(root, rel) })).filter(({ absolute }) => isInside(root, absolute));
+  sorted.sort((a, b) => (a.absolute < b.absolute ? -1 : a.absolute > b.absolute ? 1 : 0));
+  const lookup = createConfinedLookup(root);
   const files: WalkedFile[] = [];
-  for (let i = 0; i < paths.length; i++) {
-    // Synchronous lstat is ~10x cheaper than the promise API per call; batches keep the loop responsive.
-    if (i % STAT_BATCH === STAT_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
-    const rel = paths[i]!;
-    const absolute = path.resolve(root, rel);
-    if (!isInside(root, absolute)) continue;
-    const folder = path.dirname(absolute);
-    let inside = folders.get(folder);
-    if (inside === undefined) {
-      inside = realInside(root, folder);
-      folders.set(folder, inside);
+  try {
+    for (let i = 0; i < sorted.length; i++) {
+      // Synchronous calls are ~10x cheaper than the promise API per call; batches keep the loop responsive.
+      if (i % STAT_BATCH === STAT_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+      const { rel, absolute } = sorted[i]!;
+      const stats = lookup.lstat(path.dirname(absolute), path.basename(absolute));
+      if (!stats || (stats.isSymbolicLink() && !realInside(root, absolute))) continue;
+      files.push({ path: rel, mtimeMs: withStats ? stats.mtimeMs : 0 });
     }
-    if (!inside) continue;
-    const stats = nodeFs.lstatSync(absolute, { throwIfNoEntry: false });
-    if (!stats || (stats.isSymbolicLink() && !realInside(root, absolute))) continue;
-    files.push({ path: rel, mtimeMs: withStats ? stats.mtimeMs : 0 });
+  } finally {
+    lookup.close();
   }
   return files;
 }

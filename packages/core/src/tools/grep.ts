@@ -8,6 +8,7 @@ import { confinedPaths } from '../workspace/confine.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { GitignoreFilter } from './gitignore.js';
+import { confirmMatches, type ReportedMatch } from './grep-verify.js';
 import { commandOnPath, compileRegex, EngineUnavailable, runEngine, type GrepEngine, type GrepQuery } from './grep-engines.js';
 import { guarded } from './result.js';
 import { plural } from './text.js';
@@ -92,7 +93,7 @@ export async function searchWorkspace(
   const display = lineDisplay(pattern, ignoreCase);
   const includes = includeFilter(input.include, base.relative);
 
-  const shown: string[] = [];
+  const shown: ReportedMatch[] = [];
   let chars = 0;
   let total = 0;
   const files = new Set<string>();
@@ -109,9 +110,8 @@ export async function searchWorkspace(
     total++;
     files.add(file);
     if (shown.length < GREP_MAX_MATCHES && chars < GREP_MAX_CHARS) {
-      const entry = `${file}:${line}: ${display(text)}`;
-      shown.push(entry);
-      chars += entry.length + 1;
+      shown.push({ file, line, text });
+      chars += `${file}:${line}: ${display(text)}`.length + 1;
     }
     return total < GREP_COUNT_CAP;
   };
@@ -131,6 +131,12 @@ export async function searchWorkspace(
     }
   }
   signal.throwIfAborted();
+  // What is shown is read again through descriptors: nothing an engine read through a swapped
+  // folder reaches the model. Matches only counted (past the shown ones) are not re-read.
+  const confirmed = await confirmMatches(root, shown, signal);
+  total -= shown.length - confirmed.length;
+  const confirmedFiles = new Set(confirmed.map((match) => match.file));
+  for (const match of shown) if (!confirmedFiles.has(match.file)) files.delete(match.file);
 
   const where = base.relative === '.' ? 'the workspace' : base.relative;
   if (total === 0) {
@@ -140,10 +146,10 @@ export async function searchWorkspace(
     }
     return { content: `No matches for /${input.pattern}/ in ${where}${hint}.` };
   }
-  let content = shown.join('\n');
-  if (total > shown.length) {
+  let content = confirmed.map((match) => `${match.file}:${match.line}: ${display(match.text)}`).join('\n');
+  if (total > confirmed.length) {
     const count = total >= GREP_COUNT_CAP ? `more than ${plural(total, 'match', 'matches')}` : plural(total, 'match', 'matches');
-    content += `\n\n[Showing ${shown.length} of ${count} in ${plural(files.size, 'file')}. Narrow the search with path, include or a more specific pattern.]`;
+    content += `\n\n[Showing ${confirmed.length} of ${count} in ${plural(files.size, 'file')}. Narrow the search with path, include or a more specific pattern.]`;
   }
   return { content };
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import type { LineIndex } from './line-index.js';
 import { looksBinary } from './text.js';
 
@@ -15,6 +16,8 @@ export interface LineWindowOptions {
   signal: AbortSignal;
   /** Where this file's lines start, learnt by earlier reads; the scan starts at the nearest and adds to it. */
   index?: LineIndex;
+  /** The file already opened (confined, see openFileConfined): read from it, not by path; the caller closes it. */
+  handle?: FileHandle;
 }
 
 export interface LineWindow {
@@ -52,7 +55,9 @@ export async function readLineWindow(absolute: string, options: LineWindowOption
   let first = start.byte === 0; // a file is sniffed for binary content from its first byte
   let trailing = false; // the last line has bytes but no newline yet
 
-  const stream = createReadStream(absolute, { start: start.byte, signal: options.signal, highWaterMark: 1 << 16 });
+  const stream = options.handle
+    ? createReadStream(absolute, { fd: options.handle, autoClose: false, start: start.byte, signal: options.signal, highWaterMark: 1 << 16 })
+    : createReadStream(absolute, { start: start.byte, signal: options.signal, highWaterMark: 1 << 16 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       if (first) {

@@ -1,13 +1,17 @@
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
+import { openFileConfined } from '../workspace/confined-dir.js';
+import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { resolveReadable } from './saved-output.js';
-import { MAX_TEXT_FILE_BYTES, statOrUndefined } from './file-io.js';
+import { MAX_TEXT_FILE_BYTES } from './file-io.js';
 import { lineIndexFor } from './line-index.js';
 import { readLineWindow } from './line-window.js';
 import { missingFileMessage } from './missing-file.js';
 import { guarded } from './result.js';
 import { formatBytes, numberLines } from './text.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { defineTool, type ToolContext, type ToolResult } from './tool.js';
 import { textLineWindow } from './editor-files.js';
 import { isInside } from '../workspace/paths.js';
 import { lazily } from '../lazily.js';
@@ -37,49 +41,68 @@ export const readFileTool = defineTool({
   async execute(input, ctx) {
     return guarded(ctx.signal, async () => {
       const target = resolveReadable(ctx, input.path);
-      const stats = await statOrUndefined(target.absolute);
-      if (!stats) throw new ToolInputError(await missingFileMessage(target));
-      if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory. Use list_directory to see what it holds, or glob to find files in it.`);
-      if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
-      // Also a hard link to a denied file, which a path rule alone would miss.
-      if (ctx.readDenied?.(target.relative)) throw new ToolInputError(`${target.relative} is blocked by a read_file deny rule (the file, or a link to it). Do not try to read it another way.`);
-      const windowed = input.offset !== undefined || input.limit !== undefined;
-      if (stats.size > MAX_TEXT_FILE_BYTES && !windowed) {
-        throw new ToolInputError(
-          `${target.relative} is ${formatBytes(stats.size)}, too large to read whole. Find the lines you need with grep, then read a window with offset and limit (e.g. offset: 1, limit: 200).`,
-        );
+      // Opened once, through folders held open from the workspace root without following a link,
+      // and everything below reads that descriptor: a folder swapped for a link to outside after the
+      // path was checked makes the open fail instead of reading outside (issue 43 item 6).
+      const inWorkspace = target.relative !== target.absolute;
+      let handle: FileHandle;
+      try {
+        handle = await openFileConfined(inWorkspace ? resolveInWorkspace(ctx.workspace, '.').absolute : path.dirname(target.absolute), target.absolute);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') throw new ToolInputError(await missingFileMessage(target));
+        throw error;
       }
-      const offset = input.offset ?? 1;
-      const shape = { offset, maxLines: input.limit ?? READ_DEFAULT_LINES, maxChars: READ_MAX_CHARS, maxLineChars: READ_MAX_LINE_CHARS };
-      // An editor's buffer, unsaved changes included, when it offers one (saved tool outputs stay on disk).
-      const fromEditor = ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES && !isSavedOutput(ctx, target.absolute);
-      const window = fromEditor
-        ? textLineWindow(await ctx.editorFiles!.readText!(target.absolute, ctx.signal), shape)
-        : await readLineWindow(target.absolute, { ...shape, countAll: stats.size <= MAX_TEXT_FILE_BYTES, signal: ctx.signal, index: lineIndexFor(target.absolute, stats) });
-      if (window.binary) {
-        throw new ToolInputError(
-          `${target.relative} looks like a binary file (${formatBytes(stats.size)}, contains NUL bytes); read_file only reads text. Inspect it with shell instead (e.g. \`file\`, \`xxd ${target.relative} | head\`).`,
-        );
+      try {
+        return await readOpened(handle, target, input, ctx);
+      } finally {
+        await handle.close();
       }
-      ctx.state.fileTimes.set(target.absolute, stats.mtimeMs);
-      const total = window.totalLines;
-      if (window.lines.length === 0) {
-        if (total === 0) return { content: `(${target.relative} is empty)` };
-        throw new ToolInputError(`offset ${offset} is past the end of ${target.relative}, which has ${total ?? 'fewer'} lines.`);
-      }
-      const last = offset + window.lines.length - 1;
-      let content = numberLines(window.lines, offset);
-      const more = total === undefined || last < total;
-      if (more || offset > 1) {
-        const of = total === undefined ? '' : ` of ${total}`;
-        const why = window.stoppedForSize ? ' (output size limit reached)' : '';
-        const next = more ? ` Read on with offset: ${last + 1}.` : '';
-        content += `\n\n[Lines ${offset}-${last}${of} shown${why}.${next}]`;
-      }
-      return { content };
     });
   },
 });
+
+async function readOpened(handle: FileHandle, target: WorkspacePath, input: { offset?: number; limit?: number }, ctx: ToolContext): Promise<ToolResult> {
+  const stats = await handle.stat();
+  if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory. Use list_directory to see what it holds, or glob to find files in it.`);
+  if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
+  // Also a hard link to a denied file, which a path rule alone would miss.
+  if (ctx.readDenied?.(target.relative)) throw new ToolInputError(`${target.relative} is blocked by a read_file deny rule (the file, or a link to it). Do not try to read it another way.`);
+  const windowed = input.offset !== undefined || input.limit !== undefined;
+  if (stats.size > MAX_TEXT_FILE_BYTES && !windowed) {
+    throw new ToolInputError(
+      `${target.relative} is ${formatBytes(stats.size)}, too large to read whole. Find the lines you need with grep, then read a window with offset and limit (e.g. offset: 1, limit: 200).`,
+    );
+  }
+  const offset = input.offset ?? 1;
+  const shape = { offset, maxLines: input.limit ?? READ_DEFAULT_LINES, maxChars: READ_MAX_CHARS, maxLineChars: READ_MAX_LINE_CHARS };
+  // An editor's buffer, unsaved changes included, when it offers one (saved tool outputs stay on disk).
+  const fromEditor = ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES && !isSavedOutput(ctx, target.absolute);
+  const window = fromEditor
+    ? textLineWindow(await ctx.editorFiles!.readText!(target.absolute, ctx.signal), shape)
+    : await readLineWindow(target.absolute, { ...shape, countAll: stats.size <= MAX_TEXT_FILE_BYTES, signal: ctx.signal, index: lineIndexFor(target.absolute, stats), handle });
+  if (window.binary) {
+    throw new ToolInputError(
+      `${target.relative} looks like a binary file (${formatBytes(stats.size)}, contains NUL bytes); read_file only reads text. Inspect it with shell instead (e.g. \`file\`, \`xxd ${target.relative} | head\`).`,
+    );
+  }
+  ctx.state.fileTimes.set(target.absolute, stats.mtimeMs);
+  const total = window.totalLines;
+  if (window.lines.length === 0) {
+    if (total === 0) return { content: `(${target.relative} is empty)` };
+    throw new ToolInputError(`offset ${offset} is past the end of ${target.relative}, which has ${total ?? 'fewer'} lines.`);
+  }
+  const last = offset + window.lines.length - 1;
+  let content = numberLines(window.lines, offset);
+  const more = total === undefined || last < total;
+  if (more || offset > 1) {
+    const of = total === undefined ? '' : ` of ${total}`;
+    const why = window.stoppedForSize ? ' (output size limit reached)' : '';
+    const next = more ? ` Read on with offset: ${last + 1}.` : '';
+    content += `\n\n[Lines ${offset}-${last}${of} shown${why}.${next}]`;
+  }
+  return { content };
+}
 
 /** Whole outputs saved beside the session: never an editor buffer. */
 function isSavedOutput(ctx: Pick<ToolContext, 'outputDir'>, absolute: string): boolean {
