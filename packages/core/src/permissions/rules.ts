@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { UsageError } from '../errors.js';
-import { approvalBlocker, commandVariants, hasOpaqueProgram } from './command-rules.js';
+import { approvalBlocker, commandVariants, denyPatternMatches } from './command-rules.js';
 import type { ShellAnalysis } from './shell-parse.js';
 
 /** `write_file` (every call) or `shell(git *)` / `edit_file(src/**)` (calls whose subject matches). */
@@ -107,8 +107,9 @@ export function matchesDomainPattern(pattern: string, host: string): boolean {
 /**
  * The first deny rule covering the call. A command is denied when the whole line or any simple
  * command in it matches, also once wrappers are peeled off (`env rm`, `/bin/rm`, `xargs rm`,
- * `find -delete`), so neither chaining nor wrapping slips a denied command past the rule. A
- * command whose program is not a literal word cannot be judged, so any command rule denies it.
+ * `find -delete`, `eval 'rm f'`, `git --no-pager push`), so neither chaining nor wrapping slips a
+ * denied command past the rule. A line whose programs cannot all be known (`$CMD`, `echo rm f | sh`,
+ * `alias`, `source`) cannot be judged, so any command rule denies it: when in doubt, the deny wins.
  */
 export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined, analysis?: ShellAnalysis): ToolRule | undefined {
   return rules.find((rule) => {
@@ -119,9 +120,8 @@ export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: 
     if (kind === 'domain') return matchesDomainPattern(rule.pattern, subject);
     if (matchesCommandPattern(rule.pattern, subject)) return true;
     if (!analysis) return false;
-    return analysis.commands.some(
-      (command) => hasOpaqueProgram(command) || commandVariants(command).some((variant) => matchesCommandPattern(rule.pattern!, variant.join(' '))),
-    );
+    if (analysis.unknown.length > 0) return true;
+    return analysis.commands.some((command) => command.variants.some((variant) => denyPatternMatches(rule.pattern!, command, variant, matchesCommandPattern)));
   });
 }
 

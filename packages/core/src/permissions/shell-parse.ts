@@ -1,12 +1,27 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Node, Parser as TreeSitterParser } from 'web-tree-sitter';
+import { baseName, findCommands, gitCommand, redefinition, unwrapStep, type Words } from './unwrap.js';
 
-/** One simple command: its words (undefined where a word is not a literal, e.g. `$X`), as written, and its text. */
+export { baseName } from './unwrap.js';
+
+/** One simple command as bash reads it, and what it really runs once wrappers are peeled off. */
 export interface SimpleCommand {
+  /** Its words; undefined where a word is not a literal (`$X`, `$(cmd)`). */
   words: (string | undefined)[];
+  /** The words as written. */
   raw: string[];
   text: string;
+  /** Variables set for this command alone: `A=1 cmd`, and `env A=1 cmd`'s. */
+  assignments: string[];
+  /** Per word: true when bash may turn it into other words (an unquoted glob or brace). */
+  globbed: boolean[];
+  /** Where each word stands in the line; only for commands of the line itself, not of a nested script. */
+  spans?: [number, number][];
+  /** Every form a rule should judge: as written, after each wrapper (`sudo rm` -> `rm`), git without its global options, what `find -exec` runs. */
+  variants: Words[];
+  /** The words of the program that really runs, past every wrapper. */
+  runs: Words;
 }
 
 /**
@@ -17,7 +32,14 @@ export interface ShellAnalysis {
   commands: SimpleCommand[];
   /** Reasons no allow rule may approve the line: file redirections, substitutions, subshells... */
   hazards: string[];
+  /** Why the programs the line runs cannot all be known (`eval $x`, `echo rm f | bash`, `alias`): any deny rule that names a program denies it. */
+  unknown: string[];
+  /** Variables the line sets for the rest of it (`PATH=.; ls`). */
+  assignments: string[];
 }
+
+/** Hazards the read-only classifier accepts when every command inside them is read-only. */
+export const SUBSTITUTION_HAZARDS: ReadonlySet<string> = new Set(['command substitution', 'process substitution']);
 
 let parser: Promise<TreeSitterParser> | undefined;
 
@@ -36,7 +58,7 @@ function loadParser(): Promise<TreeSitterParser> {
 
 export async function analyzeShellCommand(source: string): Promise<ShellAnalysis> {
   const instance = await loadParser();
-  const analysis: ShellAnalysis = { commands: [], hazards: [] };
+  const analysis: ShellAnalysis = { commands: [], hazards: [], unknown: [], assignments: [] };
   analyze(instance, source, analysis, 0);
   return analysis;
 }
@@ -50,10 +72,18 @@ function analyze(parser: TreeSitterParser, source: string, out: ShellAnalysis, d
     return;
   }
   try {
-    if (tree.rootNode.hasError) out.hazards.push('the command is not valid bash');
-    walk(tree.rootNode, out, (script) => {
-      if (depth >= MAX_NESTING) out.hazards.push('too deeply nested shells');
-      else analyze(parser, script, out, depth + 1);
+    if (tree.rootNode.hasError) {
+      out.hazards.push('the command is not valid bash');
+      out.unknown.push('a line bash may read differently than the parser');
+    }
+    walk(tree.rootNode, out, {
+      top: depth === 0,
+      nested: (script) => {
+        if (depth >= MAX_NESTING) {
+          out.hazards.push('too deeply nested shells');
+          out.unknown.push('too deeply nested shells');
+        } else analyze(parser, script, out, depth + 1);
+      },
     });
   } finally {
     tree.delete();
@@ -69,19 +99,36 @@ const HAZARDS: Record<string, string> = {
   arithmetic_expansion: 'arithmetic expansion',
 };
 
-function walk(node: Node, out: ShellAnalysis, nested: (script: string) => void): void {
+interface WalkContext {
+  /** True for the line itself, false inside a nested script (`bash -c`, `eval`). */
+  top: boolean;
+  nested: (script: string) => void;
+}
+
+function walk(node: Node, out: ShellAnalysis, context: WalkContext): void {
   const hazard = HAZARDS[node.type];
   if (hazard) out.hazards.push(hazard);
   switch (node.type) {
     case 'comment':
       return;
     case 'command':
-      collectCommand(node, out, nested);
+      collectCommand(node, out, context);
       break;
     case 'declaration_command':
     case 'unset_command':
-    case 'test_command':
-      out.commands.push({ words: [node.firstChild?.text ?? node.type], raw: [node.text], text: node.text });
+    case 'test_command': {
+      const words = [node.firstChild?.text ?? node.type];
+      out.commands.push({ words, raw: [node.text], text: node.text, assignments: [], globbed: [false], variants: [words], runs: words });
+      break;
+    }
+    case 'variable_assignment':
+      // `PATH=.:$PATH; git status`: the variable holds for the rest of the line. Those before a
+      // command (`A=1 cmd`) are the command's own and are collected with it.
+      if (node.parent?.type !== 'command') out.assignments.push(node.childForFieldName('name')?.text ?? node.text);
+      break;
+    case 'expansion':
+      // `${!x}` names another variable; `${x@P}` expands it as a prompt, which runs `$(...)` inside it.
+      if (/^\$\{!/.test(node.text) || /@P\}$/.test(node.text)) out.hazards.push(`an indirect or prompt expansion (${node.text})`);
       break;
     case 'file_redirect':
       checkRedirect(node, out);
@@ -95,33 +142,71 @@ function walk(node: Node, out: ShellAnalysis, nested: (script: string) => void):
       out.hazards.push('a compound command');
       break;
   }
-  for (const child of node.namedChildren) if (child) walk(child, out, nested);
+  for (const child of node.namedChildren) if (child) walk(child, out, context);
 }
 
-function collectCommand(node: Node, out: ShellAnalysis, nested: (script: string) => void): void {
+function collectCommand(node: Node, out: ShellAnalysis, context: WalkContext): void {
   const words: (string | undefined)[] = [];
   const parts: string[] = [];
+  const globbed: boolean[] = [];
+  const spans: [number, number][] = [];
+  const assignments: string[] = [];
   for (const child of node.namedChildren) {
-    if (!child || child.type === 'variable_assignment' || child.type === 'file_redirect' || child.type === 'herestring_redirect') continue;
+    if (!child || child.type === 'file_redirect' || child.type === 'herestring_redirect') continue;
+    if (child.type === 'variable_assignment') {
+      assignments.push(child.childForFieldName('name')?.text ?? child.text);
+      continue;
+    }
     const target = child.type === 'command_name' ? child.firstNamedChild ?? child : child;
     words.push(literal(target));
     parts.push(target.text);
+    globbed.push(expands(target));
+    spans.push([target.startIndex, target.endIndex]);
   }
   if (words.length === 0) return;
-  out.commands.push({ words, raw: parts, text: parts.join(' ') });
-  // `bash -c 'script'`: the script's commands count like the line's own.
-  const program = words[0] && baseName(words[0]);
-  if (program && SHELLS.has(program)) {
-    const at = words.indexOf('-c');
-    if (at > 0) {
-      const script = words[at + 1];
-      if (script === undefined) out.hazards.push('a shell script that is not a literal');
-      else nested(script);
-    }
-  }
+  const command: SimpleCommand = { words, raw: parts, text: parts.join(' '), assignments, globbed, variants: [], runs: words };
+  if (context.top) command.spans = spans;
+  out.commands.push(command);
+  // A program name bash builds by expansion (`$CMD`, `{rm,x}`, `/bin/r?`) cannot be judged by name.
+  if (words[0] === undefined || globbed[0]) out.unknown.push(`a program name that is not a literal word (${parts[0]})`);
+  command.runs = follow(words, command, out, context);
+  for (const inner of findCommands(command.runs)) follow(inner, command, out, context);
 }
 
-const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
+/** Walks a command inward through its wrappers, recording each form, and returns what finally runs. */
+function follow(start: Words, command: SimpleCommand, out: ShellAnalysis, context: WalkContext): Words {
+  let current = start;
+  const redefines = redefinition(current);
+  if (redefines) out.unknown.push(redefines);
+  command.variants.push(current);
+  for (let guard = 0; guard < 16; guard++) {
+    const step = unwrapStep(current);
+    if (!step) break;
+    if (step.kind === 'unknown') {
+      out.unknown.push(step.reason);
+      break;
+    }
+    if (step.kind === 'script') {
+      if (step.script === undefined) out.unknown.push(`a script that is not a literal (${command.text})`);
+      else context.nested(step.script);
+      break;
+    }
+    if (step.words[0] === undefined) out.unknown.push(`a program name that is not a literal word (${command.text})`);
+    command.assignments.push(...(step.assignments ?? []));
+    current = step.words;
+    const again = redefinition(current);
+    if (again) out.unknown.push(again);
+    command.variants.push(current);
+  }
+  if (current[0] !== undefined && baseName(current[0]) === 'git') {
+    const git = gitCommand(current);
+    // `git -c alias.x='!rm f' x`, `git --exec-path=/tmp x`: git may run any program.
+    if (git.reconfigures) out.unknown.push(`git options that can change what git runs (${git.globals.join(' ')})`);
+    if (git.globals.length > 0) command.variants.push(['git', ...current.slice(git.at)]);
+  }
+  return current;
+}
+
 
 /** Redirections to files can write anywhere; only fd duplications and /dev/null are harmless. */
 function checkRedirect(node: Node, out: ShellAnalysis): void {
@@ -158,6 +243,18 @@ function literal(node: Node): string | undefined {
   }
 }
 
+/** True when bash may expand the word into other words: an unquoted `*`, `?`, `[` or a `{a,b}` / `{1..3}` brace. */
+function expands(node: Node): boolean {
+  const unquoted = (part: Node): string => {
+    if (part.type === 'word') return part.text.replace(/\\./gs, 'q');
+    if (part.type === 'concatenation') return part.namedChildren.map((child) => (child ? unquoted(child) : '')).join('');
+    if (part.type === 'brace_expression') return '{a,b}';
+    return 'q';
+  };
+  const text = unquoted(node);
+  return /[*?[]/.test(text) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(text);
+}
+
 function decodeAnsiC(body: string): string {
   const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
   return body.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/gs, (_, escape: string) => {
@@ -167,6 +264,3 @@ function decodeAnsiC(body: string): string {
   });
 }
 
-export function baseName(program: string): string {
-  return program.replace(/^\\+/, '').split('/').pop() ?? program;
-}
