@@ -13,6 +13,7 @@ const COMMIT = [
   '---',
   '## Context',
   '- Current git status: !`git status --short`',
+  '- Would stage: !`git add --dry-run src`',
   '- Danger: !`rm -rf src`',
   '',
   '## Your task',
@@ -46,6 +47,7 @@ describe('a /commit-like plugin command in a plain one-shot', () => {
     expect(run.code).toBe(0);
     const user = chats[0]!.messages.find((message) => message.role === 'user')!.content;
     expect(user).toContain('- Current git status: ?? plugins/\n?? src/');
+    expect(user).toContain("- Would stage: add 'src/app.txt'");
     expect(user).toContain('- Danger: [not run: `rm -rf src`');
     expect(user).toContain('with the message "add app"');
     const tool = chats[1]!.messages.find((message) => message.role === 'tool')!.content;
@@ -53,13 +55,16 @@ describe('a /commit-like plugin command in a plain one-shot', () => {
     expect(execFileSync('git', ['log', '--format=%s'], { cwd: repo.dir, encoding: 'utf8', env: repo.env })).toBe('add app\n');
   });
 
-  it('without allowed-tools the same !`cmd` is not run in a one-shot, and the placeholder says so', async () => {
+  // Issue #31 changed this: `git status --short` is read-only and runs without allowed-tools; the
+  // line that stages (`git add --dry-run`) stands in for a line the allowed-tools must cover.
+  it('without allowed-tools a !`cmd` that is not read-only is not run in a one-shot, and the placeholder says so', async () => {
     const bare = COMMIT.replace(/^allowed-tools:.*\n/m, '');
     const repo = makeTempRepo({ 'plugins/commit-commands/commands/commit.md': bare });
     const { run, chats } = await oneShot(repo, ['-p', '/commit x'], [{ text: 'ok' }]);
     expect(run.code).toBe(0);
     const user = chats[0]!.messages.find((message) => message.role === 'user')!.content;
-    expect(user).toContain('- Current git status: [not run: `git status --short` — the allowed-tools of /commit-commands:commit do not allow it');
+    expect(user).toContain('- Current git status: ?? plugins/');
+    expect(user).toContain('- Would stage: [not run: `git add --dry-run src` — the allowed-tools of /commit-commands:commit do not allow it');
   });
 
   it('in a folder the user has not trusted, a workspace command\'s allowed-tools grant nothing', async () => {
@@ -70,7 +75,8 @@ describe('a /commit-like plugin command in a plain one-shot', () => {
     ]);
     expect(run.code).toBe(0);
     const user = chats[0]!.messages.find((message) => message.role === 'user')!.content;
-    expect(user).toContain('- Current git status: [not run: `git status --short` — this folder is not trusted, so the allowed-tools of /commit-commands:commit do not apply; `beans trust` trusts it');
+    expect(user).toContain('- Current git status: ?? plugins/\n?? src/');
+    expect(user).toContain('- Would stage: [not run: `git add --dry-run src` — this folder is not trusted, so the allowed-tools of /commit-commands:commit do not apply; `beans trust` trusts it');
     expect(execFileSync('git', ['status', '--short', 'src'], { cwd: repo.dir, encoding: 'utf8' })).toBe('?? src/\n');
   });
 });

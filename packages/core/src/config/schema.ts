@@ -74,6 +74,7 @@ const sections = {
         mode: z.enum(PERMISSION_MODES).describe(`one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}`),
         allow: list('a list of tool names or rules like "shell(git *)"'),
         deny: list('a list of tool names or rules like "shell(rm *)"'),
+        readOnlyCommands: z.boolean().describe('true or false (false: read-only commands such as `ls` and `git status` ask like others)'),
       })
       .partial()
       .describe('an object'),
@@ -279,7 +280,7 @@ export interface BeansConfig {
   anthropic: { baseUrl?: string };
   /** OpenAI-compatible endpoints added by settings, by provider name. */
   providers: Record<string, { type: 'openai'; baseUrl: string; apiKeyEnv?: string; models?: string[]; promptCacheKey?: boolean }>;
-  permissions: { mode: PermissionMode; allow: string[]; deny: string[] };
+  permissions: { mode: PermissionMode; allow: string[]; deny: string[]; /** Read-only command lines run without asking (issue #31). */ readOnlyCommands: boolean };
   maxTurns?: number;
   maxBudgetUsd?: number;
   plugins: { dirs: string[]; disabled: string[] };
@@ -311,6 +312,7 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'permissions.mode': 'default',
   'permissions.allow': [],
   'permissions.deny': [],
+  'permissions.readOnlyCommands': true,
   'plugins.dirs': [],
   'plugins.disabled': [],
   'checkpoints.enabled': true,

@@ -119,6 +119,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a list of tool names or rules like \"shell(rm *)\""
   },
   {
+    "key": "permissions.readOnlyCommands",
+    "kind": "boolean",
+    "expected": "true or false (false: read-only commands such as `ls` and `git status` ask like others)"
+  },
+  {
     "key": "maxTurns",
     "kind": "integer",
     "expected": "a positive whole number"

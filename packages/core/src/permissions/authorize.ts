@@ -4,6 +4,8 @@ import { expandHome } from '../config/paths.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
+import { approvalBlocker } from './command-rules.js';
+import { classifyReadOnly } from './read-only.js';
 import { analyzeShellCommand, baseName, type ShellAnalysis } from './shell-parse.js';
 import type { AskUser, Authorize, PermissionDecision, PermissionMode } from './types.js';
 import { isProtectedPath } from '../workspace/protected-paths.js';
@@ -21,6 +23,8 @@ export interface AuthorizeOptions {
   sandboxed?: boolean;
   /** Where "always" answers are kept, so the caller can list and remove them (`/permissions`); a fresh list by default. */
   approved?: ToolRule[];
+  /** Read-only command lines (`ls`, `git status`) run without asking in every mode; settings `permissions.readOnlyCommands: false` turns it off. On by default. */
+  readOnlyCommands?: boolean;
 }
 
 const ALLOW: PermissionDecision = { allow: true };
@@ -28,8 +32,8 @@ const ALLOW: PermissionDecision = { allow: true };
 const SUGGEST_COMMAND_CHARS = 80;
 
 /**
- * The permission policy. Order: deny rules (any mode) > read-only and meta tools run > plan mode
- * refuses changes > yolo > allow rules and "always" answers > auto-edit runs edits > ask the user,
+ * The permission policy. Order: deny rules (any mode) > read-only and meta tools run > read-only
+ * command lines run > plan mode refuses changes > yolo > allow rules and "always" answers > auto-edit runs edits > ask the user,
  * or deny with instructions when nobody can be asked. Workspace confinement is separate: the file
  * tools enforce it themselves, in every mode.
  */
@@ -54,6 +58,10 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     const forceAsk = (request.hint === 'ask' || protectedPath) && mode !== 'yolo';
     if (!forceAsk && request.hint === 'allow') return ALLOW;
     if (!forceAsk && tool.kind !== 'edit' && tool.kind !== 'execute' && !tool.asksPerDomain) return ALLOW;
+    if (!forceAsk && analysis && subject !== undefined && options.readOnlyCommands !== false && mode !== 'yolo') {
+      const readOnly = readOnlyDecision(request.input, subject, analysis, options.workspace?.root);
+      if (readOnly) return readOnly;
+    }
     // Reading a page changes nothing, so plan mode does not refuse it; a new domain is still asked about.
     if (mode === 'plan' && !tool.asksPerDomain) {
       return deny(`plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`);
@@ -80,6 +88,19 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
 }
 
 /**
+ * Runs a read-only line without asking; a git read command runs with the options that keep the
+ * repository's config from starting a program (see read-only.ts), so the input is rewritten.
+ */
+function readOnlyDecision(input: unknown, subject: string, analysis: ShellAnalysis, workspaceRoot: string | undefined): PermissionDecision | undefined {
+  const verdict = classifyReadOnly(analysis, subject, { workspaceRoot });
+  if (!verdict.readOnly) return undefined;
+  if (verdict.command === subject) return ALLOW;
+  const record = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : undefined;
+  // Only a tool whose subject is its `command` field can run the rewritten line; others run as asked.
+  return record?.command === subject ? { allow: true, updatedInput: { ...record, command: verdict.command } } : ALLOW;
+}
+
+/**
  * The rules an "always" answer adds. For a command, each simple command's program and subcommand
  * as bash reads them (`git status` covers `git status -s`, not `git push`); approving `ls` must never
  * approve `rm`. A line allow rules could not judge (redirections, substitutions) adds nothing: it
@@ -88,7 +109,7 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
 function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined, analysis: ShellAnalysis | undefined): ToolRule[] {
   if (kind === 'domain' && subject !== undefined) return [{ tool: tool.name, pattern: `domain:${subject}`, source: `${tool.name}(domain:${subject})` }];
   if (kind === 'path' || subject === undefined) return [{ tool: tool.name, source: tool.name }];
-  if (!analysis || analysis.hazards.length > 0) return [];
+  if (!analysis || approvalBlocker(analysis) !== undefined) return [];
   return analysis.commands.flatMap((command) => {
     const [program, second] = command.words;
     if (program === undefined || program !== baseName(program)) return [];

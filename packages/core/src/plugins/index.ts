@@ -58,6 +58,8 @@ export {
   runCommandShell,
   substitutePluginRoot,
   type CommandShellOptions,
+  type CommandLineVerdict,
+  type CommandRulesOptions,
   type ShellRunResult,
 } from './preprocess.js';
 export {

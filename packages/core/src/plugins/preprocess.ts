@@ -1,5 +1,6 @@
 import { realpath, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { classifyReadOnly } from '../permissions/read-only.js';
 import { allowRulesCover, findDenyingRule, parseToolRules, type ToolRule } from '../permissions/rules.js';
 import { analyzeShellCommand } from '../permissions/shell-parse.js';
 import { isInside } from '../workspace/paths.js';
@@ -18,14 +19,19 @@ export interface ShellRunResult {
 export interface CommandShellOptions {
   /** Runs one command line in the workspace (the session's shell, with its environment). */
   runShell(command: string, signal: AbortSignal): Promise<ShellRunResult>;
-  /** True when the command may run without asking (the command's allowed-tools, the settings). */
-  isAllowed(command: string): boolean | Promise<boolean>;
+  /** Whether the command may run without asking (the command's allowed-tools, the settings, the read-only rule), and as what. */
+  isAllowed(command: string): boolean | CommandLineVerdict | Promise<boolean | CommandLineVerdict>;
   signal: AbortSignal;
   /** `/plugin:name`, for the placeholder of a denied command. */
   commandName: string;
   /** Why a denied line was denied, when there is a better reason than the usual one (an untrusted folder). */
   deniedBecause?: string;
 }
+
+/** May a `!`-line run: as `command` when given (a read-only git command gets safety options), or why not. */
+export type CommandLineVerdict =
+  | { run: true; command?: string }
+  | { run: false; /** The deny rule that refused it. */ deniedBy?: string; /** Why the read-only rule does not cover it. */ notReadOnly?: string };
 
 // ``!`cmd` `` after a line start, a space or a bracket, so `Hello!`x`` in prose stays prose.
 const INLINE = /(^|[\s(])!`([^`\n]+)`/g;
@@ -73,12 +79,13 @@ async function replaceInline(line: string, options: CommandShellOptions): Promis
 async function runOne(command: string, options: CommandShellOptions): Promise<string> {
   const trimmed = command.trim();
   if (options.signal.aborted) return `[not run: ${trimmed} (the run was stopped)]`;
-  if (!(await options.isAllowed(trimmed))) {
-    const reason = options.deniedBecause ?? `the allowed-tools of ${options.commandName} do not allow it, and this run cannot ask`;
-    return `[not run: \`${trimmed}\` — ${reason}]`;
+  const answer = await options.isAllowed(trimmed);
+  const verdict: CommandLineVerdict = typeof answer === 'boolean' ? { run: answer } : answer;
+  if (!verdict.run) {
+    return `[not run: \`${trimmed}\` — ${refusal(verdict, options)}]`;
   }
   try {
-    const { output, exitCode } = await options.runShell(trimmed, options.signal);
+    const { output, exitCode } = await options.runShell(verdict.command ?? trimmed, options.signal);
     const text = output.length > MAX_SHELL_OUTPUT ? `${output.slice(0, MAX_SHELL_OUTPUT)}\n[... cut at ${MAX_SHELL_OUTPUT} characters]` : output;
     const body = text.replace(/\s+$/, '');
     if (exitCode === 0) return body;
@@ -88,18 +95,37 @@ async function runOne(command: string, options: CommandShellOptions): Promise<st
   }
 }
 
+export interface CommandRulesOptions {
+  /** The read-only rule (settings `permissions.readOnlyCommands`, on by default). */
+  readOnlyCommands?: boolean;
+  /** Paths a read-only line names must lie inside it. */
+  workspaceRoot?: string;
+}
+
+/** Which rule refused a `!`-line, or why neither the read-only rule nor the allowed-tools cover it. */
+function refusal(verdict: Extract<CommandLineVerdict, { run: false }>, options: CommandShellOptions): string {
+  if (verdict.deniedBy) return `the deny rule ${verdict.deniedBy} refuses it`;
+  const notReadOnly = verdict.notReadOnly ? ` (not read-only: ${verdict.notReadOnly})` : '';
+  if (options.deniedBecause) return `${options.deniedBecause}${notReadOnly}`;
+  return `the allowed-tools of ${options.commandName} do not allow it, and this run cannot ask${notReadOnly}`;
+}
+
 /**
  * `isAllowed` from a command's `allowed-tools` (Beans rules such as `shell(git add *)`) and the
- * settings' allow rules: a line is allowed when shell rules cover every simple command in it,
- * exactly as settings allow rules do, and no deny rule matches any part of it.
+ * settings' allow rules: a line runs when no deny rule matches any part of it and either shell
+ * rules cover every simple command in it, exactly as settings allow rules do, or it is read-only
+ * (as Claude Code runs its read-only commands without asking).
  */
-export function commandRulesAllow(rules: readonly string[] | undefined, deny: readonly ToolRule[] = []): (command: string) => Promise<boolean> {
+export function commandRulesAllow(rules: readonly string[] | undefined, deny: readonly ToolRule[] = [], options: CommandRulesOptions = {}): (command: string) => Promise<CommandLineVerdict> {
   const parsed = rules && rules.length > 0 ? parseToolRules(rules) : [];
   return async (command) => {
-    if (!parsed.some((rule) => rule.tool === 'shell')) return false;
     const analysis = await analyzeShellCommand(command);
-    if (findDenyingRule(deny, 'shell', 'command', command, analysis)) return false;
-    return allowRulesCover(parsed, 'shell', 'command', command, analysis);
+    const denying = findDenyingRule(deny, 'shell', 'command', command, analysis);
+    if (denying) return { run: false, deniedBy: denying.source };
+    if (parsed.some((rule) => rule.tool === 'shell') && allowRulesCover(parsed, 'shell', 'command', command, analysis)) return { run: true };
+    if (options.readOnlyCommands === false) return { run: false };
+    const verdict = classifyReadOnly(analysis, command, { workspaceRoot: options.workspaceRoot });
+    return verdict.readOnly ? { run: true, command: verdict.command } : { run: false, notReadOnly: verdict.reason };
   };
 }
 

@@ -108,21 +108,40 @@ describe('runCommandShell', () => {
   const echo = async (command: string): Promise<ShellRunResult> => ({ output: `ran ${command}\n`, exitCode: 0 });
 
   it('denies every command when the command lists no allowed-tools (a one-shot cannot ask)', async () => {
-    const prompt = await runCommandShell('Status: !`git status`', { runShell: echo, isAllowed: commandRulesAllow(undefined), signal, commandName: '/x' });
-    expect(prompt).toBe('Status: [not run: `git status` — the allowed-tools of /x do not allow it, and this run cannot ask]');
+    // (`git status` is read-only since issue #31 and runs anyway; `git add` stands in.)
+    const prompt = await runCommandShell('Status: !`git add .`', { runShell: echo, isAllowed: commandRulesAllow(undefined), signal, commandName: '/x' });
+    expect(prompt).toBe('Status: [not run: `git add .` — the allowed-tools of /x do not allow it, and this run cannot ask (not read-only: `git add .` runs git add, which is not a read-only git command)]');
   });
 
   it('does not let a chained command ride on an allowed prefix', async () => {
-    const allowed = commandRulesAllow(['shell(git status *)']);
-    expect(await allowed('git status')).toBe(true);
-    expect(await allowed('git status && rm -rf /')).toBe(false);
-    expect(await allowed('git status $(rm -rf /)')).toBe(false);
+    const allowed = commandRulesAllow(['shell(git add *)']);
+    expect(await allowed('git add .')).toEqual({ run: true });
+    expect(await allowed('git add . && rm -rf /')).toMatchObject({ run: false });
+    expect(await allowed('git add $(rm -rf /)')).toMatchObject({ run: false });
   });
 
   it('lets a deny rule win over the command\'s allowed-tools', async () => {
     const allowed = commandRulesAllow(['shell(git *)'], [{ tool: 'shell', pattern: 'git push *', source: 'shell(git push *)' }]);
-    expect(await allowed('git status')).toBe(true);
-    expect(await allowed('git push origin main')).toBe(false);
+    expect(await allowed('git status')).toEqual({ run: true });
+    expect(await allowed('git push origin main')).toEqual({ run: false, deniedBy: 'shell(git push *)' });
+  });
+
+  it('runs read-only lines without allowed-tools, with git made safe, and says why another line was refused (issue #31)', async () => {
+    const allowed = commandRulesAllow(undefined, [{ tool: 'shell', pattern: 'git log *', source: 'shell(git log *)' }]);
+    const prompt = await runCommandShell('- s: !`git status --short`\n- b: !`git branch --show-current`\n- l: !`git log -1`\n- t: !`touch x`\n```!\ngit diff HEAD\n```', { runShell: echo, isAllowed: allowed, signal, commandName: '/commit' });
+    expect(prompt).toBe(
+      [
+        '- s: ran git -c core.fsmonitor=false status --short',
+        '- b: ran git -c core.fsmonitor=false branch --show-current',
+        '- l: [not run: `git log -1` — the deny rule shell(git log *) refuses it]',
+        '- t: [not run: `touch x` — the allowed-tools of /commit do not allow it, and this run cannot ask (not read-only: `touch x` runs touch, which is not on the read-only list)]',
+        '```',
+        'ran git -c core.fsmonitor=false diff --no-ext-diff --no-textconv HEAD',
+        '```',
+      ].join('\n'),
+    );
+    const off = commandRulesAllow(undefined, [], { readOnlyCommands: false });
+    expect(await off('git status')).toEqual({ run: false });
   });
 
   it('leaves prose such as Hello!`x` and ordinary code alone and reports a failing exit', async () => {
