@@ -23,7 +23,7 @@ describe('loadConfig merge order', () => {
     t = tempHome();
     const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
     expect(loaded.values.ollama.host).toBe('http://127.0.0.1:11434');
-    expect(loaded.values.permissions).toEqual({ mode: 'default', allow: [], deny: [] });
+    expect(loaded.values.permissions).toEqual({ mode: 'default', allow: [], deny: [], readOnlyCommands: true });
     expect(loaded.values.plugins).toEqual({ dirs: [], disabled: [] });
     expect(loaded.values.ui).toEqual({ markdown: true, showCost: true });
     expect(loaded.values.provider).toBeUndefined();
@@ -149,7 +149,7 @@ describe('loadConfig validation', () => {
     [{ maxBudgetUsd: -1 }, '"maxBudgetUsd" must be a positive number of US dollars, not the number -1'],
     [{ ui: { markdown: 'yes' } }, '"ui.markdown" must be true or false, not the string "yes"'],
     [{ plugins: { dirs: ['ok', 3] } }, '"plugins.dirs[1]" must be a string, not the number 3'],
-    [{ permissions: 'yolo' }, '"permissions" must be an object with the keys mode, allow, deny, not the string "yolo"'],
+    [{ permissions: 'yolo' }, '"permissions" must be an object with the keys mode, allow, deny, readOnlyCommands, not the string "yolo"'],
     [{ debug: null }, '"debug" must be true or false, not null'],
   ])('explains %j', async (content, sentence) => {
     t = tempHome();

@@ -15,7 +15,7 @@ describe('workspace trust gate in loadConfig', () => {
     t.write(t.userFile, { permissions: { mode: 'auto-edit', allow: ['read_file'] } });
     t.write(t.workspaceFile, { permissions: { mode: 'yolo', allow: ['shell'], deny: ['shell(rm *)'] } });
     const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
-    expect(loaded.values.permissions).toEqual({ mode: 'auto-edit', allow: ['read_file'], deny: ['shell(rm *)'] });
+    expect(loaded.values.permissions).toEqual({ mode: 'auto-edit', allow: ['read_file'], deny: ['shell(rm *)'], readOnlyCommands: true });
     expect(loaded.entries.find((entry) => entry.key === 'permissions.mode')?.source).toEqual({ file: t.userFile });
     expect(loaded.ignored.map((request) => [request.key, request.value])).toEqual([
       ['permissions.mode', 'yolo'],

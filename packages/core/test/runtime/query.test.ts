@@ -102,7 +102,8 @@ describe('query()', () => {
   });
 
   it('stops the run when canUseTool denies with interrupt', async () => {
-    const { dir, env, server } = await setup({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'echo hi' } }] }, { text: 'never' }] });
+    // (`echo hi` is read-only since issue #31 and is not asked about; `touch` is.)
+    const { dir, env, server } = await setup({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'touch hi' } }] }, { text: 'never' }] });
     const messages = await collect(query({ prompt: 'go', options: { cwd: dir, env, canUseTool: async () => ({ behavior: 'deny', message: 'stop everything', interrupt: true }) } }));
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
     expect(chats(server)).toHaveLength(1);
