@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
@@ -51,6 +51,16 @@ describe('read-only commands in a default-mode one-shot', () => {
     expect(result.permission_denials).toEqual([expect.objectContaining({ tool_name: 'shell', tool_input: expect.objectContaining({ command: 'touch x' }) })]);
     expect(existsSync(path.join(repo.dir, 'x'))).toBe(false);
     expect(readdirSync(repo.dir).sort()).toEqual(before);
+  });
+
+  it('asks (so denies in a one-shot) when the settings turn the rule off; an untrusted repository cannot turn it back on', async () => {
+    const repo = committedRepo({ 'notes.txt': 'beans\n' });
+    const settings = path.join(repo.home, '.config', 'beans-agent', 'settings.json');
+    mkdirSync(path.dirname(settings), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ permissions: { readOnlyCommands: false } }));
+    repo.write('.beans/settings.json', JSON.stringify({ permissions: { readOnlyCommands: true } }));
+    const { run } = await oneShot(repo, ['-p', 'look', '-o', 'json'], [{ toolCalls: [{ name: 'shell', args: { command: 'ls' } }] }, { text: 'ok' }]);
+    expect((JSON.parse(run.stdout) as Result).permission_denials.map((denial) => denial.tool_input.command)).toEqual(['ls']);
   });
 
   it('a deny rule still wins over the read-only rule', async () => {

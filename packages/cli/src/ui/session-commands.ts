@@ -4,6 +4,7 @@ import { S, span, truncateLine, type StyledLine } from './styled.js';
 import { THEME_NAMES, isThemeName } from './theme.js';
 
 const ALL = '\u0000all';
+const READ_ONLY_RULE = 'read-only shell commands (ls, cat, grep, find, git status/log/diff, ...)';
 
 /** Built-in commands about how this session is set up: permissions, status, settings, looks. */
 export const SESSION_BUILTINS: Record<string, Builtin> = {
@@ -12,9 +13,13 @@ export const SESSION_BUILTINS: Record<string, Builtin> = {
     run(_args, { host, width, print, note, openPicker }) {
       const info = host.permissionRules();
       const rows = (rules: { rule: string; source: string }[], empty: string) => table(rules.map((rule) => ({ name: rule.rule, description: rule.source })), width, empty);
+      // The built-in read-only rule (issue #31) sits beside the rules the settings and flags add.
+      const readOnly = info.readOnlyCommands;
+      const readOnlyRow = { rule: READ_ONLY_RULE, source: `${readOnly.source}; permissions.readOnlyCommands: false turns it off` };
       const out: StyledLine[] = [
         [span('Permission mode: ', S.bold), span(host.permissionMode), span('  (Shift+Tab changes it)', S.dim)],
         heading('Allowed without asking'),
+        ...(readOnly.enabled ? rows([readOnlyRow], '') : [[span(`  ${READ_ONLY_RULE}: off (permissions.readOnlyCommands: false in ${readOnly.source})`, S.dim)]]),
         ...rows(info.allow, '  (no allow rules: settings "permissions.allow" or --allowed-tools)'),
         heading('Denied'),
         ...rows(info.deny, '  (no deny rules: settings "permissions.deny" or --disallowed-tools)'),

@@ -53,6 +53,8 @@ describe('/permissions', () => {
     const listing = await chat.waitForText('Forget a session approval?');
     expect(listing).toContain('Permission mode: default');
     expect(listing).toMatch(/shell\(git status\)\s+\/home\/me\/\.config\/beans\/settings\.json/);
+    // Issue #31: the built-in read-only rule is listed beside the others.
+    expect(listing).toMatch(/Allowed without asking[^\n]*\n\s+read-only shell commands \(ls, cat, grep/);
     expect(listing).toMatch(/Approved in this session[^\n]*\n\s+write_file\s+this session/);
     expect(listing).toContain('Enter forget');
     await chat.press(KEY.enter);

@@ -173,7 +173,7 @@ export function createFakeHost(options: FakeHostOptions) {
     set permissionMode(next) {
       mode = next;
     },
-    permissionRules: () => ({ allow: allow.map((rule) => ({ rule: rule.source, source: '/home/me/.config/beans/settings.json' })), deny: [], approved: approved.map((rule) => rule.source) }),
+    permissionRules: () => ({ allow: allow.map((rule) => ({ rule: rule.source, source: '/home/me/.config/beans/settings.json' })), deny: [], approved: approved.map((rule) => rule.source), readOnlyCommands: { enabled: true, source: 'default' } }),
     removeApprovals(rule) {
       const kept = approved.filter((entry) => rule !== undefined && entry.source !== rule);
       const removed = approved.length - kept.length;

@@ -39,6 +39,8 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   'permissions.mode': only((value) => value === 'plan' || value === 'default'),
   'permissions.allow': only(isEmptyList),
   'permissions.deny': addsToUsers,
+  // Turning the read-only rule off only tightens; turning it back on is the user's call.
+  'permissions.readOnlyCommands': only((value) => value === false),
   maxTurns: atMostUsers,
   maxBudgetUsd: atMostUsers,
   // Plugin folders inside the repository are the repository's plugins: their hooks and servers

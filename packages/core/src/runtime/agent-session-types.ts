@@ -112,4 +112,6 @@ export interface PermissionRulesInfo {
   deny: { rule: string; source: string }[];
   /** Rules "always" answers added in this conversation, as written. */
   approved: string[];
+  /** The read-only rule (`ls`, `git status` run without asking) and the setting that decided it. */
+  readOnlyCommands: { enabled: boolean; source: string };
 }

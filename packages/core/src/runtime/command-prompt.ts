@@ -21,7 +21,7 @@ export interface CommandPromptInput {
   workspaceTrusted: boolean;
   sandbox: ShellSandbox | undefined;
   storage: SessionStorage;
-  permissions: Pick<PermissionChain, 'allow' | 'deny'>;
+  permissions: Pick<PermissionChain, 'allow' | 'deny' | 'readOnlyCommands'>;
   live: Live;
 }
 
@@ -46,7 +46,8 @@ export function createCommandPrompt(input: CommandPromptInput): (text: string) =
         const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
         return { output: contentText(result.content), exitCode };
       },
-      isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny),
+      // Read-only lines run too (issue #31), as Claude Code runs a command's read-only context lines.
+      isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny, { readOnlyCommands: permissions.readOnlyCommands, workspaceRoot: base.workspace.root }),
       // A repository's own commands may not loosen permissions until its owner trusts it.
       commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || input.workspaceTrusted,
     });

@@ -44,6 +44,8 @@ export interface PermissionChain {
   /** Whether a bare tool name in the deny list removes this tool: the model never sees it. */
   isRemoved(toolName: string): boolean;
   readDenied: ((relativePath: string) => boolean) | undefined;
+  /** Whether read-only command lines run without asking (settings `permissions.readOnlyCommands`, on by default). */
+  readOnlyCommands: boolean;
   /** A fresh check for a new conversation: "always" answers must not outlive /clear or /resume. */
   newCheck(): ConversationCheck;
   /** Makes `check` the conversation's own, so its subagents share it and /permissions lists it. */
@@ -77,6 +79,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
   );
   const allow = parseToolRules(values.permissions.allow);
   const readDenied = createReadDenied(deny, base.workspace.root);
+  const readOnlyCommands = values.permissions.readOnlyCommands !== false;
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
   const approvals = new WeakMap<ChatSession, ToolRule[]>();
   const decisionListeners = new Set<(decision: ToolCallDecision) => void>();
@@ -85,6 +88,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     deny,
     isRemoved: (toolName) => removed.some((ruleTool) => ruleCoversTool(ruleTool, toolName)),
     readDenied,
+    readOnlyCommands,
     newCheck() {
       const approved: ToolRule[] = [];
       // Who decided, by call id, for the listeners: a person asked, or a hook that blocked.
@@ -101,7 +105,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       const check = composeBeforeToolCall(
         options.beforeToolCall,
         hookAndNote,
-        permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask: askAndNote, sandboxed: input.sandboxed, approved })),
+        permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask: askAndNote, sandboxed: input.sandboxed, approved, readOnlyCommands })),
         // Only calls the policy let through reach the parts that wrap execution (checkpoints).
         hooks.afterPermission,
       );
@@ -124,6 +128,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       allow: rulesWithSources(base.config, 'permissions.allow'),
       deny: rulesWithSources(base.config, 'permissions.deny'),
       approved: (approvals.get(session) ?? []).map((rule) => rule.source),
+      readOnlyCommands: { enabled: readOnlyCommands, source: settingSource(base.config, 'permissions.readOnlyCommands') },
     }),
     removeApprovals(session, rule) {
       const approved = approvals.get(session) ?? [];
@@ -137,6 +142,12 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       return () => decisionListeners.delete(listener);
     },
   };
+}
+
+/** Where a setting's value came from (a settings file, a flag), or `default`. */
+function settingSource(config: LoadedConfig, key: string): string {
+  const entry = config.entries.find((candidate) => candidate.key === key);
+  return entry ? formatConfigSource(entry.source) : 'default';
 }
 
 /** Each rule of a concatenated list setting with the file (or flag) it came from. */

@@ -66,7 +66,7 @@ describe('settings of an untrusted repository', () => {
     expect(loaded.values.model).toBe('m-repo');
     expect(loaded.values.models.ollama).toBe('qwen');
     expect(loaded.values.maxTurns).toBe(10);
-    expect(loaded.values.permissions).toEqual({ mode: 'plan', allow: [], deny: ['shell(rm *)', 'shell(git push:*)'] });
+    expect(loaded.values.permissions).toEqual({ mode: 'plan', allow: [], deny: ['shell(rm *)', 'shell(git push:*)'], readOnlyCommands: true });
     expect(loaded.values.tools.env.strip).toEqual(['A', 'B']);
     expect(loaded.values.sandbox.enabled).toBe(true);
     expect(loaded.warnings).toEqual([]);
