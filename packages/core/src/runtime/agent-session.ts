@@ -58,12 +58,11 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const agent = await settleAgent(base, catalog, options);
   const mcp = await mcpStarting;
   const storage = openSessionStorage(base, options);
-  // Conversation logs are made further down; the rewind reads them when it runs.
+  const logs = createConversationLogs();
   const checkpoints = createSessionCheckpoints({ base, storage, live, logs: () => logs });
   const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings, toolSeams: checkpoints.seam ? [checkpoints.seam] : [] });
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
-  const logs = createConversationLogs();
   const compaction = createCompaction({ agent, hooks, live });
   const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles, compaction });
   const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });

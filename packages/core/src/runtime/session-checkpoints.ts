@@ -13,7 +13,7 @@ export interface SessionCheckpointsInput {
   base: RuntimeBase;
   storage: SessionStorage;
   live: Live;
-  /** Read when a conversation is rewound (the logs part is built later). */
+  /** Read when a conversation is rewound. */
   logs: () => ConversationLogs;
 }
 
