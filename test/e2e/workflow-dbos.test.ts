@@ -316,4 +316,28 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(broken.stderr).toMatch(/broken\.md:5: there is no agent "nobody-here"/);
     expect(JSON.parse((await runBeans(['workflow', 'runs', '--json'], { cwd: repo.dir, env: env(server) })).stdout).runs).toHaveLength(3);
   });
+
+  // Last: it takes the shared server down for a moment.
+  it('a worker losing the database mid-call retries with backoff, says so, and the run completes', async () => {
+    const repo = releaseRepo();
+    const { env } = await dbosRepo(repo);
+    let bounced: Promise<void> | undefined;
+    const server = await scriptedOllama({
+      turns: (request, n) => {
+        if (callsOf([request])[0] === 'checker:b' && !bounced) {
+          bounced = pg.bounce(1500);
+          return { text: ['{"item": "b",', ' "ok": false}'], chunkDelayMs: 2500 };
+        }
+        return releaseAgents()(request, n);
+      },
+    });
+    const runServer = await scriptedOllama({ turns: releaseAgents() });
+    const worker = await startWorker(repo, env(server), 'w1');
+    const run = await runBeans(['workflow', 'run', 'release-notes', '--no-work', '-o', 'json'], { cwd: repo.dir, env: env(runServer), timeoutMs: 50_000 });
+    await bounced;
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'success', result: 'features written\n\nfixed 1 item(s)' });
+    expect(worker.stderr()).toMatch(/Database connection failed: .*Retrying in [\d.]+s \(attempt \d+\)|lost the database .*retrying in \d+ ms/);
+    expect(callsOf(server.requests).filter((call) => call === 'checker:b')).toHaveLength(1);
+  });
 });

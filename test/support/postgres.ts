@@ -16,6 +16,8 @@ export interface Postgres {
   createDatabase(name: string): Promise<string>;
   /** Runs one SQL statement as the superuser; returns its rows. */
   sql(statement: string, database?: string): Promise<Record<string, unknown>[]>;
+  /** Takes the server down (connections cut) for `outageMs`, then starts it again on the same port. */
+  bounce(outageMs: number): Promise<void>;
   stop(): void;
 }
 
@@ -63,7 +65,8 @@ export async function startPostgres(): Promise<Postgres> {
   as('initdb', ['-D', data, '-A', 'trust', '-U', 'beans', '--no-sync']);
   const port = await freePort();
   // fsync off: the tests kill processes, not the machine.
-  as('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-l', path.join(base, 'log'), '-w', 'start']);
+  const start = () => as('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-l', path.join(base, 'log'), '-w', 'start']);
+  start();
   const sql = async (statement: string, database = 'beans') => {
     const client = new pg.Client({ connectionString: `postgresql://beans@127.0.0.1:${port}/${database}` });
     await client.connect();
@@ -84,6 +87,11 @@ export async function startPostgres(): Promise<Postgres> {
     port,
     createDatabase,
     sql,
+    async bounce(outageMs) {
+      as('pg_ctl', ['-D', data, '-m', 'fast', 'stop']);
+      await new Promise((resolve) => setTimeout(resolve, outageMs));
+      start();
+    },
     stop() {
       if (stopped) return;
       stopped = true;

@@ -141,7 +141,7 @@ export async function workflowWorker(options: CliOptions, local: BackendFlags & 
   try {
     backend = await openDbosBackend({ ...dbosOptions(base, id, 'all', session), ...(concurrency ? { limits: { ...limitsOf(base), workerConcurrency: concurrency } } : {}) });
   } catch (error) {
-    session.close();
+    await session.close();
     throw error;
   }
   process.stderr.write(`beans: worker ${id} serving workflow runs and calls from ${backend.where}; SIGTERM or Ctrl+C drains and stops.\n`);
@@ -156,7 +156,7 @@ export async function workflowWorker(options: CliOptions, local: BackendFlags & 
   await backend.drain(10 * 60_000);
   await backend.close();
   second();
-  session.close();
+  await session.close();
   process.stderr.write(`beans: worker ${id} stopped.\n`);
   return 0;
 }
@@ -222,7 +222,7 @@ async function withBackend(options: CliOptions, base: Base, flags: BackendFlags,
       backend = await openDbosBackend({ ...settings, ...(session && want.serve !== 'none' ? { runnerFor: sessionRunnerFor(session) } : {}) });
     } else backend = new LocalBackend(base.workspace.root, session ? sessionRunnerFor(session) : () => Promise.reject(new Error('no session to run agents')));
   } catch (error) {
-    session?.close();
+    await session?.close();
     throw error;
   }
   const controller = new AbortController();
@@ -239,7 +239,7 @@ async function withBackend(options: CliOptions, base: Base, flags: BackendFlags,
     removeSignals();
     display.end();
     await backend.close();
-    session?.close();
+    await session?.close();
   }
   if (typeof outcome === 'number') return outcome;
   return finish ? finish(outcome, stoppedBy) : 0;
