@@ -170,7 +170,8 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
         let items = state.loops[key];
         if (!items) {
           const over = typeof step.over === 'string' ? await evaluateFor(step, step.over, locals) : step.over;
-          items = over === undefined || over === null ? [] : Array.isArray(over) ? over : [over];
+          if (!Array.isArray(over)) throw yieldedError(workflow.path, step, 'over', step.over, over, 'a list to loop over (a lone match can be kept a list with [], e.g. "${checks.name[]}")');
+          items = over;
           // Saved with the next checkpoint; until then the same artifacts give the same items.
           state.loops[key] = items;
         }
@@ -189,7 +190,8 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
       case 'conditional': {
         let branch = state.branches[key];
         if (!branch) {
-          const holds = step.condition === 'true' || (step.condition !== 'false' && truthy(await evaluateFor(step, step.condition, locals)));
+          const holds = step.condition === 'true' || (step.condition !== 'false' && (await evaluateFor(step, step.condition, locals)));
+          if (typeof holds !== 'boolean') throw yieldedError(workflow.path, step, 'conditional', step.condition, holds, 'true or false');
           branch = holds ? 'then' : 'else';
           state.branches[key] = branch;
         }
@@ -285,9 +287,13 @@ export function parseAnswer(answer: string): unknown {
   return text;
 }
 
-function truthy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  return Boolean(value);
+/**
+ * A conditional or a loop's list whose expression yielded the wrong kind of value stops the run: a
+ * silent else branch or an empty loop hides the mistake (a misspelt field yields undefined).
+ */
+function yieldedError(file: string, step: Step, field: string, expression: unknown, value: unknown, expected: string): Error {
+  const shown = value === undefined ? 'undefined (nothing: a field or stored value of that name does not exist)' : `${Array.isArray(value) ? 'a list' : typeof value} ${JSON.stringify(value)?.slice(0, 120)}`;
+  return new Error(`${file}:${step.line}: step "${step.label}": the ${field} expression ${JSON.stringify(expression)} yielded ${shown}, not ${expected}.`);
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

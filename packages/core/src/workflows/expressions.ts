@@ -85,6 +85,23 @@ export async function compileExpression(expression: string): Promise<Expression>
   return found;
 }
 
+/**
+ * A JavaScript habit JSONata does not share: `items.length` is the `length` field of each item, so
+ * for a list it yields nothing and a comparison with it is quietly false. True when a path of the
+ * (valid) expression steps into `length`; `$count(items)` and `$length(text)` are the JSONata words.
+ */
+export async function usesLengthField(expression: string): Promise<boolean> {
+  const ast: unknown = (await compileExpression(expression)).ast();
+  const visit = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.some(visit);
+    if (!node || typeof node !== 'object') return false;
+    const record = node as { type?: string; steps?: { type?: string; value?: unknown }[] };
+    if (record.type === 'path' && record.steps?.some((step, index) => index > 0 && step.type === 'name' && step.value === 'length')) return true;
+    return Object.values(record).some(visit);
+  };
+  return visit(ast);
+}
+
 /** Every `${...}` in a value (strings anywhere inside objects and lists), compiled to check it. */
 export async function checkTemplates(value: unknown): Promise<void> {
   if (typeof value === 'string') {

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { commonJsExports } from '../common-js.js';
 import { UsageError } from '../errors.js';
 import { splitFrontmatter } from '../plugins/frontmatter.js';
-import { checkTemplates, compileExpression, expressionOf, ExpressionSyntaxError } from './expressions.js';
+import { checkTemplates, compileExpression, expressionOf, ExpressionSyntaxError, usesLengthField } from './expressions.js';
 import type { WorkflowRetry, Step, StoreTarget, Workflow, WorkflowInput } from './types.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
@@ -165,6 +165,10 @@ async function parseStep(raw: unknown, at: Path, located: Located, problems: Wor
     } catch (error) {
       if (!(error instanceof ExpressionSyntaxError)) throw error;
       problems.push({ line: located.line(where), message: `the expression ${JSON.stringify(text)} is not valid JSONata: ${error.message}` });
+      return;
+    }
+    if (whole && (await usesLengthField(expressionOf(text).expression))) {
+      problems.push({ line: located.line(where), message: `the expression ${JSON.stringify(text)} reads a field named "length", which JSONata lists and strings do not have (it yields nothing, so a comparison with it is always false): use $count(list) or $length(text)` });
     }
   };
   switch (kind) {
