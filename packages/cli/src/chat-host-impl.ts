@@ -29,6 +29,9 @@ export function createChatHost(app: AgentSession): ChatHost {
       return app.session;
     },
     onSessionChange: (listener) => app.onSessionChange(listener),
+    get checkpoints() {
+      return app.checkpoints;
+    },
     header: {
       profile: app.profile.name,
       profileSource: app.profile.source,

@@ -1,4 +1,4 @@
-import type { AgentMessage, AskUser, ChatSession, MemoryFileInfo, ModelInfo, NoteTarget, PermissionMode, PermissionRulesInfo, ToolResult, TurnOutcome, UserMessage } from '@beans/core';
+import type { AgentMessage, AskUser, ChatSession, SessionCheckpoints, MemoryFileInfo, ModelInfo, NoteTarget, PermissionMode, PermissionRulesInfo, ToolResult, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -41,6 +41,8 @@ export interface ChatHost {
   /** The live session; replaced by `resume` and `clear` (subscribe again on `onSessionChange`). */
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
+  /** File checkpoints of the live conversation (`/rewind`, Esc Esc). */
+  readonly checkpoints: SessionCheckpoints;
   readonly header: { profile: string; profileSource: string; provider: string; workspace: string };
   /** Plugin commands and skills; the UI adds its own built-in commands. */
   readonly commands: SlashCommandInfo[];

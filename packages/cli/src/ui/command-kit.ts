@@ -21,6 +21,10 @@ export interface CommandContext {
   openPicker(picker: Picker): void;
   /** Empties the transcript (the header stays) and redraws a clean screen. */
   clearScreen(): void;
+  /** Puts text in the input box (a rewound message, to edit and send again). */
+  setInput(text: string): void;
+  /** Redraws the transcript from the conversation (after it was cut by a rewind). */
+  reloadConversation(): void;
   /** The theme in use; `setTheme` switches it and redraws. */
   theme: ThemeName;
   setTheme(theme: ThemeName): void;

@@ -2,6 +2,7 @@ import type { SlashCommandInfo } from '../chat-host.js';
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { S, span, wrapSpans, wrapText, type StyledLine } from './styled.js';
 import { SESSION_BUILTINS } from './session-commands.js';
+import { REWIND_BUILTINS } from './rewind-command.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -199,6 +200,7 @@ const BUILTINS: Record<string, Builtin> = {
     argumentHint: '[focus]',
   },
   ...SESSION_BUILTINS,
+  ...REWIND_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';

@@ -23,6 +23,7 @@ export interface ControllerOptions {
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
+const DOUBLE_ESC_MS = 800;
 /** Claude Code notifies after a minute of waiting for input; so does Beans. */
 export const IDLE_NOTICE_MS = 60_000;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
@@ -49,6 +50,7 @@ export class ChatController {
   closed = false;
 
   private lastCtrlC = 0;
+  private lastEscape = 0;
   private waitingSince?: { ask: object; at: number };
   private usageBefore: UsageTotals = emptyUsage();
   private readonly startMode: PermissionMode;
@@ -232,7 +234,21 @@ export class ChatController {
     else if (action?.type === 'escape') {
       if (this.task) this.task.abort.abort();
       else if (this.running) this.interrupt();
+      else if (this.input.editor.text === '') this.escapeOnEmptyInput();
     }
+  }
+
+  /** Esc twice on an empty input opens /rewind, as in Claude Code. */
+  private escapeOnEmptyInput(): void {
+    const now = Date.now();
+    if (now - this.lastEscape < DOUBLE_ESC_MS) {
+      this.lastEscape = 0;
+      void Promise.resolve(findBuiltin('rewind')?.run?.('', this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+      return;
+    }
+    this.lastEscape = now;
+    this.hint = { text: 'Press Esc again to rewind', until: now + DOUBLE_ESC_MS };
+    this.changed();
   }
 
   private ctrlC(): void {
@@ -380,6 +396,15 @@ export class ChatController {
       },
       clearScreen: () => {
         this.transcript.clear();
+        this.redraw();
+      },
+      setInput: (text) => {
+        this.input.setText(text);
+        this.changed();
+      },
+      reloadConversation: () => {
+        this.transcript.clear();
+        this.attach(this.session);
         this.redraw();
       },
       theme: this.theme,

@@ -118,7 +118,8 @@ describe('completion', () => {
     expect(frame).toMatch(/\/resume\s+pick a past session to continue/);
     expect(frame).toMatch(/\/review\s+review a pull request/);
     expect(frame).not.toMatch(/\/help\s+list every command/);
-    await chat.press(KEY.down, KEY.tab);
+    // /resume, then /rewind, then the plugin's /review.
+    await chat.press(KEY.down, KEY.down, KEY.tab);
     expect(inputRows(chat.frame())[0]).toBe('› /review');
   });
 

@@ -25,6 +25,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'status',
   'config',
   'theme',
+  'rewind',
 ];
 
 export interface SlashInput {
