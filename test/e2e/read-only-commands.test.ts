@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
@@ -61,6 +61,23 @@ describe('read-only commands in a default-mode one-shot', () => {
     repo.write('.beans/settings.json', JSON.stringify({ permissions: { readOnlyCommands: true } }));
     const { run } = await oneShot(repo, ['-p', 'look', '-o', 'json'], [{ toolCalls: [{ name: 'shell', args: { command: 'ls' } }] }, { text: 'ok' }]);
     expect((JSON.parse(run.stdout) as Result).permission_denials.map((denial) => denial.tool_input.command)).toEqual(['ls']);
+  });
+
+  it('PreToolUse hooks still see every read-only call, and can block one', async () => {
+    const repo = committedRepo({ 'notes.txt': 'beans\n' });
+    const record = path.join(repo.home, 'pre.jsonl');
+    const settings = path.join(repo.home, '.config', 'beans-agent', 'settings.json');
+    mkdirSync(path.dirname(settings), { recursive: true });
+    // Records each call; refuses `ls -la` (exit 2: the hook's reason goes to the model).
+    const hook = `input=$(cat); printf '%s\\n' "$input" >> "${record}"; printf '%s' "$input" | grep -q '"command": *"ls -la"' && { echo "no listing today" >&2; exit 2; }; exit 0`;
+    writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }));
+    const { run, chats } = await oneShot(repo, ['-p', 'look', '-o', 'json'], [{ toolCalls: [{ name: 'shell', args: { command: 'git status --short' } }, { name: 'shell', args: { command: 'ls -la' } }] }, { text: 'ok' }]);
+    expect(run.code).toBe(0);
+    const seen = readFileSync(record, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { tool_input: { command: string } }).tool_input.command);
+    expect(seen).toEqual(['git status --short', 'ls -la']);
+    const results = toolResults(chats);
+    expect(results[1]).toContain('no listing today');
+    expect((JSON.parse(run.stdout) as Result).permission_denials.map((denial) => denial.tool_input.command)).toEqual(['ls -la']);
   });
 
   it('a deny rule still wins over the read-only rule', async () => {

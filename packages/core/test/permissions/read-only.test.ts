@@ -75,6 +75,7 @@ const ASKS = [
   'ls $DIR', 'cat "$FILE"', 'git log $(echo --output=x)', '$CMD', './ls', 'bin/cat x', '/usr/bin/ls', 'sudo ls', 'env ls', 'nice ls', 'timeout 5 ls', 'command ls',
   'bash -c "ls"', 'sh -c ls', 'eval ls', 'echo ls | sh', '(ls)', '{ ls; }', 'if true; then ls; fi', 'for f in *; do cat $f; done', 'ls && touch x',
   'ls; rm -rf src', 'git status || git push', 'X=1; ls', 'export PATH=.; ls', 'cat .*/secret', 'sort *', 'ls -la `touch y`', 'cat < /etc/passwd',
+  'cat <<< "$(rm x)"', 'cat <<EOF\n$(rm x)\nEOF', 'ls >(rm x)', 'git blame --contents /etc/passwd a.ts', 'grep -f /etc/passwd src', 'git log -O/tmp/order -p',
   'ls() { rm -rf x; }; ls', 'alias ls=rm; ls', 'echo ${!x}', 'echo ${x@P}', 'ls --unknown-option', 'grep --bogus x', 'cd /tmp && ls', 'ls & rm x',
 ];
 
