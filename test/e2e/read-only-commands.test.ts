@@ -144,7 +144,7 @@ describe('deny rules under --yolo (issue #43 item 5)', () => {
     execFileSync('git', ['init', '-q', '--bare', remote]);
     execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo.dir });
     const attacks = ["eval 'rm a.txt'", "echo 'rm b.txt' | bash", 'git --no-pager push origin HEAD', "bash -ec 'rm c.txt'", 'setsid rm d.txt', "env -S 'rm e.txt'", 'git -C . push origin HEAD', 'X=rm; $X a.txt'];
-    const { run, chats } = await oneShot(repo, ['-p', 'clean up', '--yolo', '-o', 'json', '--disallowed-tools', 'shell(rm:*), shell(git push:*)'], [
+    const { run, chats } = await oneShot(repo, ['-p', 'clean up', '--yolo', '-o', 'json', '--disallowed-tools', 'shell(rm:*)', '--disallowed-tools', 'shell(git push:*)'], [
       { toolCalls: attacks.map((command) => ({ name: 'shell', args: { command } })) },
       { text: 'done' },
     ]);

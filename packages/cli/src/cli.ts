@@ -38,13 +38,14 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')
     .option('--yolo', 'approve every tool call')
     .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'auto-edit', 'yolo', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']))
-    .option('--allowed-tools <rules>', 'tools that run without asking, e.g. "write_file,shell(git *)"')
-    .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)"')
+    // Repeatable: a second --disallowed-tools adds rules; it must never silently drop the first.
+    .option('--allowed-tools <rules>', 'tools that run without asking, e.g. "write_file,shell(git *)" (repeatable)', collect)
+    .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)" (repeatable)', collect)
     // Claude Code's spellings, which the Claude Agent SDK passes.
-    .addOption(new Option('--allowedTools <rules>').hideHelp())
+    .addOption(new Option('--allowedTools <rules>').hideHelp().argParser(collect))
     // The SDK's safety switch for bypassPermissions; Beans' --yolo needs none, so it only has to be accepted.
     .addOption(new Option('--allow-dangerously-skip-permissions').hideHelp())
-    .addOption(new Option('--disallowedTools <rules>').hideHelp())
+    .addOption(new Option('--disallowedTools <rules>').hideHelp().argParser(collect))
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
     .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)
     .option('-c, --continue', 'continue the newest session of this workspace')
@@ -229,4 +230,9 @@ function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number.');
   return n;
+}
+
+/** Commander parser for a repeatable option: every value is kept, in order. */
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }

@@ -12,8 +12,10 @@ export interface CliOptions {
   agentDescription?: string;
   yolo?: boolean;
   permissionMode?: string;
-  allowedTools?: string;
-  disallowedTools?: string;
+  /** One entry per --allowed-tools flag (repeatable). */
+  allowedTools?: string[];
+  /** One entry per --disallowed-tools flag (repeatable). */
+  disallowedTools?: string[];
   maxTurns?: number;
   maxBudgetUsd?: number;
   continue?: boolean;
@@ -48,8 +50,8 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   if (options.model) flags.model = options.model;
   if (options.permissionMode) flags['permissions.mode'] = parsePermissionMode(options.permissionMode);
   if (options.yolo) flags['permissions.mode'] = 'yolo';
-  if (options.allowedTools) flags['permissions.allow'] = ruleSources(options.allowedTools);
-  if (options.disallowedTools) flags['permissions.deny'] = ruleSources(options.disallowedTools);
+  if (options.allowedTools?.length) flags['permissions.allow'] = ruleSources(options.allowedTools);
+  if (options.disallowedTools?.length) flags['permissions.deny'] = ruleSources(options.disallowedTools);
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.maxBudgetUsd !== undefined) flags.maxBudgetUsd = options.maxBudgetUsd;
   if (options.pluginDir?.length) flags['plugins.dirs'] = options.pluginDir;
@@ -59,7 +61,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
 }
 
 /** Validates a rule list from a flag (a mistake is a usage error, exit 2) and keeps each rule's text. */
-function ruleSources(text: string): string[] {
+function ruleSources(text: string | readonly string[]): string[] {
   // Claude Code's names (`Read`, `Bash(git add:*)`) become Beans' (`read_file`, `shell(git add *)`).
   return parseToolRules(text).map((rule) => beansToolRule(rule.source));
 }
