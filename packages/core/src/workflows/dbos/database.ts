@@ -37,16 +37,17 @@ export function describeDatabase(url: string): string {
 }
 
 const FIX = 'Fix workflows.databaseUrl (or BEANS_DATABASE_URL).';
+const OR_FIX = 'fix workflows.databaseUrl (or BEANS_DATABASE_URL).';
 
 /** One clear sentence for a database Beans cannot use (exit 3). */
 export function databaseProblem(error: unknown, url: string): ConfigError {
   const where = describeDatabase(url);
   const code = (error as { code?: string }).code;
   const message = (error as Error).message ?? String(error);
-  if (code === 'ECONNREFUSED') return new ConfigError(`Cannot reach PostgreSQL at ${where}: connection refused. Start the server or ${FIX.toLowerCase()}`);
+  if (code === 'ECONNREFUSED') return new ConfigError(`Cannot reach PostgreSQL at ${where}: connection refused. Start the server or ${OR_FIX}`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ConfigError(`Cannot reach PostgreSQL at ${where}: unknown host. ${FIX}`);
   if (code === '28P01' || code === '28000') return new ConfigError(`PostgreSQL at ${where} refused the credentials (${message}). ${FIX}`);
-  if (code === '3D000') return new ConfigError(`PostgreSQL at ${where} has no such database (${message}); create it with createdb or ${FIX.toLowerCase()}`);
+  if (code === '3D000') return new ConfigError(`PostgreSQL at ${where} has no such database (${message}); create it with createdb or ${OR_FIX}`);
   if (/timeout|timed out/i.test(message)) return new ConfigError(`Cannot reach PostgreSQL at ${where}: no answer within 5 s. ${FIX}`);
   return new ConfigError(`Cannot use PostgreSQL at ${where}: ${message}. ${FIX}`);
 }
