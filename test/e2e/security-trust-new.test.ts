@@ -42,6 +42,13 @@ describe('a server or hook added after trust asks first (issue 43, item 2)', () 
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`MCP server added (plugins/tools/.mcp.json): touch ${canaries.added}`);
     expect(lines[0]).toContain(`hook SessionStart (.beans/settings.json): touch ${canaries.hook}`);
+    // `beans mcp list` obeys the same gate: the added server is listed as disabled, not started.
+    const list = await runBeans(['mcp', 'list', '--json'], { cwd: repo.dir, env: { ...repo.env, MCP_TIMEOUT: '3000' } });
+    expect(list.code, list.stderr).toBe(0);
+    expect(existsSync(canaries.added)).toBe(false);
+    const listed = (JSON.parse(list.stdout) as { servers: { name: string; status: string; error?: string }[] }).servers.find((server) => server.name === 'added');
+    expect(listed).toMatchObject({ status: 'disabled' });
+    expect(listed?.error).toContain('added it after this folder was trusted');
 
     expect((await runBeans(['trust'], { cwd: repo.dir, env: repo.env })).code).toBe(0);
     const again = await oneShot(repo);

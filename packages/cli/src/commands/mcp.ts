@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { builtinPluginsDir, collectMcpServers, isTrusted, localSettingsPath, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
+import { builtinPluginsDir, collectMcpServers, isTrusted, localSettingsPath, mcpServerId, newSinceTrust, showUntrusted, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -12,6 +12,10 @@ import type { CliOptions } from '../options.js';
 export async function mcpList(options: CliOptions, local: { json?: boolean }): Promise<number> {
   const base = await loadBase(options);
   const catalog = await loadCatalog(base);
+  const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
+  // As a session: a server the folder declared after it was trusted does not start until approved.
+  const fresh = trusted && options.trust !== true ? (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() })).filter((d) => d.kind === 'MCP server') : [];
+  const freshIds = new Set(fresh.map((d) => d.id));
   const collected = collectMcpServers({
     workspaceRoot: base.workspace.root,
     cwd: base.workspace.cwd,
@@ -20,8 +24,9 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
     configArguments: options.mcpConfig ?? [],
     strict: options.strictMcpConfig ?? false,
     ...(base.config.values.mcpServers ? { settingsServers: base.config.values.mcpServers } : {}),
-    projectTrusted: options.trust === true || isTrusted(base.workspace.root, base.env),
+    projectTrusted: trusted,
     builtinPluginsDir: builtinPluginsDir(),
+    ...(freshIds.size ? { skip: (server) => freshIds.has(mcpServerId(server)) } : {}),
   });
   let statuses: McpServerStatus[] = [];
   if (collected.servers.length > 0) {
@@ -33,9 +38,10 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
   }
   const transportOf = (name: string) => readServers(path.join(base.workspace.root, '.mcp.json'))[name]?.type === 'http' ? 'http' : 'stdio';
   const disabled = collected.ignored.flatMap((skipped) =>
-    skipped.names.map((name): McpServerStatus => ({ name, transport: transportOf(name), status: 'disabled', tools: [], error: `${skipped.file} is in a folder that is not trusted.` })),
+    skipped.names.map((name): McpServerStatus => ({ name, transport: transportOf(name), status: 'disabled', tools: [], error: `${showUntrusted(skipped.file)} is in a folder that is not trusted.` })),
   );
-  const servers = [...statuses, ...disabled];
+  const unapproved = fresh.map((d): McpServerStatus => ({ name: d.name, transport: /^https?:/.test(d.command) ? 'http' : 'stdio', status: 'disabled', tools: [], error: `${showUntrusted(d.file)} added it after this folder was trusted; \`beans trust\` approves it (the chat asks).` }));
+  const servers = [...statuses, ...disabled, ...unapproved];
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ servers, problems: collected.problems })}\n`);
     return 0;

@@ -45,7 +45,8 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   maxBudgetUsd: atMostUsers,
   // Plugin folders inside the repository are the repository's plugins: their hooks and servers
   // wait for trust like the rest (hooks/workspace-hooks.ts, mcp/collect-servers.ts).
-  'plugins.dirs': { allowed: (value, _user, root) => Array.isArray(value) && value.every((dir) => typeof dir === 'string' && isInsideOrSame(root, dir)) },
+  // The merged list also holds the user's own folders, which may lie anywhere.
+  'plugins.dirs': { allowed: (value, userValue, root) => Array.isArray(value) && value.every((dir) => typeof dir === 'string' && (isInsideOrSame(root, dir) || (Array.isArray(userValue) && userValue.includes(dir)))) },
   'ui.theme': any,
   'ui.markdown': any,
   'ui.showCost': any,

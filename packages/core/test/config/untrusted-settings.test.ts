@@ -49,7 +49,7 @@ describe('settings of an untrusted repository', () => {
 
   it('applies the model, display, limits that only lower, and rules that only tighten', async () => {
     t = tempHome();
-    t.write(t.userFile, { maxTurns: 30, permissions: { deny: ['shell(rm *)'] }, tools: { env: { strip: ['A'] } } });
+    t.write(t.userFile, { maxTurns: 30, permissions: { deny: ['shell(rm *)'] }, tools: { env: { strip: ['A'] } }, plugins: { dirs: ['/opt/my-plugins'] } });
     t.write(t.workspaceFile, {
       model: 'm-repo',
       models: { ollama: 'qwen' },
@@ -69,6 +69,7 @@ describe('settings of an untrusted repository', () => {
     expect(loaded.values.permissions).toEqual({ mode: 'plan', allow: [], deny: ['shell(rm *)', 'shell(git push:*)'], readOnlyCommands: true });
     expect(loaded.values.tools.env.strip).toEqual(['A', 'B']);
     expect(loaded.values.sandbox.enabled).toBe(true);
+    expect(loaded.values.plugins.dirs).toEqual([`${t.workspace}/tools/plugins`, '/opt/my-plugins']);
     expect(loaded.warnings).toEqual([]);
   });
 
