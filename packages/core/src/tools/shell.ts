@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { HeadTailBuffer } from './output-buffer.js';
+import { openPidNamespace, type PidNamespace } from './pid-namespace.js';
 import { RUN_TAG_VARIABLE, killProcessGroup, killTaggedProcesses, newRunTag, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
 import { toolEnvironment } from './tool-env.js';
 import { OutputTee, wholeOutputNote } from './saved-output.js';
@@ -39,7 +40,7 @@ export const shellTool = defineTool({
   ruleSubject: (input) => input.command,
   async execute(input, ctx) {
     const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
-    if (!ctx.sandbox) return runShell(input.command, timeoutMs, ctx);
+    if (!ctx.sandbox) return runShell(input.command, timeoutMs, ctx, true);
     const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
     try {
       const result = await runShell(sandboxed.command, timeoutMs, ctx);
@@ -53,16 +54,28 @@ export const shellTool = defineTool({
 
 const shellPath = existsSync('/bin/bash') ? '/bin/bash' : true;
 
-async function runShell(command: string, timeoutMs: number, ctx: ToolContext): Promise<ToolResult> {
+/** `isolate`: run in a PID namespace of its own where the system allows (the sandbox has its own already). */
+async function runShell(command: string, timeoutMs: number, ctx: ToolContext, isolate = false): Promise<ToolResult> {
   ctx.signal.throwIfAborted();
+  const namespace = isolate ? await openPidNamespace() : undefined;
+  try {
+    return await runInGroup(command, timeoutMs, ctx, namespace);
+  } finally {
+    // Whatever the command left that the run tag could not find (it cleared its environment) ends here.
+    await namespace?.end();
+  }
+}
+
+async function runInGroup(command: string, timeoutMs: number, ctx: ToolContext, namespace: PidNamespace | undefined): Promise<ToolResult> {
   const tag = newRunTag();
   const output = new HeadTailBuffer();
   const updates = lineBatcher(ctx.onUpdate);
   // Loaded on first use: execa costs ~50 ms to import, which `beans -p` should not pay up front.
   const { execa } = await import('execa');
   ctx.signal.throwIfAborted(); // an Esc during the first import must not let the command start
-  const subprocess = execa(command, {
-    shell: shellPath,
+  const [file, args] = namespace ? namespace.wrap(command, ctx.workspace.root) : [command, []];
+  const subprocess = execa(file, args, {
+    shell: namespace ? false : shellPath,
     cwd: ctx.workspace.root,
     stdin: 'ignore',
     all: true,
