@@ -3,6 +3,10 @@
  * take. This file is the list to review: anything not here, or used with an option not listed for
  * it, asks as before. Options that write files, run programs or follow a file forever are left out
  * on purpose, and the reason is noted beside the program. The checker is read-only.ts.
+ *
+ * Options that follow symbolic links while walking folders (`grep -R`, `rg -L`, `fd -L`, `find -L`,
+ * `find -follow`, `du -L`, `tree -l`, `ls -L`) are left out everywhere: a link inside the workspace
+ * could lead the walk outside it, which the check of the paths named on the line cannot see.
  */
 
 export interface ReadOnlyProgram {
@@ -47,7 +51,7 @@ export interface ReadOnlyProgram {
 const GREP_LONG = [
   '--extended-regexp', '--fixed-strings', '--basic-regexp', '--perl-regexp', '--ignore-case', '--no-ignore-case', '--word-regexp', '--line-regexp',
   '--null-data', '--no-messages', '--invert-match', '--byte-offset', '--line-number', '--no-line-number', '--line-buffered', '--with-filename',
-  '--no-filename', '--only-matching', '--quiet', '--silent', '--text', '--recursive', '--dereference-recursive', '--files-without-match',
+  '--no-filename', '--only-matching', '--quiet', '--silent', '--text', '--recursive', '--files-without-match',
   '--files-with-matches', '--count', '--initial-tab', '--null', '--color', '--colour', '--help', '--version',
 ];
 
@@ -102,12 +106,12 @@ const GIT_SUBCOMMANDS: Record<string, ReadOnlyProgram> = {
 export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   // Reading and listing files.
   ls: {
-    short: 'aAbBcCdDfFgGhHiklLmnNopqQrRsStuUvxXZ1',
+    short: 'aAbBcCdDfFgGhHiklmnNopqQrRsStuUvxXZ1',
     shortValued: 'ITw',
     long: [
       '--all', '--almost-all', '--author', '--escape', '--block-size', '--ignore-backups', '--color', '--directory', '--dired', '--classify', '--file-type',
       '--format', '--full-time', '--group-directories-first', '--no-group', '--human-readable', '--si', '--dereference-command-line',
-      '--dereference-command-line-symlink-to-dir', '--hide', '--hyperlink', '--indicator-style', '--inode', '--ignore', '--kibibytes', '--dereference',
+      '--dereference-command-line-symlink-to-dir', '--hide', '--hyperlink', '--indicator-style', '--inode', '--ignore', '--kibibytes',
       '--numeric-uid-gid', '--literal', '--hide-control-chars', '--show-control-chars', '--quote-name', '--quoting-style', '--reverse', '--recursive',
       '--size', '--sort', '--time', '--time-style', '--tabsize', '--width', '--context', '--zero', '--help', '--version',
     ],
@@ -128,15 +132,15 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   },
   stat: { short: 'LftZ', shortValued: 'c', long: ['--dereference', '--file-system', '--format', '--printf', '--terse', '--cached', '--help', '--version'], longValued: ['--format', '--printf'], patternOptions: ['-c', '--format', '--printf'], anyArgsSafe: true },
   du: {
-    short: 'abcDhHklLmsSxP0',
+    short: 'abcDhHkmsSxP0',
     shortValued: 'dBtX',
-    long: ['--all', '--apparent-size', '--block-size', '--bytes', '--total', '--dereference-args', '--max-depth', '--human-readable', '--inodes', '--dereference', '--count-links', '--no-dereference', '--separate-dirs', '--si', '--summarize', '--threshold', '--time', '--time-style', '--exclude-from', '--exclude', '--one-file-system', '--null', '--files0-from', '--help', '--version'],
+    long: ['--all', '--apparent-size', '--block-size', '--bytes', '--total', '--dereference-args', '--max-depth', '--human-readable', '--inodes', '--count-links', '--no-dereference', '--separate-dirs', '--si', '--summarize', '--threshold', '--time', '--time-style', '--exclude-from', '--exclude', '--one-file-system', '--null', '--files0-from', '--help', '--version'],
     patternOptions: ['--exclude'],
     anyArgsSafe: true,
   },
   // Without -o (writes its listing to a file) and -R (writes 00Tree.html into every folder).
   tree: {
-    short: 'adlfxACDFghinNpqrsStuvUJX',
+    short: 'adfxACDFghinNpqrsStuvUJX',
     shortValued: 'LPI',
     long: ['--noreport', '--charset', '--filelimit', '--dirsfirst', '--gitignore', '--prune', '--du', '--si', '--sort', '--timefmt', '--matchdirs', '--ignore-case', '--help', '--version'],
     patternOptions: ['-P', '-I'],
@@ -153,7 +157,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
 
   // Searching.
   grep: {
-    short: 'EFGPiyvwxcLloqsbHhnTZzraIUR',
+    short: 'EFGPiyvwxcLloqsbHhnTZzraIU',
     shortValued: 'efmABCdD',
     long: [...GREP_LONG, '--regexp', '--file', '--max-count', '--label', '--binary-files', '--directories', '--devices', '--include', '--exclude', '--exclude-from', '--exclude-dir', '--before-context', '--after-context', '--context'],
     longValued: ['--regexp', '--file', '--max-count', '--label', '--binary-files', '--directories', '--devices', '--include', '--exclude', '--exclude-from', '--exclude-dir', '--before-context', '--after-context', '--context'],
@@ -163,12 +167,12 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   },
   // Without --pre / --pre-glob (runs a program on every file) and --hostname-bin (runs a program).
   rg: {
-    short: 'aAbBcCeEfFgHhiIjlLmMnNopPqrsStTuUvVwxz0',
+    short: 'aAbBcCeEfFgHhiIjlmMnNopPqrsStTuUvVwxz0',
     shortValued: 'ABCEefgjMmrTt',
     long: [
       '--after-context', '--before-context', '--context', '--binary', '--block-buffered', '--byte-offset', '--case-sensitive', '--color', '--colors', '--column',
       '--context-separator', '--count', '--count-matches', '--crlf', '--debug', '--dfa-size-limit', '--encoding', '--engine', '--field-context-separator',
-      '--field-match-separator', '--files', '--files-with-matches', '--files-without-match', '--fixed-strings', '--follow', '--glob', '--glob-case-insensitive',
+      '--field-match-separator', '--files', '--files-with-matches', '--files-without-match', '--fixed-strings', '--glob', '--glob-case-insensitive',
       '--heading', '--no-heading', '--hidden', '--iglob', '--ignore-case', '--ignore-file', '--ignore-file-case-insensitive', '--include-zero', '--invert-match',
       '--json', '--line-buffered', '--line-number', '--line-regexp', '--max-columns', '--max-columns-preview', '--max-count', '--max-depth', '--max-filesize',
       '--mmap', '--multiline', '--multiline-dotall', '--no-config', '--no-ignore', '--no-ignore-dot', '--no-ignore-exclude', '--no-ignore-files',
@@ -185,9 +189,9 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   find: { check: 'find' },
   // Without -x / --exec and -X / --exec-batch.
   fd: {
-    short: 'HIusigFaLp0lq1',
+    short: 'HIusigFap0lq1',
     shortValued: 'dEtecjSo',
-    long: ['--hidden', '--no-ignore', '--no-ignore-vcs', '--unrestricted', '--case-sensitive', '--ignore-case', '--glob', '--regex', '--fixed-strings', '--absolute-path', '--list-details', '--follow', '--full-path', '--print0', '--quiet', '--show-errors', '--one-file-system', '--prune', '--max-depth', '--min-depth', '--exact-depth', '--exclude', '--type', '--extension', '--color', '--threads', '--size', '--changed-within', '--changed-before', '--owner', '--max-results', '--search-path', '--path-separator', '--format', '--ignore-file', '--strip-cwd-prefix', '--help', '--version'],
+    long: ['--hidden', '--no-ignore', '--no-ignore-vcs', '--unrestricted', '--case-sensitive', '--ignore-case', '--glob', '--regex', '--fixed-strings', '--absolute-path', '--list-details', '--full-path', '--print0', '--quiet', '--show-errors', '--one-file-system', '--prune', '--max-depth', '--min-depth', '--exact-depth', '--exclude', '--type', '--extension', '--color', '--threads', '--size', '--changed-within', '--changed-before', '--owner', '--max-results', '--search-path', '--path-separator', '--format', '--ignore-file', '--strip-cwd-prefix', '--help', '--version'],
     longValued: ['--max-depth', '--min-depth', '--exact-depth', '--exclude', '--type', '--extension', '--color', '--threads', '--size', '--changed-within', '--changed-before', '--owner', '--max-results', '--search-path', '--path-separator', '--format', '--ignore-file'],
     patternFirst: [],
     patternOptions: ['-E', '--exclude', '-e', '--extension', '--format'],
@@ -270,11 +274,11 @@ export const FIND_PREDICATES: Readonly<Record<string, number>> = {
   '-samefile': 1, '-regextype': 1, '-printf': 1, '-fstype': 1, '-context': 1,
   '-print': 0, '-print0': 0, '-ls': 0, '-prune': 0, '-o': 0, '-or': 0, '-a': 0, '-and': 0, '-not': 0, '!': 0, '(': 0, ')': 0, ',': 0,
   '-empty': 0, '-readable': 0, '-writable': 0, '-executable': 0, '-true': 0, '-false': 0, '-quit': 0, '-nouser': 0, '-nogroup': 0,
-  '-follow': 0, '-xdev': 0, '-mount': 0, '-depth': 0, '-daystart': 0, '-noleaf': 0, '-ignore_readdir_race': 0, '-noignore_readdir_race': 0,
+  '-xdev': 0, '-mount': 0, '-depth': 0, '-daystart': 0, '-noleaf': 0, '-ignore_readdir_race': 0, '-noignore_readdir_race': 0,
 };
 
 /** find's options before its starting points. */
-export const FIND_OPTIONS: readonly string[] = ['-L', '-H', '-P', '-O0', '-O1', '-O2', '-O3'];
+export const FIND_OPTIONS: readonly string[] = ['-H', '-P', '-O0', '-O1', '-O2', '-O3'];
 
 /** find's predicates whose value is a pattern, not a path. */
 export const FIND_PATTERNS: readonly string[] = ['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-printf'];

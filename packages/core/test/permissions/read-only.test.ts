@@ -27,7 +27,7 @@ const READ_ONLY = [
   "printf '%s\\n' a b", 'which node', 'type ls',
   // Searching.
   'grep foo src/a.ts', 'grep -rn "TODO" src', 'grep -rn "/api/v1" src', 'grep -E "a|b" -r .', 'grep -ri --include="*.ts" foo src', 'grep -c x src/a.ts',
-  'grep -e foo -e bar src', 'grep -l -R foo .', 'rg foo', 'rg -n "fn main" src', 'rg --type ts -g "!dist" foo', 'rg -l foo src', 'rg --files', 'rg -i -C 3 foo',
+  'grep -e foo -e bar src', 'grep -l -r foo .', 'rg foo', 'rg -n "fn main" src', 'rg --type ts -g "!dist" foo', 'rg -l foo src', 'rg --files', 'rg -i -C 3 foo',
   'find . -name "*.ts"', 'find src -type f -name "*.ts" -print', 'find . -maxdepth 2 -type d', 'find . -newer package.json -not -path "./node_modules/*"',
   'find . \\( -name a -o -name b \\) -print0', 'find . -size +1M -ls', 'fd foo', 'fd -e ts src', 'fd -H -t f config',
   // Text tools.
@@ -76,6 +76,7 @@ const ASKS = [
   'bash -c "ls"', 'sh -c ls', 'eval ls', 'echo ls | sh', '(ls)', '{ ls; }', 'if true; then ls; fi', 'for f in *; do cat $f; done', 'ls && touch x',
   'ls; rm -rf src', 'git status || git push', 'X=1; ls', 'export PATH=.; ls', 'cat .*/secret', 'sort *', 'ls -la `touch y`', 'cat < /etc/passwd',
   'cat <<< "$(rm x)"', 'cat <<EOF\n$(rm x)\nEOF', 'ls >(rm x)', 'git blame --contents /etc/passwd a.ts', 'grep -f /etc/passwd src', 'git log -O/tmp/order -p',
+  'grep -R foo .', 'grep --dereference-recursive foo', 'rg -L foo', 'rg --follow foo', 'fd -L x', 'find -L . -name x', 'find . -follow', 'du -L .', 'tree -l', 'ls -RL src',
   'ls() { rm -rf x; }; ls', 'alias ls=rm; ls', 'echo ${!x}', 'echo ${x@P}', 'ls --unknown-option', 'grep --bogus x', 'cd /tmp && ls', 'ls & rm x',
 ];
 
