@@ -1,4 +1,6 @@
 import type { AfterToolCall, BeforeToolCall, ToolCallContext } from '../agent/tool-hooks.js';
+import { classifyReadOnly } from '../permissions/read-only.js';
+import { analyzeShellCommand } from '../permissions/shell-parse.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { CheckpointStore } from './checkpoint-store.js';
@@ -30,12 +32,12 @@ export function checkpointToolHooks(store: () => CheckpointStore | undefined, wo
   };
   return {
     beforeToolCall: async (context) => {
-      const target = targetOf(context, workspace);
+      const target = await targetOf(context, workspace);
       if (target === 'none') return;
       await guard((checkpoints) => (target === 'tree' ? checkpoints.beforeCommand() : checkpoints.beforeFiles([target])));
     },
     afterToolCall: async (context) => {
-      const target = targetOf(context, workspace);
+      const target = await targetOf(context, workspace);
       if (target === 'none') return;
       await guard((checkpoints) => (target === 'tree' ? checkpoints.afterCommand() : checkpoints.afterFiles([target])));
     },
@@ -43,16 +45,29 @@ export function checkpointToolHooks(store: () => CheckpointStore | undefined, wo
 }
 
 /** What a call may change: nothing, one file (its absolute path), or anything in the tree. */
-function targetOf(context: ToolCallContext, workspace: Pick<Workspace, 'root'>): 'none' | 'tree' | string {
+async function targetOf(context: ToolCallContext, workspace: Pick<Workspace, 'root'>): Promise<'none' | 'tree' | string> {
   const kind = context.tool.kind;
   if (kind === 'read' || kind === 'meta') return 'none';
-  if (kind === 'execute') return 'tree';
   const input = (context.input ?? {}) as Record<string, unknown>;
+  if (kind === 'execute') return (await onlyReads(input.command, workspace)) ? 'none' : 'tree';
   const named = PATH_KEYS.map((key) => input[key]).find((value): value is string => typeof value === 'string' && value !== '');
   if (!named) return 'tree';
   try {
     return resolveInWorkspace(workspace, named).absolute;
   } catch {
     return 'none'; // outside the workspace: the tool refuses it
+  }
+}
+
+/**
+ * A command line the read-only classifier (the one `permissions.readOnlyCommands` uses) passes, such as
+ * `ls`, `cat a.txt` or `git status`, changes no file: no snapshot before or after it.
+ */
+async function onlyReads(command: unknown, workspace: Pick<Workspace, 'root'>): Promise<boolean> {
+  if (typeof command !== 'string' || !command.trim()) return false;
+  try {
+    return classifyReadOnly(await analyzeShellCommand(command), command, { workspaceRoot: workspace.root }).readOnly;
+  } catch {
+    return false;
   }
 }

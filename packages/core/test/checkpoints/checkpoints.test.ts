@@ -74,14 +74,16 @@ describe.each([
 });
 
 describe('checkpoints', () => {
-  it('keeps nothing for turns that change nothing', async () => {
+  it('keeps nothing for turns that change nothing, and takes no snapshot around read-only commands', async () => {
     const ws = workspaceWith({ 'a.txt': 'hello\n' }, { git: true });
     const h = makeHarness(ws);
-    await h.turn('u1', [{ name: 'read_file', arguments: { path: 'a.txt' } }, shell('ls && cat a.txt')]);
+    await h.turn('u1', [{ name: 'read_file', arguments: { path: 'a.txt' } }, shell('ls && cat a.txt && git status')]);
+    expect(await h.store.list()).toEqual([]);
+    expect(existsSync(h.storeDir)).toBe(false);
+    // A command that may write but changes no content: snapshots, yet no checkpoint and no file content kept.
+    await h.turn('u2', [shell('touch a.txt && mkdir -p empty')]);
     expect(await h.store.list()).toEqual([]);
     expect(existsSync(path.join(h.storeDir, 'checkpoints.jsonl'))).toBe(false);
-    await h.turn('u2', [{ name: 'read_file', arguments: { path: 'a.txt' } }]);
-    expect(existsSync(h.storeDir)).toBe(true); // the shell turn's snapshot repository, but no content of the workspace's
     // Its index starts as the user's, so no file of the workspace was copied (at most a tree object).
     expect(Number(/^count: (\d+)/.exec(git(path.join(h.storeDir, 'git'), 'count-objects', '-v'))![1])).toBeLessThanOrEqual(1);
   });
