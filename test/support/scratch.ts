@@ -30,18 +30,18 @@ export interface TempRepo {
   dir: string;
   home: string;
   env: NodeJS.ProcessEnv;
-  write(file: string, content: string): void;
+  write(file: string, content: string | Buffer): void;
   cleanup(): void;
 }
 
-export function makeTempRepo(files: Record<string, string> = {}): TempRepo {
+export function makeTempRepo(files: Record<string, string | Buffer> = {}): TempRepo {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-e2e-')));
   const dir = path.join(root, 'repo');
   const home = path.join(root, 'home');
   mkdirSync(dir, { recursive: true });
   mkdirSync(home, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: dir });
-  const write = (file: string, content: string) => {
+  const write = (file: string, content: string | Buffer) => {
     const full = path.join(dir, file);
     mkdirSync(path.dirname(full), { recursive: true });
     writeFileSync(full, content);

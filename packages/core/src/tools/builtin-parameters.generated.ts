@@ -18,6 +18,10 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
         "description": "Number of lines (default 2000)",
         "type": "integer",
         "minimum": 1
+      },
+      "pages": {
+        "description": "PDF pages to read, e.g. \"3\" or \"1-5\" (at most 20 at a time)",
+        "type": "string"
       }
     },
     "required": [

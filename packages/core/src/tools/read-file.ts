@@ -15,6 +15,7 @@ import { defineTool, type ToolContext, type ToolResult } from './tool.js';
 import { textLineWindow } from './editor-files.js';
 import { isInside } from '../workspace/paths.js';
 import { lazily } from '../lazily.js';
+import { MAX_PDF_PAGES, mediaKindOf, readMedia } from './read-media.js';
 
 export const READ_DEFAULT_LINES = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -26,6 +27,7 @@ const schema = lazily(() =>
     path: z.string().describe('File path, relative to the workspace root or absolute inside it'),
     offset: z.number().int().min(1).optional().describe('First line to read (1-based)'),
     limit: z.number().int().min(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LINES})`),
+    pages: z.string().optional().describe(`PDF pages to read, e.g. "3" or "1-5" (at most ${MAX_PDF_PAGES} at a time)`),
   }),
 );
 
@@ -33,7 +35,8 @@ export const readFileTool = defineTool({
   name: 'read_file',
   kind: 'read',
   description:
-    `Read a text file. Returns numbered lines as "N<TAB>text" (the number and tab are not part of the file), up to ${READ_DEFAULT_LINES} lines from offset; long lines are cut. ` +
+    `Read a file. Text comes back as numbered lines "N<TAB>text" (the number and tab are not part of the file), up to ${READ_DEFAULT_LINES} lines from offset; long lines are cut. ` +
+    'Pictures (PNG, JPEG, GIF, WebP) come back as images you can see; PDFs as their text, page by page (pages: "1-5"); Jupyter notebooks as cells with their outputs. ' +
     'For big files read a window with offset/limit or grep first. Read a file before editing it.',
   schema,
   summarize: (input) => (input.offset || input.limit ? `${input.path}:${input.offset ?? 1}+${input.limit ?? READ_DEFAULT_LINES}` : input.path),
@@ -62,12 +65,19 @@ export const readFileTool = defineTool({
   },
 });
 
-async function readOpened(handle: FileHandle, target: WorkspacePath, input: { offset?: number; limit?: number }, ctx: ToolContext): Promise<ToolResult> {
+async function readOpened(handle: FileHandle, target: WorkspacePath, input: { offset?: number; limit?: number; pages?: string }, ctx: ToolContext): Promise<ToolResult> {
   const stats = await handle.stat();
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory. Use list_directory to see what it holds, or glob to find files in it.`);
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
   // Also a hard link to a denied file, which a path rule alone would miss.
   if (ctx.readDenied?.(target.relative)) throw new ToolInputError(`${target.relative} is blocked by a read_file deny rule (the file, or a link to it). Do not try to read it another way.`);
+  const media = mediaKindOf(target.relative, await readHead(handle));
+  if (media) {
+    const result = await readMedia(media, handle, target, stats, input.pages);
+    ctx.state.fileTimes.set(target.absolute, stats.mtimeMs);
+    return result;
+  }
+  if (input.pages !== undefined) throw new ToolInputError(`pages is for PDF files; ${target.relative} is not one. Use offset and limit for text.`);
   const windowed = input.offset !== undefined || input.limit !== undefined;
   if (stats.size > MAX_TEXT_FILE_BYTES && !windowed) {
     throw new ToolInputError(
@@ -102,6 +112,13 @@ async function readOpened(handle: FileHandle, target: WorkspacePath, input: { of
     content += `\n\n[Lines ${offset}-${last}${of} shown${why}.${next}]`;
   }
   return { content };
+}
+
+/** The first bytes, which say whether a file is a picture or a PDF. */
+async function readHead(handle: FileHandle): Promise<Buffer> {
+  const head = Buffer.alloc(16);
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  return head.subarray(0, bytesRead);
 }
 
 /** Whole outputs saved beside the session: never an editor buffer. */

@@ -1,0 +1,82 @@
+// Small, valid media files made in the test: PNG pictures, PDFs with a compressed content stream and
+// Jupyter notebooks. Nothing is copied from elsewhere.
+import { crc32, deflateSync } from 'node:zlib';
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body) >>> 0);
+  return Buffer.concat([length, body, crc]);
+}
+
+/** An RGB PNG of the given size, coloured by position so two sizes never share bytes. */
+export function makePng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) row.set([(x * 7) & 255, (y * 13) & 255, (x + y) & 255], 1 + x * 3);
+    rows.push(row);
+  }
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A PDF whose pages each show one line of text, in FlateDecode-compressed content streams. */
+export function makePdf(pages: string[]): Buffer {
+  const objects: string[] = [];
+  const streams: Buffer[] = [];
+  const pageIds = pages.map((_, index) => 4 + index * 2);
+  objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
+  objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
+  objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+  pages.forEach((text, index) => {
+    const id = pageIds[index]!;
+    objects[id] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${id + 1} 0 R >>`;
+    const content = deflateSync(Buffer.from(`BT /F1 18 Tf 72 700 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET`, 'latin1'));
+    streams[id + 1] = content;
+    objects[id + 1] = `<< /Length ${content.length} /Filter /FlateDecode >>`;
+  });
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  const offsets: number[] = [];
+  let size = parts[0]!.length;
+  for (let id = 1; id < objects.length; id++) {
+    offsets[id] = size;
+    const stream = streams[id];
+    const piece = stream
+      ? Buffer.concat([Buffer.from(`${id} 0 obj\n${objects[id]}\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream\nendobj\n', 'latin1')])
+      : Buffer.from(`${id} 0 obj\n${objects[id]}\nendobj\n`, 'latin1');
+    parts.push(piece);
+    size += piece.length;
+  }
+  const xref = [`xref\n0 ${objects.length}\n`, '0000000000 65535 f \n', ...offsets.slice(1).map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`)].join('');
+  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+/** A notebook with a code cell that printed, one that failed, and one that drew a picture. */
+export function makeNotebook(picture: Buffer): string {
+  return JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: {},
+    cells: [
+      { cell_type: 'markdown', id: 'intro', metadata: {}, source: ['# Analysis\n'] },
+      { cell_type: 'code', id: 'load', metadata: {}, execution_count: 1, source: ['print("rows:", 42)'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['rows: 42\n'] }] },
+      {
+        cell_type: 'code',
+        id: 'boom',
+        metadata: {},
+        execution_count: 2,
+        source: ['1 / 0'],
+        outputs: [{ output_type: 'error', ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'] }],
+      },
+      { cell_type: 'code', id: 'plot', metadata: {}, execution_count: 3, source: ['plot()'], outputs: [{ output_type: 'display_data', metadata: {}, data: { 'image/png': picture.toString('base64'), 'text/plain': ['<Figure>'] } }] },
+    ],
+  });
+}
