@@ -76,6 +76,10 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
   if (!tool) {
     return finish(call, options, 'error', `Unknown tool "${call.name}". Available tools: ${options.tools.names().join(', ')}.`);
   }
+  // The model has only seen the name of a deferred tool: it must load the schema before a call.
+  if (options.tools.deferral?.isPending(call.name)) {
+    return finish(call, options, 'error', `${call.name} is a deferred tool and its schema is not loaded yet. Load it first with tool_search, query "select:${call.name}", then call it.`);
+  }
   let input: unknown;
   const checked = await validateToolInput(tool, call.arguments);
   if (!checked.ok) return finish(call, options, 'error', invalidInput(tool, checked.problems));
@@ -100,6 +104,7 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
   try {
     result = await tool.execute(input, {
       ...options.context,
+      ...(options.tools.deferral ? { deferredTools: options.tools.deferral } : {}),
       signal: options.signal,
       callId: call.id,
       emit: options.emit,

@@ -121,6 +121,9 @@ const sections = {
           })
           .partial()
           .describe('an object'),
+        // MCP tools offered by name only, loaded with tool_search (README "Many MCP tools").
+        defer: z.enum(['auto', 'always', 'never']).describe('"auto", "always" or "never"'),
+        deferThreshold: z.int().nonnegative().describe('a number of tokens'),
       })
       .partial()
       .describe('an object'),
@@ -286,7 +289,7 @@ export interface BeansConfig {
   plugins: { dirs: string[]; disabled: string[] };
   sessions: { dir?: string };
   ui: { theme?: 'dark' | 'light' | 'high-contrast'; markdown: boolean; showCost: boolean };
-  tools: { env: { passThrough: string[]; strip: string[] } };
+  tools: { env: { passThrough: string[]; strip: string[] }; defer: 'auto' | 'always' | 'never'; deferThreshold?: number };
   checkpoints: { enabled: boolean; maxBytes: number; maxFileBytes: number };
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
@@ -323,6 +326,7 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'compaction.threshold': 0.8,
   'tools.env.passThrough': [],
   'tools.env.strip': [],
+  'tools.defer': 'auto',
   'sandbox.enabled': false,
   'webFetch.allowPrivateNetwork': false,
   'input.maxStdinBytes': 10 * 1024 * 1024,

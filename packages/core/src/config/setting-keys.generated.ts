@@ -204,6 +204,21 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a list of environment variable names"
   },
   {
+    "key": "tools.defer",
+    "kind": "enum",
+    "expected": "\"auto\", \"always\" or \"never\"",
+    "options": [
+      "auto",
+      "always",
+      "never"
+    ]
+  },
+  {
+    "key": "tools.deferThreshold",
+    "kind": "integer",
+    "expected": "a number of tokens"
+  },
+  {
     "key": "compaction",
     "kind": "object",
     "expected": "an object"

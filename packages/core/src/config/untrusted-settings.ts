@@ -51,6 +51,8 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   'ui.markdown': any,
   'ui.showCost': any,
   'tools.env.strip': addsToUsers,
+  'tools.defer': any,
+  'tools.deferThreshold': any,
   'compaction.enabled': any,
   'compaction.threshold': any,
   'compaction.contextWindow': any,

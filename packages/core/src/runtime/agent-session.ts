@@ -4,6 +4,7 @@ import { loadCatalogAndSubagents } from './catalog-subagents.js';
 import { createCompaction } from './compaction-hooks.js';
 import { createConversationFactory } from './conversation.js';
 import { createConversationLogs } from './conversation-logs.js';
+import { deferMcpTools } from './defer-tools.js';
 import { createSessionCheckpoints } from './session-checkpoints.js';
 import { openFirstConversation } from './first-conversation.js';
 import { createHandoffs } from './handoffs.js';
@@ -66,7 +67,8 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const compaction = createCompaction({ agent, hooks, live });
   const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles, compaction });
   const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });
-  const systemPrompt = await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text));
+  const deferral = deferMcpTools({ base, agent, tools, mcp, logs, live });
+  const systemPrompt = deferral.withListing(await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text)));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, logs, live, warnings });
   const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs });
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, warnings });

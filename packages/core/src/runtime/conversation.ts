@@ -60,6 +60,8 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
       warnings.push(...loaded.warnings);
       history = repairHistory(loaded.messages);
+      // Tools the model loaded before stay loaded (declared again, in the same order).
+      for (const entry of loaded.meta) if (entry.kind === 'tools') input.tools.tools.deferral?.load(entry.loaded, true);
       id = loaded.header.id;
       writer = store.open(id);
       // The session's own model and SOP come back, unless this run names a model itself.

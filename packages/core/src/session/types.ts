@@ -22,7 +22,9 @@ export type SessionMetaInput =
   | { kind: 'sop'; sop: string }
   | { kind: 'agent'; agent: string }
   /** The conversation was rewound: the user message `uuid` and everything after it are gone from it (the lines stay in the file). */
-  | { kind: 'rewind'; uuid: string };
+  | { kind: 'rewind'; uuid: string }
+  /** Deferred tools the model loaded with tool_search: a resume declares them again. */
+  | { kind: 'tools'; loaded: string[] };
 export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };
 
 export interface SessionMessageRecord {

@@ -49,6 +49,17 @@ export interface ToolContext {
   emit?(event: ToolEvent): void;
   /** An editor's buffers (ACP): file tools read and write text through it instead of the disk. */
   editorFiles?: EditorFiles;
+  /** The registry's deferred tools (offered by name only), which `tool_search` searches and loads. */
+  deferredTools?: DeferredToolSearch;
+}
+
+/** What `tool_search` needs of the deferred tools (tools/deferred-tools.ts holds them). */
+export interface DeferredToolSearch {
+  isDeferred(name: string): boolean;
+  /** Loads deferred tools by exact name; returns those newly loaded. */
+  load(names: readonly string[]): string[];
+  loaded(): readonly string[];
+  search(query: string, maxResults: number): AnyTool[];
 }
 
 /**

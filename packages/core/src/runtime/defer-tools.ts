@@ -1,0 +1,79 @@
+import { modelLimits } from '../llm/index.js';
+import type { McpServerSet } from '../mcp/mcp-servers.js';
+import { DeferredTools, deferredToolsListing } from '../tools/deferred-tools.js';
+import { toolDeclaration, type AnyTool } from '../tools/tool.js';
+import { toolSearchTool } from '../tools/tool-search.js';
+import type { SessionTools } from './assemble-tools.js';
+import type { RuntimeBase } from './base.js';
+import type { ConversationLogs } from './conversation-logs.js';
+import type { Live } from './live.js';
+import type { SettledAgent } from './settle-agent.js';
+
+export interface DeferToolsInput {
+  base: RuntimeBase;
+  agent: Pick<SettledAgent, 'providerId' | 'model'>;
+  tools: SessionTools;
+  mcp: McpServerSet | undefined;
+  logs: ConversationLogs;
+  live: Live;
+}
+
+export interface ToolDeferral {
+  /** Present when MCP tools are deferred: the session agent's registry declares them once loaded. */
+  deferred: DeferredTools | undefined;
+  /** The system prompt with the deferred tools' names after it (unchanged when none are deferred). */
+  withListing(systemPrompt: string): string;
+}
+
+/** The most a deferred set may cost by default: 4k tokens, or 5% of a smaller window. */
+const DEFAULT_THRESHOLD_TOKENS = 4_000;
+const WINDOW_FRACTION = 0.05;
+// The same rough measure compaction uses: about 4 characters a token.
+const CHARS_PER_TOKEN = 4;
+
+/**
+ * Part: MCP tools offered by name only. When their schemas would cost more than `tools.deferThreshold`
+ * tokens (`tools.defer`: auto, always, never), they are left out of the session agent's requests, the
+ * system prompt lists their names and `tool_search` loads them; the loads are recorded in the session
+ * log (meta `tools`) so a resume declares them again.
+ */
+export function deferMcpTools(input: DeferToolsInput): ToolDeferral {
+  const registry = input.tools.tools;
+  const mcpTools = registry.list().filter(isMcpTool);
+  if (!shouldDefer(input, mcpTools)) return { deferred: undefined, withListing: (prompt) => prompt };
+  const deferred = new DeferredTools(
+    mcpTools.map((tool) => tool.name),
+    (name) => registry.get(name),
+  );
+  registry.register(toolSearchTool);
+  registry.deferral = deferred;
+  // A tool a server adds later (list_changed) is deferred too, so the declared prefix never grows.
+  let known = new Set(mcpTools.map((tool) => tool.name));
+  input.mcp?.onToolsChanged(() => {
+    for (const tool of registry.list().filter(isMcpTool)) if (!known.has(tool.name)) deferred.defer(tool.name);
+    known = new Set(registry.list().filter(isMcpTool).map((tool) => tool.name));
+  });
+  deferred.onLoad((names) => input.logs.get(input.live.session)?.recordMeta({ kind: 'tools', loaded: names }));
+  const listing = deferredToolsListing(mcpTools.map((tool) => tool.name));
+  return { deferred, withListing: (prompt) => `${prompt}\n\n${listing}` };
+}
+
+function isMcpTool(tool: AnyTool): boolean {
+  return tool.name.startsWith('mcp__');
+}
+
+function shouldDefer(input: DeferToolsInput, mcpTools: readonly AnyTool[]): boolean {
+  const settings = input.base.config.values.tools;
+  if (mcpTools.length === 0 || settings.defer === 'never') return false;
+  if (settings.defer === 'always') return true;
+  const tokens = mcpTools.reduce((sum, tool) => sum + JSON.stringify(toolDeclaration(tool)).length, 0) / CHARS_PER_TOKEN;
+  return tokens > deferThreshold(input);
+}
+
+/** `tools.deferThreshold`, or 4k tokens or 5% of the model's window, whichever is smaller. */
+export function deferThreshold(input: Pick<DeferToolsInput, 'base' | 'agent'>): number {
+  const values = input.base.config.values;
+  if (values.tools.deferThreshold !== undefined) return values.tools.deferThreshold;
+  const window = modelLimits(input.agent.providerId, input.agent.model).contextWindow ?? values.compaction.contextWindow;
+  return window ? Math.min(DEFAULT_THRESHOLD_TOKENS, window * WINDOW_FRACTION) : DEFAULT_THRESHOLD_TOKENS;
+}

@@ -1,0 +1,131 @@
+// Issue 47: with many MCP tools, requests stay small: the tools are listed by name, and the model
+// loads a schema with tool_search when it needs one.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTempRepo, runBeans } from './harness.ts';
+import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
+import { writeManyToolsServer } from '../support/many-tools-server.ts';
+import type { RecordedRequest, ScriptOptions, ScriptedServer } from '../support/script.ts';
+
+const servers: ScriptedServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+interface AnthropicBody {
+  system?: { text: string }[];
+  tools?: { name: string; input_schema?: unknown; cache_control?: unknown }[];
+  messages: { role: string; content: string | { type: string; content?: unknown; tool_use_id?: string }[] }[];
+}
+const chats = (server: ScriptedServer): RecordedRequest[] => server.requests.filter((r) => r.kind === 'chat');
+const body = (request: RecordedRequest) => request.body as AnthropicBody;
+const toolNames = (request: RecordedRequest) => (body(request).tools ?? []).map((tool) => tool.name);
+/** The text of the last tool result a request sends. */
+function lastToolResult(request: RecordedRequest): string {
+  const results = body(request).messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result')));
+  const content = results.at(-1)?.content;
+  return typeof content === 'string' ? content : JSON.stringify(content);
+}
+// The cache marker sits on the last tool wherever that is; it is not part of the cached bytes.
+const withoutMarkers = (tools: AnthropicBody['tools']) => JSON.stringify((tools ?? []).map(({ cache_control: _marker, ...tool }) => tool));
+
+async function run(turns: ScriptOptions['turns'], tools: number | undefined, settings?: unknown) {
+  const repo = makeTempRepo();
+  if (settings) {
+    const file = path.join(repo.env.XDG_CONFIG_HOME!, 'beans-agent', 'settings.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(settings));
+  }
+  const server = await startScriptedAnthropic({ turns });
+  servers.push(server);
+  const args = ['-p', 'bill ACME', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '-o', 'json', '--allowed-tools', 'mcp__big'];
+  if (tools !== undefined) {
+    repo.write('servers.json', JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [writeManyToolsServer(repo.home, tools)] } } }));
+    args.push('--mcp-config', 'servers.json');
+  }
+  const env = { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url };
+  const result = await runBeans(args, { cwd: repo.dir, env, timeoutMs: 60_000 });
+  expect(result.code, result.stderr).toBe(0);
+  return { repo, server, env, args, result: JSON.parse(result.stdout) as { result: string; session_id: string } };
+}
+
+describe('deferred MCP tools', () => {
+  it('150 tools: listed by name only, loaded with tool_search (select and keywords), called, kept on resume', { timeout: 90_000 }, async () => {
+    const baseline = await run([{ text: 'done' }], undefined);
+    const baselineBytes = chats(baseline.server)[0]!.bytes;
+
+    const turns: ScriptOptions['turns'] = (_request, n) =>
+      [
+        { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] },
+        { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] },
+        { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME', amount: '4200' } }] },
+        { toolCalls: [{ name: 'tool_search', args: { query: 'refund an invoice', max_results: 3 } }] },
+        { text: 'billed' },
+      ][n] ?? { text: 'billed' };
+    const { server, env, repo, result } = await run(turns, 150);
+    expect(result.result).toBe('billed');
+    const requests = chats(server);
+    expect(requests).toHaveLength(5);
+    const [first, afterError, afterLoad, afterCall, afterSearch] = requests as [RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest];
+
+    // The first request declares no MCP schema, lists every MCP tool by name, and costs < 40 bytes a tool.
+    expect(toolNames(first).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    expect(toolNames(first)).toContain('tool_search');
+    const system = body(first).system!.map((block) => block.text).join('\n');
+    for (const name of ['create_invoice', 'refund_invoice', 'list_issues', 'comment_on_builds']) expect(system).toMatch(new RegExp(`^mcp__big__${name}$`, 'm'));
+    expect(system.match(/^mcp__big__\S+$/gm)).toHaveLength(150);
+    expect(first.bytes).toBeLessThanOrEqual(baselineBytes + 40 * 150);
+
+    // A deferred tool called before it is loaded: an error that says how to load it.
+    expect(lastToolResult(afterError)).toContain('tool_search');
+    expect(lastToolResult(afterError)).toContain('select:mcp__big__create_invoice');
+
+    // select: loads it; the next request declares it last, and everything before is byte-identical.
+    expect(lastToolResult(afterLoad)).toContain('Loaded: mcp__big__create_invoice');
+    expect(toolNames(afterLoad).at(-1)).toBe('mcp__big__create_invoice');
+    expect(body(afterLoad).tools!.at(-1)!.input_schema).toMatchObject({ properties: { customer: { type: 'string' } } });
+    expect(withoutMarkers(body(afterLoad).tools!.slice(0, -1))).toBe(withoutMarkers(body(afterError).tools));
+    expect(JSON.stringify(body(afterLoad).system)).toBe(JSON.stringify(body(afterError).system));
+
+    // The call reaches the server and its answer comes back.
+    expect(lastToolResult(afterCall)).toContain('create_invoice done with {"customer":"ACME","amount":"4200"}');
+
+    // A keyword search ranks the right tool first and loads the best matches.
+    const found = lastToolResult(afterSearch);
+    expect(found.split('\n')[1]).toMatch(/^- mcp__big__refund_invoice: Refund a paid invoice/);
+    expect(found.split('\n').filter((line) => line.startsWith('- '))).toHaveLength(3);
+    // create_invoice was loaded already: the two others join after it, in rank order.
+    const loadedNames = toolNames(afterSearch).filter((name) => name.startsWith('mcp__'));
+    expect(loadedNames.slice(0, 2)).toEqual(['mcp__big__create_invoice', 'mcp__big__refund_invoice']);
+    expect(loadedNames).toHaveLength(3);
+    expect(withoutMarkers(body(afterSearch).tools!.slice(0, -2))).toBe(withoutMarkers(body(afterCall).tools));
+
+    // A resumed session declares the loaded tools again, in the same order.
+    const resumedServer = await startScriptedAnthropic({ turns: [{ text: 'again' }] });
+    servers.push(resumedServer);
+    const resumed = await runBeans(['-p', 'and again', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '-o', 'json', '--mcp-config', 'servers.json', '--resume', result.session_id], {
+      cwd: repo.dir,
+      env: { ...env, ANTHROPIC_BASE_URL: resumedServer.url },
+      timeoutMs: 60_000,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(toolNames(chats(resumedServer)[0]!).filter((name) => name.startsWith('mcp__'))).toEqual(toolNames(afterSearch).filter((name) => name.startsWith('mcp__')));
+  });
+
+  it('5 tools: nothing is deferred and no tool_search is declared', { timeout: 60_000 }, async () => {
+    const { server } = await run([{ toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] }, { text: 'billed' }], 5);
+    const [first, second] = chats(server) as [RecordedRequest, RecordedRequest];
+    expect(toolNames(first).filter((name) => name.startsWith('mcp__'))).toHaveLength(5);
+    expect(toolNames(first)).not.toContain('tool_search');
+    expect(lastToolResult(second)).toContain('create_invoice done');
+  });
+
+  it('tools.defer "never" declares all 150; "always" defers even 5', { timeout: 60_000 }, async () => {
+    const never = await run([{ text: 'done' }], 150, { tools: { defer: 'never' } });
+    expect(toolNames(chats(never.server)[0]!).filter((name) => name.startsWith('mcp__'))).toHaveLength(150);
+    const always = await run([{ text: 'done' }], 5, { tools: { defer: 'always' } });
+    expect(toolNames(chats(always.server)[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    expect(toolNames(chats(always.server)[0]!)).toContain('tool_search');
+  });
+});
