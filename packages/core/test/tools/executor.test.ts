@@ -33,7 +33,7 @@ describe('built-in tools through the executor', () => {
   it('declare the contract parameters', () => {
     const params = Object.fromEntries(builtinTools().map((tool) => [tool.name, Object.keys((toolDeclaration(tool).parameters as { properties: object }).properties)]));
     expect(params).toEqual({
-      read_file: ['path', 'offset', 'limit'],
+      read_file: ['path', 'offset', 'limit', 'pages'],
       write_file: ['path', 'content', 'append'],
       edit_file: ['path', 'old_string', 'new_string', 'replace_all'],
       shell: ['command', 'timeout_ms'],

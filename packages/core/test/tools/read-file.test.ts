@@ -51,10 +51,11 @@ describe('read_file', () => {
   });
 
   it('refuses a binary file with a clear message', async () => {
-    const ws = makeWorkspace({ 'img.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48]) });
-    const result = await run(readFileTool, { path: 'img.png' }, makeContext(ws));
+    // An executable: a binary that is not a picture, a PDF or a notebook (issue 41 made those readable).
+    const ws = makeWorkspace({ 'tool.bin': Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x3e, 0]) });
+    const result = await run(readFileTool, { path: 'tool.bin' }, makeContext(ws));
     expect(result.isError).toBe(true);
-    expect(result.content).toContain('img.png looks like a binary file');
+    expect(result.content).toContain('tool.bin looks like a binary file');
     expect(result.content).toContain('read_file only reads text');
   });
 
