@@ -49,6 +49,9 @@ describe('a server or hook added after trust asks first (issue 43, item 2)', () 
     const listed = (JSON.parse(list.stdout) as { servers: { name: string; status: string; error?: string }[] }).servers.find((server) => server.name === 'added');
     expect(listed).toMatchObject({ status: 'disabled' });
     expect(listed?.error).toContain('added it after this folder was trusted');
+    const hooks = await runBeans(['hooks', 'list', '--json'], { cwd: repo.dir, env: repo.env });
+    const hook = (JSON.parse(hooks.stdout) as { hooks: { event: string; runs: boolean; notRun?: string }[] }).hooks.find((h) => h.event === 'SessionStart');
+    expect(hook).toMatchObject({ runs: false, notRun: expect.stringContaining('added after this folder was trusted') });
 
     expect((await runBeans(['trust'], { cwd: repo.dir, env: repo.env })).code).toBe(0);
     const again = await oneShot(repo);

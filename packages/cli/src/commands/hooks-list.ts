@@ -1,4 +1,4 @@
-import { builtinPluginsDir, describeHookSource, isTrusted, loadWorkspaceHooks, type HookCommand } from '@beans/core';
+import { builtinPluginsDir, describeHookSource, hookId, isTrusted, loadWorkspaceHooks, newSinceTrust, showUntrusted, type HookCommand } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -11,7 +11,9 @@ export async function hooksList(options: CliOptions, local: { json?: boolean }):
   const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
   const catalog = await loadCatalog(base);
   const set = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trusted, builtinPluginsDir: builtinPluginsDir() });
-  const rows = [...set.hooks.map((hook) => row(hook, true)), ...set.untrusted.map((hook) => row(hook, false))];
+  // As a session: a hook the folder declared after it was trusted does not run until approved.
+  const fresh = trusted && options.trust !== true ? new Set((await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() })).filter((d) => d.kind === 'hook').map((d) => d.id)) : new Set<string>();
+  const rows = [...set.hooks.map((hook) => row(hook, !fresh.has(hookId(hook)), fresh.has(hookId(hook)) ? 'added after this folder was trusted (`beans trust` approves it)' : undefined)), ...set.untrusted.map((hook) => row(hook, false))];
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ hooks: rows, problems: set.problems })}\n`);
     return 0;
@@ -21,7 +23,7 @@ export async function hooksList(options: CliOptions, local: { json?: boolean }):
     lines.push(`${event}:`);
     for (const r of rows.filter((x) => x.event === event)) {
       const matcher = r.matcher === undefined || r.matcher === '' ? '' : `[${r.matcher}] `;
-      lines.push(`  ${matcher}${r.command}  (${describeHookSource(r.source)}, ${r.timeout} s${r.runs ? '' : ', not run: this workspace is not trusted'})`);
+      lines.push(`  ${showUntrusted(matcher, 400)}${showUntrusted(r.command, 400)}  (${describeHookSource(r.source)}, ${r.timeout} s${r.runs ? '' : `, not run: ${r.notRun ?? 'this workspace is not trusted'}`})`);
     }
   }
   if (rows.length === 0) lines.push('No hooks configured. Add them under "hooks" in .beans/settings.json or ~/.config/beans-agent/settings.json, or install a plugin with hooks/hooks.json.');
@@ -33,6 +35,6 @@ export async function hooksList(options: CliOptions, local: { json?: boolean }):
   return 0;
 }
 
-function row(hook: HookCommand, runs: boolean) {
-  return { event: hook.event, matcher: hook.matcher, command: hook.command, timeout: hook.timeout, source: hook.source, runs };
+function row(hook: HookCommand, runs: boolean, notRun?: string) {
+  return { event: hook.event, matcher: hook.matcher, command: hook.command, timeout: hook.timeout, source: hook.source, runs, ...(notRun ? { notRun } : {}) };
 }
