@@ -139,6 +139,37 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(restarted.stderr()).not.toMatch(/\/a2 /);
   });
 
+  it('the run process killed mid-run: a worker continues the run, the call in flight is not repeated', async () => {
+    const repo = releaseRepo();
+    const { env } = await dbosRepo(repo);
+    let runner: Child | undefined;
+    let killed = false;
+    const server = await scriptedOllama({
+      turns: (request, n) => {
+        if (callsOf([request])[0] === 'checker:b' && !killed) {
+          killed = true;
+          runner!.kill('SIGKILL');
+          return { text: ['{"item": "b",', ' "ok": false}'], chunkDelayMs: 1000 };
+        }
+        return releaseAgents()(request, n);
+      },
+    });
+    const runServer = await scriptedOllama({ turns: releaseAgents() });
+    const worker = await startWorker(repo, env(server), 'w1');
+    runner = spawnBeans(['workflow', 'run', 'release-notes', '--no-work', '-o', 'stream-json'], { cwd: repo.dir, env: env(runServer) });
+    children.push(runner);
+    let out = '';
+    runner.stdout.on('data', (chunk) => (out += chunk));
+    await new Promise((resolve) => runner!.once('close', resolve));
+    const runId = String(parseJsonLines(out)[0]!.run_id);
+    // About 10 s without its heartbeat, then the worker takes it over.
+    const waited = await runBeans(['workflow', 'wait', runId, '-o', 'json'], { cwd: repo.dir, env: env(runServer), timeoutMs: 45_000 });
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ subtype: 'success', run_id: runId, result: 'features written\n\nfixed 1 item(s)' });
+    expect(worker.stderr()).toMatch(new RegExp(`run ${runId} lost its process .*; continuing it as ${runId}@g1-t`));
+    expect(callsOf(server.requests).sort()).toEqual(['checker:a', 'checker:b', 'checker:c', 'fixer', 'planner', 'planner', 'writer:features', 'writer:fixes']);
+  });
+
   it('SIGTERM drains a worker: its call in flight finishes, it exits 0, another worker takes the rest', async () => {
     const repo = releaseRepo();
     const { env } = await dbosRepo(repo);

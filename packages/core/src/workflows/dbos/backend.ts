@@ -62,6 +62,7 @@ export class DbosBackend implements WorkflowBackend {
   private readonly live = new Map<string, { hooks: RunHooks; finished: (state: RunState) => void }>();
   private readonly runners = new Map<string, Promise<{ workflow: Workflow; runner: AgentRunner }>>();
   private inFlight?: InFlightCalls;
+  private takeovers?: NodeJS.Timeout;
   private orchestrate!: (runId: string, generation: number) => Promise<RunState>;
 
   constructor(private readonly options: DbosBackendOptions) {
@@ -113,6 +114,8 @@ export class DbosBackend implements WorkflowBackend {
     if (workerConcurrency !== undefined) await calls.setWorkerConcurrency(workerConcurrency);
     if (rateLimit) await calls.setRateLimit({ limitPerPeriod: rateLimit.calls, periodSec: rateLimit.periodMs / 1000 });
     this.markReady();
+    // Workers continue runs whose process died (its heartbeat stopped), wherever it ran.
+    if (this.options.serve === 'all') this.takeovers = setInterval(() => void this.takeOverStaleRuns().catch(() => {}), 2000);
   }
 
   /** `user@host:port/db`, for messages. */
@@ -127,7 +130,7 @@ export class DbosBackend implements WorkflowBackend {
 
   async detach(workflow: Workflow, inputs: Record<string, unknown>): Promise<RunState> {
     const state = await this.create(workflow, inputs);
-    await this.client.enqueue({ queueName: RUNS_QUEUE, workflowName: RUN_WORKFLOW, workflowID: `${state.id}@g1`, appVersion: APP_VERSION }, state.id, 1);
+    await this.client.enqueue({ queueName: RUNS_QUEUE, workflowName: RUN_WORKFLOW, workflowID: orchestratorId(state.id, 1), appVersion: APP_VERSION }, state.id, 1);
     return state;
   }
 
@@ -136,8 +139,8 @@ export class DbosBackend implements WorkflowBackend {
     const state = await this.settle(row);
     assertResumable(state, `on worker ${row.executor ?? 'unknown'}`);
     // The stopped run's DBOS workflow must not come back (a recovery) beside the new one.
-    await this.client.cancelWorkflow(`${row.id}@g${row.generation}`).catch(() => {});
-    await this.db.setGeneration(row.id, row.generation + 1);
+    await this.client.cancelWorkflow(row.orchestrator).catch(() => {});
+    await this.db.setGeneration(row.id, row.generation + 1, orchestratorId(row.id, row.generation + 1));
     return this.execute(row.id, row.generation + 1, hooks);
   }
 
@@ -146,7 +149,9 @@ export class DbosBackend implements WorkflowBackend {
     let seq = 0;
     for (;;) {
       const current = (await this.db.findRun(row.id)) as RunRow;
-      const state = await this.settle(current);
+      // A worker takes over a run whose process died within a few seconds of it going stale: give
+      // it that time before calling the run stopped.
+      const state = await this.settle(current, 3 * STALE_MS);
       for (const entry of await this.db.progressSince(row.id, seq)) {
         seq = entry.seq;
         hooks.onProgress?.(entry.report, state);
@@ -159,7 +164,7 @@ export class DbosBackend implements WorkflowBackend {
   async cancel(id: string): Promise<RunState> {
     const row = await this.row(id);
     if ((await this.settle(row)).status !== 'running') return this.settle(row);
-    await this.client.cancelWorkflow(`${row.id}@g${row.generation}`);
+    await this.client.cancelWorkflow(row.orchestrator);
     const calls = await this.client.listWorkflows({ workflow_id_prefix: `${row.id}/g${row.generation}/`, status: ['PENDING', 'ENQUEUED'], loadInput: false, loadOutput: false });
     if (calls.length > 0) await this.client.cancelWorkflows(calls.map((call) => call.workflowID));
     // The process running it notices within a second and checkpoints; if none does, say so here.
@@ -170,7 +175,7 @@ export class DbosBackend implements WorkflowBackend {
     }
     const current = (await this.db.findRun(row.id)) as RunRow;
     const state: RunState = { ...current.state, status: 'interrupted', error: `The run was cancelled; resume it with \`beans workflow resume ${row.id}\`.` };
-    await this.db.saveState(state, current.executor ?? this.options.executorId);
+    await this.db.saveState(state, current.executor ?? this.options.executorId, current.orchestrator);
     return state;
   }
 
@@ -188,6 +193,7 @@ export class DbosBackend implements WorkflowBackend {
 
   /** A worker's SIGTERM: takes no new work, lets the calls in flight finish (up to `timeoutMs`), disconnects. */
   async drain(timeoutMs: number): Promise<number> {
+    clearInterval(this.takeovers);
     const left = this.inFlight?.size ?? 0;
     await DBOS.shutdown({ workflowCompletionTimeoutMS: timeoutMs });
     return left;
@@ -195,6 +201,7 @@ export class DbosBackend implements WorkflowBackend {
 
   async close(): Promise<void> {
     this.inFlight?.stop();
+    clearInterval(this.takeovers);
     await DBOS.shutdown().catch(() => {});
     await this.client?.destroy().catch(() => {});
     await this.db.close();
@@ -205,7 +212,7 @@ export class DbosBackend implements WorkflowBackend {
     // Workers on other machines find the workflow at the same place in their own checkout.
     const relative = path.relative(this.options.workspaceRoot, workflow.path);
     if (relative.startsWith('..') || path.isAbsolute(relative)) throw new UsageError(`With workflows.backend "dbos" the workflow must live in the repository (${workflow.path} is outside ${this.options.workspaceRoot}): workers find it in their own checkout.`);
-    await this.db.createRun(state, relative, workflow.source, this.options.executorId);
+    await this.db.createRun(state, relative, workflow.source, this.options.executorId, orchestratorId(state.id, 1));
     return state;
   }
 
@@ -214,7 +221,7 @@ export class DbosBackend implements WorkflowBackend {
     const ended = new Promise<RunState>((resolve) => (finished = resolve));
     this.live.set(runId, { hooks, finished });
     try {
-      const handle = await DBOS.startWorkflow(this.orchestrate, { workflowID: `${runId}@g${generation}` })(runId, generation);
+      const handle = await DBOS.startWorkflow(this.orchestrate, { workflowID: orchestratorId(runId, generation) })(runId, generation);
       // A run cancelled from elsewhere still checkpoints and ends here, but DBOS reports the
       // workflow as cancelled rather than its result.
       return await Promise.race([ended, handle.getResult()]).catch(async (error: unknown) => {
@@ -234,12 +241,31 @@ export class DbosBackend implements WorkflowBackend {
   }
 
   /** `running` holds while the process running it beats (or the run waits on the queue for a worker). */
-  private async settle(row: RunRow): Promise<RunState> {
+  private async settle(row: RunRow, staleMs = STALE_MS): Promise<RunState> {
     const state = row.state;
-    if (state.status !== 'running' || row.heartbeatAgeMs < STALE_MS) return state;
-    const status = await this.client.getWorkflow(`${row.id}@g${row.generation}`).catch(() => undefined);
+    if (state.status !== 'running' || row.heartbeatAgeMs < staleMs) return state;
+    const status = await this.client.getWorkflow(row.orchestrator).catch(() => undefined);
     if (status?.status === 'ENQUEUED') return state;
     return { ...state, status: 'interrupted', error: state.error ?? `The process running it (${row.executor ?? 'unknown'}) stopped (crash or kill).` };
+  }
+
+  /**
+   * A run whose orchestrator stopped beating (its process was killed, its machine died) is put back
+   * on the runs queue under a new orchestrator id: same generation, so the calls it had started are
+   * found again, not repeated. One process wins each takeover (a conditional update); the old DBOS
+   * workflow is cancelled so its executor's restart does not bring it back beside the new one.
+   */
+  private async takeOverStaleRuns(): Promise<void> {
+    for (const run of await this.db.staleRuns(STALE_MS)) {
+      const status = await this.client.getWorkflow(run.orchestrator).catch(() => undefined);
+      // Still waiting for a worker, or finished in DBOS a moment ago: nothing to take over.
+      if (status?.status === 'ENQUEUED' || status?.status === 'SUCCESS') continue;
+      const next = `${orchestratorId(run.id, run.generation)}-t${Date.now().toString(36)}`;
+      if (!(await this.db.takeOver(run.id, run.orchestrator, next, STALE_MS))) continue;
+      await this.client.cancelWorkflow(run.orchestrator).catch(() => {});
+      await this.client.enqueue({ queueName: RUNS_QUEUE, workflowName: RUN_WORKFLOW, workflowID: next, appVersion: APP_VERSION }, run.id, run.generation);
+      this.options.log(`run ${run.id} lost its process (${run.orchestrator} stopped beating); continuing it as ${next}`);
+    }
   }
 
   /** The body of `beansRun`: the shared engine, checkpointing to beans.runs, calls on the queue. */
@@ -267,7 +293,7 @@ export class DbosBackend implements WorkflowBackend {
       await saving;
       if (saveError) throw saveError;
     };
-    const beat = setInterval(() => void this.db.heartbeat(runId, executor).catch(() => {}), 2000);
+    const beat = setInterval(() => void this.db.heartbeat(runId, executor, self).catch(() => {}), 2000);
     // `beans workflow cancel` from anywhere cancels the DBOS workflow; the engine stops at once.
     const cancelled = async () => {
       const status = await this.client.getWorkflow(self).catch(() => undefined);
@@ -282,7 +308,7 @@ export class DbosBackend implements WorkflowBackend {
         state,
         save: (next) => {
           const snapshot = structuredClone(next);
-          queue(() => this.db.saveState(snapshot, executor));
+          queue(() => this.db.saveState(snapshot, executor, self));
         },
         runner,
         onProgress: (progress) => {
@@ -342,6 +368,11 @@ export class DbosBackend implements WorkflowBackend {
       this.inFlight.end(id);
     }
   }
+}
+
+/** The DBOS workflow id of a run's generation (a takeover appends `-t<time>`). */
+function orchestratorId(runId: string, generation: number): string {
+  return `${runId}@g${generation}`;
 }
 
 function text(entry: unknown): string {

@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS beans.progress (seq bigserial PRIMARY KEY, run_id tex
 CREATE INDEX IF NOT EXISTS progress_run ON beans.progress (run_id, seq);
 CREATE TABLE IF NOT EXISTS beans.call_progress (seq bigserial PRIMARY KEY, run_id text NOT NULL, call_id text NOT NULL, local real NOT NULL, message text);
 CREATE INDEX IF NOT EXISTS call_progress_run ON beans.call_progress (run_id, seq);
+ALTER TABLE beans.runs ADD COLUMN IF NOT EXISTS orchestrator text;
 `;
 
 /** `postgresql://user@host:port/db` without the password: how messages name the database. */
@@ -87,11 +88,12 @@ export async function prepareDatabase(url: string): Promise<void> {
       const example = (foreign[0] ?? rows[0])!;
       throw new ConfigError(`The database ${describeDatabase(url)} already holds another program's tables (such as ${example.schema}.${example.name}); give Beans a database of its own (createdb beans_workflows) and set workflows.databaseUrl to it.`);
     }
-    if (!ours) {
-      await client.query('BEGIN');
-      await client.query(SCHEMA_SQL);
-      await client.query('COMMIT');
-    }
+    // Idempotent (it also brings an older Beans schema up to date); processes starting together
+    // take turns, as concurrent CREATE ... IF NOT EXISTS can collide.
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('beans-schema'))");
+    await client.query(SCHEMA_SQL);
+    await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     if (error instanceof ConfigError) throw error;
@@ -108,6 +110,8 @@ export interface RunRow {
   generation: number;
   state: RunState;
   executor?: string;
+  /** The DBOS workflow id running the run now: the only one whose checkpoints are taken. */
+  orchestrator: string;
   heartbeatAgeMs: number;
 }
 
@@ -138,20 +142,36 @@ export class RunDatabase {
     }
   }
 
-  async createRun(state: RunState, workflowPath: string, source: string, executor: string): Promise<void> {
-    await this.query('INSERT INTO beans.runs (id, workflow_path, source, state, executor) VALUES ($1, $2, $3, $4, $5)', [state.id, workflowPath, source, state, executor]);
+  async createRun(state: RunState, workflowPath: string, source: string, executor: string, orchestrator: string): Promise<void> {
+    await this.query('INSERT INTO beans.runs (id, workflow_path, source, state, executor, orchestrator) VALUES ($1, $2, $3, $4, $5, $6)', [state.id, workflowPath, source, state, executor, orchestrator]);
   }
 
-  async saveState(state: RunState, executor: string): Promise<void> {
-    await this.query('UPDATE beans.runs SET state = $2, executor = $3, heartbeat = now() WHERE id = $1', [state.id, state, executor]);
+  /** A checkpoint, taken only from the run's current orchestrator (a replaced one can no longer write). */
+  async saveState(state: RunState, executor: string, orchestrator: string): Promise<void> {
+    await this.query('UPDATE beans.runs SET state = $2, executor = $3, heartbeat = now() WHERE id = $1 AND orchestrator = $4', [state.id, state, executor, orchestrator]);
   }
 
-  async heartbeat(id: string, executor: string): Promise<void> {
-    await this.query('UPDATE beans.runs SET executor = $2, heartbeat = now() WHERE id = $1', [id, executor]);
+  async heartbeat(id: string, executor: string, orchestrator: string): Promise<void> {
+    await this.query('UPDATE beans.runs SET executor = $2, heartbeat = now() WHERE id = $1 AND orchestrator = $3', [id, executor, orchestrator]);
   }
 
-  async setGeneration(id: string, generation: number): Promise<void> {
-    await this.query('UPDATE beans.runs SET generation = $2, heartbeat = now() WHERE id = $1', [id, generation]);
+  async setGeneration(id: string, generation: number, orchestrator: string): Promise<void> {
+    await this.query('UPDATE beans.runs SET generation = $2, orchestrator = $3, heartbeat = now() WHERE id = $1', [id, generation, orchestrator]);
+  }
+
+  /** Running runs whose orchestrator stopped beating `staleMs` ago. */
+  async staleRuns(staleMs: number): Promise<{ id: string; generation: number; orchestrator: string }[]> {
+    const { rows } = await this.query<{ id: string; generation: number; orchestrator: string }>(
+      "SELECT id, generation, orchestrator FROM beans.runs WHERE state->>'status' = 'running' AND heartbeat < now() - make_interval(secs => $1::float / 1000) LIMIT 20",
+      [staleMs],
+    );
+    return rows;
+  }
+
+  /** Takes a stale run over for `next`; false when another process took it first or it came back. */
+  async takeOver(id: string, previous: string, next: string, staleMs: number): Promise<boolean> {
+    const { rowCount } = await this.query('UPDATE beans.runs SET orchestrator = $3, heartbeat = now() WHERE id = $1 AND orchestrator = $2 AND heartbeat < now() - make_interval(secs => $4::float / 1000)', [id, previous, next, staleMs]);
+    return rowCount === 1;
   }
 
   private static row(row: Record<string, unknown>): RunRow {
@@ -162,11 +182,12 @@ export class RunDatabase {
       generation: row.generation as number,
       state: row.state as RunState,
       executor: (row.executor as string | null) ?? undefined,
+      orchestrator: (row.orchestrator as string | null) ?? `${row.id as string}@g${row.generation as number}`,
       heartbeatAgeMs: Number(row.age_ms),
     };
   }
 
-  private static readonly COLUMNS = 'id, workflow_path, source, generation, state, executor, EXTRACT(EPOCH FROM (now() - heartbeat)) * 1000 AS age_ms';
+  private static readonly COLUMNS = 'id, workflow_path, source, generation, state, executor, orchestrator, EXTRACT(EPOCH FROM (now() - heartbeat)) * 1000 AS age_ms';
 
   /** A run by id or unique prefix, undefined when none matches; throws on an ambiguous prefix. */
   async findRun(idOrPrefix: string): Promise<RunRow | RunRow[] | undefined> {
