@@ -57,6 +57,15 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(result).toMatchObject({ subtype: 'success', is_error: false, result: 'Hello from Beans.', num_turns: 1 });
   });
 
+  it("outputFormat json_schema: an invalid first answer is retried and the result carries structured_output", async () => {
+    const { server, options } = await setup({ turns: [{ text: '{"answer": "forty-two"}' }, { text: '{"answer": 42}' }] });
+    const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
+    const messages = await collect(query({ prompt: 'the answer?', options: { ...options, outputFormat: { type: 'json_schema', schema } } }));
+    const result = results(messages)[0]!;
+    expect(result).toMatchObject({ subtype: 'success', is_error: false, result: '{"answer": 42}', structured_output: { answer: 42 } });
+    expect(chats(server)).toHaveLength(2);
+  });
+
   it('canUseTool is asked in Claude Code vocabulary: a Write allowed, a Bash denied', async () => {
     const { repo, options } = await setup({
       turns: [

@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
 import {
+  UsageError,
+  parseOutputSchema,
+  type OutputSchema,
   clientFor as coreClientFor,
   createAgentSession,
   loadCatalog as coreLoadCatalog,
@@ -57,6 +61,7 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     // goes out with the tools they offered last time; stream-json readers get connected servers.
     mcpFromLastRun: mode === 'chat' || options.outputFormat !== 'stream-json',
     ...(options.agents !== undefined ? { agents: options.agents } : {}),
+    ...(options.jsonSchema !== undefined ? { outputFormat: { type: 'json_schema' as const, schema: outputSchema(options.jsonSchema) } } : {}),
     interactive: mode === 'chat',
     // Hooks' messages for the user: stderr in one-shot (chat shows a turn's notices as notes).
     ...(mode === 'one-shot' ? { onHookMessage: (message: string) => process.stderr.write(`beans: ${message}\n`) } : {}),
@@ -72,6 +77,22 @@ export async function createCliSession(options: CliOptions, mode: 'chat' | 'one-
   const agent = await createAgentSession({ ...cliSessionOptions(options, mode), ...extra });
   if (mode !== 'chat') for (const warning of agent.warnings) warn(warning);
   return agent;
+}
+
+/** `--json-schema` as Claude Code takes it: JSON text, or else the path of a file holding it. */
+function outputSchema(value: string): OutputSchema {
+  try {
+    if (value.trim().startsWith('{')) return parseOutputSchema(value, '--json-schema');
+    let text: string;
+    try {
+      text = readFileSync(value, 'utf8');
+    } catch {
+      throw new Error(`--json-schema: ${value} is neither JSON nor a readable file.`);
+    }
+    return parseOutputSchema(text, value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 function warn(text: string): void {

@@ -53,7 +53,9 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
 
   const values = agent.config.values;
   const limit = limitMessage(result, { maxTurns: values.maxTurns, maxBudgetUsd: values.maxBudgetUsd });
-  const error = result.failure?.message ?? limit ?? (result.stopReason === 'aborted' ? 'Interrupted.' : undefined);
+  // --json-schema: an answer that never validated is this run's error (error_max_structured_output_retries).
+  const unstructured = turn.structured && 'error' in turn.structured ? turn.structured.error : undefined;
+  const error = result.failure?.message ?? limit ?? (result.stopReason === 'aborted' ? 'Interrupted.' : undefined) ?? unstructured;
   // An output guardrail may redact the answer, or replace it with its rule's message (exit 1).
   const answered = { ...result, finalText: turn.answer };
   if (turn.refused?.stage === 'answer') {
@@ -63,13 +65,13 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     process.stderr.write(`beans: ${message}\n`);
     return 1;
   }
-  const code = stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
+  const code = stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : unstructured && result.stopReason === 'completed' ? 1 : exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
 
   if (format === 'text') {
     if (result.stopReason === 'completed') writeLine(answered.finalText);
-    else if (error) process.stderr.write(`beans: ${error}\n`);
+    if (error && code !== 0) process.stderr.write(`beans: ${error}\n`);
   } else {
-    writeLine(JSON.stringify(mapper.result({ result: answered, durationMs: Date.now() - started, error })));
+    writeLine(JSON.stringify(mapper.result({ result: answered, durationMs: Date.now() - started, error, structured: turn.structured })));
     if (error && code !== 0) process.stderr.write(`beans: ${error}\n`);
   }
   return code;

@@ -28,6 +28,8 @@ export interface CliOptions {
   /** Inline subagents as JSON, Claude Code's shape: {"name": {"description", "prompt", "tools"?, "model"?}}. */
   agents?: string;
   debug?: boolean;
+  /** `--json-schema`: a JSON Schema as JSON text or a file path. */
+  jsonSchema?: string;
   /** Stream-json only: also print Anthropic-style raw stream events as text and tool input stream in. */
   includePartialMessages?: boolean;
   /** `stream-json`: the Claude Agent SDK's subprocess protocol on stdin and stdout. */

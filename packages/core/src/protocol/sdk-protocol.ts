@@ -37,6 +37,8 @@ interface InitializeRequest {
   hooks?: SdkHookRegistrations;
   sdkMcpServers?: string[];
   sdkMcpServerManifests?: Record<string, { toolsListResult?: { tools?: [] } }>;
+  /** The SDK's `outputFormat` schema; it also passes it as `--json-schema`, which this repeats. */
+  jsonSchema?: Record<string, unknown>;
 }
 
 /**
@@ -156,6 +158,7 @@ function sessionOptions(options: SdkProtocolOptions, init: InitializeRequest | u
   const systemPrompt = Array.isArray(init?.systemPrompt) ? init.systemPrompt.join('\n') : init?.systemPrompt;
   if (systemPrompt?.trim()) session.systemPrompt = systemPrompt;
   if (init?.appendSystemPrompt) session.appendSystemPrompt = init.appendSystemPrompt;
+  if (init?.jsonSchema && typeof init.jsonSchema === 'object' && !session.outputFormat) session.outputFormat = { type: 'json_schema', schema: init.jsonSchema };
   const workspace = () => self().workspace.root;
   if (options.permissionPromptTool === 'stdio') session.canUseTool = askProgram(channel, workspace);
   if (init?.hooks) {

@@ -73,6 +73,6 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs });
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
-  const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs });
+  const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs, outputFormat: options.outputFormat });
   return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints });
 }

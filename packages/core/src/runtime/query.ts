@@ -117,7 +117,7 @@ async function* userTurns(prompt: string | AsyncIterable<SdkUserInput>): AsyncGe
 /** A turn as the `result` message reports it: a refused prompt or a withheld answer is its error. */
 export function turnSummary(turn: TurnOutcome, durationMs: number): RunSummary {
   const result = { ...turn.result, finalText: turn.answer };
-  if (!turn.refused) return { result, durationMs };
+  if (!turn.refused) return { result, durationMs, structured: turn.structured };
   const error = turn.refused.stage === 'prompt' ? `The prompt was blocked: ${turn.refused.reason}` : `The answer was withheld: ${turn.refused.reason}`;
   return { result: { ...result, stopReason: 'error' }, durationMs, error };
 }

@@ -14,7 +14,12 @@ export interface TurnOutcome {
   refused?: { stage: 'prompt' | 'answer'; reason: string };
   /** Lines for the user, never the model: hook messages, guardrail warnings. */
   notices: string[];
+  /** With an output schema: the validated JSON answer, or why none validated (runtime/structured-output.ts). */
+  structured?: StructuredResult;
 }
+
+/** How the structured answer of a turn came out: the parsed value, or why it never validated. */
+export type StructuredResult = { value: unknown } | { error: string };
 
 /** A Stop hook may send the agent back to work this many times per turn, no more. */
 const MAX_STOP_CONTINUATIONS = 5;

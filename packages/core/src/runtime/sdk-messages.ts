@@ -3,6 +3,7 @@ import type { AgentEvent, AgentRunResult, AssistantMessage, ToolResultMessage } 
 import type { ContentPart, StopReason, ToolCall, Usage } from '../llm/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { sdkPermissionMode } from './permission-mode.js';
+import type { StructuredResult } from './run-turn.js';
 import type {
   SdkAssistantMessage,
   SdkContentBlock,
@@ -48,6 +49,8 @@ export interface RunSummary {
   durationMs: number;
   /** Why the run failed, in one or two sentences (becomes `errors`). */
   error?: string;
+  /** With an output schema: the validated answer, or why none validated (`error_max_structured_output_retries`). */
+  structured?: StructuredResult;
 }
 
 /**
@@ -163,7 +166,8 @@ export class SdkMessageMapper {
   /** The `result` message of a finished run; usage per model starts again after it. */
   result(summary: RunSummary): SdkResultMessage {
     const { result } = summary;
-    const subtype = resultSubtype(result);
+    const structured = summary.structured;
+    const subtype = structured && 'error' in structured ? 'error_max_structured_output_retries' : resultSubtype(result);
     const message: SdkResultMessage = {
       type: 'result',
       subtype,
@@ -181,7 +185,8 @@ export class SdkMessageMapper {
       total_cost_usd: roundCost(result.usage.costUsd),
       permission_denials: result.permissionDenials,
     };
-    if (subtype !== 'success') message.errors = [summary.error ?? defaultError(result)];
+    if (structured && 'value' in structured) message.structured_output = structured.value;
+    if (subtype !== 'success') message.errors = [summary.error ?? (structured && 'error' in structured ? structured.error : defaultError(result))];
     this.modelUsage = {};
     this.lastStopReason = null;
     return message;

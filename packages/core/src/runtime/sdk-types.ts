@@ -132,7 +132,7 @@ export interface SdkModelUsage {
   maxOutputTokens: number;
 }
 
-export type SdkResultSubtype = 'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error_during_execution';
+export type SdkResultSubtype = 'success' | 'error_max_turns' | 'error_max_budget_usd' | 'error_during_execution' | 'error_max_structured_output_retries';
 
 export interface SdkResultMessage {
   type: 'result';
@@ -151,6 +151,8 @@ export interface SdkResultMessage {
   permission_denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }[];
   /** Present on every error result. */
   errors?: string[];
+  /** With an output schema (`--json-schema`, `outputFormat`): the final answer as validated JSON. */
+  structured_output?: unknown;
 }
 
 /** Anthropic's raw stream events, for `--include-partial-messages`. */

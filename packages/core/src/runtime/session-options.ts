@@ -6,6 +6,7 @@ import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { InlineAgents } from '../subagents/agents.js';
 import type { TelemetryProviders } from '../telemetry/index.js';
+import type { OutputFormat } from './structured-output.js';
 
 /** The Claude Agent SDK's permission callback: asked whenever the policy would ask a person. */
 export type CanUseTool = (
@@ -95,6 +96,11 @@ export interface AgentSessionOptions {
   guardrails?: GuardrailsSettings;
   /** A client to use instead of creating one from the configuration (tests, embedding programs). */
   client?: LLMClient;
+  /**
+   * The SDK's `outputFormat` (`--json-schema`): every turn's final answer must be JSON valid against
+   * the schema; the model retries with what was wrong, and the result carries `structured_output`.
+   */
+  outputFormat?: OutputFormat;
   /** An editor's buffers (`beans acp` with a client offering fs): the file tools read and write text through it. */
   editorFiles?: EditorFiles;
 }

@@ -4,12 +4,15 @@ import type { Handoffs } from './handoffs.js';
 import type { Live } from './live.js';
 import { runTurn, type TurnOutcome } from './run-turn.js';
 import type { SessionHooks } from './session-hooks.js';
+import { withStructuredOutput, type OutputFormat } from './structured-output.js';
 
 export interface TurnRunnerInput {
   live: Live;
   hooks: SessionHooks;
   guardrails: Guardrails;
   handoffs: Pick<Handoffs, 'controller'>;
+  /** With a JSON schema, every turn ends in a validated JSON answer (or the error saying why not). */
+  outputFormat?: OutputFormat;
 }
 
 export type TurnRunner = (prompts: UserMessage[], signal?: AbortSignal) => Promise<TurnOutcome>;
@@ -17,7 +20,7 @@ export type TurnRunner = (prompts: UserMessage[], signal?: AbortSignal) => Promi
 /** Part 16: one turn of the user's on the live conversation, with its gates, hooks and routing. */
 export function createTurnRunner(input: TurnRunnerInput): TurnRunner {
   const { live, handoffs } = input;
-  return (prompts, signal) =>
+  const turn: TurnRunner = (prompts, signal) =>
     runTurn(live.session, prompts, {
       hooks: input.hooks.runner,
       guardrails: input.guardrails,
@@ -29,4 +32,5 @@ export function createTurnRunner(input: TurnRunnerInput): TurnRunner {
       },
       startContext: live.takeStartContext,
     });
+  return input.outputFormat?.type === 'json_schema' ? withStructuredOutput(turn, input.outputFormat.schema) : turn;
 }
