@@ -127,4 +127,14 @@ describe('an untrusted repository cannot move requests or keys (issue 43, item 1
     expect(lines[0]).toContain('sessions.dir');
     expect(lines[0]).toContain('debug true');
   });
+
+  it('`beans config set` of a key the allow-list does not name says it has no effect until the folder is trusted', async () => {
+    const repo = makeTempRepo();
+    const set = await runBeans(['config', 'set', 'provider', 'ollama'], { cwd: repo.dir, env: repo.env });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain('This folder is not trusted, so provider in its settings has no effect');
+    const allowed = await runBeans(['config', 'set', 'model', 'm'], { cwd: repo.dir, env: repo.env });
+    expect(allowed.stdout).not.toContain('not trusted');
+  });
 });
+

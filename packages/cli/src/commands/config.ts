@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { configDir, formatConfigSource, resolveProvider, resolveWorkspace, setConfigValue } from '@beans/core';
+import { configDir, formatConfigSource, isTrusted, resolveProvider, resolveWorkspace, setConfigValue, untrustedAllowedKeys } from '@beans/core';
 import { loadBase } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -28,8 +28,13 @@ export async function configShow(options: CliOptions, local: { json?: boolean })
 /** `beans config set <key> <value> [--global]`: writes one setting, keeping the rest of the file. */
 export async function configSet(_options: CliOptions, key: string, value: string, local: { global?: boolean }): Promise<number> {
   // No loadConfig here: `config set` must be able to repair a settings file that fails validation.
-  const file = local.global ? path.join(configDir(process.env), 'settings.json') : path.join(resolveWorkspace().root, '.beans', 'settings.json');
+  const root = resolveWorkspace().root;
+  const file = local.global ? path.join(configDir(process.env), 'settings.json') : path.join(root, '.beans', 'settings.json');
   await setConfigValue({ file, key, value });
   process.stdout.write(`Set ${key} in ${file}\n`);
+  // The workspace file is the repository's word: in an untrusted folder only the allow-list applies.
+  if (!local.global && !untrustedAllowedKeys().includes(key) && !isTrusted(root, process.env)) {
+    process.stdout.write(`This folder is not trusted, so ${key} in its settings has no effect until you run \`beans trust\`; \`beans config set --global\` sets it for you everywhere.\n`);
+  }
   return 0;
 }
