@@ -1,6 +1,6 @@
 // Issue 47: with many MCP tools, requests stay small: the tools are listed by name, and the model
 // loads a schema with tool_search when it needs one.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTempRepo, runBeans } from './harness.ts';
@@ -127,5 +127,21 @@ describe('deferred MCP tools', () => {
     const always = await run([{ text: 'done' }], 5, { tools: { defer: 'always' } });
     expect(toolNames(chats(always.server)[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([]);
     expect(toolNames(chats(always.server)[0]!)).toContain('tool_search');
+  });
+
+  it('hooks see tool_search as ToolSearch and the loaded tool by its real name', { timeout: 60_000 }, async () => {
+    const log = path.join(process.env.TMPDIR ?? '/tmp', `beans-defer-hooks-${process.pid}-${Date.now()}.jsonl`);
+    const hooks = { PreToolUse: [{ matcher: 'ToolSearch|mcp__big__create_invoice', hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}`, timeout: 30 }] }] };
+    const turns = [
+      { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] },
+      { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] },
+      { text: 'billed' },
+    ];
+    await run(turns, 5, { tools: { defer: 'always' }, hooks });
+    const calls = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { tool_name: string; tool_input: unknown });
+    expect(calls.map((call) => [call.tool_name, call.tool_input])).toEqual([
+      ['ToolSearch', { query: 'select:mcp__big__create_invoice' }],
+      ['mcp__big__create_invoice', { customer: 'ACME' }],
+    ]);
   });
 });

@@ -25,6 +25,8 @@ const MAPPINGS: Record<string, ToolMapping> = {
   task: { claude: 'Task', fields: {} },
   web_fetch: { claude: 'WebFetch', fields: {} },
   load_skill: { claude: 'Skill', fields: { name: 'skill' } },
+  // Loads deferred MCP tools (tools/tool-search.ts); same fields as Claude Code's.
+  tool_search: { claude: 'ToolSearch', fields: {} },
 };
 
 const BY_CLAUDE = new Map(Object.entries(MAPPINGS).map(([beans, mapping]) => [mapping.claude.toLowerCase(), beans]));
