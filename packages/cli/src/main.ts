@@ -16,6 +16,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   }
   // Caches compiled bytecode between runs; cuts later start-ups by a third.
   module.enableCompileCache?.();
+  (await import('./output/terminal-safe.js')).guardStderrMessages();
   let code: number;
   if (argv.length === 1 && argv[0] === 'acp') {
     // Editors start `beans acp` bare and wait for its `initialize` answer: that path skips the

@@ -2,7 +2,11 @@ import { SdkMessageMapper, UsageError, exitCodeForFailure, modelLimits, startupF
 import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { exitCodeForRun, limitMessage } from './output/result.js';
+import { stripTerminalControls } from './output/terminal-safe.js';
 import { SIGNAL_EXIT_CODES, onStopSignals, type StopSignal } from './signals.js';
+
+/** The answer as text: on a terminal, without what would drive it (as the chat shows it); piped, as it is. */
+const forTerminal = (text: string) => (process.stdout.isTTY ? stripTerminalControls(text) : text);
 
 /** `beans -p`: runs the agent to completion and prints the answer in the chosen format. */
 export async function runOneShot(options: CliOptions, prompt: string, started: number): Promise<number> {
@@ -60,7 +64,7 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   const answered = { ...result, finalText: turn.answer };
   if (turn.refused?.stage === 'answer') {
     const message = `The answer was withheld: ${turn.refused.reason}`;
-    if (format === 'text') writeLine(turn.answer);
+    if (format === 'text') writeLine(forTerminal(turn.answer));
     else writeLine(JSON.stringify(mapper.result({ result: { ...answered, stopReason: 'error' }, durationMs: Date.now() - started, error: message })));
     process.stderr.write(`beans: ${message}\n`);
     return 1;
@@ -68,8 +72,9 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   const code = stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : unstructured && result.stopReason === 'completed' ? 1 : exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
 
   if (format === 'text') {
-    if (result.stopReason === 'completed') writeLine(answered.finalText);
-    if (error && code !== 0) process.stderr.write(`beans: ${error}\n`);
+    if (result.stopReason === 'completed') writeLine(forTerminal(answered.finalText));
+    if (error && code !== 0) process.stderr.write(`beans: ${error}
+`);
   } else {
     writeLine(JSON.stringify(mapper.result({ result: answered, durationMs: Date.now() - started, error, structured: turn.structured })));
     if (error && code !== 0) process.stderr.write(`beans: ${error}\n`);
