@@ -87,7 +87,7 @@ export function createChatHost(app: AgentSession): ChatHost {
         };
       });
     },
-    listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}) })),
+    listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}), ...(server.deferred ? { deferred: server.deferred } : {}) })),
     describeProfile: () => app.describeProfile(),
     listAgents: () =>
       app.catalog.agents().map((agent) => ({

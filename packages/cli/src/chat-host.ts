@@ -72,7 +72,8 @@ export interface ChatHost {
   /** /plugins: each loaded plugin with its version, where it came from, and what it holds. */
   listPlugins(): Promise<{ name: string; version?: string; from: string; contents: string }[]>;
   /** /mcp: each MCP server with its status and tools. */
-  listMcpServers(): { name: string; status: string; tools: string[]; error?: string }[];
+  /** `deferred`: the session lists this server's tools by name only; `loaded` are those tool_search loaded. */
+  listMcpServers(): { name: string; status: string; tools: string[]; error?: string; deferred?: { loaded: string[] } }[];
   /** Notification hooks (the agent has been idle, waiting for the person). */
   notify(message: string): void;
   /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn). */

@@ -171,7 +171,7 @@ const BUILTINS: Record<string, Builtin> = {
   mcp: {
     description: 'show each MCP server with its status and tools',
     run(_args, { host, width, print }) {
-      const rows = host.listMcpServers().map((server) => ({ name: server.name, description: `${server.status}${server.error ? `: ${server.error}` : ''}${server.tools.length ? ` · ${server.tools.join(', ')}` : ''}` }));
+      const rows = host.listMcpServers().map((server) => ({ name: server.name, description: `${server.status}${server.error ? `: ${server.error}` : ''}${mcpToolsText(server)}` }));
       print([heading('MCP servers'), ...table(rows, width, 'No MCP servers configured (.mcp.json, settings "mcpServers", or --mcp-config).')]);
     },
   },
@@ -225,4 +225,12 @@ function firstSentence(text: string): string {
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** A server's tools for /mcp: their names, or how many are deferred and which are loaded. */
+function mcpToolsText(server: { tools: string[]; deferred?: { loaded: string[] } }): string {
+  if (server.tools.length === 0) return '';
+  if (!server.deferred) return ` · ${server.tools.join(', ')}`;
+  const loaded = server.deferred.loaded;
+  return ` · ${server.tools.length} tools deferred (loaded with tool_search)${loaded.length ? `; loaded: ${loaded.join(', ')}` : ''}`;
 }

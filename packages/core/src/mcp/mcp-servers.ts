@@ -20,6 +20,8 @@ export interface McpServerStatus {
   status: McpServerState;
   tools: string[];
   error?: string;
+  /** Present when the session defers this server's tools (listed by name, loaded with tool_search): the ones loaded so far. */
+  deferred?: { loaded: string[] };
 }
 
 export interface McpServerSet {

@@ -1,4 +1,6 @@
-import type { McpServerSet } from '../mcp/mcp-servers.js';
+import type { McpServerSet, McpServerStatus } from '../mcp/mcp-servers.js';
+import { mcpToolName } from '../mcp/mcp-tools.js';
+import type { DeferredTools } from '../tools/deferred-tools.js';
 import { describeProfile } from '../plugins/index.js';
 import { VERSION } from '../version.js';
 import type { AgentSession } from './agent-session-types.js';
@@ -43,7 +45,15 @@ export function describeSession(input: SessionInfoInput): SessionInfo {
       version: VERSION,
       mcpServers: (mcp?.statuses() ?? []).map((server) => ({ name: server.name, status: server.status })),
     }),
-    mcpServers: () => mcp?.statuses() ?? [],
+    mcpServers: () => (mcp?.statuses() ?? []).map((server) => withDeferral(server, live.session.tools.deferral)),
     startMcpServers: () => mcp?.startRemembered(),
   };
+}
+
+/** A server's status with which of its tools are deferred and loaded, for `/mcp`. */
+function withDeferral(server: McpServerStatus, deferral: DeferredTools | undefined): McpServerStatus {
+  const names = server.tools.map((tool) => mcpToolName(server.name, tool));
+  if (!deferral || !names.some((name) => deferral.isDeferred(name))) return server;
+  const loaded = server.tools.filter((_tool, index) => deferral.loaded().includes(names[index]!));
+  return { ...server, deferred: { loaded } };
 }
