@@ -95,7 +95,7 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(existsSync(path.join(repo.dir, 'ran.txt'))).toBe(false);
     const result = results(messages)[0]!;
     expect(result).toMatchObject({ subtype: 'success', result: 'All done.' });
-    expect(result.permission_denials.map((denial) => denial.tool_name)).toEqual(['shell']);
+    expect(result.permission_denials.map((denial) => [denial.tool_name, denial.tool_input])).toEqual([['Bash', { command: 'touch ran.txt' }]]);
   });
 
   it('streaming input: two user messages in one process, one session', async () => {
@@ -223,6 +223,33 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(events).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
     const firstAssistant = messages.findIndex((message) => message.type === 'assistant');
     expect(messages.findIndex((message) => message.type === 'stream_event')).toBeLessThan(firstAssistant);
+  });
+
+  it("every message speaks Claude Code's tool vocabulary: init's tools, tool_use Write with file_path, also after resume", async () => {
+    const { repo, options } = await setup({
+      turns: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] },
+        { text: 'wrote a' },
+        { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }, { name: 'list_directory', args: {} }] },
+        { text: 'read a' },
+      ],
+    });
+    const bypass: Options = { ...options, permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true };
+    const toolUses = (messages: SDKMessage[]) =>
+      messages.flatMap((m) => (m.type === 'assistant' ? m.message.content.filter((b) => b.type === 'tool_use').map((b) => [b.name, b.input]) : []));
+    const first = await collect(query({ prompt: 'write a', options: bypass }));
+    const init = first.find((m) => m.type === 'system' && m.subtype === 'init') as { tools: string[] };
+    expect(init.tools).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebFetch']));
+    expect(init.tools.filter((name) => /_/.test(name) && !name.startsWith('mcp__'))).toEqual([]);
+    expect(toolUses(first)).toEqual([['Write', { file_path: path.join(repo.dir, 'a.txt'), content: 'a\n' }]]);
+    const second = await collect(query({ prompt: 'read a', options: { ...bypass, resume: first[0]!.session_id } }));
+    expect(toolUses(second)).toEqual([
+      ['Read', { file_path: path.join(repo.dir, 'a.txt') }],
+      ['LS', { path: repo.dir }],
+    ]);
+    // Tool results answer those ids.
+    const resultIds = second.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])) : []));
+    expect(resultIds).toHaveLength(2);
   });
 
   it('resume continues a stored session', async () => {

@@ -57,6 +57,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     // The Claude Agent SDK passes --verbose; stream-json is always complete, so it changes nothing.
     .option('--verbose', 'accepted for compatibility: stream-json output is always verbose')
     .option('--json-schema <schema>', 'the final answer must be JSON valid against this JSON Schema (JSON text or a file); json and stream-json results carry it as structured_output')
+    .addOption(new Option('--tool-names <vocabulary>', "json and stream-json: Beans' tool names, or Claude Code's (Write with file_path); the SDK protocol always uses claude").choices(['beans', 'claude']).default('beans'))
     .option('--include-partial-messages', 'with -o stream-json: also print raw stream events as text and tool input arrive')
     .addOption(new Option('--input-format <format>', 'one-shot input: text, or stream-json (the Claude Agent SDK protocol)').choices(['text', 'stream-json']).default('text'))
     .addOption(new Option('--permission-prompt-tool <tool>', 'who answers permission questions in stream-json input: stdio (the SDK program)').choices(['stdio']))

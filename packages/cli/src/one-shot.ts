@@ -19,7 +19,7 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   const prepared = await agent.preparePrompt(prompt);
   if ('error' in prepared) throw new UsageError(prepared.error);
 
-  const mapper = new SdkMessageMapper({ sessionId: session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(agent.providerId, model) });
+  const mapper = new SdkMessageMapper({ sessionId: session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(agent.providerId, model), toolNames: options.toolNames, workspaceRoot: agent.workspace.root });
   if (format === 'stream-json') {
     writeLine(JSON.stringify(mapper.init(agent.initInfo())));
     session.subscribe((event) => {

@@ -28,6 +28,8 @@ export interface CliOptions {
   /** Inline subagents as JSON, Claude Code's shape: {"name": {"description", "prompt", "tools"?, "model"?}}. */
   agents?: string;
   debug?: boolean;
+  /** `--tool-names claude`: json and stream-json name tools as Claude Code does (`Write` with `file_path`). */
+  toolNames?: 'beans' | 'claude';
   /** `--json-schema`: a JSON Schema as JSON text or a file path. */
   jsonSchema?: string;
   /** Stream-json only: also print Anthropic-style raw stream events as text and tool input stream in. */

@@ -57,7 +57,8 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     (agent ??= (async () => {
       const session = await createAgentSession(sessionOptions(options, init, channel, () => session));
       for (const warning of session.warnings) options.warn(`warning: ${warning}`);
-      mapper = new SdkMessageMapper({ sessionId: session.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(session.providerId, model) });
+      // SDK programs are written against Claude Code's tools: every message they read names them so.
+      mapper = new SdkMessageMapper({ sessionId: session.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(session.providerId, model), toolNames: 'claude', workspaceRoot: session.workspace.root });
       session.session.subscribe((event) => {
         for (const message of mapper!.event(event)) writeJson(message);
       });

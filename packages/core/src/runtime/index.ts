@@ -6,6 +6,7 @@ export { preparePrompt, type Prepared } from './prepare-prompt.js';
 export { compactSession } from './compact.js';
 export { generateProfile } from './profile-writer.js';
 export { parseOutputSchema, withStructuredOutput, STRUCTURED_OUTPUT_RETRIES, type OutputFormat, type OutputSchema } from './structured-output.js';
+export { wireNames, type ToolNames } from './wire-names.js';
 export { SdkMessageMapper, startupFailureResult, resultSubtype, sdkStopReason, sdkUsage, type SessionInitInfo, type SdkMessageMapperOptions, type RunSummary } from './sdk-messages.js';
 export type * from './sdk-types.js';
 export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock } from './query.js';

@@ -8,6 +8,7 @@ import { modelLimits } from '../llm/providers.js';
 import { SdkMessageMapper, type RunSummary } from './sdk-messages.js';
 import type { TurnOutcome } from './run-turn.js';
 import type { SdkMessage } from './sdk-types.js';
+import type { ToolNames } from './wire-names.js';
 import type { AgentSessionOptions } from './session-options.js';
 import { rewindFilesResult, type RewindFilesResult } from './session-checkpoints.js';
 
@@ -32,6 +33,8 @@ export interface QueryOptions extends Omit<AgentSessionOptions, 'interactive' | 
   includePartialMessages?: boolean;
   /** Keep file checkpoints at every user message so `rewindFiles()` can restore them (the SDK's option). */
   enableFileCheckpointing?: boolean;
+  /** `claude`: messages name tools as Claude Code does (`Write` with `file_path`), as the SDK's do. Default `beans`. */
+  toolNames?: ToolNames;
 }
 
 /** The messages of a run, plus controls, as the Claude Agent SDK's `Query`. */
@@ -57,13 +60,13 @@ export function query({ prompt, options = {} }: { prompt: string | AsyncIterable
   const outbox = new AsyncQueue<SdkMessage>();
   let agent: AgentSession | undefined;
   let closed = false;
-  const { enableFileCheckpointing, ...sessionOptions } = options;
+  const { enableFileCheckpointing, toolNames, ...sessionOptions } = options;
   const ready = createAgentSession({ ...sessionOptions, interactive: false, flags: { 'checkpoints.enabled': enableFileCheckpointing === true } });
 
   const run = async () => {
     agent = await ready;
     const providerId = agent.providerId;
-    const mapper = new SdkMessageMapper({ sessionId: agent.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(providerId, model) });
+    const mapper = new SdkMessageMapper({ sessionId: agent.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(providerId, model), toolNames, workspaceRoot: agent.workspace.root });
     agent.session.subscribe((event) => {
       for (const message of mapper.event(event)) outbox.push(message);
     });

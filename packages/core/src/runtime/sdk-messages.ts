@@ -4,6 +4,7 @@ import type { ContentPart, StopReason, ToolCall, Usage } from '../llm/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { sdkPermissionMode } from './permission-mode.js';
 import type { StructuredResult } from './run-turn.js';
+import { wireNames, type ToolNames, type WireNames } from './wire-names.js';
 import type {
   SdkAssistantMessage,
   SdkContentBlock,
@@ -42,6 +43,10 @@ export interface SdkMessageMapperOptions {
   parentToolUseId?: string | null;
   /** Context window and output limit per model, for `modelUsage`. */
   modelLimits?: (model: string) => { contextWindow?: number; maxOutputTokens?: number };
+  /** `claude`: tool calls, `system/init`'s tools and permission denials in Claude Code's names and fields. */
+  toolNames?: ToolNames;
+  /** Claude Code's paths are absolute: relative ones are resolved against this root. */
+  workspaceRoot?: string;
 }
 
 export interface RunSummary {
@@ -68,7 +73,11 @@ export class SdkMessageMapper {
   /** One mapper per running subagent, by the id of the task call that runs it. */
   private readonly children = new Map<string, SdkMessageMapper>();
 
-  constructor(private readonly options: SdkMessageMapperOptions) {}
+  private readonly wire: WireNames;
+
+  constructor(private readonly options: SdkMessageMapperOptions) {
+    this.wire = wireNames(options.toolNames, options.workspaceRoot);
+  }
 
   get sessionId(): string {
     return this.options.sessionId;
@@ -83,7 +92,7 @@ export class SdkMessageMapper {
       cwd: info.cwd,
       model: info.model,
       provider: info.provider,
-      tools: info.tools,
+      tools: info.tools.map((name) => this.wire.name(name)),
       mcp_servers: info.mcpServers ?? [],
       permissionMode: sdkPermissionMode(info.permissionMode),
       slash_commands: info.slashCommands,
@@ -152,7 +161,7 @@ export class SdkMessageMapper {
   private subagentEvent(toolCallId: string, event: AgentEvent): SdkMessage[] {
     let child = this.children.get(toolCallId);
     if (!child) {
-      child = new SdkMessageMapper({ sessionId: this.options.sessionId, parentToolUseId: toolCallId, modelLimits: this.options.modelLimits });
+      child = new SdkMessageMapper({ ...this.options, includePartialMessages: false, parentToolUseId: toolCallId });
       this.children.set(toolCallId, child);
     }
     if (event.type === 'usage') this.addModelUsage(event.model, event.usage);
@@ -183,7 +192,7 @@ export class SdkMessageMapper {
       usage: sdkUsage(result.usage),
       modelUsage: this.modelUsage,
       total_cost_usd: roundCost(result.usage.costUsd),
-      permission_denials: result.permissionDenials,
+      permission_denials: result.permissionDenials.map((denial) => ({ ...denial, tool_name: this.wire.name(denial.tool_name), tool_input: this.wire.input(denial.tool_name, denial.tool_input) })),
     };
     if (structured && 'value' in structured) message.structured_output = structured.value;
     if (subtype !== 'success') message.errors = [summary.error ?? (structured && 'error' in structured ? structured.error : defaultError(result))];
@@ -215,7 +224,7 @@ export class SdkMessageMapper {
       content.push({ type: 'thinking', thinking: thought.text, signature: typeof signature === 'string' ? signature : '' });
     }
     if (message.content) content.push({ type: 'text', text: message.content, citations: null });
-    for (const call of message.toolCalls) content.push(toolUseBlock(call));
+    for (const call of message.toolCalls) content.push({ type: 'tool_use', id: call.id, name: this.wire.name(call.name), input: this.wire.input(call.name, call.arguments ?? {}) });
     if (content.length === 0) return out;
     const assistant: SdkAssistantMessage = {
       type: 'assistant',
@@ -258,8 +267,8 @@ export class SdkMessageMapper {
       if (this.openBlock) out.push(this.partial({ type: 'content_block_stop', index: this.openBlock.index }));
       this.openBlock = undefined;
       const index = this.blockCount++;
-      out.push(this.partial({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolCall.id, name: toolCall.name, input: {} } }));
-      out.push(this.partial({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(toolCall.arguments ?? {}) } }));
+      out.push(this.partial({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolCall.id, name: this.wire.name(toolCall.name), input: {} } }));
+      out.push(this.partial({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(this.wire.input(toolCall.name, toolCall.arguments ?? {})) } }));
       out.push(this.partial({ type: 'content_block_stop', index }));
     }
     return out;
@@ -349,10 +358,6 @@ export function sdkUsage(usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'ca
     iterations: [],
     fallback_credit: null,
   };
-}
-
-function toolUseBlock(call: ToolCall): SdkContentBlock {
-  return { type: 'tool_use', id: call.id, name: call.name, input: call.arguments ?? {} };
 }
 
 function toolResultContent(content: string | ContentPart[]): SdkToolResultContent {

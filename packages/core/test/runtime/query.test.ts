@@ -66,6 +66,29 @@ describe('query()', () => {
     expect(new Set(messages.map((message) => message.uuid)).size).toBe(messages.length);
   });
 
+  it("toolNames 'claude': tool_use blocks, system/init's tools and permission denials in Claude Code's vocabulary; outputFormat gives structured_output", async () => {
+    const { dir, env } = await setup({
+      turns: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'hi\n' } }, { name: 'shell', args: { command: 'rm -rf x' } }] },
+        { text: '{"done": true}' },
+      ],
+    });
+    const messages = await collect(
+      query({ prompt: 'write notes', options: { cwd: dir, env, toolNames: 'claude', disallowedTools: 'shell(rm *)', permissionMode: 'acceptEdits', outputFormat: { type: 'json_schema', schema: { type: 'object', required: ['done'] } } } }),
+    );
+    const init = messages[0] as { tools: string[] };
+    expect(init.tools).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebFetch', 'Task']));
+    expect(init.tools).not.toContain('write_file');
+    const uses = byType(messages, 'assistant').flatMap((m) => (m as { message: { content: { type: string; name?: string; input?: unknown }[] } }).message.content.filter((b) => b.type === 'tool_use'));
+    expect(uses.map((b) => [b.name, b.input])).toEqual([
+      ['Write', { file_path: path.join(dir, 'notes.txt'), content: 'hi\n' }],
+      ['Bash', { command: 'rm -rf x' }],
+    ]);
+    const result = byType(messages, 'result')[0] as { permission_denials: unknown[]; structured_output: unknown };
+    expect(result.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: expect.any(String), tool_input: { command: 'rm -rf x' } }]);
+    expect(result.structured_output).toEqual({ done: true });
+  });
+
   it('asks canUseTool for calls the policy would ask about, and runs the input it returns', async () => {
     const { dir, env } = await setup({
       turns: [
