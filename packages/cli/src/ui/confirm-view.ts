@@ -3,7 +3,7 @@ import type { AskAnswer } from '../chat-host.js';
 import { clipRows, renderDiff } from './diff-view.js';
 import type { Editor } from './editor.js';
 import { renderInput } from './input-view.js';
-import { S, span, truncateLine, wrapText, type StyledLine } from './styled.js';
+import { S, span, truncateLine, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 
 /** A tool call waiting for the user's yes/always/no. */
 export interface PendingAsk {
@@ -36,7 +36,20 @@ function body(ask: PendingAsk, width: number): StyledLine[] {
   }
   if (ask.loading) return [[span(`${INDENT}preparing a preview…`, S.dim)]];
   const rows = ask.previewError ? [[span(`${INDENT}(no preview: ${ask.previewError})`, S.dim)]] : [];
+  if (ask.request.tool.kind === 'edit' && typeof input?.path === 'string') return [...rows, ...fileChangeRows(input, width)];
   return [...rows, ...wrapText(JSON.stringify(input ?? {}, null, 2), width, S.dim, { first: [span(INDENT)], continuation: [span(INDENT)], hard: true })];
+}
+
+/**
+ * A file tool's call without a diff (binary or very large file): the path and the text it brings,
+ * in the person's terms rather than raw JSON.
+ */
+function fileChangeRows(input: Record<string, unknown>, width: number): StyledLine[] {
+  const text = (value: unknown, color: SpanStyle, mark: string) =>
+    typeof value === 'string' && value !== '' ? value.split('\n').flatMap((line) => wrapText(`${mark}${line}`, width, color, { first: [span(INDENT)], continuation: [span(`${INDENT}  `)], hard: true })) : [];
+  const rows: StyledLine[] = [[span(`${INDENT}${String(input.path)}`, S.bold), span(input.append === true ? ' (append)' : '', S.dim)]];
+  rows.push(...text(input.old_string, S.red, '- '), ...text(input.new_string, S.green, '+ '), ...text(input.content, S.green, '+ '));
+  return rows;
 }
 
 /** The confirmation prompt, at most `maxRows` rows: title, what will happen, the keys. */

@@ -1,3 +1,4 @@
+import { ToolInputError } from '../errors.js';
 import type { ContentPart, ToolCall } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { summarizeCall, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
@@ -84,6 +85,9 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
   const checked = await validateToolInput(tool, call.arguments);
   if (!checked.ok) return finish(call, options, 'error', invalidInput(tool, checked.problems));
   input = checked.value;
+  // A call bound to fail (old_string not in the file) fails now: no one is asked to approve it.
+  const problem = await checkBeforeAsking(tool, input, options);
+  if (problem !== undefined) return finish(call, options, options.signal.aborted ? 'interrupted' : 'error', problem);
 
   if (options.beforeToolCall) {
     const before = await guardHook(() => options.beforeToolCall!({ call, tool, input }, options.signal));
@@ -120,6 +124,18 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
     if (after) result = after;
   }
   return finish(call, options, result.isError ? 'error' : 'ok', result.content, result);
+}
+
+/** The tool's own check before the hooks and the permission question; the message when it fails. */
+async function checkBeforeAsking(tool: AnyTool, input: unknown, options: ToolBatchOptions): Promise<string | undefined> {
+  if (!tool.check) return undefined;
+  try {
+    await tool.check(input, { ...options.context, signal: options.signal });
+    return undefined;
+  } catch (error) {
+    if (options.signal.aborted) return 'Interrupted by the user before this call ran.';
+    return error instanceof ToolInputError ? error.message : undefined;
+  }
 }
 
 /** Hooks must not throw; one that does fails its call instead of the run. */

@@ -7,7 +7,7 @@ import { planEdit } from './edit-match.js';
 import { readEditableText } from './editor-files.js';
 import { assertUnchangedSinceRead, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
 import { missingFileMessage } from './missing-file.js';
-import { guarded } from './result.js';
+import { checkedBeforeAsking, guarded } from './result.js';
 import { cutLine, numberLines, plural, splitLines } from './text.js';
 import { defineTool, type ToolContext } from './tool.js';
 import { lazily } from '../lazily.js';
@@ -44,6 +44,9 @@ export const editFileTool = defineTool({
   schema,
   summarize: (input) => input.path,
   ruleSubject: (input) => input.path,
+  async check(input, ctx) {
+    await checkedBeforeAsking(() => prepareEdit(input, ctx));
+  },
   async preview(input, ctx) {
     try {
       const edit = await prepareEdit(input, ctx);

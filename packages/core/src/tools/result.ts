@@ -1,4 +1,5 @@
 import { ToolInputError } from '../errors.js';
+import { OutsideWorkspaceError } from '../workspace/paths.js';
 import type { ToolResult } from './tool.js';
 
 /** Errors from the file system the model can act on (wrong path, no permission, disk full). */
@@ -21,5 +22,18 @@ export async function guarded(signal: AbortSignal, body: () => Promise<ToolResul
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (code && ACTIONABLE_CODES.has(code)) return errorResult((error as Error).message);
     throw error;
+  }
+}
+
+/**
+ * A tool's `check`: runs the preparation its execute runs and lets through only the mistakes the
+ * model made in this call. A path outside the workspace is left to the permission policy, which
+ * has its own answer (and records the denial).
+ */
+export async function checkedBeforeAsking(prepare: () => Promise<unknown>): Promise<void> {
+  try {
+    await prepare();
+  } catch (error) {
+    if (error instanceof ToolInputError && !(error instanceof OutsideWorkspaceError)) throw error;
   }
 }

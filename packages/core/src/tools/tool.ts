@@ -116,6 +116,13 @@ export interface Tool<Input = unknown> {
   summarize?(input: Input): string;
   /** What a confirmation prompt shows before the call runs (a diff, the command). */
   preview?(input: Input, context: Omit<ToolContext, 'signal' | 'onUpdate'>): Promise<ToolDetails | undefined>;
+  /**
+   * Finds, before anyone is asked, the mistakes that would make the call fail anyway (edit_file's
+   * old_string not in the file, a write over a file changed since it was read): throws a
+   * ToolInputError with the message execute would give, and the call fails straight back to the
+   * model without a permission question. Anything else it throws is ignored (execute reports it).
+   */
+  check?(input: Input, context: Omit<ToolContext, 'onUpdate'>): Promise<void>;
   execute(input: Input, context: ToolContext): Promise<ToolResult>;
 }
 

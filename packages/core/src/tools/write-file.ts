@@ -5,7 +5,7 @@ import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { appendFileConfined } from './file-append.js';
 import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
-import { guarded } from './result.js';
+import { checkedBeforeAsking, guarded } from './result.js';
 import { formatBytes, looksBinary, plural, splitLines } from './text.js';
 import { defineTool, type ToolContext, type ToolDetails } from './tool.js';
 import { lazily } from '../lazily.js';
@@ -36,6 +36,9 @@ export const writeFileTool = defineTool({
   schema,
   summarize: (input) => (input.append ? `${input.path} (append)` : input.path),
   ruleSubject: (input) => input.path,
+  async check(input, ctx) {
+    await checkedBeforeAsking(() => prepareWrite(input, ctx));
+  },
   async preview(input, ctx) {
     try {
       return changeDetails(await prepareWrite(input, ctx));

@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
+import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+import { makeTempRepo } from '../support/scratch.ts';
+
+// Issue #44 (part): edits checked before asking, /export, /context, /copy, as a person types them.
+
+afterEach(closeOpen);
+
+async function startBeans(turns: ScriptTurn[], files: Record<string, string | Buffer> = { 'README.md': '# demo\n' }) {
+  const server = await startScriptedOllama({ turns });
+  const workspace = makeTempRepo(files);
+  const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
+  open.push({ session, server, workspace });
+  await session.waitForText('Ask anything', 15_000);
+  return { server, workspace, session };
+}
+
+type ChatBody = { messages: { role: string; content: string }[] };
+const toolResults = (server: ScriptedServer) =>
+  server.requests.filter((request) => request.kind === 'chat').flatMap((request) => (request.body as ChatBody).messages.filter((message) => message.role === 'tool').map((message) => message.content));
+
+describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
+  test('an edit whose old_string is missing reaches the next model turn with no question', async () => {
+    const { session, server, workspace } = await startBeans([
+      { toolCalls: [{ name: 'edit_file', args: { path: 'README.md', old_string: 'no such text', new_string: 'x' } }] },
+      { text: 'The text was not there, nothing changed.' },
+    ]);
+    await session.submit('change the readme');
+    const screen = await session.waitForText('nothing changed.');
+    expect(screen).not.toContain('Allow edit_file');
+    expect(toolResults(server)).toEqual([expect.stringMatching(/old_string/)]);
+    expect(readFileSync(path.join(workspace.dir, 'README.md'), 'utf8')).toBe('# demo\n');
+  });
+
+  test('a question about a write with no diff (binary file) shows the path and text, not JSON', async () => {
+    const { session, workspace } = await startBeans([{ toolCalls: [{ name: 'write_file', args: { path: 'blob.dat', content: 'plain words now\n' } }] }, { text: 'Left it.' }], {
+      'blob.dat': Buffer.from([0, 1, 2, 3, 0, 255]),
+    });
+    await session.submit('replace the blob');
+    const question = await session.waitForText('+ plain words now');
+    expect(question).toContain('Allow write_file blob.dat?');
+    expect(question).not.toContain('"content"');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    session.type('n');
+    session.press('Enter');
+    await session.waitForText('Tell the model why');
+    session.press('Enter');
+    await session.waitForText('Left it.');
+    expect(existsSync(path.join(workspace.dir, 'blob.dat'))).toBe(true);
+  });
+});
