@@ -155,6 +155,20 @@ describe('beans workflow', () => {
     expect(names).toEqual(expect.arrayContaining(['release-notes workspace', 'team:triage plugin:team']));
   });
 
+  it('lists a WORKFLOW.md at the repository root, also when run from a subfolder, and runs it by name', async () => {
+    const repo = makeTempRepo({ 'WORKFLOW.md': '---\nname: root-flow\ndescription: The repository workflow\nsteps:\n  - transform: "\'root ran\'"\n    store: out\n---\n', 'src/x.txt': 'x\n' });
+    const run = await runBeans(['workflow', 'list', '--json'], { cwd: path.join(repo.dir, 'src'), env: repo.env });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).workflows).toEqual([{ name: 'root-flow', qualifiedName: 'root-flow', description: 'The repository workflow', path: path.join(repo.dir, 'WORKFLOW.md'), source: 'workspace' }]);
+    const text = await runBeans(['workflow', 'list'], { cwd: repo.dir, env: repo.env });
+    expect(text.stdout).toBe('root-flow  The repository workflow  (WORKFLOW.md)\n');
+    const server = await scriptedOllama({ turns: [] });
+    const ran = await runBeans(['workflow', 'run', 'root-flow'], { cwd: path.join(repo.dir, 'src'), env: { ...repo.env, ...ollamaEnv(server.url) } });
+    expect(ran.stderr).not.toMatch(/no workflow/i);
+    expect(ran.code).toBe(0);
+    expect(ran.stdout).toContain('root ran');
+  });
+
   it('Ctrl+C stops the run with exit 130 and leaves it resumable', async () => {
     const { server, env, repo, code, out, fast } = await interruptInTheLoop('SIGINT');
     expect(code).toBe(130);

@@ -163,7 +163,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--no-work', 'dbos: do not run agent calls in this process (workers do)')
     .addOption(backendOption())
     .action(workflowAction((m) => m.workflowRun));
-  workflow.command('list').description("workflows in .beans/workflows/ and plugins' workflows/ folders").option('--json', 'print JSON').action(workflowAction((m) => m.workflowList));
+  workflow.command('list').description("workflows: WORKFLOW.md at the repository root, .beans/workflows/ and plugins' workflows/ folders").option('--json', 'print JSON').action(workflowAction((m) => m.workflowList));
   workflow.command('runs').description('past runs and their status (dbos: which worker ran each call)').option('--json', 'print JSON').addOption(backendOption()).action(workflowAction((m) => m.workflowRuns));
   workflow
     .command('resume <run-id>')

@@ -96,7 +96,7 @@ export async function workflowList(options: CliOptions, local: { json?: boolean 
     return 0;
   }
   if (listings.length === 0) {
-    process.stdout.write("No workflows yet. Put WORKFLOW.md files in .beans/workflows/ or a plugin's workflows/ folder.\n");
+    process.stdout.write("No workflows yet. Put a WORKFLOW.md at the repository root, or workflow files in .beans/workflows/ or a plugin's workflows/ folder.\n");
     return 0;
   }
   for (const listing of listings) {
