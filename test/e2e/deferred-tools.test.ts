@@ -144,4 +144,27 @@ describe('deferred MCP tools', () => {
       ['mcp__big__create_invoice', { customer: 'ACME' }],
     ]);
   });
+
+  it('a subagent defers its MCP tools too and loads them with its own tool_search', { timeout: 60_000 }, async () => {
+    // Parent and child requests told apart by what they declare; each answered by how far it got.
+    const turns: ScriptOptions['turns'] = (request) => {
+      const results = body(request).messages.filter((message) => typeof message.content !== 'string' && message.content.some((block) => block.type === 'tool_result')).length;
+      if (toolNames(request).includes('task')) return results === 0 ? { toolCalls: [{ name: 'task', args: { description: 'bill ACME', prompt: 'create the invoice for ACME', subagent_type: 'general-purpose' } }] } : { text: 'billed' };
+      if (results === 0) return { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] };
+      if (results === 1) return { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] };
+      return { text: 'invoice created' };
+    };
+    const { server, result } = await run(turns, 150);
+    expect(result.result).toBe('billed');
+    const [parent, childFirst, childLoaded, childCalled] = chats(server) as [RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest];
+    expect(toolNames(parent)).toContain('task');
+    // The child's own conversation: no task tool, no MCP schema, its own tool_search and the names listed.
+    expect(toolNames(childFirst)).not.toContain('task');
+    expect(toolNames(childFirst).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    expect(toolNames(childFirst)).toContain('tool_search');
+    expect(body(childFirst).system!.map((block) => block.text).join('\n')).toMatch(/^mcp__big__refund_invoice$/m);
+    expect(toolNames(childLoaded).at(-1)).toBe('mcp__big__create_invoice');
+    expect(withoutMarkers(body(childLoaded).tools!.slice(0, -1))).toBe(withoutMarkers(body(childFirst).tools));
+    expect(lastToolResult(childCalled)).toContain('create_invoice done with {"customer":"ACME"}');
+  });
 });

@@ -1,6 +1,7 @@
 import { modelLimits } from '../llm/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { DeferredTools, deferredToolsListing } from '../tools/deferred-tools.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { toolDeclaration, type AnyTool } from '../tools/tool.js';
 import { toolSearchTool } from '../tools/tool-search.js';
 import type { SessionTools } from './assemble-tools.js';
@@ -39,30 +40,46 @@ const CHARS_PER_TOKEN = 4;
  */
 export function deferMcpTools(input: DeferToolsInput): ToolDeferral {
   const registry = input.tools.tools;
+  const deferred = deferRegistryTools(registry, input);
+  if (!deferred) return { deferred: undefined, withListing: (prompt) => prompt };
+  // A tool a server adds later (list_changed) is deferred too, so the declared prefix never grows.
+  let known = new Set(deferred.tools().map((tool) => tool.name));
+  input.mcp?.onToolsChanged(() => {
+    for (const tool of registry.list().filter(isMcpTool)) if (!known.has(tool.name)) deferred.defer(tool.name);
+    known = new Set(registry.list().filter(isMcpTool).map((tool) => tool.name));
+  });
+  deferred.onLoad((names) => input.logs.get(input.live.session)?.recordMeta({ kind: 'tools', loaded: names }));
+  const listing = deferredToolsListing(deferred.tools().map((tool) => tool.name));
+  return { deferred, withListing: (prompt) => `${prompt}\n\n${listing}` };
+}
+
+/**
+ * Defers a registry's MCP tools when they cost more than the threshold: registers `tool_search` and
+ * the deferral on it. Subagents' own registries go through here too (their loads are their own).
+ */
+export function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent'>): DeferredTools | undefined {
   const mcpTools = registry.list().filter(isMcpTool);
-  if (!shouldDefer(input, mcpTools)) return { deferred: undefined, withListing: (prompt) => prompt };
+  if (!shouldDefer(input, mcpTools)) return undefined;
   const deferred = new DeferredTools(
     mcpTools.map((tool) => tool.name),
     (name) => registry.get(name),
   );
   registry.register(toolSearchTool);
   registry.deferral = deferred;
-  // A tool a server adds later (list_changed) is deferred too, so the declared prefix never grows.
-  let known = new Set(mcpTools.map((tool) => tool.name));
-  input.mcp?.onToolsChanged(() => {
-    for (const tool of registry.list().filter(isMcpTool)) if (!known.has(tool.name)) deferred.defer(tool.name);
-    known = new Set(registry.list().filter(isMcpTool).map((tool) => tool.name));
-  });
-  deferred.onLoad((names) => input.logs.get(input.live.session)?.recordMeta({ kind: 'tools', loaded: names }));
-  const listing = deferredToolsListing(mcpTools.map((tool) => tool.name));
-  return { deferred, withListing: (prompt) => `${prompt}\n\n${listing}` };
+  return deferred;
+}
+
+/** For a subagent's registry: defers its MCP tools if they cost too much; returns the prompt's listing ('' when none). */
+export function deferChildTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent'>): string {
+  const deferred = deferRegistryTools(registry, input);
+  return deferred ? `\n\n${deferredToolsListing(deferred.tools().map((tool) => tool.name))}` : '';
 }
 
 function isMcpTool(tool: AnyTool): boolean {
   return tool.name.startsWith('mcp__');
 }
 
-function shouldDefer(input: DeferToolsInput, mcpTools: readonly AnyTool[]): boolean {
+function shouldDefer(input: Pick<DeferToolsInput, 'base' | 'agent'>, mcpTools: readonly AnyTool[]): boolean {
   const settings = input.base.config.values.tools;
   if (mcpTools.length === 0 || settings.defer === 'never') return false;
   if (settings.defer === 'always') return true;

@@ -4,6 +4,7 @@ import type { ShellSandbox } from '../sandbox/index.js';
 import { createSubagentRunner, createTaskTool, type RunSubagent, type SubagentDefinition } from '../subagents/index.js';
 import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
+import { deferChildTools } from './defer-tools.js';
 import { autoCompaction } from './auto-compact.js';
 import type { RuntimeBase } from './base.js';
 import type { Compaction } from './compaction-hooks.js';
@@ -65,6 +66,7 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     record: (link, message) => logs.get(live.session)?.recordSubagent(link.toolCallId, link.agent, message),
     budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (live.session.usage.costUsd - (logs.get(live.session)?.runStartCostUsd ?? 0)))),
     onEvent: (child, event) => listeners.forEach((listener) => listener(child, event)),
+    deferTools: (tools) => deferChildTools(tools, { base, agent }),
     onChildStop: async ({ link, lastMessage, stopHookActive }, signal) => {
       if (!hooks.runner.has('SubagentStop')) return undefined;
       // The child's messages are in the parent's session file, linked to its task call.

@@ -5,6 +5,7 @@ import { resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { buildSystemPrompt, type ContextFile } from '../prompt/index.js';
 import { equipOwnSkills, toolsWithOwnSkills, withPreloadedSkills } from '../plugins/agent-skills.js';
 import type { PluginCatalog } from '../plugins/types.js';
+import { TOOL_SEARCH } from '../tools/deferred-tools.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -44,6 +45,11 @@ export interface ChildSessionParent {
    * made for each child; without it a long child run is never compacted.
    */
   compaction?: (child: () => ChatSession) => ChatSessionOptions['transformContext'];
+  /**
+   * Defers the child's MCP tools when their schemas cost too much (its own tool_search and loads);
+   * returns what its system prompt adds ('' when nothing is deferred).
+   */
+  deferTools?: (tools: ToolRegistry) => string;
   /** Every event of every child, with the definition it runs (workflows follow their `call` steps by it). */
   onEvent?: (agent: SubagentDefinition, event: AgentEvent) => void;
 }
@@ -61,8 +67,10 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     const model = agent.model && agent.model !== 'inherit' ? resolveModelAlias(parent.provider, agent.model, parentModel) : parentModel;
     const offered = parent.tools();
     // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
-    const allowed = (toolsWithOwnSkills(agent.tools, agent.skills) ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME);
+    // tool_search belongs to the registry that defers: a child defers its own tools (deferTools).
+    const allowed = (toolsWithOwnSkills(agent.tools, agent.skills) ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME && name !== TOOL_SEARCH);
     const tools = offered.only(allowed);
+    const deferredListing = parent.deferTools?.(tools) ?? '';
     // Its own skills are seen by it alone: its load_skill looks there first, then in the plugins.
     const skills = parent.catalog ? equipOwnSkills(tools, parent.catalog, agent.skills) : undefined;
     const instructions = skills ? await withPreloadedSkills(await agent.prompt(), agent.preloadSkills, skills) : await agent.prompt();
@@ -76,7 +84,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
         contextFiles: parent.contextFiles(),
         skills: tools.get('load_skill') ? (agent.skills ?? []) : [],
         workspace: parent.workspace,
-      }),
+      }) + deferredListing,
       tools,
       workspace: parent.workspace,
       beforeToolCall: parent.beforeToolCall,
