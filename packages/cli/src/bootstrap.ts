@@ -53,6 +53,7 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     continue: options.continue,
     sessionId: options.sessionId,
     persistSession: options.sessionPersistence !== false,
+    keepBackgroundTasks: mode === 'one-shot' && options.keepTasks === true,
     settingSources: options.settingSources,
     trustWorkspace: options.trust,
     mcpConfig: options.mcpConfig,

@@ -67,6 +67,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .option('--agents <json>', 'subagents for the task tool, as JSON: {"name": {"description", "prompt", "tools"?, "model"?}}')
     .option('--trust', "trust this folder for this run: apply its own looser permissions, hooks and MCP servers")
     .option('--sandbox', 'run shell commands in an OS sandbox: writes only in the workspace and temp, no network but allowed hosts')
+    .option('--keep-tasks', "one-shot: leave the model's background commands running at exit (by default they are stopped)")
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();

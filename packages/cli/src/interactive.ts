@@ -22,6 +22,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const { runChat } = await import('./ui/run-chat.js');
   const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR) });
   await app.end('prompt_input_exit');
+  // Chat never leaves the model's background commands behind: it says so, then stops them.
+  const running = app.backgroundTasks.list().filter((task) => task.state === 'running');
+  if (running.length > 0) process.stderr.write(`beans: stopping ${running.length} background task${running.length === 1 ? '' : 's'}: ${running.map((task) => `${task.id} (${task.command})`).join(', ')}\n`);
   await app.close();
   return code;
 }

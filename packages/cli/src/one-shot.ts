@@ -1,4 +1,4 @@
-import { SdkMessageMapper, UsageError, exitCodeForFailure, modelLimits, startupFailureResult } from '@beans/core';
+import { SdkMessageMapper, type BackgroundTaskInfo, UsageError, exitCodeForFailure, modelLimits, startupFailureResult } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { exitCodeForRun, limitMessage } from './output/result.js';
@@ -44,6 +44,7 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   });
   const turn = await agent.runTurn(prepared.messages, controller.signal).finally(removeSignals);
   await agent.end();
+  sayWhatHappensToTasks(agent.backgroundTasks.list(), options.keepTasks === true);
   // Resolves at once unless telemetry is on; then once it is exported (a dead collector: ~1.5 s at most).
   await agent.close();
   const { result } = turn;
@@ -80,4 +81,12 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     if (error && code !== 0) process.stderr.write(`beans: ${error}\n`);
   }
   return code;
+}
+
+/** Background commands still running when a one-shot run ends: stopped (said on stderr), or left running with --keep-tasks. */
+function sayWhatHappensToTasks(tasks: readonly BackgroundTaskInfo[], keep: boolean): void {
+  const running = tasks.filter((task) => task.state === 'running');
+  if (running.length === 0) return;
+  const list = running.map((task) => `${task.id} (${task.command})`).join(', ');
+  process.stderr.write(keep ? `beans: left running (--keep-tasks): ${list}\n` : `beans: stopping background tasks at exit: ${list}\n`);
 }

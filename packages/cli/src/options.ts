@@ -45,6 +45,8 @@ export interface CliOptions {
   trust?: boolean;
   /** --sandbox: shell commands run in an OS sandbox. */
   sandbox?: boolean;
+  /** --keep-tasks (one-shot): background commands keep running after Beans exits. */
+  keepTasks?: boolean;
 }
 
 /** CLI flags as dotted config keys, the top layer of the configuration. */

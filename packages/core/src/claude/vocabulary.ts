@@ -11,6 +11,10 @@ interface ToolMapping {
   fields: Record<string, string>;
   /** Beans parameters holding a path: Claude Code sends and expects absolute paths. */
   paths?: string[];
+  /** More Claude Code fields (older names) -> Beans parameter, read but never written. */
+  aliases?: Record<string, string>;
+  /** Claude Code fields Beans has no parameter for: dropped from input so validation passes. */
+  drop?: string[];
 }
 
 const MAPPINGS: Record<string, ToolMapping> = {
@@ -18,6 +22,9 @@ const MAPPINGS: Record<string, ToolMapping> = {
   write_file: { claude: 'Write', fields: { path: 'file_path' }, paths: ['path'] },
   edit_file: { claude: 'Edit', fields: { path: 'file_path' }, paths: ['path'] },
   shell: { claude: 'Bash', fields: { timeout_ms: 'timeout' } },
+  // Claude Code 2.1's names; the older BashOutput and KillShell reach the same tools (below).
+  shell_output: { claude: 'TaskOutput', fields: { wait_ms: 'timeout' }, aliases: { bash_id: 'task_id', shell_id: 'task_id' }, drop: ['block'] },
+  kill_shell: { claude: 'TaskStop', fields: {}, aliases: { shell_id: 'task_id', bash_id: 'task_id' } },
   glob: { claude: 'Glob', fields: {}, paths: ['path'] },
   grep: { claude: 'Grep', fields: { include: 'glob', ignore_case: '-i' }, paths: ['path'] },
   list_directory: { claude: 'LS', fields: {}, paths: ['path'] },
@@ -32,6 +39,8 @@ const MAPPINGS: Record<string, ToolMapping> = {
 const BY_CLAUDE = new Map(Object.entries(MAPPINGS).map(([beans, mapping]) => [mapping.claude.toLowerCase(), beans]));
 // Claude Code names that reach the same Beans tool.
 BY_CLAUDE.set('multiedit', 'edit_file');
+BY_CLAUDE.set('bashoutput', 'shell_output');
+BY_CLAUDE.set('killshell', 'kill_shell');
 
 /** `shell` -> `Bash`; names Claude Code does not know (MCP tools) pass through. */
 export function claudeToolName(beansName: string): string {
@@ -60,12 +69,13 @@ export function toClaudeInput(beansName: string, input: Record<string, unknown>,
 export function fromClaudeInput(beansName: string, input: Record<string, unknown>): Record<string, unknown> {
   const mapping = MAPPINGS[beansName];
   if (!mapping) return { ...input };
-  const reverse = new Map(Object.entries(mapping.fields).map(([beans, claude]) => [claude, beans]));
+  const reverse = new Map([...Object.entries(mapping.aliases ?? {}), ...Object.entries(mapping.fields).map(([beans, claude]) => [claude, beans] as const)]);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     const beansKey = reverse.get(key) ?? key;
     // Fields Claude Code has and Beans does not (Bash's `description`) are dropped, so validation passes.
     if (beansName === 'shell' && key === 'description') continue;
+    if (mapping.drop?.includes(key)) continue;
     out[beansKey] = value;
   }
   return out;

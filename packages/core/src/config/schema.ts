@@ -109,6 +109,15 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  shell: lazily(() =>
+    z
+      .object({
+        // Background commands (shell's run_in_background) one session may run at once.
+        maxBackgroundTasks: z.int().positive().describe('a number of tasks'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   tools: lazily(() =>
     z
       .object({
@@ -290,6 +299,7 @@ export interface BeansConfig {
   sessions: { dir?: string };
   ui: { theme?: 'dark' | 'light' | 'high-contrast'; markdown: boolean; showCost: boolean };
   tools: { env: { passThrough: string[]; strip: string[] }; defer: 'auto' | 'always' | 'never'; deferThreshold?: number };
+  shell: { maxBackgroundTasks: number };
   checkpoints: { enabled: boolean; maxBytes: number; maxFileBytes: number };
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
@@ -327,6 +337,7 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'tools.env.passThrough': [],
   'tools.env.strip': [],
   'tools.defer': 'auto',
+  'shell.maxBackgroundTasks': 8,
   'sandbox.enabled': false,
   'webFetch.allowPrivateNetwork': false,
   'input.maxStdinBytes': 10 * 1024 * 1024,

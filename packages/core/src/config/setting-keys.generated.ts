@@ -184,6 +184,16 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "true or false"
   },
   {
+    "key": "shell",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "shell.maxBackgroundTasks",
+    "kind": "integer",
+    "expected": "a number of tasks"
+  },
+  {
     "key": "tools",
     "kind": "object",
     "expected": "an object"

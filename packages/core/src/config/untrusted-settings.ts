@@ -53,6 +53,7 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   'tools.env.strip': addsToUsers,
   'tools.defer': any,
   'tools.deferThreshold': any,
+  'shell.maxBackgroundTasks': atMostUsers,
   'compaction.enabled': any,
   'compaction.threshold': any,
   'compaction.contextWindow': any,

@@ -10,6 +10,7 @@ import type { PluginCatalog, Profile } from '../plugins/index.js';
 import type { SessionStore, SubagentTranscript } from '../session/index.js';
 import type { SubagentDefinition, SubagentOutcome } from '../subagents/index.js';
 import type { ToolResult } from '../tools/tool.js';
+import type { BackgroundTasks } from '../tools/background-tasks.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { RuntimeBase } from './base.js';
 import type { Prepared } from './prepare-prompt.js';
@@ -104,6 +105,8 @@ export interface AgentSession {
    * Stops the run, releases the session log and terminates MCP servers; resolves once telemetry is
    * exported (at most ~1.5 s with a collector that is down).
    */
+  /** Background commands (`shell` with run_in_background): list, read, kill; close() stops them unless kept. */
+  readonly backgroundTasks: BackgroundTasks;
   close(): Promise<void>;
 }
 

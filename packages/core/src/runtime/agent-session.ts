@@ -23,6 +23,7 @@ import { settleTrustAndSandbox } from './trust-sandbox.js';
 import { createTurnRunner } from './turn-runner.js';
 import { settleNewDeclarations } from './settle-declarations.js';
 import { startSessionTelemetry } from './session-telemetry.js';
+import { createBackgroundShells } from './background-shells.js';
 
 // The session's public types live beside it (agent-session-types.ts) so its parts can name them
 // without importing this file back; this file is their public face.
@@ -59,6 +60,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const agent = await settleAgent(base, catalog, options);
   const mcp = await mcpStarting;
   const storage = openSessionStorage(base, options);
+  const background = createBackgroundShells({ base, options });
   const logs = createConversationLogs();
   const checkpoints = createSessionCheckpoints({ base, storage, live, logs: () => logs });
   const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings, toolSeams: checkpoints.seam ? [checkpoints.seam] : [] });
@@ -71,8 +73,8 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const systemPrompt = deferral.withListing(await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text)));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, logs, live, warnings });
   const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs });
-  const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, warnings });
+  const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, background, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
-  const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs, outputFormat: options.outputFormat });
-  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints });
+  const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs, outputFormat: options.outputFormat, background });
+  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints, background });
 }

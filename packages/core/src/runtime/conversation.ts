@@ -16,6 +16,7 @@ import type { AgentSessionOptions } from './session-options.js';
 import type { SessionStorage } from './session-storage.js';
 import type { SettledAgent } from './settle-agent.js';
 import type { Telemetry } from '../telemetry/index.js';
+import type { BackgroundShells } from './background-shells.js';
 
 export interface ConversationFactoryInput {
   base: RuntimeBase;
@@ -32,6 +33,8 @@ export interface ConversationFactoryInput {
   logs: ConversationLogs;
   /** When on: every conversation's events become spans, metrics and log events. */
   telemetry: Telemetry | undefined;
+  /** The session's background commands, shared by every conversation. */
+  background: BackgroundShells;
   warnings: string[];
 }
 
@@ -91,7 +94,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       workspace: base.workspace,
       beforeToolCall: check.beforeToolCall,
       afterToolCall: input.hooks.afterToolCall,
-      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id), editorFiles: options.editorFiles },
+      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id), editorFiles: options.editorFiles, backgroundTasks: input.background.tasks },
       maxTurns: values.maxTurns,
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,

@@ -26,6 +26,7 @@ import { createSwitchConversation } from './switch-conversation.js';
 import type { TrustAndSandbox } from './trust-sandbox.js';
 import type { TurnRunner } from './turn-runner.js';
 import type { Telemetry } from '../telemetry/index.js';
+import type { BackgroundShells } from './background-shells.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
@@ -47,6 +48,7 @@ export interface SessionParts {
   conversation: ConversationFactory;
   runTurn: TurnRunner;
   checkpoints: SessionCheckpoints;
+  background: BackgroundShells;
 }
 
 /** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
@@ -135,7 +137,10 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       return parts.runTurn(messages, signal);
     },
     checkpoints: parts.checkpoints,
+    backgroundTasks: parts.background.tasks,
     close: async () => {
+      // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
+      await parts.background.close();
       live.session.close();
       void sandbox?.dispose();
       void mcp?.close();

@@ -67,6 +67,8 @@ export interface AgentSessionOptions {
   sessionId?: string;
   /** False: keep no session file. Default true. */
   persistSession?: boolean;
+  /** True: background commands keep running after close() (`--keep-tasks`); by default close() stops them. */
+  keepBackgroundTasks?: boolean;
   /** True for front ends where a person answers permission questions through `setAsker`. */
   interactive?: boolean;
   canUseTool?: CanUseTool;

@@ -1,6 +1,7 @@
 import type { UserMessage } from '../agent/types.js';
 import type { Guardrails } from '../guardrails/index.js';
 import type { Handoffs } from './handoffs.js';
+import type { BackgroundShells } from './background-shells.js';
 import type { Live } from './live.js';
 import { runTurn, type TurnOutcome } from './run-turn.js';
 import type { SessionHooks } from './session-hooks.js';
@@ -13,6 +14,7 @@ export interface TurnRunnerInput {
   handoffs: Pick<Handoffs, 'controller'>;
   /** With a JSON schema, every turn ends in a validated JSON answer (or the error saying why not). */
   outputFormat?: OutputFormat;
+  background: Pick<BackgroundShells, 'contextNote'>;
 }
 
 export type TurnRunner = (prompts: UserMessage[], signal?: AbortSignal) => Promise<TurnOutcome>;
@@ -30,7 +32,9 @@ export function createTurnRunner(input: TurnRunnerInput): TurnRunner {
         handoffs.controller.startMessage();
         await handoffs.controller.route(text);
       },
-      startContext: live.takeStartContext,
+      // Background tasks that ended, and those still running, travel with the prompt (the system
+      // prompt stays byte-stable).
+      startContext: () => [live.takeStartContext(), input.background.contextNote()].filter(Boolean).join('\n\n') || undefined,
     });
   return input.outputFormat?.type === 'json_schema' ? withStructuredOutput(turn, input.outputFormat.schema) : turn;
 }

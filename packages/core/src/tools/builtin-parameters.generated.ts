@@ -88,10 +88,50 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
         "type": "integer",
         "minimum": 1,
         "maximum": 600000
+      },
+      "run_in_background": {
+        "description": "Start it in the background and return its task id at once (servers, watchers, long builds)",
+        "type": "boolean"
       }
     },
     "required": [
       "command"
+    ]
+  },
+  "shell_output": {
+    "type": "object",
+    "properties": {
+      "task_id": {
+        "type": "string",
+        "minLength": 1,
+        "description": "The id shell returned for a background command"
+      },
+      "filter": {
+        "description": "Only lines matching this regular expression (RE2 syntax); the others are skipped",
+        "type": "string"
+      },
+      "wait_ms": {
+        "description": "Wait up to this long for new output (matching filter) or the end; default 0",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 600000
+      }
+    },
+    "required": [
+      "task_id"
+    ]
+  },
+  "kill_shell": {
+    "type": "object",
+    "properties": {
+      "task_id": {
+        "type": "string",
+        "minLength": 1,
+        "description": "The id of the background task to stop"
+      }
+    },
+    "required": [
+      "task_id"
     ]
   },
   "glob": {

@@ -4,6 +4,8 @@ import { grepTool } from './grep.js';
 import { listDirectoryTool } from './list-directory.js';
 import { memoryTool } from '../memory/memory-tool.js';
 import { readFileTool } from './read-file.js';
+import { killShellTool } from './kill-shell.js';
+import { shellOutputTool } from './shell-output.js';
 import { shellTool } from './shell.js';
 import { todoWriteTool } from './todo-write.js';
 import { BUILTIN_PARAMETERS } from './builtin-parameters.generated.js';
@@ -18,7 +20,7 @@ export interface BuiltinToolOptions {
 
 /** The built-in tools in the contract's order (load_skill comes from the plugins layer). */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
-  return [readFileTool, writeFileTool, editFileTool, shellTool, globTool, grepTool, listDirectoryTool, todoWriteTool, createWebFetchTool(options.webFetch), memoryTool];
+  return [readFileTool, writeFileTool, editFileTool, shellTool, shellOutputTool, killShellTool, globTool, grepTool, listDirectoryTool, todoWriteTool, createWebFetchTool(options.webFetch), memoryTool];
 }
 
 for (const tool of builtinTools()) {

@@ -15,3 +15,6 @@ export { plural } from './text.js';
 export { validateToolInput, type InputCheck } from './validate-input.js';
 export { toolEnvironment, PROVIDER_KEY_VARIABLES, type ToolEnvironmentOptions } from './tool-env.js';
 export type { EditorFiles } from './editor-files.js';
+export { shellOutputTool } from './shell-output.js';
+export { killShellTool } from './kill-shell.js';
+export { BackgroundTasks, BackgroundTaskError, DEFAULT_MAX_BACKGROUND_TASKS, describeEnd, formatDuration, type BackgroundTaskInfo, type BackgroundTaskState, type BackgroundTaskRead } from './background-tasks.js';

@@ -42,6 +42,12 @@ export class HeadTailBuffer {
     return completed;
   }
 
+  /** Adds a line already cleaned by another buffer (no decoding, no second clean-up). */
+  pushLine(line: string): void {
+    this.totalLines++;
+    this.store(line);
+  }
+
   /** Flushes the last unterminated line, if any. */
   end(): string[] {
     this.appendPartial(this.decoder.end());

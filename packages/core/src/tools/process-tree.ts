@@ -17,6 +17,11 @@ export function newRunTag(): string {
   return `${RUN_TAG_PREFIX}${randomUUID()}`;
 }
 
+/** A tag Beans' exit does not sweep: background tasks the user asked to keep (`--keep-tasks`). */
+export function newKeptRunTag(): string {
+  return `beans-kept-${randomUUID()}`;
+}
+
 export function trackProcessGroup(pgid: number): void {
   liveGroups.add(pgid);
   if (!exitHookInstalled) {

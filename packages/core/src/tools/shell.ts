@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
+import { BackgroundTaskError } from './background-tasks.js';
 import { HeadTailBuffer } from './output-buffer.js';
 import { openPidNamespace, type PidNamespace } from './pid-namespace.js';
 import { RUN_TAG_VARIABLE, killProcessGroup, killTaggedProcesses, newRunTag, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
@@ -22,6 +23,7 @@ const schema = lazily(() =>
   z.object({
     command: z.string().min(1).describe('The bash command line'),
     timeout_ms: z.number().int().min(1).max(SHELL_MAX_TIMEOUT_MS).optional().describe(`Timeout in ms (default ${SHELL_DEFAULT_TIMEOUT_MS})`),
+    run_in_background: z.boolean().optional().describe('Return a task id at once; the command runs on'),
   }),
 );
 
@@ -34,11 +36,13 @@ export const shellTool = defineTool({
   description:
     'Run a bash command in the workspace root and get its exit code and output (stdout and stderr together; long output keeps head and tail). ' +
     `No stdin: use non-interactive flags. Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000}s, up to ${SHELL_MAX_TIMEOUT_MS / 1000}s via timeout_ms. ` +
-    'Prefer read_file, grep and glob to cat, grep or find.',
+    'Prefer read_file, grep and glob to cat, grep or find. ' +
+    'Servers, watchers, long builds: run_in_background: true, then shell_output and kill_shell.',
   schema,
   summarize: (input) => input.command,
   ruleSubject: (input) => input.command,
   async execute(input, ctx) {
+    if (input.run_in_background) return startInBackground(input.command, ctx);
     const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
     if (!ctx.sandbox) return runShell(input.command, timeoutMs, ctx, true);
     const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
@@ -51,6 +55,21 @@ export const shellTool = defineTool({
     }
   },
 });
+
+async function startInBackground(command: string, ctx: ToolContext): Promise<ToolResult> {
+  const tasks = ctx.backgroundTasks;
+  if (!tasks) return { content: 'Background commands are not available in this session: run the command in the foreground.', isError: true };
+  ctx.signal.throwIfAborted();
+  const sandboxed = ctx.sandbox ? await ctx.sandbox.wrap(command, ctx.signal) : undefined;
+  try {
+    const task = await tasks.start(sandboxed?.command ?? command, ctx, { label: command, release: sandboxed?.release });
+    return { content: `Started in the background as task ${task.id}. Read its output with shell_output (task_id "${task.id}"; wait_ms waits for output), stop it with kill_shell.` };
+  } catch (error) {
+    sandboxed?.release();
+    if (error instanceof BackgroundTaskError) return { content: error.message, isError: true };
+    throw error;
+  }
+}
 
 const shellPath = existsSync('/bin/bash') ? '/bin/bash' : true;
 
@@ -143,7 +162,7 @@ async function runInGroup(command: string, timeoutMs: number, ctx: ToolContext, 
   let result = formatResult(output, exitCode, exitSignal, timedOut, timeoutMs, heldOpen);
   if (saved) result = { ...result, content: `${result.content}\n${wholeOutputNote(saved, `${output.linesCut.toLocaleString('en-US')} lines were cut from the middle above.`)}` };
   if (leftovers.length === 0) return result;
-  const note = `[Stopped ${leftovers.length} process${leftovers.length === 1 ? '' : 'es'} the command left running in the background (pid ${leftovers.join(', ')}): commands cannot leave processes behind. Start long-running servers outside Beans.]`;
+  const note = `[Stopped ${leftovers.length} process${leftovers.length === 1 ? '' : 'es'} the command left running in the background (pid ${leftovers.join(', ')}): commands cannot leave processes behind. Start servers and watchers with run_in_background: true.]`;
   return { ...result, content: `${result.content}\n${note}` };
 }
 

@@ -51,6 +51,8 @@ export interface ToolContext {
   editorFiles?: EditorFiles;
   /** The registry's deferred tools (offered by name only), which `tool_search` searches and loads. */
   deferredTools?: DeferredToolSearch;
+  /** The session's background commands (`shell` with `run_in_background`, `shell_output`, `kill_shell`). */
+  backgroundTasks?: import('./background-tasks.js').BackgroundTasks;
 }
 
 /** What `tool_search` needs of the deferred tools (tools/deferred-tools.ts holds them). */

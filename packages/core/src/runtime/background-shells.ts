@@ -1,0 +1,38 @@
+import { BackgroundTasks } from '../tools/background-tasks.js';
+import type { RuntimeBase } from './base.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+export interface BackgroundShellsInput {
+  base: RuntimeBase;
+  options: Pick<AgentSessionOptions, 'keepBackgroundTasks'>;
+}
+
+/** The session's background commands, and what the session does with them at its edges. */
+export interface BackgroundShells {
+  tasks: BackgroundTasks;
+  /** True when the session's end leaves running tasks alone (`--keep-tasks`). */
+  keepAtClose: boolean;
+  /** The note for the model before its next turn: tasks that ended, tasks still running. */
+  contextNote(): string | undefined;
+  /** The session's end: stops every running task unless they are kept. */
+  close(): Promise<void>;
+}
+
+/**
+ * Part: background commands (`shell` with `run_in_background`). One registry per session, shared by
+ * every conversation (a server started before /clear is still running after it); tools reach it
+ * through their ToolContext, the turn runner adds its note to the model's context, close() stops it.
+ */
+export function createBackgroundShells(input: BackgroundShellsInput): BackgroundShells {
+  const keepAtClose = input.options.keepBackgroundTasks === true;
+  const tasks = new BackgroundTasks({ maxTasks: input.base.config.values.shell.maxBackgroundTasks, keepAtExit: keepAtClose });
+  return {
+    tasks,
+    keepAtClose,
+    contextNote: () => tasks.contextNote(),
+    close: async () => {
+      if (keepAtClose) tasks.release();
+      else await tasks.killAll();
+    },
+  };
+}

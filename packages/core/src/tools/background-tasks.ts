@@ -1,0 +1,294 @@
+import { once } from 'node:events';
+import path from 'node:path';
+import { HeadTailBuffer, type HeadTailLimits } from './output-buffer.js';
+import { killProcessGroup, killTaggedProcesses, newKeptRunTag, untrackProcessGroup } from './process-tree.js';
+import { SpillFile } from './spill-file.js';
+import { startShellProcess, type ShellPlace } from './shell-process.js';
+
+export const DEFAULT_MAX_BACKGROUND_TASKS = 8;
+/** What one read of a task's new output shows at most: the head and the tail of it, the middle cut. */
+const UNREAD_LIMITS: HeadTailLimits = { headChars: 6_000, tailChars: 14_000, lineChars: 2_000 };
+/** Lines kept for `/tasks` and the model's context list. */
+const RECENT_LINES = 20;
+
+export type BackgroundTaskState = 'running' | 'exited' | 'killed';
+
+/** What a front end and the model see of one task. */
+export interface BackgroundTaskInfo {
+  id: string;
+  command: string;
+  state: BackgroundTaskState;
+  /** Set once it exited by itself; null when a signal ended it. */
+  exitCode: number | null;
+  startedAt: number;
+  endedAt: number | undefined;
+  /** The last lines it printed (cleaned), newest last. */
+  recentLines: string[];
+  /** Where its whole output is saved once it outgrew memory; undefined until then. */
+  outputFile: string | undefined;
+}
+
+/** New output of a task since its last read, bounded like a foreground command's. */
+export interface BackgroundTaskRead {
+  info: BackgroundTaskInfo;
+  /** The new lines (only those matching the filter when one was given), head and tail when long. */
+  text: string;
+  /** Lines of the new output cut from the middle (still in the saved file). */
+  linesCut: number;
+  /** Lines the filter left out. */
+  linesFiltered: number;
+}
+
+interface Task {
+  info: BackgroundTaskInfo;
+  pid: number;
+  tag: string;
+  unread: HeadTailBuffer;
+  spill: SpillFile;
+  ended: Promise<void>;
+  stopping?: Promise<void>;
+  /** Waiters for new output or the end (shell_output's wait). */
+  wakers: Set<() => void>;
+  /** Told to the model once, in the context before its next turn. */
+  endNoted: boolean;
+  release?: () => void;
+}
+
+export interface BackgroundTasksOptions {
+  maxTasks?: number;
+  /** Tasks outlive Beans (`--keep-tasks`): not stopped when Beans exits, released by release(). */
+  keepAtExit?: boolean;
+  now?: () => number;
+}
+
+/** Why a task could not start: the limit, or the shell failing to start. */
+export class BackgroundTaskError extends Error {}
+
+/**
+ * The background commands of one session (`shell` with `run_in_background`). Each runs in its own
+ * process group with a run tag, like a foreground command, so stopping it reaches everything it
+ * started; its output goes into bounded memory (the new lines since the last read, head and tail,
+ * and the last lines) and, once it outgrows memory, into a file the model can read. Memory stays
+ * bounded whatever a task prints: the file is written with back-pressure, so a flooding task is
+ * slowed to the disk's pace instead of filling memory.
+ */
+export class BackgroundTasks {
+  private readonly tasks = new Map<string, Task>();
+  private readonly listeners = new Set<() => void>();
+  private nextId = 1;
+  readonly maxTasks: number;
+  private readonly keepAtExit: boolean;
+  private readonly now: () => number;
+
+  constructor(options: BackgroundTasksOptions = {}) {
+    this.maxTasks = options.maxTasks ?? DEFAULT_MAX_BACKGROUND_TASKS;
+    this.keepAtExit = options.keepAtExit === true;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Starts `command` (already wrapped by the sandbox, if any); `release` runs when it ends. */
+  async start(command: string, ctx: ShellPlace & { outputDir?: string }, options: { release?: () => void; label?: string } = {}): Promise<BackgroundTaskInfo> {
+    const running = this.list().filter((task) => task.state === 'running').length;
+    if (running >= this.maxTasks) {
+      throw new BackgroundTaskError(
+        `${running} background tasks are already running (the limit is ${this.maxTasks}, setting shell.maxBackgroundTasks): stop one with kill_shell first, or run this command in the foreground.`,
+      );
+    }
+    const started = await startShellProcess(command, ctx, this.keepAtExit ? { tag: newKeptRunTag(), track: false } : {});
+    if ('error' in started) throw new BackgroundTaskError(`Could not start the shell: ${started.error}`);
+    const { subprocess, pid, tag } = started;
+    const id = `bg-${this.nextId++}`;
+    const spillFile = ctx.outputDir ? path.join(ctx.outputDir, `${id}-${tag.slice(-12)}.log`) : undefined;
+    const info: BackgroundTaskInfo = { id, command: options.label ?? command, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined };
+    const task: Task = { info, pid, tag, unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(spillFile), ended: Promise.resolve(), wakers: new Set(), endNoted: false };
+    this.tasks.set(id, task);
+
+    const all = subprocess.all;
+    task.release = () => {
+      // Beans is leaving and the task stays: let go of its pipe so Beans can exit. The task's
+      // later writes to it fail; commands kept this way should write to a file themselves.
+      all.destroy();
+      subprocess.unref();
+    };
+    const lines = new HeadTailBuffer({ headChars: 0, tailChars: 0, lineChars: UNREAD_LIMITS.lineChars });
+    const take = (completed: string[]) => {
+      if (completed.length === 0) return;
+      for (const line of completed) task.unread.pushLine(line);
+      info.recentLines.push(...completed);
+      if (info.recentLines.length > RECENT_LINES) info.recentLines.splice(0, info.recentLines.length - RECENT_LINES);
+      this.wake(task);
+    };
+    all.on('data', (chunk: Buffer) => {
+      take(lines.write(chunk));
+      task.spill.write(chunk);
+      info.outputFile ??= task.spill.path;
+    });
+    const outputEnded = once(all, 'close').catch(() => undefined);
+    task.ended = (async () => {
+      try {
+      const [code] = (await once(subprocess, 'exit')) as [number | null, NodeJS.Signals | null];
+      // A process the command started may hold the pipe: wait for the output only briefly.
+      await Promise.race([outputEnded, new Promise((resolve) => setTimeout(resolve, 250).unref())]);
+      all.destroy();
+      untrackProcessGroup(pid);
+      // Nothing a task started may outlive it: background jobs, nohup, setsid included.
+      await killTaggedProcesses(tag);
+      take(lines.end());
+      task.spill.close();
+      info.outputFile = task.spill.path;
+      if (info.state === 'running') {
+        info.state = task.stopping ? 'killed' : 'exited';
+        info.exitCode = task.stopping ? null : code;
+      }
+      info.endedAt = this.now();
+      } finally {
+        options.release?.();
+        this.wake(task);
+      }
+    })();
+    this.changed();
+    return { ...info };
+  }
+
+  /** Every task of the session, oldest first (copies). */
+  list(): BackgroundTaskInfo[] {
+    return [...this.tasks.values()].map((task) => snapshot(task.info));
+  }
+
+  get(id: string): BackgroundTaskInfo | undefined {
+    const task = this.tasks.get(id.trim());
+    return task && snapshot(task.info);
+  }
+
+  runningCount(): number {
+    return this.list().filter((task) => task.state === 'running').length;
+  }
+
+  /**
+   * The output since the last read. With `waitMs`, waits up to that long for new output (new output
+   * that matches `filter`, when one is given) or the task's end. `filter` is an RE2 pattern tester.
+   */
+  async read(id: string, options: { filter?: (line: string) => boolean; waitMs?: number; signal?: AbortSignal } = {}): Promise<BackgroundTaskRead | undefined> {
+    const task = this.tasks.get(id.trim());
+    if (!task) return undefined;
+    const deadline = this.now() + (options.waitMs ?? 0);
+    const pending: string[] = [];
+    let linesCut = 0;
+    let linesFiltered = 0;
+    const drain = () => {
+      task.unread.end();
+      linesCut += task.unread.linesCut;
+      const text = task.unread.render();
+      task.unread = new HeadTailBuffer(UNREAD_LIMITS);
+      if (!text) return;
+      const cutMarker = /^… \[[\d,]+ lines cut\] …$/;
+      for (const line of text.split('\n')) {
+        // With a filter, the cut is told in a note (read's linesCut), not as a line that matches nothing.
+        if (!options.filter) pending.push(line);
+        else if (cutMarker.test(line)) continue;
+        else if (options.filter(line)) pending.push(line);
+        else linesFiltered++;
+      }
+    };
+    drain();
+    while (pending.length === 0 && task.info.state === 'running' && this.now() < deadline && !options.signal?.aborted) {
+      await this.nextChange(task, deadline - this.now(), options.signal);
+      drain();
+    }
+    return { info: snapshot(task.info), text: pending.join('\n'), linesCut, linesFiltered };
+  }
+
+  /** Stops a task's whole process tree (SIGTERM, then SIGKILL); resolves once it has ended. */
+  async kill(id: string): Promise<BackgroundTaskInfo | undefined> {
+    const task = this.tasks.get(id.trim());
+    if (!task) return undefined;
+    if (task.info.state === 'running') {
+      task.stopping ??= killProcessGroup(task.pid).then(() => void killTaggedProcesses(task.tag));
+      await task.stopping;
+      await task.ended;
+      this.changed();
+    }
+    return snapshot(task.info);
+  }
+
+  /** Stops every running task (a session's end); returns those that were running. */
+  async killAll(): Promise<BackgroundTaskInfo[]> {
+    const running = this.list().filter((task) => task.state === 'running');
+    await Promise.all(running.map((task) => this.kill(task.id)));
+    return running;
+  }
+
+  /** Leaves running tasks to themselves (`--keep-tasks`): Beans no longer holds their pipes. */
+  release(): BackgroundTaskInfo[] {
+    const running = [...this.tasks.values()].filter((task) => task.info.state === 'running');
+    for (const task of running) task.release?.();
+    return running.map((task) => snapshot(task.info));
+  }
+
+  /**
+   * What the model should know before its next turn, or undefined: tasks that ended since it was
+   * last told, and those still running (so it does not start a second server on the same port).
+   */
+  contextNote(): string | undefined {
+    const lines: string[] = [];
+    for (const task of this.tasks.values()) {
+      const info = task.info;
+      if (info.state === 'running') lines.push(`- ${info.id} is running (${formatDuration(this.now() - info.startedAt)}): ${info.command}`);
+      else if (!task.endNoted) {
+        task.endNoted = true;
+        lines.push(`- ${info.id} ${describeEnd(info)}: ${info.command}`);
+      }
+    }
+    if (lines.length === 0) return undefined;
+    return `Background tasks (read their output with shell_output, stop them with kill_shell):\n${lines.join('\n')}`;
+  }
+
+  /** Called whenever a task starts or ends (status lines). Returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private wake(task: Task): void {
+    for (const waker of task.wakers) waker();
+    task.wakers.clear();
+    if (task.info.state !== 'running') this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  private nextChange(task: Task, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        task.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      signal?.addEventListener('abort', done, { once: true });
+      task.wakers.add(done);
+    });
+  }
+}
+
+function snapshot(info: BackgroundTaskInfo): BackgroundTaskInfo {
+  return { ...info, recentLines: [...info.recentLines] };
+}
+
+/** "exited with code 0", "was killed", "ended by a signal". */
+export function describeEnd(info: BackgroundTaskInfo): string {
+  if (info.state === 'killed') return 'was killed';
+  if (info.exitCode === null) return 'was ended by a signal';
+  return `exited with code ${info.exitCode}`;
+}
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ${seconds % 60}s`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}

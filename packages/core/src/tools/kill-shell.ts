@@ -1,0 +1,28 @@
+import * as z from 'zod';
+import { lazily } from '../lazily.js';
+import { statusLine, unknownTask } from './shell-output.js';
+import { defineTool } from './tool.js';
+
+const schema = lazily(() =>
+  z.object({
+    task_id: z.string().min(1).describe('The id of the background task to stop'),
+  }),
+);
+
+/** `kill_shell`: stops a background command and every process it started. */
+export const killShellTool = defineTool({
+  name: 'kill_shell',
+  kind: 'meta',
+  description: 'Stop a background command (shell with run_in_background) and every process it started (SIGTERM, then SIGKILL after 2 s).',
+  schema,
+  summarize: (input) => input.task_id,
+  async execute(input, ctx) {
+    const tasks = ctx.backgroundTasks;
+    if (!tasks) return { content: 'There are no background tasks in this session.', isError: true };
+    const before = tasks.get(input.task_id);
+    if (!before) return unknownTask(input.task_id, ctx);
+    if (before.state !== 'running') return { content: `${statusLine(before)} Nothing to stop.` };
+    const after = await tasks.kill(input.task_id);
+    return { content: statusLine(after ?? before) };
+  },
+});
