@@ -90,7 +90,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
         "maximum": 600000
       },
       "run_in_background": {
-        "description": "Start it in the background and return its task id at once (servers, watchers, long builds)",
+        "description": "Return a task id at once; the command runs on",
         "type": "boolean"
       }
     },
@@ -103,15 +103,14 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "properties": {
       "task_id": {
         "type": "string",
-        "minLength": 1,
-        "description": "The id shell returned for a background command"
+        "minLength": 1
       },
       "filter": {
-        "description": "Only lines matching this regular expression (RE2 syntax); the others are skipped",
+        "description": "RE2 regex: only matching lines",
         "type": "string"
       },
       "wait_ms": {
-        "description": "Wait up to this long for new output (matching filter) or the end; default 0",
+        "description": "Wait up to this long for new (matching) output or the end",
         "type": "integer",
         "minimum": 0,
         "maximum": 600000
@@ -126,8 +125,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "properties": {
       "task_id": {
         "type": "string",
-        "minLength": 1,
-        "description": "The id of the background task to stop"
+        "minLength": 1
       }
     },
     "required": [

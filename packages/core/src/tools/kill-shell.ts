@@ -5,7 +5,7 @@ import { defineTool } from './tool.js';
 
 const schema = lazily(() =>
   z.object({
-    task_id: z.string().min(1).describe('The id of the background task to stop'),
+    task_id: z.string().min(1),
   }),
 );
 
@@ -13,7 +13,7 @@ const schema = lazily(() =>
 export const killShellTool = defineTool({
   name: 'kill_shell',
   kind: 'meta',
-  description: 'Stop a background command (shell with run_in_background) and every process it started (SIGTERM, then SIGKILL after 2 s).',
+  description: 'Stop a background command (shell run_in_background) and every process it started: SIGTERM, then SIGKILL after 2 s.',
   schema,
   summarize: (input) => input.task_id,
   async execute(input, ctx) {

@@ -9,9 +9,9 @@ const MAX_WAIT_MS = 600_000;
 
 const schema = lazily(() =>
   z.object({
-    task_id: z.string().min(1).describe('The id shell returned for a background command'),
-    filter: z.string().optional().describe('Only lines matching this regular expression (RE2 syntax); the others are skipped'),
-    wait_ms: z.number().int().min(0).max(MAX_WAIT_MS).optional().describe('Wait up to this long for new output (matching filter) or the end; default 0'),
+    task_id: z.string().min(1),
+    filter: z.string().optional().describe('RE2 regex: only matching lines'),
+    wait_ms: z.number().int().min(0).max(MAX_WAIT_MS).optional().describe('Wait up to this long for new (matching) output or the end'),
   }),
 );
 
@@ -20,8 +20,8 @@ export const shellOutputTool = defineTool({
   name: 'shell_output',
   kind: 'meta',
   description:
-    'Read what a background command (shell with run_in_background) printed since the last read, with its state (running, exited with its code, killed) and run time. ' +
-    'filter keeps only matching lines (RE2 regex); wait_ms waits for new output, e.g. a server\'s "listening" line.',
+    'New output of a background command since the last read, its state (running, exit code, killed) and run time. ' +
+    'wait_ms with filter waits for a line, e.g. a server\'s "listening".',
   schema,
   summarize: (input) => input.task_id,
   async execute(input, ctx) {
