@@ -54,7 +54,7 @@ describe('output that is never lost', () => {
 describe('automatic compaction', () => {
   it('summarises older turns when a request would pass 80% of a small context window, keeps recent ones, and --continue restores the view', async () => {
     const files: Record<string, string> = {};
-    for (let i = 1; i <= 5; i++) files[`big${i}.txt`] = `${`file ${i} line with some words in it\n`.repeat(180)}`;
+    for (let i = 1; i <= 5; i++) files[`big${i}.txt`] = `${`file ${i} line with some words in it\n`.repeat(200)}`;
     const repo = makeTempRepo(files);
     let work = 0;
     const server = await scriptedOllama({
