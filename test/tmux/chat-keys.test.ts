@@ -52,4 +52,37 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     await session.waitForText('Left it.');
     expect(existsSync(path.join(workspace.dir, 'blob.dat'))).toBe(true);
   });
+
+  test('/export out.md writes the prompts, the answers and the tool calls in short', async () => {
+    const { session, workspace } = await startBeans([
+      { toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] },
+      { text: 'The readme is **one heading**.' },
+      { text: 'Second answer here.' },
+    ]);
+    await session.submit('what is in the readme?');
+    await session.waitForText('one heading');
+    await session.submit('and then?');
+    await session.waitForText('Second answer here.');
+    await session.submit('/export out.md');
+    await session.waitForText('Exported the conversation to');
+    const markdown = readFileSync(path.join(workspace.dir, 'out.md'), 'utf8');
+    expect(markdown).toMatch(/^# Beans conversation /);
+    expect(markdown).toContain('## You\n\nwhat is in the readme?');
+    expect(markdown).toContain('- `read_file` `README.md` · ok');
+    expect(markdown).toContain('The readme is **one heading**.');
+    expect(markdown).toContain('## You\n\nand then?\n\n## Beans\n\nSecond answer here.');
+  });
+
+  test('/copy puts the last answer on the clipboard with OSC 52 and says so', async () => {
+    const { session } = await startBeans([{ text: 'Copy **me** exactly.' }]);
+    session.acceptClipboard();
+    await session.submit('/copy');
+    await session.waitForText('no answer to copy yet');
+    await session.submit('say something');
+    await session.waitForText('exactly.');
+    await session.submit('/copy');
+    await session.waitForText('Copied the last answer');
+    await session.waitFor(() => session.newestBuffer() !== '', 'the OSC 52 copy to reach tmux');
+    expect(session.newestBuffer()).toBe('Copy **me** exactly.');
+  });
 });

@@ -107,6 +107,17 @@ export class TmuxSession {
     this.press('Enter');
   }
 
+  /** Lets programs in the pane set tmux's clipboard with OSC 52 (tmux's default ignores them). */
+  acceptClipboard(): void {
+    this.tmux('set-option', '-s', 'set-clipboard', 'on');
+  }
+
+  /** The newest paste buffer's text (where an accepted OSC 52 copy lands); '' when there is none. */
+  newestBuffer(): string {
+    const result = spawnSync('tmux', ['-L', this.socket, 'show-buffer'], { encoding: 'utf8' });
+    return result.status === 0 ? result.stdout : '';
+  }
+
   kill(): void {
     spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
   }

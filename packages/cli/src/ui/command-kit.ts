@@ -28,6 +28,8 @@ export interface CommandContext {
   /** The theme in use; `setTheme` switches it and redraws. */
   theme: ThemeName;
   setTheme(theme: ThemeName): void;
+  /** Writes control data straight to the terminal (OSC 52 for /copy); false when there is none. */
+  writeTerminal(data: string): boolean;
 }
 
 export interface Builtin {

@@ -3,6 +3,7 @@ import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { S, span, wrapSpans, wrapText, type StyledLine } from './styled.js';
 import { SESSION_BUILTINS } from './session-commands.js';
 import { REWIND_BUILTINS } from './rewind-command.js';
+import { EXPORT_BUILTINS } from './export-commands.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -201,6 +202,7 @@ const BUILTINS: Record<string, Builtin> = {
   },
   ...SESSION_BUILTINS,
   ...REWIND_BUILTINS,
+  ...EXPORT_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';

@@ -20,6 +20,8 @@ export interface ControllerOptions {
   repaint?(): void;
   /** How long after a turn the Notification hooks hear that the agent waits for input (default a minute). */
   idleNoticeMs?: number;
+  /** Writes control data to the terminal as it is (OSC 52 for /copy); absent when there is no terminal. */
+  writeTerminal?(data: string): void;
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
@@ -411,6 +413,11 @@ export class ChatController {
       setTheme: (theme) => {
         this.theme = theme;
         this.redraw();
+      },
+      writeTerminal: (data) => {
+        if (!this.options.writeTerminal) return false;
+        this.options.writeTerminal(data);
+        return true;
       },
     };
   }

@@ -77,6 +77,7 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
       stdout.write(CLEAR_TERMINAL);
       instance = mount();
     },
+    writeTerminal: (data) => stdout.write(data),
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
