@@ -25,7 +25,14 @@ const toolNames = (request: RecordedRequest) => (body(request).tools ?? []).map(
 function lastToolResult(request: RecordedRequest): string {
   const results = body(request).messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result')));
   const content = results.at(-1)?.content;
-  return typeof content === 'string' ? content : JSON.stringify(content);
+  if (typeof content === 'string') return content;
+  return (content as { type: string; text?: string }[]).map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
+}
+/** The tool_reference blocks of the last tool result (Anthropic's deferred loading). */
+function lastReferences(request: RecordedRequest): unknown[] {
+  const results = body(request).messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result')));
+  const content = results.at(-1)?.content;
+  return Array.isArray(content) ? content.filter((block: { type: string }) => block.type === 'tool_reference') : [];
 }
 // The cache marker sits on the last tool wherever that is; it is not part of the cached bytes.
 const withoutMarkers = (tools: AnthropicBody['tools']) => JSON.stringify((tools ?? []).map(({ cache_control: _marker, ...tool }) => tool));
@@ -86,6 +93,13 @@ describe('deferred MCP tools', () => {
     expect(toolNames(afterLoad).at(-1)).toBe('mcp__big__create_invoice');
     expect(body(afterLoad).tools!.at(-1)!.input_schema).toMatchObject({ properties: { customer: { type: 'string' } } });
     expect(withoutMarkers(body(afterLoad).tools!.slice(0, -1))).toBe(withoutMarkers(body(afterError).tools));
+    // Anthropic's own deferred loading: the result names the tool in a tool_reference block, the tool
+    // is declared with defer_loading, and the cache marker stays where it was, so the tools before
+    // it are byte-identical marker and all.
+    expect(lastReferences(afterLoad)).toEqual([{ type: 'tool_reference', tool_name: 'mcp__big__create_invoice' }]);
+    expect(body(afterLoad).tools!.at(-1)).toMatchObject({ defer_loading: true });
+    expect(body(afterLoad).tools!.at(-1)).not.toHaveProperty('cache_control');
+    expect(JSON.stringify(body(afterLoad).tools!.slice(0, -1))).toBe(JSON.stringify(body(afterError).tools));
     expect(JSON.stringify(body(afterLoad).system)).toBe(JSON.stringify(body(afterError).system));
 
     // The call reaches the server and its answer comes back.
@@ -93,7 +107,7 @@ describe('deferred MCP tools', () => {
 
     // A keyword search ranks the right tool first and loads the best matches.
     const found = lastToolResult(afterSearch);
-    expect(found.split('\n')[1]).toMatch(/^- mcp__big__refund_invoice: Refund a paid invoice/);
+    expect(found.split('\n').find((line) => line.startsWith('- '))).toMatch(/^- mcp__big__refund_invoice: Refund a paid invoice/);
     expect(found.split('\n').filter((line) => line.startsWith('- '))).toHaveLength(3);
     // create_invoice was loaded already: the two others join after it, in rank order.
     const loadedNames = toolNames(afterSearch).filter((name) => name.startsWith('mcp__'));

@@ -8,7 +8,7 @@ import { failureToError, type FailureContext } from './failures.js';
 import { costUsd } from './pricing.js';
 import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
-import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderOptions, Reasoning, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
+import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderMetadata, ProviderOptions, Reasoning, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -210,7 +210,7 @@ export function toAnthropicMessages(messages: readonly LlmMessage[]): MessagePar
           {
             type: 'tool_result',
             tool_use_id: message.toolCallId,
-            content: typeof message.content === 'string' ? message.content : message.content.map(toAnthropicPart),
+            content: withReferences(toolReferences(message.metadata), typeof message.content === 'string' ? message.content : message.content.map(toAnthropicPart)),
             ...(message.isError ? { is_error: true } : {}),
           },
         ]);
@@ -225,12 +225,33 @@ function toAnthropicPart(part: ContentPart): TextBlockParam | ImageBlockParam {
   return { type: 'image', source: { type: 'base64', media_type: part.mimeType as 'image/png', data: part.data } };
 }
 
-/** The last declaration carries the cache breakpoint: everything up to it is cached. */
+/**
+ * The last declaration carries the cache breakpoint: everything up to it is cached. Loaded deferred
+ * tools come last with `defer_loading` (they are not part of the cached tool prefix), so the
+ * breakpoint stays on the last tool declared the ordinary way.
+ */
 export function toAnthropicTools(tools: readonly ToolDeclaration[]): Tool[] {
+  const marked = tools.findLastIndex((tool) => !tool.deferLoading);
   return tools.map((tool, index) => ({
     name: tool.name,
     description: tool.description,
     input_schema: tool.parameters as Tool['input_schema'],
-    ...(index === tools.length - 1 ? { cache_control: EPHEMERAL } : {}),
+    ...(tool.deferLoading ? { defer_loading: true } : {}),
+    ...(index === marked ? { cache_control: EPHEMERAL } : {}),
   }));
+}
+
+/** A tool_search result's `tool_reference` blocks (Anthropic's deferred loading), before its text. */
+function toolReferences(metadata: ProviderMetadata | undefined): ContentBlockParam[] {
+  const names = metadata?.anthropic?.toolReferences;
+  if (!Array.isArray(names)) return [];
+  return names.filter((name): name is string => typeof name === 'string').map((name) => ({ type: 'tool_reference', tool_name: name }) as unknown as ContentBlockParam);
+}
+
+type ToolResultContent = string | (TextBlockParam | ImageBlockParam)[];
+
+function withReferences(references: ContentBlockParam[], content: ToolResultContent): ToolResultContent {
+  if (references.length === 0) return content;
+  const rest = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
+  return [...references, ...rest] as unknown as ToolResultContent;
 }

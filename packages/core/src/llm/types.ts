@@ -30,7 +30,7 @@ export interface Reasoning {
 export type LlmMessage =
   | { role: 'user'; content: string | ContentPart[] }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: Reasoning[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string | ContentPart[]; isError?: boolean };
+  | { role: 'tool'; toolCallId: string; toolName: string; content: string | ContentPart[]; isError?: boolean; metadata?: ProviderMetadata };
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -38,6 +38,12 @@ export interface ToolDeclaration {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /**
+   * A deferred tool the model loaded (tools/deferred-tools.ts). Anthropic declares it with
+   * `defer_loading`, so it joins the conversation where its `tool_reference` is and the cached
+   * prefix (tools, system, history) stays as it was; other providers declare it as any tool.
+   */
+  deferLoading?: boolean;
 }
 
 export interface Usage {

@@ -52,6 +52,6 @@ export class ToolRegistry {
     this.declaredLoads = deferral.loaded().length;
     const declared = this.list().filter((tool) => !deferral.isDeferred(tool.name));
     const loaded = deferral.loaded().flatMap((name) => this.tools.get(name) ?? []);
-    return (this.declarationCache = [...declared, ...loaded].map(toolDeclaration));
+    return (this.declarationCache = [...declared.map(toolDeclaration), ...loaded.map((tool) => ({ ...toolDeclaration(tool), deferLoading: true }))]);
   }
 }

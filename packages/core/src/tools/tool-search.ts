@@ -34,13 +34,14 @@ export const toolSearchTool = defineTool({
       const ready = names.filter((name) => deferred.loaded().includes(name));
       const lines = [ready.length > 0 ? `Loaded: ${ready.join(', ')}. You can call them from your next step.` : 'No tool was loaded.'];
       if (unknown.length > 0) lines.push(`Not deferred tools: ${unknown.join(', ')} (names must match the list exactly; search with keywords to find one).`);
-      return { content: lines.join('\n'), ...(ready.length === 0 ? { isError: true } : {}) };
+      // Anthropic reads the loaded tools as tool_reference blocks of the result (llm/anthropic-client.ts).
+      return { content: lines.join('\n'), ...(ready.length === 0 ? { isError: true } : { metadata: { anthropic: { toolReferences: ready } } }) };
     }
     const found = deferred.search(query, input.max_results ?? 5);
     if (found.length === 0) return { content: `No deferred tool matches "${query}".` };
     deferred.load(found.map((tool) => tool.name));
     const lines = found.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`);
-    return { content: `Loaded ${found.length} tool${found.length === 1 ? '' : 's'}, best match first; you can call them from your next step:\n${lines.join('\n')}` };
+    return { metadata: { anthropic: { toolReferences: found.map((tool) => tool.name) } }, content: `Loaded ${found.length} tool${found.length === 1 ? '' : 's'}, best match first; you can call them from your next step:\n${lines.join('\n')}` };
   },
 });
 
