@@ -1,4 +1,6 @@
 // Issue 42: OpenTelemetry metrics, log events and traces, exported before a one-shot run exits.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { afterEach } from 'vitest';
 import { logEventsOf, metricNamesOf, spansOf, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
@@ -66,6 +68,20 @@ describe('OpenTelemetry export', () => {
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toContain('FILE-CONTENT-NOT-EXPORTED');
     expect(everything).not.toContain('read the notes please');
+  });
+
+  it("hooks run during a turn get that turn's span as TRACEPARENT", async () => {
+    const collector = await receiver();
+    const repo = makeTempRepo({ 'notes.txt': 'hello\n' });
+    const seen = path.join(repo.home, 'traceparent.txt');
+    const settings = { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `printf '%s\\n' "$TRACEPARENT" >> ${JSON.stringify(seen)}` }] }] } };
+    mkdirSync(path.join(repo.home, '.config', 'beans-agent'), { recursive: true });
+    writeFileSync(path.join(repo.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify(settings));
+    const model = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'ok' }] });
+    const run = await runBeans(['-p', 'read it'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: model.url, ...otlp(collector.url), TRACEPARENT: `00-${TRACE_ID}-${PARENT_SPAN}-01` } });
+    expect(run.code, run.stderr).toBe(0);
+    const turn = spansOf(collector.requests).find((span) => span.name.startsWith('invoke_agent'))!;
+    expect(readFileSync(seen, 'utf8').trim()).toBe(`00-${TRACE_ID}-${turn.spanId}-01`);
   });
 
   it('is off by default, and sends prompt text only when OTEL_LOG_USER_PROMPTS=1', async () => {

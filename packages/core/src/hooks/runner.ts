@@ -24,6 +24,8 @@ export interface HookRunnerOptions {
   permissionMode: () => string;
   /** The environment hooks start from (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** The W3C trace context of the turn in progress (telemetry), passed to hooks as TRACEPARENT. */
+  traceparent?: () => string | undefined;
 }
 
 /** A tool call as Beans sees it: its id, Beans tool name and Beans parameters. */
@@ -218,6 +220,8 @@ function matches(matcher: string | undefined, subject: { tool: string } | { valu
 
 function hookEnv(options: HookRunnerOptions, hook: HookCommand): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...(options.env ?? process.env), CLAUDE_PROJECT_DIR: options.cwd, BEANS_PROJECT_DIR: options.cwd };
+  const traceparent = options.traceparent?.();
+  if (traceparent) env.TRACEPARENT = traceparent;
   if (hook.source.kind === 'plugin') {
     env.CLAUDE_PLUGIN_ROOT = hook.source.root;
     env.BEANS_PLUGIN_ROOT = hook.source.root;

@@ -72,7 +72,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const deferral = deferMcpTools({ base, agent, tools, mcp, logs, live });
   const systemPrompt = deferral.withListing(await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text)));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, logs, live, warnings });
-  const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs });
+  const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs, live });
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, background, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
   const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs, outputFormat: options.outputFormat, background });

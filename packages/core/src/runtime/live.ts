@@ -16,6 +16,8 @@ export interface Live {
   asker: AskUser | undefined;
   /** SessionStart hooks' context for the next turn: set by startup, /clear, /resume and compaction. */
   startContext: string | undefined;
+  /** With telemetry on: the running turn's span as W3C trace context, for the hooks it runs. */
+  traceparent: string | undefined;
   /** Hands the waiting SessionStart context to a turn, once. */
   takeStartContext(): string | undefined;
   /** What hooks want the user to know: the front end's channel (`onHookMessage`). */
@@ -37,6 +39,7 @@ export function createLive(options: AgentSessionOptions, permissionMode: Permiss
     permissionMode,
     asker: undefined,
     startContext: undefined,
+    traceparent: undefined,
     takeStartContext() {
       const context = live.startContext;
       live.startContext = undefined;

@@ -51,6 +51,7 @@ export async function loadSessionHooks(input: SessionHooksInput): Promise<Sessio
     transcriptPath: () => (store ? store.pathOf(live.session.id) : ''),
     cwd: base.workspace.root,
     permissionMode: () => sdkPermissionMode(live.permissionMode),
+    traceparent: () => live.traceparent,
     // Without the provider keys, as MCP servers and the model's commands get it; `hooks.env.passThrough` keeps named ones.
     env: toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: base.config.values.hooks?.env?.passThrough ?? [], strip: base.config.values.tools.env.strip }),
   });

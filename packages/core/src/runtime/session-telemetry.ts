@@ -2,6 +2,7 @@ import { startTelemetry, type Telemetry } from '../telemetry/index.js';
 import { VERSION } from '../version.js';
 import type { RuntimeBase } from './base.js';
 import type { Handoffs } from './handoffs.js';
+import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
 import type { AgentSessionOptions } from './session-options.js';
 
@@ -10,6 +11,7 @@ export interface SessionTelemetryInput {
   options: AgentSessionOptions;
   permissions: PermissionChain;
   handoffs: Handoffs;
+  live: Live;
 }
 
 /**
@@ -26,6 +28,8 @@ export async function startSessionTelemetry(input: SessionTelemetryInput): Promi
     workspaceRoot: base.workspace.root,
     sessionId: options.sessionId ?? '',
     agentName: () => handoffs.controller.active.name,
+    // Hooks run during a turn join its trace.
+    onTurnContext: (traceparent) => (input.live.traceparent = traceparent),
     ...(options.telemetry ? { providers: options.telemetry } : {}),
     // Exporter trouble is never shown unless asked for (--debug).
     ...(base.config.values.debug ? { debug: (line: string) => void process.stderr.write(`beans: ${line}\n`) } : {}),

@@ -21,6 +21,8 @@ export interface StartTelemetryOptions {
   /** The first conversation's id, for `session.id` until a conversation is observed. */
   sessionId: string;
   agentName: () => string;
+  /** Told the running turn's trace context (W3C `traceparent`) when a turn starts, undefined when it ends. */
+  onTurnContext?: (traceparent: string | undefined) => void;
   /** An embedding program's own providers: telemetry is on with them, and Beans starts no SDK. */
   providers?: TelemetryProviders;
   workflowRunId?: string;
@@ -58,7 +60,7 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
   ]);
   const attributes: Attributes = commonAttributes({ sessionId: options.sessionId, version: options.version, settings, workspaceRoot: options.workspaceRoot, env: options.env });
   const { instruments, shutdown } = await instrumentsFor(options.providers, { 'service.name': 'beans', 'service.version': options.version }, options.version, options.debug);
-  const observer: SessionObserver = createSessionObserver({ instruments, settings, attributes, parent: parentContext(options.env.TRACEPARENT), agentName: options.agentName, workflowRunId: options.workflowRunId });
+  const observer: SessionObserver = createSessionObserver({ instruments, settings, attributes, parent: parentContext(options.env.TRACEPARENT), agentName: options.agentName, onTurnContext: options.onTurnContext, workflowRunId: options.workflowRunId });
   return {
     observe: (conversation) => observer.observe(conversation),
     recordDecision: (decision) => observer.recordDecision(decision),

@@ -19,6 +19,8 @@ export interface ObserverOptions {
   parent: Context;
   /** The agent holding the conversation, for span names. */
   agentName: () => string;
+  /** The top-level turn's span as W3C trace context when it starts; undefined when it ends. */
+  onTurnContext?: (traceparent: string | undefined) => void;
   /** A workflow run this session serves, when there is one. */
   workflowRunId?: string;
 }
@@ -69,6 +71,7 @@ export function createSessionObserver(options: ObserverOptions) {
         state.span = tracer.startSpan(`invoke_agent ${state.agent}`, { kind: SpanKind.INTERNAL, attributes: attributesOf(state, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': state.agent, 'gen_ai.provider.name': provider }) }, parent);
         state.context = trace.setSpan(parent, state.span);
         if (state !== top) emit('subagent', state, { 'agent.name': state.agent, phase: 'start' });
+        else options.onTurnContext?.(traceparentOf(state.span));
         return;
       }
       case 'message_end': {
@@ -110,7 +113,10 @@ export function createSessionObserver(options: ObserverOptions) {
       }
       case 'agent_end': {
         const seconds = (Date.now() - state.startedAt) / 1000;
-        if (state === top) metrics.activeTime.add(seconds, options.attributes);
+        if (state === top) {
+          metrics.activeTime.add(seconds, options.attributes);
+          options.onTurnContext?.(undefined);
+        }
         else emit('subagent', state, { 'agent.name': state.agent, phase: 'end', turns: event.result.turns, stop_reason: event.result.stopReason, duration_ms: Date.now() - state.startedAt });
         for (const tool of state.tools.values()) tool.span.end();
         state.tools.clear();
@@ -205,3 +211,8 @@ export function createSessionObserver(options: ObserverOptions) {
 }
 
 export type SessionObserver = ReturnType<typeof createSessionObserver>;
+
+function traceparentOf(span: Span): string {
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return `00-${traceId}-${spanId}-${(traceFlags & 1) === 1 ? '01' : '00'}`;
+}
