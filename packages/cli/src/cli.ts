@@ -47,6 +47,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('--allow-dangerously-skip-permissions').hideHelp())
     .addOption(new Option('--disallowedTools <rules>').hideHelp().argParser(collect))
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
+    .option('--max-thinking-tokens <n>', 'how many tokens the model may think (0: off); the thinking setting also takes off, low, medium, high', nonNegativeInt)
     .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)
     .option('-c, --continue', 'continue the newest session of this workspace')
     .option('-r, --resume <id>', 'resume a session by id (a unique prefix is enough)')
@@ -226,6 +227,12 @@ function settingSources(value: string): string[] {
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number.');
+  return n;
+}
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more.');
   return n;
 }
 

@@ -1,3 +1,4 @@
+import type { Thinking } from '../llm/thinking.js';
 import { randomUUID } from 'node:crypto';
 import type { LLMClient } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -11,6 +12,8 @@ import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, UsageTota
 
 export interface ChatSessionOptions {
   id?: string;
+  /** How much the model may think on every request (the `thinking` setting); unset: the provider's default. */
+  thinking?: Thinking;
   client: LLMClient;
   provider: string;
   model: string;
@@ -164,7 +167,7 @@ export class ChatSession {
           return session.tools;
         },
         // The session id keys the provider's prompt cache (OpenAI's prompt_cache_key).
-        stream: (request) => this.client.chatStream({ ...request, cacheKey: this.id }),
+        stream: (request) => this.client.chatStream({ ...request, cacheKey: this.id, ...(this.options.thinking !== undefined ? { thinking: this.options.thinking } : {}) }),
         toolContext: { ...this.options.toolContext, workspace: this.workspace, state: this.toolState },
         beforeToolCall: this.options.beforeToolCall,
         afterToolCall: this.options.afterToolCall,

@@ -81,6 +81,8 @@ const sections = {
   ),
   maxTurns: lazily(() => z.int().positive().describe('a positive whole number')),
   maxBudgetUsd: lazily(() => z.number().positive().describe('a positive number of US dollars')),
+  // A string, so `beans config set thinking 8000` and the settings keys' one kind per key both work.
+  thinking: lazily(() => z.string().regex(/^(off|low|medium|high|\d+)$/).describe('off, low, medium, high, or a token budget such as "8000"')),
   plugins: lazily(() =>
     z
       .object({
@@ -295,6 +297,8 @@ export interface BeansConfig {
   permissions: { mode: PermissionMode; allow: string[]; deny: string[]; /** Read-only command lines run without asking (issue #31). */ readOnlyCommands: boolean };
   maxTurns?: number;
   maxBudgetUsd?: number;
+  /** How much the model may think: off, a level, or a token budget (0 is off). */
+  thinking?: string;
   plugins: { dirs: string[]; disabled: string[] };
   sessions: { dir?: string };
   ui: { theme?: 'dark' | 'light' | 'high-contrast'; markdown: boolean; showCost: boolean };

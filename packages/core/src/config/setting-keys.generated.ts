@@ -134,6 +134,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a positive number of US dollars"
   },
   {
+    "key": "thinking",
+    "kind": "string",
+    "expected": "off, low, medium, high, or a token budget such as \"8000\""
+  },
+  {
     "key": "plugins",
     "kind": "object",
     "expected": "an object"

@@ -43,6 +43,7 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   'permissions.readOnlyCommands': only((value) => value === false),
   maxTurns: atMostUsers,
   maxBudgetUsd: atMostUsers,
+  thinking: any,
   // Plugin folders inside the repository are the repository's plugins: their hooks and servers
   // wait for trust like the rest (hooks/workspace-hooks.ts, mcp/collect-servers.ts).
   // The merged list also holds the user's own folders, which may lie anywhere.

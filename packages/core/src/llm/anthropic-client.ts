@@ -1,3 +1,4 @@
+import { anthropicThinking } from './thinking.js';
 import { BaseAnthropic } from '@anthropic-ai/sdk';
 import { Messages, type ContentBlockParam, type ImageBlockParam, type MessageCreateParamsStreaming, type MessageParam, type RawMessageStreamEvent, type TextBlockParam, type Tool } from '@anthropic-ai/sdk/resources/messages';
 import { Models } from '@anthropic-ai/sdk/resources/models';
@@ -40,7 +41,7 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
     const hasTools = request.tools !== undefined && request.tools.length > 0;
     const body: MessageCreateParamsStreaming = {
       model,
-      max_tokens: request.maxOutputTokens ?? definition.maxOutputTokens!(model),
+      ...anthropicThinking(request.thinking, request.maxOutputTokens ?? definition.maxOutputTokens!(model)),
       // Prompt caching: breakpoints after the tools, after the system prompt (the same every turn),
       // and two in the conversation (anthropic-cache.ts), four in all.
       messages: withConversationBreakpoints(toAnthropicMessages(request.messages), (hasTools ? 1 : 0) + (request.system ? 1 : 0)),

@@ -1,3 +1,4 @@
+import { geminiThinkingConfig } from './thinking.js';
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part, type Tool } from '@google/genai/web';
 import { collectStream } from './collect.js';
 import { failureToError, missingGeminiKeyFailure, type FailureContext } from './failures.js';
@@ -38,6 +39,7 @@ export function createGeminiClient(options: ProviderOptions = {}): LLMClient {
       ...(request.tools && request.tools.length > 0 ? { tools: toGeminiTools(request.tools) } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      ...geminiThinkingConfig(request.thinking),
     };
     yield* streamWithRetry({
       policy: request.maxAttempts ? { ...policy, maxAttempts: Math.min(policy.maxAttempts, request.maxAttempts) } : policy,

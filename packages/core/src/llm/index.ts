@@ -1,4 +1,5 @@
 export * from './types.js';
+export { parseThinking, thinkingBudget, thinkingLevel, type Thinking } from './thinking.js';
 export { registerProvider, getProvider, listProviders } from './registry.js';
 export { collectStream, type StreamFn } from './collect.js';
 export {

@@ -1,3 +1,4 @@
+import { ollamaThink } from './thinking.js';
 import { Ollama, type ChatRequest as OllamaChatRequest, type Message, type ShowResponse, type Tool } from 'ollama';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
@@ -53,6 +54,7 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
       ...(request.tools && request.tools.length > 0 ? { tools: toOllamaTools(request.tools) } : {}),
       // The server reuses its KV cache for a prompt that starts like the last one, while the model stays loaded.
       ...(options.keepAlive !== undefined ? { keep_alive: ollamaKeepAlive(options.keepAlive) } : {}),
+      ...ollamaThink(request.thinking),
       ...(request.temperature !== undefined || request.maxOutputTokens !== undefined
         ? { options: { ...(request.temperature !== undefined ? { temperature: request.temperature } : {}), ...(request.maxOutputTokens !== undefined ? { num_predict: request.maxOutputTokens } : {}) } }
         : {}),

@@ -1,3 +1,4 @@
+import { openAiReasoningEffort } from './thinking.js';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { collectStream } from './collect.js';
@@ -42,6 +43,7 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
       ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
       ...(request.maxOutputTokens !== undefined ? { max_completion_tokens: request.maxOutputTokens } : {}),
+      ...openAiReasoningEffort(request.thinking),
       // Caching is automatic for a prefix of 1,024 tokens or more; the key keeps one conversation's
       // requests on the same cache. Last in the body: it is not part of the prompt.
       ...(sendCacheKey && request.cacheKey ? { prompt_cache_key: request.cacheKey } : {}),

@@ -1,3 +1,4 @@
+import type { Thinking } from './thinking.js';
 /** The LLM boundary: what every provider speaks, independent of any vendor SDK. */
 
 export interface ToolCall {
@@ -66,6 +67,8 @@ export interface ChatRequest {
   signal?: AbortSignal;
   temperature?: number;
   maxOutputTokens?: number;
+  /** How much the model may think (the `thinking` setting); unset: the provider's default. */
+  thinking?: Thinking;
   /**
    * The conversation this request belongs to (its session id): OpenAI routes requests with the same
    * `prompt_cache_key` to the same cache. Providers that cache by prefix alone ignore it.

@@ -1,3 +1,4 @@
+import { parseThinking } from '../llm/thinking.js';
 import { randomUUID } from 'node:crypto';
 import { ChatSession } from '../agent/chat-session.js';
 import type { AgentMessage } from '../agent/types.js';
@@ -96,6 +97,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       afterToolCall: input.hooks.afterToolCall,
       toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id), editorFiles: options.editorFiles, backgroundTasks: input.background.tasks },
       maxTurns: values.maxTurns,
+      ...(parseThinking(values.thinking) !== undefined ? { thinking: parseThinking(values.thinking) } : {}),
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
       // With compaction off, the same part still keeps every request within the window.
