@@ -252,6 +252,16 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(resultIds).toHaveLength(2);
   });
 
+  it('maxThinkingTokens reaches the provider: a budget turns Ollama think on, 0 turns it off', async () => {
+    const on = await setup({ turns: [{ text: 'ok' }] });
+    await collect(query({ prompt: 'hi', options: { ...on.options, maxThinkingTokens: 3000 } }));
+    expect((chats(on.server)[0]!.body as { think?: boolean }).think).toBe(true);
+    const off = await setup({ turns: [{ text: 'ok' }] });
+    const messages = await collect(query({ prompt: 'hi', options: { ...off.options, maxThinkingTokens: 0 } }));
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success' });
+    expect((chats(off.server)[0]!.body as { think?: boolean }).think).toBe(false);
+  });
+
   it('resume continues a stored session', async () => {
     const { server, options } = await setup({ turns: [{ text: 'remembered: blue' }, { text: 'you said blue' }] });
     const first = await collect(query({ prompt: 'my colour is blue', options }));

@@ -48,6 +48,8 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('--disallowedTools <rules>').hideHelp().argParser(collect))
     .option('--max-turns <n>', 'stop after this many model turns', positiveInt)
     .option('--max-thinking-tokens <n>', 'how many tokens the model may think (0: off); the thinking setting also takes off, low, medium, high', nonNegativeInt)
+    // The Claude Agent SDK passes --thinking=disabled for maxThinkingTokens: 0 and --thinking=adaptive for its default.
+    .addOption(new Option('--thinking <mode>').choices(['disabled', 'adaptive', 'enabled']).hideHelp())
     .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)
     .option('-c, --continue', 'continue the newest session of this workspace')
     .option('-r, --resume <id>', 'resume a session by id (a unique prefix is enough)')

@@ -18,6 +18,8 @@ export interface CliOptions {
   disallowedTools?: string[];
   maxTurns?: number;
   maxBudgetUsd?: number;
+  /** The SDK's `--thinking=disabled|adaptive`: disabled is off, adaptive leaves the provider's default. */
+  thinking?: 'disabled' | 'adaptive' | 'enabled';
   /** `--max-thinking-tokens`: the thinking budget (0: off). */
   maxThinkingTokens?: number;
   continue?: boolean;
@@ -62,6 +64,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   if (options.disallowedTools?.length) flags['permissions.deny'] = ruleSources(options.disallowedTools);
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
   if (options.maxBudgetUsd !== undefined) flags.maxBudgetUsd = options.maxBudgetUsd;
+  if (options.thinking === 'disabled') flags.thinking = 'off';
   if (options.maxThinkingTokens !== undefined) flags.thinking = options.maxThinkingTokens === 0 ? 'off' : String(options.maxThinkingTokens);
   if (options.pluginDir?.length) flags['plugins.dirs'] = options.pluginDir;
   if (options.debug) flags.debug = true;
