@@ -50,6 +50,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       ...app.warnings.map((text) => ({ kind: 'warning' as const, text })),
     ],
     workspaceTrusted: app.workspaceTrusted,
+    backgroundTasks: app.backgroundTasks,
     settingsFiles: app.config.files,
     configEntries: () => app.config.entries.map((entry) => ({ key: entry.key, value: entry.value, source: formatConfigSource(entry.source) })),
     async saveUserSetting(key, value) {

@@ -1,4 +1,4 @@
-import type { AgentMessage, AskUser, ChatSession, SessionCheckpoints, MemoryFileInfo, ModelInfo, NoteTarget, PermissionMode, PermissionRulesInfo, ToolResult, TurnOutcome, UserMessage } from '@beans/core';
+import type { AgentMessage, AskUser, BackgroundTasks, ChatSession, SessionCheckpoints, MemoryFileInfo, ModelInfo, NoteTarget, PermissionMode, PermissionRulesInfo, ToolResult, TurnOutcome, UserMessage } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {
@@ -49,6 +49,8 @@ export interface ChatHost {
   readonly display: ChatDisplay;
   /** Said once at the start (the model the provider picked, settings and plugin warnings); the transcript keeps them. */
   readonly startupNotices: { kind: 'info' | 'warning'; text: string }[];
+  /** The model's background commands (`/tasks`, the status line's count); absent in hosts without them. */
+  readonly backgroundTasks?: BackgroundTasks;
   /** `/status`: whether the workspace's own settings, hooks and commands are trusted. */
   readonly workspaceTrusted: boolean;
   /** Settings files that were read, highest precedence first. */

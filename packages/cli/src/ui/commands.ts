@@ -2,6 +2,7 @@ import type { SlashCommandInfo } from '../chat-host.js';
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { S, span, wrapSpans, wrapText, type StyledLine } from './styled.js';
 import { SESSION_BUILTINS } from './session-commands.js';
+import { TASKS_BUILTIN } from './tasks-command.js';
 import { REWIND_BUILTINS } from './rewind-command.js';
 import { EXPORT_BUILTINS } from './export-commands.js';
 import { formatTokens } from './status-line.js';
@@ -201,6 +202,7 @@ const BUILTINS: Record<string, Builtin> = {
     argumentHint: '[focus]',
   },
   ...SESSION_BUILTINS,
+  tasks: TASKS_BUILTIN,
   ...REWIND_BUILTINS,
   ...EXPORT_BUILTINS,
 };

@@ -96,6 +96,9 @@ export class ChatController {
     this.attach(host.session);
     host.setPermissionAsker((request, signal) => this.questions.ask(request, signal));
     this.cleanups.push(host.onSessionChange((session) => this.attach(session, true)));
+    // A background task starting or ending changes the status line's count.
+    const unsubscribeTasks = host.backgroundTasks?.subscribe(() => this.changed(false));
+    if (unsubscribeTasks) this.cleanups.push(unsubscribeTasks);
     this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
     if (this.transcript.backlog > 0) this.changed(false);
   }

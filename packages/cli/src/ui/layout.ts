@@ -78,6 +78,7 @@ function statusInfo(controller: ChatController) {
     costUsd: host.display.showCost && usage.costKnown && usage.costUsd > 0 ? usage.costUsd : undefined,
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
     queued: session.queuedCount,
+    tasks: host.backgroundTasks?.runningCount(),
     mode: host.permissionMode,
     hint: controller.busy ? undefined : '/help for commands',
   };

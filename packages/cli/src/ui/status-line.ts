@@ -10,6 +10,8 @@ export interface StatusInfo {
   costUsd?: number;
   contextPercent?: number;
   queued: number;
+  /** Background commands running (`/tasks`). */
+  tasks?: number;
   /** The permission mode, shown only when it is not `default`. */
   mode?: string;
   /** Shown on the right, e.g. "esc to interrupt". */
@@ -35,6 +37,7 @@ const MODE_LABELS: Record<string, string> = {
 export function renderStatus(info: StatusInfo, width: number): StyledLine {
   const parts: Span[][] = [[span(info.model, { color: 'magenta' })]];
   if (info.mode && info.mode !== 'default') parts.splice(0, 0, [span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }), span(' (shift+tab)', S.dim)]);
+  if (info.tasks) parts.splice(0, 0, [span(`${info.tasks} task${info.tasks === 1 ? '' : 's'} running`, S.cyan), span(' (/tasks)', S.dim)]);
   if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);
   parts.push([span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}${info.cachedTokens ? ` (${formatTokens(info.cachedTokens)} cached)` : ''}`)]);
   if (info.contextPercent !== undefined) {

@@ -6,6 +6,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'profile',
   'sop',
   'clear',
+  'tasks',
   'exit',
   'model',
   'agents',

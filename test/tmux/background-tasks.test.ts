@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import { makeTempRepo } from '../support/scratch.ts';
+import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
+
+// Issue #38: the status line counts the model's background tasks; /tasks lists them and stops one.
+
+afterEach(closeOpen);
+
+/** Live (non-zombie) processes whose command line contains `needle`. */
+function processesMatching(needle: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid,stat,args'], { encoding: 'utf8' });
+  return out.split('\n').filter((line) => line.includes(needle) && !/\sZ/.test(line.slice(0, 14)) && !line.includes('ps -eo'));
+}
+
+describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
+  test('the status line shows the running task, /tasks lists it with its last lines and stops it', async () => {
+    const marker = `${Date.now() % 100000}`;
+    const server = await startScriptedOllama({
+      turns: [{ toolCalls: [{ name: 'shell', args: { command: `echo watcher-started; sleep 4${marker}`, run_in_background: true } }] }, { text: 'The watcher runs in the background.' }],
+    });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything', 15_000);
+    await session.submit('start the watcher');
+    await session.waitForText('The watcher runs in the background.');
+    await session.waitForText('1 task running');
+    expect(processesMatching(`sleep 4${marker}`)).toHaveLength(1);
+
+    await session.submit('/tasks');
+    const listed = await session.waitForText('Stop a task?');
+    expect(listed).toMatch(/bg-1 running \d+s\s+echo watcher-started; sleep 4\d+/);
+    expect(listed).toContain('│ watcher-started');
+    session.press('Enter');
+    await session.waitForText('Stopped bg-1 (was killed)');
+    expect(processesMatching(`sleep 4${marker}`)).toEqual([]);
+    const after = await session.waitForText('/help for commands');
+    expect(after).not.toContain('task running');
+  });
+});
