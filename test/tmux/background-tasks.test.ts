@@ -39,4 +39,22 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     const after = await session.waitForText('/help for commands');
     expect(after).not.toContain('task running');
   });
+
+  test('leaving chat says which tasks it stops, and stops them', async () => {
+    const marker = `${Date.now() % 100000}`;
+    const server = await startScriptedOllama({
+      turns: [{ toolCalls: [{ name: 'shell', args: { command: `sleep 5${marker}`, run_in_background: true } }] }, { text: 'Started it.' }],
+    });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything', 15_000);
+    await session.submit('start it');
+    await session.waitForText('1 task running');
+    expect(processesMatching(`sleep 5${marker}`)).toHaveLength(1);
+    await session.submit('/exit');
+    await session.waitForText(`beans: stopping 1 background task: bg-1 (sleep 5${marker})`);
+    for (let i = 0; i < 100 && processesMatching(`sleep 5${marker}`).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(processesMatching(`sleep 5${marker}`)).toEqual([]);
+  });
 });
