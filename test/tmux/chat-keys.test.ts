@@ -85,4 +85,21 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     await session.waitFor(() => session.newestBuffer() !== '', 'the OSC 52 copy to reach tmux');
     expect(session.newestBuffer()).toBe('Copy **me** exactly.');
   });
+
+  test('/context shows each category with tokens and a share of the window', async () => {
+    const { session } = await startBeans([{ text: 'A short answer.' }], { 'README.md': '# demo\n', 'AGENTS.md': `# Rules\n${'Keep every change small and tested. '.repeat(40)}\n` });
+    await session.submit('hello');
+    await session.waitForText('A short answer.');
+    await session.submit('/context');
+    const screen = await session.waitForText('Auto-compaction reserve');
+    expect(screen).toMatch(/Context window · \S+: [\d.]+k? of [\d.]+[kM] tokens \(\d+%\)/);
+    for (const name of ['System prompt', 'Built-in tools', 'MCP tools', 'Context files', 'Skills', 'Messages', 'Free space', 'Auto-compaction reserve']) {
+      expect(screen).toMatch(new RegExp(`${name}\\s+[\\d.]+k?\\s+[\\d.]+%`));
+    }
+    // AGENTS.md is ~1,400 bytes: a few hundred tokens, not zero; the reserve is 20% of the window (threshold 0.8).
+    const contextFiles = Number(/Context files\s+(\d+)/.exec(screen)?.[1]);
+    expect(contextFiles).toBeGreaterThan(300);
+    expect(screen).toMatch(/Auto-compaction reserve\s+[\d.]+k?\s+20\.0%/);
+    expect(screen).toContain('Estimated as UTF-8 bytes / 4');
+  });
 });

@@ -5,6 +5,7 @@ import { SESSION_BUILTINS } from './session-commands.js';
 import { TASKS_BUILTIN } from './tasks-command.js';
 import { REWIND_BUILTINS } from './rewind-command.js';
 import { EXPORT_BUILTINS } from './export-commands.js';
+import { CONTEXT_BUILTINS } from './context-command.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -205,6 +206,7 @@ const BUILTINS: Record<string, Builtin> = {
   tasks: TASKS_BUILTIN,
   ...REWIND_BUILTINS,
   ...EXPORT_BUILTINS,
+  ...CONTEXT_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';
