@@ -102,4 +102,19 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     expect(screen).toMatch(/Auto-compaction reserve\s+[\d.]+k?\s+20\.0%/);
     expect(screen).toContain('Estimated as UTF-8 bytes / 4');
   });
+
+  test('/export with no file offers the clipboard or a file; choosing the file writes it', async () => {
+    const { session, workspace } = await startBeans([{ text: 'Only answer.' }]);
+    await session.submit('hi');
+    await session.waitForText('Only answer.');
+    await session.submit('/export');
+    const picker = await session.waitForText('the clipboard (OSC 52)');
+    const file = /a file: (beans-conversation-\S+\.md)/.exec(picker)?.[1];
+    expect(file).toBeDefined();
+    session.press('Down');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    session.press('Enter');
+    await session.waitForText('Exported the conversation to');
+    expect(readFileSync(path.join(workspace.dir, file!), 'utf8')).toContain('## Beans\n\nOnly answer.');
+  });
 });
