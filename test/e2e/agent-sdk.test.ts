@@ -262,6 +262,30 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect((chats(off.server)[0]!.body as { think?: boolean }).think).toBe(false);
   });
 
+  it('setMaxThinkingTokens() changes the next turn: 0 turns Ollama think off, a budget on again', async () => {
+    const { server, options } = await setup({ turns: [{ text: 'one' }, { text: 'two' }, { text: 'three' }] });
+    const input = inputStream();
+    const q = query({ prompt: input, options });
+    const seen: SDKMessage[] = [];
+    const done = (async () => {
+      for await (const message of q) {
+        seen.push(message);
+        if (message.type !== 'result') continue;
+        const count = results(seen).length;
+        if (count === 1) {
+          await q.setMaxThinkingTokens(0);
+          input.send('second');
+        } else if (count === 2) {
+          await q.setMaxThinkingTokens(4000);
+          input.send('third');
+        } else input.end();
+      }
+    })();
+    input.send('first');
+    await done;
+    expect(chats(server).map((request) => (request.body as { think?: boolean }).think)).toEqual([undefined, false, true]);
+  });
+
   it('resume continues a stored session', async () => {
     const { server, options } = await setup({ turns: [{ text: 'remembered: blue' }, { text: 'you said blue' }] });
     const first = await collect(query({ prompt: 'my colour is blue', options }));

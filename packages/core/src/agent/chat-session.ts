@@ -66,6 +66,7 @@ export class ChatSession {
 
   constructor(private readonly options: ChatSessionOptions) {
     this.id = options.id ?? randomUUID();
+    this.thinking = options.thinking;
     this.workspace = options.workspace;
     this.messages = options.messages ? [...options.messages] : [];
     this.client = options.client;
@@ -88,6 +89,9 @@ export class ChatSession {
     this.sopText = text.trim();
     this.options.recordChange?.({ kind: 'sop', sop: this.sopText });
   }
+
+  /** How much the model may think from the next request on (`set_max_thinking_tokens`); undefined: the provider's default. */
+  thinking: Thinking | undefined;
 
   setModel(model: string): void {
     this.model = model;
@@ -167,7 +171,7 @@ export class ChatSession {
           return session.tools;
         },
         // The session id keys the provider's prompt cache (OpenAI's prompt_cache_key).
-        stream: (request) => this.client.chatStream({ ...request, cacheKey: this.id, ...(this.options.thinking !== undefined ? { thinking: this.options.thinking } : {}) }),
+        stream: (request) => this.client.chatStream({ ...request, cacheKey: this.id, ...(this.thinking !== undefined ? { thinking: this.thinking } : {}) }),
         toolContext: { ...this.options.toolContext, workspace: this.workspace, state: this.toolState },
         beforeToolCall: this.options.beforeToolCall,
         afterToolCall: this.options.afterToolCall,

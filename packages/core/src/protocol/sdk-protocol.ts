@@ -87,6 +87,13 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           if (typeof request.model === 'string' && request.model) session.session.setModel(request.model);
           return channel.respond(id);
         }
+        case 'set_max_thinking_tokens': {
+          // Claude Code's: a budget, 0 for off, null for the default.
+          const session = await start();
+          const budget = request.max_thinking_tokens;
+          session.session.thinking = typeof budget === 'number' && Number.isInteger(budget) && budget >= 0 ? (budget === 0 ? 'off' : budget) : undefined;
+          return channel.respond(id);
+        }
         case 'rewind_files': {
           const session = await start();
           return channel.respond(id, { ...(await rewindFilesResult(session.checkpoints, String(request.user_message_id ?? ''), request.dry_run === true)) });
