@@ -76,7 +76,7 @@ describe('background commands', () => {
     expect(processesMatching(`sleep 2${marker}`)).toEqual([]);
   });
 
-  it('tells the model before its next turn which tasks ended and which still run', async () => {
+  it('tells the model which tasks ended (after the call they ended in) and, before its next turn, which still run', async () => {
     const repo = makeTempRepo();
     const marker = `${Date.now() % 100000}`;
     const ollama = await scriptedOllama({
@@ -100,7 +100,9 @@ describe('background commands', () => {
     const second = userMessages(chats[3]!.body).at(-1)!;
     expect(second).toContain('and now?');
     expect(second).toMatch(new RegExp(`- bg-1 is running \\(\\d+s\\): sleep 3${marker}`));
-    expect(second).toContain('- bg-2 exited with code 0: echo quick');
+    // bg-2 ended during the next call: the model read it at the end of that call's result, once.
+    expect(lastToolResult(chats[2]!.body)).toMatch(/\n\[Background task bg-2 exited with code 0 after \d+s: echo quick\]$/);
+    expect(second).not.toContain('bg-2');
     expect(processesMatching(`sleep 3${marker}`)).toEqual([]);
   });
 

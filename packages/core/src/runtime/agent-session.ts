@@ -63,7 +63,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const background = createBackgroundShells({ base, options });
   const logs = createConversationLogs();
   const checkpoints = createSessionCheckpoints({ base, storage, live, logs: () => logs });
-  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings, toolSeams: checkpoints.seam ? [checkpoints.seam] : [] });
+  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings, toolSeams: [...(checkpoints.seam ? [checkpoints.seam] : []), background.seam] });
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
   const compaction = createCompaction({ agent, hooks, live });

@@ -1,3 +1,4 @@
+import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import { BackgroundTasks } from '../tools/background-tasks.js';
 import type { RuntimeBase } from './base.js';
 import type { AgentSessionOptions } from './session-options.js';
@@ -14,6 +15,8 @@ export interface BackgroundShells {
   keepAtClose: boolean;
   /** The note for the model before its next turn: tasks that ended, tasks still running. */
   contextNote(): string | undefined;
+  /** After any tool call: a task that ended meanwhile is told to the model at the end of that result. */
+  seam: { beforeToolCall: BeforeToolCall; afterToolCall: AfterToolCall };
   /** The session's end: stops every running task unless they are kept. */
   close(): Promise<void>;
 }
@@ -30,6 +33,14 @@ export function createBackgroundShells(input: BackgroundShellsInput): Background
     tasks,
     keepAtClose,
     contextNote: () => tasks.contextNote(),
+    seam: {
+      beforeToolCall: async () => undefined,
+      afterToolCall: async ({ result }) => {
+        if (typeof result.content !== 'string') return;
+        const note = tasks.endedNote();
+        return note ? { ...result, content: `${result.content}\n${note}` } : undefined;
+      },
+    },
     close: async () => {
       if (keepAtClose) tasks.release();
       else await tasks.killAll();

@@ -195,6 +195,7 @@ export class BackgroundTasks {
       await this.nextChange(task, deadline - this.now(), options.signal);
       drain();
     }
+    if (task.info.state !== 'running') task.endNoted = true; // the read itself tells the model
     return { info: snapshot(task.info), text: pending.join('\n'), linesCut, linesFiltered };
   }
 
@@ -206,6 +207,7 @@ export class BackgroundTasks {
       task.stopping ??= killProcessGroup(task.pid).then(() => void killTaggedProcesses(task.tag));
       await task.stopping;
       await task.ended;
+      task.endNoted = true; // kill_shell's answer tells the model
       this.changed();
     }
     return snapshot(task.info);
@@ -241,6 +243,20 @@ export class BackgroundTasks {
     }
     if (lines.length === 0) return undefined;
     return `Background tasks (read their output with shell_output, stop them with kill_shell):\n${lines.join('\n')}`;
+  }
+
+  /**
+   * Tasks that ended since the model was last told, in one line each, or undefined; each is told
+   * once (here, by a read that showed its end, by kill, or by contextNote()).
+   */
+  endedNote(): string | undefined {
+    const lines: string[] = [];
+    for (const task of this.tasks.values()) {
+      if (task.info.state === 'running' || task.endNoted) continue;
+      task.endNoted = true;
+      lines.push(`[Background task ${task.info.id} ${describeEnd(task.info)} after ${formatDuration((task.info.endedAt ?? this.now()) - task.info.startedAt)}: ${task.info.command}]`);
+    }
+    return lines.length > 0 ? lines.join('\n') : undefined;
   }
 
   /** Called whenever a task starts or ends (status lines). Returns the unsubscribe. */

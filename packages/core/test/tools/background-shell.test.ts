@@ -48,19 +48,25 @@ describe('background shell commands', () => {
     expect(text(killed)).toMatch(/^Task bg-1: was killed after \d+s\.$/);
     expect(liveProcesses(`sleep ${marker}`)).toEqual([]);
     expect(tasks.get('bg-1')?.state).toBe('killed');
-    expect(tasks.contextNote()).toContain('bg-1 was killed');
-    expect(tasks.contextNote()).toBeUndefined(); // told once
+    expect(tasks.contextNote()).toBeUndefined(); // kill_shell's answer told the model; no second note
   });
 
   it('reports the exit code and tells the model once that it ended', async () => {
     const { ctx, tasks } = setup();
     await run(shellTool, { command: 'echo bye; exit 4', run_in_background: true }, ctx);
-    const read = await run(shellOutputTool, { task_id: 'bg-1', wait_ms: 5_000 }, ctx);
-    expect(text(read)).toContain('bye');
-    for (let i = 0; i < 100 && tasks.get('bg-1')?.state === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await run(shellTool, { command: 'echo again; exit 5', run_in_background: true }, ctx);
+    for (let i = 0; i < 200 && tasks.runningCount() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(tasks.get('bg-1')).toMatchObject({ state: 'exited', exitCode: 4 });
-    expect(text(await run(shellOutputTool, { task_id: 'bg-1' }, ctx))).toMatch(/exited with code 4/);
-    expect(tasks.contextNote()).toMatch(/bg-1 exited with code 4: echo bye; exit 4/);
+    // The note after the next tool call (the session's seam) says it once...
+    expect(tasks.endedNote()).toMatch(/^\[Background task bg-1 exited with code 4 after \d+s: echo bye; exit 4\]\n\[Background task bg-2 exited with code 5/);
+    expect(tasks.endedNote()).toBeUndefined();
+    expect(tasks.contextNote()).toBeUndefined();
+    // ...and a read still shows the output and the end.
+    const read = text(await run(shellOutputTool, { task_id: 'bg-1' }, ctx));
+    expect(read).toMatch(/^Task bg-1: exited with code 4 after \d+s\.\nbye$/);
+    await run(shellTool, { command: 'exit 6', run_in_background: true }, ctx);
+    for (let i = 0; i < 200 && tasks.runningCount() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(tasks.contextNote()).toMatch(/- bg-3 exited with code 6: exit 6$/); // before the next user turn, if no call told it
   });
 
   it('refuses a task past shell.maxBackgroundTasks, and unknown ids and bad filters clearly', async () => {
