@@ -1,3 +1,4 @@
+import { parseThinking } from '@beans/core';
 import type { SlashCommandInfo } from '../chat-host.js';
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { S, span, wrapSpans, wrapText, type StyledLine } from './styled.js';
@@ -32,6 +33,21 @@ const BUILTINS: Record<string, Builtin> = {
     description: 'show the active profile and why it was chosen',
     run(_args, { host, width, print }) {
       print(wrapText(host.describeProfile(), width));
+    },
+  },
+  thinking: {
+    description: 'show or set how much the model may think: off, low, medium, high or a token budget',
+    argumentHint: '[off | low | medium | high | <tokens> | default]',
+    run(args, { session, note }) {
+      if (!args) return note('info', `Thinking: ${session.thinking ?? "the provider's default"}. Set it with /thinking off|low|medium|high|<tokens>|default.`);
+      if (args === 'default') {
+        session.thinking = undefined;
+        return note('info', "Thinking is back to the provider's default from the next request on.");
+      }
+      const thinking = parseThinking(args);
+      if (thinking === undefined) return note('error', `"${args}" is not off, low, medium, high, a token budget or default.`);
+      session.thinking = thinking;
+      note('info', `Thinking: ${thinking} from the next request on.`);
     },
   },
   sop: {

@@ -44,6 +44,23 @@ describe('slash commands', () => {
     expect(fake.host.session.sop).toBe('');
   });
 
+  test('/thinking shows, sets and resets how much the model may think; the next request carries it', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('/thinking');
+    await chat.waitForText("Thinking: the provider's default");
+    await chat.submit('/thinking lots');
+    await chat.waitForText('"lots" is not off, low, medium, high');
+    await chat.submit('/thinking 6000');
+    await chat.waitForText('Thinking: 6000 from the next request on');
+    expect(fake.host.session.thinking).toBe(6000);
+    await chat.submit('hi');
+    await chat.waitForText('answer');
+    expect(fake.requests[0]!.thinking).toBe(6000);
+    await chat.submit('/thinking default');
+    await chat.waitForText("back to the provider's default");
+    expect(fake.host.session.thinking).toBeUndefined();
+  });
+
   test('/cost reports tokens and cost of the session', async () => {
     const { chat } = setup({ contextWindow: 8000 });
     await chat.submit('hi');
