@@ -286,6 +286,21 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(chats(server).map((request) => (request.body as { think?: boolean }).think)).toEqual([undefined, false, true]);
   });
 
+  it('mcpServerStatus() answers with each configured server: a command that cannot start is failed with its error', async () => {
+    const { options } = await setup({ turns: [{ text: 'ok' }] });
+    const input = inputStream();
+    const q = query({ prompt: input, options: { ...options, mcpServers: { broken: { command: '/nonexistent/mcp-server' } } } });
+    let statuses: Awaited<ReturnType<typeof q.mcpServerStatus>> | undefined;
+    input.send('hi');
+    for await (const message of q) {
+      if (message.type === 'system' && message.subtype === 'init') continue;
+      if (message.type !== 'result') continue;
+      statuses = await q.mcpServerStatus();
+      input.end();
+    }
+    expect(statuses).toEqual([expect.objectContaining({ name: 'broken', status: 'failed', error: expect.any(String), tools: [] })]);
+  });
+
   it('resume continues a stored session', async () => {
     const { server, options } = await setup({ turns: [{ text: 'remembered: blue' }, { text: 'you said blue' }] });
     const first = await collect(query({ prompt: 'my colour is blue', options }));

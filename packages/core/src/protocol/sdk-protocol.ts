@@ -94,6 +94,17 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           session.session.thinking = typeof budget === 'number' && Number.isInteger(budget) && budget >= 0 ? (budget === 0 ? 'off' : budget) : undefined;
           return channel.respond(id);
         }
+        case 'mcp_status': {
+          // Query.mcpServerStatus(): Claude Code's McpServerStatus shape (Beans' states are a subset of its).
+          const session = await start();
+          const mcpServers = session.mcpServers().map((server) => ({
+            name: server.name,
+            status: server.status,
+            ...(server.error ? { error: server.error } : {}),
+            tools: server.tools.map((name) => ({ name })),
+          }));
+          return channel.respond(id, { mcpServers });
+        }
         case 'rewind_files': {
           const session = await start();
           return channel.respond(id, { ...(await rewindFilesResult(session.checkpoints, String(request.user_message_id ?? ''), request.dry_run === true)) });
