@@ -27,6 +27,10 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'config',
   'theme',
   'rewind',
+  'context',
+  'export',
+  'copy',
+  'thinking',
 ];
 
 export interface SlashInput {
