@@ -1,7 +1,7 @@
 // `beans acp` driven the way an editor drives it: the ACP SDK's own client side over the real
 // process's stdin and stdout, against a scripted OpenAI-compatible server.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -125,6 +125,21 @@ function textOf(editor: Editor, kind: string, sessionId?: string): string {
 }
 
 const BUGGY = 'export function add(a, b) {\n  return a - b;\n}\n';
+
+
+/** Live `sleep 30` processes working in `dir`, seen from this PID namespace (zombies have no command line). */
+function sleepersIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/cmdline`, 'utf8') === 'sleep\u000030\u0000' && readlinkSync(`/proc/${entry}/cwd`) === dir;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 describe('beans acp', () => {
   it('answers initialize with its capabilities and fixes a bug through read, edit (asked, diff) and shell', async () => {
@@ -292,21 +307,21 @@ describe('beans acp', () => {
 
   it('cancels a turn within a second, killing its command, and answers cancelled', async () => {
     const repo = makeTempRepo();
-    const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo $$ > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'Back again.' }]);
+    const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo started > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'Back again.' }]);
     await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
       const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
       await ctx.request('session/set_mode', { sessionId, modeId: 'yolo' });
       const prompt = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait' }] });
       const pidFile = path.join(repo.dir, 'sleeper.pid');
-      await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '');
-      const pid = Number(readFileSync(pidFile, 'utf8'));
+      // Found from here: the command runs in a PID namespace of its own, where its $$ means another pid.
+      await until(() => existsSync(pidFile) && sleepersIn(repo.dir).length === 1);
       const cancelledAt = Date.now();
       await ctx.notify('session/cancel', { sessionId });
       // The editor may send the next prompt at once: it waits for the cancelled turn, then runs.
       const next = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'again' }] });
       expect((await prompt).stopReason).toBe('cancelled');
       expect(Date.now() - cancelledAt).toBeLessThan(1_000);
-      expect(alive(pid)).toBe(false);
+      expect(sleepersIn(repo.dir)).toEqual([]);
       // Yolo asked nothing; the call ended as failed, and the session answers the next prompt.
       expect(editor.permissions).toEqual([]);
       expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'slow').at(-1)).toMatchObject({ status: 'failed' });
@@ -428,15 +443,6 @@ async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -207,7 +207,7 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     const repo = releaseRepo();
     repo.write('.beans/workflows/fan.md', `---\nname: fan\nsteps:\n  - parallel:\n${Array.from({ length: calls }, (_, i) => `      - { call: ./agents/writer.md, input: { part: "p${i}" }, store: "r${i}" }`).join('\n')}\n---\n`);
     const { env } = await dbosRepo(repo, { maxConcurrentCalls: 2, rateLimit: { calls: 3, periodMs: 1000 } });
-    const answer = (): ScriptTurn => ({ text: ['half', ' done'], chunkDelayMs: 400 });
+    const answer = (): ScriptTurn => ({ text: ['half', ' done'], chunkDelayMs: 800 });
     const servers = await Promise.all([0, 1, 2].map(() => scriptedOllama({ turns: answer })));
     await startWorker(repo, env(servers[0]!), 'w1');
     await startWorker(repo, env(servers[1]!), 'w2');
@@ -215,10 +215,11 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(run.code).toBe(0);
     const arrivals = servers.flatMap((server) => server.requests.filter((request) => request.kind === 'chat').map((request) => request.time)).sort((a, b) => a - b);
     expect(arrivals).toHaveLength(calls);
-    // Each answer takes >= 400 ms: requests arriving within 350 ms of each other overlapped.
+    // Each answer takes >= 800 ms: requests arriving within 700 ms of each other overlapped (the
+    // margin leaves room for a busy machine's dispatch, which a 400/350 ms pair did not).
     const within = (ms: number) => Math.max(...arrivals.map((time) => arrivals.filter((other) => other <= time && other > time - ms).length));
-    expect(within(350)).toBeLessThanOrEqual(2);
-    expect(within(350)).toBe(2);
+    expect(within(700)).toBeLessThanOrEqual(2);
+    expect(within(700)).toBe(2);
     // At most 3 calls start in any second (900 ms: the slack of dispatch and request latency).
     expect(within(900)).toBeLessThanOrEqual(3);
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(1000);

@@ -350,6 +350,8 @@ export class DbosBackend implements WorkflowBackend {
     // A worker's log says what it ran; a run process serving calls keeps its output to the run's.
     const say = this.options.serve === 'all' ? this.options.log : () => {};
     say(`call ${id} (${args.agent}) started`);
+    // Stored before the call's result, so the run process reads every report before the result.
+    const reports: Promise<void>[] = [];
     try {
       const text = await runner.run({
         agent: args.agent,
@@ -357,8 +359,9 @@ export class DbosBackend implements WorkflowBackend {
         key,
         attempt: Number(id.slice(id.lastIndexOf('/a') + 2)),
         signal,
-        onProgress: (local, message) => void this.db.appendCallProgress(args.runId, id, local, message).catch(() => {}),
+        onProgress: (local, message) => void reports.push(this.db.appendCallProgress(args.runId, id, local, message).catch(() => {})),
       });
+      await Promise.all(reports);
       say(`call ${id} finished`);
       return { text, worker: this.options.executorId };
     } catch (error) {

@@ -65,20 +65,25 @@ export function queueRunner(options: {
       .finally(() => (checking = false));
   }, 15);
   let seq = 0;
+  // One read at a time, in order: the timer's and the one a finishing call makes share this chain.
+  let reading: Promise<void> = Promise.resolve();
+  const readProgress = () =>
+    (reading = reading.then(() =>
+      options.db
+        .callProgressSince(options.runId, seq)
+        .then((rows) => {
+          for (const row of rows) {
+            seq = Math.max(seq, row.seq);
+            listeners.get(row.callId)?.(row.local, row.message);
+          }
+        })
+        .catch(() => {}),
+    ));
   let polling = false;
   const poll = setInterval(() => {
     if (polling || listeners.size === 0) return;
     polling = true;
-    options.db
-      .callProgressSince(options.runId, seq)
-      .then((rows) => {
-        for (const row of rows) {
-          seq = Math.max(seq, row.seq);
-          listeners.get(row.callId)?.(row.local, row.message);
-        }
-      })
-      .catch(() => {})
-      .finally(() => (polling = false));
+    void readProgress().finally(() => (polling = false));
   }, 150);
   return {
     stop: () => {
@@ -97,6 +102,8 @@ export function queueRunner(options: {
         try {
           // Finished: the result is read at once.
           const result = await untilAborted(finished.then(() => handle.getResult() as Promise<CallResult>), call.signal, () => options.client.cancelWorkflow(id).catch(() => {}));
+          // A call shorter than the poll interval still shows what it reported, before its result.
+          await readProgress();
           return result.text;
         } catch (error) {
           if (!call.signal.aborted) await options.onCallError();
