@@ -35,14 +35,22 @@ export interface ShellProcess {
 export async function startShellProcess(
   command: string,
   ctx: ShellPlace,
-  options: { signal?: AbortSignal; tag?: string; /** False: Beans' own exit does not stop it (`--keep-tasks`). */ track?: boolean } = {},
+  options: {
+    signal?: AbortSignal;
+    tag?: string;
+    /** False: Beans' own exit does not stop it (`--keep-tasks`). */
+    track?: boolean;
+    /** The program that runs `bash -c command` instead of the shell itself (a PID namespace's nsenter). */
+    wrap?: (command: string, cwd: string) => [string, string[]];
+  } = {},
 ): Promise<ShellProcess | { error: string }> {
   // Loaded on first use: execa costs ~50 ms to import, which `beans -p` should not pay up front.
   const { execa } = await import('execa');
   const { signal, tag = newRunTag(), track = true } = options;
   signal?.throwIfAborted(); // an Esc during the first import must not let the command start
-  const subprocess = execa(command, {
-    shell: shellPath,
+  const [file, args] = options.wrap ? options.wrap(command, ctx.workspace.root) : [command, []];
+  const subprocess = execa(file, args, {
+    shell: options.wrap ? false : shellPath,
     cwd: ctx.workspace.root,
     stdin: 'ignore',
     all: true,

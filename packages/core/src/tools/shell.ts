@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import { BackgroundTaskError } from './background-tasks.js';
 import { HeadTailBuffer } from './output-buffer.js';
 import { openPidNamespace, type PidNamespace } from './pid-namespace.js';
-import { RUN_TAG_VARIABLE, killProcessGroup, killTaggedProcesses, newRunTag, trackProcessGroup, untrackProcessGroup } from './process-tree.js';
-import { toolEnvironment } from './tool-env.js';
+import { killProcessGroup, killTaggedProcesses, untrackProcessGroup } from './process-tree.js';
+import { startShellProcess } from './shell-process.js';
 import { OutputTee, wholeOutputNote } from './saved-output.js';
 import path from 'node:path';
 import { defineTool, type ToolContext, type ToolResult } from './tool.js';
@@ -26,9 +25,6 @@ const schema = lazily(() =>
     run_in_background: z.boolean().optional().describe('Return a task id at once; the command runs on'),
   }),
 );
-
-// Commands run without a terminal; these keep tools from paging, prompting or colouring.
-const QUIET_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', NO_COLOR: '1', TERM: 'dumb' };
 
 export const shellTool = defineTool({
   name: 'shell',
@@ -71,8 +67,6 @@ async function startInBackground(command: string, ctx: ToolContext): Promise<Too
   }
 }
 
-const shellPath = existsSync('/bin/bash') ? '/bin/bash' : true;
-
 /** `isolate`: run in a PID namespace of its own where the system allows (the sandbox has its own already). */
 async function runShell(command: string, timeoutMs: number, ctx: ToolContext, isolate = false): Promise<ToolResult> {
   ctx.signal.throwIfAborted();
@@ -86,37 +80,13 @@ async function runShell(command: string, timeoutMs: number, ctx: ToolContext, is
 }
 
 async function runInGroup(command: string, timeoutMs: number, ctx: ToolContext, namespace: PidNamespace | undefined): Promise<ToolResult> {
-  const tag = newRunTag();
   const output = new HeadTailBuffer();
   const updates = lineBatcher(ctx.onUpdate);
-  // Loaded on first use: execa costs ~50 ms to import, which `beans -p` should not pay up front.
-  const { execa } = await import('execa');
-  ctx.signal.throwIfAborted(); // an Esc during the first import must not let the command start
-  const [file, args] = namespace ? namespace.wrap(command, ctx.workspace.root) : [command, []];
-  const subprocess = execa(file, args, {
-    shell: namespace ? false : shellPath,
-    cwd: ctx.workspace.root,
-    stdin: 'ignore',
-    all: true,
-    buffer: false,
-    reject: false,
-    // Its own process group, so a timeout or abort can stop everything the command started.
-    detached: true,
-    // Only the environment Beans gives tools (no provider keys), plus a tag that finds every
-    // process this command starts, even one that leaves the group (setsid, nohup).
-    extendEnv: false,
-    env: { ...(ctx.env ?? toolEnvironment(process.env)), ...QUIET_ENV, [RUN_TAG_VARIABLE]: tag },
-  });
-  // Settles with reject: false; caught anyway because streams are destroyed below.
-  subprocess.catch(() => undefined);
-  const pid = subprocess.pid;
-  if (pid === undefined) {
-    const failure = await subprocess;
-    return { content: `Could not start the shell: ${failure.message}`, isError: true, details: { kind: 'shell', exitCode: null, timedOut: false } };
-  }
-  trackProcessGroup(pid);
+  const started = await startShellProcess(command, ctx, { signal: ctx.signal, ...(namespace ? { wrap: namespace.wrap } : {}) });
+  if ('error' in started) return { content: `Could not start the shell: ${started.error}`, isError: true, details: { kind: 'shell', exitCode: null, timedOut: false } };
+  const { subprocess, pid, tag } = started;
 
-  const all = subprocess.all!;
+  const all = subprocess.all;
   // Everything is kept on disk too, so what the model's view cuts is never lost.
   const tee = new OutputTee(ctx.outputDir ? path.join(ctx.outputDir, `shell-${tag.slice(-12)}.log`) : undefined);
   all.on('data', (chunk: Buffer) => {
