@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { builtinPluginsDir, collectMcpServers, isTrusted, localSettingsPath, mcpServerId, newSinceTrust, showUntrusted, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
+import { builtinPluginsDir, collectMcpServers, programEnvironment, isTrusted, localSettingsPath, mcpServerId, newSinceTrust, showUntrusted, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -32,7 +32,8 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
   if (collected.servers.length > 0) {
     const { connectMcpServers } = await import('@beans/core/mcp-servers');
     const timeoutMs = base.config.values.mcp.timeoutMs;
-    const set = await connectMcpServers(collected.servers, { cwd: base.workspace.cwd, env: base.env, ...(timeoutMs ? { timeoutMs } : {}) });
+    // Started as a session starts them: without any configured provider's key.
+    const set = await connectMcpServers(collected.servers, { cwd: base.workspace.cwd, env: programEnvironment(base), ...(timeoutMs ? { timeoutMs } : {}) });
     statuses = set.statuses();
     await set.close();
   }

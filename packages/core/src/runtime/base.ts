@@ -3,9 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir as userConfigDir, loadConfig, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
 import { ProviderError } from '../errors.js';
-import { createProviderClient, exitCodeForFailure, resolveProvider, type LLMClient } from '../llm/index.js';
+import { createProviderClient, exitCodeForFailure, providerKeyVariables, resolveProvider, type LLMClient } from '../llm/index.js';
 import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
 import { SessionStore } from '../session/index.js';
+import { toolEnvironment } from '../tools/tool-env.js';
 import { resolveWorkspace, type Workspace } from '../workspace/workspace.js';
 
 /** What every command needs before it does anything: the workspace and its configuration. */
@@ -36,6 +37,15 @@ export async function loadRuntimeBase(options: RuntimeBaseOptions = {}): Promise
 }
 
 /** The built-in plugins ship beside the packages: `<repo>/plugins`. */
+/**
+ * The environment Beans gives the programs it starts (the model's commands, hooks, MCP servers):
+ * without the key of any configured provider (custom providers' apiKeyEnv too) or the
+ * `tools.env.strip` names; `passThrough` names are kept.
+ */
+export function programEnvironment(base: RuntimeBase, passThrough: readonly string[] = []): NodeJS.ProcessEnv {
+  return toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: [...passThrough], strip: base.config.values.tools.env.strip });
+}
+
 export function builtinPluginsDir(): string {
   return fileURLToPath(new URL('../../../../plugins', import.meta.url));
 }

@@ -1,11 +1,9 @@
 import { composeAfterToolCall, composeBeforeToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import { guardrailToolHook, type Guardrails } from '../guardrails/index.js';
 import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookCommand, type HookRunner, type HookSet } from '../hooks/index.js';
-import { providerKeyVariables } from '../llm/index.js';
 import type { PluginCatalog } from '../plugins/index.js';
-import { toolEnvironment } from '../tools/tool-env.js';
 import type { SessionStore } from '../session/index.js';
-import { builtinPluginsDir, type RuntimeBase } from './base.js';
+import { builtinPluginsDir, programEnvironment, type RuntimeBase } from './base.js';
 import type { Live } from './live.js';
 import { sdkPermissionMode } from './permission-mode.js';
 import type { AgentSessionOptions } from './session-options.js';
@@ -53,7 +51,7 @@ export async function loadSessionHooks(input: SessionHooksInput): Promise<Sessio
     permissionMode: () => sdkPermissionMode(live.permissionMode),
     traceparent: () => live.traceparent,
     // Without the provider keys, as MCP servers and the model's commands get it; `hooks.env.passThrough` keeps named ones.
-    env: toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: base.config.values.hooks?.env?.passThrough ?? [], strip: base.config.values.tools.env.strip }),
+    env: programEnvironment(base, base.config.values.hooks?.env?.passThrough),
   });
   const commandHooks = hookToolCallbacks(runner, (message) => options.onHookMessage?.(message));
   // Redaction last, so nothing a hook appends carries a secret to the model either.

@@ -1,10 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
-import { providerKeyVariables } from '../llm/index.js';
 import type { SessionStore } from '../session/index.js';
 import { removeStaleTempFiles, workspaceTempDir } from '../tools/file-io.js';
-import { toolEnvironment } from '../tools/tool-env.js';
-import { sessionStore, type RuntimeBase } from './base.js';
+import { programEnvironment, sessionStore, type RuntimeBase } from './base.js';
 import type { AgentSessionOptions } from './session-options.js';
 
 export interface SessionStorage {
@@ -22,7 +20,7 @@ export function openSessionStorage(base: RuntimeBase, options: AgentSessionOptio
   const store = options.persistSession === false ? undefined : sessionStore(base);
   // Half-written files of a Beans process that was killed mid-write.
   removeStaleTempFiles(workspaceTempDir(base.workspace));
-  const toolEnv = toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: values.tools.env.passThrough, strip: values.tools.env.strip });
+  const toolEnv = programEnvironment(base, values.tools.env.passThrough);
   return { store, toolEnv, outputDirOf: (id) => outputDirOf(store, id) };
 }
 

@@ -2,9 +2,7 @@ import type { McpServerEntry } from '../mcp/mcp-config.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
 import type { PluginCatalog } from '../plugins/index.js';
-import { providerKeyVariables } from '../llm/index.js';
-import { toolEnvironment } from '../tools/tool-env.js';
-import { builtinPluginsDir, type RuntimeBase } from './base.js';
+import { builtinPluginsDir, programEnvironment, type RuntimeBase } from './base.js';
 import type { AgentSessionOptions } from './session-options.js';
 
 export interface StartMcpInput {
@@ -40,7 +38,7 @@ export function startMcp(input: StartMcpInput): Promise<McpServerSet | undefined
       ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
       projectTrusted: input.workspaceTrusted,
       // Custom providers' keys (apiKeyEnv) too, not only the built-in ones connectMcpServers removes.
-      serverEnv: toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), strip: values.tools.env.strip }),
+      serverEnv: programEnvironment(base),
       builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
       ...(input.skipServer ? { skip: input.skipServer } : {}),
       fromLastRun: options.mcpFromLastRun ?? false,
