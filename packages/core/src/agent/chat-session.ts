@@ -1,6 +1,6 @@
 import type { Thinking } from '../llm/thinking.js';
 import { randomUUID } from 'node:crypto';
-import type { LLMClient } from '../llm/types.js';
+import type { LLMClient, LlmMessage } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createToolSessionState, type ToolContext, type ToolSessionState } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -36,6 +36,8 @@ export interface ChatSessionOptions {
   /** Called when the model or the SOP changes, so a resumed session gets them back. */
   recordChange?: (change: { kind: 'model'; provider: string; model: string } | { kind: 'sop'; sop: string }) => void;
   transformContext?: (messages: AgentMessage[], signal: AbortSignal, spend: SpendFn) => Promise<AgentMessage[]>;
+  /** Agent messages to the provider's (default: convertToLlm). */
+  convertToLlm?: (messages: readonly AgentMessage[]) => LlmMessage[];
   loopDetection?: LoopDetectionOptions | false;
   /** Releases what the session holds (its log file) when it is replaced or ends. */
   onClose?: () => void;
@@ -186,6 +188,7 @@ export class ChatSession {
           return next ? this.take((queued) => queued === next).map((queued) => userMessage(queued.text, 'follow_up')) : [];
         },
         transformContext: this.options.transformContext,
+        convertToLlm: this.options.convertToLlm,
         loopDetection: this.options.loopDetection,
       },
       (event) => this.dispatch(event),

@@ -1,6 +1,6 @@
 import { parseThinking } from '../llm/thinking.js';
 import { randomUUID } from 'node:crypto';
-import { ChatSession } from '../agent/chat-session.js';
+import { ChatSession, type ChatSessionOptions } from '../agent/chat-session.js';
 import type { AgentMessage } from '../agent/types.js';
 import { gateFinalAnswer } from '../hooks/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
@@ -101,12 +101,16 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
       // With compaction off, the same part still keeps every request within the window.
-      transformContext: autoCompaction(
-        () => session,
-        { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled },
-        compaction.contextWindowOf,
-        { before: (signal) => compaction.before(signal, 'auto'), after: (signal) => compaction.after(signal) },
+      transformContext: withCallerContext(
+        autoCompaction(
+          () => session,
+          { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled },
+          compaction.contextWindowOf,
+          { before: (signal) => compaction.before(signal, 'auto'), after: (signal) => compaction.after(signal) },
+        ),
+        options.transformContext,
       ),
+      ...(options.convertToLlm ? { convertToLlm: options.convertToLlm } : {}),
       messages: history,
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       // A final answer is saved as output guardrails let it be printed (redacted or replaced).
@@ -130,11 +134,23 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
     };
     logs.set(session, log);
     input.telemetry?.observe(session);
-    // The budget is per run: what the session had spent when this run began.
-    session.subscribe((event) => event.type === 'agent_start' && (log.runStartCostUsd = session.usage.costUsd));
+    // The budget and the tool quotas are per run: what the session had spent when this run began.
+    session.subscribe((event) => {
+      if (event.type !== 'agent_start') return;
+      log.runStartCostUsd = session.usage.costUsd;
+      check.startRun();
+    });
     startRememberedMcpOnAnswer(session, mcp);
     return session;
   };
+}
+
+type TransformContext = NonNullable<ChatSessionOptions['transformContext']>;
+
+/** The caller's `transformContext` runs on what Beans' compaction left, so it never sees more than fits. */
+function withCallerContext(compact: TransformContext, caller: AgentSessionOptions['transformContext']): TransformContext {
+  if (!caller) return compact;
+  return async (messages, signal, spend) => caller(await compact(messages, signal, spend), signal);
 }
 
 /**

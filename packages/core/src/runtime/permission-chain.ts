@@ -12,6 +12,7 @@ import type { Live } from './live.js';
 import { isDontAsk } from './permission-mode.js';
 import type { SessionHooks } from './session-hooks.js';
 import type { AgentSessionOptions, CanUseTool } from './session-options.js';
+import { createToolQuota } from './tool-limits.js';
 
 export interface PermissionChainInput {
   base: RuntimeBase;
@@ -35,6 +36,8 @@ export interface ToolCallDecision {
 export interface ConversationCheck {
   approved: ToolRule[];
   beforeToolCall: BeforeToolCall;
+  /** A new run of the conversation: `toolLimits` count from zero again. */
+  startRun(): void;
 }
 
 export interface PermissionChain {
@@ -102,10 +105,13 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
           if (result?.block) blockedByHook.add(context.call.id);
           return result;
         });
+      const quota = createToolQuota(options.toolLimits);
       const check = composeBeforeToolCall(
         options.beforeToolCall,
         hookAndNote,
         permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask: askAndNote, sandboxed: input.sandboxed, approved, readOnlyCommands })),
+        // Only calls the policy let through use up a quota.
+        quota?.beforeToolCall,
         // Only calls the policy let through reach the parts that wrap execution (checkpoints).
         hooks.afterPermission,
       );
@@ -117,7 +123,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
         for (const listener of decisionListeners) listener(decision);
         return result;
       };
-      return { approved, beforeToolCall };
+      return { approved, beforeToolCall, startRun: () => quota?.startRun() };
     },
     adopt(session, check) {
       checks.set(session, check.beforeToolCall);

@@ -1,4 +1,6 @@
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
+import type { AgentMessage } from '../agent/types.js';
+import type { LlmMessage } from '../llm/types.js';
 import type { ConfigFlags, SettingSource } from '../config/index.js';
 import type { GuardrailsSettings } from '../guardrails/schema.js';
 import type { LLMClient } from '../llm/types.js';
@@ -105,4 +107,20 @@ export interface AgentSessionOptions {
   outputFormat?: OutputFormat;
   /** An editor's buffers (`beans acp` with a client offering fs): the file tools read and write text through it. */
   editorFiles?: EditorFiles;
+  /**
+   * Rewrites the conversation before each request, after Beans' own compaction: the returned list is
+   * what the model reads this time (the history itself is unchanged). Agent messages in, agent messages out.
+   */
+  transformContext?: (messages: readonly AgentMessage[], signal: AbortSignal) => AgentMessage[] | Promise<AgentMessage[]>;
+  /** Turns agent messages into the provider's messages (default: `convertToLlm`, which callers may wrap). */
+  convertToLlm?: (messages: readonly AgentMessage[]) => LlmMessage[];
+  /**
+   * At most this many calls of a tool per run (one user message until the answer, as `maxTurns`),
+   * by Beans' or Claude Code's name: `{ shell: 20 }`. A call over the quota is not run; the model
+   * reads an error result saying so. Subagents' calls count in their parent's run.
+   */
+  toolLimits?: ToolLimits;
 }
+
+/** Per-tool call quotas for one run: tool name (Beans' or Claude Code's) to the most calls allowed. */
+export type ToolLimits = Readonly<Record<string, number>>;

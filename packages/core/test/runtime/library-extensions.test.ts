@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
+import type { RecordedRequest, ScriptOptions, ScriptedServer } from '../../../../test/support/script.ts';
+
+// Every extension point of the library guide (packages/core/README.md, "Extending the agent") has an
+// example there; each example is a file in examples/ and runs here as a program of its own against a
+// scripted Ollama, through the built package (`pnpm run build` first).
+const CORE = path.resolve(import.meta.dirname, '../..');
+const README = readFileSync(path.join(CORE, 'README.md'), 'utf8');
+const run = promisify(execFile);
+
+interface ExampleRun {
+  stdout: string;
+  stderr: string;
+  server: ScriptedServer;
+  dir: string;
+  chats: RecordedRequest[];
+}
+
+async function runExample(name: string, script: ScriptOptions, files: Record<string, string> = {}): Promise<ExampleRun> {
+  const file = path.join(CORE, 'examples', name);
+  // The README shows the file exactly as it runs.
+  expect(README).toContain('```js\n' + readFileSync(file, 'utf8') + '```');
+  const repo = makeTempRepo(files);
+  const server = await scriptedOllama(script);
+  const { stdout, stderr } = await run(process.execPath, [file, repo.dir], { env: { ...repo.env, OLLAMA_HOST: server.url }, timeout: 30_000 });
+  return { stdout, stderr, server, dir: repo.dir, chats: server.requests.filter((request) => request.kind === 'chat') };
+}
+
+type OllamaMessage = { role: string; content: string; tool_calls?: unknown[]; tool_name?: string };
+const messagesOf = (request: RecordedRequest) => (request.body as { messages: OllamaMessage[] }).messages;
+
+describe('library extension points, each README example run as a program', () => {
+  it('toolLimits: the third shell call of a run gets an error result and never runs', async () => {
+    const shell = (n: number) => ({ name: 'shell', args: { command: `echo run-${n} >> ran.txt && echo check ${n} passed` } });
+    const { stdout, dir, chats } = await runExample('tool-limits.mjs', { turns: [{ toolCalls: [shell(1), shell(2), shell(3)] }, { text: 'Two checks passed.' }] });
+    expect(stdout).toBe(
+      'ok: check 1 passed\nok: check 2 passed\nerror: Tool limit reached: shell may be called at most 2 times per run, so this call was not run. Finish the task without calling shell again.\nresult: success, Two checks passed.\n',
+    );
+    expect(readFileSync(path.join(dir, 'ran.txt'), 'utf8')).toBe('run-1\nrun-2\n');
+    // The model read the refusal as the call's result.
+    const results = messagesOf(chats[1]!).filter((message) => message.role === 'tool');
+    expect(results.map((message) => message.content)).toEqual([expect.stringContaining('check 1 passed'), expect.stringContaining('check 2 passed'), expect.stringContaining('Tool limit reached: shell')]);
+  });
+
+  it('transformContext and convertToLlm: the model reads the trimmed view, the conversation keeps everything', async () => {
+    let served = 0;
+    const turns = () => {
+      served += 1;
+      if (served <= 3) return { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] };
+      return { text: 'It is the letter x, many times.' };
+    };
+    const { stdout, chats } = await runExample('context-window.mjs', { turns }, { 'big.txt': `${'x'.repeat(3000)}\n` });
+    expect(stdout).toBe('result: success, It is the letter x, many times.\n');
+    expect(chats).toHaveLength(4);
+    // convertToLlm: the 3000-character file reached the provider cut to 200 characters.
+    const firstResult = messagesOf(chats[1]!).find((message) => message.role === 'tool')!;
+    expect(firstResult.content.length).toBe(200);
+    // transformContext: the 4th request holds the task and the newest four of its seven messages.
+    const last = messagesOf(chats[3]!).filter((message) => message.role !== 'system');
+    expect(last.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(last[0]!.content).toContain('Read big.txt and summarise it');
+    // Before it, nothing was cut: the 3rd request has all five messages.
+    expect(messagesOf(chats[2]!).filter((message) => message.role !== 'system')).toHaveLength(5);
+  });
+});

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
+import type { ScriptOptions, ScriptedServer } from '../../../../test/support/script.ts';
+import { createAgentSession, query, UsageError, type SdkMessage, type SdkUserInput } from '../../src/index.js';
+
+// The edges of the library's extension points (the README's examples run in library-extensions.test.ts).
+async function setup(script: ScriptOptions): Promise<{ dir: string; env: NodeJS.ProcessEnv; server: ScriptedServer }> {
+  const repo = makeTempRepo();
+  const server = await scriptedOllama(script);
+  return { dir: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, server };
+}
+
+async function collect(messages: AsyncIterable<SdkMessage>): Promise<SdkMessage[]> {
+  const out: SdkMessage[] = [];
+  for await (const message of messages) out.push(message);
+  return out;
+}
+
+async function* prompts(...texts: string[]): AsyncGenerator<SdkUserInput> {
+  for (const text of texts) yield { type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' };
+}
+
+const toolResults = (messages: SdkMessage[]) =>
+  messages.flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [])) as { type: string; is_error?: boolean; content?: unknown }[];
+
+describe('toolLimits', () => {
+  it('counts per run: the next user message may call the tool again; Claude names count too', async () => {
+    const shell = (n: number) => ({ name: 'shell', args: { command: `echo ${n} >> ran.txt` } });
+    // History: 1 assistant message per tool turn; run 1 = turns 0-1, run 2 = turns 2-3.
+    const { dir, env } = await setup({ turns: [{ toolCalls: [shell(1), shell(2)] }, { text: 'first done' }, { toolCalls: [shell(3), shell(4)] }, { text: 'second done' }] });
+    const messages = await collect(query({ prompt: prompts('one', 'two'), options: { cwd: dir, env, permissionMode: 'bypassPermissions', toolLimits: { Bash: 1 } } }));
+    expect(readFileSync(path.join(dir, 'ran.txt'), 'utf8')).toBe('1\n3\n');
+    expect(toolResults(messages).map((block) => block.is_error)).toEqual([false, true, false, true]);
+    expect(JSON.stringify(toolResults(messages)[1])).toContain('Bash may be called at most 1 time per run');
+  });
+
+  it('a limit that is not a whole number refuses to build the session', async () => {
+    const { dir, env } = await setup({ turns: [{ text: 'never' }] });
+    await expect(createAgentSession({ cwd: dir, env, persistSession: false, toolLimits: { shell: 1.5 } })).rejects.toThrow(UsageError);
+    await expect(createAgentSession({ cwd: dir, env, persistSession: false, toolLimits: { shell: -1 } })).rejects.toThrow('toolLimits.shell is -1');
+  });
+});
