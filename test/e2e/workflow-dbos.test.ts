@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
 import type { RecordedRequest, ScriptedServer, ScriptTurn } from '../support/script.ts';
+import { startScriptedOpenAi } from '../support/scripted-openai.ts';
 import { parseJsonLines, runBeans, scriptedOllama, spawnBeans, type TempRepo } from './harness.ts';
 import { agentFile, callsOf, ollamaEnv, releaseAgents, releaseRepo } from './workflow-fixtures.ts';
 
@@ -223,6 +224,39 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     // At most 3 calls start in any second (900 ms: the slack of dispatch and request latency).
     expect(within(900)).toBeLessThanOrEqual(3);
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("counts the rate limit per provider, and runs each call with its run's provider on any worker", async () => {
+    const repo = releaseRepo();
+    repo.write('.beans/workflows/fan.md', `---\nname: fan\nsteps:\n  - parallel:\n${[0, 1, 2, 3].map((i) => `      - { call: ./agents/writer.md, input: { part: "p${i}" }, store: "r${i}" }`).join('\n')}\n---\n`);
+    const { env } = await dbosRepo(repo, { rateLimit: { calls: 2, periodMs: 3000 } });
+    const answer = (): ScriptTurn => ({ text: 'written' });
+    const ollama = await scriptedOllama({ turns: answer });
+    const openai = await startScriptedOpenAi({ turns: answer });
+    const openaiEnv = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${openai.url}/v1` };
+    // One worker, itself configured for Ollama, with an OpenAI endpoint of its own too.
+    await startWorker(repo, { ...env(ollama), ...openaiEnv }, 'w1');
+    const [onOllama, onOpenAi] = await Promise.all([
+      runBeans(['workflow', 'run', 'fan', '--no-work', '-o', 'json'], { cwd: repo.dir, env: env(ollama), timeoutMs: 40_000 }),
+      runBeans(['workflow', 'run', 'fan', '--no-work', '-o', 'json'], { cwd: repo.dir, env: { ...env(ollama), ...openaiEnv, BEANS_PROVIDER: 'openai', BEANS_MODEL: 'gpt-5-mini' }, timeoutMs: 40_000 }),
+    ]);
+    expect(onOllama.code).toBe(0);
+    expect(onOpenAi.code).toBe(0);
+    const chats = (server: ScriptedServer) => server.requests.filter((request) => request.kind === 'chat');
+    // The OpenAI run's calls went to OpenAI with its model, though the worker's own provider is Ollama.
+    expect(chats(ollama)).toHaveLength(4);
+    expect(chats(openai)).toHaveLength(4);
+    expect(chats(openai).map((request) => (request.body as { model: string }).model)).toEqual(Array(4).fill('gpt-5-mini'));
+    const within = (arrivals: number[], ms: number) => Math.max(...arrivals.map((time) => arrivals.filter((other) => other <= time && other > time - ms).length));
+    const times = (server: ScriptedServer) => chats(server).map((request) => request.time);
+    // Each provider: at most 2 calls start in any 3 s (2 s at the server: a first call's session
+    // takes a moment to make on a busy machine, so arrivals are closer than starts); 4 span >= 2 s.
+    for (const server of [ollama, openai]) {
+      expect(within(times(server), 2000)).toBeLessThanOrEqual(2);
+      expect(Math.max(...times(server)) - Math.min(...times(server))).toBeGreaterThanOrEqual(2000);
+    }
+    // Both providers' first calls started together: one limit for all would have held them to 2.
+    expect(within([...times(ollama), ...times(openai)].sort((a, b) => a - b), 2000)).toBeGreaterThan(2);
   });
 
   it('a detached run is followed from another process to its result', async () => {

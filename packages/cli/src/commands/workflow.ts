@@ -17,6 +17,7 @@ import { createCliSession, loadBase, loadCatalog, type Base } from '../bootstrap
 import type { CliOptions } from '../options.js';
 import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from '../signals.js';
 import { EXIT_CODES, progressDisplay, report } from './workflow-output.js';
+import { callTarget, targetRunners } from './workflow-targets.js';
 
 export { progressLine } from './workflow-output.js';
 
@@ -137,9 +138,11 @@ export async function workflowWorker(options: CliOptions, local: BackendFlags & 
   const id = local.id ?? `${hostname()}-${process.pid}`;
   const session = await createCliSession(options, 'one-shot', { tools: [reportProgressTool], persistSession: false });
   const { openDbosBackend } = await import('@beans/core/workflows/dbos');
+  const settings = dbosOptions(base, id, 'all');
+  const runners = targetRunners(options, session, settings.target);
   let backend;
   try {
-    backend = await openDbosBackend({ ...dbosOptions(base, id, 'all', session), ...(concurrency ? { limits: { ...limitsOf(base), workerConcurrency: concurrency } } : {}) });
+    backend = await openDbosBackend({ ...settings, runnerFor: runners.runnerFor, ...(concurrency ? { limits: { ...limitsOf(base), workerConcurrency: concurrency } } : {}) });
   } catch (error) {
     await session.close();
     throw error;
@@ -156,6 +159,7 @@ export async function workflowWorker(options: CliOptions, local: BackendFlags & 
   await backend.drain(10 * 60_000);
   await backend.close();
   second();
+  await runners.close();
   await session.close();
   process.stderr.write(`beans: worker ${id} stopped.\n`);
   return 0;
@@ -192,7 +196,7 @@ function limitsOf(base: Base) {
   };
 }
 
-function dbosOptions(base: Base, executorId: string, serve: Serve, session: AgentSession | undefined) {
+function dbosOptions(base: Base, executorId: string, serve: Serve) {
   const databaseUrl = base.config.values.workflows.databaseUrl;
   if (!databaseUrl) throw new ConfigError('The dbos backend needs a PostgreSQL database: set workflows.databaseUrl (or the environment variable BEANS_DATABASE_URL) to a URL such as postgresql://user:password@host:5432/beans.');
   return {
@@ -201,7 +205,7 @@ function dbosOptions(base: Base, executorId: string, serve: Serve, session: Agen
     executorId,
     serve,
     limits: limitsOf(base),
-    ...(session ? { runnerFor: sessionRunnerFor(session) } : {}),
+    target: callTarget(base),
     log: (line: string) => process.stderr.write(`beans: ${line}\n`),
   };
 }
@@ -213,13 +217,14 @@ function dbosOptions(base: Base, executorId: string, serve: Serve, session: Agen
 async function withBackend(options: CliOptions, base: Base, flags: BackendFlags, want: { serve: Serve; session: boolean }, job: Job, finish?: (state: RunState, stoppedBy: StopSignal | undefined) => number): Promise<number> {
   const kind = backendKind(base, flags);
   // Fails before a session is made: a missing URL or a bad database is exit 3 at once.
-  const settings = kind === 'dbos' ? dbosOptions(base, `run-${hostname()}-${process.pid}`, want.serve, undefined) : undefined;
+  const settings = kind === 'dbos' ? dbosOptions(base, `run-${hostname()}-${process.pid}`, want.serve) : undefined;
   const session = want.session ? await createCliSession(options, 'one-shot', { tools: [reportProgressTool], persistSession: false }) : undefined;
+  const runners = settings && session && want.serve !== 'none' ? targetRunners(options, session, settings.target) : undefined;
   let backend: WorkflowBackend;
   try {
     if (settings) {
       const { openDbosBackend } = await import('@beans/core/workflows/dbos');
-      backend = await openDbosBackend({ ...settings, ...(session && want.serve !== 'none' ? { runnerFor: sessionRunnerFor(session) } : {}) });
+      backend = await openDbosBackend({ ...settings, ...(runners ? { runnerFor: runners.runnerFor } : {}) });
     } else backend = new LocalBackend(base.workspace.root, session ? sessionRunnerFor(session) : () => Promise.reject(new Error('no session to run agents')));
   } catch (error) {
     await session?.close();
@@ -239,6 +244,7 @@ async function withBackend(options: CliOptions, base: Base, flags: BackendFlags,
     removeSignals();
     display.end();
     await backend.close();
+    await runners?.close();
     await session?.close();
   }
   if (typeof outcome === 'number') return outcome;

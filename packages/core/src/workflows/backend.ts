@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js';
 import { executeRun, type AgentRunner } from './engine.js';
 import { parseWorkflow } from './parse.js';
 import { alive, RunStore } from './runs.js';
-import type { RunState, Workflow, WorkflowProgress } from './types.js';
+import type { CallTarget, RunState, Workflow, WorkflowProgress } from './types.js';
 
 // One engine, two places to run it. The definition, expressions, progress and step logic live in
 // engine.ts and are the same for both; a backend only decides where the checkpoints are kept and
@@ -27,8 +27,12 @@ export interface RunListing extends RunState {
   calls?: CallRecord[];
 }
 
-/** Builds the runner for a workflow's `call` steps: agents are resolved (unknown ones reported) here. */
-export type AgentRunnerFor = (workflow: Workflow) => Promise<AgentRunner>;
+/**
+ * Builds the runner for a workflow's `call` steps: agents are resolved (unknown ones reported) here.
+ * A DBOS worker passes the run's target, so a call uses the provider and model the run was started
+ * with, through the worker's own keys and endpoints.
+ */
+export type AgentRunnerFor = (workflow: Workflow, target?: CallTarget) => Promise<AgentRunner>;
 
 export interface WorkflowBackend {
   readonly kind: 'local' | 'dbos';

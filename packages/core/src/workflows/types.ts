@@ -112,6 +112,14 @@ export interface RunState {
   error?: string;
   /** The result, once completed. */
   result?: unknown;
+  /** The provider (and model, when one was chosen) of the process that started the run: its calls use them wherever they run. */
+  target?: CallTarget;
+}
+
+/** Which provider, and model when one was chosen, runs a workflow's calls. */
+export interface CallTarget {
+  provider: string;
+  model?: string;
 }
 
 /** One progress report: overall percentage, the step that moved it and that step's share. */

@@ -6,14 +6,14 @@ import { assertResumable, type AgentRunnerFor, type RunHooks, type RunListing, t
 import { executeRun, type AgentRunner } from '../engine.js';
 import { parseWorkflow } from '../parse.js';
 import { newRunState } from '../runs.js';
-import type { RunState, Workflow } from '../types.js';
+import type { CallTarget, RunState, Workflow } from '../types.js';
 import { CALL_WORKFLOW, CALLS_QUEUE, InFlightCalls, queueRunner, RUN_WORKFLOW, RUNS_QUEUE, type CallArgs, type CallResult } from './calls.js';
 import { describeDatabase, prepareDatabase, RunDatabase, type RunRow } from './database.js';
 
 // The DBOS backend. A run is a DBOS workflow (`beansRun`) that executes the shared engine: its
 // checkpoint is the same RunState, kept in beans.runs; each `call` is a DBOS workflow (`beansCall`)
 // on the calls queue, so any attached worker executes it, within the queue's global concurrency,
-// per-worker concurrency and rate limit. A process started again under the same executor id
+// per-worker concurrency and each provider's rate limit (the queue is partitioned by provider). A process started again under the same executor id
 // recovers what it had in flight; a finished call's recorded result is never recomputed.
 
 export interface WorkflowLimits {
@@ -21,7 +21,7 @@ export interface WorkflowLimits {
   maxConcurrentCalls?: number;
   /** Calls one worker runs at once. */
   workerConcurrency?: number;
-  /** Calls started per period, across every worker. */
+  /** Calls started per period for each provider, across every worker. */
   rateLimit?: { calls: number; periodMs: number };
 }
 
@@ -33,6 +33,8 @@ export interface DbosBackendOptions {
   /** Queues this process takes work from: none (--no-work, runs, wait), calls, or runs and calls (a worker). */
   serve: 'none' | 'calls' | 'all';
   limits: WorkflowLimits;
+  /** The provider and model of the runs this process starts (calls of any run use that run's). */
+  target: CallTarget;
   /** How this process runs calls (needed when it serves them). */
   runnerFor?: AgentRunnerFor;
   /** A line for stderr (lost database, retries, DBOS warnings). */
@@ -112,7 +114,11 @@ export class DbosBackend implements WorkflowBackend {
       await calls.setGlobalConcurrency(maxConcurrentCalls);
     }
     if (workerConcurrency !== undefined) await calls.setWorkerConcurrency(workerConcurrency);
-    if (rateLimit) await calls.setRateLimit({ limitPerPeriod: rateLimit.calls, periodSec: rateLimit.periodMs / 1000 });
+    if (rateLimit) {
+      // Per provider: a partition limit. A queue-wide one (stored by an older Beans) would also bind all providers together.
+      await calls.setPartitionRateLimit({ limitPerPeriod: rateLimit.calls, periodSec: rateLimit.periodMs / 1000 });
+      await calls.setRateLimit(undefined);
+    }
     this.markReady();
     // Workers continue runs whose process died (its heartbeat stopped), wherever it ran.
     if (this.options.serve === 'all') this.takeovers = setInterval(() => void this.takeOverStaleRuns().catch(() => {}), 2000);
@@ -208,7 +214,7 @@ export class DbosBackend implements WorkflowBackend {
   }
 
   private async create(workflow: Workflow, inputs: Record<string, unknown>): Promise<RunState> {
-    const state = newRunState(workflow, inputs);
+    const state: RunState = { ...newRunState(workflow, inputs), target: this.options.target };
     // Workers on other machines find the workflow at the same place in their own checkout.
     const relative = path.relative(this.options.workspaceRoot, workflow.path);
     if (relative.startsWith('..') || path.isAbsolute(relative)) throw new UsageError(`With workflows.backend "dbos" the workflow must live in the repository (${workflow.path} is outside ${this.options.workspaceRoot}): workers find it in their own checkout.`);
@@ -300,7 +306,7 @@ export class DbosBackend implements WorkflowBackend {
       if (status?.status === 'CANCELLED') stop.abort();
     };
     const watch = setInterval(() => void cancelled(), 500);
-    const runner = queueRunner({ runId, generation, client: this.client, db: this.db, appVersion: APP_VERSION, beforeCall: flush, onCallError: cancelled });
+    const runner = queueRunner({ runId, generation, client: this.client, db: this.db, appVersion: APP_VERSION, target: row.state.target ?? this.options.target, beforeCall: flush, onCallError: cancelled });
     const state = row.state;
     try {
       const final = await executeRun({
@@ -339,7 +345,7 @@ export class DbosBackend implements WorkflowBackend {
       prepared = (async () => {
         const row = (await this.db.findRun(args.runId)) as RunRow;
         const workflow = await parseWorkflow(row.source, path.join(this.options.workspaceRoot, row.workflowPath));
-        return { workflow, runner: await runnerFor(workflow) };
+        return { workflow, runner: await runnerFor(workflow, args.target) };
       })();
       this.runners.set(args.runId, prepared);
       prepared.catch(() => this.runners.delete(args.runId));

@@ -1,5 +1,6 @@
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { AgentRunner } from '../engine.js';
+import type { CallTarget } from '../types.js';
 import type { RunDatabase } from './database.js';
 
 // The two halves of a `call` on DBOS. The run's side (queueRunner) puts the call on the calls queue
@@ -17,6 +18,8 @@ export interface CallArgs {
   runId: string;
   agent: string;
   prompt: string;
+  /** The run's provider and model (absent in calls enqueued before Beans sent it: the worker's own). */
+  target?: CallTarget;
 }
 
 export interface CallResult {
@@ -44,6 +47,8 @@ export function queueRunner(options: {
   client: DBOSClient;
   db: RunDatabase;
   appVersion: string;
+  /** Also the call's queue partition: the rate limit counts each provider's calls apart. */
+  target: CallTarget;
   beforeCall: () => Promise<void>;
   /** A call failed: lets the run notice it was cancelled (the call's failure is then not a step failure). */
   onCallError: () => Promise<void>;
@@ -96,8 +101,8 @@ export function queueRunner(options: {
       const id = callId(options.runId, options.generation, call.key, call.attempt);
       listeners.set(id, call.onProgress);
       try {
-        const args: CallArgs = { runId: options.runId, agent: call.agent, prompt: call.prompt };
-        const handle = await options.client.enqueue({ queueName: CALLS_QUEUE, workflowName: CALL_WORKFLOW, workflowID: id, appVersion: options.appVersion }, args);
+        const args: CallArgs = { runId: options.runId, agent: call.agent, prompt: call.prompt, target: options.target };
+        const handle = await options.client.enqueue({ queueName: CALLS_QUEUE, workflowName: CALL_WORKFLOW, workflowID: id, appVersion: options.appVersion, queuePartitionKey: options.target.provider }, args);
         const finished = new Promise<void>((resolve) => waiting.set(id, resolve));
         try {
           // Finished: the result is read at once.
