@@ -104,7 +104,7 @@ async function benchDbos() {
     const rounds = Math.max(1, Math.min(ROUNDS, 3));
     const url = await pg.createDatabase('bench_f');
     const { openDbosBackend } = await import('../packages/core/dist/workflows/dbos/index.js');
-    const backend = await openDbosBackend({ databaseUrl: url, workspaceRoot: repo.dir, executorId: 'bench', serve: 'calls', limits: {}, runnerFor: sessionRunnerFor(session), log: (line) => console.error(line) });
+    const backend = await openDbosBackend({ databaseUrl: url, workspaceRoot: repo.dir, executorId: 'bench', serve: 'calls', limits: {}, target: { provider: 'ollama' }, runnerFor: sessionRunnerFor(session), log: (line) => console.error(line) });
     const dbosRuns = [];
     const directRuns = [];
     try {
