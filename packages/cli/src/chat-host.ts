@@ -97,6 +97,8 @@ export interface ChatHost {
   /** Switches the model of the live session; returns a line to show. */
   switchModel(name: string): Promise<string>;
   listSessions(): Promise<SessionListing[]>;
+  /** Ctrl+R: the prompts typed in this workspace's stored sessions, newest first, each once. */
+  promptHistory(): Promise<string[]>;
   /** Replaces the live session with a stored one. */
   resume(id: string): Promise<void>;
   /** Starts a fresh session (new id) with the same profile. */

@@ -127,6 +127,11 @@ export class History {
     this.index = this.entries.length;
   }
 
+  /** Every entry, newest first (Ctrl+R starts from these). */
+  newestFirst(): string[] {
+    return [...this.entries].reverse();
+  }
+
   add(text: string): void {
     if (text.trim() && this.entries[this.entries.length - 1] !== text) this.entries.push(text);
     if (this.entries.length > this.limit) this.entries.shift();

@@ -2,6 +2,7 @@ import type { ChatHost } from '../chat-host.js';
 import { allCommands } from './commands.js';
 import { applyCompletion, matchCommands, pathToken, slashToken, type Completion } from './completion.js';
 import * as ed from './editor.js';
+import { HistorySearch } from './history-search.js';
 import type { KeyEvent } from './keys.js';
 
 /** What a key in the input box asks the rest of the UI to do. */
@@ -31,6 +32,8 @@ export function collapsePastes(text: string, pastes: readonly string[]): string 
 export class InputBox {
   editor: ed.Editor = ed.EMPTY_EDITOR;
   completion?: Completion;
+  /** Ctrl+R's search of earlier prompts, while it is open. */
+  search?: HistorySearch;
   /** When the user last typed a character; Enter resets it. */
   lastTypedAt = 0;
   private readonly history: ed.History;
@@ -48,6 +51,7 @@ export class InputBox {
   }
 
   handleKey(event: KeyEvent): InputAction | undefined {
+    if (this.search) return this.searchKey(this.search, event);
     if (event.type === 'text') {
       this.lastTypedAt = Date.now();
       if (event.paste && (event.text.split('\n').length >= COLLAPSE_PASTE_LINES || event.text.length >= COLLAPSE_PASTE_CHARS)) this.pastes.push(event.text);
@@ -108,6 +112,8 @@ export class InputBox {
         return this.set(ed.killToLineStart(editor));
       case 'ctrl-k':
         return this.set(ed.killToLineEnd(editor));
+      case 'ctrl-r':
+        return void this.openSearch();
       default:
         return undefined;
     }
@@ -115,8 +121,34 @@ export class InputBox {
 
   /** Replaces the whole text (Ctrl+C clears; queued messages come back after Esc). */
   setText(text: string): void {
+    this.search = undefined;
     if (!text) this.pastes = [];
     this.set(ed.editorOf(text));
+  }
+
+  /**
+   * Ctrl+R: this process's history (newest) then the workspace's stored sessions. The matcher and
+   * the files load only now; the search shows "reading history" until they are in.
+   */
+  private async openSearch(): Promise<void> {
+    const search = new HistorySearch(this.changed);
+    this.search = search;
+    this.completion = undefined;
+    this.changed();
+    const stored = this.host.promptHistory().catch(() => [] as string[]);
+    await search.load(stored.then((texts) => [...this.history.newestFirst(), ...texts])).catch(() => {
+      search.loading = false;
+      this.changed();
+    });
+  }
+
+  private searchKey(search: HistorySearch, event: KeyEvent): undefined {
+    const action = search.handleKey(event);
+    if (!action) return undefined;
+    this.search = undefined;
+    if (action.type === 'accept') return this.set(ed.editorOf(action.text), false);
+    this.changed();
+    return undefined;
   }
 
   /** Empties the box and returns what was in it, remembered in the history. */

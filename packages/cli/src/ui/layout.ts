@@ -2,6 +2,7 @@ import { contextTokens } from './commands.js';
 import { renderCompletion } from './completion.js';
 import { renderConfirm } from './confirm-view.js';
 import type { ChatController } from './controller.js';
+import { renderHistorySearch } from './history-search.js';
 import { renderInput } from './input-view.js';
 import { renderPicker } from './picker.js';
 import { renderStatus } from './status-line.js';
@@ -42,6 +43,9 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
     middle = take(renderConfirm(ask, width, Math.max(1, budget - 2)));
   } else if (controller.picker) {
     middle = take(renderPicker(controller.picker, width, Math.max(1, Math.min(budget - 2, 14))));
+  } else if (controller.input.search) {
+    input = take(renderHistorySearch(controller.input.search, width, Math.max(3, Math.min(budget - 1, 12))));
+    input = [...take([[span('─'.repeat(width), S.gray)]]), ...input];
   } else {
     const placeholder = controller.running ? 'Type to queue a message for the agent · Esc interrupts' : 'Ask anything · / for commands · @ for files';
     input = take(renderInput(controller.input.editor, { width, maxRows: Math.min(10, Math.max(1, Math.floor(budget / 3))), placeholder }));

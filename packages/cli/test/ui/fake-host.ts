@@ -51,6 +51,8 @@ export interface FakeHostOptions {
   commands?: SlashCommandInfo[];
   paths?: string[];
   sessions?: SessionListing[];
+  /** Stored prompts Ctrl+R finds (newest first). */
+  promptHistory?: string[];
   history?: AgentMessage[];
   contextWindow?: number;
   agents?: { name: string; description: string }[];
@@ -218,6 +220,7 @@ export function createFakeHost(options: FakeHostOptions) {
       return `Model switched to ${name}.`;
     },
     listSessions: async () => options.sessions ?? [],
+    promptHistory: async () => options.promptHistory ?? [],
     async resume(id) {
       calls.push(`resume:${id}`);
       replace(makeSession([

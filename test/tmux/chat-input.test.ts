@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
+import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
+import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+
+// Issue #44 (the chat input): Ctrl+R history search, as a person types it.
+
+afterEach(closeOpen);
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startBeans(turns: ScriptTurn[], reuse?: { server: ScriptedServer; workspace: TempRepo }, env: Record<string, string> = {}) {
+  const server = reuse?.server ?? (await startScriptedOllama({ turns }));
+  const workspace = reuse?.workspace ?? makeTempRepo({ 'README.md': '# demo\n' });
+  const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ...env } });
+  open.push(reuse ? { session } : { session, server, workspace });
+  await session.waitForText('Ask anything', 15_000);
+  return { server, workspace, session };
+}
+
+type ChatBody = { messages: { role: string; content: string }[] };
+const userPrompts = (server: ScriptedServer) =>
+  server.requests.filter((request) => request.kind === 'chat').map((request) => (request.body as ChatBody).messages.filter((m) => m.role === 'user').at(-1)?.content);
+
+/** The input row: the line with the prompt sign above the status line. */
+const inputLine = (screen: string) => screen.split('\n').findLast((row) => row.startsWith('› ')) ?? '';
+
+describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
+  test('Ctrl+R in a new session finds a prompt from an earlier one; Enter puts it in the input', async () => {
+    const first = await startBeans([{ text: 'Noted that.' }]);
+    await first.session.submit('rename the helper in src/parse-config.ts');
+    await first.session.waitForText('Noted that.');
+    await first.session.submit('and run the tests');
+    await first.session.waitFor((screen) => screen.split('Noted that.').length > 2, 'the second answer');
+    first.session.press('C-d');
+    await first.session.waitForText('[beans exited with 0]');
+
+    const { session, server } = await startBeans([], first);
+    session.press('C-r');
+    await session.waitForText('search prompts:');
+    session.type('prsconf');
+    const found = await session.waitForText('prsconf   1 prompt');
+    expect(found).toContain('› rename the helper in src/parse-config.ts');
+    await pause(100);
+    session.press('Enter');
+    await session.waitFor((screen) => !screen.includes('search prompts:') && inputLine(screen).includes('rename the helper in src/parse-config.ts'), 'the prompt in the input');
+    const before = userPrompts(server).length;
+    await pause(100);
+    session.press('Enter');
+    await session.waitFor(() => userPrompts(server).length > before, 'the prompt sent');
+    expect(userPrompts(server).at(-1)).toContain('rename the helper in src/parse-config.ts');
+
+    // Esc leaves the search and keeps what was typed.
+    await session.waitForText('Ask anything');
+    session.type('a draft');
+    session.press('C-r');
+    await session.waitForText('search prompts:');
+    session.press('Escape');
+    await session.waitFor((screen) => !screen.includes('search prompts:'), 'the search to close');
+    expect(inputLine(session.visible())).toContain('a draft');
+  });
+});
