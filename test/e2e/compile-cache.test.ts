@@ -1,0 +1,62 @@
+// Node's compile cache (issue 36): kept in Beans' cache folder under the Beans and Node versions,
+// never in the way of a run (an unwritable folder, or entries that no longer match the bundle).
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScriptedServer } from '../support/script.ts';
+import { makeTempRepo, runBeans, scriptedOllama, type TempRepo } from './harness.ts';
+
+const VERSION = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version as string;
+
+let repo: TempRepo | undefined;
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  repo?.cleanup();
+  server = undefined;
+  repo = undefined;
+});
+
+async function askHi(env: NodeJS.ProcessEnv) {
+  server ??= await scriptedOllama({ turns: [{ text: 'hello' }, { text: 'hello' }, { text: 'hello' }] });
+  return runBeans(['-p', 'hi'], { cwd: repo!.dir, env: { ...repo!.env, ...env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
+}
+
+/** Every cache entry file below `dir` (Node keeps them in a folder per Node version and V8 flags). */
+function entries(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => path.join(dir, name)).filter((file) => statSync(file).isFile());
+}
+
+describe('compile cache', () => {
+  it('fills ~/.cache/beans-agent/compile-cache/<beans>-node<node> on the first run and survives entries that no longer match', async () => {
+    repo = makeTempRepo();
+    const first = await askHi({});
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toBe('hello\n');
+    const root = path.join(repo.home, '.cache', 'beans-agent', 'compile-cache');
+    expect(readdirSync(root)).toEqual([`${VERSION}-node${process.versions.node}`]);
+    const files = entries(root);
+    // The bundle's start-up chunks (cli.js and those it imports for a one-shot run) each got an entry.
+    expect(files.length).toBeGreaterThan(5);
+    // Entries made by another build (same names, other bytes) must be ignored, not run.
+    for (const file of files) writeFileSync(file, Buffer.alloc(statSync(file).size, 7));
+    const stale = await askHi({});
+    expect(stale.stderr).toBe('');
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toBe('hello\n');
+  });
+
+  it('follows XDG_CACHE_HOME, and runs without a cache when the folder cannot be made', async () => {
+    repo = makeTempRepo();
+    const xdg = path.join(repo.home, 'xdg-cache');
+    expect((await askHi({ XDG_CACHE_HOME: xdg })).stdout).toBe('hello\n');
+    expect(entries(path.join(xdg, 'beans-agent', 'compile-cache')).length).toBeGreaterThan(5);
+    // A file where the folder should be: nothing can be cached, and nothing is said about it.
+    const blocked = path.join(repo.home, 'not-a-folder');
+    writeFileSync(blocked, '');
+    const run = await askHi({ XDG_CACHE_HOME: blocked });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('hello\n');
+  });
+});
