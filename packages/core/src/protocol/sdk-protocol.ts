@@ -55,7 +55,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
 
   const start = (init?: InitializeRequest): Promise<AgentSession> =>
     (agent ??= (async () => {
-      const session = await createAgentSession(sessionOptions(options, init, channel, () => session));
+      const session: AgentSession = await createAgentSession(sessionOptions(options, init, channel, () => session));
       for (const warning of session.warnings) options.warn(`warning: ${warning}`);
       // SDK programs are written against Claude Code's tools: every message they read names them so.
       mapper = new SdkMessageMapper({ sessionId: session.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(session.providerId, model), toolNames: 'claude', workspaceRoot: session.workspace.root });

@@ -13,6 +13,7 @@ import { createPermissionChain } from './permission-chain.js';
 import { assembleAgentSession } from './session-object.js';
 import { loadSessionHooks } from './session-hooks.js';
 import type { AgentSessionOptions } from './session-options.js';
+import { bindRunContext, type CreateSessionOptions } from './run-context.js';
 import { openSessionStorage } from './session-storage.js';
 import { createSessionSubagents } from './session-subagents.js';
 import { settleAgent } from './settle-agent.js';
@@ -33,10 +34,10 @@ export type { AgentSession, PermissionRulesInfo } from './agent-session-types.js
  * Builds one session of Beans: every mode (one-shot, chat, `query()`, the SDK protocol, subagents'
  * workflows) is a thin client of it. A failure stops what was already started (MCP server processes).
  */
-export async function createAgentSession(options: AgentSessionOptions = {}): Promise<AgentSession> {
+export async function createAgentSession<TContext = unknown>(options: CreateSessionOptions<TContext> = {}): Promise<AgentSession> {
   const started: (() => Promise<void>)[] = [];
   try {
-    return await buildAgentSession(options, (stop) => started.push(stop));
+    return await buildAgentSession(await bindRunContext(options), (stop) => started.push(stop));
   } catch (error) {
     await Promise.all(started.map((stop) => stop()));
     throw error;

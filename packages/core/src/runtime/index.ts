@@ -1,4 +1,5 @@
 export { createAgentSession, type AgentSession, type PermissionRulesInfo } from './agent-session.js';
+export { bindRunContext, type CreateSessionOptions, type RunContextOptions } from './run-context.js';
 export type { AgentSessionOptions, CanUseTool, PermissionResult, ToolLimits } from './session-options.js';
 export { loadRuntimeBase, loadCatalog, sessionStore, providerIdOf, clientFor, resolveClientModel, builtinPluginsDir, programEnvironment, type RuntimeBase, type RuntimeBaseOptions } from './base.js';
 export { parsePermissionMode, sdkPermissionMode, type SdkPermissionMode } from './permission-mode.js';

@@ -9,7 +9,7 @@ import { SdkMessageMapper, type RunSummary } from './sdk-messages.js';
 import type { TurnOutcome } from './run-turn.js';
 import type { SdkMessage } from './sdk-types.js';
 import type { ToolNames } from './wire-names.js';
-import type { AgentSessionOptions } from './session-options.js';
+import type { CreateSessionOptions } from './run-context.js';
 import { rewindFilesResult, type RewindFilesResult } from './session-checkpoints.js';
 
 /** A user message as the Claude Agent SDK streams it in. */
@@ -26,7 +26,7 @@ export type SdkInputBlock =
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
   | { type: string; [key: string]: unknown };
 
-export interface QueryOptions extends Omit<AgentSessionOptions, 'interactive' | 'flags'> {
+export interface QueryOptions<TContext = unknown> extends Omit<CreateSessionOptions<TContext>, 'interactive' | 'flags'> {
   /** Aborting it interrupts the run in progress and ends the query. */
   abortController?: AbortController;
   /** Also yield `stream_event` messages as text and tool input stream in. */
@@ -56,12 +56,12 @@ export interface Query extends AsyncGenerator<SdkMessage, void> {
  * the agent to completion, and the generator yields exactly what `-o stream-json` prints: a
  * `system/init`, the assistant and tool-result messages as they happen, and a `result`.
  */
-export function query({ prompt, options = {} }: { prompt: string | AsyncIterable<SdkUserInput>; options?: QueryOptions }): Query {
+export function query<TContext = unknown>({ prompt, options = {} }: { prompt: string | AsyncIterable<SdkUserInput>; options?: QueryOptions<TContext> }): Query {
   const outbox = new AsyncQueue<SdkMessage>();
   let agent: AgentSession | undefined;
   let closed = false;
   const { enableFileCheckpointing, toolNames, ...sessionOptions } = options;
-  const ready = createAgentSession({ ...sessionOptions, interactive: false, flags: { 'checkpoints.enabled': enableFileCheckpointing === true } });
+  const ready = createAgentSession<TContext>({ ...sessionOptions, interactive: false, flags: { 'checkpoints.enabled': enableFileCheckpointing === true } });
 
   const run = async () => {
     agent = await ready;

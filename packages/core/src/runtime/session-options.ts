@@ -76,6 +76,8 @@ export interface AgentSessionOptions {
   canUseTool?: CanUseTool;
   /** Tools beyond the built-in ones (SDK or MCP tools); they are offered whatever the profile's tool list says. */
   tools?: AnyTool[];
+  /** The program's own object for this session (`createAgentSession`'s generic `context`); Beans passes it to the program's callbacks. */
+  context?: unknown;
   /** MCP servers in Claude Code's shape: `{ name: { command, args?, env? } | { type: 'http' | 'sse', url, headers? } }`. */
   mcpServers?: Record<string, unknown>;
   /** `--mcp-config`: files or JSON text holding `{ "mcpServers": ... }`. */

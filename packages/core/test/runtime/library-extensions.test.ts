@@ -67,4 +67,14 @@ describe('library extension points, each README example run as a program', () =>
     // Before it, nothing was cut: the 3rd request has all five messages.
     expect(messagesOf(chats[2]!).filter((message) => message.role !== 'system')).toHaveLength(5);
   });
+
+  it('context: the system prompt and the tools are functions of it; a tool reads its data', async () => {
+    const { stdout, chats } = await runExample('run-context.mjs', { turns: [{ toolCalls: [{ name: 'order_status', args: { id: 'A-17' } }] }, { text: 'Your order A-17 shipped on Monday.' }] });
+    expect(stdout).toBe('result: success, Your order A-17 shipped on Monday.\n');
+    const system = messagesOf(chats[0]!).find((message) => message.role === 'system')!;
+    expect(system.content).toContain("You answer Ada's questions about their orders. Be brief.");
+    const tools = (chats[0]!.body as { tools: { function: { name: string } }[] }).tools.map((tool) => tool.function.name);
+    expect(tools).toContain('order_status');
+    expect(messagesOf(chats[1]!).find((message) => message.role === 'tool')!.content).toBe('shipped on Monday');
+  });
 });
