@@ -1,10 +1,12 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
 import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
 
-// Issue #44 (the chat input): Ctrl+R history search, as a person types it.
+// Issue #44 (the chat input): Ctrl+R history search, Ctrl+G editor, as a person types them.
 
 afterEach(closeOpen);
 
@@ -59,5 +61,39 @@ describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
     session.press('Escape');
     await session.waitFor((screen) => !screen.includes('search prompts:'), 'the search to close');
     expect(inputLine(session.visible())).toContain('a draft');
+  });
+
+  test('Ctrl+G hands the draft to $EDITOR and takes back what it wrote; the screen comes back as it was', async () => {
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const editor = path.join(workspace.home, 'rewrite-draft.sh');
+    // Draws on the screen like a real editor, then rewrites the file from what it was given.
+    writeFileSync(editor, '#!/bin/sh\necho "EDITOR WAS HERE with $1"\nsleep 0.3\nprintf \'EDITED: %s\\nsecond line from the editor\\n\' "$(cat "$1")" > "$1"\n');
+    chmodSync(editor, 0o755);
+    const server = await startScriptedOllama({ turns: [{ text: 'Got both lines.' }] });
+    open.push({ server, workspace });
+    const { session } = await startBeans([], { server, workspace }, { EDITOR: editor });
+    session.type('my draft');
+    await session.waitFor((screen) => inputLine(screen).includes('my draft'), 'the draft');
+    session.press('C-g');
+    await session.waitForText('EDITOR WAS HERE with /');
+    await session.waitFor((screen) => screen.includes('second line from the editor'), 'the edited draft', 5000);
+    const screen = session.visible();
+    expect(screen).not.toContain('EDITOR WAS HERE');
+    expect(screen).toMatch(/^beans · /);
+    expect(screen).toContain('› EDITED: my draft\n  second line from the editor');
+    expect(screen.match(/Ask anything|EDITED: my draft/g)).toEqual(['EDITED: my draft']);
+    await pause(100);
+    session.press('Enter');
+    await session.waitForText('Got both lines.');
+    expect(userPrompts(server).at(-1)).toBe('EDITED: my draft\nsecond line from the editor');
+  });
+
+  test('Ctrl+G with an editor that fails keeps the draft and says why', async () => {
+    const { session } = await startBeans([{ text: 'unused' }], undefined, { EDITOR: 'false' });
+    session.type('keep me');
+    await session.waitFor((screen) => inputLine(screen).includes('keep me'), 'the draft');
+    session.press('C-g');
+    await session.waitForText('The editor (false) exited with status 1. The draft is unchanged.');
+    expect(inputLine(session.visible())).toContain('keep me');
   });
 });

@@ -22,6 +22,8 @@ export interface ControllerOptions {
   idleNoticeMs?: number;
   /** Writes control data to the terminal as it is (OSC 52 for /copy); absent when there is no terminal. */
   writeTerminal?(data: string): void;
+  /** Ctrl+G: the draft edited in the user's editor, the terminal handed over meanwhile (run-chat). */
+  editDraft?(draft: string): { text: string } | { error: string };
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
@@ -236,11 +238,20 @@ export class ChatController {
     const action = this.input.handleKey(event);
     if (action?.type === 'submit') this.submit(action.text, action.display);
     else if (action?.type === 'exit') this.exit(0);
+    else if (action?.type === 'edit-draft') this.editDraft();
     else if (action?.type === 'escape') {
       if (this.task) this.task.abort.abort();
       else if (this.running) this.interrupt();
       else if (this.input.editor.text === '') this.escapeOnEmptyInput();
     }
+  }
+
+  private editDraft(): void {
+    const edited = this.options.editDraft?.(this.input.editor.text);
+    if (!edited) return;
+    if ('error' in edited) this.transcript.note('error', edited.error);
+    else this.input.setText(edited.text);
+    this.changed();
   }
 
   /** Esc twice on an empty input opens /rewind, as in Claude Code. */

@@ -6,7 +6,7 @@ import { HistorySearch } from './history-search.js';
 import type { KeyEvent } from './keys.js';
 
 /** What a key in the input box asks the rest of the UI to do. */
-export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' };
+export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' } | { type: 'edit-draft' };
 
 /** A paste this long shows as one line in the transcript. */
 const COLLAPSE_PASTE_LINES = 10;
@@ -114,6 +114,8 @@ export class InputBox {
         return this.set(ed.killToLineEnd(editor));
       case 'ctrl-r':
         return void this.openSearch();
+      case 'ctrl-g':
+        return { type: 'edit-draft' };
       default:
         return undefined;
     }

@@ -1,5 +1,6 @@
 import type { ChatHost } from '../chat-host.js';
 import { ChatController } from './controller.js';
+import { editDraftExternally } from './external-editor.js';
 import { loadHighlighter } from './highlight.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
 
@@ -78,6 +79,7 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
       instance = mount();
     },
     writeTerminal: (data) => stdout.write(data),
+    editDraft: (draft) => editDraftExternally(draft, { stdin: options.stdin ?? process.stdin, stdout }),
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
