@@ -63,6 +63,82 @@ describe.each(providers)('read_file of a picture on $provider', ({ provider, sta
   });
 });
 
+const userPictures: Record<string, (body: Body) => unknown> = {
+  anthropic: (body) => (body.messages as { role: string; content: unknown }[]).filter((message) => message.role === 'user').flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
+  openai: (body) => (body.messages as { role: string; content: unknown }[]).filter((message) => message.role === 'user').flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
+  gemini: (body) => (body.contents as { role: string; parts: Record<string, unknown>[] }[]).filter((content) => content.role === 'user').flatMap((content) => content.parts),
+  ollama: (body) => (body.messages as { role: string; images?: string[] }[]).filter((message) => message.role === 'user').flatMap((message) => message.images ?? []),
+};
+
+describe.each(providers)('@shot.png in a one-shot prompt on $provider', ({ provider, start, env }) => {
+  it('attaches that exact picture to the first request, after its label', async () => {
+    const server = await start({ turns: [{ text: 'A gradient.' }], apiKey: 'k' });
+    servers.push(server);
+    const repo = makeTempRepo({ 'shot.png': PNG });
+    const run = await runBeans(['-p', 'what is in @shot.png?', '--provider', provider], { cwd: repo.dir, env: { ...repo.env, ...env(server.url) } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('A gradient.');
+    const first = server.requests.find((request) => request.kind === 'chat')!.body as Body;
+    const sent = userPictures[provider]!(first);
+    const json = JSON.stringify(first);
+    expect(json).toContain('what is in @shot.png?');
+    expect(json).toContain('[image: shot.png 40×30');
+    // The last block of the prompt carries the cache breakpoint.
+    if (provider === 'anthropic') expect(sent).toContainEqual(expect.objectContaining({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: DATA } }));
+    if (provider === 'openai') expect(sent).toContainEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${DATA}` } });
+    if (provider === 'gemini') expect(sent).toContainEqual({ inlineData: { mimeType: 'image/png', data: DATA } });
+    if (provider === 'ollama') expect(sent).toEqual([DATA]);
+  });
+});
+
+describe('attachments in a stored session', () => {
+  it('--continue sends the attached picture again with the history', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'A gradient.' }, { text: 'Still a gradient.' }] });
+    servers.push(server);
+    const repo = makeTempRepo({ 'shot.png': PNG });
+    const env = { ...repo.env, OLLAMA_HOST: server.url };
+    expect((await runBeans(['-p', 'what is in @shot.png?'], { cwd: repo.dir, env })).code).toBe(0);
+    const again = await runBeans(['-p', 'and the colours?', '--continue'], { cwd: repo.dir, env });
+    expect(again.code, again.stderr).toBe(0);
+    const second = server.requests.filter((request) => request.kind === 'chat')[1]!.body as Body;
+    expect(userPictures.ollama!(second)).toEqual([DATA]);
+    expect(JSON.stringify(second)).toContain('and the colours?');
+  });
+});
+
+describe('@file attachments that cannot be sent', () => {
+  it('a cut-off picture is a clear error and no request is made', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'never' }] });
+    servers.push(server);
+    const repo = makeTempRepo({ 'cut.png': PNG.subarray(0, PNG.length - 20) });
+    const run = await runBeans(['-p', 'look at @cut.png'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('@cut.png: cut.png is a damaged or cut-off PNG picture; nothing was sent.');
+    expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(0);
+  });
+
+  it('a file under a read deny rule is refused, as read_file refuses it', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'never' }] });
+    servers.push(server);
+    const repo = makeTempRepo({ 'secret.png': PNG, '.beans/settings.json': JSON.stringify({ permissions: { deny: ['read_file(secret.png)'] } }) });
+    const run = await runBeans(['-p', 'look at @secret.png'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('@secret.png is blocked by a read_file deny rule');
+    expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(0);
+  });
+
+  it('a PDF named with @ reaches the model as its text', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'done' }] });
+    servers.push(server);
+    const repo = makeTempRepo({ 'docs/api.pdf': makePdf(['POST /v1/things creates a thing']) });
+    const run = await runBeans(['-p', 'summarise @docs/api.pdf'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code, run.stderr).toBe(0);
+    const first = JSON.stringify(server.requests.find((request) => request.kind === 'chat')!.body);
+    expect(first).toContain('[PDF: docs/api.pdf, 1 page]');
+    expect(first).toContain('POST /v1/things creates a thing');
+  });
+});
+
 describe('read_file of a PDF', () => {
   it("reaches the model as its text when the content stream is compressed", async () => {
     const server = await startScriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }] });

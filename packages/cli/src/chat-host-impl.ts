@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, storedPrompts, expandFileReferences, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
+import { PluginStore, describeHookSource, storedPrompts, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
 import { openInEditor } from './open-editor.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
@@ -69,7 +69,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       app.setAsker(asker);
     },
     preparePrompt: (text) => app.preparePrompt(text),
-    attachFiles: (text) => expandFileReferences(text, app.workspace.root),
+    attachFiles: (message) => app.attachFiles(message),
     runTurn: (prompts) => app.runTurn(prompts),
     notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),

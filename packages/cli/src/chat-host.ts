@@ -82,8 +82,11 @@ export interface ChatHost {
   runTurn(prompts: UserMessage[]): Promise<TurnOutcome>;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
   preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
-  /** `@path` words: the text with each named workspace file's contents attached (bounded; others stay text). */
-  attachFiles(text: string): Promise<string>;
+  /**
+   * `@path` words: the message with each named workspace file attached (text bounded after the words;
+   * pictures, PDFs and notebooks as parts; others stay text), or why nothing can be sent.
+   */
+  attachFiles(message: UserMessage): Promise<{ message: UserMessage } | { error: string }>;
   /** `/profile`: the active profile and which step of the chain chose it. */
   describeProfile(): string;
   /** `active` marks the agent that holds the conversation (the profile's, or one it was handed off to). */

@@ -18,6 +18,13 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
 
   const prepared = await agent.preparePrompt(prompt);
   if ('error' in prepared) throw new UsageError(prepared.error);
+  // `@shot.png` in a typed prompt attaches the file, as in chat (a command's prompt attached its own).
+  const typed = prepared.messages.at(-1);
+  if (typed?.role === 'user' && (typed.origin === undefined || typed.origin === 'prompt')) {
+    const attached = await agent.attachFiles(typed);
+    if ('error' in attached) throw new UsageError(attached.error);
+    prepared.messages[prepared.messages.length - 1] = attached.message;
+  }
 
   const mapper = new SdkMessageMapper({ sessionId: session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(agent.providerId, model), toolNames: options.toolNames, workspaceRoot: agent.workspace.root });
   if (format === 'stream-json') {

@@ -351,8 +351,13 @@ export class ChatController {
       if ('error' in prepared) return this.transcript.note('error', prepared.error);
       const prompts: UserMessage[] = [];
       for (const message of prepared.messages) {
-        if (message.role === 'user') prompts.push(message.origin === undefined || message.origin === 'prompt' ? await this.withAttachments(message, display) : message);
-        else session.append(message);
+        if (message.role !== 'user') session.append(message);
+        else if (message.origin !== undefined && message.origin !== 'prompt') prompts.push(message);
+        else {
+          const attached = await this.withAttachments(message, display);
+          if ('error' in attached) return this.transcript.note('error', attached.error);
+          prompts.push(attached.message);
+        }
       }
       if (prompts.length === 0) return;
       // A message queued just as the run ended is not lost: the session runs it before it returns.
@@ -373,10 +378,10 @@ export class ChatController {
    * A typed prompt with its `@file` contents attached for the model; the transcript shows what was
    * typed (large pastes collapsed) and one line per attached file.
    */
-  private async withAttachments(message: UserMessage, display?: string): Promise<UserMessage> {
-    const content = await this.host.attachFiles(message.content);
-    if (content === message.content && display === undefined) return message;
-    return { ...message, content, display: display ?? message.display ?? message.content };
+  private async withAttachments(message: UserMessage, display?: string): Promise<{ message: UserMessage } | { error: string }> {
+    const attached = await this.host.attachFiles(message);
+    if ('error' in attached || display === undefined) return attached;
+    return { message: { ...attached.message, display } };
   }
 
   /** Notification hooks hear when the agent has waited a minute for the person after a turn. */

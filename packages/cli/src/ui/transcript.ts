@@ -1,4 +1,4 @@
-import { summarizeCall, type ToolResult, type ToolResultMessage, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
+import { attachmentLabels, summarizeCall, type ToolResult, type ToolResultMessage, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTool, type ToolView } from './tool-view.js';
@@ -295,7 +295,10 @@ export class TranscriptStore {
       return this.skillNotice(message.display ?? `loaded a skill: ${first.length > 100 ? `${first.slice(0, 100)}…` : first}`);
     }
     if (message.display) {
-      const files = attachedFiles(message.content).map((file) => `⎿ attached ${file.path} · ${file.lines} line${file.lines === 1 ? '' : 's'}`);
+      const files = [
+        ...attachedFiles(message.content).map((file) => `⎿ attached ${file.path} · ${file.lines} line${file.lines === 1 ? '' : 's'}`),
+        ...attachmentLabels(message.parts).map((label) => `⎿ ${label}`),
+      ];
       return this.user(message.display, undefined, files);
     }
     if (message.origin === 'command') {

@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { makePng } from '../../../../test/support/media.ts';
 import { KEY, closeChats, startFakeChat } from './harness.js';
 
 afterEach(closeChats);
@@ -21,6 +22,27 @@ describe('@file', () => {
     const sent = userText(fake.requests[0]!);
     expect(sent).toContain('explain @src/app.ts please');
     expect(sent).toContain('Contents of src/app.ts:\n```\nexport const a = 1;\nexport const b = 2;\nexport const c = 3;\n```');
+  });
+
+  test('a picture rides along as an image part; the transcript shows its label line', async () => {
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['a gradient'] }] });
+    const png = makePng(40, 30);
+    writeFileSync(path.join(fake.root, 'shot.png'), png);
+    await chat.submit('what is in @shot.png?');
+    const frame = await chat.waitForText('a gradient');
+    expect(frame).toContain('› what is in @shot.png?');
+    expect(frame).toMatch(/⎿ \[image: shot\.png 40×30, [\d.]+ KB\]/);
+    const content = fake.requests[0]!.messages.filter((message) => message.role === 'user').at(-1)!.content;
+    expect(content).toContainEqual({ type: 'image', mimeType: 'image/png', data: png.toString('base64') });
+  });
+
+  test('a damaged picture is an error in the transcript and nothing is sent', async () => {
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['never'] }] });
+    writeFileSync(path.join(fake.root, 'cut.png'), makePng(40, 30).subarray(0, 60));
+    await chat.submit('what is in @cut.png?');
+    const frame = await chat.waitForText('nothing was sent');
+    expect(frame).toContain('@cut.png: cut.png is a damaged or cut-off PNG picture; nothing was sent.');
+    expect(fake.requests).toHaveLength(0);
   });
 
   test('a file outside the workspace (or missing) is not attached: the words stay text', async () => {

@@ -23,7 +23,7 @@ import {
   type ChatRequest,
   type LLMClient,
   type ModelInfo,
-  expandFileReferences,
+  attachFileReferences,
   type PermissionMode,
   type ToolRule,
   parseToolRules,
@@ -206,7 +206,7 @@ export function createFakeHost(options: FakeHostOptions) {
       if (text.startsWith('/')) return { error: `Unknown command ${text.split(' ')[0]}. Type /help to see the commands.` };
       return { messages: [{ role: 'user', content: text, origin: 'prompt', timestamp: Date.now() }] };
     },
-    attachFiles: (text) => expandFileReferences(text, root),
+    attachFiles: (message) => attachFileReferences(message, root),
     describeProfile: () => 'Profile: default\nChosen because: no other profile was configured.',
     listAgents: () => options.agents ?? [{ name: 'code:reviewer', description: 'Reviews code' }],
     async switchAgent(name) {

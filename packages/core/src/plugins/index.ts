@@ -62,6 +62,7 @@ export {
   type CommandRulesOptions,
   type ShellRunResult,
 } from './preprocess.js';
+export { attachmentLabels, expandAttachments, type AttachOptions, type Attachments } from './attachments.js';
 export {
   MarketplaceError,
   PluginStore,

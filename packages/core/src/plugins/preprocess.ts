@@ -1,13 +1,10 @@
-import { realpath, readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { classifyReadOnly } from '../permissions/read-only.js';
 import { allowRulesCover, findDenyingRule, parseToolRules, type ToolRule } from '../permissions/rules.js';
 import { analyzeShellCommand } from '../permissions/shell-parse.js';
-import { isInside } from '../workspace/paths.js';
+import { expandAttachments } from './attachments.js';
 
 // A command's shell output is context, not a log: keep the prompt a sane size.
 const MAX_SHELL_OUTPUT = 30_000;
-const MAX_FILE_CHARS = 100_000;
 
 export interface ShellRunResult {
   /** stdout and stderr as the command printed them. */
@@ -129,37 +126,13 @@ export function commandRulesAllow(rules: readonly string[] | undefined, deny: re
   };
 }
 
-// `@src/app.ts` after a line start or a space; trailing sentence punctuation is not part of it.
-const FILE_REFERENCE = /(?<=^|\s)@([\w.~/-][^\s`'"<>]*)/gm;
-
 /**
- * Claude Code's `@path` references: each names a file whose contents follow the prompt. Only
- * regular files inside the workspace are read (a link leading out is not); others stay plain text.
+ * Claude Code's `@path` references as text only: each text file's contents follow the prompt.
+ * Pictures, PDFs and notebooks need parts: see expandAttachments.
  */
 export async function expandFileReferences(text: string, workspaceRoot: string): Promise<string> {
-  const seen = new Set<string>();
-  const attached: string[] = [];
-  const rootReal = await realpath(workspaceRoot);
-  for (const match of text.matchAll(FILE_REFERENCE)) {
-    const written = match[1]!.replace(/[.,;:!?)\]]+$/, '');
-    if (written === '' || seen.has(written)) continue;
-    seen.add(written);
-    const content = await readWorkspaceFile(written, workspaceRoot, rootReal);
-    if (content !== undefined) attached.push(`Contents of ${written}:\n\`\`\`\n${content}\n\`\`\``);
-  }
-  return attached.length === 0 ? text : `${text}\n\n${attached.join('\n\n')}`;
-}
-
-async function readWorkspaceFile(written: string, root: string, rootReal: string): Promise<string | undefined> {
-  const target = path.resolve(root, written);
-  try {
-    const real = await realpath(target);
-    if (!isInside(rootReal, real) || !(await stat(real)).isFile()) return undefined;
-    const text = await readFile(real, 'utf8');
-    return text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[... cut at ${MAX_FILE_CHARS} characters]` : text.replace(/\n$/, '');
-  } catch {
-    return undefined;
-  }
+  const expanded = await expandAttachments(text, workspaceRoot);
+  return 'error' in expanded ? text : expanded.text;
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${BEANS_PLUGIN_ROOT}` -> the plugin's folder (hooks, MCP configs, bodies). */

@@ -12,6 +12,7 @@ import type { SubagentDefinition, SubagentOutcome } from '../subagents/index.js'
 import type { ToolResult } from '../tools/tool.js';
 import type { BackgroundTasks } from '../tools/background-tasks.js';
 import type { Workspace } from '../workspace/workspace.js';
+import type { Attached } from './attach-files.js';
 import type { RuntimeBase } from './base.js';
 import type { Prepared } from './prepare-prompt.js';
 import type { TurnOutcome } from './run-turn.js';
@@ -58,6 +59,8 @@ export interface AgentSession {
   setAsker(asker: AskUser | undefined): void;
   /** Slash commands, skills and triggers turned into the messages of a run. */
   preparePrompt(text: string): Promise<Prepared>;
+  /** `@path` files of a typed prompt attached (pictures as image parts), under the session's read deny rules; an unreadable picture is an error. */
+  attachFiles(message: UserMessage): Promise<Attached>;
   /** Summarises the conversation so far into a compaction note; returns a line to show. */
   compact(signal: AbortSignal, focus?: string): Promise<string>;
   /** Replaces the live conversation with a fresh one, or with a stored one (`resumeId`). */

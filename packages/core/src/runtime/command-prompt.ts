@@ -21,7 +21,7 @@ export interface CommandPromptInput {
   workspaceTrusted: boolean;
   sandbox: ShellSandbox | undefined;
   storage: SessionStorage;
-  permissions: Pick<PermissionChain, 'allow' | 'deny' | 'readOnlyCommands'>;
+  permissions: Pick<PermissionChain, 'allow' | 'deny' | 'readOnlyCommands' | 'readDenied'>;
   live: Live;
 }
 
@@ -41,6 +41,7 @@ export function createCommandPrompt(input: CommandPromptInput): (text: string) =
     }
     const prepared = await preparePrompt(text, input.catalog, {
       workspaceRoot: base.workspace.root,
+      readDenied: permissions.readDenied,
       runShell: async (command, signal) => {
         const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox });
         const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;

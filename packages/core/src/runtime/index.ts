@@ -4,6 +4,7 @@ export type { AgentSessionOptions, CanUseTool, PermissionResult, ToolLimits } fr
 export { loadRuntimeBase, loadCatalog, sessionStore, providerIdOf, clientFor, resolveClientModel, builtinPluginsDir, programEnvironment, type RuntimeBase, type RuntimeBaseOptions } from './base.js';
 export { parsePermissionMode, sdkPermissionMode, type SdkPermissionMode } from './permission-mode.js';
 export { preparePrompt, type Prepared } from './prepare-prompt.js';
+export { attachFileReferences, type Attached } from './attach-files.js';
 export { compactSession } from './compact.js';
 export { generateProfile } from './profile-writer.js';
 export { parseOutputSchema, withStructuredOutput, STRUCTURED_OUTPUT_RETRIES, type OutputFormat, type OutputSchema } from './structured-output.js';

@@ -3,7 +3,7 @@ import type { UserMessage } from '../agent/types.js';
 import { builtinPromptMessage } from '../memory/init-prompt.js';
 import {
   BUILTIN_COMMAND_NAMES,
-  expandFileReferences,
+  expandAttachments,
   expandSlashInput,
   parseSlashInput,
   runCommandShell,
@@ -26,6 +26,8 @@ export interface CommandPreprocessing {
   /** False for a command from the workspace of a folder the user has not trusted: its allowed-tools grant nothing. */
   commandTrusted(commandPath: string): boolean;
   signal?: AbortSignal;
+  /** The session's read_file deny rules, for the command's `@path` references. */
+  readDenied?: (relativePath: string) => boolean;
 }
 
 /**
@@ -56,8 +58,10 @@ export async function preparePrompt(text: string, catalog: PluginCatalog, prepro
         commandName,
         ...(trusted || expanded.run.allowedTools.length === 0 ? {} : { deniedBecause: `this folder is not trusted, so the allowed-tools of ${commandName} do not apply; \`beans trust\` trusts it` }),
       });
-      const prompt = await expandFileReferences(shell, preprocessing.workspaceRoot);
-      return { messages: [userMessage(prompt, expanded.origin, expanded.display)], run };
+      const attached = await expandAttachments(shell, preprocessing.workspaceRoot, { readDenied: preprocessing.readDenied });
+      if ('error' in attached) return attached;
+      const message = userMessage(attached.text, expanded.origin, expanded.display);
+      return { messages: [attached.parts.length > 0 ? { ...message, parts: attached.parts } : message], run };
     }
     if (expanded) return { messages: [userMessage(expanded.prompt, expanded.origin, expanded.display)] };
     return { error: `Unknown command /${slash.name}. \`beans plugins list\` shows the commands and skills plugins add; /help lists them in chat.` };

@@ -7,6 +7,7 @@ import { shellTool } from '../tools/shell.js';
 import type { AgentSession } from './agent-session-types.js';
 import type { RuntimeBase } from './base.js';
 import type { CatalogAndSubagents } from './catalog-subagents.js';
+import { attachFileReferences } from './attach-files.js';
 import { createCommandPrompt } from './command-prompt.js';
 import type { Compaction } from './compaction-hooks.js';
 import { compactSession } from './compact.js';
@@ -94,6 +95,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       live.asker = next;
     },
     preparePrompt: createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live }),
+    attachFiles: (message) => attachFileReferences(message, base.workspace.root, { readDenied: permissions.readDenied }),
     async compact(signal, focus) {
       await compaction.before(signal, 'manual', focus);
       const window = await compaction.contextWindowOf(live.session.model, signal).catch(() => undefined);
