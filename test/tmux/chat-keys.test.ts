@@ -46,7 +46,6 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     expect(question).not.toContain('"content"');
     await new Promise((resolve) => setTimeout(resolve, 400));
     session.type('n');
-    session.press('Enter');
     await session.waitForText('Tell the model why');
     session.press('Enter');
     await session.waitForText('Left it.');

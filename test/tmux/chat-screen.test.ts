@@ -103,7 +103,6 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     await session.waitForText('Allow write_file one.txt?');
     await sleep(400);
     session.type('a');
-    session.press('Enter');
     await session.waitForText('first done');
     await session.submit('/permissions');
     const listing = await session.waitForText('Forget a session approval?');

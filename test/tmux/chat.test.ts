@@ -50,13 +50,13 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
       { text: 'I wrote notes/hello.txt.' },
     ]);
     await session.submit('write a greeting');
-    const prompt = await session.waitForText('Allow write_file notes/hello.txt?');
+    // The diff follows the question as soon as the preview is ready.
+    const prompt = await session.waitFor((screen) => screen.includes('Allow write_file notes/hello.txt?') && /1 \+ Hello from beans/.test(screen), 'the question with its diff');
     expect(prompt).toMatch(/1 \+ Hello from beans/);
     expect(existsSync(path.join(workspace.dir, 'notes/hello.txt'))).toBe(false);
-    // A person reads the question, chooses, then confirms with Enter.
+    // A person reads the question and answers with one key, as in Claude Code.
     await new Promise((resolve) => setTimeout(resolve, 400));
     session.type('y');
-    session.press('Enter');
     const screen = await session.waitForText('I wrote notes/hello.txt.');
     expect(screen).toContain('✓ write_file notes/hello.txt');
     expect(readFileSync(path.join(workspace.dir, 'notes/hello.txt'), 'utf8')).toBe('Hello from beans\n');
@@ -94,7 +94,6 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
     await session.waitForText('Allow write_file hello.txt?');
     await new Promise((resolve) => setTimeout(resolve, 400));
     session.type('n');
-    session.press('Enter');
     await session.waitForText('Tell the model why');
     await session.submit('put it under docs instead');
     const screen = await session.waitForText('Understood, I will not write it.');

@@ -28,7 +28,6 @@ describe.skipIf(!hasTmux)('read-only commands in the chat (tmux)', () => {
     expect(question).not.toMatch(/Allow shell git status/);
     await new Promise((resolve) => setTimeout(resolve, 400));
     session.type('n');
-    session.press('Enter');
     await session.waitForText('Tell the model why');
     await session.submit('not now');
     const screen = await session.waitForText('All checked.');

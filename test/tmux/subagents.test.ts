@@ -74,7 +74,6 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     expect(asking).toMatch(/task finder: write a file · awaiting approval/);
     await new Promise((resolve) => setTimeout(resolve, 400));
     session.type('y');
-    session.press('Enter');
     await session.waitForText('The child is done.');
     expect(readFileSync(path.join(workspace.dir, 'child.txt'), 'utf8')).toBe('from-the-child\n');
   }, 40_000);

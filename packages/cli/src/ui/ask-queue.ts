@@ -45,6 +45,7 @@ export class AskQueue {
         loading: true,
         stage: 'choose',
         selected: 'once',
+        scroll: 0,
         reason: ed.EMPTY_EDITOR,
         guardUntil: now + (now - this.hooks.lastTypedAt() < TYPING_GUARD_MS ? TYPING_GUARD_MS : ARM_MS),
         resolve: (answer) => {
@@ -69,15 +70,19 @@ export class AskQueue {
   }
 
   /**
-   * Letters (y, a, n) and arrows choose, Enter confirms, Esc denies and stops the turn. Keys that
-   * arrive before the prompt could be read (typed ahead, or right as it appears) do nothing: a
-   * word being typed must never approve `rm -rf`.
+   * A letter answers at once (y once, a always, n no and then an optional reason), as in Claude
+   * Code; arrows move the highlight and Enter takes it; Esc denies and stops the turn. A preview
+   * taller than the screen scrolls with Up/Down, PgUp/PgDn, Home/End. Keys that arrive before the
+   * prompt could be read (typed ahead, or right as it appears) answer nothing: a word being typed
+   * must never approve `rm -rf`.
    */
   handleKey(event: KeyEvent): void {
     const ask = this.asks[0];
     if (!ask) return;
     if (ask.stage === 'reason') return this.reasonKey(event, ask);
     if (event.type === 'key' && event.name === 'escape') return ask.resolve({ decision: 'deny', reason: 'The user stopped the turn.', interrupt: true });
+    // Scrolling answers nothing, so it works from the first moment.
+    if (event.type === 'key' && this.scroll(ask, event.name)) return this.hooks.changed();
     if (Date.now() < ask.guardUntil) return;
     if (event.type === 'key') {
       if (event.name === 'enter') return this.confirm(ask);
@@ -88,11 +93,24 @@ export class AskQueue {
       }
       return;
     }
+    // One letter alone; a run of text ("yes", a paste) is not an answer.
     const chosen = ({ y: 'once', a: 'always', n: 'deny' } as const)[event.text.toLowerCase() as 'y' | 'a' | 'n'];
-    if (chosen) {
+    if (chosen && !event.paste) {
       ask.selected = chosen;
-      this.hooks.changed();
+      this.confirm(ask);
     }
+  }
+
+  /** Moves the preview's window when it is taller than the screen; false when the key is not a scroll. */
+  private scroll(ask: PendingAsk, key: string): boolean {
+    const view = ask.view;
+    if (!view || view.total <= view.rows) return false;
+    const page = Math.max(1, view.rows - 1);
+    const steps: Record<string, number> = { up: -1, down: 1, pageup: -page, pagedown: page, home: -view.total, end: view.total };
+    const step = steps[key];
+    if (step === undefined) return false;
+    ask.scroll = Math.max(0, Math.min(view.total - view.rows, ask.scroll + step));
+    return true;
   }
 
   private confirm(ask: PendingAsk): void {

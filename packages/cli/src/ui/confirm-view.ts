@@ -15,8 +15,12 @@ export interface PendingAsk {
   loading: boolean;
   /** After choosing no, the user may type why; the reason goes back to the model. */
   stage: 'choose' | 'reason';
-  /** The answer Enter would give; letters and arrows move it, only Enter confirms. */
+  /** The answer Enter would give (the highlighted one); arrows move it, a letter answers at once. */
   selected: 'once' | 'always' | 'deny';
+  /** First row of the preview shown: a long diff scrolls while the question is open. */
+  scroll: number;
+  /** What the last frame could show: rows of preview in view and in all (for paging). */
+  view?: { rows: number; total: number };
   reason: Editor;
   /** Until then, letters are ignored: the user was typing when the prompt appeared. */
   guardUntil: number;
@@ -25,7 +29,8 @@ export interface PendingAsk {
 
 const INDENT = '  ';
 
-function body(ask: PendingAsk, width: number): StyledLine[] {
+/** What the call will do, whole (every row of a diff): the question shows a scrolled window of it. */
+export function previewRows(ask: PendingAsk, width: number): StyledLine[] {
   const input = ask.request.input as Record<string, unknown> | undefined;
   if (ask.preview?.kind === 'diff') {
     const { path, added, removed, diff } = ask.preview;
@@ -71,7 +76,7 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
               ...choice('once', 'y', 'yes', 'green'),
               ...choice('always', 'a', 'always this session', 'green'),
               ...choice('deny', 'n', 'no', 'red'),
-              span('· Enter confirms · Esc stops', S.dim),
+              span('· Enter takes the highlighted · Esc stops', S.dim),
             ],
             width,
           ),
@@ -81,5 +86,30 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
           ...renderInput(ask.reason, { width, maxRows: 2, prompt: `${INDENT}› ` }),
         ];
   const room = Math.max(0, maxRows - 1 - footer.length);
-  return [title, ...clipRows(body(ask, width), room, INDENT), ...footer].slice(0, Math.max(1, maxRows));
+  return [title, ...scrolled(ask, previewRows(ask, width), room, width), ...footer].slice(0, Math.max(1, maxRows));
+}
+
+/**
+ * The window of the preview that fits in `room` rows, from `ask.scroll`, with a row above saying how
+ * much is hidden before it and one below saying how much after, and which keys move it. Records
+ * the window size on the ask so the keys page by what the person sees.
+ */
+function scrolled(ask: PendingAsk, rows: StyledLine[], room: number, width: number): StyledLine[] {
+  if (rows.length <= room) {
+    ask.scroll = 0;
+    ask.view = { rows: rows.length, total: rows.length };
+    return rows;
+  }
+  if (room < 3) return clipRows(rows, room, INDENT);
+  const shown = room - 2;
+  ask.scroll = Math.max(0, Math.min(ask.scroll, rows.length - shown));
+  ask.view = { rows: shown, total: rows.length };
+  const end = ask.scroll + shown;
+  const above = ask.scroll > 0 ? `↑ ${ask.scroll} line${ask.scroll === 1 ? '' : 's'} above` : 'top';
+  const below = end < rows.length ? `↓ ${rows.length - end} more line${rows.length - end === 1 ? '' : 's'}` : 'end';
+  return [
+    truncateLine([span(`${INDENT}${above}`, S.dim), span(` · rows ${ask.scroll + 1}-${end} of ${rows.length}`, S.dim)], width),
+    ...rows.slice(ask.scroll, end),
+    truncateLine([span(`${INDENT}${below}`, S.dim), span(' · ↑↓ PgUp PgDn Home End scroll · ctrl+o prints it all above', S.dim)], width),
+  ];
 }

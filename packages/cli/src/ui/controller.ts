@@ -2,6 +2,7 @@ import { addUsage, contentText, emptyUsage, userMessage, type UsageTotals, type 
 import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
+import { previewRows } from './confirm-view.js';
 import { findBuiltin, type CommandContext } from './commands.js';
 import { FrameClock } from './frame-clock.js';
 import { InputBox } from './input-box.js';
@@ -159,6 +160,14 @@ export class ChatController {
     this.changed();
   }
 
+  /** Ctrl+O at a question: the whole preview goes to the scrollback above, to read with the terminal's own scrolling. */
+  private printPreview(): void {
+    const ask = this.questions.current!;
+    const rows = previewRows(ask, this.transcript.width);
+    this.transcript.output([[span(`Whole preview of ${ask.request.tool.name}${ask.summary ? ` ${ask.summary}` : ''} (${rows.length} rows):`, S.bold)], ...rows]);
+    this.changed();
+  }
+
   /** An error as a note: its message, and with `debug` its stack too. */
   describeError(error: unknown): string {
     if (this.host.display.debug && error instanceof Error && error.stack) return error.stack;
@@ -231,7 +240,7 @@ export class ChatController {
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
     if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
-    if (event.type === 'key' && event.name === 'ctrl-o') return void this.toggleToolOutput();
+    if (event.type === 'key' && event.name === 'ctrl-o') return this.questions.current ? this.printPreview() : void this.toggleToolOutput();
     if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);

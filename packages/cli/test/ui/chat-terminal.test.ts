@@ -136,14 +136,28 @@ describe('the live area', () => {
     controller.dispose();
   });
 
-  test('a diff in the confirmation prompt is cut to fit the screen', async () => {
+  test('a diff taller than the screen scrolls inside the question: arrows, PgDn, End, Home; Ctrl+O prints it whole above', async () => {
     const content = Array.from({ length: 200 }, (_, index) => `line ${index}`).join('\n');
     const { chat } = setup({ turns: [{ toolCalls: [write('big.txt', content)] }, { chunks: ['ok'] }] }, { columns: 80, rows: 20 });
     await chat.submit('write big');
-    const frame = await chat.waitFor((current) => current.includes('Enter confirms') && /… \d+ more lines/.test(current), 'the question with its cut diff');
+    const frame = await chat.waitFor((current) => current.includes('Enter takes the highlighted') && /↓ \d+ more lines/.test(current), 'the question with its diff window');
     const liveRows = stripAnsi(frame).split('\n');
     const promptAt = liveRows.findIndex((row) => row.startsWith('? Allow write_file'));
     expect(liveRows.length - promptAt).toBeLessThanOrEqual(19);
-    expect(frame).toMatch(/… \d+ more lines/);
+    expect(frame).toContain('line 0');
+    expect(frame).not.toContain('line 199');
+    await chat.press('\x1b[B');
+    await chat.waitFor((current) => current.includes('↑ 1 line above · rows 2-'), 'one row scrolled');
+    await chat.press('\x1b[6~');
+    await chat.waitFor((current) => /↑ \d{2} lines above/.test(current), 'a page scrolled');
+    await chat.press('\x1b[F');
+    const end = await chat.waitFor((current) => current.includes('line 199'), 'the last line');
+    expect(stripAnsi(end)).toMatch(/^\s+end · /m);
+    await chat.press('\x1b[H');
+    await chat.waitFor((current) => current.includes('line 0') && !current.includes('line 199'), 'back at the top');
+    // Ctrl+O: every row goes to the scrollback, and the question stays open.
+    await chat.press('\x0f');
+    const printed = await chat.waitFor((current) => current.includes('Whole preview of write_file big.txt (201 rows)'), 'the whole preview printed');
+    expect(printed).toContain('Allow write_file');
   });
 });

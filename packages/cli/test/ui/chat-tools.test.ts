@@ -106,7 +106,7 @@ describe('the confirmation prompt', () => {
     const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('hello.txt', 'Hello\nWorld\n')] }, { chunks: ['written'] }] });
     await chat.submit('write hello');
     // The diff loads after the question appears; on a busy machine that takes a moment.
-    const prompt = await chat.waitFor((frame) => frame.includes('always this session') && frame.includes('Enter confirms') && frame.includes('hello.txt +2 -0'), 'the question with its diff');
+    const prompt = await chat.waitFor((frame) => frame.includes('always this session') && frame.includes('Enter takes the highlighted') && frame.includes('hello.txt +2 -0'), 'the question with its diff');
     expect(prompt).toContain('? Allow write_file hello.txt?');
     expect(prompt).toContain('hello.txt +2 -0');
     expect(prompt).toMatch(/1 \+ Hello/);
@@ -180,19 +180,23 @@ describe('the confirmation prompt', () => {
     expect(readFileSync(path.join(fake.root, 'x.txt'), 'utf8')).toBe('x');
   });
 
-  test('letters only choose: nothing runs until Enter confirms the choice', async () => {
-    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { chunks: ['fine'] }] });
+  test('a letter answers at once (issue 44: it used to only choose); arrows move the highlight and Enter takes it', async () => {
+    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('x.txt', 'x')] }, { toolCalls: [write('y.txt', 'y')] }, { chunks: ['fine'] }] });
     await chat.submit('write x');
-    await chat.waitForText('Allow write_file');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await chat.type('a');
+    await chat.waitForText('Allow write_file x.txt');
+    await new Promise((resolve) => setTimeout(resolve, 700));
     await chat.type('q');
-    expect(chat.frame()).toContain('› a always this session');
-    expect(existsSync(path.join(fake.root, 'x.txt'))).toBe(false);
+    expect(chat.frame()).toContain('Allow write_file x.txt');
     await chat.type('y');
-    expect(chat.frame()).toContain('› y yes');
+    await chat.waitForText('Allow write_file y.txt');
+    expect(readFileSync(path.join(fake.root, 'x.txt'), 'utf8')).toBe('x');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await chat.press(KEY.right);
+    expect(chat.frame()).toContain('› a always this session');
+    expect(existsSync(path.join(fake.root, 'y.txt'))).toBe(false);
     await chat.press(KEY.enter);
     await chat.waitForText('fine');
-    expect(readFileSync(path.join(fake.root, 'x.txt'), 'utf8')).toBe('x');
+    expect(readFileSync(path.join(fake.root, 'y.txt'), 'utf8')).toBe('y');
+    expect(fake.host.permissionRules().approved).toEqual(['write_file']);
   });
 });

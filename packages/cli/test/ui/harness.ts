@@ -142,7 +142,6 @@ export function startChat(host: ChatHost, options: { columns?: number; rows?: nu
     async answer(choice: 'y' | 'a' | 'n') {
       await new Promise((resolve) => setTimeout(resolve, 300));
       await chat.type(choice);
-      await chat.press(KEY.enter);
     },
     async waitFor(predicate: (frame: string) => boolean, what = 'the expected frame', timeoutMs = 4000): Promise<string> {
       const deadline = Date.now() + timeoutMs;
