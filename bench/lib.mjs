@@ -44,7 +44,7 @@ export function runCommand(command, args, { cwd, env, tree = false }) {
     child.on('error', reject);
     child.on('close', (code) => {
       clearInterval(poll);
-      resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, stderr, peakKb, startedAt: started });
+      resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code, stdout, stderr, peakKb, startedAt: started, pid: child.pid });
     });
   });
 }
