@@ -4,9 +4,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
-import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+import { BEANS_BIN, TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
 
-// Issue #44 (the chat input): Ctrl+R history search, Ctrl+G editor, as a person types them.
+// Issue #44 (the chat input): Ctrl+R history search, Ctrl+G editor, Ctrl+Z, as a person types them.
 
 afterEach(closeOpen);
 
@@ -95,5 +95,33 @@ describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
     session.press('C-g');
     await session.waitForText('The editor (false) exited with status 1. The draft is unchanged.');
     expect(inputLine(session.visible())).toContain('keep me');
+  });
+
+  test('Ctrl+Z suspends the chat to the shell and fg brings it back with the draft', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'First answer here.' }] });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    // An interactive bash with job control, as in a person's terminal.
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', PS1: 'shell$ ' }, program: ['bash', '--norc', '-i'], args: [] });
+    open.push({ session, server, workspace });
+    await session.waitForText('shell$');
+    await session.submit(`${BEANS_BIN} chat`);
+    await session.waitForText('Ask anything', 15_000);
+    await session.submit('say something');
+    await session.waitForText('First answer here.');
+    session.type('a draft to keep');
+    await session.waitFor((screen) => inputLine(screen).includes('a draft to keep'), 'the draft');
+    session.press('C-z');
+    const suspended = await session.waitFor((screen) => /Stopped.*beans chat/.test(screen) && screen.trimEnd().endsWith('shell$'), 'the shell after Ctrl+Z');
+    expect(suspended).toContain('Beans is suspended: run `fg` to bring it back.');
+    // The live area went before the shell wrote: no input box left above its prompt.
+    expect(suspended).not.toContain('a draft to keep');
+    await session.submit('fg');
+    const back = await session.waitFor((screen) => inputLine(screen).includes('a draft to keep') && screen.includes('First answer here.'), 'the chat after fg');
+    expect(back).not.toContain('Stopped');
+    // Keys reach the chat again (raw mode back): the draft is sent on Enter.
+    session.type(' now');
+    await pause(100);
+    session.press('Enter');
+    await session.waitFor(() => userPrompts(server).at(-1) === 'a draft to keep now', 'the draft sent');
   });
 });

@@ -25,6 +25,8 @@ export interface ControllerOptions {
   writeTerminal?(data: string): void;
   /** Ctrl+G: the draft edited in the user's editor, the terminal handed over meanwhile (run-chat). */
   editDraft?(draft: string): { text: string } | { error: string };
+  /** Ctrl+Z: stops the process as a shell's job (run-chat); returns once it is continued (`fg`). */
+  suspend?(): void;
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
@@ -240,6 +242,7 @@ export class ChatController {
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
     if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
+    if (event.type === 'key' && event.name === 'ctrl-z' && this.options.suspend) return this.options.suspend();
     if (event.type === 'key' && event.name === 'ctrl-o') return this.questions.current ? this.printPreview() : void this.toggleToolOutput();
     if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
     if (this.questions.current) return this.questions.handleKey(event);

@@ -2,6 +2,7 @@ import type { ChatHost } from '../chat-host.js';
 import { ChatController } from './controller.js';
 import { editDraftExternally } from './external-editor.js';
 import { loadHighlighter } from './highlight.js';
+import { suspendAsJob } from './suspend.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
 
 export interface RunChatOptions {
@@ -80,6 +81,7 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
     },
     writeTerminal: (data) => stdout.write(data),
     editDraft: (draft) => editDraftExternally(draft, { stdin: options.stdin ?? process.stdin, stdout }),
+    suspend: () => suspendAsJob({ stdin: options.stdin ?? process.stdin, stdout }, instance, () => controller.redraw()),
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
