@@ -4,6 +4,7 @@ import { BUILTIN_DETECTORS, findMatches, replaceRanges, type Detector } from './
 import { patternDetector } from './pattern.js';
 import { guardrailsSchema, type GuardrailRule, type GuardrailsSettings } from './schema.js';
 import { PARSE_ONCE } from '../parse-once.js';
+import type { GuardrailFunctions } from './function-guardrails.js';
 
 /** Rules ready to run; build once per session with `compileGuardrails`. */
 export interface Guardrails {
@@ -11,6 +12,8 @@ export interface Guardrails {
   output: CompiledRule[];
   /** True when a `secrets` builtin is configured: tool results are redacted before the model reads them. */
   redactsToolResults: boolean;
+  /** A program's guardrail functions (`inputGuardrails` / `outputGuardrails`), run after the rules pass. */
+  functions?: GuardrailFunctions;
 }
 
 export interface CompiledRule {

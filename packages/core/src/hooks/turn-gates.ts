@@ -1,4 +1,5 @@
 import { checkInput, checkOutput, type Guardrails } from '../guardrails/guardrails.js';
+import { checkInputFunctions } from '../guardrails/function-guardrails.js';
 import type { HookRunner } from './runner.js';
 
 export type PromptGate =
@@ -21,12 +22,15 @@ export type PromptGate =
     };
 
 /**
- * What happens to a user's prompt before the model sees it: input guardrails first (a blocked prompt
- * never reaches a hook script), then UserPromptSubmit hooks on the redacted text.
+ * What happens to a user's prompt before the model sees it: input guardrails first, the rules then
+ * the program's functions (a blocked prompt never reaches a hook script), then UserPromptSubmit hooks
+ * on the redacted text.
  */
 export async function gateUserPrompt(prompt: string, guardrails: Guardrails, hooks: HookRunner | undefined, signal?: AbortSignal): Promise<PromptGate> {
   const verdict = checkInput(guardrails, prompt);
   if (verdict.blocked) return { allowed: false, reason: `${verdict.blocked.message} (guardrail: ${verdict.blocked.rule})`, userMessages: verdict.warnings };
+  const tripped = await checkInputFunctions(guardrails.functions, verdict.text, signal ?? new AbortController().signal);
+  if (tripped) return { allowed: false, reason: `${tripped.message} (guardrail: ${tripped.name})`, userMessages: verdict.warnings };
   const outcome = hooks?.has('UserPromptSubmit') ? await hooks.userPromptSubmit(verdict.text, signal) : undefined;
   const userMessages = [...verdict.warnings, ...(outcome?.userMessages ?? [])];
   if (outcome?.blocked) return { allowed: false, reason: outcome.blocked.reason, userMessages };

@@ -1,3 +1,4 @@
+import type { InputGuardrail, OutputGuardrail } from '../guardrails/function-guardrails.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { AgentSessionOptions } from './session-options.js';
 
@@ -20,6 +21,10 @@ export interface RunContextOptions<TContext> {
    * list says. A function is called once with `context` when the session is built.
    */
   tools?: readonly AnyTool[] | ((context: TContext) => readonly AnyTool[] | Promise<readonly AnyTool[]>);
+  /** Async checks of each user prompt, after the pattern rules (`guardrails`) pass; a tripwire refuses the prompt. */
+  inputGuardrails?: readonly InputGuardrail<TContext>[];
+  /** Async checks of each final answer, after the pattern rules pass; a tripwire withholds the answer. */
+  outputGuardrails?: readonly OutputGuardrail<TContext>[];
 }
 
 /** `createAgentSession`'s options: the session's options, with those that may depend on `context` typed by it. */

@@ -1,7 +1,7 @@
 import { userMessage } from '../agent/chat-session.js';
 import { emptyUsage } from '../agent/usage.js';
 import type { AgentRunResult, UserMessage } from '../agent/types.js';
-import type { Guardrails } from '../guardrails/index.js';
+import { checkOutputFunctions, type Guardrails } from '../guardrails/index.js';
 import { gateFinalAnswer, gateUserPrompt, type HookRunner } from '../hooks/index.js';
 import type { ChatSession } from '../agent/chat-session.js';
 
@@ -66,6 +66,9 @@ export async function runTurn(
   const gate = gateFinalAnswer(result.finalText, context.guardrails);
   notices.push(...gate.warnings);
   if (gate.blocked) return { result, answer: gate.text, refused: { stage: 'answer', reason: `${gate.blocked.message} (guardrail: ${gate.blocked.rule})` }, notices };
+  // The program's output guardrails judge a finished answer only (not an error or an interrupted one).
+  const tripped = result.stopReason === 'completed' ? await checkOutputFunctions(context.guardrails.functions, gate.text, context.signal ?? new AbortController().signal) : undefined;
+  if (tripped) return { result, answer: tripped.message, refused: { stage: 'answer', reason: `${tripped.message} (guardrail: ${tripped.name})` }, notices };
   return { result, answer: gate.text, notices };
 }
 

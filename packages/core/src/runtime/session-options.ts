@@ -3,6 +3,7 @@ import type { AgentMessage } from '../agent/types.js';
 import type { LlmMessage } from '../llm/types.js';
 import type { ConfigFlags, SettingSource } from '../config/index.js';
 import type { GuardrailsSettings } from '../guardrails/schema.js';
+import type { InputGuardrail, OutputGuardrail } from '../guardrails/function-guardrails.js';
 import type { LLMClient } from '../llm/types.js';
 import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -100,6 +101,10 @@ export interface AgentSessionOptions {
   onAsk?: (toolName: string) => void;
   /** Guardrails beyond the settings' (an agent's frontmatter). */
   guardrails?: GuardrailsSettings;
+  /** The program's guardrail functions on each user prompt, run after the pattern rules pass (see RunContextOptions). */
+  inputGuardrails?: readonly InputGuardrail[];
+  /** The program's guardrail functions on each final answer, run after the pattern rules pass. */
+  outputGuardrails?: readonly OutputGuardrail[];
   /** A client to use instead of creating one from the configuration (tests, embedding programs). */
   client?: LLMClient;
   /**

@@ -41,7 +41,9 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
   const agentGuardrails: GuardrailSource = options.guardrails
     ? { rules: options.guardrails, where: 'the guardrails option' }
     : { rules: profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profileWhere) : undefined, where: profileWhere };
-  const guardrails = await compileGuardrails(...settingsGuardrails(base.config), agentGuardrails);
+  const rules = await compileGuardrails(...settingsGuardrails(base.config), agentGuardrails);
+  const { inputGuardrails = [], outputGuardrails = [] } = options;
+  const guardrails: Guardrails = inputGuardrails.length + outputGuardrails.length > 0 ? { ...rules, functions: { input: inputGuardrails, output: outputGuardrails, context: options.context } } : rules;
   const resolved: { model: string; note?: string } = options.model ? { model: options.model } : await modelOnce();
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
   const model = profile.model && !options.model && !values.model ? resolveModelAlias(providerId, profile.model, resolved.model) : resolved.model;

@@ -77,4 +77,19 @@ describe('library extension points, each README example run as a program', () =>
     expect(tools).toContain('order_status');
     expect(messagesOf(chats[1]!).find((message) => message.role === 'tool')!.content).toBe('shipped on Monday');
   });
+
+  it('guardrail functions: a tripped input guardrail keeps the prompt from the model, a tripped output guardrail withholds the answer', async () => {
+    const { stdout, chats } = await runExample('guardrails.mjs', { turns: [{ text: 'They are at https://intranet.example/docs.' }] });
+    expect(stdout).toBe(
+      [
+        'I want a refund -> error_during_execution: The prompt was blocked: Refunds are handled by a person; the request was passed on. (guardrail: refunds_need_a_person)',
+        'Where are the docs? -> error_during_execution: The answer was withheld: The answer was blocked by the guardrail no_internal_addresses. (guardrail: no_internal_addresses)',
+        '',
+      ].join('\n'),
+    );
+    // Only the second prompt reached the provider.
+    expect(chats).toHaveLength(1);
+    expect(JSON.stringify(chats[0]!.body)).toContain('Where are the docs?');
+    expect(JSON.stringify(chats[0]!.body)).not.toContain('refund');
+  });
 });

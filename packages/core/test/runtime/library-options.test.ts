@@ -42,3 +42,30 @@ describe('toolLimits', () => {
     await expect(createAgentSession({ cwd: dir, env, persistSession: false, toolLimits: { shell: -1 } })).rejects.toThrow('toolLimits.shell is -1');
   });
 });
+
+describe('guardrail functions', () => {
+  it('a guardrail that throws stops the prompt (fail closed); the first tripped one in list order names the refusal', async () => {
+    const { dir, env, server } = await setup({ turns: [{ text: 'never' }] });
+    const seen: unknown[] = [];
+    const messages = await collect(
+      query({
+        prompt: 'hello',
+        options: {
+          cwd: dir,
+          env,
+          context: { tenant: 't1' },
+          inputGuardrails: [
+            { name: 'passes', execute: ({ context }) => (seen.push(context), { tripwireTriggered: false }) },
+            { name: 'broken', execute: async () => { throw new Error('classifier down'); } },
+            { name: 'also_trips', execute: async () => ({ tripwireTriggered: true, message: 'second' }) },
+          ],
+        },
+      }),
+    );
+    const result = messages.at(-1) as { subtype: string; errors: string[] };
+    expect(result.subtype).toBe('error_during_execution');
+    expect(result.errors[0]).toBe('The prompt was blocked: The guardrail broken failed (classifier down), so the prompt was stopped. (guardrail: broken)');
+    expect(seen).toEqual([{ tenant: 't1' }]);
+    expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(0);
+  });
+});
