@@ -82,6 +82,8 @@ describe('deferred MCP tools', () => {
     const system = body(first).system!.map((block) => block.text).join('\n');
     for (const name of ['create_invoice', 'refund_invoice', 'list_issues', 'comment_on_builds']) expect(system).toMatch(new RegExp(`^mcp__big__${name}$`, 'm'));
     expect(system.match(/^mcp__big__\S+$/gm)).toHaveLength(150);
+    // The server's own one-line description (its instructions' first line) heads its tools.
+    expect(system).toContain('\nbig server: Billing and project tracking for ACME.\nmcp__big__create_invoice\n');
     expect(first.bytes).toBeLessThanOrEqual(baselineBytes + 40 * 150);
 
     // A deferred tool called before it is loaded: an error that says how to load it.
@@ -135,6 +137,35 @@ describe('deferred MCP tools', () => {
     expect(lastToolResult(second)).toContain('create_invoice done');
   });
 
+  it("system/init names every tool the session can use, deferred ones included, and ToolSearch in Claude's names", { timeout: 60_000 }, async () => {
+    const repo = makeTempRepo();
+    const server = await startScriptedAnthropic({ turns: [{ text: 'ok' }] });
+    servers.push(server);
+    repo.write('servers.json', JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [writeManyToolsServer(repo.home, 150)] } } }));
+    const result = await runBeans(['-p', 'hi', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '--mcp-config', 'servers.json', '-o', 'stream-json', '--verbose', '--tool-names', 'claude'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    expect(result.code, result.stderr).toBe(0);
+    const init = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; subtype?: string; tools?: string[] }).find((message) => message.subtype === 'init')!;
+    expect(init.tools).toContain('ToolSearch');
+    expect(init.tools).toContain('Read');
+    expect(init.tools!.filter((name) => name.startsWith('mcp__big__'))).toHaveLength(150);
+    expect(toolNames(chats(server)[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+  });
+
+  it('beans mcp list says which servers a session would defer, with their descriptions', { timeout: 60_000 }, async () => {
+    const repo = makeTempRepo();
+    repo.write('many.json', JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [writeManyToolsServer(repo.home, 150)] } } }));
+    repo.write('few.json', JSON.stringify({ mcpServers: { small: { command: process.execPath, args: [writeManyToolsServer(repo.home, 5)] } } }));
+    const env = { ...repo.env, ANTHROPIC_API_KEY: 'k' };
+    const many = await runBeans(['mcp', 'list', '--mcp-config', 'many.json', '--strict-mcp-config'], { cwd: repo.dir, env });
+    expect(many.code, many.stderr).toBe(0);
+    expect(many.stdout).toContain('big  stdio  connected\n  Billing and project tracking for ACME.\n  tools (deferred: offered by name, loaded with tool_search): create_invoice, refund_invoice,');
+    const json = JSON.parse((await runBeans(['mcp', 'list', '--json', '--mcp-config', 'many.json', '--strict-mcp-config'], { cwd: repo.dir, env })).stdout);
+    expect(json.servers[0]).toMatchObject({ name: 'big', description: 'Billing and project tracking for ACME.', deferred: { loaded: [] } });
+    const few = await runBeans(['mcp', 'list', '--mcp-config', 'few.json', '--strict-mcp-config'], { cwd: repo.dir, env });
+    expect(few.stdout).toContain('  tools: create_invoice, refund_invoice,');
+    expect(few.stdout).not.toContain('deferred');
+  });
+
   it('tools.defer "never" declares all 150; "always" defers even 5', { timeout: 60_000 }, async () => {
     const never = await run([{ text: 'done' }], 150, { tools: { defer: 'never' } });
     expect(toolNames(chats(never.server)[0]!).filter((name) => name.startsWith('mcp__'))).toHaveLength(150);
@@ -157,6 +188,31 @@ describe('deferred MCP tools', () => {
       ['ToolSearch', { query: 'select:mcp__big__create_invoice' }],
       ['mcp__big__create_invoice', { customer: 'ACME' }],
     ]);
+  });
+
+  it('an agent taking the conversation over (handoff) has its MCP tools deferred too, and loads them', { timeout: 60_000 }, async () => {
+    const repo = makeTempRepo({ 'plugins/desk/agents/billing.md': '---\nname: billing\ndescription: Invoices, payments and refunds.\n---\nBILLING: you handle money questions.\n' });
+    const system = (request: RecordedRequest) => (body(request).system ?? []).map((block) => block.text).join('\n');
+    const server = await startScriptedAnthropic({
+      turns: (request) => {
+        if (!system(request).startsWith('BILLING')) return { toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'an invoice' } }] };
+        const loaded = toolNames(request).includes('mcp__big__create_invoice');
+        if (!loaded) return { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] };
+        return lastToolResult(request).includes('create_invoice done') ? { text: 'billed' } : { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] };
+      },
+    });
+    servers.push(server);
+    repo.write('servers.json', JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [writeManyToolsServer(repo.home, 150)] } } }));
+    const result = await runBeans(['-p', 'bill ACME', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '--mcp-config', 'servers.json', '-o', 'json', '--allowed-tools', 'mcp__big'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).result).toBe('billed');
+    const billing = chats(server).filter((request) => system(request).startsWith('BILLING'));
+    expect(billing).toHaveLength(3);
+    expect(toolNames(billing[0]!).filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    expect(toolNames(billing[0]!)).toContain('tool_search');
+    expect(system(billing[0]!)).toContain('\nbig server: Billing and project tracking for ACME.\nmcp__big__create_invoice\n');
+    expect(toolNames(billing[1]!).at(-1)).toBe('mcp__big__create_invoice');
+    expect(lastToolResult(billing[2]!)).toContain('create_invoice done with {"customer":"ACME"}');
   });
 
   it('a subagent defers its MCP tools too and loads them with its own tool_search', { timeout: 60_000 }, async () => {

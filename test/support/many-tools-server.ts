@@ -33,7 +33,7 @@ export function writeManyToolsServer(dir: string, count: number): string {
 const { StdioServerTransport } = require(${JSON.stringify(sdkStdio)});
 const { ListToolsRequestSchema, CallToolRequestSchema } = require(${JSON.stringify(sdkTypes)});
 const tools = ${JSON.stringify(tools.slice(0, count))};
-const server = new Server({ name: 'many', version: '1.0.0' }, { capabilities: { tools: {} } });
+const server = new Server({ name: 'many', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: 'Billing and project tracking for ACME.\\nUse create_invoice for new charges.' });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: request.params.name + ' done with ' + JSON.stringify(request.params.arguments) }] }));
 server.connect(new StdioServerTransport());

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { builtinPluginsDir, collectMcpServers, programEnvironment, isTrusted, localSettingsPath, mcpServerId, newSinceTrust, showUntrusted, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
+import { builtinPluginsDir, collectMcpServers, mcpToolsWouldDefer, programEnvironment, isTrusted, localSettingsPath, mcpServerId, newSinceTrust, showUntrusted, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -35,6 +35,8 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
     // Started as a session starts them: without any configured provider's key.
     const set = await connectMcpServers(collected.servers, { cwd: base.workspace.cwd, env: programEnvironment(base), ...(timeoutMs ? { timeoutMs } : {}) });
     statuses = set.statuses();
+    // A new session offers them by name only, and loads none until the model asks with tool_search.
+    if (mcpToolsWouldDefer(base, set.tools())) statuses = statuses.map((status) => (status.tools.length > 0 ? { ...status, deferred: { loaded: [] } } : status));
     await set.close();
   }
   const transportOf = (name: string) => readServers(path.join(base.workspace.root, '.mcp.json'))[name]?.type === 'http' ? 'http' : 'stdio';
@@ -50,7 +52,9 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
   const lines = servers.map((server) => {
     const head = `${server.name}  ${server.transport}  ${server.status}`;
     if (server.error) return `${head}\n  ${server.error}`;
-    return `${head}\n  tools: ${server.tools.join(', ') || '(none)'}`;
+    const about = server.description ? `\n  ${server.description}` : '';
+    const deferred = server.deferred ? ' (deferred: offered by name, loaded with tool_search)' : '';
+    return `${head}${about}\n  tools${deferred}: ${server.tools.join(', ') || '(none)'}`;
   });
   if (servers.length === 0) lines.push('No MCP servers configured. Add one with: beans mcp add <name> <command> [args...]');
   for (const problem of collected.problems) lines.push(`problem: ${problem.source}: ${problem.message}`);

@@ -20,6 +20,8 @@ export interface McpServerStatus {
   status: McpServerState;
   tools: string[];
   error?: string;
+  /** The server's own one-line description: its declared description, else its instructions' first line, else its title. */
+  description?: string;
   /** Present when the session defers this server's tools (listed by name, loaded with tool_search): the ones loaded so far. */
   deferred?: { loaded: string[] };
 }
@@ -117,6 +119,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   let closed = false;
   let resources = remembered?.resources ?? false;
   let prompts: McpPromptInfo[] = remembered?.prompts ?? [];
+  let description = remembered?.description;
 
   const connect = async (): Promise<Client> => {
     // The SDK loads with the first connection: servers offered from memory start after the first request.
@@ -151,7 +154,8 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
         const listed = await client.listPrompts(undefined, { timeout });
         prompts = listed.prompts.map((prompt) => ({ server: entry.name, name: prompt.name, ...(prompt.description ? { description: prompt.description } : {}), arguments: prompt.arguments ?? [] }));
       }
-      if (memory) rememberServer(memory, { tools: infos, prompts, resources });
+      description = serverDescription(client);
+      if (memory) rememberServer(memory, { tools: infos, prompts, resources, ...(description ? { description } : {}) });
       // What the server offers now replaces what was remembered, from the next request on.
       if (remembered && JSON.stringify(infos) !== before) changed();
     } catch (failure) {
@@ -217,6 +221,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       transport: entry.config.transport,
       status: live ? 'connected' : pending() ? 'pending' : 'failed',
       tools: infos.map((info) => info.name),
+      ...(description ? { description } : {}),
       ...(live || pending() ? {} : { error: error ?? 'disconnected' }),
     }),
     killNow() {
@@ -234,6 +239,14 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       await current?.client.close().catch(() => undefined);
     },
   };
+}
+
+/** One line of at most 120 characters; servers often write paragraphs of instructions. */
+function serverDescription(client: Client): string | undefined {
+  const info = client.getServerVersion() as { description?: unknown; title?: unknown } | undefined;
+  const text = [info?.description, client.getInstructions(), info?.title].find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const line = text?.trim().split('\n')[0]!.trim();
+  return line && line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 
 function kill(transport: Transport | undefined): void {

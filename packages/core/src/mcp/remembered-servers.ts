@@ -14,6 +14,7 @@ export interface RememberedServer {
   tools: McpToolInfo[];
   prompts: McpPromptInfo[];
   resources: boolean;
+  description?: string;
 }
 
 /**
@@ -51,9 +52,10 @@ export function rememberServer(file: string, server: RememberedServer): void {
 
 function isRememberedServer(value: unknown): value is RememberedServer {
   if (typeof value !== 'object' || value === null) return false;
-  const { tools, prompts, resources } = value as Record<string, unknown>;
+  const { tools, prompts, resources, description } = value as Record<string, unknown>;
   return (
     typeof resources === 'boolean' &&
+    (description === undefined || typeof description === 'string') &&
     Array.isArray(tools) &&
     tools.every((tool) => isObject(tool) && typeof tool.name === 'string' && isObject(tool.inputSchema)) &&
     Array.isArray(prompts) &&

@@ -68,11 +68,11 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
   const compaction = createCompaction({ agent, hooks, live });
-  const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles, compaction });
+  const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles, compaction, mcp });
   const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });
   const deferral = deferMcpTools({ base, agent, tools, mcp, logs, live });
   const systemPrompt = deferral.withListing(await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text)));
-  const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, logs, live, warnings });
+  const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, mcp, logs, live, warnings });
   const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs, live });
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, background, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });

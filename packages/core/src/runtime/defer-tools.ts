@@ -1,11 +1,11 @@
-import { modelLimits } from '../llm/index.js';
+import { modelLimits, providerDefinition } from '../llm/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { DeferredTools, deferredToolsListing } from '../tools/deferred-tools.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toolDeclaration, type AnyTool } from '../tools/tool.js';
 import { toolSearchTool } from '../tools/tool-search.js';
 import type { SessionTools } from './assemble-tools.js';
-import type { RuntimeBase } from './base.js';
+import { providerIdOf, type RuntimeBase } from './base.js';
 import type { ConversationLogs } from './conversation-logs.js';
 import type { Live } from './live.js';
 import type { SettledAgent } from './settle-agent.js';
@@ -49,7 +49,10 @@ export function deferMcpTools(input: DeferToolsInput): ToolDeferral {
     known = new Set(registry.list().filter(isMcpTool).map((tool) => tool.name));
   });
   deferred.onLoad((names) => input.logs.get(input.live.session)?.recordMeta({ kind: 'tools', loaded: names }));
-  const listing = deferredToolsListing(deferred.tools().map((tool) => tool.name));
+  const listing = deferredToolsListing(
+    deferred.tools().map((tool) => tool.name),
+    input.mcp?.statuses(),
+  );
   return { deferred, withListing: (prompt) => `${prompt}\n\n${listing}` };
 }
 
@@ -70,9 +73,19 @@ export function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferTool
 }
 
 /** For a subagent's registry: defers its MCP tools if they cost too much; returns the prompt's listing ('' when none). */
-export function deferChildTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent'>): string {
+export function deferChildTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent' | 'mcp'>): string {
   const deferred = deferRegistryTools(registry, input);
-  return deferred ? `\n\n${deferredToolsListing(deferred.tools().map((tool) => tool.name))}` : '';
+  return deferred ? `\n\n${deferredToolsListing(deferred.tools().map((tool) => tool.name), input.mcp?.statuses())}` : '';
+}
+
+/**
+ * Whether a new session would offer these MCP tools by name only (`beans mcp list` asks, with no
+ * session): the configured provider and model decide the default threshold.
+ */
+export function mcpToolsWouldDefer(base: RuntimeBase, mcpTools: readonly AnyTool[]): boolean {
+  const providerId = providerIdOf(base);
+  const { model, models } = base.config.values;
+  return shouldDefer({ base, agent: { providerId, model: model ?? models[providerId] ?? providerDefinition(providerId)?.defaultModel ?? '' } }, mcpTools.filter(isMcpTool));
 }
 
 function isMcpTool(tool: AnyTool): boolean {

@@ -1,7 +1,9 @@
 import type { ChatSession } from '../agent/chat-session.js';
 import { resolveModelAlias } from '../llm/index.js';
 import { createSessionHandoffs, HANDOFF_TOOL_NAME, type SubagentDefinition } from '../subagents/index.js';
+import type { McpServerSet } from '../mcp/mcp-servers.js';
 import type { RuntimeBase } from './base.js';
+import { deferChildTools } from './defer-tools.js';
 import type { ConversationLogs } from './conversation-logs.js';
 import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
@@ -18,6 +20,8 @@ export interface HandoffsInput {
   tools: SessionTools;
   permissions: Pick<PermissionChain, 'isRemoved'>;
   prompts: SystemPrompts;
+  /** Its MCP tools are deferred for the agent taking over as for the first one (named with their servers' descriptions). */
+  mcp: McpServerSet | undefined;
   logs: ConversationLogs;
   live: Live;
   warnings: string[];
@@ -41,7 +45,10 @@ export function createHandoffs(input: HandoffsInput): Handoffs {
     available: tools.available,
     keptTools: tools.keptToolNames,
     offered: !input.permissions.isRemoved(HANDOFF_TOOL_NAME),
-    systemPromptFor: (target, instructions, agentTools) => input.prompts.systemPromptFor(instructions, target, agentTools),
+    systemPromptFor: async (target, instructions, agentTools) => {
+      const listing = deferChildTools(agentTools, { base: input.base, agent, mcp: input.mcp });
+      return (await input.prompts.systemPromptFor(instructions, target, agentTools)) + listing;
+    },
     modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(agent.providerId, agentModel, agent.model) : agent.model),
     session: () => live.session,
     recordAgent: (target, name) => logs.get(target)?.recordMeta({ kind: 'agent', agent: name }),

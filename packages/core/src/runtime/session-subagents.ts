@@ -2,6 +2,7 @@ import type { AgentEvent } from '../agent/types.js';
 import type { PluginCatalog } from '../plugins/index.js';
 import type { ShellSandbox } from '../sandbox/index.js';
 import { createSubagentRunner, createTaskTool, type RunSubagent, type SubagentDefinition } from '../subagents/index.js';
+import type { McpServerSet } from '../mcp/mcp-servers.js';
 import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
 import { deferChildTools } from './defer-tools.js';
@@ -32,6 +33,8 @@ export interface SessionSubagentsInput {
   editorFiles?: EditorFiles;
   /** The context-window look-up: each child compacts its own conversation against its model's window. */
   compaction: Pick<Compaction, 'contextWindowOf'>;
+  /** The servers whose descriptions a child's deferred-tools listing names. */
+  mcp: McpServerSet | undefined;
 }
 
 export type SubagentListener = (agent: SubagentDefinition, event: AgentEvent) => void;
@@ -66,7 +69,7 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     record: (link, message) => logs.get(live.session)?.recordSubagent(link.toolCallId, link.agent, message),
     budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (live.session.usage.costUsd - (logs.get(live.session)?.runStartCostUsd ?? 0)))),
     onEvent: (child, event) => listeners.forEach((listener) => listener(child, event)),
-    deferTools: (tools) => deferChildTools(tools, { base, agent }),
+    deferTools: (tools) => deferChildTools(tools, { base, agent, mcp: input.mcp }),
     onChildStop: async ({ link, lastMessage, stopHookActive }, signal) => {
       if (!hooks.runner.has('SubagentStop')) return undefined;
       // The child's messages are in the parent's session file, linked to its task call.

@@ -97,11 +97,28 @@ function relevance(tool: AnyTool, phrase: string, words: readonly string[]): num
  * The system prompt's list of deferred tools: names only, grouped by MCP server. Made once per
  * session so the prompt stays byte-identical turn to turn.
  */
-export function deferredToolsListing(names: readonly string[]): string {
+export function deferredToolsListing(names: readonly string[], servers: readonly DescribedServer[] = []): string {
   if (names.length === 0) return '';
+  const lines: string[] = [];
+  // Longest name first: server `a__b`'s tools also start with `mcp__a__`.
+  const byLength = [...servers].sort((a, b) => b.name.length - a.name.length);
+  let current: DescribedServer | undefined;
+  for (const name of names) {
+    // Tools come grouped by server; a described server's line goes before its first tool.
+    const server = byLength.find((candidate) => name.startsWith(`mcp__${candidate.name}__`));
+    if (server !== current && server?.description) lines.push(`${server.name} server: ${server.description}`);
+    current = server;
+    lines.push(name);
+  }
   return [
     '# Deferred tools',
     `These tools exist but their schemas are not loaded. Before calling one, load it with ${TOOL_SEARCH}: query "select:<name>[,<name>...]" loads those exact tools (keywords search names and descriptions). A loaded tool can be called from your next step on.`,
-    ...names,
+    ...lines,
   ].join('\n');
+}
+
+/** An MCP server as the listing names it: tools `mcp__<name>__*`, and its one-line description. */
+export interface DescribedServer {
+  name: string;
+  description?: string;
 }
