@@ -1,12 +1,23 @@
 // The real Claude Agent SDK drives bin/beans as its CLI (pathToClaudeCodeExecutable), against a
 // scripted Ollama. Each test asserts on what the SDK yields, the way an SDK program would.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createSdkMcpServer, query, tool, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { BEANS_BIN, makeTempRepo, scriptedOllama, type TempRepo } from './harness.ts';
 import type { ScriptOptions, ScriptedServer } from '../support/script.ts';
+
+const require = createRequire(import.meta.url);
+const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
+const memory = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-memory/package.json')), 'dist', 'index.js');
+
+function writeSettings(repo: TempRepo, settings: unknown): void {
+  const file = path.join(repo.env.XDG_CONFIG_HOME!, 'beans-agent', 'settings.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(settings));
+}
 
 async function setup(script: ScriptOptions, files: Record<string, string> = {}): Promise<{ repo: TempRepo; server: ScriptedServer; options: Options }> {
   const repo = makeTempRepo(files);
@@ -299,6 +310,60 @@ describe('the Claude Agent SDK drives bin/beans', () => {
       input.end();
     }
     expect(statuses).toEqual([expect.objectContaining({ name: 'broken', status: 'failed', error: expect.any(String), tools: [] })]);
+  });
+
+  it('toggleMcpServer(), reconnectMcpServer() and setMcpServers() change the servers and the next request\'s tools', { timeout: 90_000 }, async () => {
+    const { repo, server, options } = await setup({ turns: [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }] });
+    // Every MCP tool declared (not deferred), so each request's tool list shows what is offered.
+    writeSettings(repo, { tools: { defer: 'never' } });
+    const input = inputStream();
+    const q = query({ prompt: input, options: { ...options, mcpServers: { ev: { command: process.execPath, args: [everything, 'stdio'] } } } });
+    const seen: { statuses: Awaited<ReturnType<typeof q.mcpServerStatus>>; set?: Awaited<ReturnType<typeof q.setMcpServers>> }[] = [];
+    let failure: unknown;
+    const done = (async () => {
+      for await (const message of q) {
+        if (message.type !== 'result') continue;
+        const count = seen.length + 1;
+        if (count === 1) {
+          await q.toggleMcpServer('ev', false);
+          seen.push({ statuses: await q.mcpServerStatus() });
+          input.send('second');
+        } else if (count === 2) {
+          await q.toggleMcpServer('ev', true);
+          await q.reconnectMcpServer('ev');
+          failure = await q.reconnectMcpServer('nope').then(() => undefined, (error: unknown) => error);
+          const set = await q.setMcpServers({ mem: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: path.join(repo.home, 'memory.jsonl') } } });
+          seen.push({ statuses: await q.mcpServerStatus(), set });
+          input.send('third');
+        } else if (count === 3) {
+          const set = await q.setMcpServers({});
+          seen.push({ statuses: await q.mcpServerStatus(), set });
+          input.send('fourth');
+        } else input.end();
+      }
+    })();
+    input.send('first');
+    await done;
+    const tools = chats(server).map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name));
+    const mcp = tools.map((names) => names.filter((name) => name.startsWith('mcp__')));
+    const builtin = tools.map((names) => names.filter((name) => !name.startsWith('mcp__')));
+    expect(mcp[0]).toEqual(expect.arrayContaining(['mcp__ev__echo', 'mcp__ev__get-sum']));
+    // Disabled: its tools leave the next request and nothing else changes.
+    expect(seen[0]!.statuses).toEqual([{ name: 'ev', status: 'disabled', tools: [] }]);
+    expect(mcp[1]).toEqual([]);
+    expect(builtin[1]).toEqual(builtin[0]);
+    const system = (index: number) => (chats(server)[index]!.body as { messages: { role: string; content: string }[] }).messages[0];
+    expect(system(1)).toEqual(system(0));
+    // Enabled and reconnected, and a server added: both servers' tools are offered.
+    expect(String(failure)).toContain('no MCP server named "nope"');
+    expect(seen[1]!.set).toEqual({ added: ['mem'], removed: [], errors: {} });
+    expect(seen[1]!.statuses.map((status) => [status.name, status.status])).toEqual([['ev', 'connected'], ['mem', 'connected']]);
+    expect(mcp[2]).toEqual(expect.arrayContaining(['mcp__ev__echo', 'mcp__mem__read_graph']));
+    // An empty set removes what setMcpServers added; the server the session started with stays.
+    expect(seen[2]!.set).toEqual({ added: [], removed: ['mem'], errors: {} });
+    expect(seen[2]!.statuses.map((status) => status.name)).toEqual(['ev']);
+    expect(mcp[3]!.some((name) => name.startsWith('mcp__mem__'))).toBe(false);
+    expect(mcp[3]).toEqual(expect.arrayContaining(['mcp__ev__echo']));
   });
 
   it('resume continues a stored session', async () => {

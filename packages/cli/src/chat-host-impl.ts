@@ -89,6 +89,8 @@ export function createChatHost(app: AgentSession): ChatHost {
       });
     },
     listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}), ...(server.deferred ? { deferred: server.deferred } : {}) })),
+    toggleMcpServer: (name, enabled) => app.toggleMcpServer(name, enabled),
+    reconnectMcpServer: (name) => app.reconnectMcpServer(name),
     describeProfile: () => app.describeProfile(),
     listAgents: () =>
       app.catalog.agents().map((agent) => ({

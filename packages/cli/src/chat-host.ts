@@ -76,6 +76,10 @@ export interface ChatHost {
   /** /mcp: each MCP server with its status and tools. */
   /** `deferred`: the session lists this server's tools by name only; `loaded` are those tool_search loaded. */
   listMcpServers(): { name: string; status: string; tools: string[]; error?: string; deferred?: { loaded: string[] } }[];
+  /** /mcp enable|disable <server>: for the rest of the session; a disabled server's tools leave the next request. */
+  toggleMcpServer(name: string, enabled: boolean): Promise<void>;
+  /** /mcp reconnect <server>: rejects with the server's error when it does not connect. */
+  reconnectMcpServer(name: string): Promise<void>;
   /** Notification hooks (the agent has been idle, waiting for the person). */
   notify(message: string): void;
   /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn). */

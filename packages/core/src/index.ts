@@ -22,5 +22,5 @@ export * from './guardrails/index.js';
 export * from './memory/index.js';
 export { collectMcpServers, type McpSources, type CollectedMcpServers } from './mcp/collect-servers.js';
 export { loadMcpConfigFile, loadMcpConfigArgument, parseMcpServers, type McpServerEntry, type McpServerConfig } from './mcp/mcp-config.js';
-export type { McpServerStatus, McpServerSet } from './mcp/mcp-servers.js';
+export type { McpServerStatus, McpServerSet, McpSetServersResult } from './mcp/mcp-servers.js';
 export * from './checkpoints/index.js';

@@ -7,6 +7,7 @@ import { TASKS_BUILTIN } from './tasks-command.js';
 import { REWIND_BUILTINS } from './rewind-command.js';
 import { EXPORT_BUILTINS } from './export-commands.js';
 import { CONTEXT_BUILTINS } from './context-command.js';
+import { MCP_BUILTINS } from './mcp-command.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -187,13 +188,6 @@ const BUILTINS: Record<string, Builtin> = {
       print([heading('Plugins'), ...table(rows, width, 'No plugins loaded. Install one with: beans plugins install <plugin>@<marketplace>')]);
     },
   },
-  mcp: {
-    description: 'show each MCP server with its status and tools',
-    run(_args, { host, width, print }) {
-      const rows = host.listMcpServers().map((server) => ({ name: server.name, description: `${server.status}${server.error ? `: ${server.error}` : ''}${mcpToolsText(server)}` }));
-      print([heading('MCP servers'), ...table(rows, width, 'No MCP servers configured (.mcp.json, settings "mcpServers", or --mcp-config).')]);
-    },
-  },
   compact: {
     description: 'summarise older turns to free context',
     idleOnly: true,
@@ -223,6 +217,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...REWIND_BUILTINS,
   ...EXPORT_BUILTINS,
   ...CONTEXT_BUILTINS,
+  ...MCP_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';
@@ -247,12 +242,4 @@ function firstSentence(text: string): string {
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
-/** A server's tools for /mcp: their names, or how many are deferred and which are loaded. */
-function mcpToolsText(server: { tools: string[]; deferred?: { loaded: string[] } }): string {
-  if (server.tools.length === 0) return '';
-  if (!server.deferred) return ` · ${server.tools.join(', ')}`;
-  const loaded = server.deferred.loaded;
-  return ` · ${server.tools.length} tools deferred (loaded with tool_search)${loaded.length ? `; loaded: ${loaded.join(', ')}` : ''}`;
 }

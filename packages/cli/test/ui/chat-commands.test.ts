@@ -262,6 +262,25 @@ describe('/hooks, /mcp and /plugins', () => {
   });
 });
 
+describe('/mcp enable, disable and reconnect', () => {
+  test('change a server for the session and say what became of it; a wrong name or action is refused', async () => {
+    const { chat, fake } = setup();
+    await chat.submit('/mcp disable docs');
+    await chat.waitForText('Disabled docs: its tools leave the next request');
+    await chat.submit('/mcp');
+    await chat.waitFor((frame) => /docs\s+disabled/.test(frame), 'docs listed as disabled');
+    await chat.submit('/mcp enable docs');
+    await chat.waitForText('docs is connected with 1 tools');
+    await chat.submit('/mcp reconnect docs');
+    await chat.waitFor((frame) => frame.split('docs is connected').length === 3, 'a second connected note');
+    await chat.submit('/mcp disable nope');
+    await chat.waitForText('There is no MCP server named nope (servers: docs)');
+    await chat.submit('/mcp restart docs');
+    await chat.waitForText('Usage: /mcp, or /mcp enable|disable|reconnect <server>');
+    expect(fake.calls.filter((call) => call.startsWith('mcp:'))).toEqual(['mcp:disable:docs', 'mcp:enable:docs', 'mcp:reconnect:docs']);
+  });
+});
+
 describe('Notification hooks', () => {
   test('hear when the agent has waited for input after a turn, and not while the user types', async () => {
     const { ChatController } = await import('../../src/ui/controller.js');

@@ -141,6 +141,7 @@ export function createFakeHost(options: FakeHostOptions) {
     for (const listener of listeners) listener(next);
   };
   const calls: string[] = [];
+  const mcpDocs = { enabled: true };
   const memoryPlaces = { workspaceRoot: root, configDir: path.join(root, '.user-config') };
 
   const host: ChatHost = {
@@ -186,7 +187,14 @@ export function createFakeHost(options: FakeHostOptions) {
       asker = next;
     },
     listHooks: () => [{ event: 'PreToolUse', matcher: 'Bash', command: 'guard.sh', source: 'user settings' }],
-    listMcpServers: () => [{ name: 'docs', status: 'connected', tools: ['mcp__docs__search'] }],
+    listMcpServers: () => [mcpDocs.enabled ? { name: 'docs', status: 'connected', tools: ['mcp__docs__search'] } : { name: 'docs', status: 'disabled', tools: [] }],
+    async toggleMcpServer(name, enabled) {
+      calls.push(`mcp:${enabled ? 'enable' : 'disable'}:${name}`);
+      mcpDocs.enabled = enabled;
+    },
+    async reconnectMcpServer(name) {
+      calls.push(`mcp:reconnect:${name}`);
+    },
     listPlugins: async () => [{ name: 'review-kit', version: '1.2.0', from: 'team: ./plugins/review-kit', contents: '2 agents, 1 command' }],
     notify: (message) => void calls.push(`notify:${message}`),
     async runTurn(prompts) {

@@ -9,6 +9,9 @@ import { mcpResourceTools, type ResourceServer } from './mcp-resources.js';
 import { expandMcpPrompt, type McpPromptInfo } from './mcp-prompts.js';
 import { mcpTools, type McpToolInfo } from './mcp-tools.js';
 import { readRememberedServer, rememberedServerFile, rememberServer } from './remembered-servers.js';
+import { serverControl, type McpSetServersResult, type ServerSlot } from './server-control.js';
+
+export type { McpSetServersResult } from './server-control.js';
 
 /** `pending`: remembered from an earlier run and not connected yet; its remembered tools are offered meanwhile. */
 export type McpServerState = 'connected' | 'pending' | 'failed' | 'disabled';
@@ -41,9 +44,23 @@ export interface McpServerSet {
    * of their tools, so that they start off the way to the first request. Starting twice is a no-op.
    */
   startRemembered(): void;
+  /**
+   * Disables a server (its connection closes and its tools leave the next request) or enables it
+   * again (connects anew). Throws for a name the set does not hold.
+   */
+  toggle(name: string, enabled: boolean): Promise<void>;
+  /** Closes a server's connection and connects again; throws with the server's error if that fails. */
+  reconnect(name: string): Promise<void>;
+  /**
+   * Claude Code's `mcp_set_servers`: the servers named by the previous call and left out of this one
+   * are closed; the named ones are added, or replaced when their settings changed. Servers the session
+   * started with and no call named stay.
+   */
+  setServers(entries: readonly McpServerEntry[]): Promise<McpSetServersResult>;
   /** Closes every connection; stdio servers are terminated. */
   close(): Promise<void>;
 }
+
 
 export interface McpConnectOptions {
   /** Per server, for connecting and listing its tools (setting mcp.timeoutMs, env MCP_TIMEOUT). */
@@ -70,22 +87,32 @@ export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
  */
 export async function connectMcpServers(entries: readonly McpServerEntry[], options: McpConnectOptions): Promise<McpServerSet> {
   const listeners: (() => void)[] = [];
-  const servers = entries.map((entry) => serverConnection(entry, options, () => listeners.forEach((listener) => listener())));
-  await Promise.all(servers.filter((server) => !server.remembered).map((server) => server.start()));
-  const killOnExit = () => servers.forEach((server) => server.killNow());
-  if (servers.length > 0) process.on('exit', killOnExit);
-  const resourceServers = () => servers.filter((server) => server.offersResources());
+  const changed = () => listeners.forEach((listener) => listener());
+  // A slot per configured server; a disabled one keeps its entry and has no connection.
+  const slots: ServerSlot<ServerConnection>[] = entries.map((entry) => ({ entry, connection: serverConnection(entry, options, changed) }));
+  await Promise.all(slots.filter((slot) => !slot.connection!.remembered).map((slot) => slot.connection!.start()));
+  const servers = () => slots.flatMap((slot) => slot.connection ?? []);
+  const killOnExit = () => servers().forEach((server) => server.killNow());
+  let exitHook = false;
+  const watchExit = () => {
+    if (!exitHook && slots.length > 0) process.on('exit', killOnExit);
+    exitHook ||= slots.length > 0;
+  };
+  watchExit();
+  const resourceServers = () => servers().filter((server) => server.offersResources());
   const resourceTools = mcpResourceTools(resourceServers);
+  const control = serverControl(slots, (entry) => serverConnection(entry, options, changed), watchExit, changed);
   return {
-    tools: () => [...servers.flatMap((server) => server.tools()), ...(resourceServers().length > 0 ? resourceTools : [])],
-    statuses: () => servers.map((server) => server.status()),
-    prompts: () => servers.flatMap((server) => server.prompts()),
-    expandPrompt: (text) => expandMcpPrompt(text, servers.flatMap((server) => server.prompts()), servers),
+    tools: () => [...servers().flatMap((server) => server.tools()), ...(resourceServers().length > 0 ? resourceTools : [])],
+    statuses: () => slots.map((slot) => slot.connection?.status() ?? { name: slot.entry.name, transport: slot.entry.config.transport, status: 'disabled', tools: [] }),
+    prompts: () => servers().flatMap((server) => server.prompts()),
+    expandPrompt: (text) => expandMcpPrompt(text, servers().flatMap((server) => server.prompts()), servers()),
     onToolsChanged: (listener) => listeners.push(listener),
-    startRemembered: () => servers.forEach((server) => void server.start()),
+    startRemembered: () => servers().forEach((server) => void server.start()),
+    ...control,
     async close() {
       // The exit hook stays until every server is closed, so exiting meanwhile still kills them.
-      await Promise.all(servers.map((server) => server.close()));
+      await Promise.all(servers().map((server) => server.close()));
       process.off('exit', killOnExit);
     },
   };

@@ -14,17 +14,17 @@ export interface SessionMcpInput extends Omit<McpSources, 'projectTrusted'> {
 }
 
 /**
- * Starts the MCP servers a session is configured with and returns them, or undefined when there
- * are none (then the MCP SDK is not even loaded). Config problems, servers of an untrusted project
- * and servers that failed to start become warnings; the run goes on without them.
+ * Starts the MCP servers a session is configured with and returns them: an empty set when there are
+ * none (the MCP SDK loads with the first connection only), which `setServers` can still fill. Config
+ * problems, servers of an untrusted project and servers that failed to start become warnings; the
+ * run goes on without them.
  */
-export async function startSessionMcp(input: SessionMcpInput, warnings: string[]): Promise<McpServerSet | undefined> {
+export async function startSessionMcp(input: SessionMcpInput, warnings: string[]): Promise<McpServerSet> {
   const collected = collectMcpServers({ ...input, projectTrusted: input.projectTrusted ?? false });
   for (const problem of collected.problems) warnings.push(`MCP config ${problem.source}: ${problem.message}`);
   for (const skipped of collected.ignored) {
     warnings.push(`${showUntrusted(skipped.file)} asks to start MCP servers (${skipped.names.map((name) => showUntrusted(name)).join(', ')}); they were not started because this folder is not trusted.`);
   }
-  if (collected.servers.length === 0) return undefined;
   const { connectMcpServers } = await import('./mcp-servers.js');
   const servers = await connectMcpServers(collected.servers, {
     cwd: input.cwd,

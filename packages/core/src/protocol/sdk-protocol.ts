@@ -13,6 +13,7 @@ import { rewindFilesResult } from '../runtime/session-checkpoints.js';
 import { ControlChannel, type ControlRequest, type ControlResponse } from './control-channel.js';
 import { sdkToolHooks, type SdkHookRegistrations } from './sdk-hooks.js';
 import { sdkMcpTools } from './sdk-mcp.js';
+import { answerMcpControl, MCP_CONTROL_SUBTYPES } from './sdk-mcp-control.js';
 
 export interface SdkProtocolOptions {
   /** The session as the command line describes it; `initialize` adds the program's part. */
@@ -52,6 +53,8 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
   const turns = new AsyncQueue<UserMessage>();
   let agent: Promise<AgentSession> | undefined;
   let mapper: SdkMessageMapper | undefined;
+  // The program's in-process MCP servers, named at initialize.
+  const sdkServers = new Set<string>();
 
   const start = (init?: InitializeRequest): Promise<AgentSession> =>
     (agent ??= (async () => {
@@ -70,6 +73,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     try {
       switch (request.subtype) {
         case 'initialize': {
+          for (const name of (request as InitializeRequest).sdkMcpServers ?? []) sdkServers.add(name);
           const session = await start(request as InitializeRequest);
           return channel.respond(id, initializeResponse(session));
         }
@@ -94,22 +98,12 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           session.session.thinking = typeof budget === 'number' && Number.isInteger(budget) && budget >= 0 ? (budget === 0 ? 'off' : budget) : undefined;
           return channel.respond(id);
         }
-        case 'mcp_status': {
-          // Query.mcpServerStatus(): Claude Code's McpServerStatus shape (Beans' states are a subset of its).
-          const session = await start();
-          const mcpServers = session.mcpServers().map((server) => ({
-            name: server.name,
-            status: server.status,
-            ...(server.error ? { error: server.error } : {}),
-            tools: server.tools.map((name) => ({ name })),
-          }));
-          return channel.respond(id, { mcpServers });
-        }
         case 'rewind_files': {
           const session = await start();
           return channel.respond(id, { ...(await rewindFilesResult(session.checkpoints, String(request.user_message_id ?? ''), request.dry_run === true)) });
         }
         default:
+          if (MCP_CONTROL_SUBTYPES.has(request.subtype)) return channel.respond(id, await answerMcpControl(await start(), request, sdkServers));
           return channel.respondError(id, `Beans does not support the control request "${request.subtype}".`);
       }
     } catch (error) {

@@ -4,7 +4,7 @@ import type { LoadedConfig } from '../config/index.js';
 import type { Guardrails } from '../guardrails/index.js';
 import type { HookRunner, HookSet } from '../hooks/index.js';
 import type { LLMClient } from '../llm/index.js';
-import type { McpServerStatus } from '../mcp/mcp-servers.js';
+import type { McpServerStatus, McpSetServersResult } from '../mcp/mcp-servers.js';
 import type { AskUser, PermissionMode } from '../permissions/types.js';
 import type { PluginCatalog, Profile } from '../plugins/index.js';
 import type { SessionStore, SubagentTranscript } from '../session/index.js';
@@ -75,6 +75,15 @@ export interface AgentSession {
    * start when the model first answers. Chat calls it once its prompt is drawn.
    */
   startMcpServers(): void;
+  /** Disables a server (its tools leave the next request) or enables it again; throws for an unknown name. */
+  toggleMcpServer(name: string, enabled: boolean): Promise<void>;
+  /** Closes a server's connection and connects again; throws with its error if it does not connect. */
+  reconnectMcpServer(name: string): Promise<void>;
+  /**
+   * Claude Code's setMcpServers: `{ name: config }` in its mcpServers shape replaces the servers an
+   * earlier call set (servers the session started with stay unless a call names them).
+   */
+  setMcpServers(servers: Record<string, unknown>): Promise<McpSetServersResult>;
   /**
    * Runs one turn of the user's with everything around it: input guardrails and UserPromptSubmit
    * hooks, SessionStart context, Stop hooks, output guardrails. Front ends call this, not `session.prompt`.

@@ -12,7 +12,7 @@ export { parseOutputSchema, withStructuredOutput, STRUCTURED_OUTPUT_RETRIES, typ
 export { wireNames, type ToolNames } from './wire-names.js';
 export { SdkMessageMapper, startupFailureResult, resultSubtype, sdkStopReason, sdkUsage, type SessionInitInfo, type SdkMessageMapperOptions, type RunSummary } from './sdk-messages.js';
 export type * from './sdk-types.js';
-export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock } from './query.js';
+export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock, type McpServerStatusInfo } from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
 export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
 export { repositoryDeclarations, recordTrustedDeclarations, describeDeclaration, newSinceTrust, mcpServerId, hookId, type Declaration } from './repository-declarations.js';

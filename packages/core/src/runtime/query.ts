@@ -10,6 +10,7 @@ import type { TurnOutcome } from './run-turn.js';
 import type { SdkMessage } from './sdk-types.js';
 import type { ToolNames } from './wire-names.js';
 import type { CreateSessionOptions } from './run-context.js';
+import type { McpServerStatus, McpSetServersResult } from '../mcp/mcp-servers.js';
 import { rewindFilesResult, type RewindFilesResult } from './session-checkpoints.js';
 
 /** A user message as the Claude Agent SDK streams it in. */
@@ -47,8 +48,29 @@ export interface Query extends AsyncGenerator<SdkMessage, void> {
   setPermissionMode(mode: string): Promise<void>;
   /** Puts the files back as they were at a user message (its uuid); `dryRun` only says what would change. */
   rewindFiles(userMessageId: string, options?: { dryRun?: boolean }): Promise<RewindFilesResult>;
+  /** Each MCP server with its status, error and tools, in Claude Code's McpServerStatus shape. */
+  mcpServerStatus(): Promise<McpServerStatusInfo[]>;
+  /** Disables a server (its tools leave the next request) or enables it again. */
+  toggleMcpServer(serverName: string, enabled: boolean): Promise<void>;
+  /** Connects a server again; throws with its error if it does not connect. */
+  reconnectMcpServer(serverName: string): Promise<void>;
+  /** Replaces the servers an earlier call set with these (Claude Code's mcpServers shape). */
+  setMcpServers(servers: Record<string, unknown>): Promise<McpSetServersResult>;
   /** Ends the query: stops any run and releases the session. */
   close(): void;
+}
+
+/** Claude Code's McpServerStatus, as far as Beans knows it. */
+export interface McpServerStatusInfo {
+  name: string;
+  status: McpServerStatus['status'];
+  error?: string;
+  tools: { name: string }[];
+}
+
+/** A session's MCP servers as Claude Code's mcp_status reports them. */
+export function mcpServerStatusInfo(servers: readonly McpServerStatus[]): McpServerStatusInfo[] {
+  return servers.map((server) => ({ name: server.name, status: server.status, ...(server.error ? { error: server.error } : {}), tools: server.tools.map((name) => ({ name })) }));
 }
 
 /**
@@ -98,6 +120,11 @@ export function query<TContext = unknown>({ prompt, options = {} }: { prompt: st
     (agent ?? (await ready)).permissionMode = parsePermissionMode(mode);
   };
   generator.rewindFiles = async (userMessageId, rewind = {}) => rewindFilesResult((agent ?? (await ready)).checkpoints, userMessageId, rewind.dryRun === true);
+  const session = async () => agent ?? (await ready);
+  generator.mcpServerStatus = async () => mcpServerStatusInfo((await session()).mcpServers());
+  generator.toggleMcpServer = async (name, enabled) => (await session()).toggleMcpServer(name, enabled);
+  generator.reconnectMcpServer = async (name) => (await session()).reconnectMcpServer(name);
+  generator.setMcpServers = async (servers) => (await session()).setMcpServers(servers);
   generator.close = () => {
     closed = true;
     agent?.session.abort();

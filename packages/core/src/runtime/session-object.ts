@@ -23,6 +23,7 @@ import type { SessionStorage } from './session-storage.js';
 import type { SessionSubagents } from './session-subagents.js';
 import type { SettledAgent } from './settle-agent.js';
 import { describeSession } from './session-info.js';
+import { createMcpControl } from './mcp-control.js';
 import { createSwitchConversation } from './switch-conversation.js';
 import type { TrustAndSandbox } from './trust-sandbox.js';
 import type { TurnRunner } from './turn-runner.js';
@@ -129,6 +130,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       await live.notify(hooks.runner.sessionEnd(reason));
     },
     ...describeSession(parts),
+    ...createMcpControl(parts),
     runTurn: parts.runTurn,
     async promptTurn(message, signal) {
       const prepared = await agent.preparePrompt(message.content);

@@ -20,9 +20,9 @@ export interface StartMcpInput {
 /**
  * Part 4: starts the session's MCP servers without waiting for them: they get ready in their own
  * processes while the client, the profile, its guardrails and the model are settled. Await the
- * result where the tools are needed; undefined when no server is configured.
+ * result where the tools are needed; with no server configured the set is empty.
  */
-export function startMcp(input: StartMcpInput): Promise<McpServerSet | undefined> {
+export function startMcp(input: StartMcpInput): Promise<McpServerSet> {
   const { base, options, catalog } = input;
   const values = base.config.values;
   const mcpStarting = startSessionMcp(

@@ -195,3 +195,41 @@ describe('tools/list_changed', () => {
     expect(set.statuses()[0]!.tools).toEqual(['grow', 'sprout']);
   });
 });
+
+describe('live control: toggle, reconnect, setServers', () => {
+  it('an empty set takes servers, reports one that fails, replaces a changed one, removes one left out, and ends their processes', { timeout: 60_000 }, async () => {
+    const marker = `beans-mcp-control-${process.pid}-${Date.now()}`;
+    const { set } = await connect([]);
+    let changes = 0;
+    set.onToolsChanged(() => changes++);
+    const ghost: McpServerEntry = { name: 'ghost', source: 'test', config: { transport: 'stdio', command: 'beans-no-such-server', args: [], env: {} } };
+    const first = await set.setServers([stdio('ev', [everything, 'stdio', marker]), ghost]);
+    expect(first.added).toEqual(['ev', 'ghost']);
+    expect(first.removed).toEqual([]);
+    expect(first.errors.ghost).toContain('could not start');
+    expect(set.tools().map((t) => t.name)).toContain('mcp__ev__echo');
+    expect(serverPids(marker)).toHaveLength(1);
+    // The same ev again is kept as it is; ghost, left out, is removed.
+    const second = await set.setServers([stdio('ev', [everything, 'stdio', marker])]);
+    expect(second).toEqual({ added: [], removed: ['ghost'], errors: {} });
+    // Disabled: no tools, no process; a reconnect is refused until it is enabled.
+    await set.toggle('ev', false);
+    expect(set.statuses()).toEqual([{ name: 'ev', transport: 'stdio', status: 'disabled', tools: [] }]);
+    expect(set.tools()).toEqual([]);
+    await expect(set.reconnect('ev')).rejects.toThrow('disabled');
+    await expect(set.toggle('nope', true)).rejects.toThrow('no MCP server named "nope"');
+    for (let i = 0; i < 100 && serverPids(marker).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(serverPids(marker)).toEqual([]);
+    await set.toggle('ev', true);
+    expect((await call(set, 'mcp__ev__echo', { message: 'again' })).content).toBe('Echo: again');
+    // A changed command replaces the server: a new process, listed as added.
+    const third = await set.setServers([stdio('ev', [everything, 'stdio', `${marker}-2`])]);
+    expect(third).toEqual({ added: ['ev'], removed: [], errors: {} });
+    expect(serverPids(`${marker}-2`)).toHaveLength(1);
+    expect(await set.setServers([])).toEqual({ added: [], removed: ['ev'], errors: {} });
+    expect(set.statuses()).toEqual([]);
+    expect(changes).toBeGreaterThanOrEqual(5);
+    for (let i = 0; i < 100 && serverPids(marker).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(serverPids(marker)).toEqual([]);
+  });
+});

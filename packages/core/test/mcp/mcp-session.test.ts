@@ -195,6 +195,60 @@ describe('tools/list_changed in a session', () => {
   });
 });
 
+describe('live MCP control on query()', () => {
+  it('a disabled server\'s deferred tools leave the requests, the system prompt stays byte-identical, and enabling brings them back', { timeout: 60_000 }, async () => {
+    const { dir, env, server } = await setup({
+      turns: [{ toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__ev__echo' } }] }, { text: 'loaded' }, { text: 'two' }, { toolCalls: [{ name: 'mcp__ev__echo', args: { message: 'back' } }] }, { text: 'three' }],
+    });
+    const settings = path.join(env.XDG_CONFIG_HOME, 'beans-agent', 'settings.json');
+    mkdirSync(path.dirname(settings), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ tools: { defer: 'always' } }));
+    const inbox: string[] = [];
+    let wake: (() => void) | undefined;
+    const prompts = (async function* () {
+      for (;;) {
+        while (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+        const text = inbox.shift()!;
+        if (text === '.end') return;
+        yield { type: 'user' as const, message: { role: 'user' as const, content: text } };
+      }
+    })();
+    const send = (text: string) => {
+      inbox.push(text);
+      wake?.();
+    };
+    const q = query({ prompt: prompts, options: { cwd: dir, env, allowedTools: ['mcp__ev'], mcpServers: { ev: { command: process.execPath, args: [everything, 'stdio'] } } } });
+    const statuses: string[] = [];
+    const messages: SdkMessage[] = [];
+    send('load echo');
+    for await (const message of q) {
+      messages.push(message);
+      if (message.type !== 'result') continue;
+      const count = messages.filter((m) => m.type === 'result').length;
+      if (count === 1) {
+        await q.toggleMcpServer('ev', false);
+        statuses.push((await q.mcpServerStatus())[0]!.status);
+        send('second');
+      } else if (count === 2) {
+        await q.toggleMcpServer('ev', true);
+        statuses.push((await q.mcpServerStatus())[0]!.status);
+        send('third');
+      } else send('.end');
+    }
+    expect(statuses).toEqual(['disabled', 'connected']);
+    const chats = server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] });
+    const declared = chats.map((body) => (body.tools ?? []).map((tool) => tool.function.name));
+    expect(declared[1]).toContain('mcp__ev__echo');
+    // Disabled: the loaded tool is no longer declared; everything declared before it is unchanged.
+    expect(declared[2]).toEqual(declared[1]!.filter((name) => name !== 'mcp__ev__echo'));
+    // Enabled again: declared where it was, and callable.
+    expect(declared[3]).toEqual(declared[1]);
+    expect(JSON.stringify(toolResults(messages).at(-1))).toContain('Echo: back');
+    // The system prompt (with the deferred tools' listing) never changed.
+    expect(new Set(chats.map((body) => JSON.stringify(body.messages[0])))).toHaveProperty('size', 1);
+  });
+});
+
 describe('startSessionMcp', () => {
   it('costs nothing without servers, and turns problems, untrusted project servers and failures into warnings', { timeout: 30_000 }, async () => {
     const { startSessionMcp } = await import('../../src/mcp/session-mcp.js');
@@ -203,7 +257,11 @@ describe('startSessionMcp', () => {
     const env = { HOME: root, XDG_STATE_HOME: path.join(root, 'state'), PATH: process.env.PATH };
     const base = { workspaceRoot: root, cwd: root, env, pluginRoots: [], configArguments: [], strict: false };
     const none: string[] = [];
-    expect(await startSessionMcp(base, none)).toBeUndefined();
+    // An empty set (setServers can fill it later); no server, no tool, no warning.
+    const empty = await startSessionMcp(base, none);
+    cleanups.push(() => empty.close());
+    expect(empty.statuses()).toEqual([]);
+    expect(empty.tools()).toEqual([]);
     expect(none).toEqual([]);
     writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { evil: { command: 'touch', args: ['x'] } } }));
     writeFileSync(path.join(root, 'bad.json'), '{');
