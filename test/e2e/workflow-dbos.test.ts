@@ -259,6 +259,15 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(within([...times(ollama), ...times(openai)].sort((a, b) => a - b), 2000)).toBeGreaterThan(2);
   });
 
+  it('a worker that changes the shared per-worker limit says so', async () => {
+    const repo = releaseRepo();
+    const { env } = await dbosRepo(repo);
+    const server = await scriptedOllama({ turns: releaseAgents() });
+    await startWorker(repo, env(server), 'w1', ['--concurrency', '2']);
+    const second = await startWorker(repo, env(server), 'w2', ['--concurrency', '3']);
+    expect(second.stderr()).toContain('every worker now runs at most 3 calls at once (it was 2)');
+  });
+
   it('a detached run is followed from another process to its result', async () => {
     const repo = releaseRepo();
     const { env } = await dbosRepo(repo);

@@ -104,6 +104,11 @@ export class DbosBackend implements WorkflowBackend {
     const { maxConcurrentCalls, workerConcurrency, rateLimit } = this.options.limits;
     const global = maxConcurrentCalls ?? (await calls.getGlobalConcurrency());
     if (workerConcurrency && global && workerConcurrency > global) throw new ConfigError(`workflows.workerConcurrency (${workerConcurrency}) cannot exceed workflows.maxConcurrentCalls (${global}).`);
+    // DBOS keeps one per-worker limit for every worker: say so when this process changes it.
+    const storedPerWorker = await calls.getWorkerConcurrency();
+    if (workerConcurrency !== undefined && storedPerWorker !== undefined && storedPerWorker !== workerConcurrency) {
+      this.options.log(`every worker now runs at most ${workerConcurrency} calls at once (it was ${storedPerWorker}): the per-worker limit is one value shared by all workers of this database.`);
+    }
     // DBOS refuses a per-worker limit above the global one stored, and the reverse: order the updates.
     const storedGlobal = await calls.getGlobalConcurrency();
     if (workerConcurrency !== undefined && (storedGlobal === undefined || workerConcurrency <= storedGlobal)) await calls.setWorkerConcurrency(workerConcurrency);
