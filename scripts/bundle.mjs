@@ -23,8 +23,9 @@ const common = {
   // Ink imports react-devtools-core only under DEV=true. The tree-sitter packages read their .wasm
   // files next to their own modules, so they stay outside (and are dependencies of @beans/cli too).
   // DBOS and pg load only with the dbos workflow backend and stay packages (dependencies of the root
-  // and of @beans/cli): pg requires its optional native binding (pg-native) at run time.
-  external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg'],
+  // and of @beans/cli): pg requires its optional native binding (pg-native) at run time. sharp (pictures
+  // scaled for a provider) loads its prebuilt native binary from its @img/sharp-<platform> package.
+  external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg', 'sharp'],
 };
 
 // Ink measures text with string-width 8, whose first non-ASCII string costs ~19 ms of regex and

@@ -1,7 +1,7 @@
 // Issue 41: a picture read_file returns reaches each provider as that provider's image part, byte for
 // byte, in the request after the tool call.
 import { afterEach, describe, expect, it } from 'vitest';
-import { makePdf, makePng } from '../support/media.ts';
+import { makePdf, makePng, pngSize } from '../support/media.ts';
 import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
 import { startScriptedGemini } from '../support/scripted-gemini.ts';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
@@ -88,6 +88,31 @@ describe.each(providers)('@shot.png in a one-shot prompt on $provider', ({ provi
     if (provider === 'openai') expect(sent).toContainEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${DATA}` } });
     if (provider === 'gemini') expect(sent).toContainEqual({ inlineData: { mimeType: 'image/png', data: DATA } });
     if (provider === 'ollama') expect(sent).toEqual([DATA]);
+  });
+});
+
+// The long side each client scales to (llm/*-client.ts IMAGE_LIMITS).
+const LONG_SIDE: Record<string, number> = { anthropic: 1568, openai: 2048, gemini: 3072, ollama: 2048 };
+const sentPng = (provider: string, body: Body): Buffer => {
+  const sent = userPictures[provider]!(body) as (Record<string, unknown> | string)[];
+  const first = sent.find((part) => typeof part === 'string' || part.type === 'image' || part.type === 'image_url' || 'inlineData' in part)!;
+  if (typeof first === 'string') return Buffer.from(first, 'base64');
+  if (first.type === 'image') return Buffer.from((first.source as { data: string }).data, 'base64');
+  if (first.type === 'image_url') return Buffer.from((first.image_url as { url: string }).url.split(',')[1]!, 'base64');
+  return Buffer.from((first.inlineData as { data: string }).data, 'base64');
+};
+
+describe.each(providers)('a picture over the limits of $provider', ({ provider, start, env }) => {
+  it('arrives scaled within its long side, proportions kept, still a PNG', async () => {
+    const server = await start({ turns: [{ text: 'A wide gradient.' }], apiKey: 'k' });
+    servers.push(server);
+    const repo = makeTempRepo({ 'wide.png': makePng(4000, 1000) });
+    const run = await runBeans(['-p', 'what is in @wide.png?', '--provider', provider], { cwd: repo.dir, env: { ...repo.env, ...env(server.url) } });
+    expect(run.code, run.stderr).toBe(0);
+    const png = sentPng(provider, server.requests.find((request) => request.kind === 'chat')!.body as Body);
+    const side = LONG_SIDE[provider]!;
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(pngSize(png)).toEqual({ width: side, height: Math.round(side / 4) });
   });
 });
 

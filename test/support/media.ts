@@ -1,5 +1,6 @@
 // Small, valid media files made in the test: PNG pictures, PDFs with a compressed content stream and
 // Jupyter notebooks. Nothing is copied from elsewhere.
+import { randomBytes } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -13,6 +14,22 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /** An RGB PNG of the given size, coloured by position so two sizes never share bytes. */
 export function makePng(width: number, height: number): Buffer {
+  return pngOf(width, height, (row, y) => {
+    for (let x = 0; x < width; x++) row.set([(x * 7) & 255, (y * 13) & 255, (x + y) & 255], 1 + x * 3);
+  });
+}
+
+/** An RGB PNG of random pixels: it does not compress, so its bytes are about width × height × 3. */
+export function makeNoisePng(width: number, height: number): Buffer {
+  return pngOf(width, height, (row) => randomBytes(width * 3).copy(row, 1));
+}
+
+/** The width and height a PNG's header states. */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+function pngOf(width: number, height: number, paint: (row: Buffer, y: number) => void): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -21,7 +38,7 @@ export function makePng(width: number, height: number): Buffer {
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
     const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) row.set([(x * 7) & 255, (y * 13) & 255, (x + y) & 255], 1 + x * 3);
+    paint(row, y);
     rows.push(row);
   }
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);

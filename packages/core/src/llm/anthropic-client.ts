@@ -10,6 +10,11 @@ import { costUsd } from './pricing.js';
 import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderMetadata, ProviderOptions, Reasoning, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
+import { fitImages, type ImageLimits } from './image-fit.js';
+
+// Anthropic scales a picture's long side over 1,568 px down itself, and refuses one over 5 MB once
+// base64-encoded (3.75 MB of file): sending more pixels only costs upload time.
+export const IMAGE_LIMITS: ImageLimits = { maxLongSide: 1568, maxBytes: 3.75 * 1024 * 1024 };
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -44,7 +49,7 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
       ...anthropicThinking(request.thinking, request.maxOutputTokens ?? definition.maxOutputTokens!(model)),
       // Prompt caching: breakpoints after the tools, after the system prompt (the same every turn),
       // and two in the conversation (anthropic-cache.ts), four in all.
-      messages: withConversationBreakpoints(toAnthropicMessages(request.messages), (hasTools ? 1 : 0) + (request.system ? 1 : 0)),
+      messages: withConversationBreakpoints(toAnthropicMessages(await fitImages(request.messages, IMAGE_LIMITS)), (hasTools ? 1 : 0) + (request.system ? 1 : 0)),
       stream: true,
       ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }] } : {}),
       ...(hasTools ? { tools: toAnthropicTools(request.tools!) } : {}),

@@ -6,6 +6,11 @@ import { ollamaProvider, resolveOllamaHost } from './ollama.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration } from './types.js';
+import { fitImages, type ImageLimits } from './image-fit.js';
+
+// Ollama documents no limit, but its vision models read at most ~1,120 px (llama3.2-vision) and the
+// whole picture crosses into the model's memory: more pixels cost time, not detail.
+export const IMAGE_LIMITS: ImageLimits = { maxLongSide: 2048, maxBytes: 10 * 1024 * 1024 };
 
 /** Listing and inspecting models is local and quick; a host that does not answer in this time is down. */
 const LOOKUP_TIMEOUT_MS = 10_000;
@@ -49,7 +54,7 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
     }
     const body: OllamaChatRequest & { stream: true } = {
       model,
-      messages: toOllamaMessages(request.system, request.messages),
+      messages: toOllamaMessages(request.system, await fitImages(request.messages, IMAGE_LIMITS)),
       stream: true,
       ...(request.tools && request.tools.length > 0 ? { tools: toOllamaTools(request.tools) } : {}),
       // The server reuses its KV cache for a prompt that starts like the last one, while the model stays loaded.

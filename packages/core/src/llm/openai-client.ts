@@ -8,6 +8,10 @@ import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderDefinition, ProviderOptions, StreamEvent, ToolDeclaration, Usage } from './types.js';
+import { fitImages, type ImageLimits } from './image-fit.js';
+
+// OpenAI fits high-detail pictures in 2,048 × 2,048 and takes up to 20 MB each.
+export const IMAGE_LIMITS: ImageLimits = { maxLongSide: 2048, maxBytes: 20 * 1024 * 1024 };
 
 // Local servers (LM Studio, llama.cpp) need no key, but the client insists on a string.
 const NO_KEY = 'not-needed';
@@ -37,7 +41,7 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
     }
     const body = {
       model,
-      messages: toOpenAiMessages(request.system, request.messages),
+      messages: toOpenAiMessages(request.system, await fitImages(request.messages, IMAGE_LIMITS)),
       stream: true as const,
       stream_options: { include_usage: true },
       ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),

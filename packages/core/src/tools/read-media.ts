@@ -9,10 +9,10 @@ import type { ToolResult } from './tool.js';
 export type MediaKind = { kind: 'image'; mimeType: string } | { kind: 'pdf' } | { kind: 'notebook' };
 
 /**
- * The largest picture sent as is: 3.75 MB is 5 MB once base64-encoded, Anthropic's limit per image
- * (OpenAI's and Gemini's are larger), so one picture fits every provider.
+ * The largest picture read: each provider client scales what is over its own limits (llm/image-fit.ts)
+ * as it sends it, so a 4 K screenshot works everywhere; the session stores the file's bytes.
  */
-export const MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
+export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 /** Claude Code reads at most 20 pages of a PDF per call. */
 export const MAX_PDF_PAGES = 20;
 const MAX_PDF_BYTES = 50 * 1024 * 1024;
@@ -39,7 +39,7 @@ export async function readMedia(media: MediaKind, handle: FileHandle, target: Wo
 async function readImage(handle: FileHandle, target: WorkspacePath, stats: Stats, mimeType: string): Promise<ContentPart[]> {
   if (stats.size > MAX_IMAGE_BYTES) {
     throw new ToolInputError(
-      `${target.relative} is a ${formatBytes(stats.size)} picture, over the ${formatBytes(MAX_IMAGE_BYTES)} every provider takes; nothing was sent. Make a smaller copy first (e.g. \`convert ${target.relative} -resize 50% small.png\`) and read that.`,
+      `${target.relative} is a ${formatBytes(stats.size)} picture, over the ${formatBytes(MAX_IMAGE_BYTES)} Beans reads as a picture; nothing was sent. Make a smaller copy first (e.g. \`convert ${target.relative} -resize 50% small.png\`) and read that.`,
     );
   }
   const bytes = await handle.readFile();

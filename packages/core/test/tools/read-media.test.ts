@@ -21,9 +21,9 @@ describe('read_file on pictures, PDFs and notebooks', () => {
     expect(gif[1]).toMatchObject({ type: 'image', mimeType: 'image/gif' });
   });
 
-  it('refuses a truncated picture, a corrupt one and one over the size every provider takes; an SVG is text', async () => {
+  it('refuses a truncated picture, a corrupt one and one over the 20 MB Beans reads; an SVG is text', async () => {
     const png = makePng(32, 32);
-    const big = Buffer.concat([png.subarray(0, 33), Buffer.alloc(4 * 1024 * 1024), png.subarray(33)]);
+    const big = Buffer.concat([png.subarray(0, 33), Buffer.alloc(21 * 1024 * 1024), png.subarray(33)]);
     const ws = makeWorkspace({ 'cut.png': png.subarray(0, png.length - 20), 'bad.png': Buffer.concat([png.subarray(0, 8), Buffer.from('garbage garbage garbage')]), 'big.png': big, 'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>\n' });
     const cut = await run(readFileTool, { path: 'cut.png' }, makeContext(ws));
     expect(cut).toMatchObject({ isError: true, content: expect.stringContaining('damaged or cut-off PNG') });

@@ -1,0 +1,94 @@
+import type { ContentPart, LlmMessage } from './types.js';
+
+/** What one provider takes per picture: the longest side in pixels and the file's bytes (before base64). */
+export interface ImageLimits {
+  maxLongSide: number;
+  maxBytes: number;
+}
+
+type Image = Extract<ContentPart, { type: 'image' }>;
+
+// One scaled copy per picture object: the history keeps the same part objects turn after turn, so a
+// picture is scaled once a session, and the same bytes go out every turn (the cached prefix holds).
+const fitted = new WeakMap<Image, Map<string, ContentPart>>();
+
+/**
+ * The messages with every picture within `limits`: one over them is scaled down with sharp (loaded
+ * only then), keeping its format where that fits, else as JPEG. A picture that cannot be scaled (no
+ * sharp for this platform, bytes it cannot decode) becomes one line saying so; its bytes are never
+ * sent as text. Never throws.
+ */
+export async function fitImages(messages: readonly LlmMessage[], limits: ImageLimits): Promise<LlmMessage[]> {
+  if (!messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type === 'image'))) return messages as LlmMessage[];
+  const out: LlmMessage[] = [];
+  for (const message of messages) {
+    if (message.role === 'assistant' || typeof message.content === 'string') {
+      out.push(message);
+      continue;
+    }
+    const content: ContentPart[] = [];
+    for (const part of message.content) content.push(part.type === 'image' ? await fitImage(part, limits) : part);
+    out.push({ ...message, content });
+  }
+  return out;
+}
+
+export async function fitImage(part: Image, limits: ImageLimits): Promise<ContentPart> {
+  const key = `${limits.maxLongSide}x${limits.maxBytes}`;
+  let byLimits = fitted.get(part);
+  const known = byLimits?.get(key);
+  if (known) return known;
+  const result = await scaleIfNeeded(part, limits);
+  if (!byLimits) fitted.set(part, (byLimits = new Map()));
+  byLimits.set(key, result);
+  return result;
+}
+
+async function scaleIfNeeded(part: Image, limits: ImageLimits): Promise<ContentPart> {
+  const bytes = Buffer.from(part.data, 'base64');
+  let size: { width?: number; height?: number };
+  try {
+    const { imageSize } = await import('image-size');
+    size = imageSize(bytes);
+  } catch {
+    size = {};
+  }
+  const longSide = Math.max(size.width ?? 0, size.height ?? 0);
+  if (longSide > 0 && longSide <= limits.maxLongSide && bytes.length <= limits.maxBytes) return part;
+  try {
+    return await scale(bytes, part.mimeType, limits);
+  } catch (error) {
+    const why = (error as Error).message.split('\n')[0];
+    return { type: 'text', text: `[picture left out: it is over what this provider takes (${limits.maxLongSide} px a side, ${megabytes(limits.maxBytes)}) and could not be scaled down: ${why}]` };
+  }
+}
+
+const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(2).replace(/\.?0+$/, '')} MB`;
+
+async function scale(bytes: Buffer, mimeType: string, limits: ImageLimits): Promise<Image> {
+  const sharp = (await import('sharp')).default;
+  // Pixel limit: sharp's default refusal of huge pictures (~268 megapixels) stays.
+  let side = limits.maxLongSide;
+  const sameFormat = mimeType === 'image/png' || mimeType === 'image/jpeg' || mimeType === 'image/webp';
+  // Keep the format first (a screenshot stays a sharp-edged PNG), then JPEG at falling quality,
+  // then fewer pixels: the first copy within the limits is the one sent.
+  for (let round = 0; round < 6; round += 1) {
+    const resized = () => sharp(bytes, { animated: false }).rotate().resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true });
+    if (round === 0 && sameFormat) {
+      const out = await encode(resized(), mimeType);
+      if (out.length <= limits.maxBytes) return { type: 'image', mimeType, data: out.toString('base64') };
+    }
+    for (const quality of [85, 70, 50]) {
+      const out = await resized().flatten({ background: '#ffffff' }).jpeg({ quality, mozjpeg: true }).toBuffer();
+      if (out.length <= limits.maxBytes) return { type: 'image', mimeType: 'image/jpeg', data: out.toString('base64') };
+    }
+    side = Math.floor(side * 0.7);
+  }
+  throw new Error('even a small copy was over the byte limit');
+}
+
+function encode(pipeline: import('sharp').Sharp, mimeType: string): Promise<Buffer> {
+  if (mimeType === 'image/png') return pipeline.png().toBuffer();
+  if (mimeType === 'image/webp') return pipeline.webp({ quality: 85 }).toBuffer();
+  return pipeline.jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+}
