@@ -54,7 +54,8 @@ async function scaleIfNeeded(part: Image, limits: ImageLimits): Promise<ContentP
     size = {};
   }
   const longSide = Math.max(size.width ?? 0, size.height ?? 0);
-  if (longSide > 0 && longSide <= limits.maxLongSide && bytes.length <= limits.maxBytes) return part;
+  // A picture whose size cannot be read goes as it is while its bytes fit: the provider judges it.
+  if (longSide <= limits.maxLongSide && bytes.length <= limits.maxBytes) return part;
   try {
     return await scale(bytes, part.mimeType, limits);
   } catch (error) {

@@ -36,6 +36,7 @@ describe('fitImage', () => {
   });
 
   it('a picture it cannot decode becomes one line, never its bytes as text', async () => {
+    // Its header says 4000 px wide, so it must be scaled; its body is not a picture.
     const garbage = Buffer.concat([makePng(4000, 10).subarray(0, 33), Buffer.from('not really a picture')]);
     const fitted = await fitImage(image(garbage), LIMITS);
     expect(fitted.type).toBe('text');
