@@ -76,6 +76,32 @@ describe('background commands', () => {
     expect(processesMatching(`sleep 2${marker}`)).toEqual([]);
   });
 
+  it('a subagent starts a background command and reads it; the session stops it at exit', async () => {
+    const repo = makeTempRepo();
+    const marker = `${Date.now() % 100000}`;
+    type Body = { tools?: { function: { name: string } }[]; messages: { role: string }[] };
+    const ollama = await scriptedOllama({
+      turns: (request): ScriptTurn => {
+        const body = request.body as Body;
+        const results = body.messages.filter((message) => message.role === 'tool').length;
+        if ((body.tools ?? []).some((tool) => tool.function.name === 'task')) {
+          return results === 0 ? { toolCalls: [{ name: 'task', args: { description: 'watch', prompt: 'start the watcher', subagent_type: 'general-purpose' } }] } : { text: 'parent done' };
+        }
+        if (results === 0) return { toolCalls: [{ name: 'shell', args: { command: `echo child-watcher-up; sleep 3${marker}`, run_in_background: true } }] };
+        if (results === 1) return { toolCalls: [{ name: 'shell_output', args: { task_id: 'bg-1', filter: 'up', wait_ms: 10_000 } }] };
+        return { text: 'watcher is up' };
+      },
+    });
+    const run = await runBeans(['-p', 'start a watcher in a subagent', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: ollama.url }, timeoutMs: 30_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe('parent done');
+    const child = ollama.requests.filter((r) => r.kind === 'chat' && !((r.body as Body).tools ?? []).some((tool) => tool.function.name === 'task'));
+    expect(lastToolResult(child[1]!.body)).toMatch(/^Started in the background as task bg-1\./);
+    expect(lastToolResult(child[2]!.body)).toMatch(/^Task bg-1: running for \d+s\.\nchild-watcher-up$/);
+    expect(run.stderr).toContain(`beans: stopping background tasks at exit: bg-1 (echo child-watcher-up; sleep 3${marker})\n`);
+    expect(processesMatching(`sleep 3${marker}`)).toEqual([]);
+  });
+
   it('tells the model which tasks ended (after the call they ended in) and, before its next turn, which still run', async () => {
     const repo = makeTempRepo();
     const marker = `${Date.now() % 100000}`;

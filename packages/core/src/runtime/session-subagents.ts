@@ -7,6 +7,7 @@ import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
 import { deferChildTools } from './defer-tools.js';
 import { autoCompaction } from './auto-compact.js';
+import type { BackgroundShells } from './background-shells.js';
 import type { RuntimeBase } from './base.js';
 import type { Compaction } from './compaction-hooks.js';
 import type { ConversationLogs } from './conversation-logs.js';
@@ -33,6 +34,8 @@ export interface SessionSubagentsInput {
   editorFiles?: EditorFiles;
   /** The context-window look-up: each child compacts its own conversation against its model's window. */
   compaction: Pick<Compaction, 'contextWindowOf'>;
+  /** The session's background commands, which children start and read too. */
+  background: Pick<BackgroundShells, 'tasks'>;
   /** The servers whose descriptions a child's deferred-tools listing names. */
   mcp: McpServerSet | undefined;
 }
@@ -62,7 +65,8 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     contextFiles: () => input.prompts.contextFiles,
     beforeToolCall: async (context, signal) => permissions.checkOf(live.session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
     afterToolCall: async (context, signal) => hooks.afterToolCall?.(context, signal),
-    toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles }),
+    // A child's background commands are the session's: listed, read and stopped like the parent's, killed at close.
+    toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles, backgroundTasks: input.background.tasks }),
     maxTurns: values.agents.maxTurns,
     // A child's own conversation, compacted like the parent's (no PreCompact/SessionStart hooks: those are the session's).
     compaction: (child) => autoCompaction(child, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled }, input.compaction.contextWindowOf),
