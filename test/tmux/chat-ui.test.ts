@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
-import type { ScriptTurn } from '../support/script.ts';
+import type { ScriptFault, ScriptTurn, ScriptedServer } from '../support/script.ts';
 import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
 import { makeTempRepo } from '../support/scratch.ts';
 
@@ -10,9 +10,22 @@ import { makeTempRepo } from '../support/scratch.ts';
 
 afterEach(closeOpen);
 
-async function startBeans(turns: ScriptTurn[], files: Record<string, string> = { 'README.md': '# demo\n' }, size: { columns?: number; rows?: number } = {}) {
-  const server = await startScriptedOllama({ turns });
+interface StartOptions {
+  columns?: number;
+  rows?: number;
+  faults?: ScriptFault[];
+  /** The user's settings.json. */
+  settings?: Record<string, unknown>;
+}
+
+async function startBeans(turns: ScriptTurn[], files: Record<string, string> = { 'README.md': '# demo\n' }, { faults, settings, ...size }: StartOptions = {}) {
+  const server = await startScriptedOllama({ turns, ...(faults ? { faults } : {}) });
   const workspace = makeTempRepo(files);
+  if (settings) {
+    const dir = path.join(workspace.home, '.config', 'beans-agent');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings));
+  }
   const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, ...size });
   open.push({ session, server, workspace });
   await session.waitForText('Ask anything', 15_000);
@@ -65,5 +78,38 @@ describe.skipIf(!hasTmux)('the approval question (tmux)', () => {
     await session.waitForText('Both written.');
     expect(session.screen()).not.toContain('Allow write_file small.txt');
     expect(readFileSync(path.join(workspace.dir, 'small.txt'), 'utf8')).toBe('x\n');
+  });
+});
+
+const chatRequests = (server: ScriptedServer) => server.requests.filter((request) => request.kind === 'chat').length;
+
+describe.skipIf(!hasTmux)('riding out an outage (tmux)', () => {
+  test('a server answering 529 five times and then the answer: a countdown with the attempt, then the answer', async () => {
+    const overloaded = { status: 529, body: { error: 'overloaded' } };
+    const { session, server } = await startBeans([{ text: 'Here after the outage.' }], undefined, {
+      // The first wait is the server's Retry-After (3 s), long enough to watch it count down.
+      faults: [{ ...overloaded, headers: { 'retry-after': '3' } }, overloaded, overloaded, overloaded, overloaded],
+      settings: { retry: { baseDelayMs: 100, maxDelayMs: 3000 } },
+    });
+    await session.submit('hello');
+    const counting = await session.waitForText('↻ retrying in 3s · overloaded (529) · attempt 2 of 10 · esc stops waiting');
+    expect(counting).toContain('esc stops waiting');
+    await session.waitForText('↻ retrying in 1s · overloaded (529) · attempt 2 of 10');
+    const screen = await session.waitForText('Here after the outage.', 20_000);
+    expect(screen).not.toContain('↻ retrying');
+    expect(chatRequests(server)).toBe(6);
+  });
+
+  test('Esc stops waiting: no further request, the turn ends and the input is back', async () => {
+    const { session, server } = await startBeans([{ text: 'never' }], undefined, {
+      faults: [{ status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '30' }, always: true }],
+      settings: { retry: { maxAttempts: 3 } },
+    });
+    await session.submit('hello');
+    await session.waitFor((screen) => /↻ retrying in (30|29|28)s · rate limited \(429\) · attempt 2 of 3/.test(screen), 'the countdown');
+    session.press('Escape');
+    await session.waitFor((screen) => !screen.includes('↻ retrying') && screen.includes('Ask anything'), 'the wait to end');
+    await sleep(500);
+    expect(chatRequests(server)).toBe(1);
   });
 });

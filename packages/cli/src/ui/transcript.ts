@@ -1,6 +1,7 @@
 import { attachmentLabels, summarizeCall, type ToolResult, type ToolResultMessage, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
+import { retryCause, retryLine, type RetryWait } from './retry-line.js';
 import { renderTool, type ToolView } from './tool-view.js';
 import { updateTaskProgress, type TaskProgress } from './task-view.js';
 import { readExpandedOutput } from './tool-output.js';
@@ -27,7 +28,8 @@ export class TranscriptStore {
   /** The newest finished tool, which Ctrl+O expands and collapses. */
   private lastTool?: ToolView;
   private tools: ToolView[] = [];
-  private retry?: string;
+  /** A wait before the provider is asked again: counted down on screen, Esc stops it. */
+  private retry?: RetryWait;
   private session?: ChatSession;
   private unsubscribe?: () => void;
 
@@ -115,7 +117,7 @@ export class TranscriptStore {
       if (index === 0 && this.rows.lastKind && this.rows.lastKind !== 'tool') out.push([]);
       out.push(...renderTool(tool, { width: this.width, frame, now, maxDetailRows: 8 }));
     }
-    if (this.retry) out.push([span(this.retry, S.dim)]);
+    if (this.retry) out.push(retryLine(this.retry, now));
     return out;
   }
 
@@ -258,8 +260,7 @@ export class TranscriptStore {
           this.note('info', 'The connection dropped mid-answer; the answer starts again.');
           this.startStream();
         }
-        const seconds = Math.max(1, Math.round(event.delayMs / 1000));
-        this.retry = `↻ retrying in ${seconds}s (${event.failure.status ?? event.failure.kind}) · attempt ${event.attempt}`;
+        this.retry = { until: Date.now() + event.delayMs, attempt: event.attempt, maxAttempts: event.maxAttempts, cause: retryCause(event.failure) };
         break;
       }
       case 'agent_end':

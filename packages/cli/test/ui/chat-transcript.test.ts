@@ -84,7 +84,7 @@ describe('the transcript', () => {
   test('a retry shows as a dim "retrying" line until the answer streams', async () => {
     const { chat } = setup({ turns: [{ retry: { delayMs: 400, status: 429 }, chunks: ['after the retry'] }] });
     await chat.submit('hi');
-    await chat.waitForText('↻ retrying in 1s (429)');
+    await chat.waitForText('↻ retrying in 1s · rate limited (429) · attempt 1 · esc stops waiting');
     const frame = await chat.waitForText('after the retry');
     expect(frame).not.toContain('retrying');
   });

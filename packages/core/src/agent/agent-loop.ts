@@ -205,7 +205,7 @@ async function streamAssistant(
         break;
       case 'retry':
         if (event.restart) message.content = '';
-        emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure, ...(event.restart ? { restart: true } : {}) });
+        emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure, ...(event.restart ? { restart: true } : {}), ...(event.maxAttempts ? { maxAttempts: event.maxAttempts } : {}) });
         break;
       case 'done':
         if (event.reasoning?.length) message.reasoning = event.reasoning;

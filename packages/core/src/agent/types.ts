@@ -122,7 +122,7 @@ export type AgentEvent =
   | { type: 'tool_execution_update'; call: ToolCall; text: string }
   | { type: 'tool_execution_end'; call: ToolCall; result: ToolResultMessage }
   /** `restart`: the partial answer streamed so far was discarded; it starts again. */
-  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean }
+  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean; maxAttempts?: number }
   /** An event of a subagent that the `task` call `toolCallId` runs, forwarded into its parent's run. */
   | { type: 'subagent'; toolCallId: string; agent: string; event: AgentEvent }
   /** The conversation passed to another agent (a `handoff` call, `match:` routing, or `/agent`). */

@@ -109,7 +109,7 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'shell', 'loopDetection', 'compaction', 'agents', 'mcp', 'webFetch', 'workflows', 'input']) values[parent] ??= {};
+  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'shell', 'loopDetection', 'compaction', 'retry', 'agents', 'mcp', 'webFetch', 'workflows', 'input']) values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };

@@ -139,6 +139,17 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  // Retries of a provider's 429/5xx/overloaded answers (README "Riding out an outage").
+  retry: lazily(() =>
+    z
+      .object({
+        maxAttempts: z.int().positive().describe('a number of requests (the first included)'),
+        baseDelayMs: z.int().nonnegative().describe('a number of milliseconds'),
+        maxDelayMs: z.int().nonnegative().describe('a number of milliseconds'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   compaction: lazily(() =>
     z
       .object({
@@ -307,6 +318,8 @@ export interface BeansConfig {
   checkpoints: { enabled: boolean; maxBytes: number; maxFileBytes: number };
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
+  /** Unset fields: the chat's or one-shot's own defaults (llm/retry.ts). */
+  retry: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };
   agents: { maxParallel?: number; maxTurns?: number };
   input: { maxStdinBytes: number };

@@ -234,6 +234,26 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a number of tokens"
   },
   {
+    "key": "retry",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "retry.maxAttempts",
+    "kind": "integer",
+    "expected": "a number of requests (the first included)"
+  },
+  {
+    "key": "retry.baseDelayMs",
+    "kind": "integer",
+    "expected": "a number of milliseconds"
+  },
+  {
+    "key": "retry.maxDelayMs",
+    "kind": "integer",
+    "expected": "a number of milliseconds"
+  },
+  {
     "key": "compaction",
     "kind": "object",
     "expected": "an object"

@@ -35,5 +35,5 @@ export {
   type ErrorInfo,
   type FailureContext,
 } from './failures.js';
-export { DEFAULT_RETRY_POLICY, retryPolicy, retryDelayMs, parseRetryAfter, sleep, streamWithRetry, withRetry, type RetryPolicy } from './retry.js';
+export { DEFAULT_RETRY_POLICY, INTERACTIVE_RETRY_POLICY, retryPolicy, retryDelayMs, parseRetryAfter, sleep, streamWithRetry, withRetry, type RetryPolicy } from './retry.js';
 export { priceForModel, costUsd } from './pricing.js';

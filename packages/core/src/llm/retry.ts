@@ -12,6 +12,13 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8_000 };
 
+/**
+ * A person in the chat would rather wait out an outage than retype the prompt: ten requests with
+ * waits of up to 30 s ride out about a minute and a half (0.5+1+2+4+8+16+30+30+30 s at most, 3/4 of
+ * that on average with the jitter), as Claude Code's ten retries do. One-shot keeps the short policy.
+ */
+export const INTERACTIVE_RETRY_POLICY: Readonly<RetryPolicy> = { maxAttempts: 10, baseDelayMs: 500, maxDelayMs: 30_000 };
+
 export function retryPolicy(overrides?: ProviderOptions['retry']): RetryPolicy {
   const policy = { ...DEFAULT_RETRY_POLICY, ...definedOnly(overrides ?? {}) };
   return {
@@ -154,7 +161,7 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
         restarted = true;
         state.text = '';
       }
-      yield { type: 'retry', attempt: attempt + 1, delayMs, failure: failureFromInfo(info, { ...context, attempts: attempt }), ...(restart ? { restart: true } : {}) };
+      yield { type: 'retry', attempt: attempt + 1, delayMs, maxAttempts: policy.maxAttempts, failure: failureFromInfo(info, { ...context, attempts: attempt }), ...(restart ? { restart: true } : {}) };
       if (!(await sleep(delayMs, signal))) {
         yield fail(abortedFailure());
         return;

@@ -104,8 +104,8 @@ export type StreamEvent =
   | { type: 'tool_call'; call: ToolCall }
   /** Reasoning text as it streams: show it as thinking, never as the answer. */
   | { type: 'reasoning_delta'; text: string }
-  /** `restart`: text already streamed is discarded; the answer starts again. */
-  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean }
+  /** `restart`: text already streamed is discarded; the answer starts again. `maxAttempts`: the policy's requests in all. */
+  | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean; maxAttempts?: number }
   /** `reasoning`: copy it onto the assistant message, so the next request can send it back. */
   | { type: 'done'; stopReason: 'stop' | 'tool_use' | 'length'; text: string; toolCalls: ToolCall[]; usage: Usage; reasoning?: Reasoning[] }
   | { type: 'error'; stopReason: 'error' | 'aborted'; failure: ProviderFailure; text: string; toolCalls: ToolCall[]; usage: Usage };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDir as userConfigDir, loadConfig, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
 import { ProviderError } from '../errors.js';
-import { createProviderClient, exitCodeForFailure, providerKeyVariables, resolveProvider, type LLMClient } from '../llm/index.js';
+import { createProviderClient, exitCodeForFailure, INTERACTIVE_RETRY_POLICY, providerKeyVariables, resolveProvider, type LLMClient } from '../llm/index.js';
 import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
 import { SessionStore } from '../session/index.js';
 import { toolEnvironment } from '../tools/tool-env.js';
@@ -78,8 +78,11 @@ export function providerIdOf(base: RuntimeBase): string {
   return resolveProvider(base.config, base.env).providerId;
 }
 
-export async function clientFor(base: RuntimeBase, providerId: string): Promise<LLMClient> {
-  return createProviderClient(providerId, base.config, base.env);
+/** `interactive`: the chat's longer retry defaults; the `retry` settings win over either default. */
+export async function clientFor(base: RuntimeBase, providerId: string, interactive = false): Promise<LLMClient> {
+  const set = Object.fromEntries(Object.entries(base.config.values.retry ?? {}).filter(([, value]) => value !== undefined));
+  const retry = { ...(interactive ? INTERACTIVE_RETRY_POLICY : {}), ...set };
+  return createProviderClient(providerId, base.config, base.env, Object.keys(retry).length > 0 ? retry : undefined);
 }
 
 /** The model to use: the configured one, or the provider's pick (Ollama chooses an installed tool-capable model). */

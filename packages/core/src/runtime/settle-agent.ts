@@ -22,7 +22,7 @@ export interface SettledAgent {
 export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, options: AgentSessionOptions): Promise<SettledAgent> {
   const values = base.config.values;
   const providerId = options.client?.provider ?? providerIdOf(base);
-  const client = options.client ?? (await clientFor(base, providerId));
+  const client = options.client ?? (await clientFor(base, providerId, options.interactive === true));
 
   // The profile comes before the model, so a mistyped --agent-profile is reported without touching the network.
   let resolving: Promise<{ model: string; note?: string }> | undefined;

@@ -74,6 +74,8 @@ describe('streamWithRetry', () => {
     const events = await drain(streamWithRetry({ policy, context, attempt, costUsd: () => undefined }));
     const retries = events.filter((e): e is Extract<StreamEvent, { type: 'retry' }> => e.type === 'retry');
     expect(retries.map((r) => r.attempt)).toEqual([2, 3, 4]);
+    // The chat shows "attempt 2 of 4".
+    expect(retries.map((r) => r.maxAttempts)).toEqual([4, 4, 4]);
     retries.forEach((retry, i) => {
       const full = 40 * 2 ** i;
       expect(retry.delayMs).toBeGreaterThanOrEqual(full / 2);
