@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
@@ -6,7 +6,7 @@ import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
 import { BEANS_BIN, TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
 
-// Issue #44 (the chat input): Ctrl+R history search, Ctrl+G editor, Ctrl+Z, as a person types them.
+// Issue #44 (the chat input): Ctrl+R history search, Ctrl+G editor, Ctrl+Z, vim mode, as a person types them.
 
 afterEach(closeOpen);
 
@@ -123,5 +123,52 @@ describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
     await pause(100);
     session.press('Enter');
     await session.waitFor(() => userPrompts(server).at(-1) === 'a draft to keep now', 'the draft sent');
+  });
+
+  test('/vim turns on vim mode (saved as editorMode): normal/insert in the footer, motions, cw, dd, u', async () => {
+    const first = await startBeans([{ text: 'Edited prompt received.' }]);
+    const { session, server, workspace } = first;
+    const statusRow = () => session.visible().split('\n').at(-1) ?? '';
+    await session.submit('/vim');
+    await session.waitForText('Vim mode on');
+    await session.waitFor(() => statusRow().startsWith('-- INSERT --'), 'the insert mode in the footer');
+    const settings = JSON.parse(readFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), 'utf8')) as { editorMode?: string };
+    expect(settings.editorMode).toBe('vim');
+
+    session.type('fix the parser bug');
+    await session.waitFor((screen) => inputLine(screen).includes('fix the parser bug'), 'the typed text');
+    session.press('Escape');
+    await session.waitFor(() => statusRow().startsWith('-- NORMAL --'), 'normal mode in the footer');
+    // 0, w: onto "the"; cw changes it; Esc back to normal mode.
+    session.type('0w');
+    session.type('cw');
+    await session.waitFor(() => statusRow().startsWith('-- INSERT --'), 'insert mode after cw');
+    session.type('an old');
+    await session.waitFor((screen) => inputLine(screen).includes('fix an old parser bug'), 'cw applied');
+    session.press('Escape');
+    await session.waitFor(() => statusRow().startsWith('-- NORMAL --'), 'normal mode again');
+    // x deletes a character, u undoes it; dd empties the line, u brings it back.
+    session.type('$x');
+    await session.waitFor((screen) => inputLine(screen).includes('fix an old parser bu') && !inputLine(screen).includes('bug'), 'x applied');
+    session.type('u');
+    await session.waitFor((screen) => inputLine(screen).includes('fix an old parser bug'), 'x undone');
+    session.type('dd');
+    await session.waitFor((screen) => !inputLine(screen).includes('parser'), 'dd applied');
+    session.type('u');
+    await session.waitFor((screen) => inputLine(screen).includes('fix an old parser bug'), 'dd undone');
+    await pause(100);
+    session.press('Enter');
+    await session.waitForText('Edited prompt received.');
+    expect(userPrompts(server).at(-1)).toBe('fix an old parser bug');
+
+    // The setting holds in the next session; /vim again turns it off.
+    session.press('C-d');
+    await session.waitForText('[beans exited with 0]');
+    const next = await startBeans([], first);
+    const nextStatus = () => next.session.visible().split('\n').at(-1) ?? '';
+    await next.session.waitFor(() => nextStatus().startsWith('-- INSERT --'), 'vim mode in the new session');
+    await next.session.submit('/vim');
+    await next.session.waitForText('Vim mode off');
+    await next.session.waitFor(() => !nextStatus().includes('-- INSERT --'), 'the footer without the mode');
   });
 });

@@ -44,6 +44,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       markdown: app.config.values.ui.markdown,
       showCost: app.config.values.ui.showCost,
       debug: app.config.values.debug,
+      editorMode: app.config.values.editorMode,
     },
     startupNotices: [
       ...(app.modelNote ? [{ kind: 'info' as const, text: app.modelNote }] : []),

@@ -31,6 +31,8 @@ export interface ChatDisplay {
   showCost: boolean;
   /** Error stacks and one line of figures per turn. */
   debug: boolean;
+  /** The input's key bindings at the start (`editorMode`); `/vim` switches them. */
+  editorMode?: 'normal' | 'vim';
 }
 
 /**

@@ -30,6 +30,9 @@ export interface CommandContext {
   setTheme(theme: ThemeName): void;
   /** Writes control data straight to the terminal (OSC 52 for /copy); false when there is none. */
   writeTerminal(data: string): boolean;
+  /** The input's key bindings now; `/vim` switches them. */
+  editorMode: 'normal' | 'vim';
+  setEditorMode(mode: 'normal' | 'vim'): void;
 }
 
 export interface Builtin {

@@ -8,6 +8,7 @@ import { REWIND_BUILTINS } from './rewind-command.js';
 import { EXPORT_BUILTINS } from './export-commands.js';
 import { CONTEXT_BUILTINS } from './context-command.js';
 import { MCP_BUILTINS } from './mcp-command.js';
+import { VIM_BUILTINS } from './vim-command.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -218,6 +219,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...EXPORT_BUILTINS,
   ...CONTEXT_BUILTINS,
   ...MCP_BUILTINS,
+  ...VIM_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';

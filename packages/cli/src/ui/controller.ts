@@ -440,6 +440,8 @@ export class ChatController {
         this.attach(this.session);
         this.redraw();
       },
+      editorMode: this.input.vim ? 'vim' : 'normal',
+      setEditorMode: (mode) => this.input.setEditorMode(mode),
       theme: this.theme,
       setTheme: (theme) => {
         this.theme = theme;

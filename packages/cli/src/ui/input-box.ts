@@ -4,6 +4,7 @@ import { applyCompletion, matchCommands, pathToken, slashToken, type Completion 
 import * as ed from './editor.js';
 import { HistorySearch } from './history-search.js';
 import type { KeyEvent } from './keys.js';
+import { VimInput } from './vim.js';
 
 /** What a key in the input box asks the rest of the UI to do. */
 export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' } | { type: 'edit-draft' };
@@ -34,6 +35,8 @@ export class InputBox {
   completion?: Completion;
   /** Ctrl+R's search of earlier prompts, while it is open. */
   search?: HistorySearch;
+  /** Vim key bindings (`editorMode: "vim"`, `/vim`); undefined in the usual mode. */
+  vim?: VimInput;
   /** When the user last typed a character; Enter resets it. */
   lastTypedAt = 0;
   private readonly history: ed.History;
@@ -48,10 +51,18 @@ export class InputBox {
     private readonly changed: () => void,
   ) {
     this.history = new ed.History(history);
+    if (host.display.editorMode === 'vim') this.vim = new VimInput();
+  }
+
+  setEditorMode(mode: 'normal' | 'vim'): void {
+    this.vim = mode === 'vim' ? new VimInput() : undefined;
+    this.changed();
   }
 
   handleKey(event: KeyEvent): InputAction | undefined {
     if (this.search) return this.searchKey(this.search, event);
+    const vimmed = this.vim?.handleKey(event, this.editor, (editor, direction) => this.recall(editor, direction));
+    if (vimmed) return this.set(vimmed, this.vim?.mode === 'insert');
     if (event.type === 'text') {
       this.lastTypedAt = Date.now();
       if (event.paste && (event.text.split('\n').length >= COLLAPSE_PASTE_LINES || event.text.length >= COLLAPSE_PASTE_CHARS)) this.pastes.push(event.text);
@@ -164,6 +175,7 @@ export class InputBox {
       return undefined;
     }
     this.history.add(text);
+    this.vim?.reset();
     this.editor = ed.EMPTY_EDITOR;
     const display = collapsePastes(text, this.pastes);
     this.pastes = [];
@@ -179,11 +191,17 @@ export class InputBox {
       this.changed();
       return undefined;
     }
-    const moved = direction < 0 ? ed.lineUp(this.editor) : ed.lineDown(this.editor);
-    if (moved) return this.set(moved, false);
-    const recalled = direction < 0 ? this.history.previous(this.editor.text) : this.history.next();
-    if (recalled !== undefined) this.set(ed.editorOf(recalled), false);
+    const next = this.recall(this.editor, direction);
+    if (next !== this.editor) this.set(next, false);
     return undefined;
+  }
+
+  /** The line above or below, else the previous or next prompt of the history; the same editor when neither. */
+  private recall(editor: ed.Editor, direction: -1 | 1): ed.Editor {
+    const moved = direction < 0 ? ed.lineUp(editor) : ed.lineDown(editor);
+    if (moved) return moved;
+    const recalled = direction < 0 ? this.history.previous(editor.text) : this.history.next();
+    return recalled === undefined ? editor : ed.editorOf(recalled);
   }
 
   private set(editor: ed.Editor, complete = true): undefined {

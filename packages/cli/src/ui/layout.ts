@@ -85,5 +85,6 @@ function statusInfo(controller: ChatController) {
     tasks: host.backgroundTasks?.runningCount(),
     mode: host.permissionMode,
     hint: controller.busy ? undefined : '/help for commands',
+    vimMode: controller.input.vim?.mode,
   };
 }

@@ -16,6 +16,8 @@ export interface StatusInfo {
   mode?: string;
   /** Shown on the right, e.g. "esc to interrupt". */
   hint?: string;
+  /** Vim mode's state of the input (`/vim`), shown first; undefined with the usual key bindings. */
+  vimMode?: 'insert' | 'normal';
 }
 
 export function formatTokens(count: number): string {
@@ -39,6 +41,7 @@ export function renderStatus(info: StatusInfo, width: number): StyledLine {
   if (info.mode && info.mode !== 'default') parts.splice(0, 0, [span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }), span(' (shift+tab)', S.dim)]);
   if (info.tasks) parts.splice(0, 0, [span(`${info.tasks} task${info.tasks === 1 ? '' : 's'} running`, S.cyan), span(' (/tasks)', S.dim)]);
   if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);
+  if (info.vimMode) parts.splice(0, 0, [span(info.vimMode === 'insert' ? '-- INSERT --' : '-- NORMAL --', info.vimMode === 'insert' ? S.dim : { color: 'green', bold: true })]);
   parts.push([span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}${info.cachedTokens ? ` (${formatTokens(info.cachedTokens)} cached)` : ''}`)]);
   if (info.contextPercent !== undefined) {
     const style = info.contextPercent >= 90 ? S.red : info.contextPercent >= 70 ? S.yellow : undefined;

@@ -270,6 +270,8 @@ const sections = {
   ),
   guardrails: guardrailsSchema,
   sop: lazily(() => z.string().describe('a string')),
+  // The chat input's key bindings: "vim" for normal/insert modes (Claude Code's `editorMode`; `/vim` toggles it).
+  editorMode: lazily(() => z.enum(['normal', 'vim']).describe('"normal" or "vim"')),
   debug: lazily(() => z.boolean().describe('true or false')),
 };
 
@@ -331,6 +333,7 @@ export interface BeansConfig {
   hooks?: HooksSettings & { env?: { passThrough?: string[] } };
   guardrails?: GuardrailsSettings;
   sop?: string;
+  editorMode: 'normal' | 'vim';
   debug: boolean;
 }
 
@@ -364,6 +367,7 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'telemetry.includeRepository': false,
   'ui.markdown': true,
   'ui.showCost': true,
+  editorMode: 'normal',
   debug: false,
 };
 

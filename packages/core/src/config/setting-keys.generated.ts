@@ -533,6 +533,15 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a string"
   },
   {
+    "key": "editorMode",
+    "kind": "enum",
+    "expected": "\"normal\" or \"vim\"",
+    "options": [
+      "normal",
+      "vim"
+    ]
+  },
+  {
     "key": "debug",
     "kind": "boolean",
     "expected": "true or false"

@@ -31,6 +31,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'export',
   'copy',
   'thinking',
+  'vim',
 ];
 
 export interface SlashInput {
