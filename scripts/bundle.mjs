@@ -25,7 +25,9 @@ const common = {
   // DBOS and pg load only with the dbos workflow backend and stay packages (dependencies of the root
   // and of @beans/cli): pg requires its optional native binding (pg-native) at run time. sharp (pictures
   // scaled for a provider) loads its prebuilt native binary from its @img/sharp-<platform> package.
-  external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg', 'sharp'],
+  // node-llama-cpp (the local provider, an optional dependency of @beans/core and @beans/cli) loads its
+  // native binding from its own folder, so it stays a package too.
+  external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg', 'sharp', 'node-llama-cpp'],
 };
 
 // Ink measures text with string-width 8, whose first non-ASCII string costs ~19 ms of regex and

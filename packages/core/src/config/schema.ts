@@ -63,6 +63,21 @@ const sections = {
       lazily(() => z.object({ [p.endpoint!.name]: name(p.endpoint!.describe), ...(PROVIDER_OPTIONS[p.id]?.() ?? {}) }).partial().describe('an object')),
     ]),
   ),
+  // The embedded llama.cpp provider (issue 45).
+  local: lazily(() =>
+    z
+      .object({
+        gpu: z.enum(['auto', 'off']).describe('"auto" (a GPU when there is one) or "off" (CPU only)'),
+        strictTools: z.boolean().describe('true or false (true: tool calls through a JSON grammar even when the chat template has its own format)'),
+        toolChoice: z.enum(['auto', 'required']).describe('"auto" or "required" (the first reply after a user message must call a tool)'),
+        contextSize: z.number().int().min(256).describe('a number of tokens, at least 256'),
+        threads: z.number().int().min(1).describe('a number of CPU threads'),
+        maxTokens: z.number().int().min(1).describe('a number of tokens'),
+        seed: z.number().int().min(0).describe('a whole number'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   providers: lazily(() =>
     z
       .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).refine((id) => !builtinIds.has(id), 'a name that is not a built-in provider'), customProviderSchema())
@@ -305,6 +320,8 @@ export interface BeansConfig {
   gemini: { baseUrl?: string };
   openai: { baseUrl?: string; promptCacheKey?: boolean };
   anthropic: { baseUrl?: string };
+  /** The embedded llama.cpp provider's options (llm/local-client.ts). */
+  local: { gpu?: 'auto' | 'off'; strictTools?: boolean; toolChoice?: 'auto' | 'required'; contextSize?: number; threads?: number; maxTokens?: number; seed?: number };
   /** OpenAI-compatible endpoints added by settings, by provider name. */
   providers: Record<string, { type: 'openai'; baseUrl: string; apiKeyEnv?: string; models?: string[]; promptCacheKey?: boolean }>;
   permissions: { mode: PermissionMode; allow: string[]; deny: string[]; /** Read-only command lines run without asking (issue #31). */ readOnlyCommands: boolean };

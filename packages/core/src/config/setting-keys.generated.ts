@@ -38,6 +38,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "an Ollama model name"
   },
   {
+    "key": "models.local",
+    "kind": "string",
+    "expected": "a the local model model name"
+  },
+  {
     "key": "gemini",
     "kind": "object",
     "expected": "an object"
@@ -86,6 +91,54 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "key": "ollama.keepAlive",
     "kind": "string",
     "expected": "a duration such as \"30m\" or \"1h\", or seconds such as \"3600\" (\"-1\": keep it loaded)"
+  },
+  {
+    "key": "local",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "local.gpu",
+    "kind": "enum",
+    "expected": "\"auto\" (a GPU when there is one) or \"off\" (CPU only)",
+    "options": [
+      "auto",
+      "off"
+    ]
+  },
+  {
+    "key": "local.strictTools",
+    "kind": "boolean",
+    "expected": "true or false (true: tool calls through a JSON grammar even when the chat template has its own format)"
+  },
+  {
+    "key": "local.toolChoice",
+    "kind": "enum",
+    "expected": "\"auto\" or \"required\" (the first reply after a user message must call a tool)",
+    "options": [
+      "auto",
+      "required"
+    ]
+  },
+  {
+    "key": "local.contextSize",
+    "kind": "integer",
+    "expected": "a number of tokens, at least 256"
+  },
+  {
+    "key": "local.threads",
+    "kind": "integer",
+    "expected": "a number of CPU threads"
+  },
+  {
+    "key": "local.maxTokens",
+    "kind": "integer",
+    "expected": "a number of tokens"
+  },
+  {
+    "key": "local.seed",
+    "kind": "integer",
+    "expected": "a whole number"
   },
   {
     "key": "providers",

@@ -1,5 +1,6 @@
 import { anthropicProvider } from './anthropic.js';
 import { geminiProvider } from './gemini.js';
+import { localProvider } from './local.js';
 import { ollamaProvider } from './ollama.js';
 import { openaiProvider } from './openai.js';
 import { getProvider, registerProvider } from './registry.js';
@@ -9,7 +10,7 @@ import type { ProviderDefinition } from './types.js';
 // client module: clients import this file, and the client loader sits above both (no import circle).
 
 /** The built-in providers, in the order a provider is chosen when none is configured. */
-export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [geminiProvider, anthropicProvider, openaiProvider, ollamaProvider];
+export const BUILTIN_PROVIDERS: readonly ProviderDefinition[] = [geminiProvider, anthropicProvider, openaiProvider, ollamaProvider, localProvider];
 
 /** Registers the built-in providers; safe to call any number of times, and never loads an SDK. */
 export function registerBuiltinProviders(): void {

@@ -17,6 +17,9 @@ export async function loadBuiltinClient(definition: ProviderDefinition, options:
       return (await import('./anthropic-client.js')).createAnthropicClient(options);
     case 'gemini':
       return (await import('./gemini-client.js')).createGeminiClient(options);
+    case 'local':
+      // node-llama-cpp (an optional dependency) loads only when the local client makes its first request.
+      return (await import('./local-client.js')).createLocalClient(options);
     case 'ollama':
       return (await import('./ollama-client.js')).createOllamaClient(options);
     case 'openai':

@@ -1,6 +1,7 @@
 import { ConfigError, UsageError } from '../errors.js';
 import { BUILTIN_PROVIDERS, providerDefinition, registerBuiltinProviders } from './builtin-providers.js';
 import { loadBuiltinClient, loadClient } from './client-loader.js';
+import { isLocalModelName } from './local.js';
 import { openAiCompatibleHints } from './openai.js';
 import { longestPrefix } from './provider-info.js';
 import { getProvider, listProviders, registerProvider } from './registry.js';
@@ -96,6 +97,8 @@ export function resolveProvider(config: ProviderConfig, env: NodeJS.ProcessEnv =
     const place = source === 'env' ? 'the environment variable BEANS_PROVIDER' : source && typeof source === 'object' ? `the settings file ${source.file}` : 'the configuration';
     throw new ConfigError(`Unknown provider "${chosen}" in ${place}. ${known} Fix the setting "provider", or add the endpoint to the "providers" setting.`);
   }
+  // A GGUF file or an hf: URI can only be run by the embedded llama.cpp.
+  if (isLocalModelName(config.values.model)) return { providerId: 'local', reason: 'the model is a GGUF file or a model URI' };
   for (const definition of BUILTIN_PROVIDERS) {
     if (definition.id === 'ollama') break;
     if (definition.isConfigured(env)) return { providerId: definition.id, reason: `${(definition.apiKeyEnv ?? []).find((v) => env[v]?.trim()) ?? 'its key'} is set` };
@@ -117,6 +120,7 @@ export async function createProviderClient(providerId: string, config: ProviderC
     ...(typeof endpoint === 'string' && endpoint ? { baseUrl: endpoint } : {}),
     ...(typeof section?.promptCacheKey === 'boolean' ? { promptCacheKey: section.promptCacheKey } : {}),
     ...(typeof section?.keepAlive === 'string' || typeof section?.keepAlive === 'number' ? { keepAlive: section.keepAlive } : {}),
+    ...(section && typeof section === 'object' ? { settings: section } : {}),
     env,
     ...(retry ? { retry } : {}),
   });

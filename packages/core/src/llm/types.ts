@@ -151,6 +151,8 @@ export interface ProviderOptions {
   promptCacheKey?: boolean;
   /** Ollama: how long the server keeps the model (and its prompt cache) loaded after a request, e.g. "30m" or seconds. */
   keepAlive?: string | number;
+  /** The provider's own settings section (`local.gpu`, `local.contextSize`...), as configured. */
+  settings?: Readonly<Record<string, unknown>>;
 }
 
 /** USD per million tokens. Thinking tokens are billed as output. */
@@ -229,4 +231,4 @@ export interface ProviderDefinition {
 }
 
 /** Beans' own client modules: `<name>-client.ts` in llm/. */
-export type BuiltinClient = 'anthropic' | 'gemini' | 'ollama' | 'openai';
+export type BuiltinClient = 'anthropic' | 'gemini' | 'local' | 'ollama' | 'openai';
