@@ -223,6 +223,15 @@ export class ChatSession {
     if (!this.controller) this.options.onClose?.();
   }
 
+  /**
+   * Replaces the history the model reads from now on (a handoff's input filter). The session file
+   * keeps what was recorded, so a resumed session reads the whole conversation again.
+   */
+  replaceHistory(messages: readonly AgentMessage[]): void {
+    // The same array: a run in progress appends to it.
+    this.messages.splice(0, this.messages.length, ...messages);
+  }
+
   /** Appends a message outside a run (notes, compaction summaries) and records it. */
   append(message: AgentMessage): void {
     this.messages.push(message);

@@ -1,6 +1,6 @@
 import type { ChatSession } from '../agent/chat-session.js';
 import { resolveModelAlias } from '../llm/index.js';
-import { createSessionHandoffs, HANDOFF_TOOL_NAME, type SubagentDefinition } from '../subagents/index.js';
+import { createSessionHandoffs, HANDOFF_TOOL_NAME, HandoffError, type HandoffInfo, type SubagentDefinition } from '../subagents/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import type { RuntimeBase } from './base.js';
 import { deferChildTools } from './defer-tools.js';
@@ -52,6 +52,7 @@ export function createHandoffs(input: HandoffsInput): Handoffs {
     modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(agent.providerId, agentModel, agent.model) : agent.model),
     session: () => live.session,
     recordAgent: (target, name) => logs.get(target)?.recordMeta({ kind: 'agent', agent: name }),
+    beforeApply: programHandoffHooks(options),
   });
   handoffs.withHandoffTool(tools.tools);
   const restoreAgent = async (target: ChatSession) => {
@@ -60,4 +61,21 @@ export function createHandoffs(input: HandoffsInput): Handoffs {
     await handoffs.handoff(name, 'the session was resumed', 'command').catch((error: Error) => warnings.push(`Could not return to the ${name} agent: ${error.message}`));
   };
   return { ...handoffs, restoreAgent };
+}
+
+/**
+ * The program's `onHandoff` (it may refuse the handoff by throwing: the model is told why) and its
+ * `handoffInputFilter` (the history the new agent reads from now on), before anything changes.
+ */
+function programHandoffHooks(options: AgentSessionOptions): ((handoff: HandoffInfo, session: ChatSession) => Promise<void>) | undefined {
+  const { onHandoff, handoffInputFilter } = options;
+  if (!onHandoff && !handoffInputFilter) return undefined;
+  return async (handoff, session) => {
+    try {
+      await options.onHandoff?.(handoff, options.context);
+    } catch (error) {
+      throw new HandoffError(`The handoff to ${handoff.to} was refused: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (handoffInputFilter) session.replaceHistory(await options.handoffInputFilter!({ ...handoff, history: [...session.messages], context: options.context }));
+  };
 }

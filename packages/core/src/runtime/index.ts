@@ -1,5 +1,6 @@
 export { createAgentSession, type AgentSession, type PermissionRulesInfo } from './agent-session.js';
 export { bindRunContext, type CreateSessionOptions, type RunContextOptions } from './run-context.js';
+export type { HandoffInfo, HandoffInputData, HandoffTrigger } from '../subagents/handoff.js';
 export type { AgentSessionOptions, CanUseTool, PermissionResult, ToolLimits } from './session-options.js';
 export { mcpToolsWouldDefer } from './defer-tools.js';
 export { loadRuntimeBase, loadCatalog, sessionStore, providerIdOf, clientFor, resolveClientModel, builtinPluginsDir, programEnvironment, type RuntimeBase, type RuntimeBaseOptions } from './base.js';

@@ -1,5 +1,7 @@
 import type { InputGuardrail, OutputGuardrail } from '../guardrails/function-guardrails.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { AgentMessage } from '../agent/types.js';
+import type { HandoffInfo, HandoffInputData } from '../subagents/handoff.js';
 import type { AgentSessionOptions } from './session-options.js';
 
 /**
@@ -25,6 +27,16 @@ export interface RunContextOptions<TContext> {
   inputGuardrails?: readonly InputGuardrail<TContext>[];
   /** Async checks of each final answer, after the pattern rules pass; a tripwire withholds the answer. */
   outputGuardrails?: readonly OutputGuardrail<TContext>[];
+  /**
+   * Called when the conversation is about to move to another agent (the `handoff` tool, `match:`
+   * routing, /agent), before anything changes. Throwing refuses the handoff; the model reads why.
+   */
+  onHandoff?(handoff: HandoffInfo, context: TContext): void | Promise<void>;
+  /**
+   * The OpenAI Agents SDK's handoff `inputFilter`: given the conversation so far, returns the history
+   * the agent taking it reads from now on (the session file keeps everything).
+   */
+  handoffInputFilter?(data: HandoffInputData<TContext>): readonly AgentMessage[] | Promise<readonly AgentMessage[]>;
 }
 
 /** `createAgentSession`'s options: the session's options, with those that may depend on `context` typed by it. */

@@ -10,6 +10,7 @@ import type { AnyTool } from '../tools/tool.js';
 import type { InlineAgents } from '../subagents/agents.js';
 import type { TelemetryProviders } from '../telemetry/index.js';
 import type { OutputFormat } from './structured-output.js';
+import type { HandoffInfo, HandoffInputData } from '../subagents/handoff.js';
 
 /** The Claude Agent SDK's permission callback: asked whenever the policy would ask a person. */
 export type CanUseTool = (
@@ -105,6 +106,10 @@ export interface AgentSessionOptions {
   inputGuardrails?: readonly InputGuardrail[];
   /** The program's guardrail functions on each final answer, run after the pattern rules pass. */
   outputGuardrails?: readonly OutputGuardrail[];
+  /** Called before the conversation moves to another agent (see RunContextOptions). */
+  onHandoff?(handoff: HandoffInfo, context: unknown): void | Promise<void>;
+  /** The history the agent taking the conversation reads from then on (see RunContextOptions). */
+  handoffInputFilter?(data: HandoffInputData): readonly AgentMessage[] | Promise<readonly AgentMessage[]>;
   /** A client to use instead of creating one from the configuration (tests, embedding programs). */
   client?: LLMClient;
   /**

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { AgentMessage } from '../agent/types.js';
 import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
 import { defineTool, usePrecomputedParameters } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
@@ -21,12 +22,27 @@ export interface ActiveAgent {
   match?: string[];
 }
 
+/** One handoff as it happens: who had the conversation, who gets it, why, and what moved it. */
+export interface HandoffInfo {
+  from: string;
+  to: string;
+  reason: string;
+  trigger: HandoffTrigger;
+}
+
+/** What a handoff's input filter is given: the handoff, the conversation so far, and the run's context. */
+export interface HandoffInputData<TContext = unknown> extends HandoffInfo {
+  /** Every message of the conversation, the handoff's own tool call last when the model asked for it. */
+  history: readonly AgentMessage[];
+  context: TContext;
+}
+
 export interface HandoffControllerOptions {
   /** Every agent the conversation may move to (plugin and inline agents). */
   agents: readonly SubagentDefinition[];
   initial: ActiveAgent;
   /** Makes `agent` the active profile (system prompt, tools, model); the history stays. */
-  apply(agent: SubagentDefinition, controller: HandoffController): Promise<void>;
+  apply(agent: SubagentDefinition, controller: HandoffController, handoff: HandoffInfo): Promise<void>;
   /** Announces a done handoff (the UI line, stream-json's `system/handoff`, the session log). */
   announce(handoff: { from: string; to: string; reason: string; trigger: HandoffTrigger }): void;
 }
@@ -82,7 +98,7 @@ export class HandoffController {
     // Active first, so the new agent's own handoff tool lists its own targets.
     this.current = { name: agent.name, qualifiedName: agent.qualifiedName, handoffs: agent.handoffs, match: agent.match };
     try {
-      await this.options.apply(agent, this);
+      await this.options.apply(agent, this, { from: previous.name, to: agent.name, reason, trigger });
     } catch (error) {
       this.current = previous;
       throw error;

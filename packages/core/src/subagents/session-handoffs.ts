@@ -3,7 +3,7 @@ import { toolsWithOwnSkills } from '../plugins/agent-skills.js';
 import type { Profile } from '../plugins/profile.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { GENERAL_PURPOSE_PROMPT, type SubagentDefinition } from './agents.js';
-import { createHandoffTool, HANDOFF_TOOL_NAME, HandoffController, type HandoffTrigger } from './handoff.js';
+import { createHandoffTool, HANDOFF_TOOL_NAME, HandoffController, type HandoffInfo, type HandoffTrigger } from './handoff.js';
 
 export interface SessionHandoffsOptions {
   /** The session's subagents; every one but `general-purpose` can take the conversation over. */
@@ -22,6 +22,8 @@ export interface SessionHandoffsOptions {
   session: () => ChatSession;
   /** After each handoff: the session log records it, so a resume comes back to the same agent. */
   recordAgent: (session: ChatSession, agent: string) => void;
+  /** Before a handoff changes anything (the program's onHandoff and input filter); a throw refuses it. */
+  beforeApply?: (handoff: HandoffInfo, session: ChatSession) => Promise<void>;
 }
 
 /**
@@ -39,8 +41,9 @@ export function createSessionHandoffs(options: SessionHandoffsOptions) {
       ...(profile.handoffs ? { handoffs: profile.handoffs } : {}),
       ...(profile.match ? { match: profile.match } : {}),
     },
-    apply: async (agent) => {
+    apply: async (agent, _controller, handoff) => {
       const session = options.session();
+      await options.beforeApply?.(handoff, session);
       const instructions = await agent.prompt();
       const named = toolsWithOwnSkills(agent.tools, agent.skills);
       const tools = named ? options.available.only([...named, ...options.keptTools()]) : new ToolRegistry(options.available.list());

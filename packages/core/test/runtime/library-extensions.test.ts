@@ -92,4 +92,26 @@ describe('library extension points, each README example run as a program', () =>
     expect(JSON.stringify(chats[0]!.body)).toContain('Where are the docs?');
     expect(JSON.stringify(chats[0]!.body)).not.toContain('refund');
   });
+
+  it('onHandoff and handoffInputFilter: the program hears the handoff with its context, the new agent reads the filtered history', async () => {
+    let served = 0;
+    const turns = () => {
+      served += 1;
+      if (served === 1) return { toolCalls: [{ name: 'list_directory', args: { path: '.' } }] };
+      if (served === 2) return { toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'an invoice question' } }] };
+      return { text: 'Billing here: the invoice is corrected.' };
+    };
+    const { stdout, chats } = await runExample('handoffs.mjs', { turns }, { 'invoice.txt': 'total: 10\n' });
+    expect(stdout).toMatch(/^handoff: \S+ -> billing \(an invoice question\) for c-42\nresult: success, Billing here: the invoice is corrected\.\n$/);
+    expect(chats).toHaveLength(3);
+    // Before the handoff the first agent saw its own lookup; after it, billing reads the user's
+    // message, the handoff call and its result, under its own instructions.
+    expect(messagesOf(chats[1]!).map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    const after = messagesOf(chats[2]!);
+    expect(after.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(after[0]!.content).toContain('You are the billing agent.');
+    expect(after[1]!.content).toContain('My invoice is wrong');
+    expect(JSON.stringify(after[2]!.tool_calls)).toContain('billing');
+    expect(JSON.stringify(after)).not.toContain('invoice.txt');
+  });
 });

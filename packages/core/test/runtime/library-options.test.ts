@@ -69,3 +69,32 @@ describe('guardrail functions', () => {
     expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(0);
   });
 });
+
+describe('handoff callbacks', () => {
+  it('onHandoff that throws refuses the handoff: the model reads why, the agent and history stay', async () => {
+    const { dir, env, server } = await setup({ turns: [{ toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'invoice' } }] }, { text: 'I will answer myself.' }] });
+    let filtered = false;
+    const messages = await collect(
+      query({
+        prompt: 'invoice question',
+        options: {
+          cwd: dir,
+          env,
+          systemPrompt: 'You are triage.',
+          agents: { billing: { description: 'Invoices', prompt: 'You are billing.' } },
+          context: { closed: true },
+          onHandoff: (_handoff, context) => {
+            if (context.closed) throw new Error('billing is closed today');
+          },
+          handoffInputFilter: ({ history }) => ((filtered = true), history),
+        },
+      }),
+    );
+    expect(JSON.stringify(toolResults(messages)[0])).toContain('The handoff to billing was refused: billing is closed today');
+    expect(filtered).toBe(false);
+    const second = server.requests.filter((request) => request.kind === 'chat')[1]!.body as { messages: { role: string; content: string }[] };
+    expect(second.messages[0]!.content).toContain('You are triage.');
+    expect(second.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'I will answer myself.' });
+  });
+});
