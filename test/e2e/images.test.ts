@@ -164,6 +164,49 @@ describe('@file attachments that cannot be sent', () => {
   });
 });
 
+describe('a PDF where providers read documents', () => {
+  const PDF = makePdf(['POST /v1/things creates a thing']);
+  const chatBodies = (server: ScriptedServer) => server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as Body);
+
+  it('goes to Anthropic as a document block inside the tool_result, the file byte for byte', async () => {
+    const server = await startScriptedAnthropic({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }], apiKey: 'k' });
+    servers.push(server);
+    const repo = makeTempRepo({ 'docs/api.pdf': PDF });
+    const run = await runBeans(['-p', 'read the spec', '--provider', 'anthropic'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    expect(run.code, run.stderr).toBe(0);
+    const result = providers[0]!.picture(chatBodies(server)[1]!) as Record<string, unknown>[];
+    expect(result[0]).toMatchObject({ type: 'text', text: '[PDF: docs/api.pdf, 1 page]' });
+    expect(result[1]).toMatchObject({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF.toString('base64') }, title: 'docs/api.pdf' });
+  });
+
+  it('goes to Gemini as inline application/pdf after the function response', async () => {
+    const server = await startScriptedGemini({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }], apiKey: 'k' });
+    servers.push(server);
+    const repo = makeTempRepo({ 'docs/api.pdf': PDF });
+    const run = await runBeans(['-p', 'read the spec', '--provider', 'gemini'], { cwd: repo.dir, env: { ...repo.env, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: server.url } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(providers[2]!.picture(chatBodies(server)[1]!)).toEqual({ mimeType: 'application/pdf', data: PDF.toString('base64') });
+  });
+
+  it('goes to OpenAI-compatible servers as its text, and so does a PDF over the 100 pages Anthropic reads', async () => {
+    const openai = await startScriptedOpenAi({ turns: [{ text: 'done' }], apiKey: 'k' });
+    const anthropic = await startScriptedAnthropic({ turns: [{ text: 'done' }], apiKey: 'k' });
+    servers.push(openai, anthropic);
+    const long = makePdf(Array.from({ length: 101 }, (_, index) => `Page text ${index + 1}`));
+    const repo = makeTempRepo({ 'docs/api.pdf': PDF, 'docs/long.pdf': long });
+    const viaOpenAi = await runBeans(['-p', 'summarise @docs/api.pdf', '--provider', 'openai'], { cwd: repo.dir, env: { ...repo.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${openai.url}/v1` } });
+    expect(viaOpenAi.code, viaOpenAi.stderr).toBe(0);
+    const sent = JSON.stringify(chatBodies(openai)[0]);
+    expect(sent).toContain('POST /v1/things creates a thing');
+    expect(sent).not.toContain(PDF.toString('base64').slice(0, 40));
+    const viaAnthropic = await runBeans(['-p', 'summarise @docs/long.pdf', '--provider', 'anthropic'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url } });
+    expect(viaAnthropic.code, viaAnthropic.stderr).toBe(0);
+    const blocks = userPictures.anthropic!(chatBodies(anthropic)[0]!) as { type: string; text?: string }[];
+    expect(blocks.some((block) => block.type === 'document')).toBe(false);
+    expect(blocks.find((block) => block.text?.startsWith('[docs/long.pdf: 101 pages, over the 100'))?.text).toContain('Page text 20');
+  });
+});
+
 describe('read_file of a PDF', () => {
   it("reaches the model as its text when the content stream is compressed", async () => {
     const server = await startScriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }] });

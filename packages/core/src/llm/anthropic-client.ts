@@ -1,6 +1,6 @@
 import { anthropicThinking } from './thinking.js';
 import { BaseAnthropic } from '@anthropic-ai/sdk';
-import { Messages, type ContentBlockParam, type ImageBlockParam, type MessageCreateParamsStreaming, type MessageParam, type RawMessageStreamEvent, type TextBlockParam, type Tool } from '@anthropic-ai/sdk/resources/messages';
+import { Messages, type ContentBlockParam, type DocumentBlockParam, type ImageBlockParam, type MessageCreateParamsStreaming, type MessageParam, type RawMessageStreamEvent, type TextBlockParam, type Tool } from '@anthropic-ai/sdk/resources/messages';
 import { Models } from '@anthropic-ai/sdk/resources/models';
 import { anthropicProvider } from './anthropic.js';
 import { withConversationBreakpoints } from './anthropic-cache.js';
@@ -10,11 +10,12 @@ import { costUsd } from './pricing.js';
 import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderMetadata, ProviderOptions, Reasoning, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
-import { fitImages, type ImageLimits } from './image-fit.js';
+import { fitMedia, type MediaLimits } from './image-fit.js';
 
 // Anthropic scales a picture's long side over 1,568 px down itself, and refuses one over 5 MB once
 // base64-encoded (3.75 MB of file): sending more pixels only costs upload time.
-export const IMAGE_LIMITS: ImageLimits = { maxLongSide: 1568, maxBytes: 3.75 * 1024 * 1024 };
+// PDFs: 100 pages and 32 MB a request (base64 included) for documents.
+export const MEDIA_LIMITS: MediaLimits = { image: { maxLongSide: 1568, maxBytes: 3.75 * 1024 * 1024 }, document: { maxPages: 100, maxBytes: 24 * 1024 * 1024 } };
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -49,7 +50,7 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
       ...anthropicThinking(request.thinking, request.maxOutputTokens ?? definition.maxOutputTokens!(model)),
       // Prompt caching: breakpoints after the tools, after the system prompt (the same every turn),
       // and two in the conversation (anthropic-cache.ts), four in all.
-      messages: withConversationBreakpoints(toAnthropicMessages(await fitImages(request.messages, IMAGE_LIMITS)), (hasTools ? 1 : 0) + (request.system ? 1 : 0)),
+      messages: withConversationBreakpoints(toAnthropicMessages(await fitMedia(request.messages, MEDIA_LIMITS)), (hasTools ? 1 : 0) + (request.system ? 1 : 0)),
       stream: true,
       ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }] } : {}),
       ...(hasTools ? { tools: toAnthropicTools(request.tools!) } : {}),
@@ -226,8 +227,9 @@ export function toAnthropicMessages(messages: readonly LlmMessage[]): MessagePar
   return out;
 }
 
-function toAnthropicPart(part: ContentPart): TextBlockParam | ImageBlockParam {
+function toAnthropicPart(part: ContentPart): TextBlockParam | ImageBlockParam | DocumentBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'document') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, title: part.name };
   return { type: 'image', source: { type: 'base64', media_type: part.mimeType as 'image/png', data: part.data } };
 }
 
@@ -254,7 +256,7 @@ function toolReferences(metadata: ProviderMetadata | undefined): ContentBlockPar
   return names.filter((name): name is string => typeof name === 'string').map((name) => ({ type: 'tool_reference', tool_name: name }) as unknown as ContentBlockParam);
 }
 
-type ToolResultContent = string | (TextBlockParam | ImageBlockParam)[];
+type ToolResultContent = string | (TextBlockParam | ImageBlockParam | DocumentBlockParam)[];
 
 function withReferences(references: ContentBlockParam[], content: ToolResultContent): ToolResultContent {
   if (references.length === 0) return content;

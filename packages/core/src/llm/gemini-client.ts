@@ -7,11 +7,12 @@ import { costUsd } from './pricing.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { isGeneratedToolCallId, newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
-import { fitImages, type ImageLimits } from './image-fit.js';
+import { fitMedia, type MediaLimits } from './image-fit.js';
 
 // Gemini takes up to 20 MB of inline data per request (base64 included) and tiles large pictures;
 // 3,072 px is the size it documents for one picture.
-export const IMAGE_LIMITS: ImageLimits = { maxLongSide: 3072, maxBytes: 7 * 1024 * 1024 };
+// PDFs: up to 1,000 pages; 20 MB of inline data a request.
+export const MEDIA_LIMITS: MediaLimits = { image: { maxLongSide: 3072, maxBytes: 7 * 1024 * 1024 }, document: { maxPages: 1000, maxBytes: 14 * 1024 * 1024 } };
 
 // Finish reasons that mean "no answer, and asking again the same way will not help".
 const REFUSALS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'LANGUAGE', 'IMAGE_SAFETY', 'MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
@@ -36,7 +37,7 @@ export function createGeminiClient(options: ProviderOptions = {}): LLMClient {
       yield { type: 'error', stopReason: 'error', failure: missingGeminiKeyFailure(), text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
       return;
     }
-    const contents = toGeminiContents(await fitImages(request.messages, IMAGE_LIMITS), model);
+    const contents = toGeminiContents(await fitMedia(request.messages, MEDIA_LIMITS), model);
     const watcher = retryAfterWatcher();
     const baseConfig: GenerateContentConfig = {
       httpOptions: { fetch: watcher.fetch },
@@ -183,8 +184,8 @@ export function toGeminiContents(messages: readonly LlmMessage[], model = ''): C
               response: message.isError ? { error: text } : { output: text },
             },
           },
-          // Images of a tool result follow its response as inline data.
-          ...parts.filter((part) => part.type === 'image').map(toGeminiPart),
+          // Images and documents of a tool result follow its response as inline data.
+          ...parts.filter((part) => part.type !== 'text').map(toGeminiPart),
         ]);
         break;
       }

@@ -1,9 +1,20 @@
-import type { ContentPart, LlmMessage } from './types.js';
+import type { ContentPart, DocumentPart, LlmMessage } from './types.js';
 
 /** What one provider takes per picture: the longest side in pixels and the file's bytes (before base64). */
 export interface ImageLimits {
   maxLongSide: number;
   maxBytes: number;
+}
+
+/** What one provider takes per PDF document; a provider without them reads documents' text. */
+export interface DocumentLimits {
+  maxPages: number;
+  maxBytes: number;
+}
+
+export interface MediaLimits {
+  image: ImageLimits;
+  document?: DocumentLimits;
 }
 
 type Image = Extract<ContentPart, { type: 'image' }>;
@@ -18,8 +29,16 @@ const fitted = new WeakMap<Image, Map<string, ContentPart>>();
  * sharp for this platform, bytes it cannot decode) becomes one line saying so; its bytes are never
  * sent as text. Never throws.
  */
-export async function fitImages(messages: readonly LlmMessage[], limits: ImageLimits): Promise<LlmMessage[]> {
-  if (!messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type === 'image'))) return messages as LlmMessage[];
+export function fitImages(messages: readonly LlmMessage[], limits: ImageLimits): Promise<LlmMessage[]> {
+  return fitMedia(messages, { image: limits });
+}
+
+/**
+ * fitImages, and each PDF document sent as the document where the provider takes documents and it is
+ * within their pages and bytes, else as its extracted text (with a line saying why, past the limits).
+ */
+export async function fitMedia(messages: readonly LlmMessage[], limits: MediaLimits): Promise<LlmMessage[]> {
+  if (!messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type !== 'text'))) return messages as LlmMessage[];
   const out: LlmMessage[] = [];
   for (const message of messages) {
     if (message.role === 'assistant' || typeof message.content === 'string') {
@@ -27,10 +46,22 @@ export async function fitImages(messages: readonly LlmMessage[], limits: ImageLi
       continue;
     }
     const content: ContentPart[] = [];
-    for (const part of message.content) content.push(part.type === 'image' ? await fitImage(part, limits) : part);
+    for (const part of message.content) {
+      if (part.type === 'image') content.push(await fitImage(part, limits.image));
+      else if (part.type === 'document') content.push(fitDocument(part, limits.document));
+      else content.push(part);
+    }
     out.push({ ...message, content });
   }
   return out;
+}
+
+function fitDocument(part: DocumentPart, limits: DocumentLimits | undefined): ContentPart {
+  if (!limits) return { type: 'text', text: part.text };
+  const bytes = Math.floor((part.data.length * 3) / 4);
+  if (part.pages <= limits.maxPages && bytes <= limits.maxBytes) return part;
+  const over = part.pages > limits.maxPages ? `${part.pages} pages, over the ${limits.maxPages} this provider reads as a document` : `over the ${megabytes(limits.maxBytes)} this provider reads as a document`;
+  return { type: 'text', text: `[${part.name}: ${over}; its text follows]\n${part.text}` };
 }
 
 export async function fitImage(part: Image, limits: ImageLimits): Promise<ContentPart> {

@@ -6,11 +6,11 @@ import { ollamaProvider, resolveOllamaHost } from './ollama.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration } from './types.js';
-import { fitImages, type ImageLimits } from './image-fit.js';
+import { fitMedia, type MediaLimits } from './image-fit.js';
 
 // Ollama documents no limit, but its vision models read at most ~1,120 px (llama3.2-vision) and the
 // whole picture crosses into the model's memory: more pixels cost time, not detail.
-export const IMAGE_LIMITS: ImageLimits = { maxLongSide: 2048, maxBytes: 10 * 1024 * 1024 };
+export const MEDIA_LIMITS: MediaLimits = { image: { maxLongSide: 2048, maxBytes: 10 * 1024 * 1024 } };
 
 /** Listing and inspecting models is local and quick; a host that does not answer in this time is down. */
 const LOOKUP_TIMEOUT_MS = 10_000;
@@ -54,7 +54,7 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
     }
     const body: OllamaChatRequest & { stream: true } = {
       model,
-      messages: toOllamaMessages(request.system, await fitImages(request.messages, IMAGE_LIMITS)),
+      messages: toOllamaMessages(request.system, await fitMedia(request.messages, MEDIA_LIMITS)),
       stream: true,
       ...(request.tools && request.tools.length > 0 ? { tools: toOllamaTools(request.tools) } : {}),
       // The server reuses its KV cache for a prompt that starts like the last one, while the model stays loaded.
@@ -164,7 +164,7 @@ export function toOllamaMessages(system: string | undefined, messages: readonly 
 function ollamaContent(content: string | readonly ContentPart[]): { content: string; images?: string[] } {
   if (typeof content === 'string') return { content };
   const images = content.filter((part) => part.type === 'image').map((part) => part.data);
-  const text = content.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+  const text = content.flatMap((part) => (part.type === 'image' ? [] : [part.text])).join('\n');
   return images.length > 0 ? { content: text, images } : { content: text };
 }
 

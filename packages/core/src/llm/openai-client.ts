@@ -8,10 +8,10 @@ import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderDefinition, ProviderOptions, StreamEvent, ToolDeclaration, Usage } from './types.js';
-import { fitImages, type ImageLimits } from './image-fit.js';
+import { fitMedia, type MediaLimits } from './image-fit.js';
 
 // OpenAI fits high-detail pictures in 2,048 × 2,048 and takes up to 20 MB each.
-export const IMAGE_LIMITS: ImageLimits = { maxLongSide: 2048, maxBytes: 20 * 1024 * 1024 };
+export const MEDIA_LIMITS: MediaLimits = { image: { maxLongSide: 2048, maxBytes: 20 * 1024 * 1024 } };
 
 // Local servers (LM Studio, llama.cpp) need no key, but the client insists on a string.
 const NO_KEY = 'not-needed';
@@ -41,7 +41,7 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
     }
     const body = {
       model,
-      messages: toOpenAiMessages(request.system, await fitImages(request.messages, IMAGE_LIMITS)),
+      messages: toOpenAiMessages(request.system, await fitMedia(request.messages, MEDIA_LIMITS)),
       stream: true as const,
       stream_options: { include_usage: true },
       ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
@@ -193,6 +193,8 @@ export function toOpenAiMessages(system: string | undefined, messages: readonly 
 }
 
 function toOpenAiPart(part: ContentPart): ChatCompletionContentPart {
+  // Documents arrive here as their text already (fitMedia); this only keeps the types honest.
+  if (part.type === 'document') return { type: 'text', text: part.text };
   return part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } };
 }
 

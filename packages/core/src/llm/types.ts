@@ -9,8 +9,27 @@ export interface ToolCall {
   metadata?: ProviderMetadata;
 }
 
-/** A piece of message content beyond plain text: tool results and user messages may carry images. */
-export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; /** base64 */ data: string };
+/** A piece of message content beyond plain text: tool results and user messages may carry images and documents. */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mimeType: string; /** base64 */ data: string }
+  | DocumentPart;
+
+/**
+ * A PDF as the file itself, for providers that read documents (Anthropic `document` blocks, Gemini
+ * inline `application/pdf`) within their limits; every other provider, and past those limits, gets
+ * `text`, the text extracted from it (llm/image-fit.ts `fitMedia`).
+ */
+export interface DocumentPart {
+  type: 'document';
+  mimeType: 'application/pdf';
+  /** base64 */
+  data: string;
+  /** The file's name, as the workspace names it (Anthropic's document title). */
+  name: string;
+  pages: number;
+  text: string;
+}
 
 /**
  * Opaque data a provider needs back with a message part in later requests, keyed by provider id

@@ -239,7 +239,7 @@ function shortenedView(messages: AgentMessage[], fixedChars: number, limitChars:
   return fitted.map((message): AgentMessage => {
     switch (message.role) {
       case 'user':
-        return { role: 'user', content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n'), timestamp: 0 };
+        return { role: 'user', content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'image' ? '' : part.text)).join('\n'), timestamp: 0 };
       case 'assistant':
         return { role: 'assistant', content: message.content, toolCalls: message.toolCalls ?? [], ...(message.reasoning ? { reasoning: message.reasoning } : {}), timestamp: 0 };
       case 'tool':

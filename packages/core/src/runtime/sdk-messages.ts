@@ -362,7 +362,7 @@ export function sdkUsage(usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'ca
 
 function toolResultContent(content: string | ContentPart[]): SdkToolResultContent {
   if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? { type: 'text' as const, text: part.text } : { type: 'image' as const, source: { type: 'base64' as const, media_type: part.mimeType, data: part.data } }));
+  return content.map((part) => (part.type !== 'image' ? { type: 'text' as const, text: part.text } : { type: 'image' as const, source: { type: 'base64' as const, media_type: part.mimeType, data: part.data } }));
 }
 
 function roundCost(cost: number): number {

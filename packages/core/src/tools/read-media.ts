@@ -79,9 +79,18 @@ export function pageRange(pages: string | undefined, total: number): { from: num
   return { from, to: Math.min(to, total) };
 }
 
-async function readPdf(handle: FileHandle, target: WorkspacePath, stats: Stats, pages: string | undefined): Promise<string> {
+/** The largest PDF kept whole as a document (Anthropic's 32 MB a request, once base64-encoded). */
+const MAX_DOCUMENT_BYTES = 24 * 1024 * 1024;
+
+/**
+ * The PDF's text page by page; read whole (no `pages`) and small enough, the document itself too, for
+ * the providers that read PDFs (its text stays in the part for the others).
+ */
+async function readPdf(handle: FileHandle, target: WorkspacePath, stats: Stats, pages: string | undefined): Promise<string | ContentPart[]> {
   if (stats.size > MAX_PDF_BYTES) throw new ToolInputError(`${target.relative} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_PDF_BYTES)} PDFs are read to; nothing was read.`);
-  const bytes = new Uint8Array(await handle.readFile());
+  const file = await handle.readFile();
+  // A copy: PDF.js may take over (detach) the array it is given.
+  const bytes = new Uint8Array(file);
   const { extractText, getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
@@ -99,7 +108,10 @@ async function readPdf(handle: FileHandle, target: WorkspacePath, stats: Stats, 
   }
   const body = chosen.map((page, index) => `--- page ${from + index} ---\n${page.trim()}`).join('\n\n');
   const rest = to < totalPages ? `\n\n[Pages ${from}-${to} of ${totalPages} shown. Read more with pages: "${to + 1}-${Math.min(totalPages, to + MAX_PDF_PAGES)}".]` : '';
-  return `[PDF: ${target.relative}, ${totalPages} page${totalPages === 1 ? '' : 's'}]\n\n${body}${rest}`;
+  const label = `[PDF: ${target.relative}, ${totalPages} page${totalPages === 1 ? '' : 's'}]`;
+  if (pages !== undefined || stats.size > MAX_DOCUMENT_BYTES) return `${label}\n\n${body}${rest}`;
+  const document = { type: 'document' as const, mimeType: 'application/pdf' as const, data: file.toString('base64'), name: target.relative, pages: totalPages, text: `${body}${rest}` };
+  return [{ type: 'text', text: label }, document];
 }
 
 interface NotebookCell {

@@ -199,5 +199,5 @@ function dropSafeIntegerBound({ jsonSchema }: { jsonSchema: { maximum?: unknown 
 /** The text of a result's content: parts joined, images named (for logs, hooks and text-only views). */
 export function contentText(content: string | readonly ContentPart[]): string {
   if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? part.text : `[image ${part.mimeType}]`)).join('\n');
+  return content.map((part) => (part.type === 'image' ? `[image ${part.mimeType}]` : part.text)).join('\n');
 }

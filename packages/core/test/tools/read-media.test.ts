@@ -40,8 +40,11 @@ describe('read_file on pictures, PDFs and notebooks', () => {
     const ws = makeWorkspace({ 'docs/spec.pdf': makePdf(['Alpha page one', 'Beta page two', 'Gamma page three']) });
     const all = await run(readFileTool, { path: 'docs/spec.pdf' }, makeContext(ws));
     expect(all.isError).toBeFalsy();
-    expect(all.content).toContain('[PDF: docs/spec.pdf, 3 pages]');
-    expect(all.content).toMatch(/--- page 1 ---\nAlpha page one[\s\S]*--- page 3 ---\nGamma page three/);
+    // Read whole: a label, then the document itself with its text for providers that read no PDFs.
+    const [label, document] = all.content as ContentPart[];
+    expect(label).toEqual({ type: 'text', text: '[PDF: docs/spec.pdf, 3 pages]' });
+    expect(document).toMatchObject({ type: 'document', mimeType: 'application/pdf', name: 'docs/spec.pdf', pages: 3, data: makePdf(['Alpha page one', 'Beta page two', 'Gamma page three']).toString('base64') });
+    expect((document as { text: string }).text).toMatch(/--- page 1 ---\nAlpha page one[\s\S]*--- page 3 ---\nGamma page three/);
     const some = await run(readFileTool, { path: 'docs/spec.pdf', pages: '2-3' }, makeContext(ws));
     expect(some.content).not.toContain('Alpha');
     expect(some.content).toContain('Beta page two');
