@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { isInside } from '../workspace/paths.js';
 
 /**
@@ -20,6 +20,9 @@ export function blobId(content: Buffer): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 
+// zlib is required when the first blob is written, not imported: importing it cost every start ~2 ms.
+const requireBuiltin = createRequire(import.meta.url);
+
 /**
  * Stores a blob in the shadow repository's object folder the way git does (a zlib-deflated loose
  * object, written under a temporary name then renamed), without starting git: a file tool's
@@ -31,6 +34,7 @@ export function writeLooseBlob(objectsDir: string, content: Buffer): string {
   if (existsSync(target)) return oid;
   mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
+  const { deflateSync } = requireBuiltin('node:zlib') as typeof import('node:zlib');
   writeFileSync(temp, deflateSync(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]), { level: 1 }), { mode: 0o444 });
   renameSync(temp, target);
   return oid;

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import { ToolInputError } from '../errors.js';
 
 /** A regex search that runs longer than this is stopped (catastrophic backtracking). */
@@ -52,7 +51,9 @@ export interface WorkerSearch {
 }
 
 /** Searches `paths` in a worker; `onMatch` returning false stops early. Rejects on the deadline or abort. */
-export function searchInWorker(search: WorkerSearch, onMatch: (file: string, line: number, text: string) => boolean): Promise<void> {
+export async function searchInWorker(search: WorkerSearch, onMatch: (file: string, line: number, text: string) => boolean): Promise<void> {
+  // Loaded here, not at the top: every start paid ~3 ms for worker_threads that only regex searches use.
+  const { Worker } = await import('node:worker_threads');
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: search.root, paths: search.paths, pattern: search.pattern, flags: search.flags } });
     let settled = false;
