@@ -170,8 +170,12 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
     client.onclose = () => {
       if (live?.client === client) live = undefined;
     };
+    // The process exists once connect has started it (synchronously); a failed connect closes the
+    // transport, which then no longer knows its pid.
+    const connected = client.connect(transport, { timeout });
+    const pid = processId(transport);
     try {
-      await client.connect(transport, { timeout });
+      await connected;
       const listed = await client.listTools(undefined, { timeout });
       const before = JSON.stringify(infos);
       infos = listed.tools as McpToolInfo[];
@@ -186,6 +190,9 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       // What the server offers now replaces what was remembered, from the next request on.
       if (remembered && JSON.stringify(infos) !== before) changed();
     } catch (failure) {
+      // A server that failed its handshake gets no graceful close: the SDK's waits 2 s and more, on
+      // timers that let Beans exit first, leaving the server running.
+      killProcess(pid);
       await client.close().catch(() => undefined);
       throw new Error(describeFailure(entry, failure, timeout));
     } finally {
@@ -277,7 +284,14 @@ function serverDescription(client: Client): string | undefined {
 }
 
 function kill(transport: Transport | undefined): void {
-  const pid = (transport as { pid?: number | null } | undefined)?.pid;
+  killProcess(processId(transport));
+}
+
+function processId(transport: Transport | undefined): number | undefined {
+  return (transport as { pid?: number | null } | undefined)?.pid ?? undefined;
+}
+
+function killProcess(pid: number | undefined): void {
   if (!pid) return;
   try {
     process.kill(pid, 'SIGKILL');

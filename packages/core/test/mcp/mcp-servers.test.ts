@@ -141,13 +141,17 @@ describe('MCP servers (real servers from npm)', () => {
     expect(JSON.stringify((await call(set, 'mcp__memory__read_graph', {})).content)).toContain('written in TypeScript');
   });
 
-  it('gives up on a server that does not answer within the timeout', { timeout: 30_000 }, async () => {
-    const silent = stdio('silent', ['-e', 'setInterval(() => {}, 1000)']);
+  it('gives up on a server that does not answer within the timeout, and ends its process at once', { timeout: 30_000 }, async () => {
+    const marker = `beans-mcp-silent-${process.pid}-${Date.now()}`;
+    const silent = stdio('silent', ['-e', 'setInterval(() => {}, 1000)', marker]);
     const started = Date.now();
     const { set } = await connect([silent], { timeoutMs: 800 });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(set.statuses()[0]).toMatchObject({ status: 'failed' });
     expect(set.statuses()[0]!.error).toContain('did not answer within 800 ms');
+    // Not left to the SDK's graceful close (2 s for stdin, then SIGTERM on timers that let the
+    // process exit first): a server that failed its handshake was left running when Beans exited.
+    expect(serverPids(marker)).toEqual([]);
   });
 
   it('restarts a server that died mid-session on the next call, and leaves no process after close', { timeout: 60_000 }, async () => {
