@@ -366,6 +366,31 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(mcp[3]).toEqual(expect.arrayContaining(['mcp__ev__echo']));
   });
 
+  it('a background subagent: Task with run_in_background returns a task id at once, TaskOutput reads its answer', { timeout: 60_000 }, async () => {
+    const child = (request: { body: unknown }) => ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
+    const { server, options } = await setup({
+      turns: (request, n) => {
+        if (child(request)) return { text: ['The answer ', 'is ', '42.'], chunkDelayMs: 300 };
+        if (n === 0) return { toolCalls: [{ name: 'task', args: { description: 'find the answer', prompt: 'Find the answer.', subagent_type: 'general-purpose', run_in_background: true } }] };
+        if (n === 1) return { toolCalls: [{ name: 'shell_output', args: { task_id: 'bg-1', wait_ms: 20_000 } }] };
+        return { text: 'The helper found 42.' };
+      },
+    });
+    const messages = await collect(query({ prompt: 'ask a helper', options: { ...options, permissionMode: 'bypassPermissions' } }));
+    const uses = messages.flatMap((message) => (message.type === 'assistant' ? message.message.content : [])).filter((block) => block.type === 'tool_use') as { name: string; input: Record<string, unknown> }[];
+    expect(uses.map((use) => use.name)).toEqual(['Task', 'TaskOutput']);
+    expect(uses[0]!.input).toMatchObject({ subagent_type: 'general-purpose', run_in_background: true });
+    expect(uses[1]!.input).toEqual({ task_id: 'bg-1', timeout: 20_000 });
+    const toolResults = messages.flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [])).map((block) => JSON.stringify(block));
+    expect(toolResults[0]).toContain('Started the agent in the background as task bg-1');
+    expect(toolResults[1]).toContain('Task bg-1: exited with code 0');
+    expect(toolResults[1]).toContain('The answer is 42.');
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'The helper found 42.' });
+    // The parent went on (its TaskOutput request) while the child was still answering.
+    const parentSecond = chats(server).filter((request) => !child(request))[1]!;
+    expect(parentSecond.time - chats(server).find(child)!.time).toBeLessThan(600);
+  });
+
   it('resume continues a stored session', async () => {
     const { server, options } = await setup({ turns: [{ text: 'remembered: blue' }, { text: 'you said blue' }] });
     const first = await collect(query({ prompt: 'my colour is blue', options }));

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { summaryLine } from '../plugins/summary.js';
 import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters.generated.js';
-import { defineTool, usePrecomputedParameters, type ToolContext } from '../tools/tool.js';
+import { BackgroundTaskError } from '../tools/background-tasks.js';
+import { defineTool, usePrecomputedParameters, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { findSubagent, type SubagentDefinition } from './agents.js';
 import { lazily } from '../lazily.js';
 
@@ -35,6 +36,7 @@ const taskInput = lazily(() =>
     description: z.string().describe('3-5 words'),
     prompt: z.string().min(1).describe('The whole task: the agent sees nothing else'),
     subagent_type: z.string().min(1).describe('An agent listed above'),
+    run_in_background: z.boolean().optional().describe('Return a task id at once; read the answer with shell_output'),
   }),
 );
 usePrecomputedParameters(taskInput, BUILTIN_PARAMETERS[TASK_TOOL_NAME]);
@@ -56,20 +58,50 @@ export function createTaskTool(options: TaskToolOptions) {
     async execute(input, context) {
       const agent = findSubagent(options.agents, input.subagent_type);
       if (!agent) return { content: `There is no agent "${input.subagent_type}". Available agents: ${names.join(', ')}.`, isError: true };
-      let outcome: SubagentOutcome;
-      try {
-        outcome = await limit(() => options.run(agent, input.prompt, context), context.signal);
-      } catch (error) {
-        if (context.signal.aborted) return { content: `The ${agent.name} agent was interrupted.`, isError: true };
-        return { content: `The ${agent.name} agent failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
-      }
-      const footer = `[${agent.name}: ${outcome.turns} turn${outcome.turns === 1 ? '' : 's'}, ${outcome.inputTokens} input and ${outcome.outputTokens} output tokens]`;
-      if (outcome.stopReason === 'completed') return { content: `${outcome.finalText.trim() || '(The agent gave no answer.)'}\n\n${footer}` };
-      const why = outcome.error ?? `it stopped (${outcome.stopReason})`;
-      const partial = outcome.finalText.trim() ? `\nIts last answer:\n${outcome.finalText.trim()}` : '';
-      return { content: `The ${agent.name} agent did not finish: ${why}.${partial}\n\n${footer}`, isError: true };
+      const runChild = async (childContext: ToolContext): Promise<ToolResult> => {
+        let outcome: SubagentOutcome;
+        try {
+          outcome = await limit(() => options.run(agent, input.prompt, childContext), childContext.signal);
+        } catch (error) {
+          if (childContext.signal.aborted) return { content: `The ${agent.name} agent was interrupted.`, isError: true };
+          return { content: `The ${agent.name} agent failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+        }
+        return describeOutcome(agent, outcome);
+      };
+      if (input.run_in_background) return startInBackground(`${agent.name}: ${input.description}`, context, runChild);
+      return runChild(context);
     },
   });
+}
+
+/**
+ * Claude Code's background agents: the child runs as a background task of the session (its own
+ * signal, so the parent's turn ending or being interrupted does not stop it); its answer is the
+ * task's output, read with shell_output (TaskOutput) and stopped with kill_shell (TaskStop), and its
+ * end is told to the parent as a background command's is. Its events are not forwarded into the
+ * parent's turn, which may be over; its messages are still recorded under the task call.
+ */
+function startInBackground(label: string, context: ToolContext, runChild: (context: ToolContext) => Promise<ToolResult>): ToolResult {
+  const tasks = context.backgroundTasks;
+  if (!tasks) return { content: 'Background agents are not available in this session: run it without run_in_background.', isError: true };
+  try {
+    const task = tasks.startWork(label, async (signal) => {
+      const result = await runChild({ ...context, signal, emit: undefined });
+      return { exitCode: result.isError ? 1 : 0, output: `${typeof result.content === 'string' ? result.content : JSON.stringify(result.content)}\n` };
+    });
+    return { content: `Started the agent in the background as task ${task.id}. Read its answer with shell_output (task_id "${task.id}"; wait_ms waits for it to finish), stop it with kill_shell. You will be told when it finishes.` };
+  } catch (error) {
+    if (error instanceof BackgroundTaskError) return { content: error.message, isError: true };
+    throw error;
+  }
+}
+
+function describeOutcome(agent: SubagentDefinition, outcome: SubagentOutcome): ToolResult {
+  const footer = `[${agent.name}: ${outcome.turns} turn${outcome.turns === 1 ? '' : 's'}, ${outcome.inputTokens} input and ${outcome.outputTokens} output tokens]`;
+  if (outcome.stopReason === 'completed') return { content: `${outcome.finalText.trim() || '(The agent gave no answer.)'}\n\n${footer}` };
+  const why = outcome.error ?? `it stopped (${outcome.stopReason})`;
+  const partial = outcome.finalText.trim() ? `\nIts last answer:\n${outcome.finalText.trim()}` : '';
+  return { content: `The ${agent.name} agent did not finish: ${why}.${partial}\n\n${footer}`, isError: true };
 }
 
 // Every request carries this list: a short line per agent is enough to choose one.
@@ -79,6 +111,7 @@ function taskDescription(agents: readonly SubagentDefinition[]): string {
   return [
     'Delegates a self-contained job to an agent that works alone and returns one answer; several calls in one turn run in parallel.',
     'The agent sees only your prompt: give it everything it needs and say what to report.',
+    'run_in_background: true returns a task id at once; read the answer with shell_output, stop it with kill_shell.',
     'Agents (subagent_type):',
     ...agents.map((agent) => `- ${agent.name}: ${summaryLine(agent.description, AGENT_LINE)}`),
   ].join('\n');

@@ -52,6 +52,8 @@ interface Task {
   /** Told to the model once, in the context before its next turn. */
   endNoted: boolean;
   release?: () => void;
+  /** For work that is not a process (pid 0): how kill stops it. */
+  stop?: () => Promise<void>;
 }
 
 export interface BackgroundTasksOptions {
@@ -150,6 +152,49 @@ export class BackgroundTasks {
     return { ...info };
   }
 
+  /**
+   * Starts work that is not a command (a background subagent) as a task like the others, counted
+   * against the same limit: what it writes is its output, kill aborts its signal and waits for it to
+   * settle, and its end is told to the model as a command's is. `run` resolves with the exit code
+   * and its last output (an agent's answer), which a read sees together with the end.
+   */
+  startWork(label: string, run: (signal: AbortSignal, write: (text: string) => void) => Promise<{ exitCode: number; output?: string }>): BackgroundTaskInfo {
+    const running = this.runningCount();
+    if (running >= this.maxTasks) throw new BackgroundTaskError(`${running} background tasks are already running (the limit is ${this.maxTasks}, setting shell.maxBackgroundTasks): stop one with kill_shell first, or run this in the foreground.`);
+    const id = `bg-${this.nextId++}`;
+    const info: BackgroundTaskInfo = { id, command: label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined };
+    const abort = new AbortController();
+    const task: Task = { info, pid: 0, tag: '', unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(undefined), ended: Promise.resolve(), wakers: new Set(), endNoted: false };
+    task.stop = async () => abort.abort();
+    this.tasks.set(id, task);
+    const lines = new HeadTailBuffer({ headChars: 0, tailChars: 0, lineChars: UNREAD_LIMITS.lineChars });
+    const take = (completed: string[]) => {
+      for (const line of completed) task.unread.pushLine(line);
+      info.recentLines = [...info.recentLines, ...completed].slice(-RECENT_LINES);
+      if (completed.length > 0) this.wake(task);
+    };
+    task.ended = (async () => {
+      let code: number | null = null;
+      let output: string;
+      try {
+        const done = await run(abort.signal, (text) => take(lines.write(text)));
+        [code, output] = [done.exitCode, done.output ?? ''];
+      } catch (error) {
+        [code, output] = abort.signal.aborted ? [null, ''] : [1, `${error instanceof Error ? error.message : String(error)}\n`];
+      }
+      // The last output and the end arrive together: a read that wakes for one sees the other.
+      const last = [...lines.write(output), ...lines.end()];
+      for (const line of last) task.unread.pushLine(line);
+      info.recentLines = [...info.recentLines, ...last].slice(-RECENT_LINES);
+      info.state = task.stopping ? 'killed' : 'exited';
+      info.exitCode = task.stopping ? null : code;
+      info.endedAt = this.now();
+      this.wake(task);
+    })();
+    this.changed();
+    return snapshot(info);
+  }
+
   /** Every task of the session, oldest first (copies). */
   list(): BackgroundTaskInfo[] {
     return [...this.tasks.values()].map((task) => snapshot(task.info));
@@ -204,7 +249,7 @@ export class BackgroundTasks {
     const task = this.tasks.get(id.trim());
     if (!task) return undefined;
     if (task.info.state === 'running') {
-      task.stopping ??= killProcessGroup(task.pid).then(() => void killTaggedProcesses(task.tag));
+      task.stopping ??= task.stop ? task.stop() : killProcessGroup(task.pid).then(() => void killTaggedProcesses(task.tag));
       await task.stopping;
       await task.ended;
       task.endNoted = true; // kill_shell's answer tells the model
@@ -220,9 +265,14 @@ export class BackgroundTasks {
     return running;
   }
 
-  /** Leaves running tasks to themselves (`--keep-tasks`): Beans no longer holds their pipes. */
+  /**
+   * Leaves running commands to themselves (`--keep-tasks`): Beans no longer holds their pipes. Work
+   * inside Beans (background subagents) cannot outlive it: it is stopped.
+   */
   release(): BackgroundTaskInfo[] {
-    const running = [...this.tasks.values()].filter((task) => task.info.state === 'running');
+    const all = [...this.tasks.values()].filter((task) => task.info.state === 'running');
+    for (const task of all) if (task.stop) void this.kill(task.info.id);
+    const running = all.filter((task) => !task.stop);
     for (const task of running) task.release?.();
     return running.map((task) => snapshot(task.info));
   }

@@ -261,6 +261,10 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
         "type": "string",
         "minLength": 1,
         "description": "An agent listed above"
+      },
+      "run_in_background": {
+        "description": "Return a task id at once; read the answer with shell_output",
+        "type": "boolean"
       }
     },
     "required": [

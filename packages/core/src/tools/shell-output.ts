@@ -20,7 +20,7 @@ export const shellOutputTool = defineTool({
   name: 'shell_output',
   kind: 'meta',
   description:
-    'New output of a background command since the last read, its state (running, exit code, killed) and run time. ' +
+    'New output of a background task (a command, or an agent\'s answer) since the last read, its state (running, exit code, killed) and run time. ' +
     'wait_ms with filter waits for a line, e.g. a server\'s "listening".',
   schema,
   summarize: (input) => input.task_id,
