@@ -34,6 +34,8 @@ const MAPPINGS: Record<string, ToolMapping> = {
   load_skill: { claude: 'Skill', fields: { name: 'skill' } },
   // Loads deferred MCP tools (tools/tool-search.ts); same fields as Claude Code's.
   tool_search: { claude: 'ToolSearch', fields: {} },
+  // Claude Code's LSP tool takes `operation`, `filePath`, `line`, `character` (1-based, as Beans').
+  lsp: { claude: 'LSP', fields: { file_path: 'filePath' }, paths: ['file_path'] },
 };
 
 const BY_CLAUDE = new Map(Object.entries(MAPPINGS).map(([beans, mapping]) => [mapping.claude.toLowerCase(), beans]));

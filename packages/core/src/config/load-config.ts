@@ -57,7 +57,7 @@ const PATH_KEYS = new Set(['plugins.dirs', 'sessions.dir']);
 // Lists that add up across layers instead of replacing each other (workspace + user + flag).
 const CONCAT_KEYS = new Set(['plugins.dirs']);
 // Objects of named entries that add up across files, a name in a nearer file winning (as Claude Code's scopes).
-const MERGED_RECORD_KEYS = new Set(['mcpServers']);
+const MERGED_RECORD_KEYS = new Set(['mcpServers', 'lsp.servers']);
 
 interface Layer {
   source: ConfigSource;
@@ -109,7 +109,7 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'shell', 'loopDetection', 'compaction', 'retry', 'agents', 'mcp', 'webFetch', 'workflows', 'input']) values[parent] ??= {};
+  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'shell', 'loopDetection', 'compaction', 'retry', 'agents', 'mcp', 'lsp', 'webFetch', 'workflows', 'input']) values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };

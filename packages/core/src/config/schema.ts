@@ -276,6 +276,19 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  // Language servers in Claude Code's `lspServers` shape (as in a plugin's .lsp.json); servers of
+  // every settings file add up by name. A repository's own file may not declare them before it is trusted.
+  lsp: lazily(() =>
+    z
+      .object({
+        servers: z.record(z.string(), z.unknown()).describe('an object of language servers by name, as in a plugin\'s .lsp.json'),
+        diagnostics: z.boolean().describe('true or false'),
+        diagnosticsTimeoutMs: z.int().positive().describe('a number of milliseconds'),
+        requestTimeoutMs: z.int().positive().describe('a number of milliseconds'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   // Claude Code's hook shape; merged across settings files by the hooks loader, not here. Beans adds
   // `env`: hooks run without the provider keys, as MCP servers and commands do; these are kept.
   hooks: lazily(() =>
@@ -346,6 +359,8 @@ export interface BeansConfig {
   telemetry: { enabled: boolean; logPrompts: boolean; includeRepository: boolean; organization?: string };
   mcpServers?: Record<string, unknown>;
   mcp: { timeoutMs?: number };
+  /** Language servers (issue #35): diagnostics after edits and the `lsp` tool. */
+  lsp: { servers?: Record<string, unknown>; diagnostics: boolean; diagnosticsTimeoutMs: number; requestTimeoutMs: number };
   workflows: { backend?: 'local' | 'dbos'; databaseUrl?: string; maxConcurrentCalls?: number; workerConcurrency?: number; rateLimit?: { calls?: number; periodMs?: number } };
   hooks?: HooksSettings & { env?: { passThrough?: string[] } };
   guardrails?: GuardrailsSettings;
@@ -379,6 +394,9 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'webFetch.allowPrivateNetwork': false,
   'input.maxStdinBytes': 10 * 1024 * 1024,
   'sandbox.allowedHosts': [],
+  'lsp.diagnostics': true,
+  'lsp.diagnosticsTimeoutMs': 3_000,
+  'lsp.requestTimeoutMs': 10_000,
   'telemetry.enabled': false,
   'telemetry.logPrompts': false,
   'telemetry.includeRepository': false,

@@ -506,6 +506,31 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a number of milliseconds"
   },
   {
+    "key": "lsp",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "lsp.servers",
+    "kind": "record",
+    "expected": "an object of language servers by name, as in a plugin's .lsp.json"
+  },
+  {
+    "key": "lsp.diagnostics",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
+    "key": "lsp.diagnosticsTimeoutMs",
+    "kind": "integer",
+    "expected": "a number of milliseconds"
+  },
+  {
+    "key": "lsp.requestTimeoutMs",
+    "kind": "integer",
+    "expected": "a number of milliseconds"
+  },
+  {
     "key": "hooks",
     "kind": "object",
     "expected": "an object with event names (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Notification, Stop, SubagentStop, PreCompact, SessionEnd) as keys"

@@ -68,6 +68,10 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   'sandbox.enabled': only((value) => value === true),
   'sandbox.allowedHosts': only(isEmptyList),
   'mcp.timeoutMs': any,
+  // How long to wait for a language server is harmless; which servers run (`lsp.servers`) is a command.
+  'lsp.diagnostics': any,
+  'lsp.diagnosticsTimeoutMs': any,
+  'lsp.requestTimeoutMs': any,
   // The standing instructions are prompt text, as the repository's AGENTS.md already is.
   sop: any,
 };

@@ -11,6 +11,7 @@ import type { SessionStore, SubagentTranscript } from '../session/index.js';
 import type { SubagentDefinition, SubagentOutcome } from '../subagents/index.js';
 import type { ToolResult } from '../tools/tool.js';
 import type { BackgroundTasks } from '../tools/background-tasks.js';
+import type { LspServerStatus } from '../lsp/manager.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { Attached } from './attach-files.js';
 import type { RuntimeBase } from './base.js';
@@ -119,6 +120,8 @@ export interface AgentSession {
    */
   /** Background commands (`shell` with run_in_background): list, read, kill; close() stops them unless kept. */
   readonly backgroundTasks: BackgroundTasks;
+  /** The declared language servers with their state (none started until a file of their language is touched). */
+  lspServers(): LspServerStatus[];
   close(): Promise<void>;
 }
 

@@ -25,6 +25,7 @@ import { createTurnRunner } from './turn-runner.js';
 import { settleNewDeclarations } from './settle-declarations.js';
 import { startSessionTelemetry } from './session-telemetry.js';
 import { createBackgroundShells } from './background-shells.js';
+import { createSessionLsp } from './session-lsp.js';
 
 // The session's public types live beside it (agent-session-types.ts) so its parts can name them
 // without importing this file back; this file is their public face.
@@ -62,14 +63,15 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const mcp = await mcpStarting;
   const storage = openSessionStorage(base, options);
   const background = createBackgroundShells({ base, options });
+  const lsp = createSessionLsp({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipServer: fresh.skipLspServer, live, warnings });
   const logs = createConversationLogs();
   const checkpoints = createSessionCheckpoints({ base, storage, live, logs: () => logs });
-  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings, toolSeams: [...(checkpoints.seam ? [checkpoints.seam] : []), background.seam] });
+  const hooks = await loadSessionHooks({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, skipHook: fresh.skipHook, guardrails: agent.guardrails, store: storage.store, live, warnings, toolSeams: [...(checkpoints.seam ? [checkpoints.seam] : []), background.seam, ...(lsp.seam ? [lsp.seam] : [])] });
   const permissions = createPermissionChain({ base, options, live, hooks, sandboxed: trust.sandbox !== undefined });
   const prompts = await loadSystemPrompts({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });
   const compaction = createCompaction({ agent, hooks, live });
   const children = createSessionSubagents({ base, agent, catalog, subagents, prompts, hooks, permissions, storage, sandbox: trust.sandbox, logs, live, editorFiles: options.editorFiles, compaction, mcp, background });
-  const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, permissions, live });
+  const tools = assembleTools({ base, options, catalog, profile: agent.profile, taskTool: children.taskTool, mcp, lspTool: lsp.tool, permissions, live });
   const deferral = deferMcpTools({ base, agent, tools, mcp, logs, live });
   const systemPrompt = deferral.withListing(await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text)));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, mcp, logs, live, warnings });
@@ -77,5 +79,5 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, background, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
   const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs, outputFormat: options.outputFormat, background });
-  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints, background });
+  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints, background, lsp });
 }

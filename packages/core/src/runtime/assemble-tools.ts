@@ -16,6 +16,8 @@ export interface AssembleToolsInput {
   profile: Profile;
   taskTool: AnyTool;
   mcp: McpServerSet | undefined;
+  /** The `lsp` tool, when a language server is declared (session-lsp.ts). */
+  lspTool?: AnyTool;
   permissions: Pick<PermissionChain, 'isRemoved'>;
   live: Live;
 }
@@ -32,7 +34,8 @@ export interface SessionTools {
 /** Part 11: the built-in, skill, task, caller and MCP tools, cut by deny rules and the profile. */
 export function assembleTools(input: AssembleToolsInput): SessionTools {
   const { options, mcp, permissions } = input;
-  const extraTools = [...(options.tools ?? []), ...(mcp?.tools() ?? [])];
+  // The lsp tool is kept by every agent like the MCP tools: it exists only because servers were configured.
+  const extraTools = [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])];
   const allTools: AnyTool[] = [...builtinTools({ webFetch: input.base.config.values.webFetch }), createLoadSkillTool(input.catalog), input.taskTool, ...extraTools];
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));
@@ -52,5 +55,5 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
     }
     mcpToolNames = names;
   });
-  return { available, tools, keptToolNames: () => [...(options.tools ?? []), ...(mcp?.tools() ?? [])].map((tool) => tool.name) };
+  return { available, tools, keptToolNames: () => [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])].map((tool) => tool.name) };
 }

@@ -7,13 +7,16 @@ import { readApprovedDeclarations, recordApprovedDeclarations } from '../config/
 import { loadWorkspaceHooks, type HookCommand } from '../hooks/index.js';
 import { collectMcpServers } from '../mcp/collect-servers.js';
 import { parseMcpServers, type McpServerEntry } from '../mcp/mcp-config.js';
+import { collectLspServers } from '../lsp/collect.js';
+import { commandLineOf, parseLspServers, type LspServerDeclaration } from '../lsp/declarations.js';
 
 // What a repository declares that Beans would run: MCP servers (its `.mcp.json`, its settings'
-// `mcpServers`, the servers of the plugins inside it) and hooks (its settings', its plugins'). Each
+// `mcpServers`, the servers of the plugins inside it), language servers (its `.lsp.json`, its
+// settings' `lsp.servers`, its plugins' `lspServers`) and hooks (its settings', its plugins'). Each
 // has an id, a hash of its name and command line, so "trusted" can mean "trusted as it was".
 
 export interface Declaration {
-  kind: 'MCP server' | 'hook';
+  kind: 'MCP server' | 'LSP server' | 'hook';
   /** The server's name, or the hook's event (and matcher). */
   name: string;
   /** The file that declares it. */
@@ -38,6 +41,11 @@ export function mcpServerId(server: Pick<McpServerEntry, 'name' | 'config'>): st
   return hash(['mcp', server.name, server.config]);
 }
 
+/** The id of a language server: its name and the command line and environment it runs with. */
+export function lspServerId(server: Pick<LspServerDeclaration, 'name' | 'command' | 'args' | 'env'>): string {
+  return hash(['lsp', server.name, server.command, server.args, server.env]);
+}
+
 /** The id of a hook: its event, matcher and command. */
 export function hookId(hook: Pick<HookCommand, 'event' | 'matcher' | 'command'>): string {
   return hash(['hook', hook.event, hook.matcher ?? '', hook.command]);
@@ -57,9 +65,14 @@ export async function repositoryDeclarations(input: DeclarationsInput): Promise<
     const declared = await settingsServers(file, input.env);
     servers.push(...declared.map((server) => ({ file, server })));
   }
+  const lspServers = collectLspServers({ workspaceRoot: input.workspaceRoot, plugins: input.plugins, projectTrusted: false, ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}) }).ignored;
+  for (const [kind, file] of [['project', workspaceSettingsPath(input.workspaceRoot)], ['local', localSettingsPath(input.workspaceRoot)]] as const) {
+    if (sources.has(kind)) lspServers.push(...(await settingsLspServers(file)));
+  }
   const hooks = await loadWorkspaceHooks({ workspaceRoot: input.workspaceRoot, env: input.env, settingSources: input.settingSources, plugins: input.plugins, trusted: false, ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}) });
   return [
     ...servers.map(({ file, server }): Declaration => ({ kind: 'MCP server', name: server.name, file, command: commandOf(server), id: mcpServerId(server) })),
+    ...lspServers.map((server): Declaration => ({ kind: 'LSP server', name: server.name, file: server.file, command: commandLineOf(server), id: lspServerId(server) })),
     ...hooks.untrusted.map((hook): Declaration => ({ kind: 'hook', name: hook.matcher ? `${hook.event} ${hook.matcher}` : hook.event, file: hook.source.file, command: hook.command, id: hookId(hook) })),
   ];
 }
@@ -73,6 +86,17 @@ async function settingsServers(file: string, env: NodeJS.ProcessEnv): Promise<Mc
   }
   const declared = (raw as { mcpServers?: unknown } | null)?.mcpServers;
   return declared === undefined ? [] : parseMcpServers(declared, file, env).servers;
+}
+
+async function settingsLspServers(file: string): Promise<LspServerDeclaration[]> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch {
+    return [];
+  }
+  const declared = (raw as { lsp?: { servers?: unknown } } | null)?.lsp?.servers;
+  return declared === undefined ? [] : parseLspServers(declared, file, 'the lsp.servers setting').servers;
 }
 
 /**

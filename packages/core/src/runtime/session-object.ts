@@ -29,6 +29,7 @@ import type { TrustAndSandbox } from './trust-sandbox.js';
 import type { TurnRunner } from './turn-runner.js';
 import type { Telemetry } from '../telemetry/index.js';
 import type { BackgroundShells } from './background-shells.js';
+import type { SessionLsp } from './session-lsp.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
@@ -51,6 +52,7 @@ export interface SessionParts {
   runTurn: TurnRunner;
   checkpoints: SessionCheckpoints;
   background: BackgroundShells;
+  lsp: SessionLsp;
 }
 
 /** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
@@ -142,9 +144,10 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     checkpoints: parts.checkpoints,
     backgroundTasks: parts.background.tasks,
+    lspServers: () => parts.lsp.list(),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
-      await parts.background.close();
+      await Promise.all([parts.background.close(), parts.lsp.close()]);
       live.session.close();
       void sandbox?.dispose();
       void mcp?.close();

@@ -1,8 +1,9 @@
 import type { HookCommand } from '../hooks/index.js';
+import type { LspServerDeclaration } from '../lsp/declarations.js';
 import type { McpServerEntry } from '../mcp/mcp-config.js';
 import type { PluginCatalog } from '../plugins/index.js';
 import { builtinPluginsDir, type RuntimeBase } from './base.js';
-import { describeDeclaration, hookId, mcpServerId, newSinceTrust } from './repository-declarations.js';
+import { describeDeclaration, hookId, lspServerId, mcpServerId, newSinceTrust } from './repository-declarations.js';
 import type { AgentSessionOptions } from './session-options.js';
 
 export interface NewDeclarationsInput {
@@ -13,9 +14,10 @@ export interface NewDeclarationsInput {
   warnings: string[];
 }
 
-/** What start-mcp and session-hooks leave out: servers and hooks added after the folder was trusted. */
+/** What start-mcp, session-lsp and session-hooks leave out: servers and hooks added after the folder was trusted. */
 export interface NewDeclarations {
   skipServer?: (server: McpServerEntry) => boolean;
+  skipLspServer?: (server: LspServerDeclaration) => boolean;
   skipHook?: (hook: HookCommand) => boolean;
 }
 
@@ -33,6 +35,7 @@ export async function settleNewDeclarations(input: NewDeclarationsInput): Promis
     `This folder was trusted before it declared these, so they did not run: ${fresh.map((d) => describeDeclaration(d, base.workspace.root)).join('; ')}. Run \`beans trust\` to approve them, or start \`beans\` (chat) to be asked about each.`,
   );
   const servers = new Set(fresh.filter((d) => d.kind === 'MCP server').map((d) => d.id));
+  const lspServers = new Set(fresh.filter((d) => d.kind === 'LSP server').map((d) => d.id));
   const hooks = new Set(fresh.filter((d) => d.kind === 'hook').map((d) => d.id));
-  return { skipServer: (server) => servers.has(mcpServerId(server)), skipHook: (hook) => hooks.has(hookId(hook)) };
+  return { skipServer: (server) => servers.has(mcpServerId(server)), skipLspServer: (server) => lspServers.has(lspServerId(server)), skipHook: (hook) => hooks.has(hookId(hook)) };
 }

@@ -1,0 +1,83 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { errorsAndWarnings, formatFileDiagnostics, newDiagnostics } from './diagnostics.js';
+import type { LspManager } from './manager.js';
+
+// Diagnostics after an edit: before write_file or edit_file runs, the file's text is kept (when a
+// server is declared for it); after, the server sees the old text (once, for a file it has not
+// opened yet) and the new one, and the errors and warnings the new text added go back to the model.
+
+/** Files larger than this are not sent to a language server after an edit. */
+const MAX_SYNC_BYTES = 2 * 1024 * 1024;
+/** How long a server's first answer must stay quiet to count as complete. */
+const COLD_QUIET_MS = 1_000;
+
+export interface EditDiagnosticsOptions {
+  /** How long to wait for the server's answer once it runs (`lsp.diagnosticsTimeoutMs`). */
+  timeoutMs: number;
+  /** How long the server must stay quiet after a publication before its answer counts as complete. */
+  quietMs: number;
+}
+
+export class EditDiagnostics {
+  /** The text of files about to be edited, by absolute path; null for a file that did not exist. */
+  private readonly before = new Map<string, string | null>();
+
+  constructor(
+    private readonly manager: LspManager,
+    private readonly options: EditDiagnosticsOptions,
+  ) {}
+
+  /** Before an edit: starts the file's server (without waiting) and keeps the text it had. */
+  async beforeEdit(file: string): Promise<void> {
+    if (!this.manager.handles(file)) return;
+    this.manager.warmUp(file);
+    const info = await stat(file).catch(() => undefined);
+    if (!info) this.before.set(file, null);
+    else if (info.size <= MAX_SYNC_BYTES) {
+      const text = await readFile(file, 'utf8').catch(() => undefined);
+      if (text !== undefined) this.before.set(file, text);
+    }
+  }
+
+  /**
+   * After an edit: the lines for the model about the problems the edit added to `file` (shown as
+   * `display`), or undefined when there are none, no server handles the file, or it did not
+   * answer in time. Never throws.
+   */
+  async afterEdit(file: string, display: string): Promise<string | undefined> {
+    const before = this.before.get(file);
+    this.before.delete(file);
+    if (!this.manager.handles(file)) return undefined;
+    try {
+      const info = await stat(file).catch(() => undefined);
+      if (!info || info.size > MAX_SYNC_BYTES) return undefined;
+      const served = await this.manager.serverFor(file);
+      if (!served) return undefined;
+      // A server that has not published anything yet is still loading its project (tsserver reads
+      // the project's lib files first): its first answer may take up to its start-up time, and the
+      // parts of it (syntax, then types) come further apart than a warm server's.
+      const timeout = () => (served.server.hasPublished ? this.options.timeoutMs : Math.max(this.options.timeoutMs, served.server.declaration.startupTimeoutMs));
+      const quiet = () => (served.server.hasPublished ? this.options.quietMs : Math.max(this.options.quietMs, COLD_QUIET_MS));
+      let baseline: Diagnostic[] | undefined;
+      if (served.server.isOpen(served.uri)) baseline = this.manager.lastDiagnostics(served);
+      else if (typeof before === 'string') {
+        // The server has never seen this file: it sees the old text first, so errors that were
+        // already there are known as such.
+        const opened = await this.manager.sync(file, before);
+        if (opened) baseline = await served.server.waitForDiagnostics(served.uri, opened.since, timeout(), quiet());
+      }
+      const changed = await this.manager.sync(file);
+      if (!changed) return undefined;
+      const after = await served.server.waitForDiagnostics(served.uri, changed.since, timeout(), quiet());
+      if (!after) return undefined;
+      const { fresh, old } = newDiagnostics(errorsAndWarnings(after), baseline && errorsAndWarnings(baseline));
+      if (fresh.length === 0) return undefined;
+      const lines = formatFileDiagnostics(display, fresh);
+      const oldNote = old > 0 ? ` (${old} that were there before this edit not listed)` : '';
+      return `The language server reports new problems after this edit${oldNote}:\n${lines.join('\n')}`;
+    } catch {
+      return undefined;
+    }
+  }
+}

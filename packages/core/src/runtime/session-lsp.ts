@@ -1,0 +1,89 @@
+import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
+import { collectLspServers } from '../lsp/collect.js';
+import type { LspServerDeclaration } from '../lsp/declarations.js';
+import { EditDiagnostics } from '../lsp/edit-diagnostics.js';
+import { createLspTool } from '../lsp/lsp-tool.js';
+import { LspManager, type LspServerStatus } from '../lsp/manager.js';
+import type { PluginCatalog } from '../plugins/index.js';
+import type { AnyTool } from '../tools/tool.js';
+import { resolveInWorkspace } from '../workspace/paths.js';
+import { builtinPluginsDir, programEnvironment, type RuntimeBase } from './base.js';
+import type { Live } from './live.js';
+import type { AgentSessionOptions } from './session-options.js';
+
+export interface SessionLspInput {
+  base: RuntimeBase;
+  options: Pick<AgentSessionOptions, 'builtinPluginsDir'>;
+  catalog: PluginCatalog;
+  workspaceTrusted: boolean;
+  /** A trusted repository's server added since it was trusted (settle-declarations.ts). */
+  skipServer?: (server: LspServerDeclaration) => boolean;
+  live: Live;
+  warnings: string[];
+}
+
+/** The session's language servers, as the root wires them in and front ends show them. */
+export interface SessionLsp {
+  /** The `lsp` tool; absent when no server is declared, so the model is not told of it. */
+  tool?: AnyTool;
+  /** Diagnostics after write_file/edit_file, at the session's tool seam. */
+  seam?: { beforeToolCall: BeforeToolCall; afterToolCall: AfterToolCall };
+  /** Every declared server with its state (`beans lsp list`, `/lsp`). */
+  list(): LspServerStatus[];
+  /** Stops every running server. */
+  close(): Promise<void>;
+}
+
+/** The tools whose edits are checked; their `path` parameter names the file. */
+const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
+
+/**
+ * Part: language servers (issue #35). Reads the declarations (plugins, `lsp.servers`, the
+ * workspace's `.lsp.json`, the repository's only when trusted) and starts nothing: a server starts
+ * on the first file of its language, from an edit or the `lsp` tool. With no declaration the
+ * session is exactly as without this part (no tool, no seam).
+ */
+export function createSessionLsp(input: SessionLspInput): SessionLsp {
+  const { base, live } = input;
+  const settings = base.config.values.lsp;
+  const collected = collectLspServers({
+    workspaceRoot: base.workspace.root,
+    plugins: input.catalog.plugins,
+    ...(settings.servers ? { settingsServers: settings.servers } : {}),
+    projectTrusted: input.workspaceTrusted,
+    builtinPluginsDir: input.options.builtinPluginsDir ?? builtinPluginsDir(),
+    ...(input.skipServer ? { skip: input.skipServer } : {}),
+  });
+  for (const problem of collected.problems) input.warnings.push(`${problem.file}: ${problem.message}`);
+  if (collected.ignored.length) input.warnings.push(`${collected.ignored.length} language server(s) this repository declares did not start because the workspace is not trusted.`);
+  if (collected.servers.length === 0) return { list: () => [], close: async () => undefined };
+
+  const manager = new LspManager({ servers: collected.servers, workspaceRoot: base.workspace.root, env: programEnvironment(base), warn: (message) => live.notices([message]) });
+  const tool = createLspTool(manager, { requestTimeoutMs: settings.requestTimeoutMs });
+  const diagnostics = new EditDiagnostics(manager, { timeoutMs: settings.diagnosticsTimeoutMs, quietMs: 150 });
+  const fileOf = (call: { tool: AnyTool; input: unknown }) => {
+    const target = EDIT_TOOLS.has(call.tool.name) ? (call.input as { path?: unknown } | undefined)?.path : undefined;
+    if (typeof target !== 'string') return undefined;
+    try {
+      return resolveInWorkspace(base.workspace, target);
+    } catch {
+      return undefined;
+    }
+  };
+  const seam = settings.diagnostics
+    ? {
+        beforeToolCall: (async (call) => {
+          const file = fileOf(call);
+          if (file) await diagnostics.beforeEdit(file.absolute);
+          return undefined;
+        }) satisfies BeforeToolCall,
+        afterToolCall: (async ({ result, ...call }) => {
+          const file = fileOf(call);
+          if (!file || result.isError || typeof result.content !== 'string') return undefined;
+          const note = await diagnostics.afterEdit(file.absolute, file.relative);
+          return note ? { ...result, content: `${result.content}\n\n${note}` } : undefined;
+        }) satisfies AfterToolCall,
+      }
+    : undefined;
+  return { tool, ...(seam ? { seam } : {}), list: () => manager.list(), close: () => manager.close() };
+}
