@@ -113,6 +113,8 @@ describe('language servers (issue 35)', () => {
     expect(result.stderr).toContain('1 language server(s) this repository declares did not start because the workspace is not trusted');
     expect(toolNames(requests[0]!)).not.toContain('lsp');
     expect(existsSync(canary)).toBe(false);
+    const listed = await runBeans(['lsp', 'list', '--json'], { cwd: repo.dir, env: repo.env });
+    expect(JSON.parse(listed.stdout).servers).toEqual([{ name: 'canary', origin: 'the workspace .lsp.json', file: path.join(repo.dir, '.lsp.json'), command: `touch ${canary}`, languages: ['markdown'], extensions: ['.md'], status: 'disabled', reason: 'this folder is not trusted' }]);
     // The same run with the folder trusted does start it (the canary would have shown a start above).
     await run(repo, [{ toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: '# again\n' } }] }, { text: 'done' }], ['--trust']);
     expect(existsSync(canary)).toBe(true);

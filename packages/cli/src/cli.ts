@@ -122,6 +122,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     });
   listing('sessions', 'inspect saved sessions', 'sessions of this workspace, newest first', async () => (await import('./commands/sessions-list.js')).sessionsList);
   listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
+  listing('lsp', 'inspect language servers', 'language servers from plugins (lspServers, .lsp.json) and the lsp.servers setting', async () => (await import('./commands/lsp-list.js')).lspList);
 
   const mcp = program.command('mcp').description('MCP servers: list, add, remove');
   mcp

@@ -168,7 +168,12 @@ export class RunningServer {
       signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
     });
     const died = this.exitedPromise.then(() => Promise.reject(new Error(`LSP server "${this.declaration.name}" exited during ${method}`)));
-    return this.withTimeout(Promise.race([this.connection.sendRequest<T>(method, params), abort, died]), timeoutMs, `did not answer ${method} within ${timeoutMs} ms`);
+    // The connection may report its end (disposed, stream closed) before the process's exit does.
+    const sent = this.connection.sendRequest<T>(method, params).catch(async (error: unknown) => {
+      await Promise.race([this.exitedPromise, new Promise((resolve) => setTimeout(resolve, 200).unref())]);
+      throw this.exited ? new Error(`LSP server "${this.declaration.name}" exited during ${method}`) : error;
+    });
+    return this.withTimeout(Promise.race([sent, abort, died]), timeoutMs, `did not answer ${method} within ${timeoutMs} ms`);
   }
 
   isOpen(uri: string): boolean {

@@ -16,5 +16,5 @@ export type * from './sdk-types.js';
 export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock, type McpServerStatusInfo } from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
 export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
-export { repositoryDeclarations, recordTrustedDeclarations, describeDeclaration, newSinceTrust, mcpServerId, hookId, type Declaration } from './repository-declarations.js';
+export { repositoryDeclarations, recordTrustedDeclarations, describeDeclaration, newSinceTrust, mcpServerId, lspServerId, hookId, type Declaration } from './repository-declarations.js';
 export { rewindFilesResult, type RewindFilesResult, type SessionCheckpoints, type SessionRewindOptions, type SessionRewindResult } from './session-checkpoints.js';
