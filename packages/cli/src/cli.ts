@@ -106,7 +106,12 @@ function buildProgram(setExit: (code: number) => void): Command {
   plugins.command('update <plugin>').description('re-install a plugin from its marketplace').action(pluginAction((m) => m.pluginUpdate));
   plugins.command('enable <plugin>').description('load an installed plugin again').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, true)));
   plugins.command('disable <plugin>').description('keep an installed plugin but do not load it').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, false)));
-  listing('models', 'inspect models', 'models the provider offers', async () => (await import('./commands/models-list.js')).modelsList);
+  listing('models', 'inspect and download models', "models the provider offers, and the local models pulled", async () => (await import('./commands/models-list.js')).modelsList)
+    .parent!.command('pull [uri]')
+    .description('download a GGUF model for --provider local (default: Qwen3 1.7B): hf:<user>/<repo>:<quant>, hf:<user>/<repo>/<file>.gguf or an https URL')
+    .option('--sha256 <sha256>', 'the SHA-256 the file must have')
+    .option('--force', 'download again, even over a finished or partial file')
+    .action(async (uri: string | undefined, local: { sha256?: string; force?: boolean }) => setExit(await (await import('./commands/models-pull.js')).modelsPull(uri, local)));
   listing('checkpoints', 'file checkpoints of a session (-r ID, else the newest)', "the session's user messages and rewinds, with the files each changed", async () => (await import('./commands/checkpoints.js')).checkpointsList);
   program
     .command('rewind <user-message-uuid>')

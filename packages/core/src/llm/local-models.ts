@@ -86,3 +86,11 @@ export function listLocalModelFiles(env: NodeJS.ProcessEnv = process.env): { nam
       return { name, file, bytes: statSync(file).size };
     });
 }
+
+/** "1.8 GB", "640 KB": sizes as people read them (GiB and friends, written GB as most tools do). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${bytes} bytes`;
+}

@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import os from 'node:os';
 import type { GgufFileInfo, Llama, LlamaModel } from 'node-llama-cpp';
+import { formatBytes } from './local-models.js';
 import type { ProviderFailure } from './types.js';
 
 /**
@@ -114,13 +115,6 @@ export async function loadModel(lib: NodeLlamaCpp, llama: Llama, file: string, i
     }
     return fail(`llama.cpp could not load ${file}: ${said ?? firstLine(error)}.`);
   }
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${bytes} bytes`;
 }
 
 function firstLine(error: unknown): string {
