@@ -11,6 +11,7 @@ import { withTerminalHandedOver, type Terminal } from './terminal-handover.js';
  * keys meanwhile, and the chat's screen comes back as it was.
  */
 export function editDraftExternally(draft: string, terminal: Terminal, env: NodeJS.ProcessEnv = process.env): { text: string } | { error: string } {
+  if (!terminal.stdout.isTTY) return { error: 'Ctrl+G needs a terminal to hand to the editor.' };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'beans-draft-'));
   const file = path.join(dir, 'prompt.md');
   try {

@@ -10,7 +10,8 @@ import { releaseTerminal, takeTerminal, type Terminal } from './terminal-handove
  * Commands the agent started run in their own process groups and keep running meanwhile.
  */
 export function suspendAsJob(terminal: Terminal, ink: { clear(): void } | undefined, redraw: () => void): void {
-  if (process.platform === 'win32') return;
+  // Without a terminal (tests, a pipe) there is no shell job to become.
+  if (process.platform === 'win32' || !terminal.stdout.isTTY) return;
   ink?.clear();
   const released = releaseTerminal(terminal);
   if (terminal.stdout.isTTY) terminal.stdout.write('Beans is suspended: run `fg` to bring it back.\n');
