@@ -43,6 +43,8 @@ export class InputBox {
   /** Large pastes in the text being typed, collapsed in the transcript when it is sent. */
   private pastes: string[] = [];
   private dismissedCompletionFor?: string;
+  /** The previous key was Ctrl+X (the start of Ctrl+X Ctrl+E). */
+  private ctrlX = false;
   private pathRequest = 0;
 
   constructor(
@@ -64,12 +66,17 @@ export class InputBox {
     const vimmed = this.vim?.handleKey(event, this.editor, (editor, direction) => this.recall(editor, direction));
     if (vimmed) return this.set(vimmed, this.vim?.mode === 'insert');
     if (event.type === 'text') {
+      this.ctrlX = false;
       this.lastTypedAt = Date.now();
       if (event.paste && (event.text.split('\n').length >= COLLAPSE_PASTE_LINES || event.text.length >= COLLAPSE_PASTE_CHARS)) this.pastes.push(event.text);
       this.set(ed.insert(this.editor, event.text));
       return undefined;
     }
     const { completion, editor } = this;
+    // Ctrl+X Ctrl+E is readline's binding for the editor, as Ctrl+G is Claude Code's.
+    const afterCtrlX = this.ctrlX;
+    this.ctrlX = event.name === 'ctrl-x';
+    if (afterCtrlX && event.name === 'ctrl-e') return { type: 'edit-draft' };
     switch (event.name) {
       case 'enter':
         if (completion) {
