@@ -2,6 +2,11 @@
 // Entry point. `--version` must answer before anything heavy loads: start-up time is a feature.
 import { VERSION } from './version.js';
 
+// Allocator settings bin/beans made for this process alone (glibc read them at start): the programs
+// Beans starts inherit process.env, so they leave it.
+for (const name of process.env.BEANS_LAUNCHER_MALLOC?.split(' ') ?? []) delete process.env[name];
+delete process.env.BEANS_LAUNCHER_MALLOC;
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
