@@ -151,6 +151,8 @@ describe('MCP servers (real servers from npm)', () => {
     expect(set.statuses()[0]!.error).toContain('did not answer within 800 ms');
     // Not left to the SDK's graceful close (2 s for stdin, then SIGTERM on timers that let the
     // process exit first): a server that failed its handshake was left running when Beans exited.
+    // SIGKILL is sent before connect returns; the kernel may take a moment to remove the process.
+    for (let i = 0; i < 20 && serverPids(marker).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(serverPids(marker)).toEqual([]);
   });
 

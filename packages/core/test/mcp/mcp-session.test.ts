@@ -143,28 +143,28 @@ describe('MCP servers from settings', () => {
     const canary = path.join(root, 'canary');
     mkdirSync(path.join(env.XDG_CONFIG_HOME, 'beans-agent'), { recursive: true });
     // A server that starts but never speaks MCP: only the timeout ends the wait. The timeouts leave
-    // the real servers seconds to start on a busy machine (800 ms did not).
+    // the real servers seconds to start on a busy machine (800 ms did not, nor 4 s at load 20).
     const mute = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
     writeFileSync(
       path.join(env.XDG_CONFIG_HOME, 'beans-agent', 'settings.json'),
-      JSON.stringify({ mcpServers: { user: { command: process.execPath, args: [everything, 'stdio'] }, mute }, mcp: { timeoutMs: 4_000 } }),
+      JSON.stringify({ mcpServers: { user: { command: process.execPath, args: [everything, 'stdio'] }, mute }, mcp: { timeoutMs: 8_000 } }),
     );
     mkdirSync(path.join(dir, '.beans'));
     writeFileSync(path.join(dir, '.beans', 'settings.json'), JSON.stringify({ mcpServers: { proj: { command: 'touch', args: [canary] } } }));
     const started = Date.now();
     const untrusted = await createAgentSession({ cwd: dir, env });
     cleanups.push(() => untrusted.close());
-    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(untrusted.mcpServers().map((server) => [server.name, server.status])).toEqual([['user', 'connected'], ['mute', 'failed']]);
-    expect(untrusted.mcpServers()[1]!.error).toContain('within 4000 ms');
+    expect(untrusted.mcpServers()[1]!.error).toContain('within 8000 ms');
     expect(readdirSync(root)).not.toContain('canary');
 
     writeFileSync(path.join(dir, '.beans', 'settings.json'), JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [everything, 'stdio'] } } }));
-    const trusted = await createAgentSession({ cwd: dir, env: { ...env, MCP_TIMEOUT: '3000' }, trustWorkspace: true });
+    const trusted = await createAgentSession({ cwd: dir, env: { ...env, MCP_TIMEOUT: '5000' }, trustWorkspace: true });
     cleanups.push(() => trusted.close());
     expect(trusted.mcpServers().map((server) => [server.name, server.status])).toEqual([['user', 'connected'], ['mute', 'failed'], ['proj', 'connected']]);
     // MCP_TIMEOUT (Claude Code's variable) beats the setting, as the environment does for every setting.
-    expect(trusted.mcpServers()[1]!.error).toContain('within 3000 ms');
+    expect(trusted.mcpServers()[1]!.error).toContain('within 5000 ms');
   });
 });
 
