@@ -11,6 +11,9 @@ import type { LspManager } from './manager.js';
 const MAX_SYNC_BYTES = 2 * 1024 * 1024;
 /** How long a server's first answer must stay quiet to count as complete. */
 const COLD_QUIET_MS = 1_000;
+/** Silence after a change longer than this many times the server's usual answer time (and this floor) means no news. */
+const SILENCE_FACTOR = 4;
+const SILENCE_FLOOR_MS = 400;
 
 export interface EditDiagnosticsOptions {
   /** How long to wait for the server's answer once it runs (`lsp.diagnosticsTimeoutMs`). */
@@ -59,17 +62,23 @@ export class EditDiagnostics {
       // parts of it (syntax, then types) come further apart than a warm server's.
       const timeout = () => (served.server.hasPublished ? this.options.timeoutMs : Math.max(this.options.timeoutMs, served.server.declaration.startupTimeoutMs));
       const quiet = () => (served.server.hasPublished ? this.options.quietMs : Math.max(this.options.quietMs, COLD_QUIET_MS));
+      // A warm server that usually answers in `answerMs` and is silent for several times that has
+      // nothing new to say (typescript-language-server publishes nothing for a clean file kept clean).
+      const silence = () => {
+        const typical = served.server.hasPublished ? served.server.answerMs : undefined;
+        return typical === undefined ? timeout() : Math.min(timeout(), Math.max(SILENCE_FLOOR_MS, typical * SILENCE_FACTOR));
+      };
       let baseline: Diagnostic[] | undefined;
       if (served.server.isOpen(served.uri)) baseline = this.manager.lastDiagnostics(served);
       else if (typeof before === 'string') {
         // The server has never seen this file: it sees the old text first, so errors that were
         // already there are known as such.
         const opened = await this.manager.sync(file, before);
-        if (opened) baseline = await served.server.waitForDiagnostics(served.uri, opened.since, timeout(), quiet());
+        if (opened) baseline = await served.server.waitForDiagnostics(served.uri, opened.since, timeout(), quiet(), silence());
       }
       const changed = await this.manager.sync(file);
       if (!changed) return undefined;
-      const after = await served.server.waitForDiagnostics(served.uri, changed.since, timeout(), quiet());
+      const after = await served.server.waitForDiagnostics(served.uri, changed.since, timeout(), quiet(), silence());
       if (!after) return undefined;
       const { fresh, old } = newDiagnostics(errorsAndWarnings(after), baseline && errorsAndWarnings(baseline));
       if (fresh.length === 0) return undefined;

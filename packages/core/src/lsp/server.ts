@@ -36,6 +36,10 @@ export class RunningServer {
   private seq = 0;
   /** False until the server's first publication: before it, the server is still loading its project. */
   hasPublished = false;
+  /** When each document was last sent and not yet answered, to learn how fast the server answers. */
+  private readonly sentAt = new Map<string, number>();
+  /** A running average of the time from a change to the document's next publication (ms); undefined before the first. */
+  answerMs: number | undefined;
   /** Work-done progress the server reported begun and not ended (tsserver: "Initializing JS/TS language features"). */
   private readonly busy = new Set<string | number>();
   private stopping = false;
@@ -105,6 +109,12 @@ export class RunningServer {
       const version = this.versions.get(params.uri);
       if (typeof params.version === 'number' && version !== undefined && params.version < version) return;
       this.hasPublished = true;
+      const sent = this.sentAt.get(params.uri);
+      if (sent !== undefined) {
+        this.sentAt.delete(params.uri);
+        const took = Date.now() - sent;
+        this.answerMs = this.answerMs === undefined ? took : Math.round(this.answerMs * 0.7 + took * 0.3);
+      }
       this.published.set(params.uri, { diagnostics: params.diagnostics, seq: ++this.seq });
       for (const listener of this.listeners) listener(params.uri);
     });
@@ -185,6 +195,7 @@ export class RunningServer {
     const before = this.seq;
     const version = (this.versions.get(uri) ?? 0) + 1;
     this.versions.set(uri, version);
+    this.sentAt.set(uri, Date.now());
     if (version === 1) await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
     else await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
     return before;
@@ -199,11 +210,15 @@ export class RunningServer {
    * such as typescript-language-server publish syntax errors first, type errors a moment later), at
    * most `timeoutMs` in all. Undefined when nothing new came in time.
    */
-  waitForDiagnostics(uri: string, since: number, timeoutMs: number, quietMs: number): Promise<Diagnostic[] | undefined> {
+  waitForDiagnostics(uri: string, since: number, timeoutMs: number, quietMs: number, silenceMs = timeoutMs): Promise<Diagnostic[] | undefined> {
     return new Promise((resolve) => {
       let quiet: NodeJS.Timeout | undefined;
+      let silence: NodeJS.Timeout | undefined;
+      let heard = false;
+      const busy = () => this.busy.size > 0;
       const finish = () => {
         clearTimeout(deadline);
+        clearTimeout(silence);
         clearTimeout(quiet);
         this.listeners.delete(listener);
         const latest = this.published.get(uri);
@@ -212,15 +227,22 @@ export class RunningServer {
       // Quiet counts only while the server reports no work in progress (loading a project).
       const settle = () => {
         clearTimeout(quiet);
-        quiet = setTimeout(() => (this.busy.size > 0 ? settle() : finish()), quietMs);
+        quiet = setTimeout(() => (busy() ? settle() : finish()), quietMs);
       };
-      let heard = false;
       const listener = (published: string) => {
         if (published === uri) heard = true;
         // A progress report counts only once the document has been published after the change.
         if (heard && (published === uri || published === '')) settle();
       };
       const deadline = setTimeout(finish, timeoutMs);
+      // Some servers publish nothing when nothing changed (typescript-language-server, clean before
+      // and after): silence past `silenceMs` while the server reports no work means no news.
+      const checkSilence = () => {
+        if (heard) return;
+        if (busy()) silence = setTimeout(checkSilence, 50);
+        else finish();
+      };
+      silence = setTimeout(checkSilence, silenceMs);
       this.listeners.add(listener);
       void this.exitedPromise.then(finish);
       const latest = this.published.get(uri);

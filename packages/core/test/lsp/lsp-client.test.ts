@@ -152,4 +152,21 @@ describe('servers that fail', () => {
     expect(lines).toHaveLength(12);
     expect(lines.at(-1)).toBe('… and 490 more in b.fk');
   });
+
+  it('says nothing after a clean edit: the wait ends after a few times its usual answer time, not the timeout', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'a.fk');
+    writeFileSync(file, 'x\n');
+    const lsp = manager(dir, [declaration({ args: [FAKE, 'open-only'] })]);
+    const edits = new EditDiagnostics(lsp, { timeoutMs: 10_000, quietMs: 150 });
+    // The first edit opens the file: the server answers, and its answer time is learned.
+    await edits.beforeEdit(file);
+    writeFileSync(file, 'y\n');
+    await edits.afterEdit(file, 'a.fk');
+    await edits.beforeEdit(file);
+    writeFileSync(file, 'z\n');
+    const started = Date.now();
+    expect(await edits.afterEdit(file, 'a.fk')).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 });
