@@ -71,6 +71,10 @@ export function wordBack(text: string, at: number): number {
 export class VimInput {
   mode: VimMode = 'insert';
   private pending?: Operator;
+  /** Digits typed before a command or motion (`3w`, `2dd`, `d3w`). */
+  private count = '';
+  /** The count typed before a pending operator. */
+  private operatorCount = 1;
   private readonly undoStack: Editor[] = [];
   /** Insert mode began with an undo step (i, a, cw...); an insert that changed nothing drops it again. */
   private insertRecorded = false;
@@ -79,6 +83,8 @@ export class VimInput {
   reset(): void {
     this.mode = 'insert';
     this.pending = undefined;
+    this.count = '';
+    this.operatorCount = 1;
     this.insertRecorded = false;
   }
 
@@ -89,11 +95,15 @@ export class VimInput {
       return undefined;
     }
     if (event.type === 'key') {
-      if (event.name === 'escape' && this.pending) {
+      if (event.name === 'escape' && (this.pending || this.count)) {
         this.pending = undefined;
+        this.count = '';
+        this.operatorCount = 1;
         return editor;
       }
       this.pending = undefined;
+      this.count = '';
+      this.operatorCount = 1;
       return undefined;
     }
     // A paste is text to insert, never commands.
@@ -106,8 +116,40 @@ export class VimInput {
         const rest = chars.slice(index).join('');
         return { text: current.text.slice(0, current.cursor) + rest + current.text.slice(current.cursor), cursor: current.cursor + rest.length };
       }
-      current = this.normalKey(chars[index]!, current, recall);
+      current = this.counted(chars[index]!, current, recall);
     }
+    return current;
+  }
+
+  /**
+   * A count repeats what follows: a motion, `x`, `dd` or `d` with a motion (`2dw`, `d2w`, `2d3w`), as
+   * one undo step. `c` and the insert commands take no count here (vim's `3ix` repeats the insert).
+   */
+  private counted(char: string, editor: Editor, recall: Recall): Editor {
+    if (/[1-9]/.test(char) || (char === '0' && this.count)) {
+      this.count += char;
+      return editor;
+    }
+    const typed = Math.min(Number(this.count || '1'), 1000);
+    this.count = '';
+    if (!this.pending && (char === 'd' || char === 'c')) {
+      // The count before an operator multiplies the one after it.
+      this.operatorCount = typed;
+      return this.normalKey(char, editor, recall);
+    }
+    const operator = this.pending;
+    const times = Math.min(typed * (operator ? this.operatorCount : 1), 1000);
+    this.operatorCount = 1;
+    const repeatable = operator === 'd' || (!operator && 'hjklwbex'.includes(char));
+    if (times === 1 || !repeatable) return this.normalKey(char, editor, recall);
+    const depth = this.undoStack.length;
+    let current = editor;
+    for (let round = 0; round < times; round++) {
+      this.pending = operator;
+      current = this.normalKey(char, current, recall);
+    }
+    // One undo step for the whole repetition: keep the state from before the first.
+    this.undoStack.splice(depth + 1);
     return current;
   }
 

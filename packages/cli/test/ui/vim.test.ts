@@ -109,3 +109,24 @@ describe('vim mode of the input', () => {
     expect(vim.handleKey(ESC, start, (editor) => editor)).toBeUndefined();
   });
 });
+
+describe('vim counts', () => {
+  test('a count repeats motions, x, dd and d with a motion, as one undo step', () => {
+    const line = 'one two three four five|';
+    expect(run(at(line), [ESC, text('03w')]).view).toBe('one two three |four five');
+    expect(run(at(line), [ESC, text('2b')]).view).toBe('one two three |four five');
+    expect(run(at(line), [ESC, text('03l')]).view).toBe('one| two three four five');
+    expect(run(at(line), [ESC, text('0d2w')]).view).toBe('|three four five');
+    expect(run(at(line), [ESC, text('02dw')]).view).toBe('|three four five');
+    expect(run(at(line), [ESC, text('02d2w')]).view).toBe('|five');
+    expect(run(at(line), [ESC, text('03x')]).view).toBe('| two three four five');
+    const vim = new VimInput();
+    const lines = run(at('a\nb\nc\nd|'), [ESC, text('gg')], vim).editor;
+    const deleted = run({ text: lines.text, cursor: 0 }, [text('2dd')], vim);
+    expect(deleted.view).toBe('|c\nd');
+    expect(run(deleted.editor, [text('u')], vim).editor.text).toBe('a\nb\nc\nd');
+    // 10 is a count, 0 alone a motion; Esc drops a half-typed count.
+    expect(run(at('x'.repeat(12) + '|'), [ESC, text('010l')]).editor.cursor).toBe(10);
+    expect(run(at('abc|'), [ESC, text('2'), ESC, text('x')]).editor.text).toBe('ab');
+  });
+});
