@@ -11,3 +11,5 @@ export {
   type MemoryLocations,
   type NoteTarget,
 } from './memory-file.js';
+export { fileMemoryStore, memoryStoreText } from './file-memory-store.js';
+export type { MemoryStore } from './memory-store.js';

@@ -26,6 +26,8 @@ export const memoryTool = defineTool({
   schema,
   summarize: (input) => input.fact.slice(0, 80),
   async preview(input, ctx) {
+    // A program's own store has no file to show a diff of; the question shows the fact.
+    if (ctx.memory) return undefined;
     try {
       const file = path.join(ctx.workspace.root, MEMORY_FILE);
       const before = (await statOrUndefined(file)) ? (await readFileConfined(ctx.workspace.root, file)).toString('utf8') : '';
@@ -36,6 +38,10 @@ export const memoryTool = defineTool({
   },
   async execute(input, ctx) {
     return guarded(ctx.signal, async () => {
+      if (ctx.memory) {
+        const { added } = await ctx.memory.add(noteLine(input.fact).slice(2));
+        return { content: added ? 'Remembered in the project memory; future sessions will read it.' : 'The project memory already holds this fact; nothing changed.' };
+      }
       const outcome = await appendMemoryFact(ctx.workspace.root, input.fact);
       if (!outcome.added) return { content: `${MEMORY_FILE} already holds this fact; nothing changed.` };
       return { content: `Remembered in ${MEMORY_FILE}; future sessions will read it.`, details: diffDetails(MEMORY_FILE, outcome.before, outcome.after) };

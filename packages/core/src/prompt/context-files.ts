@@ -8,6 +8,8 @@ import type { Workspace } from '../workspace/workspace.js';
 export interface ContextFile {
   path: string;
   content: string;
+  /** The heading the system prompt gives it instead of its path (a program's memory store has none). */
+  label?: string;
 }
 
 export const CONTEXT_FILE_NAMES: readonly string[] = ['AGENTS.md', 'BEANS.md', 'CLAUDE.md', path.join('.claude', 'CLAUDE.md')];
@@ -29,6 +31,8 @@ export interface LoadContextFilesOptions {
   trusted?: boolean;
   /** Receives files that were skipped for safety (links out of the workspace, FIFOs). */
   onWarning?: (text: string) => void;
+  /** False when a program keeps the agent's memory in its own store: `.beans/memory.md` is not read. */
+  agentMemoryFile?: boolean;
 }
 
 interface Candidate {
@@ -55,7 +59,7 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
     CONTEXT_FILE_NAMES.map((name) => ({ file: path.join(folder, name), confineTo: importRoots })),
   );
   // What the `memory` tool recorded, after the root's own files.
-  repository.splice(CONTEXT_FILE_NAMES.length, 0, { file: path.join(options.workspace.root, MEMORY_FILE), confineTo: importRoots, noImports: true });
+  if (options.agentMemoryFile !== false) repository.splice(CONTEXT_FILE_NAMES.length, 0, { file: path.join(options.workspace.root, MEMORY_FILE), confineTo: importRoots, noImports: true });
   const read = await Promise.all(
     [...user, ...repository].map(async (candidate) => ({
       candidate,

@@ -56,7 +56,7 @@ function contextSection(files: ContextFile[], workspace: Workspace): string {
   for (const file of files) {
     const content = file.content.trim();
     const cut = content.length > MAX_CONTEXT_FILE_CHARS ? `${content.slice(0, MAX_CONTEXT_FILE_CHARS)}\n[... cut at ${MAX_CONTEXT_FILE_CHARS} characters]` : content;
-    parts.push(`## ${displayPath(file.path, workspace)}\n${cut}`);
+    parts.push(`## ${file.label ?? displayPath(file.path, workspace)}\n${cut}`);
   }
   return parts.join('\n\n');
 }

@@ -95,7 +95,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       workspace: base.workspace,
       beforeToolCall: check.beforeToolCall,
       afterToolCall: input.hooks.afterToolCall,
-      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id), editorFiles: options.editorFiles, backgroundTasks: input.background.tasks },
+      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id), editorFiles: options.editorFiles, backgroundTasks: input.background.tasks, memory: options.memory },
       maxTurns: values.maxTurns,
       ...(parseThinking(values.thinking) !== undefined ? { thinking: parseThinking(values.thinking) } : {}),
       maxBudgetUsd: values.maxBudgetUsd,

@@ -1,6 +1,7 @@
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LlmMessage } from '../llm/types.js';
+import type { MemoryStore } from '../memory/memory-store.js';
 import type { ConfigFlags, SettingSource } from '../config/index.js';
 import type { GuardrailsSettings } from '../guardrails/schema.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrails/function-guardrails.js';
@@ -132,6 +133,11 @@ export interface AgentSessionOptions {
    * reads an error result saying so. Subagents' calls count in their parent's run.
    */
   toolLimits?: ToolLimits;
+  /**
+   * Where the `memory` tool keeps the project's facts and where the system prompt reads them from;
+   * default: the workspace's `.beans/memory.md` (`fileMemoryStore`). Read once per session.
+   */
+  memory?: MemoryStore;
 }
 
 /** Per-tool call quotas for one run: tool name (Beans' or Claude Code's) to the most calls allowed. */

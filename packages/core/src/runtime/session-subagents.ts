@@ -3,6 +3,7 @@ import type { PluginCatalog } from '../plugins/index.js';
 import type { ShellSandbox } from '../sandbox/index.js';
 import { createSubagentRunner, createTaskTool, type RunSubagent, type SubagentDefinition } from '../subagents/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
+import type { MemoryStore } from '../memory/memory-store.js';
 import type { EditorFiles } from '../tools/editor-files.js';
 import type { AnyTool } from '../tools/tool.js';
 import { deferChildTools } from './defer-tools.js';
@@ -32,6 +33,8 @@ export interface SessionSubagentsInput {
   live: Live;
   /** Children read and write through the editor too (`beans acp`). */
   editorFiles?: EditorFiles;
+  /** A program's memory store: children's memory tool saves there too. */
+  memory?: MemoryStore;
   /** The context-window look-up: each child compacts its own conversation against its model's window. */
   compaction: Pick<Compaction, 'contextWindowOf'>;
   /** The session's background commands, which children start and read too. */
@@ -66,7 +69,7 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     beforeToolCall: async (context, signal) => permissions.checkOf(live.session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
     afterToolCall: async (context, signal) => hooks.afterToolCall?.(context, signal),
     // A child's background commands are the session's: listed, read and stopped like the parent's, killed at close.
-    toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles, backgroundTasks: input.background.tasks }),
+    toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles, backgroundTasks: input.background.tasks, memory: input.memory }),
     maxTurns: values.agents.maxTurns,
     // A child's own conversation, compacted like the parent's (no PreCompact/SessionStart hooks: those are the session's).
     compaction: (child) => autoCompaction(child, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled }, input.compaction.contextWindowOf),

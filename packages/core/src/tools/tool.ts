@@ -53,6 +53,8 @@ export interface ToolContext {
   deferredTools?: DeferredToolSearch;
   /** The session's background commands (`shell` with `run_in_background`, `shell_output`, `kill_shell`). */
   backgroundTasks?: import('./background-tasks.js').BackgroundTasks;
+  /** A program's memory store (`memory` option): the memory tool saves facts there instead of `.beans/memory.md`. */
+  memory?: import('../memory/memory-store.js').MemoryStore;
 }
 
 /** What `tool_search` needs of the deferred tools (tools/deferred-tools.ts holds them). */

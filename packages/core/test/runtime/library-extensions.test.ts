@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -113,5 +113,25 @@ describe('library extension points, each README example run as a program', () =>
     expect(after[1]!.content).toContain('My invoice is wrong');
     expect(JSON.stringify(after[2]!.tool_calls)).toContain('billing');
     expect(JSON.stringify(after)).not.toContain('invoice.txt');
+  });
+
+  it('memory: the memory tool saves into the program\'s store, and the next session reads it from there', async () => {
+    let served = 0;
+    const turns = () => {
+      served += 1;
+      if (served === 1) return { toolCalls: [{ name: 'memory', args: { fact: 'Run the tests with pnpm test' } }] };
+      if (served === 2) return { text: 'Noted: pnpm test.' };
+      return { text: 'Running pnpm test.' };
+    };
+    const { stdout, dir, chats } = await runExample('memory-store.mjs', { turns });
+    expect(stdout).toBe('Find out how to run the tests: Noted: pnpm test.\nRun the tests: Running pnpm test.\nfacts: Run the tests with pnpm test\n');
+    expect(chats).toHaveLength(3);
+    // The first session's prompt had no memory; the second one's lists the stored fact.
+    const systemOf = (index: number) => messagesOf(chats[index]!).find((message) => message.role === 'system')!.content;
+    expect(systemOf(0)).not.toContain('Project memory');
+    expect(systemOf(2)).toContain('## Project memory\nDurable facts recorded about this project (build commands, conventions).\n- Run the tests with pnpm test');
+    expect(messagesOf(chats[1]!).find((message) => message.role === 'tool')!.content).toBe('Remembered in the project memory; future sessions will read it.');
+    // Nothing went to the default file.
+    expect(existsSync(path.join(dir, '.beans', 'memory.md'))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
 import type { ScriptOptions, ScriptedServer } from '../../../../test/support/script.ts';
-import { createAgentSession, query, UsageError, type SdkMessage, type SdkUserInput } from '../../src/index.js';
+import { createAgentSession, fileMemoryStore, query, UsageError, type SdkMessage, type SdkUserInput } from '../../src/index.js';
 
 // The edges of the library's extension points (the README's examples run in library-extensions.test.ts).
 async function setup(script: ScriptOptions): Promise<{ dir: string; env: NodeJS.ProcessEnv; server: ScriptedServer }> {
@@ -96,5 +96,30 @@ describe('handoff callbacks', () => {
     expect(second.messages[0]!.content).toContain('You are triage.');
     expect(second.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'I will answer myself.' });
+  });
+});
+
+describe('memory stores', () => {
+  it('fileMemoryStore is .beans/memory.md: add writes a list line once, list reads the facts back', async () => {
+    const repo = makeTempRepo();
+    const store = fileMemoryStore(repo.dir);
+    expect(await store.list()).toEqual([]);
+    expect(await store.add('Build with make')).toEqual({ added: true });
+    expect(await store.add('Build with make')).toEqual({ added: false });
+    expect(await store.add('Lint with eslint')).toEqual({ added: true });
+    expect(await store.list()).toEqual(['Build with make', 'Lint with eslint']);
+    expect(readFileSync(path.join(repo.dir, '.beans', 'memory.md'), 'utf8')).toContain('- Build with make\n- Lint with eslint\n');
+  });
+
+  it("a store whose list() fails leaves memory out with a warning; the file is not read instead", async () => {
+    const { dir, env } = await setup({ turns: [{ text: 'ok' }] });
+    await fileMemoryStore(dir).add('from the file');
+    const agent = await createAgentSession({ cwd: dir, env, persistSession: false, memory: { list: async () => { throw new Error('database is down'); }, add: async () => ({ added: false }) } });
+    try {
+      expect(agent.warnings).toContain('The memory store could not be read (database is down); this session starts without it.');
+      expect(agent.session.systemPrompt).not.toContain('from the file');
+    } finally {
+      await agent.close();
+    }
   });
 });
