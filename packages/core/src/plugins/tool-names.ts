@@ -15,6 +15,7 @@ const CLAUDE_TO_BEANS: Record<string, string> = {
   skill: 'load_skill',
   task: 'task',
   webfetch: 'web_fetch',
+  lsp: 'lsp',
 };
 
 /** A tool name as Beans knows it; names Beans does not know (MCP tools) pass through. */

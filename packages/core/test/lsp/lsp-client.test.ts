@@ -12,6 +12,8 @@ import { EditDiagnostics } from '../../src/lsp/edit-diagnostics.js';
 import { LspManager } from '../../src/lsp/manager.js';
 import { runOperation } from '../../src/lsp/operations.js';
 import { groupAlive } from '../../src/tools/process-tree.js';
+import { beansToolNameOf, claudeToolName, fromClaudeInput, toClaudeInput } from '../../src/claude/vocabulary.js';
+import { beansToolRule } from '../../src/plugins/tool-names.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const FAKE = path.resolve(import.meta.dirname, '../fixtures/lsp/fake-lsp-server.mjs');
@@ -66,6 +68,17 @@ describe('declarations in Claude Code’s lspServers shape', () => {
       { name: 'go', origin: 'plugin go-lsp', file: '/p/.lsp.json', command: '/p/bin/gopls', args: ['serve', '--root=/p'], extensionToLanguage: { '.go': 'go', '.mod': 'go.mod' }, env: { GOFLAGS: '/p/flags' }, initializationOptions: { a: 1 }, settings: { gopls: { x: true } }, startupTimeoutMs: 5000, shutdownTimeoutMs: 2000, restartOnCrash: false, maxRestarts: 1 },
     ]);
     expect(parsed.problems.map((problem) => problem.message)).toEqual(['LSP server "nolang": "extensionToLanguage" must map file extensions to language ids, e.g. {".ts": "typescript"}', 'LSP server "socket": transport "socket" is not supported by Beans (only "stdio")']);
+  });
+});
+
+describe("Claude Code's name for the tool", () => {
+  it('LSP in rules, hooks and the SDK is the lsp tool; filePath is file_path', () => {
+    expect(beansToolRule('LSP')).toBe('lsp');
+    expect(beansToolRule('LSP(src/**)')).toBe('lsp(src/**)');
+    expect(beansToolNameOf('LSP')).toBe('lsp');
+    expect(claudeToolName('lsp')).toBe('LSP');
+    expect(toClaudeInput('lsp', { operation: 'hover', file_path: 'src/a.ts', line: 1, character: 2 }, '/w')).toEqual({ operation: 'hover', filePath: '/w/src/a.ts', line: 1, character: 2 });
+    expect(fromClaudeInput('lsp', { operation: 'hover', filePath: '/w/src/a.ts', line: 1, character: 2 })).toEqual({ operation: 'hover', file_path: '/w/src/a.ts', line: 1, character: 2 });
   });
 });
 
