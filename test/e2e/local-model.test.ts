@@ -10,7 +10,7 @@ import { makeTempRepo, parseJsonLines, runBeans, type TempRepo } from './harness
 
 // Every built-in tool but list_directory, whose call needs no argument: a random model constrained by the
 // grammar then makes a call that runs. (The prompt stays short too: the tiny model reads it byte by byte.)
-const OTHER_TOOLS = ['read_file', 'write_file', 'edit_file', 'shell', 'shell_output', 'kill_shell', 'glob', 'grep', 'todo_write', 'web_fetch', 'memory', 'task', 'load_skill', 'handoff'];
+const OTHER_TOOLS = ['read_file', 'write_file', 'edit_file', 'notebook_edit', 'shell', 'shell_output', 'kill_shell', 'glob', 'grep', 'todo_write', 'web_fetch', 'memory', 'task', 'load_skill', 'handoff'];
 
 function localRepo(settings: Record<string, unknown> = {}): { repo: TempRepo; model: string } {
   const repo = makeTempRepo({ 'hello.txt': 'hi\n' });

@@ -21,6 +21,7 @@ const MAPPINGS: Record<string, ToolMapping> = {
   read_file: { claude: 'Read', fields: { path: 'file_path' }, paths: ['path'] },
   write_file: { claude: 'Write', fields: { path: 'file_path' }, paths: ['path'] },
   edit_file: { claude: 'Edit', fields: { path: 'file_path' }, paths: ['path'] },
+  notebook_edit: { claude: 'NotebookEdit', fields: { path: 'notebook_path' }, paths: ['path'] },
   shell: { claude: 'Bash', fields: { timeout_ms: 'timeout' } },
   // Claude Code 2.1's names; the older BashOutput and KillShell reach the same tools (below).
   shell_output: { claude: 'TaskOutput', fields: { wait_ms: 'timeout' }, aliases: { bash_id: 'task_id', shell_id: 'task_id' }, drop: ['block'] },

@@ -7,6 +7,7 @@ const CLAUDE_TO_BEANS: Record<string, string> = {
   write: 'write_file',
   edit: 'edit_file',
   multiedit: 'edit_file',
+  notebookedit: 'notebook_edit',
   bash: 'shell',
   glob: 'glob',
   grep: 'grep',

@@ -75,6 +75,43 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
       "new_string"
     ]
   },
+  "notebook_edit": {
+    "type": "object",
+    "properties": {
+      "path": {
+        "type": "string",
+        "description": "The .ipynb file"
+      },
+      "cell_id": {
+        "description": "Cell id, or cell-N (N from 0); insert goes after it, or first",
+        "type": "string"
+      },
+      "new_source": {
+        "type": "string"
+      },
+      "cell_type": {
+        "description": "Required for insert",
+        "type": "string",
+        "enum": [
+          "code",
+          "markdown"
+        ]
+      },
+      "edit_mode": {
+        "description": "Default replace",
+        "type": "string",
+        "enum": [
+          "replace",
+          "insert",
+          "delete"
+        ]
+      }
+    },
+    "required": [
+      "path",
+      "new_source"
+    ]
+  },
   "shell": {
     "type": "object",
     "properties": {

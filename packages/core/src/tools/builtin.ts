@@ -2,6 +2,7 @@ import { editFileTool } from './edit-file.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { listDirectoryTool } from './list-directory.js';
+import { notebookEditTool } from './notebook-edit.js';
 import { memoryTool } from '../memory/memory-tool.js';
 import { readFileTool } from './read-file.js';
 import { killShellTool } from './kill-shell.js';
@@ -20,7 +21,7 @@ export interface BuiltinToolOptions {
 
 /** The built-in tools in the contract's order (load_skill comes from the plugins layer). */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
-  return [readFileTool, writeFileTool, editFileTool, shellTool, shellOutputTool, killShellTool, globTool, grepTool, listDirectoryTool, todoWriteTool, createWebFetchTool(options.webFetch), memoryTool];
+  return [readFileTool, writeFileTool, editFileTool, notebookEditTool, shellTool, shellOutputTool, killShellTool, globTool, grepTool, listDirectoryTool, todoWriteTool, createWebFetchTool(options.webFetch), memoryTool];
 }
 
 for (const tool of builtinTools()) {

@@ -3,6 +3,7 @@ export { ToolRegistry } from './registry.js';
 export { readFileTool } from './read-file.js';
 export { writeFileTool } from './write-file.js';
 export { editFileTool } from './edit-file.js';
+export { notebookEditTool } from './notebook-edit.js';
 export { shellTool, SHELL_DEFAULT_TIMEOUT_MS, SHELL_MAX_TIMEOUT_MS } from './shell.js';
 export { globTool } from './glob.js';
 export { grepTool } from './grep.js';
