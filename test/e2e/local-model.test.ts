@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { writeTinyModel } from '../support/gguf.ts';
 import { makeTempRepo, parseJsonLines, runBeans, type TempRepo } from './harness.ts';
@@ -71,4 +73,31 @@ describe('the local provider through bin/beans', () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/No local model is downloaded\. Run `beans models pull`/);
   });
+
+  it('no key and no Ollama: one-shot exits 3 naming `beans models pull`; with a pulled model, that model answers', async () => {
+    const { repo } = localRepo();
+    const env = { ...repo.env, OLLAMA_HOST: `http://127.0.0.1:${await closedPort()}` };
+    const none = await runBeans(['-p', 'hi'], { cwd: repo.dir, env });
+    expect(none.code).toBe(3);
+    expect(none.stderr.trim()).toMatch(
+      /^beans: Cannot reach Ollama at http:\/\/127\.0\.0\.1:\d+ \(connection refused\), no API key is set \(GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY\) and no local model is downloaded\. Run `beans models pull` to download one that runs inside Beans/,
+    );
+    const models = path.join(repo.home, '.cache', 'beans-agent', 'models');
+    mkdirSync(models, { recursive: true });
+    writeTinyModel(path.join(models, 'tiny.gguf'), { contextLength: 32768 });
+    const run = await runBeans(['-p', 'hi', '--disallowed-tools', [...OTHER_TOOLS, 'list_directory'].join(',')], { cwd: repo.dir, env, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`and no API key is set: using the local model ${path.join(models, 'tiny.gguf')}`);
+    expect(run.stdout.length).toBeGreaterThan(0); // the random model's text
+  });
 });
+
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 import { compileGuardrails, parseGuardrails, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
-import { clientFor, providerIdOf, resolveClientModel, type RuntimeBase } from './base.js';
+import { clientFor, providerIdOf, type RuntimeBase } from './base.js';
+import { settleModel } from './fallback-provider.js';
 import { generateProfile } from './profile-writer.js';
 import type { AgentSessionOptions } from './session-options.js';
 
@@ -21,12 +22,17 @@ export interface SettledAgent {
 
 export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, options: AgentSessionOptions): Promise<SettledAgent> {
   const values = base.config.values;
-  const providerId = options.client?.provider ?? providerIdOf(base);
-  const client = options.client ?? (await clientFor(base, providerId, options.interactive === true));
+  let providerId = options.client?.provider ?? providerIdOf(base);
+  let client = options.client ?? (await clientFor(base, providerId, options.interactive === true));
 
   // The profile comes before the model, so a mistyped --agent-profile is reported without touching the network.
+  // Settling the model may replace an unreachable default Ollama with the local provider.
   let resolving: Promise<{ model: string; note?: string }> | undefined;
-  const modelOnce = () => (resolving ??= resolveClientModel(client));
+  const modelOnce = () =>
+    (resolving ??= settleModel(base, providerId, client, options.client !== undefined).then((settled) => {
+      ({ providerId, client } = settled);
+      return settled.resolved;
+    }));
   const profile: Profile = options.systemPrompt !== undefined
     ? { name: 'custom', source: 'system-prompt' as const, systemPrompt: options.systemPrompt }
     : await resolveProfile({
