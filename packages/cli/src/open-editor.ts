@@ -6,13 +6,13 @@ import path from 'node:path';
  * Runs the user's editor ($VISUAL, $EDITOR, else vi) on `file` and waits for it. The command runs
  * through sh like git's, so `EDITOR="code --wait"` works. The caller hands it the terminal.
  */
-export function runEditor(file: string, env: NodeJS.ProcessEnv): { ok: true } | { error: string } {
+export function runEditor(file: string, env: NodeJS.ProcessEnv): { ok: true } | { error: string; /** It ran and failed (the file may be half-edited). */ exited?: boolean } {
   const editor = env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
   const run = spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit', env });
   if (run.error) return { error: `Could not start the editor (${run.error.message}). Set $EDITOR to your editor's command.` };
   // sh's "command not found".
   if (run.status === 127) return { error: `The editor command "${editor}" was not found. Set $EDITOR (or $VISUAL) to your editor, e.g. EDITOR=nano.` };
-  if (run.status !== 0) return { error: `The editor (${editor}) exited with status ${run.status ?? run.signal}.` };
+  if (run.status !== 0) return { error: `The editor (${editor}) exited with status ${run.status ?? run.signal}`, exited: true };
   return { ok: true };
 }
 
@@ -26,7 +26,7 @@ export function openInEditor(file: string, env: NodeJS.ProcessEnv = process.env,
   if (raw) stdin.setRawMode(false);
   try {
     const run = runEditor(file, env);
-    if ('error' in run) return run.error.startsWith('The editor (') ? `${run.error.slice(0, -1)}; ${file} may be unchanged.` : run.error;
+    if ('error' in run) return run.exited ? `${run.error}; ${file} may be unchanged.` : run.error;
     return `Edited ${file}. Beans reads memory files when a session starts: /clear or a new session sees the change.`;
   } finally {
     if (raw) stdin.setRawMode(true);

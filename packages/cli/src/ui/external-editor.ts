@@ -17,7 +17,7 @@ export function editDraftExternally(draft: string, terminal: Terminal, env: Node
   try {
     writeFileSync(file, draft, { mode: 0o600 });
     const run = withTerminalHandedOver(terminal, () => runEditor(file, env), { alternateScreen: true });
-    if ('error' in run) return { error: `${run.error} The draft is unchanged.` };
+    if ('error' in run) return { error: `${run.error}${run.exited ? '.' : ''} The draft is unchanged.` };
     return { text: readFileSync(file, 'utf8').replace(/\r?\n$/, '') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
