@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptFault, ScriptTurn, ScriptedServer } from '../support/script.ts';
-import { TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
+import { BEANS_BIN, TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
 import { makeTempRepo } from '../support/scratch.ts';
 
 // Issue #44 (part, helper chatui): the approval question's scrollable diff and single-key answers.
@@ -113,3 +114,97 @@ describe.skipIf(!hasTmux)('riding out an outage (tmux)', () => {
     expect(chatRequests(server)).toBe(1);
   });
 });
+
+// A status line script as Claude Code users write them: reads the JSON on stdin, prints one line.
+const STATUS_SCRIPT = `
+const fs = require('node:fs');
+const path = require('node:path');
+const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+const counter = path.join(__dirname, 'runs');
+const runs = (fs.existsSync(counter) ? Number(fs.readFileSync(counter, 'utf8')) : 0) + 1;
+fs.writeFileSync(counter, String(runs));
+fs.writeFileSync(path.join(__dirname, 'last.json'), JSON.stringify(input));
+process.stdout.write('\\x1b[32mSL\\x1b[0m ' + input.model.display_name + ' in ' + path.basename(input.workspace.project_dir) + ' run ' + runs + ' mode ' + input.beans.permission_mode + '\\nsecond line never shown\\n');
+`;
+
+describe.skipIf(!hasTmux)('the status line (tmux)', () => {
+  test("a statusLine command's first line is drawn, refreshed after a message and on a mode change; the footer shows the git branch", async () => {
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const scripts = path.join(workspace.home, 'scripts');
+    mkdirSync(scripts, { recursive: true });
+    writeFileSync(path.join(scripts, 'status.cjs'), STATUS_SCRIPT);
+    const again = await restart(workspace, { statusLine: { type: 'command', command: `node ${path.join(scripts, 'status.cjs')}`, padding: 2 } }, [{ text: 'First answer.' }]);
+    await again.session.waitFor((screen) => /^ {2}SL scripted:latest in repo run \d+ mode default$/m.test(screen), 'the status line');
+    expect(again.session.screen()).not.toContain('second line never shown');
+    // The default footer, below it, names the branch.
+    expect(again.session.visible().split('\n').at(-1)).toContain('⎇ feature/status');
+    const runsBefore = Number(readFileSync(path.join(scripts, 'runs'), 'utf8'));
+    await again.session.submit('hello');
+    await again.session.waitForText('First answer.');
+    await again.session.waitFor((screen) => Number(/SL scripted:latest in repo run (\d+)/.exec(screen.split('\n').slice(-3).join('\n'))?.[1]) > runsBefore, 'a newer run after the message');
+    again.session.press('BTab');
+    await again.session.waitForText('mode auto-edit');
+    const input = JSON.parse(readFileSync(path.join(scripts, 'last.json'), 'utf8')) as Record<string, any>;
+    expect(input.hook_event_name).toBe('Status');
+    expect(input.model).toEqual({ id: 'scripted:latest', display_name: 'scripted:latest' });
+    expect(input.workspace.project_dir).toBe(workspace.dir);
+    expect(input.transcript_path).toMatch(new RegExp(`${input.session_id}\\.jsonl$`));
+    expect(readFileSync(input.transcript_path, 'utf8')).toContain('hello');
+    expect(input.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(input.cost).toMatchObject({ total_cost_usd: expect.any(Number), total_lines_added: 0 });
+  });
+
+  test('a failing command draws nothing and the input works; /statusline says why', async () => {
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const { session } = await restart(workspace, { statusLine: { type: 'command', command: 'echo partial; exit 3' } }, [{ text: 'Still answering.' }]);
+    // The first run starts after the first frame; give it time on a busy machine.
+    await sleep(1500);
+    await session.submit('/statusline');
+    const shown = await session.waitForText('exited with code 3');
+    expect(shown).toContain('echo partial; exit 3');
+    expect(shown).not.toMatch(/^partial$/m);
+    await session.submit('hi');
+    await session.waitForText('Still answering.');
+  });
+});
+
+describe.skipIf(!hasTmux)("a repository's status line waits for trust (tmux)", () => {
+  test('untrusted: not run (the trust question offered, "not now"); after `beans trust`: drawn', async () => {
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const canary = path.join(workspace.home, 'repo-status-ran');
+    mkdirSync(path.join(workspace.dir, '.beans'), { recursive: true });
+    writeFileSync(path.join(workspace.dir, '.beans', 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: `touch ${canary}; echo REPO-STATUS` } }));
+    const server = await startScriptedOllama({ turns: [{ text: 'ok' }] });
+    const env = { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' };
+    const first = TmuxSession.start({ workspace, env });
+    open.push({ session: first, server, workspace });
+    const question = await first.waitForText('Esc not now', 15_000);
+    expect(question).toContain('statusLine');
+    await sleep(500);
+    first.press('Escape');
+    await first.waitForText('Ask anything', 15_000);
+    await sleep(800);
+    // The command's text is quoted in the question and the warning; its output is never drawn.
+    expect(first.screen()).not.toMatch(/^REPO-STATUS$/m);
+    expect(existsSync(canary)).toBe(false);
+    first.kill();
+
+    execFileSync(BEANS_BIN, ['trust'], { cwd: workspace.dir, env: { ...workspace.env, ...env } });
+    const second = TmuxSession.start({ workspace, env });
+    open.push({ session: second });
+    await second.waitFor((screen) => /^REPO-STATUS$/m.test(screen), 'the repository status line', 15_000);
+    expect(existsSync(canary)).toBe(true);
+  });
+});
+
+async function restart(workspace: ReturnType<typeof makeTempRepo>, settings: Record<string, unknown>, turns: ScriptTurn[]) {
+  const dir = path.join(workspace.home, '.config', 'beans-agent');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings));
+  execFileSync('git', ['checkout', '-q', '-b', 'feature/status'], { cwd: workspace.dir });
+  const server = await startScriptedOllama({ turns });
+  const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
+  open.push({ session, server, workspace });
+  await session.waitForText('Ask anything', 15_000);
+  return { session, server };
+}

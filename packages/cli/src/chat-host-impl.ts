@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, storedPrompts, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
+import { PluginStore, describeHookSource, programEnvironment, storedPrompts, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
 import { openInEditor } from './open-editor.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
@@ -51,6 +51,8 @@ export function createChatHost(app: AgentSession): ChatHost {
       ...app.warnings.map((text) => ({ kind: 'warning' as const, text })),
     ],
     workspaceTrusted: app.workspaceTrusted,
+    ...(app.statusLine ? { statusLine: { ...app.statusLine, cwd: app.workspace.cwd, env: programEnvironment(app.base) } } : {}),
+    transcriptPath: () => app.transcriptPath(),
     backgroundTasks: app.backgroundTasks,
     settingsFiles: app.config.files,
     configEntries: () => app.config.entries.map((entry) => ({ key: entry.key, value: entry.value, source: formatConfigSource(entry.source) })),

@@ -53,6 +53,10 @@ export interface ChatHost {
   readonly startupNotices: { kind: 'info' | 'warning'; text: string }[];
   /** The model's background commands (`/tasks`, the status line's count); absent in hosts without them. */
   readonly backgroundTasks?: BackgroundTasks;
+  /** The `statusLine` setting in force (absent when unset, or a repository's not approved since trust), with where its command runs. */
+  readonly statusLine?: { command: string; padding: number; cwd: string; env: NodeJS.ProcessEnv };
+  /** The live conversation's session file (a status line command's `transcript_path`); '' when not stored. */
+  transcriptPath(): string;
   /** `/status`: whether the workspace's own settings, hooks and commands are trusted. */
   readonly workspaceTrusted: boolean;
   /** Settings files that were read, highest precedence first. */

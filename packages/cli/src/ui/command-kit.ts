@@ -2,6 +2,7 @@
 import { summaryLine, type ChatSession, type NoteMessage, type UsageTotals } from '@beans/core';
 import type { ChatHost } from '../chat-host.js';
 import type { Picker } from './picker.js';
+import type { StatusCommand } from './status-command.js';
 import { S, span, truncateLine, wrapSpans, type StyledLine } from './styled.js';
 import type { ThemeName } from './theme.js';
 
@@ -33,6 +34,8 @@ export interface CommandContext {
   /** The input's key bindings now; `/vim` switches them. */
   editorMode: 'normal' | 'vim';
   setEditorMode(mode: 'normal' | 'vim'): void;
+  /** The custom status line's command (`/statusline`), when one is set. */
+  statusLine?: StatusCommand;
 }
 
 export interface Builtin {

@@ -9,6 +9,7 @@ import { EXPORT_BUILTINS } from './export-commands.js';
 import { CONTEXT_BUILTINS } from './context-command.js';
 import { MCP_BUILTINS } from './mcp-command.js';
 import { VIM_BUILTINS } from './vim-command.js';
+import { STATUSLINE_BUILTINS } from './statusline-command.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -220,6 +221,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...CONTEXT_BUILTINS,
   ...MCP_BUILTINS,
   ...VIM_BUILTINS,
+  ...STATUSLINE_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';

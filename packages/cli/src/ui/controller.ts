@@ -3,6 +3,9 @@ import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { previewRows } from './confirm-view.js';
+import { gitBranch } from './git-branch.js';
+import { StatusCommand } from './status-command.js';
+import { statusLineInput } from './statusline-command.js';
 import { findBuiltin, type CommandContext } from './commands.js';
 import { FrameClock } from './frame-clock.js';
 import { InputBox } from './input-box.js';
@@ -55,6 +58,11 @@ export class ChatController {
   theme: ThemeName;
   /** Set on exit: the live area disappears so the terminal keeps only the transcript. */
   closed = false;
+  /** The workspace's git branch for the footer, read again after each message. */
+  branch?: string;
+  /** The `statusLine` setting's command, drawn above the footer. */
+  readonly statusCommand?: StatusCommand;
+  private readonly startedAt = Date.now();
 
   private lastCtrlC = 0;
   private lastEscape = 0;
@@ -106,6 +114,24 @@ export class ChatController {
     if (unsubscribeTasks) this.cleanups.push(unsubscribeTasks);
     this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
     if (this.transcript.backlog > 0) this.changed(false);
+    this.branch = gitBranch(host.header.workspace);
+    if (host.statusLine) {
+      const statusCommand = new StatusCommand({
+        ...host.statusLine,
+        input: () => statusLineInput({ host, session: this.session, usage: this.usage, startedAt: this.startedAt, branch: this.branch }),
+        changed: () => this.changed(false),
+      });
+      this.statusCommand = statusCommand;
+      this.cleanups.push(() => statusCommand.dispose());
+      // After the first frame: the command never delays the prompt.
+      setTimeout(() => statusCommand.refresh(), 0).unref?.();
+    }
+  }
+
+  /** After a message, a mode change or a new conversation: the branch is read again and the status line command runs (throttled). */
+  private refreshFooter(): void {
+    this.branch = gitBranch(this.host.header.workspace);
+    this.statusCommand?.refresh();
   }
 
   // ---- change notification (throttled for streaming, immediate for keys) ----
@@ -152,6 +178,7 @@ export class ChatController {
     const modes: PermissionMode[] = ['default', 'auto-edit', 'plan', ...(this.startMode === 'yolo' ? (['yolo'] as const) : [])];
     const at = modes.indexOf(this.host.permissionMode);
     this.host.permissionMode = modes[(at + 1) % modes.length]!;
+    this.statusCommand?.refresh();
     this.changed();
   }
 
@@ -228,11 +255,13 @@ export class ChatController {
     this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
     if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);
     if (session.messages.length > 0) this.transcript.history(session.messages, (id) => taskProgressOf(this.host, id));
+    if (replaced) this.refreshFooter();
     this.changed();
   }
 
   private onSessionEvent(event: AgentEvent): void {
     if (event.type === 'queue_update') this.changed();
+    if (event.type === 'message_end') this.refreshFooter();
   }
 
   // ---- keys ----
@@ -447,6 +476,7 @@ export class ChatController {
         this.theme = theme;
         this.redraw();
       },
+      ...(this.statusCommand ? { statusLine: this.statusCommand } : {}),
       writeTerminal: (data) => {
         if (!this.options.writeTerminal) return false;
         this.options.writeTerminal(data);

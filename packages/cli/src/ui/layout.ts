@@ -33,6 +33,7 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
   };
 
   const status = take([renderStatus(statusInfo(controller), width)]);
+  const custom = controller.statusCommand?.line ? take([truncateLine(controller.statusCommand.line, width)]) : [];
   const hint = controller.hint && controller.hint.until > now ? take([[span(controller.hint.text, S.yellow)]]) : [];
 
   let middle: StyledLine[] = [];
@@ -66,7 +67,7 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
   const queuedKept = take(queued);
   const transcript = take(controller.transcript.liveLines(frame, now));
 
-  return [...transcript, ...activityKept, ...queuedKept, ...middle, ...input, ...menu, ...hint, ...status];
+  return [...transcript, ...activityKept, ...queuedKept, ...middle, ...input, ...menu, ...hint, ...custom, ...status];
 }
 
 function statusInfo(controller: ChatController) {
@@ -75,6 +76,7 @@ function statusInfo(controller: ChatController) {
   const used = contextTokens(session);
   return {
     model: session.model,
+    branch: controller.branch,
     // Fresh prompt tokens: billed input plus cache writes; cache reads are shown apart.
     inputTokens: usage.inputTokens + usage.cacheWriteTokens,
     outputTokens: usage.outputTokens,

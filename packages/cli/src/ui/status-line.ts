@@ -2,6 +2,8 @@ import { S, span, lineWidth, truncateLine, type Span, type StyledLine } from './
 
 export interface StatusInfo {
   model: string;
+  /** The workspace's git branch (or short commit when detached). */
+  branch?: string;
   inputTokens: number;
   outputTokens: number;
   /** Prompt tokens read from the provider's cache (not counted in `inputTokens`). */
@@ -38,6 +40,7 @@ const MODE_LABELS: Record<string, string> = {
  */
 export function renderStatus(info: StatusInfo, width: number): StyledLine {
   const parts: Span[][] = [[span(info.model, { color: 'magenta' })]];
+  if (info.branch) parts.push([span(`⎇ ${info.branch}`, S.cyan)]);
   if (info.mode && info.mode !== 'default') parts.splice(0, 0, [span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }), span(' (shift+tab)', S.dim)]);
   if (info.tasks) parts.splice(0, 0, [span(`${info.tasks} task${info.tasks === 1 ? '' : 's'} running`, S.cyan), span(' (/tasks)', S.dim)]);
   if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);

@@ -154,6 +154,18 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  // Claude Code's custom status line: a command given the session as JSON on stdin; its first line is drawn in the chat's footer.
+  statusLine: lazily(() =>
+    z
+      .object({
+        type: z.enum(['command']).describe('"command"'),
+        command: z.string().min(1).describe('a shell command line'),
+        padding: z.int().nonnegative().describe('a number of columns'),
+      })
+      .partial({ padding: true })
+      .strict()
+      .describe('an object {"type": "command", "command": "...", "padding"?: N}'),
+  ),
   // Retries of a provider's 429/5xx/overloaded answers (README "Riding out an outage").
   retry: lazily(() =>
     z
@@ -350,6 +362,8 @@ export interface BeansConfig {
   checkpoints: { enabled: boolean; maxBytes: number; maxFileBytes: number };
   loopDetection: { enabled: boolean; maxRepeats?: number };
   compaction: { enabled: boolean; threshold: number; contextWindow?: number };
+  /** The chat footer's custom line (a command; a repository's waits for trust). */
+  statusLine?: { type: 'command'; command: string; padding?: number };
   /** Unset fields: the chat's or one-shot's own defaults (llm/retry.ts). */
   retry: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   sandbox: { enabled: boolean; allowedHosts: string[] };

@@ -287,6 +287,29 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a number of tokens"
   },
   {
+    "key": "statusLine",
+    "kind": "object",
+    "expected": "an object {\"type\": \"command\", \"command\": \"...\", \"padding\"?: N}"
+  },
+  {
+    "key": "statusLine.type",
+    "kind": "enum",
+    "expected": "\"command\"",
+    "options": [
+      "command"
+    ]
+  },
+  {
+    "key": "statusLine.command",
+    "kind": "string",
+    "expected": "a shell command line"
+  },
+  {
+    "key": "statusLine.padding",
+    "kind": "integer",
+    "expected": "a number of columns"
+  },
+  {
     "key": "retry",
     "kind": "object",
     "expected": "an object"

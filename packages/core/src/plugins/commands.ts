@@ -7,6 +7,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'sop',
   'clear',
   'tasks',
+  'statusline',
   'exit',
   'model',
   'agents',

@@ -122,6 +122,10 @@ export interface AgentSession {
   readonly backgroundTasks: BackgroundTasks;
   /** The declared language servers with their state (none started until a file of their language is touched). */
   lspServers(): LspServerStatus[];
+  /** The `statusLine` setting in force: absent when unset, or when the repository changed it since it was trusted and nobody approved it. */
+  readonly statusLine?: { command: string; padding: number };
+  /** The session file of the live conversation (Claude Code's `transcript_path`); '' when sessions are not stored. */
+  transcriptPath(): string;
   close(): Promise<void>;
 }
 

@@ -79,5 +79,5 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, background, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
   const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs, outputFormat: options.outputFormat, background });
-  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints, background, lsp });
+  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints, background, lsp, fresh });
 }

@@ -16,7 +16,7 @@ import { commandLineOf, parseLspServers, type LspServerDeclaration } from '../ls
 // has an id, a hash of its name and command line, so "trusted" can mean "trusted as it was".
 
 export interface Declaration {
-  kind: 'MCP server' | 'LSP server' | 'hook';
+  kind: 'MCP server' | 'LSP server' | 'hook' | 'status line';
   /** The server's name, or the hook's event (and matcher). */
   name: string;
   /** The file that declares it. */
@@ -55,15 +55,23 @@ function commandOf(server: McpServerEntry): string {
   return server.config.transport === 'stdio' ? [server.config.command, ...server.config.args].join(' ') : server.config.url;
 }
 
-/** Every server and hook the repository itself declares, whether or not it is trusted. */
+/** The id of a status line command (the `statusLine` setting). */
+export function statusLineId(command: string): string {
+  return hash(['statusLine', command]);
+}
+
+/** Every server, hook and status line command the repository itself declares, whether or not it is trusted. */
 export async function repositoryDeclarations(input: DeclarationsInput): Promise<Declaration[]> {
   const collected = collectMcpServers({ workspaceRoot: input.workspaceRoot, cwd: input.workspaceRoot, env: input.env, pluginRoots: input.plugins.map((plugin) => plugin.root), configArguments: [], strict: false, projectTrusted: false, ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}) });
   const servers = collected.ignored.flatMap(({ file, servers }) => servers.map((server) => ({ file, server })));
   const sources = new Set(input.settingSources ?? ['user', 'project', 'local']);
+  const statusLines: Declaration[] = [];
   for (const [kind, file] of [['project', workspaceSettingsPath(input.workspaceRoot)], ['local', localSettingsPath(input.workspaceRoot)]] as const) {
     if (!sources.has(kind)) continue;
-    const declared = await settingsServers(file, input.env);
-    servers.push(...declared.map((server) => ({ file, server })));
+    const settings = await readSettings(file);
+    servers.push(...settingsServers(settings, file, input.env).map((server) => ({ file, server })));
+    const command = (settings as { statusLine?: { command?: unknown } } | undefined)?.statusLine?.command;
+    if (typeof command === 'string' && command) statusLines.push({ kind: 'status line', name: 'statusLine', file, command, id: statusLineId(command) });
   }
   const lspServers = collectLspServers({ workspaceRoot: input.workspaceRoot, plugins: input.plugins, projectTrusted: false, ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}) }).ignored;
   for (const [kind, file] of [['project', workspaceSettingsPath(input.workspaceRoot)], ['local', localSettingsPath(input.workspaceRoot)]] as const) {
@@ -74,17 +82,20 @@ export async function repositoryDeclarations(input: DeclarationsInput): Promise<
     ...servers.map(({ file, server }): Declaration => ({ kind: 'MCP server', name: server.name, file, command: commandOf(server), id: mcpServerId(server) })),
     ...lspServers.map((server): Declaration => ({ kind: 'LSP server', name: server.name, file: server.file, command: commandLineOf(server), id: lspServerId(server) })),
     ...hooks.untrusted.map((hook): Declaration => ({ kind: 'hook', name: hook.matcher ? `${hook.event} ${hook.matcher}` : hook.event, file: hook.source.file, command: hook.command, id: hookId(hook) })),
+    ...statusLines,
   ];
 }
 
-async function settingsServers(file: string, env: NodeJS.ProcessEnv): Promise<McpServerEntry[]> {
-  let raw: unknown;
+async function readSettings(file: string): Promise<unknown> {
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse(await readFile(file, 'utf8'));
   } catch {
-    return [];
+    return undefined;
   }
-  const declared = (raw as { mcpServers?: unknown } | null)?.mcpServers;
+}
+
+function settingsServers(raw: unknown, file: string, env: NodeJS.ProcessEnv): McpServerEntry[] {
+  const declared = (raw as { mcpServers?: unknown } | null | undefined)?.mcpServers;
   return declared === undefined ? [] : parseMcpServers(declared, file, env).servers;
 }
 

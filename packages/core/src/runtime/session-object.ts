@@ -30,6 +30,7 @@ import type { TurnRunner } from './turn-runner.js';
 import type { Telemetry } from '../telemetry/index.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { SessionLsp } from './session-lsp.js';
+import type { NewDeclarations } from './settle-declarations.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
@@ -53,6 +54,7 @@ export interface SessionParts {
   checkpoints: SessionCheckpoints;
   background: BackgroundShells;
   lsp: SessionLsp;
+  fresh: NewDeclarations;
 }
 
 /** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
@@ -145,6 +147,8 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     checkpoints: parts.checkpoints,
     backgroundTasks: parts.background.tasks,
     lspServers: () => parts.lsp.list(),
+    ...statusLineOf(base, parts.fresh),
+    transcriptPath: () => (storage.store ? storage.store.pathOf(live.session.id) : ''),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
       await Promise.all([parts.background.close(), parts.lsp.close()]);
@@ -155,4 +159,9 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
   };
   return agent;
+}
+
+function statusLineOf(base: RuntimeBase, fresh: NewDeclarations): Pick<AgentSession, 'statusLine'> {
+  const setting = base.config.values.statusLine;
+  return setting && !fresh.skipStatusLine ? { statusLine: { command: setting.command, padding: setting.padding ?? 0 } } : {};
 }

@@ -19,6 +19,8 @@ export interface NewDeclarations {
   skipServer?: (server: McpServerEntry) => boolean;
   skipLspServer?: (server: LspServerDeclaration) => boolean;
   skipHook?: (hook: HookCommand) => boolean;
+  /** The repository's statusLine command changed since trust and is not approved: the chat draws none. */
+  skipStatusLine?: boolean;
 }
 
 /**
@@ -37,5 +39,5 @@ export async function settleNewDeclarations(input: NewDeclarationsInput): Promis
   const servers = new Set(fresh.filter((d) => d.kind === 'MCP server').map((d) => d.id));
   const lspServers = new Set(fresh.filter((d) => d.kind === 'LSP server').map((d) => d.id));
   const hooks = new Set(fresh.filter((d) => d.kind === 'hook').map((d) => d.id));
-  return { skipServer: (server) => servers.has(mcpServerId(server)), skipLspServer: (server) => lspServers.has(lspServerId(server)), skipHook: (hook) => hooks.has(hookId(hook)) };
+  return { skipServer: (server) => servers.has(mcpServerId(server)), skipLspServer: (server) => lspServers.has(lspServerId(server)), skipHook: (hook) => hooks.has(hookId(hook)), skipStatusLine: fresh.some((d) => d.kind === 'status line') };
 }
