@@ -386,9 +386,37 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(toolResults[1]).toContain('Task bg-1: exited with code 0');
     expect(toolResults[1]).toContain('The answer is 42.');
     expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'The helper found 42.' });
+    // Claude Code's task events bracket the child's run.
+    const events = messages.filter((message) => message.type === 'system' && (message.subtype === 'task_started' || message.subtype === 'task_notification'));
+    expect(events).toEqual([
+      expect.objectContaining({ subtype: 'task_started', task_id: 'bg-1', task_type: 'local_agent', description: 'general-purpose: find the answer' }),
+      expect.objectContaining({ subtype: 'task_notification', task_id: 'bg-1', status: 'completed', summary: 'general-purpose: find the answer exited with code 0' }),
+    ]);
     // The parent went on (its TaskOutput request) while the child was still answering.
     const parentSecond = chats(server).filter((request) => !child(request))[1]!;
     expect(parentSecond.time - chats(server).find(child)!.time).toBeLessThan(600);
+  });
+
+  it('stopTask() stops a background subagent that is still working; its task_notification says stopped', { timeout: 60_000 }, async () => {
+    const child = (request: { body: unknown }) => ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
+    const { options } = await setup({
+      turns: (request, n) => {
+        if (child(request)) return { text: ['slow ', 'slow ', 'slow'], chunkDelayMs: 10_000 };
+        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'take long', prompt: 'Take long.', subagent_type: 'general-purpose', run_in_background: true } }] } : { text: 'Started it.' };
+      },
+    });
+    const input = inputStream();
+    const q = query({ prompt: input, options: { ...options, permissionMode: 'bypassPermissions' } });
+    const seen: SDKMessage[] = [];
+    const started = Date.now();
+    input.send('start a helper');
+    for await (const message of q) {
+      seen.push(message);
+      if (message.type === 'result') await q.stopTask('bg-1');
+      if (message.type === 'system' && message.subtype === 'task_notification') input.end();
+    }
+    expect(seen.find((message) => message.type === 'system' && message.subtype === 'task_notification')).toMatchObject({ task_id: 'bg-1', status: 'stopped' });
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('resume continues a stored session', async () => {

@@ -42,26 +42,34 @@ function typeCheck(lines: Record<string, unknown>[], groups: Record<string, unkn
   }
 }
 
-/** bin/beans as the SDK starts it; each control request is sent once the one before is answered. */
-async function controlResponses(repo: TempRepo, env: NodeJS.ProcessEnv, requests: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+/**
+ * bin/beans as the SDK starts it; each control request is sent once the one before is answered,
+ * then `prompt` as a user message, until its result. Returns the answers and every other line.
+ */
+async function controlResponses(repo: TempRepo, env: NodeJS.ProcessEnv, requests: Record<string, unknown>[], prompt: string) {
   const child = spawn(BEANS_BIN, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], { cwd: repo.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const answers: Record<string, unknown>[] = [];
-  for (const [index, request] of requests.entries()) {
-    child.stdin!.write(`${JSON.stringify({ type: 'control_request', request_id: `r${index}`, request })}\n`);
+  const others: Record<string, unknown>[] = [];
+  const until = async (done: (line: Record<string, unknown>) => boolean) => {
     for (;;) {
       const next = await lines.next();
-      if (next.done) throw new Error(`beans ended before answering ${String(request.subtype)}`);
-      const line = JSON.parse(next.value) as { type?: string; response?: { request_id?: string } };
-      if (line.type === 'control_response' && line.response?.request_id === `r${index}`) {
-        answers.push(line as Record<string, unknown>);
-        break;
-      }
+      if (next.done) throw new Error('beans ended early');
+      const line = JSON.parse(next.value) as Record<string, unknown>;
+      if (line.type === 'control_response') answers.push(line);
+      else others.push(line);
+      if (done(line)) return;
     }
+  };
+  for (const [index, request] of requests.entries()) {
+    child.stdin!.write(`${JSON.stringify({ type: 'control_request', request_id: `r${index}`, request })}\n`);
+    await until((line) => line.type === 'control_response' && (line.response as { request_id?: string }).request_id === `r${index}`);
   }
+  child.stdin!.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt }, parent_tool_use_id: null, session_id: '' })}\n`);
+  await until((line) => line.type === 'result');
   child.stdin!.end();
   await once(child, 'exit');
-  return answers;
+  return { answers, lines: others };
 }
 
 describe('stream-json against the Claude Agent SDK types', () => {
@@ -113,19 +121,21 @@ describe('stream-json against the Claude Agent SDK types', () => {
     const failedLines = parseJsonLines(failed.stdout);
     expect(failedLines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_max_structured_output_retries' });
 
-    const answers = await controlResponses(repo, env, [
+    const { answers, lines: sdkLines } = await controlResponses(repo, env, [
       { subtype: 'initialize' },
       { subtype: 'mcp_set_servers', servers: { ev: { command: process.execPath, args: [everything, 'stdio'] }, broken: { command: '/nonexistent/mcp-server' } } },
       { subtype: 'mcp_toggle', serverName: 'ev', enabled: false },
       { subtype: 'mcp_reconnect', serverName: 'broken' },
       { subtype: 'mcp_status' },
-    ]);
+    ], 'go');
+    // Under the SDK protocol the background Task is bracketed by Claude Code's task events.
+    expect(sdkLines.filter((line) => line.type === 'system').map((line) => line.subtype)).toEqual(expect.arrayContaining(['task_started', 'task_notification']));
     const payload = (answer: Record<string, unknown>) => (answer.response as { response?: Record<string, unknown> }).response ?? {};
     expect(payload(answers[1]!)).toMatchObject({ added: ['ev', 'broken'], removed: [], errors: { broken: expect.any(String) } });
     expect(answers[3]!.response).toMatchObject({ subtype: 'error', error: expect.stringContaining('broken') });
     const statuses = payload(answers[4]!).mcpServers as Record<string, unknown>[];
     expect(statuses.map((status) => [status.name, status.status])).toEqual([['ev', 'disabled'], ['broken', 'failed']]);
-    expect(typeCheck([...lines, ...failedLines], { SDKControlResponse: answers, McpSetServersResult: [payload(answers[1]!)], McpServerStatus: statuses })).toBe('');
+    expect(typeCheck([...lines, ...failedLines, ...sdkLines], { SDKControlResponse: answers, McpSetServersResult: [payload(answers[1]!)], McpServerStatus: statuses })).toBe('');
   }, 120_000);
 
   it('the check fails on a line that is not an SDKMessage (the test can fail)', () => {

@@ -10,6 +10,7 @@ import { fromSdkUser, turnSummary, type SdkUserInput } from '../runtime/query.js
 import { SdkMessageMapper, startupFailureResult } from '../runtime/sdk-messages.js';
 import type { AgentSessionOptions, CanUseTool } from '../runtime/session-options.js';
 import { rewindFilesResult } from '../runtime/session-checkpoints.js';
+import { watchBackgroundTasks } from '../runtime/task-events.js';
 import { ControlChannel, type ControlRequest, type ControlResponse } from './control-channel.js';
 import { sdkToolHooks, type SdkHookRegistrations } from './sdk-hooks.js';
 import { sdkMcpTools } from './sdk-mcp.js';
@@ -65,6 +66,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
       session.session.subscribe((event) => {
         for (const message of mapper!.event(event)) writeJson(message);
       });
+      watchBackgroundTasks(session.backgroundTasks, () => session.session.id, writeJson);
       return session;
     })());
 
@@ -96,6 +98,14 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           const session = await start();
           const budget = request.max_thinking_tokens;
           session.session.thinking = typeof budget === 'number' && Number.isInteger(budget) && budget >= 0 ? (budget === 0 ? 'off' : budget) : undefined;
+          return channel.respond(id);
+        }
+        case 'stop_task': {
+          // Query.stopTask(): a background command or subagent; its task_notification says stopped.
+          const session = await start();
+          const taskId = String(request.task_id ?? '');
+          if (!session.backgroundTasks.get(taskId)) return channel.respondError(id, `There is no background task "${taskId}".`);
+          await session.backgroundTasks.kill(taskId);
           return channel.respond(id);
         }
         case 'rewind_files': {

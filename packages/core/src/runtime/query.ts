@@ -12,6 +12,7 @@ import type { ToolNames } from './wire-names.js';
 import type { CreateSessionOptions } from './run-context.js';
 import type { McpServerStatus, McpSetServersResult } from '../mcp/mcp-servers.js';
 import { rewindFilesResult, type RewindFilesResult } from './session-checkpoints.js';
+import { watchBackgroundTasks } from './task-events.js';
 
 /** A user message as the Claude Agent SDK streams it in. */
 export interface SdkUserInput {
@@ -56,6 +57,8 @@ export interface Query extends AsyncGenerator<SdkMessage, void> {
   reconnectMcpServer(serverName: string): Promise<void>;
   /** Replaces the servers an earlier call set with these (Claude Code's mcpServers shape). */
   setMcpServers(servers: Record<string, unknown>): Promise<McpSetServersResult>;
+  /** Stops a background task (a command or a subagent); its task_notification says stopped. */
+  stopTask(taskId: string): Promise<void>;
   /** Ends the query: stops any run and releases the session. */
   close(): void;
 }
@@ -92,6 +95,7 @@ export function query<TContext = unknown>({ prompt, options = {} }: { prompt: st
     agent.session.subscribe((event) => {
       for (const message of mapper.event(event)) outbox.push(message);
     });
+    watchBackgroundTasks(agent.backgroundTasks, () => agent!.session.id, (message) => outbox.push(message));
     const onAbort = () => agent?.session.abort();
     options.abortController?.signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -125,6 +129,11 @@ export function query<TContext = unknown>({ prompt, options = {} }: { prompt: st
   generator.toggleMcpServer = async (name, enabled) => (await session()).toggleMcpServer(name, enabled);
   generator.reconnectMcpServer = async (name) => (await session()).reconnectMcpServer(name);
   generator.setMcpServers = async (servers) => (await session()).setMcpServers(servers);
+  generator.stopTask = async (taskId) => {
+    const tasks = (await session()).backgroundTasks;
+    if (!tasks.get(taskId)) throw new Error(`There is no background task "${taskId}".`);
+    await tasks.kill(taskId);
+  };
   generator.close = () => {
     closed = true;
     agent?.session.abort();

@@ -121,6 +121,30 @@ export interface SdkHandoffMessage {
   session_id: string;
 }
 
+/** Claude Code's: a background task (a command, or a subagent) started. */
+export interface SdkTaskStartedMessage {
+  type: 'system';
+  subtype: 'task_started';
+  task_id: string;
+  description: string;
+  task_type: 'local_bash' | 'local_agent';
+  is_backgrounded: true;
+  uuid: string;
+  session_id: string;
+}
+
+/** Claude Code's: a background task ended (completed: exit code 0; failed: any other end by itself; stopped: killed). */
+export interface SdkTaskNotificationMessage {
+  type: 'system';
+  subtype: 'task_notification';
+  task_id: string;
+  status: 'completed' | 'failed' | 'stopped';
+  output_file: string;
+  summary: string;
+  uuid: string;
+  session_id: string;
+}
+
 export interface SdkModelUsage {
   inputTokens: number;
   outputTokens: number;
@@ -192,6 +216,8 @@ export type SdkMessage =
   | SdkCompactBoundaryMessage
   | SdkHandoffMessage
   | SdkWarningMessage
+  | SdkTaskStartedMessage
+  | SdkTaskNotificationMessage
   | SdkAssistantMessage
   | SdkUserMessage
   | SdkPartialAssistantMessage

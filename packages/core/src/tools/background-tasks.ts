@@ -26,6 +26,8 @@ export interface BackgroundTaskInfo {
   recentLines: string[];
   /** Where its whole output is saved once it outgrew memory; undefined until then. */
   outputFile: string | undefined;
+  /** `agent` for a background subagent (startWork); absent for a command. */
+  kind?: 'agent';
 }
 
 /** New output of a task since its last read, bounded like a foreground command's. */
@@ -162,7 +164,7 @@ export class BackgroundTasks {
     const running = this.runningCount();
     if (running >= this.maxTasks) throw new BackgroundTaskError(`${running} background tasks are already running (the limit is ${this.maxTasks}, setting shell.maxBackgroundTasks): stop one with kill_shell first, or run this in the foreground.`);
     const id = `bg-${this.nextId++}`;
-    const info: BackgroundTaskInfo = { id, command: label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined };
+    const info: BackgroundTaskInfo = { id, command: label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined, kind: 'agent' };
     const abort = new AbortController();
     const task: Task = { info, pid: 0, tag: '', unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(undefined), ended: Promise.resolve(), wakers: new Set(), endNoted: false };
     task.stop = async () => abort.abort();
