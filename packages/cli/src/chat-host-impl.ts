@@ -91,6 +91,7 @@ export function createChatHost(app: AgentSession): ChatHost {
         };
       });
     },
+    listLspServers: () => app.lspServers(),
     listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}), ...(server.deferred ? { deferred: server.deferred } : {}) })),
     toggleMcpServer: (name, enabled) => app.toggleMcpServer(name, enabled),
     reconnectMcpServer: (name) => app.reconnectMcpServer(name),

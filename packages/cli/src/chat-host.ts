@@ -79,6 +79,8 @@ export interface ChatHost {
   listHooks(): { event: string; matcher?: string; command: string; source: string }[];
   /** /plugins: each loaded plugin with its version, where it came from, and what it holds. */
   listPlugins(): Promise<{ name: string; version?: string; from: string; contents: string }[]>;
+  /** /lsp: each declared language server with its live state. */
+  listLspServers(): { name: string; origin: string; state: string; languages: string[]; pid?: number; restarts: number; problem?: string }[];
   /** /mcp: each MCP server with its status and tools. */
   /** `deferred`: the session lists this server's tools by name only; `loaded` are those tool_search loaded. */
   listMcpServers(): { name: string; status: string; tools: string[]; error?: string; deferred?: { loaded: string[] } }[];

@@ -8,6 +8,7 @@ import { REWIND_BUILTINS } from './rewind-command.js';
 import { EXPORT_BUILTINS } from './export-commands.js';
 import { CONTEXT_BUILTINS } from './context-command.js';
 import { MCP_BUILTINS } from './mcp-command.js';
+import { LSP_BUILTINS } from './lsp-command.js';
 import { VIM_BUILTINS } from './vim-command.js';
 import { STATUSLINE_BUILTINS } from './statusline-command.js';
 import { formatTokens } from './status-line.js';
@@ -220,6 +221,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...EXPORT_BUILTINS,
   ...CONTEXT_BUILTINS,
   ...MCP_BUILTINS,
+  ...LSP_BUILTINS,
   ...VIM_BUILTINS,
   ...STATUSLINE_BUILTINS,
 };

@@ -256,6 +256,9 @@ describe('/hooks, /mcp and /plugins', () => {
     const servers = await chat.waitForText('mcp__docs__search');
     expect(servers).toContain('docs');
     expect(servers).toContain('connected');
+    await chat.submit('/lsp');
+    const lsp = await chat.waitForText('typescript, typescriptreact');
+    expect(lsp).toMatch(/typescript\s+running \(pid 4242\) · typescript, typescriptreact · restarted 1x · plugin\s+typescript-lsp/);
     await chat.submit('/plugins');
     const plugins = await chat.waitForText('review-kit 1.2.0');
     expect(plugins).toContain('2 agents, 1 command · team: ./plugins/review-kit');

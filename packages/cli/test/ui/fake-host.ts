@@ -187,6 +187,7 @@ export function createFakeHost(options: FakeHostOptions) {
       asker = next;
     },
     listHooks: () => [{ event: 'PreToolUse', matcher: 'Bash', command: 'guard.sh', source: 'user settings' }],
+    listLspServers: () => [{ name: 'typescript', origin: 'plugin typescript-lsp', state: 'running', languages: ['typescript', 'typescriptreact'], pid: 4242, restarts: 1 }],
     listMcpServers: () => [mcpDocs.enabled ? { name: 'docs', status: 'connected', tools: ['mcp__docs__search'] } : { name: 'docs', status: 'disabled', tools: [] }],
     async toggleMcpServer(name, enabled) {
       calls.push(`mcp:${enabled ? 'enable' : 'disable'}:${name}`);

@@ -19,6 +19,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'compact',
   'hooks',
   'mcp',
+  'lsp',
   'plugins',
   'memory',
   'init',
