@@ -66,8 +66,9 @@ export async function runTurn(
   const gate = gateFinalAnswer(result.finalText, context.guardrails);
   notices.push(...gate.warnings);
   if (gate.blocked) return { result, answer: gate.text, refused: { stage: 'answer', reason: `${gate.blocked.message} (guardrail: ${gate.blocked.rule})` }, notices };
-  // The program's output guardrails judge a finished answer only (not an error or an interrupted one).
-  const tripped = result.stopReason === 'completed' ? await checkOutputFunctions(context.guardrails.functions, gate.text, context.signal ?? new AbortController().signal) : undefined;
+  // The program's output guardrails judge any answer text the program would be given, as the rules
+  // do (a run cut by maxTurns still hands over its last text).
+  const tripped = gate.text ? await checkOutputFunctions(context.guardrails.functions, gate.text, context.signal ?? new AbortController().signal) : undefined;
   if (tripped) return { result, answer: tripped.message, refused: { stage: 'answer', reason: `${tripped.message} (guardrail: ${tripped.name})` }, notices };
   return { result, answer: gate.text, notices };
 }

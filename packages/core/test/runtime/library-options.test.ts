@@ -123,3 +123,15 @@ describe('memory stores', () => {
     }
   });
 });
+
+describe('output guardrail functions', () => {
+  it('also judge the last text of a run that maxTurns ended', async () => {
+    const { dir, env } = await setup({ turns: [{ text: 'secret plan', toolCalls: [{ name: 'list_directory', args: { path: '.' } }] }, { text: 'never' }] });
+    const messages = await collect(
+      query({ prompt: 'go', options: { cwd: dir, env, maxTurns: 1, outputGuardrails: [{ name: 'no_secrets', execute: async ({ agentOutput }) => ({ tripwireTriggered: agentOutput.includes('secret') }) }] } }),
+    );
+    const result = messages.at(-1) as { result?: string; errors?: string[] };
+    expect(JSON.stringify(result)).not.toContain('secret plan');
+    expect(result.errors?.join(' ')).toContain('(guardrail: no_secrets)');
+  });
+});
