@@ -93,7 +93,10 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
 /** Background commands still running when a one-shot run ends: stopped (said on stderr), or left running with --keep-tasks. */
 function sayWhatHappensToTasks(tasks: readonly BackgroundTaskInfo[], keep: boolean): void {
   const running = tasks.filter((task) => task.state === 'running');
-  if (running.length === 0) return;
-  const list = running.map((task) => `${task.id} (${task.command})`).join(', ');
-  process.stderr.write(keep ? `beans: left running (--keep-tasks): ${list}\n` : `beans: stopping background tasks at exit: ${list}\n`);
+  // A background subagent lives inside Beans: --keep-tasks keeps commands only.
+  const kept = keep ? running.filter((task) => task.kind !== 'agent') : [];
+  const stopped = running.filter((task) => !kept.includes(task));
+  const list = (some: readonly BackgroundTaskInfo[]) => some.map((task) => `${task.id} (${task.command})`).join(', ');
+  if (kept.length > 0) process.stderr.write(`beans: left running (--keep-tasks): ${list(kept)}\n`);
+  if (stopped.length > 0) process.stderr.write(`beans: stopping background tasks at exit: ${list(stopped)}\n`);
 }
