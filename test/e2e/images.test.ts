@@ -6,7 +6,7 @@ import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
 import { startScriptedGemini } from '../support/scripted-gemini.ts';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import { startScriptedOpenAi } from '../support/scripted-openai.ts';
-import type { ScriptOptions, ScriptedServer } from '../support/script.ts';
+import type { ScriptModel, ScriptOptions, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, runBeans } from './harness.ts';
 
 const servers: ScriptedServer[] = [];
@@ -15,6 +15,9 @@ afterEach(async () => {
 });
 
 const PNG = makePng(40, 30);
+// A model whose /api/show lists vision: the scripted default does not, and gets a line instead of pictures.
+const VISION: ScriptModel[] = [{ name: 'scripted:latest', capabilities: ['completion', 'tools', 'vision'], contextLength: 32768 }];
+const startVisionOllama = (options: ScriptOptions) => startScriptedOllama({ ...options, models: VISION });
 const DATA = PNG.toString('base64');
 
 type Body = Record<string, unknown>;
@@ -39,7 +42,7 @@ const providers: { provider: string; start: (options: ScriptOptions) => Promise<
   },
   {
     provider: 'ollama',
-    start: startScriptedOllama,
+    start: startVisionOllama,
     env: (url) => ({ OLLAMA_HOST: url }),
     picture: (body) => (body.messages as { role: string; images?: string[] }[]).find((message) => message.images)?.images,
   },
@@ -118,7 +121,7 @@ describe.each(providers)('a picture over the limits of $provider', ({ provider, 
 
 describe('attachments in a stored session', () => {
   it('--continue sends the attached picture again with the history', async () => {
-    const server = await startScriptedOllama({ turns: [{ text: 'A gradient.' }, { text: 'Still a gradient.' }] });
+    const server = await startVisionOllama({ turns: [{ text: 'A gradient.' }, { text: 'Still a gradient.' }] });
     servers.push(server);
     const repo = makeTempRepo({ 'shot.png': PNG });
     const env = { ...repo.env, OLLAMA_HOST: server.url };
@@ -128,6 +131,31 @@ describe('attachments in a stored session', () => {
     const second = server.requests.filter((request) => request.kind === 'chat')[1]!.body as Body;
     expect(userPictures.ollama!(second)).toEqual([DATA]);
     expect(JSON.stringify(second)).toContain('and the colours?');
+  });
+});
+
+describe('a model that cannot see pictures', () => {
+  it('gets one line in place of the picture, and the person is told on stderr', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'I cannot see it.' }] });
+    servers.push(server);
+    const repo = makeTempRepo({ 'shot.png': PNG });
+    const run = await runBeans(['-p', 'what is in @shot.png?'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code, run.stderr).toBe(0);
+    const first = server.requests.find((request) => request.kind === 'chat')!.body as Body;
+    expect(userPictures.ollama!(first)).toEqual([]);
+    expect(JSON.stringify(first)).toContain('[a picture was left out: the model scripted:latest cannot see pictures]');
+    expect(JSON.stringify(first)).not.toContain(DATA);
+    expect(run.stderr).toContain('beans: scripted:latest cannot see pictures, so it got a line saying so in place of each (1 so far).');
+  });
+
+  it('"ollama": {"images": true} sends the picture anyway', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'A gradient.' }] });
+    servers.push(server);
+    const repo = makeTempRepo({ 'shot.png': PNG, '.beans/settings.json': JSON.stringify({ ollama: { images: true } }) });
+    const run = await runBeans(['-p', 'what is in @shot.png?', '--trust'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(userPictures.ollama!(server.requests.find((request) => request.kind === 'chat')!.body as Body)).toEqual([DATA]);
+    expect(run.stderr).not.toContain('cannot see pictures');
   });
 });
 

@@ -18,7 +18,8 @@ const fix = { name: 'notebook_edit', args: { path: 'analysis.ipynb', cell_id: 'b
 
 describe('notebook_edit through bin/beans', () => {
   it('reads the notebook (its plot as a picture), replaces the failing cell, and the file stays a valid notebook', async () => {
-    const server = await startScriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'analysis.ipynb' } }] }, { toolCalls: [fix] }, { text: 'Fixed cell boom.' }] });
+    const models = [{ name: 'scripted:latest', capabilities: ['completion', 'tools', 'vision'] }];
+    const server = await startScriptedOllama({ models, turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'analysis.ipynb' } }] }, { toolCalls: [fix] }, { text: 'Fixed cell boom.' }] });
     servers.push(server);
     const repo = makeTempRepo({ 'analysis.ipynb': makeNotebook(PNG) });
     const run = await runBeans(['-p', 'why does cell 3 fail? fix it', '--permission-mode', 'auto-edit', '-o', 'stream-json', '--verbose', '--tool-names', 'claude'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });

@@ -38,6 +38,7 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
 
   // A wait for a retry can last seconds; say so on stderr, where it never mixes with the answer.
   session.subscribe((event) => {
+    if (event.type === 'notice') process.stderr.write(`beans: ${event.text}\n`);
     if (event.type !== 'retry') return;
     const cause = event.failure.status ? `HTTP ${event.failure.status}` : 'a dropped connection';
     process.stderr.write(`beans: ${session.provider} answered with ${cause}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}).\n`);

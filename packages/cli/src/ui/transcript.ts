@@ -266,6 +266,9 @@ export class TranscriptStore {
       case 'agent_end':
         this.agentEnd(event.result);
         break;
+      case 'notice':
+        this.note('info', event.text);
+        break;
       case 'subagent': {
         const tool = this.tools.find((view) => view.id === event.toolCallId);
         if (tool) tool.child = updateTaskProgress(tool.child, event.agent, event.event);

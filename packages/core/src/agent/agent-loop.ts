@@ -203,6 +203,9 @@ async function streamAssistant(
       case 'reasoning_delta':
         emit({ type: 'message_update', message, delta: '', thinking: event.text });
         break;
+      case 'notice':
+        emit({ type: 'notice', text: event.text });
+        break;
       case 'retry':
         if (event.restart) message.content = '';
         emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure, ...(event.restart ? { restart: true } : {}), ...(event.maxAttempts ? { maxAttempts: event.maxAttempts } : {}) });

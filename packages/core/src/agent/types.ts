@@ -132,6 +132,8 @@ export type AgentEvent =
    * session's usage, the run's usage and `--max-budget-usd` like any answer's.
    */
   | { type: 'usage'; usage: Usage; model: string; purpose: 'compaction' }
+  /** Something the person should know that is not part of the answer (a provider's `notice`). */
+  | { type: 'notice'; text: string }
   /** The session's queue of messages typed while the agent works changed. */
   | { type: 'queue_update'; queued: readonly QueuedMessage[] };
 

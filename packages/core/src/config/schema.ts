@@ -20,7 +20,11 @@ const PROVIDER_OPTIONS: Record<string, () => Record<string, z.ZodType>> = {
   // Sends the session id as `prompt_cache_key` (default: on for api.openai.com only).
   openai: () => ({ promptCacheKey: z.boolean().describe('true or false') }),
   // How long Ollama keeps the model, and so its prompt cache, loaded: "30m", "1h", or seconds (-1: forever).
-  ollama: () => ({ keepAlive: z.string().regex(/^-?\d+(\.\d+)?(ms|s|m|h)?$/).describe('a duration such as "30m" or "1h", or seconds such as "3600" ("-1": keep it loaded)') }),
+  // images: whether the model sees pictures (default: what /api/show's capabilities say).
+  ollama: () => ({
+    keepAlive: z.string().regex(/^-?\d+(\.\d+)?(ms|s|m|h)?$/).describe('a duration such as "30m" or "1h", or seconds such as "3600" ("-1": keep it loaded)'),
+    images: z.boolean().describe('true or false'),
+  }),
 };
 
 export const PERMISSION_MODES = ['default', 'auto-edit', 'yolo', 'plan'] as const satisfies readonly PermissionMode[];
@@ -341,7 +345,7 @@ export interface BeansConfig {
   model?: string;
   /** `models.<provider>`, for the built-in providers. */
   models: Record<string, string | undefined>;
-  ollama: { host: string; keepAlive?: string };
+  ollama: { host: string; keepAlive?: string; images?: boolean };
   gemini: { baseUrl?: string };
   openai: { baseUrl?: string; promptCacheKey?: boolean };
   anthropic: { baseUrl?: string };

@@ -93,6 +93,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a duration such as \"30m\" or \"1h\", or seconds such as \"3600\" (\"-1\": keep it loaded)"
   },
   {
+    "key": "ollama.images",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
     "key": "local",
     "kind": "object",
     "expected": "an object"

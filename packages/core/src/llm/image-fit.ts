@@ -124,3 +124,18 @@ function encode(pipeline: import('sharp').Sharp, mimeType: string): Promise<Buff
   if (mimeType === 'image/webp') return pipeline.webp({ quality: 85 }).toBuffer();
   return pipeline.jpeg({ quality: 85, mozjpeg: true }).toBuffer();
 }
+
+/** The messages with each picture replaced by `line`, for a model that cannot see pictures; the count replaced. */
+export function withoutImages(messages: readonly LlmMessage[], line: string): { messages: LlmMessage[]; left: number } {
+  let left = 0;
+  const out = messages.map((message): LlmMessage => {
+    if (message.role === 'assistant' || typeof message.content === 'string' || !message.content.some((part) => part.type === 'image')) return message;
+    const content = message.content.map((part): ContentPart => {
+      if (part.type !== 'image') return part;
+      left += 1;
+      return { type: 'text', text: line };
+    });
+    return { ...message, content };
+  });
+  return { messages: out, left };
+}

@@ -6,7 +6,7 @@ import { ollamaProvider, resolveOllamaHost } from './ollama.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration } from './types.js';
-import { fitMedia, type MediaLimits } from './image-fit.js';
+import { fitMedia, withoutImages, type MediaLimits } from './image-fit.js';
 
 // Ollama documents no limit, but its vision models read at most ~1,120 px (llama3.2-vision) and the
 // whole picture crosses into the model's memory: more pixels cost time, not detail.
@@ -25,6 +25,34 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
   const policy = retryPolicy(options.retry);
   const context: FailureContext = { provider: 'ollama', host, hints: ollamaProvider.hints };
   let picked: { model: string; note?: string } | undefined;
+  // Per model: whether it reads pictures (the `ollama.images` setting, else /api/show), and whether the person was told it does not.
+  const sight = new Map<string, Promise<boolean>>();
+  const told = new Set<string>();
+
+  function seesImages(model: string, signal: AbortSignal | undefined): Promise<boolean> {
+    const setting = options.settings?.images;
+    if (typeof setting === 'boolean') return Promise.resolve(setting);
+    let known = sight.get(model);
+    if (!known) {
+      // Ollama before 0.6.4 reports no capabilities, and a lookup that fails says nothing: then the picture goes.
+      known = connect(signal, LOOKUP_TIMEOUT_MS)
+        .ollama.show({ model })
+        .then((show) => !Array.isArray(show.capabilities) || show.capabilities.includes('vision'))
+        .catch(() => true);
+      sight.set(model, known);
+    }
+    return known;
+  }
+
+  /** The request's messages as this model can take them: pictures scaled, or a line each for a model that cannot see. */
+  async function messagesFor(model: string, messages: readonly LlmMessage[], signal: AbortSignal | undefined): Promise<{ messages: LlmMessage[]; notice?: string }> {
+    const hasImages = messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type === 'image'));
+    if (!hasImages || (await seesImages(model, signal))) return { messages: await fitMedia(messages, MEDIA_LIMITS) };
+    const blind = withoutImages(await fitMedia(messages, MEDIA_LIMITS), `[a picture was left out: the model ${model} cannot see pictures]`);
+    if (told.has(model)) return { messages: blind.messages };
+    told.add(model);
+    return { messages: blind.messages, notice: `${model} cannot see pictures, so it got a line saying so in place of each (${blind.left} so far). Pick a vision model (\`ollama show <model>\` lists "vision"), or set "ollama": {"images": true} if it can.` };
+  }
 
   function connect(signal: AbortSignal | undefined, timeoutMs?: number): { ollama: Ollama; retryAfterMs: () => number | undefined } {
     let retryAfter: number | undefined;
@@ -52,9 +80,11 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
       }
       model = resolved.model;
     }
+    const fitted = await messagesFor(model, request.messages, request.signal);
+    if (fitted.notice) yield { type: 'notice', text: fitted.notice };
     const body: OllamaChatRequest & { stream: true } = {
       model,
-      messages: toOllamaMessages(request.system, await fitMedia(request.messages, MEDIA_LIMITS)),
+      messages: toOllamaMessages(request.system, fitted.messages),
       stream: true,
       ...(request.tools && request.tools.length > 0 ? { tools: toOllamaTools(request.tools) } : {}),
       // The server reuses its KV cache for a prompt that starts like the last one, while the model stays loaded.
@@ -215,7 +245,7 @@ async function listInstalled(ollama: Ollama): Promise<ModelInfo[]> {
       name,
       provider: 'ollama',
       ...(contextWindow ? { contextWindow } : {}),
-      ...(Array.isArray(show?.capabilities) ? { supportsTools: show.capabilities.includes('tools') } : {}),
+      ...(Array.isArray(show?.capabilities) ? { supportsTools: show.capabilities.includes('tools'), supportsImages: show.capabilities.includes('vision') } : {}),
       ...(details?.parameter_size ? { description: [details.family, details.parameter_size, details.quantization_level].filter(Boolean).join(' ') } : {}),
     };
   });

@@ -123,6 +123,8 @@ export type StreamEvent =
   | { type: 'tool_call'; call: ToolCall }
   /** Reasoning text as it streams: show it as thinking, never as the answer. */
   | { type: 'reasoning_delta'; text: string }
+  /** Something the person should know about this request (pictures left out for a model that cannot see them). */
+  | { type: 'notice'; text: string }
   /** `restart`: text already streamed is discarded; the answer starts again. `maxAttempts`: the policy's requests in all. */
   | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean; maxAttempts?: number }
   /** `reasoning`: copy it onto the assistant message, so the next request can send it back. */
@@ -142,6 +144,8 @@ export interface ModelInfo {
   provider: string;
   contextWindow?: number;
   supportsTools?: boolean;
+  /** Whether the model reads pictures (Ollama: `vision` in /api/show's capabilities). */
+  supportsImages?: boolean;
   description?: string;
 }
 
