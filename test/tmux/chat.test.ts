@@ -133,7 +133,8 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
   test('CI=true in the environment does not take the input box away', async () => {
     const { session } = await startBeans([{ text: 'still interactive' }], { CI: 'true' });
     await session.submit('hello');
-    const screen = await session.waitForText('still interactive');
+    // The answer is drawn a frame before the turn ends and the input's placeholder comes back.
+    const screen = await session.waitFor((current) => current.includes('still interactive') && !current.includes('Working…'), 'the end of the turn');
     expect(screen).toContain('Ask anything');
   });
 
