@@ -70,16 +70,21 @@ describe('language servers (issue 35)', () => {
       { toolCalls: [{ name: 'write_file', args: { path: 'src/bad.ts', content: "import { add } from './util.js';\n\nexport const label: string = add(1, 2);\n" } }] },
       { toolCalls: [{ name: 'lsp', args: { operation: 'goToDefinition', file_path: 'src/main.ts', line: 3, character: 30 } }] },
       { toolCalls: [{ name: 'lsp', args: { operation: 'findReferences', file_path: 'src/util.ts', line: 1, character: 17 } }] },
+      // A command that changes a file the server has open (main.ts, opened by goToDefinition).
+      { toolCalls: [{ name: 'shell', args: { command: `printf "export const z: number = 'no';\\n" >> src/main.ts` } }] },
       { text: 'done' },
-    ]);
+    ], ['-o', 'stream-json', '--verbose']);
     expect(result.code, result.stderr).toBe(0);
-    expect(requests).toHaveLength(4);
+    expect(requests).toHaveLength(5);
+    // stream-json carries them in the tool result, as the model reads it.
+    expect(result.stdout).toContain('src/bad.ts:3:14 error TS2322');
     expect(toolNames(requests[0]!)).toContain('lsp');
     // The diagnostic of the file just written: its place, severity, code and message.
     expect(lastToolResult(requests[1]!)).toContain("src/bad.ts:3:14 error TS2322: Type 'number' is not assignable to type 'string'.");
     expect(lastToolResult(requests[2]!)).toMatch(/^src\/util\.ts:1:17\n {2}export function add/);
     const references = lastToolResult(requests[3]!);
     for (const place of ['src/util.ts:1:17', 'src/main.ts:1:10', 'src/main.ts:3:30', 'src/main.ts:4:22', 'src/bad.ts:1:10']) expect(references).toContain(place);
+    expect(lastToolResult(requests[4]!)).toContain("The language server reports new problems in files this command changed:\nsrc/main.ts:5:14 error TS2322: Type 'string' is not assignable to type 'number'.");
     expect(processesIn(repo.dir)).toEqual([]);
   });
 

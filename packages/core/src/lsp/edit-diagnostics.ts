@@ -52,9 +52,31 @@ export class EditDiagnostics {
     const before = this.before.get(file);
     this.before.delete(file);
     if (!this.manager.handles(file)) return undefined;
+    const info = await stat(file).catch(() => undefined);
+    if (!info || info.size > MAX_SYNC_BYTES) return undefined;
+    const lines = await this.check(file, display, before);
+    return lines ? `The language server reports new problems after this edit${lines.oldNote}:\n${lines.text}` : undefined;
+  }
+
+  /**
+   * After a shell command: the files the servers have open that the command changed on disk are sent
+   * again, and their new problems listed (all files in parallel, each wait bounded as after an edit).
+   */
+  async afterCommand(display: (file: string) => string): Promise<string | undefined> {
     try {
-      const info = await stat(file).catch(() => undefined);
-      if (!info || info.size > MAX_SYNC_BYTES) return undefined;
+      const files = await this.manager.changedOnDisk(MAX_SYNC_BYTES);
+      const results = await Promise.all(files.map((file) => this.check(file, display(file), undefined)));
+      const found = results.filter((result): result is NonNullable<typeof result> => result !== undefined);
+      if (found.length === 0) return undefined;
+      return `The language server reports new problems in files this command changed:\n${found.map((result) => result.text).join('\n')}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The new problems of one file as lines, or undefined (no server, no answer in time, none new). Never throws. */
+  private async check(file: string, display: string, before: string | null | undefined): Promise<{ text: string; oldNote: string } | undefined> {
+    try {
       const served = await this.manager.serverFor(file);
       if (!served) return undefined;
       // A server that has not published anything yet is still loading its project (tsserver reads
@@ -82,9 +104,7 @@ export class EditDiagnostics {
       if (!after) return undefined;
       const { fresh, old } = newDiagnostics(errorsAndWarnings(after), baseline && errorsAndWarnings(baseline));
       if (fresh.length === 0) return undefined;
-      const lines = formatFileDiagnostics(display, fresh);
-      const oldNote = old > 0 ? ` (${old} that were there before this edit not listed)` : '';
-      return `The language server reports new problems after this edit${oldNote}:\n${lines.join('\n')}`;
+      return { text: formatFileDiagnostics(display, fresh).join('\n'), oldNote: old > 0 ? ` (${old} that were there before this edit not listed)` : '' };
     } catch {
       return undefined;
     }

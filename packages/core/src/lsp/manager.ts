@@ -58,6 +58,8 @@ export class LspManager {
   private readonly slots: Slot[];
   private readonly byExtension = new Map<string, Slot>();
   private readonly said = new Set<string>();
+  /** The text each open document was last sent with, to see what a command changed on disk. */
+  private readonly texts = new Map<string, string>();
   private closed = false;
 
   constructor(private readonly options: LspManagerOptions) {
@@ -119,7 +121,20 @@ export class LspManager {
     const content = text ?? (await readFile(file, 'utf8').catch(() => undefined));
     if (content === undefined) return undefined;
     this.slotOf(file)!.open.add(file);
+    this.texts.set(file, content);
     return { served, since: await served.server.sync(served.uri, served.languageId, content) };
+  }
+
+  /** Open documents of running servers whose file on disk is no longer the text last sent. */
+  async changedOnDisk(maxBytes: number): Promise<string[]> {
+    const files = this.slots.filter((slot) => slot.server?.alive).flatMap((slot) => [...slot.open]);
+    const changed = await Promise.all(
+      files.map(async (file) => {
+        const text = await readFile(file, 'utf8').catch(() => undefined);
+        return text !== undefined && text.length <= maxBytes && text !== this.texts.get(file) ? file : undefined;
+      }),
+    );
+    return changed.filter((file): file is string => file !== undefined);
   }
 
   /** The diagnostics a server last published for the file, if it has published any. */
@@ -169,7 +184,10 @@ export class LspManager {
       for (const file of slot.open) {
         const text = await readFile(file, 'utf8').catch(() => undefined);
         const languageId = slot.declaration.extensionToLanguage[extensionOf(file)];
-        if (text !== undefined && languageId) await server.sync(pathToFileURL(file).href, languageId, text);
+        if (text !== undefined && languageId) {
+          this.texts.set(file, text);
+          await server.sync(pathToFileURL(file).href, languageId, text);
+        }
       }
       return server;
     } catch (error) {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import { collectLspServers } from '../lsp/collect.js';
 import type { LspServerDeclaration } from '../lsp/declarations.js';
@@ -78,6 +79,11 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
           return undefined;
         }) satisfies BeforeToolCall,
         afterToolCall: (async ({ result, ...call }) => {
+          if (call.tool.name === 'shell' && typeof result.content === 'string' && !(call.input as { run_in_background?: boolean } | undefined)?.run_in_background) {
+            // A command may have changed files the servers have open (a formatter, a code generator, sed).
+            const note = await diagnostics.afterCommand((absolute) => path.relative(base.workspace.root, absolute));
+            return note ? { ...result, content: `${result.content}\n\n${note}` } : undefined;
+          }
           const file = fileOf(call);
           if (!file || result.isError || typeof result.content !== 'string') return undefined;
           const note = await diagnostics.afterEdit(file.absolute, file.relative);
