@@ -41,7 +41,7 @@ export const SESSION_BUILTINS: Record<string, Builtin> = {
     },
   },
   status: {
-    description: 'provider, model, profile, permission mode, trust, MCP servers and context use',
+    description: 'provider, model, profile, permission mode, thinking, trust, MCP servers and context use',
     run(_args, { host, session, width, print }) {
       const window = host.contextWindow();
       const used = contextTokens(session);
@@ -54,6 +54,7 @@ export const SESSION_BUILTINS: Record<string, Builtin> = {
         ['model', session.model],
         ['profile', `${header.profile} (${header.profileSource})`],
         ['permissions', `${host.permissionMode} mode`],
+        ['thinking', session.thinking === undefined ? "the provider's default (/thinking changes it)" : typeof session.thinking === 'number' ? `a budget of ${session.thinking} tokens` : session.thinking],
         ['trust', host.workspaceTrusted ? 'this workspace is trusted' : "not trusted: the repository's own settings, hooks and commands do not load (beans trust)"],
         ['context', window ? `${formatTokens(used)} of ${formatTokens(window)} tokens (${Math.round((used / window) * 100)}%)` : `${formatTokens(used)} tokens (window unknown)`],
         ['mcp', servers.length ? servers.map((server) => `${server.name} ${server.status}${server.tools.length ? ` (${server.tools.length} tools)` : ''}`).join(', ') : 'no servers'],

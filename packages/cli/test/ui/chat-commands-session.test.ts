@@ -18,6 +18,11 @@ describe('/status and /config', () => {
     expect(frame).toMatch(/trust\s+not trusted/);
     expect(frame).toMatch(/mcp\s+docs connected \(1 tools\)/);
     expect(frame).toMatch(/context\s+1\.5k of 8\.0k tokens \(19%\)/);
+    expect(frame).toMatch(/thinking\s+the provider's default/);
+    await chat.submit('/thinking high');
+    await chat.waitForText('from the next request on');
+    await chat.submit('/status');
+    await chat.waitFor((current) => /thinking\s+high/.test(current), 'thinking high in /status');
   });
 
   test('/config lists each setting with its source', async () => {
