@@ -2,6 +2,7 @@ import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { createLoadSkillTool, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { toolsWithOwnSkills } from '../plugins/agent-skills.js';
 import { builtinTools } from '../tools/builtin.js';
+import { memoryTool, storeMemoryTool } from '../memory/memory-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { RuntimeBase } from './base.js';
@@ -36,7 +37,9 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
   const { options, mcp, permissions } = input;
   // The lsp tool is kept by every agent like the MCP tools: it exists only because servers were configured.
   const extraTools = [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])];
-  const allTools: AnyTool[] = [...builtinTools({ webFetch: input.base.config.values.webFetch }), createLoadSkillTool(input.catalog), input.taskTool, ...extraTools];
+  // With the program's own memory store, the memory tool's description names no file.
+  const builtins = builtinTools({ webFetch: input.base.config.values.webFetch }).map((tool) => (options.memory && tool === memoryTool ? storeMemoryTool : tool));
+  const allTools: AnyTool[] = [...builtins, createLoadSkillTool(input.catalog), input.taskTool, ...extraTools];
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));
   const profileTools = toolsWithOwnSkills(input.profile.tools, input.profile.skills);

@@ -131,6 +131,10 @@ describe('library extension points, each README example run as a program', () =>
     expect(systemOf(0)).not.toContain('Project memory');
     expect(systemOf(2)).toContain('## Project memory\nDurable facts recorded about this project (build commands, conventions).\n- Run the tests with pnpm test');
     expect(messagesOf(chats[1]!).find((message) => message.role === 'tool')!.content).toBe('Remembered in the project memory; future sessions will read it.');
+    // The tool tells the model of the project memory, not of a file.
+    const memoryTool = (chats[0]!.body as { tools: { function: { name: string; description: string } }[] }).tools.find((tool) => tool.function.name === 'memory')!;
+    expect(memoryTool.function.description).toContain('to the project memory for future sessions');
+    expect(memoryTool.function.description).not.toContain('.beans/memory.md');
     // Nothing went to the default file.
     expect(existsSync(path.join(dir, '.beans', 'memory.md'))).toBe(false);
   });
