@@ -2,6 +2,7 @@ import { contentText, type Todo, type ToolKind, type ToolResultMessage, type Too
 import { clipRows, renderDiff } from './diff-view.js';
 import { S, span, truncateLine, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { renderTaskProgress, type TaskProgress } from './task-view.js';
+import { languageServerNote } from './lsp-note.js';
 import { resultSummary } from './tool-summary.js';
 
 export type ToolPhase = 'running' | 'waiting' | ToolStatus;
@@ -81,8 +82,11 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
       if (view.output.trim()) out.push(...tailRows(text(view.output, S.dim, Infinity), 3));
       break;
     case 'ok':
-      if (details?.kind === 'diff') out.push(...clipRows(renderDiff(details.diff, width, DETAIL_INDENT), maxRows, DETAIL_INDENT));
-      else if (details?.kind === 'todos') out.push(...renderTodos(details.todos, width, DETAIL_INDENT));
+      if (details?.kind === 'diff') {
+        out.push(...clipRows(renderDiff(details.diff, width, DETAIL_INDENT), maxRows, DETAIL_INDENT));
+        const problems = languageServerNote(resultText);
+        if (problems) out.push(...text(problems, S.yellow, Math.min(12, maxRows)));
+      } else if (details?.kind === 'todos') out.push(...renderTodos(details.todos, width, DETAIL_INDENT));
       else if (view.kind === 'execute' && resultText.trim()) out.push(...text(resultText, S.dim, Math.min(5, maxRows)));
       break;
     case 'error':
