@@ -18,7 +18,7 @@ export interface LocalSettings {
   toolChoice?: 'auto' | 'required';
   /** Tokens of context; default the model's trained context length (as much of it as fits in memory). */
   contextSize?: number;
-  /** CPU threads for evaluation; default node-llama-cpp's choice (the machine's math cores). */
+  /** CPU threads for evaluation; default the machine's math cores less one. */
   threads?: number;
   /** The longest reply, in tokens, when a request sets no limit (default 4096: llama.cpp would otherwise shift the context and go on). */
   maxTokens?: number;
@@ -85,7 +85,9 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     const context = await model.createContext({
       contextSize: settings.contextSize ?? { max: model.trainContextSize },
       sequences: 1,
-      ...(settings.threads ? { threads: settings.threads } : {}),
+      // One math core is left free: ggml's worker threads spin while they wait, so with every core
+      // taken a busy machine (or Beans' own tools) slows them by an order of magnitude (seen here).
+      threads: settings.threads ?? Math.max(1, llama.cpuMathCores - 1),
     });
     const sequence = context.getSequence();
     const chat = new lib.LlamaChat({ contextSequence: sequence });
