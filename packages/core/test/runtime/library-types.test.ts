@@ -2,7 +2,8 @@
 // every callback that receives it. Checked with tsc against the built declarations (`pnpm run
 // build` first), the way a program using @beans/core compiles.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -10,9 +11,9 @@ const CORE = path.resolve(import.meta.dirname, '../..');
 const TSC = path.resolve(CORE, '../../node_modules/.bin/tsc');
 
 function typeCheck(body: string): string {
-  // Inside the package, so `@beans/core` resolves to it by its own name.
-  const dir = path.join(CORE, 'test', 'runtime', `.types-check-${process.pid}-${Date.now()}`);
-  mkdirSync(dir, { recursive: true });
+  // Outside packages/ (the architecture check reads every file there); `@beans/core` is mapped to
+  // the built declarations, whose own imports resolve from the package's node_modules.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'beans-library-types-'));
   try {
     const prelude = [
       "import { createAgentSession, defineJsonSchemaTool, query, type InputGuardrail } from '@beans/core';",
@@ -22,7 +23,20 @@ function typeCheck(body: string): string {
     writeFileSync(path.join(dir, 'check.ts'), `${prelude}\n${body}\n`);
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: true, types: ['node'] }, files: ['check.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2023',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.resolve(CORE, '../../node_modules/@types')],
+          paths: { '@beans/core': [path.join(CORE, 'dist', 'index.d.ts')] },
+        },
+        files: ['check.ts'],
+      }),
     );
     try {
       execFileSync(TSC, ['-p', dir], { encoding: 'utf8', stdio: 'pipe' });
