@@ -54,8 +54,8 @@ describe('output that is never lost', () => {
 describe('automatic compaction', () => {
   it('summarises older turns when a request would pass 80% of a small context window, keeps recent ones, and --continue restores the view', async () => {
     const files: Record<string, string> = {};
-    // Sized against the fixed prompt (system prompt + tool declarations): 180 lines before shell_output and kill_shell (~600 bytes) moved the trigger.
-    for (let i = 1; i <= 5; i++) files[`big${i}.txt`] = `${`file ${i} line with some words in it\n`.repeat(165)}`;
+    // Sized against the fixed prompt (system prompt + tool declarations): 180 lines before shell_output and kill_shell (~600 bytes) moved the trigger, 165 before notebook_edit (654 bytes).
+    for (let i = 1; i <= 5; i++) files[`big${i}.txt`] = `${`file ${i} line with some words in it\n`.repeat(150)}`;
     const repo = makeTempRepo(files);
     let work = 0;
     const server = await scriptedOllama({
