@@ -3,7 +3,7 @@ import { convertToLlm } from '../agent/convert.js';
 import type { AgentMessage, NoteMessage, UserMessage } from '../agent/types.js';
 import type { SpendFn } from '../agent/usage.js';
 import type { Usage } from '../llm/types.js';
-import { deterministicSummary, shortenToFit, workingState } from './compaction-cut.js';
+import { contextChars, deterministicSummary, shortenToFit, workingState } from './compaction-cut.js';
 import { askForSummary, SUMMARY_INSTRUCTIONS } from './summary-request.js';
 
 export { SUMMARY_INSTRUCTIONS };
@@ -169,11 +169,11 @@ function sizeOf(message: AgentMessage): number {
 function llmChars(message: AgentMessage): number {
   switch (message.role) {
     case 'user':
-      return JSON.stringify({ role: 'user', content: message.content, parts: message.parts }).length;
+      return contextChars({ role: 'user', content: message.content, parts: message.parts });
     case 'assistant':
       return JSON.stringify({ role: 'assistant', content: message.content, toolCalls: message.toolCalls, reasoning: message.reasoning }).length;
     case 'tool':
-      return JSON.stringify({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError }).length;
+      return contextChars({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError });
     case 'note':
       return message.kind === 'compaction' || message.kind === 'interrupted' ? JSON.stringify({ role: 'user', content: message.text }).length + 48 : 0;
   }
@@ -214,7 +214,7 @@ function splitPoint(messages: readonly AgentMessage[], floor: number, budget: nu
   let used = 0;
   let split = messages.length;
   for (let i = messages.length - 1; i > floor; i--) {
-    used += Math.ceil(JSON.stringify(messages[i]).length * tokensPerChar);
+    used += Math.ceil(contextChars(messages[i]) * tokensPerChar);
     if (used > budget) break;
     const role = messages[i]!.role;
     if (role === 'user' || role === 'assistant') split = i;
@@ -238,8 +238,14 @@ function shortenedView(messages: AgentMessage[], fixedChars: number, limitChars:
   const fitted = shortenToFit(view, fixedChars, limitChars);
   return fitted.map((message): AgentMessage => {
     switch (message.role) {
-      case 'user':
-        return { role: 'user', content: typeof message.content === 'string' ? message.content : message.content.map((part) => (part.type === 'image' ? '' : part.text)).join('\n'), timestamp: 0 };
+      case 'user': {
+        // convertToLlm made [words, ...parts]: the pictures that still fit stay parts.
+        if (typeof message.content === 'string') return { role: 'user', content: message.content, timestamp: 0 };
+        const [first, ...rest] = message.content;
+        const words = first?.type === 'text' ? first.text : '';
+        const parts = first?.type === 'text' ? rest : message.content;
+        return { role: 'user', content: words, ...(parts.length > 0 ? { parts } : {}), timestamp: 0 };
+      }
       case 'assistant':
         return { role: 'assistant', content: message.content, toolCalls: message.toolCalls ?? [], ...(message.reasoning ? { reasoning: message.reasoning } : {}), timestamp: 0 };
       case 'tool':

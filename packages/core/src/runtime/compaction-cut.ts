@@ -93,27 +93,56 @@ function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
+/**
+ * A picture's share of the context, in characters of the estimate (4 a token): ~1,600 tokens, what
+ * Anthropic bills for a picture at its largest size (1,568 px); the base64 bytes are not tokens.
+ */
+export const IMAGE_CHARS = 6_400;
+/** A PDF document's share per page: ~2,000 tokens (its text and the page as a picture). */
+export const DOCUMENT_PAGE_CHARS = 8_000;
+
+/** The JSON size of a message as the model reads it: pictures and documents count by their token cost, not their bytes. */
+export function contextChars(value: unknown): number {
+  let extra = 0;
+  const json = JSON.stringify(value, (_key, part: unknown) => {
+    if (!part || typeof part !== 'object' || typeof (part as { data?: unknown }).data !== 'string') return part;
+    const { type, data: _data, ...rest } = part as { type?: string; data: string; pages?: number };
+    if (type === 'image') extra += IMAGE_CHARS;
+    else if (type === 'document') extra += (rest.pages ?? 1) * DOCUMENT_PAGE_CHARS;
+    else return part;
+    return { type, ...rest };
+  });
+  return (json?.length ?? 0) + extra;
+}
+
+const PICTURE_LEFT_OUT = '[A picture was left out here to keep the conversation within the context window.]';
 const SHORT_RESULT = 'Output shortened to keep the conversation within the context window: ';
 const KEEP_TEXT = 400;
 
 /**
  * The last resort before a request goes out: a copy of the request's messages that fits in
- * `limitChars` (with `fixedChars` of system prompt and tools). Older tool results become one line,
- * then older texts are cut, then the newest message itself. Linear in the history: each message's
- * size is measured once.
+ * `limitChars` (with `fixedChars` of system prompt and tools). Older pictures and documents go first
+ * (a line says so where each was), then older tool results become one line, then older texts are
+ * cut, then the newest message itself. Linear in the history: each message's size is measured once.
  */
 export function shortenToFit(messages: readonly LlmMessage[], fixedChars: number, limitChars: number): LlmMessage[] {
-  const sizes = messages.map((message) => JSON.stringify(message).length);
+  const sizes = messages.map((message) => contextChars(message));
   let total = fixedChars + sizes.reduce((sum, size) => sum + size, 0);
   if (total <= limitChars) return [...messages];
   const out = [...messages];
   const replace = (i: number, message: LlmMessage) => {
-    const size = JSON.stringify(message).length;
+    const size = contextChars(message);
     total += size - sizes[i]!;
     sizes[i] = size;
     out[i] = message;
   };
   const last = out.length - 1;
+  // 0. Pictures and documents, oldest first: they cost the most and a line keeps their place.
+  for (let i = 0; i < last && total > limitChars; i++) {
+    const message = out[i]!;
+    if (message.role === 'assistant' || typeof message.content === 'string' || message.content.every((part) => part.type === 'text')) continue;
+    replace(i, { ...message, content: message.content.map((part) => (part.type === 'text' ? part : { type: 'text' as const, text: PICTURE_LEFT_OUT })) });
+  }
   // 1. Tool results, oldest first, to one line (the newest message last of all).
   for (let i = 0; i < last && total > limitChars; i++) {
     const message = out[i]!;
