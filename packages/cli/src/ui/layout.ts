@@ -85,6 +85,7 @@ function statusInfo(controller: ChatController) {
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
     queued: session.queuedCount,
     tasks: host.backgroundTasks?.runningCount(),
+    languageServers: host.listLspServers().filter((server) => server.state === 'running').map((server) => server.name),
     mode: host.permissionMode,
     hint: controller.busy ? undefined : '/help for commands',
     vimMode: controller.input.vim?.mode,

@@ -18,6 +18,8 @@ export interface StatusInfo {
   mode?: string;
   /** Shown on the right, e.g. "esc to interrupt". */
   hint?: string;
+  /** Language servers running now (`/lsp`), by name; shown last, so a narrow terminal drops them first. */
+  languageServers?: string[];
   /** Vim mode's state of the input (`/vim`), shown first; undefined with the usual key bindings. */
   vimMode?: 'insert' | 'normal';
 }
@@ -51,6 +53,7 @@ export function renderStatus(info: StatusInfo, width: number): StyledLine {
     parts.push([span(`${info.contextPercent}% context`, style)]);
   }
   if (info.costUsd !== undefined) parts.push([span(`$${info.costUsd < 0.01 ? info.costUsd.toFixed(4) : info.costUsd.toFixed(2)}`)]);
+  if (info.languageServers?.length) parts.push([span(`LSP ${info.languageServers.join(', ')}`, S.dim)]);
   const right = info.hint ? [span(info.hint, S.dim)] : [];
   const build = (count: number): StyledLine => {
     const left: StyledLine = [];

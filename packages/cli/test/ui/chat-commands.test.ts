@@ -259,6 +259,8 @@ describe('/hooks, /mcp and /plugins', () => {
     await chat.submit('/lsp');
     const lsp = await chat.waitForText('typescript, typescriptreact');
     expect(lsp).toMatch(/typescript\s+running \(pid 4242\) · typescript, typescriptreact · restarted 1x · plugin\s+typescript-lsp/);
+    // The status line names the servers running now.
+    expect(lsp.split('\n').at(-1)).toContain('LSP typescript');
     await chat.submit('/plugins');
     const plugins = await chat.waitForText('review-kit 1.2.0');
     expect(plugins).toContain('2 agents, 1 command · team: ./plugins/review-kit');
