@@ -113,6 +113,41 @@ describe('local provider on a tiny GGUF', () => {
   });
 });
 
+describe('local provider with a chat template node-llama-cpp knows (ChatML)', () => {
+  const CHATML =
+    "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+  // A bounded string: a random model inside an unbounded one rarely samples the closing quote.
+  const tools: ToolDeclaration[] = [{ name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string', maxLength: 20 } }, required: ['path'] } }];
+
+  it('tools go through the template (streamed, not the strict JSON), and a history with calls and results reuses the cache', async () => {
+    const file = writeTinyModel(path.join(dir, 'chatml.gguf'), { chatTemplate: CHATML });
+    // The template documents the functions in the system prompt: ~1,000 byte tokens.
+    const local = await client({ contextSize: 4096 }, file);
+    const first = await drain(local.chatStream({ model: file, system: 'sys', messages: [{ role: 'user', content: 'do it' }], tools, maxOutputTokens: 20 }));
+    expect(first.at(-1)?.type).toBe('done');
+    // Strict mode sends its text only once the JSON closes; the template's own format streams it.
+    expect(first.filter((e) => e.type === 'text_delta').length).toBeGreaterThan(1);
+    const second = await local.chat({
+      model: file,
+      system: 'sys',
+      messages: [
+        { role: 'user', content: 'do it' },
+        { role: 'assistant', content: 'ok', toolCalls: [{ id: 'c1', name: 'read_file', arguments: { path: 'a.txt' } }] },
+        { role: 'tool', toolCallId: 'c1', toolName: 'read_file', content: 'the text of a.txt' },
+      ],
+      tools,
+      maxOutputTokens: 20,
+    });
+    expect(second.failure).toBeUndefined();
+    expect(second.usage.cacheReadTokens).toBeGreaterThan(100);
+    // local.strictTools forces the grammar even with a known template: nothing streams before the JSON closes.
+    const strict = await client({ strictTools: true, toolChoice: 'required', contextSize: 4096 }, file);
+    const events = await drain(strict.chatStream({ model: file, system: 'sys', messages: [{ role: 'user', content: 'do it' }], tools, maxOutputTokens: 400 }));
+    expect(events.filter((e) => e.type === 'text_delta')).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'tool_use', toolCalls: [{ name: 'read_file' }] });
+  });
+});
+
 describe('local provider: files that are not models', () => {
   async function failureFor(file: string): Promise<string> {
     const local = await client({}, file);
