@@ -1,4 +1,4 @@
-import { newDeclarationsQuestion, workspaceTrustQuestion } from '@beans/core';
+import { NoModelError, newDeclarationsQuestion, workspaceTrustQuestion } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import { createChatHost } from './chat-host-impl.js';
 import { configFlags, type CliOptions } from './options.js';
@@ -17,7 +17,13 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     const { settleNewDeclarations } = await import('./ui/trust-prompt.js');
     if ((await settleNewDeclarations(approval)) === 'interrupted') return 130;
   }
-  const app = await createCliSession(options, 'chat');
+  const app = await createCliSession(options, 'chat').catch(async (error: unknown) => {
+    // Nothing can answer (no key, no Ollama, no local model): one keypress pulls the default model.
+    if (!(error instanceof NoModelError) || !process.stdin.isTTY) throw error;
+    const { offerDefaultModel } = await import('./commands/models-pull.js');
+    if (!(await offerDefaultModel(error.message))) throw error;
+    return createCliSession(options, 'chat');
+  });
   const host = createChatHost(app);
   const { runChat } = await import('./ui/run-chat.js');
   const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR) });

@@ -1,4 +1,4 @@
-import { formatModelBytes, pullModel, type PullProgress } from '@beans/core';
+import { DEFAULT_LOCAL_MODEL, formatModelBytes, pullModel, type PullProgress } from '@beans/core';
 import { onStopSignals } from '../signals.js';
 
 /**
@@ -53,4 +53,29 @@ function clock(seconds: number): string {
   const m = Math.floor((s % 3600) / 60);
   const r = String(s % 60).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${r}` : `${m}:${r}`;
+}
+
+/**
+ * Chat with nothing to answer: the sentence, then "Download ... now? [y/N]" answered by one key. True
+ * when the default model was pulled (the session can start with it).
+ */
+export async function offerDefaultModel(why: string): Promise<boolean> {
+  process.stderr.write(`${why}\nDownload the default local model now (Qwen3 1.7B, about 2 GB, ${DEFAULT_LOCAL_MODEL})? [y/N] `);
+  const key = await oneKey();
+  process.stderr.write(`${/^y$/i.test(key) ? 'y' : 'n'}\n`);
+  if (!/^y$/i.test(key)) return false;
+  return (await modelsPull(undefined, {})) === 0;
+}
+
+function oneKey(): Promise<string> {
+  const stdin = process.stdin;
+  return new Promise((resolve) => {
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.once('data', (data: Buffer) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      resolve(data.toString('utf8'));
+    });
+  });
 }

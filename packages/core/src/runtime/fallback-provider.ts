@@ -2,6 +2,13 @@ import { ProviderError } from '../errors.js';
 import { createProviderClient, exitCodeForFailure, listLocalModelFiles, resolveLocalModel, type LLMClient } from '../llm/index.js';
 import type { RuntimeBase } from './base.js';
 
+/** No provider can run and no local model is pulled: chat offers to pull the default model (exit 3 otherwise). */
+export class NoModelError extends ProviderError {
+  constructor(message: string) {
+    super(message, 'unreachable', 3);
+  }
+}
+
 /** The provider and model a session runs with once its model is known. */
 export interface SettledModel {
   providerId: string;
@@ -26,10 +33,8 @@ export async function settleModel(base: RuntimeBase, providerId: string, client:
   const preferred = resolveLocalModel(undefined, base.env);
   const file = 'file' in preferred ? preferred.file : listLocalModelFiles(base.env)[0]?.file;
   if (!file) {
-    throw new ProviderError(
+    throw new NoModelError(
       `${unreachable}, no API key is set (GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY) and no local model is downloaded. Run \`beans models pull\` to download one that runs inside Beans (Qwen3 1.7B, about 2 GB), set one of those keys, or start Ollama (\`ollama serve\`).`,
-      'unreachable',
-      3,
     );
   }
   const local = await createProviderClient('local', { ...base.config, values: { ...base.config.values, model: file } }, base.env);

@@ -18,3 +18,4 @@ export { runTurn, type TurnOutcome } from './run-turn.js';
 export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
 export { repositoryDeclarations, recordTrustedDeclarations, describeDeclaration, newSinceTrust, mcpServerId, lspServerId, hookId, type Declaration } from './repository-declarations.js';
 export { rewindFilesResult, type RewindFilesResult, type SessionCheckpoints, type SessionRewindOptions, type SessionRewindResult } from './session-checkpoints.js';
+export { NoModelError } from './fallback-provider.js';
