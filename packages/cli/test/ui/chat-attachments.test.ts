@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -34,6 +34,24 @@ describe('@file', () => {
     expect(frame).toMatch(/⎿ \[image: shot\.png 40×30, [\d.]+ KB\]/);
     const content = fake.requests[0]!.messages.filter((message) => message.role === 'user').at(-1)!.content;
     expect(content).toContainEqual({ type: 'image', mimeType: 'image/png', data: png.toString('base64') });
+  });
+
+  test('a pasted (or dropped) picture path attaches the picture, from outside the workspace too', async () => {
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['two pictures'] }] });
+    const dir = mkdtempSync(path.join(tmpdir(), 'beans-paste-'));
+    const png = makePng(20, 10);
+    writeFileSync(path.join(dir, 'Screen Shot 1.png'), png);
+    writeFileSync(path.join(dir, 'other.png'), makePng(30, 10));
+    await chat.type('compare ');
+    await chat.press(`${KEY.pasteStart}'${dir}/Screen Shot 1.png'${KEY.pasteEnd}`);
+    await chat.type(' with ');
+    await chat.press(`${KEY.pasteStart}file://${dir}/other.png${KEY.pasteEnd}`);
+    await chat.press(KEY.enter);
+    const frame = await chat.waitForText('two pictures');
+    expect(frame).toContain(`⎿ [image: ${dir}/Screen Shot 1.png 20×10`);
+    expect(frame).toContain(`⎿ [image: ${dir}/other.png 30×10`);
+    const content = fake.requests[0]!.messages.filter((message) => message.role === 'user').at(-1)!.content as { type: string; data?: string }[];
+    expect(content.filter((part) => part.type === 'image').map((part) => part.data)).toEqual([png.toString('base64'), makePng(30, 10).toString('base64')]);
   });
 
   test('a damaged picture is an error in the transcript and nothing is sent', async () => {

@@ -1,4 +1,5 @@
 import { open, realpath, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ContentPart } from '../llm/types.js';
 import { mediaKindOf, readMedia } from '../tools/read-media.js';
@@ -8,6 +9,10 @@ const MAX_FILE_CHARS = 100_000;
 
 // `@src/app.ts` after a line start or a space; trailing sentence punctuation is not part of it.
 const FILE_REFERENCE = /(?<=^|\s)@([\w.~/-][^\s`'"<>]*)/gm;
+
+// A picture's path pasted or dropped into the prompt: terminals paste a dragged file as its path,
+// quoted, with escaped spaces, or as a file:// URL.
+const PASTED_PICTURE = /(?<=^|\s)(?:file:\/\/)?(?:'(\/[^'\n]+?\.(?:png|jpe?g|gif|webp))'|"(\/[^"\n]+?\.(?:png|jpe?g|gif|webp))"|((?:\/|~\/)(?:\\ |[^\s'"])+?\.(?:png|jpe?g|gif|webp)))(?=\s|$)/gi;
 
 export interface AttachOptions {
   /** The session's read_file deny rules: a denied file is refused, as read_file refuses it. */
@@ -43,6 +48,15 @@ export async function expandAttachments(text: string, workspaceRoot: string, opt
     if ('error' in read) return read;
     if (typeof read.content === 'string') attached.push(`Contents of ${written}:\n\`\`\`\n${read.content}\n\`\`\``);
     else parts.push(...read.content);
+  }
+  for (const match of text.matchAll(PASTED_PICTURE)) {
+    const written = match[1] ?? match[2] ?? match[3]!.replace(/\\ /g, ' ');
+    if (seen.has(written)) continue;
+    seen.add(written);
+    const read = await readPastedPicture(written, options);
+    if (read === undefined) continue;
+    if ('error' in read) return read;
+    parts.push(...(read.content as ContentPart[]));
   }
   return { text: attached.length === 0 ? text : `${text}\n\n${attached.join('\n\n')}`, parts };
 }
@@ -82,6 +96,38 @@ async function readReference(written: string, root: string, rootReal: string, op
     }
     const text = (await handle.readFile()).toString('utf8');
     return { content: text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[... cut at ${MAX_FILE_CHARS} characters]` : text.replace(/\n$/, '') };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A pasted path to a picture, read from wherever it is (the person pasted it: a screenshot in /tmp or
+ * the desktop), under the same read deny rules; anything but a picture stays text.
+ */
+async function readPastedPicture(written: string, options: AttachOptions): Promise<Read | undefined> {
+  const absolute = written.startsWith('~/') ? path.join(homedir(), written.slice(2)) : written;
+  let real: string;
+  try {
+    real = await realpath(absolute);
+    if (!(await stat(real)).isFile()) return undefined;
+  } catch {
+    return undefined;
+  }
+  const handle = await open(real, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const stats = await handle.stat();
+    const head = Buffer.alloc(16);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    const media = mediaKindOf(real, head.subarray(0, bytesRead));
+    if (media?.kind !== 'image') return undefined;
+    if (options.readDenied?.(real)) return { error: `${written} is blocked by a read_file deny rule; nothing was sent.` };
+    try {
+      return { content: (await readMedia(media, handle, { absolute: real, relative: written }, stats, undefined)).content };
+    } catch (error) {
+      return { error: `${written}: ${(error as Error).message}` };
+    }
   } finally {
     await handle.close();
   }
