@@ -1,11 +1,12 @@
 // Issue 35: the LSP client on its own: Claude Code's declaration shape, what goes back to the model
 // after an edit, and the servers that fail (not installed, silent at initialize, crashing, dying
 // mid-request, flooding): one clear line, a bounded wait, a restart, and nothing left running.
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
+import { collectLspServers } from '../../src/lsp/collect.js';
 import { parseLspServers, type LspServerDeclaration } from '../../src/lsp/declarations.js';
 import { formatFileDiagnostics, newDiagnostics } from '../../src/lsp/diagnostics.js';
 import { EditDiagnostics } from '../../src/lsp/edit-diagnostics.js';
@@ -68,6 +69,36 @@ describe('declarations in Claude Code’s lspServers shape', () => {
       { name: 'go', origin: 'plugin go-lsp', file: '/p/.lsp.json', command: '/p/bin/gopls', args: ['serve', '--root=/p'], extensionToLanguage: { '.go': 'go', '.mod': 'go.mod' }, env: { GOFLAGS: '/p/flags' }, initializationOptions: { a: 1 }, settings: { gopls: { x: true } }, startupTimeoutMs: 5000, shutdownTimeoutMs: 2000, restartOnCrash: false, maxRestarts: 1 },
     ]);
     expect(parsed.problems.map((problem) => problem.message)).toEqual(['LSP server "nolang": "extensionToLanguage" must map file extensions to language ids, e.g. {".ts": "typescript"}', 'LSP server "socket": transport "socket" is not supported by Beans (only "stdio")']);
+  });
+});
+
+describe('where declarations come from', () => {
+  it("a plugin's plugin.json (inline or a file) and .lsp.json, the setting, the workspace's .lsp.json; the repository's wait for trust", () => {
+    const dir = tempDir();
+    const workspace = path.join(dir, 'repo');
+    const plugin = (root: string, manifest: object, lspJson?: object) => {
+      mkdirSync(path.join(root, '.claude-plugin'), { recursive: true });
+      writeFileSync(path.join(root, '.claude-plugin', 'plugin.json'), JSON.stringify(manifest));
+      if (lspJson) writeFileSync(path.join(root, '.lsp.json'), JSON.stringify(lspJson));
+    };
+    const server = (command: string, extension: string) => ({ command, extensionToLanguage: { [extension]: extension.slice(1) } });
+    const user = path.join(dir, 'user-plugins');
+    plugin(path.join(user, 'inline'), { name: 'inline', lspServers: { go: server('${CLAUDE_PLUGIN_ROOT}/gopls', '.go') } });
+    plugin(path.join(user, 'byfile'), { name: 'byfile', lspServers: './servers.json' });
+    writeFileSync(path.join(user, 'byfile', 'servers.json'), JSON.stringify({ rust: server('rust-analyzer', '.rs') }));
+    // Naming its own .lsp.json in plugin.json declares its servers once.
+    plugin(path.join(user, 'both'), { name: 'both', lspServers: './.lsp.json' }, { python: server('pyright-langserver', '.py') });
+    plugin(path.join(workspace, 'plugins', 'repo-plugin'), { name: 'repo-plugin' }, { ruby: server('solargraph', '.rb') });
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(path.join(workspace, '.lsp.json'), JSON.stringify({ lua: server('lua-language-server', '.lua') }));
+    const plugins = ['inline', 'byfile', 'both'].map((name) => ({ name, root: path.join(user, name) })).concat({ name: 'repo-plugin', root: path.join(workspace, 'plugins', 'repo-plugin') });
+    const sources = { workspaceRoot: workspace, plugins, settingsServers: { c: server('clangd', '.c') } };
+    const untrusted = collectLspServers({ ...sources, projectTrusted: false });
+    expect(untrusted.problems).toEqual([]);
+    expect(untrusted.servers.map((s) => `${s.name} ${s.command} (${s.origin})`)).toEqual([`go ${user}/inline/gopls (plugin inline)`, 'rust rust-analyzer (plugin byfile)', 'python pyright-langserver (plugin both)', 'c clangd (the lsp.servers setting)']);
+    expect(untrusted.ignored.map((s) => s.name)).toEqual(['ruby', 'lua']);
+    const trusted = collectLspServers({ ...sources, projectTrusted: true, skip: (s) => s.name === 'lua' });
+    expect(trusted.servers.map((s) => s.name)).toEqual(['go', 'rust', 'python', 'ruby', 'c']);
   });
 });
 
