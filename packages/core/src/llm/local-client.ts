@@ -5,7 +5,7 @@ import { DEFAULT_LOCAL_MODEL } from './local.js';
 import { toChatHistory } from './local-history.js';
 import { resolveLocalModel } from './local-models.js';
 import { checkModelFile, inspectModelFile, llamaFor, loadModel, nodeLlamaCpp, type GpuSetting, type NodeLlamaCpp } from './local-runtime.js';
-import { parseStrictReply, strictReplySchema, toGrammarSchema } from './local-tools.js';
+import { parseStrictReply, partialAnswer, strictReplySchema, toGrammarSchema } from './local-tools.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, LLMClient, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, Usage } from './types.js';
 
@@ -151,6 +151,9 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     };
     const before = { input: ready.sequence.tokenMeter.usedInputTokens, output: ready.sequence.tokenMeter.usedOutputTokens };
     let text = '';
+    // Strict replies are JSON: an answer's text streams as its string grows (a call is sent whole).
+    let raw = '';
+    let streamed = '';
     const common = {
       ...(request.signal ? { signal: request.signal } : {}),
       stopOnAbortSignal: false,
@@ -159,7 +162,14 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
       ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
       onResponseChunk: (chunk: { type: 'segment' | undefined; segmentType?: string; text: string }) => {
         if (chunk.type === 'segment') push({ type: 'reasoning_delta', text: chunk.text });
-        else if (!strict) {
+        else if (strict) {
+          raw += chunk.text;
+          const answer = partialAnswer(raw);
+          if (answer !== undefined && answer.length > streamed.length) {
+            push({ type: 'text_delta', text: answer.slice(streamed.length) });
+            streamed = answer;
+          }
+        } else {
           text += chunk.text;
           push({ type: 'text_delta', text: chunk.text });
         }
@@ -196,11 +206,11 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
       } else if (reply) {
         text = reply.answer;
         rawReplies.set(reply.answer, response.response);
-        if (text) yield { type: 'text_delta', text };
+        if (text.startsWith(streamed) && text.length > streamed.length) yield { type: 'text_delta', text: text.slice(streamed.length) };
       } else {
-        // Cut off before the JSON closed (the token limit): what there is, as text.
-        text = response.response;
-        if (text) yield { type: 'text_delta', text };
+        // Cut off before the JSON closed (the token limit): the answer streamed so far, else the raw reply.
+        text = streamed || response.response;
+        if (!streamed && text) yield { type: 'text_delta', text };
       }
     } else {
       const calls = ((response as { functionCalls?: { functionName: string; params: unknown }[] }).functionCalls ?? []);

@@ -71,6 +71,36 @@ export function parseStrictReply(raw: string): { call: ToolCall } | { answer: st
   return undefined;
 }
 
+/**
+ * The answer text of a strict reply still being generated (`{"answer": "Hel` gives "Hel"), so the
+ * answer streams; undefined while the reply is not (yet) an answer. An escape cut in half waits.
+ */
+export function partialAnswer(raw: string): string | undefined {
+  const start = /^\s*\{\s*"answer"\s*:\s*"/.exec(raw);
+  if (!start) return undefined;
+  let text = '';
+  for (let i = start[0].length; i < raw.length; i++) {
+    const char = raw[i];
+    if (char === '"') return text;
+    if (char !== '\\') {
+      text += char;
+      continue;
+    }
+    const escape = raw[i + 1];
+    if (escape === undefined) return text;
+    if (escape === 'u') {
+      const hex = raw.slice(i + 2, i + 6);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) return text;
+      text += String.fromCharCode(parseInt(hex, 16));
+      i += 5;
+      continue;
+    }
+    text += ({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' } as Record<string, string>)[escape] ?? escape;
+    i += 1;
+  }
+  return text;
+}
+
 /** How a call is written in the conversation, as the model would have written it. */
 export function strictCallText(call: ToolCall): string {
   return JSON.stringify({ tool: call.name, arguments: call.arguments });
