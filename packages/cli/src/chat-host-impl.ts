@@ -73,6 +73,7 @@ export function createChatHost(app: AgentSession): ChatHost {
     },
     preparePrompt: (text) => app.preparePrompt(text),
     attachFiles: (message) => app.attachFiles(message),
+    pasteImage: async () => (await import('./clipboard-image.js')).pasteClipboardImage(),
     runTurn: (prompts) => app.runTurn(prompts),
     notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),

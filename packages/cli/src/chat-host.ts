@@ -99,6 +99,8 @@ export interface ChatHost {
    * pictures, PDFs and notebooks as parts; others stay text), or why nothing can be sent.
    */
   attachFiles(message: UserMessage): Promise<{ message: UserMessage } | { error: string }>;
+  /** Ctrl+V: the clipboard's picture saved as a file (its path goes into the prompt), or why there is none. */
+  pasteImage?(): Promise<{ path: string } | { error: string }>;
   /** `/profile`: the active profile and which step of the chain chose it. */
   describeProfile(): string;
   /** `active` marks the agent that holds the conversation (the profile's, or one it was handed off to). */

@@ -274,6 +274,7 @@ export class ChatController {
     if (event.type === 'key' && event.name === 'ctrl-z' && this.options.suspend) return this.options.suspend();
     if (event.type === 'key' && event.name === 'ctrl-o') return this.questions.current ? this.printPreview() : void this.toggleToolOutput();
     if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
+    if (event.type === 'key' && event.name === 'ctrl-v' && !this.questions.current && !this.picker) return void this.pasteImage();
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
     const action = this.input.handleKey(event);
@@ -285,6 +286,15 @@ export class ChatController {
       else if (this.running) this.interrupt();
       else if (this.input.editor.text === '') this.escapeOnEmptyInput();
     }
+  }
+
+  /** Ctrl+V: a picture on the clipboard goes into the prompt as its saved file's path, which attaches it when sent. */
+  private async pasteImage(): Promise<void> {
+    const pasted = await this.host.pasteImage?.();
+    if (!pasted) return;
+    if ('error' in pasted) this.transcript.note('info', pasted.error);
+    else this.input.handleKey({ type: 'text', text: `'${pasted.path}' `, paste: true });
+    this.changed();
   }
 
   private editDraft(): void {

@@ -96,3 +96,35 @@ describe('large pastes', () => {
     expect(frame).toContain('› one\n› two');
   });
 });
+
+describe('Ctrl+V', () => {
+  /** A folder with an executable `xclip` that prints `output` (a stand-in for X11's clipboard). */
+  function fakeXclip(output: Buffer): NodeJS.ProcessEnv {
+    const bin = mkdtempSync(path.join(tmpdir(), 'beans-xclip-'));
+    writeFileSync(path.join(bin, 'clip.bin'), output);
+    writeFileSync(path.join(bin, 'xclip'), `#!/bin/sh\ncat '${path.join(bin, 'clip.bin')}'\n`, { mode: 0o755 });
+    return { PATH: `${bin}:/usr/bin:/bin`, DISPLAY: ':99' };
+  }
+
+  test('pastes the clipboard picture as its saved file, which attaches when the prompt is sent', async () => {
+    const png = makePng(16, 9);
+    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['a small picture'] }], clipboardEnv: fakeXclip(png) });
+    await chat.type('what is this ');
+    await chat.press('\x16');
+    await chat.waitForText('clipboard-');
+    await chat.press(KEY.enter);
+    const frame = await chat.waitForText('a small picture');
+    expect(frame).toMatch(/⎿ \[image: \/.*clipboard-\d+\.png 16×9/);
+    const content = fake.requests[0]!.messages.filter((message) => message.role === 'user').at(-1)!.content as { type: string; data?: string }[];
+    expect(content.find((part) => part.type === 'image')?.data).toBe(png.toString('base64'));
+  });
+
+  test('says so when the clipboard holds no picture, or nothing can read it', async () => {
+    const { chat } = startFakeChat({ turns: [{ chunks: ['x'] }], clipboardEnv: fakeXclip(Buffer.from('just words')) });
+    await chat.press('\x16');
+    expect(await chat.waitForText('There is no picture on the clipboard.')).toContain('There is no picture on the clipboard.');
+    const none = startFakeChat({ turns: [{ chunks: ['x'] }], clipboardEnv: { PATH: '/nonexistent', DISPLAY: ':99' } });
+    await none.chat.press('\x16');
+    await none.chat.waitForText('Reading a picture from the clipboard needs xclip');
+  });
+});

@@ -32,6 +32,7 @@ import {
   type ToolCall,
 } from '@beans/core';
 import type { AskAnswer, ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from '../../src/chat-host.js';
+import { pasteClipboardImage } from '../../src/clipboard-image.js';
 
 /** One scripted model answer. */
 export interface Turn {
@@ -63,6 +64,8 @@ export interface FakeHostOptions {
   startupNotices?: ChatHost['startupNotices'];
   /** Allow rules from "settings" (shown by /permissions). */
   allow?: string[];
+  /** The environment Ctrl+V reads the clipboard with (a fake xclip on PATH, DISPLAY); none by default. */
+  clipboardEnv?: NodeJS.ProcessEnv;
 }
 
 
@@ -216,6 +219,7 @@ export function createFakeHost(options: FakeHostOptions) {
       return { messages: [{ role: 'user', content: text, origin: 'prompt', timestamp: Date.now() }] };
     },
     attachFiles: (message) => attachFileReferences(message, root),
+    pasteImage: () => pasteClipboardImage(options.clipboardEnv ?? {}, path.join(root, '..', `clipboard-${path.basename(root)}`)),
     describeProfile: () => 'Profile: default\nChosen because: no other profile was configured.',
     listAgents: () => options.agents ?? [{ name: 'code:reviewer', description: 'Reviews code' }],
     async switchAgent(name) {
