@@ -6,6 +6,7 @@ import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptFault, ScriptTurn, ScriptedServer } from '../support/script.ts';
 import { BEANS_BIN, TmuxSession, hasTmux, closeOpen, open } from './tmux.ts';
 import { makeTempRepo } from '../support/scratch.ts';
+import { runBeans } from '../e2e/harness.ts';
 
 // Issue #44 (part, helper chatui): the approval question's scrollable diff and single-key answers.
 
@@ -194,6 +195,46 @@ describe.skipIf(!hasTmux)("a repository's status line waits for trust (tmux)", (
     open.push({ session: second });
     await second.waitFor((screen) => /^REPO-STATUS$/m.test(screen), 'the repository status line', 15_000);
     expect(existsSync(canary)).toBe(true);
+  });
+});
+
+describe.skipIf(!hasTmux)('the resume picker (tmux)', () => {
+  test('`beans -r` with no id lists this workspace\'s sessions newest first; a typed word filters; Enter resumes it', async () => {
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const server = await startScriptedOllama({ turns: [{ text: 'Answer about parsers.' }] });
+    const env = { ...workspace.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' };
+    // Two earlier sessions, made by one-shot runs.
+    // Async: the scripted server answers from this process.
+    expect((await runBeans(['-p', 'fix the tokenizer in the parser'], { cwd: workspace.dir, env })).code).toBe(0);
+    await sleep(20);
+    expect((await runBeans(['-p', 'write the release notes'], { cwd: workspace.dir, env })).code).toBe(0);
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['-r'] });
+    open.push({ session, server, workspace });
+    const picker = await session.waitForText('Resume a session', 15_000);
+    expect(picker.indexOf('write the release notes')).toBeLessThan(picker.indexOf('fix the tokenizer'));
+    // Whole ids, never cut.
+    expect(picker).toMatch(/ · 1 turn · \d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-f]{6}$/m);
+    session.type('tokenizer');
+    await session.waitForText('(1 of 2)');
+    expect(session.visible()).not.toContain('write the release notes');
+    session.press('Enter');
+    const resumed = await session.waitForText('(resumed)');
+    expect(resumed).toContain('Answer about parsers.');
+    expect(resumed).toMatch(/› fix the tokenizer in the parser/);
+  });
+
+  test('`beans -p` with -r and no id is a usage error (exit 2)', () => {
+    const workspace = makeTempRepo();
+    try {
+      execFileSync(BEANS_BIN, ['-r', '-p', 'hi'], { cwd: workspace.dir, env: workspace.env, input: '' });
+      expect.unreachable();
+    } catch (error) {
+      const failure = error as { status: number; stderr: Buffer };
+      expect(failure.status).toBe(2);
+      expect(failure.stderr.toString()).toContain('needs a session id');
+    } finally {
+      workspace.cleanup();
+    }
   });
 });
 

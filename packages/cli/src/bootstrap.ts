@@ -49,7 +49,7 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     flags: configFlags(options),
     agentProfile: options.agentProfile,
     agentDescription: options.agentDescription,
-    resume: options.resume,
+    resume: typeof options.resume === 'string' ? options.resume : undefined,
     continue: options.continue,
     sessionId: options.sessionId,
     persistSession: options.sessionPersistence !== false,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, programEnvironment, storedPrompts, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
+import { PluginStore, describeHookSource, programEnvironment, sessionPrompts, storedPrompts, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
 import { openInEditor } from './open-editor.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
@@ -118,6 +118,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       return `Model switched to ${name}.`;
     },
     listSessions: async (): Promise<SessionListing[]> => app.store?.list() ?? [],
+    sessionPrompts: async (id) => (app.store ? sessionPrompts(app.store.pathOf(id)) : []),
     promptHistory: async () => (app.store ? (await storedPrompts(app.store.dir)).map((prompt) => prompt.text) : []),
     async resume(id) {
       if (!app.store) throw new Error('This session keeps no history, so there is nothing to resume.');

@@ -114,6 +114,8 @@ export interface ChatHost {
   /** Switches the model of the live session; returns a line to show. */
   switchModel(name: string): Promise<string>;
   listSessions(): Promise<SessionListing[]>;
+  /** The prompts typed in a stored session, oldest first (the resume picker searches and previews them). */
+  sessionPrompts(id: string): Promise<string[]>;
   /** Ctrl+R: the prompts typed in this workspace's stored sessions, newest first, each once. */
   promptHistory(): Promise<string[]>;
   /** Replaces the live session with a stored one. */

@@ -52,7 +52,7 @@ function buildProgram(setExit: (code: number) => void): Command {
     .addOption(new Option('--thinking <mode>').choices(['disabled', 'adaptive', 'enabled']).hideHelp())
     .option('--max-budget-usd <x>', 'stop when the cost reaches this many dollars', positiveNumber)
     .option('-c, --continue', 'continue the newest session of this workspace')
-    .option('-r, --resume <id>', 'resume a session by id (a unique prefix is enough)')
+    .option('-r, --resume [id]', 'resume a session by id (a unique prefix is enough); in chat without an id, pick one from a list')
     .option('--plugin-dir <dir>', 'an extra plugin root (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--mcp-config <file-or-json>', 'MCP servers from a file or JSON text with {"mcpServers": ...} (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')

@@ -26,7 +26,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   });
   const host = createChatHost(app);
   const { runChat } = await import('./ui/run-chat.js');
-  const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR) });
+  const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR), openResume: options.resume === true });
   await app.end('prompt_input_exit');
   // Chat never leaves the model's background commands behind: it says so, then stops them.
   const running = app.backgroundTasks.list().filter((task) => task.state === 'running');

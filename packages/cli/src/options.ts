@@ -23,7 +23,8 @@ export interface CliOptions {
   /** `--max-thinking-tokens`: the thinking budget (0: off). */
   maxThinkingTokens?: number;
   continue?: boolean;
-  resume?: string;
+  /** An id (or unique prefix); `true` for `-r` alone, which in chat opens the resume picker. */
+  resume?: string | true;
   pluginDir?: string[];
   /** `--mcp-config` values: files or JSON text with `{ "mcpServers": ... }`. */
   mcpConfig?: string[];

@@ -15,6 +15,7 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
     }
     // Piped stdin without -p is a one-shot run on it, `beans chat` included (the contract).
     if (options.prompt !== undefined || !process.stdin.isTTY) {
+      if (options.resume === true) throw new UsageError('-r/--resume needs a session id here (beans sessions list shows them); in the chat, -r alone opens a list to pick from.');
       // The one-shot code loads while stdin is read: start-up is otherwise idle there.
       const oneShot = import('./one-shot.js');
       const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined, stdinLimit(options));

@@ -4,7 +4,7 @@ import type { CliOptions } from '../options.js';
 
 /** The session a command is about: `-r ID` (a unique prefix), else the newest of this workspace. */
 function chosenSession(store: SessionStore, options: CliOptions): string {
-  if (options.resume) return store.resolveId(options.resume);
+  if (typeof options.resume === 'string') return store.resolveId(options.resume);
   const newest = store.newest();
   if (!newest) throw new UsageError('This workspace has no sessions yet, so there are no checkpoints.');
   return newest.id;

@@ -11,6 +11,7 @@ import { MCP_BUILTINS } from './mcp-command.js';
 import { LSP_BUILTINS } from './lsp-command.js';
 import { VIM_BUILTINS } from './vim-command.js';
 import { STATUSLINE_BUILTINS } from './statusline-command.js';
+import { RESUME_BUILTINS } from './resume-command.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -156,27 +157,6 @@ const BUILTINS: Record<string, Builtin> = {
       print(rows);
     },
   },
-  resume: {
-    description: 'pick a past session to continue',
-    idleOnly: true,
-    async run(_args, { host, session, note, runTask, openPicker }) {
-      const sessions = (await host.listSessions()).filter((listing) => listing.id !== session.id);
-      if (sessions.length === 0) return note('info', 'There are no other sessions in this workspace yet.');
-      sessions.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
-      openPicker({
-        title: 'Resume a session',
-        selected: 0,
-        action: 'resume',
-        items: sessions.map((listing) => ({
-          value: listing.id,
-          // A short id, then the title (the first prompt, on one line).
-          label: `${listing.id.slice(0, 8)}  ${listing.firstPrompt.replace(/\s+/g, ' ').trim().slice(0, 80) || '(no prompt)'}`,
-          detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${plural(listing.prompts ?? listing.turns, 'turn')}`,
-        })),
-        onSelect: (id) => runTask('Loading the session', () => host.resume(id)),
-      });
-    },
-  },
   hooks: {
     description: 'list the hooks that run in this session',
     run(_args, { host, width, print }) {
@@ -224,6 +204,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...LSP_BUILTINS,
   ...VIM_BUILTINS,
   ...STATUSLINE_BUILTINS,
+  ...RESUME_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';
@@ -246,6 +227,3 @@ function firstSentence(text: string): string {
   return stop === -1 ? line : line.slice(0, stop + 1);
 }
 
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}

@@ -11,7 +11,7 @@ import { FrameClock } from './frame-clock.js';
 import { InputBox } from './input-box.js';
 import { isMemoryNote, memoryNotePicker } from './memory-note.js';
 import type { KeyEvent } from './keys.js';
-import { movePicker, type Picker } from './picker.js';
+import { editQuery, movePicker, shownItems, type Picker } from './picker.js';
 import { S, span, type StyledLine } from './styled.js';
 import { TranscriptStore, type Block } from './transcript.js';
 import { taskProgressOf } from './task-view.js';
@@ -305,6 +305,11 @@ export class ChatController {
     this.changed();
   }
 
+  /** A built-in command as if typed, without showing it (`beans -r` opens /resume). */
+  runCommand(name: string, args = ''): void {
+    void Promise.resolve(findBuiltin(name)?.run?.(args, this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+  }
+
   /** Esc twice on an empty input opens /rewind, as in Claude Code. */
   private escapeOnEmptyInput(): void {
     const now = Date.now();
@@ -510,13 +515,17 @@ export class ChatController {
   }
 
   private pickerKey(event: KeyEvent, picker: Picker): void {
+    if (picker.searchable && (event.type === 'text' || event.name === 'backspace')) {
+      this.picker = editQuery(picker, event.type === 'text' ? event : { type: 'backspace' });
+      return this.changed();
+    }
     if (event.type !== 'key') return;
     if (event.name === 'up' || event.name === 'down') this.picker = movePicker(picker, event.name === 'up' ? -1 : 1);
     else if (event.name === 'pageup' || event.name === 'pagedown') this.picker = movePicker(picker, event.name === 'pageup' ? -10 : 10);
     else if (event.name === 'escape') this.picker = undefined;
     else if (event.name === 'enter') {
       this.picker = undefined;
-      const item = picker.items[picker.selected];
+      const item = shownItems(picker)[picker.selected];
       if (item) void Promise.resolve(picker.onSelect(item.value)).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
     }
     this.changed();

@@ -43,7 +43,8 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
   if (ask) {
     middle = take(renderConfirm(ask, width, Math.max(1, budget - 2)));
   } else if (controller.picker) {
-    middle = take(renderPicker(controller.picker, width, Math.max(1, Math.min(budget - 2, 14))));
+    // A picker with a preview (/resume) may take more rows for it.
+    middle = take(renderPicker(controller.picker, width, Math.max(1, Math.min(budget - 2, controller.picker.preview ? 22 : 14))));
   } else if (controller.input.search) {
     input = take(renderHistorySearch(controller.input.search, width, Math.max(3, Math.min(budget - 1, 12))));
     input = [...take([[span('─'.repeat(width), S.gray)]]), ...input];

@@ -13,6 +13,8 @@ export interface RunChatOptions {
   stderr?: NodeJS.WriteStream;
   /** Ink's debug mode: every frame is written whole (component tests read frames). */
   debug?: boolean;
+  /** `beans -r` without an id: the resume picker opens over the new session. */
+  openResume?: boolean;
 }
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -91,6 +93,7 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
     void loadHighlighter();
     host.afterFirstFrame();
   });
+  if (options.openResume) controller.runCommand('resume');
   // React commits the closing frame (no live area) in a microtask; unmount after it.
   unmount = () => setTimeout(() => instance?.unmount(), 0);
   let settle: NodeJS.Timeout | undefined;

@@ -160,18 +160,46 @@ describe('slash commands', () => {
     await chat.submit('/resume');
     const picker = await chat.waitForText('Resume a session');
     expect(picker.indexOf('write the docs')).toBeLessThan(picker.indexOf('fix the parser'));
-    expect(picker).toMatch(/› newer-se {2}write the docs\s+2025-02-01 11:00 · 5 turns/);
+    // Ids are never cut (issue 44).
+    expect(picker).toMatch(/› write the docs\s+2025-02-01 11:00 · 5 turns · newer-session-id/);
     await chat.press(KEY.down, KEY.enter);
     const frame = await chat.waitForText('hello from older-session-id');
     expect(frame).toContain('An old answer.');
     expect(fake.calls).toContain('resume:older-session-id');
   });
 
+  test('/resume: typing filters by any prompt of a session, and the highlighted one is previewed', async () => {
+    const { chat, fake } = setup({
+      sessions: [
+        { id: 'parser-session', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 3, firstPrompt: 'fix the parser' },
+        { id: 'docs-session', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 2, firstPrompt: 'write the docs' },
+      ],
+      sessionPrompts: { 'parser-session': ['fix the parser', 'now add a regression test', 'run the flaky suite'], 'docs-session': ['write the docs', 'shorter please'] },
+    });
+    await chat.submit('/resume');
+    const first = await chat.waitForText('Resume a session');
+    // The newest is highlighted and previewed: its whole id and its prompts.
+    expect(first).toMatch(/─ docs-session/);
+    expect(first).toMatch(/› shorter please/);
+    await chat.type('regres');
+    const filtered = await chat.waitForText('(1 of 2)');
+    expect(filtered).toContain('Search: regres');
+    expect(filtered).not.toContain('write the docs');
+    expect(filtered).toMatch(/─ parser-session/);
+    expect(filtered).toMatch(/› now add a regression test/);
+    await chat.type('zzz');
+    await chat.waitForText('(nothing matches)');
+    for (let i = 0; i < 3; i++) await chat.press(KEY.backspace);
+    await chat.waitForText('(1 of 2)');
+    await chat.press(KEY.enter);
+    await chat.waitFor(() => fake.calls.includes('resume:parser-session'), 'the resume');
+  });
+
   test('/resume with no other sessions says so; Esc closes a picker', async () => {
     const { chat } = setup({ sessions: [{ id: 'x', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T10:00:00Z', turns: 1, firstPrompt: 'p' }] });
     await chat.submit('/resume');
     const picker = await chat.waitForText('Resume a session');
-    expect(picker).toMatch(/› x {2}p\s+2025-01-01 10:00 · 1 turn$/m);
+    expect(picker).toMatch(/› p\s+2025-01-01 10:00 · 1 turn · x$/m);
     await chat.press(KEY.escape);
     await chat.waitFor((frame) => !frame.includes('↑↓ choose'));
     await chat.waitForText('Ask anything');

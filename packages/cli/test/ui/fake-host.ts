@@ -54,6 +54,8 @@ export interface FakeHostOptions {
   sessions?: SessionListing[];
   /** Stored prompts Ctrl+R finds (newest first). */
   promptHistory?: string[];
+  /** The prompts of stored sessions by id (the resume picker's search and preview). */
+  sessionPrompts?: Record<string, string[]>;
   history?: AgentMessage[];
   contextWindow?: number;
   agents?: { name: string; description: string }[];
@@ -233,6 +235,8 @@ export function createFakeHost(options: FakeHostOptions) {
       return `Model switched to ${name}.`;
     },
     listSessions: async () => options.sessions ?? [],
+    sessionPrompts: async (id: string) => options.sessionPrompts?.[id] ?? [],
+    transcriptPath: () => '',
     promptHistory: async () => options.promptHistory ?? [],
     async resume(id) {
       calls.push(`resume:${id}`);

@@ -43,6 +43,12 @@ export async function storedPrompts(dir: string, limit = 1000): Promise<StoredPr
     .slice(0, limit);
 }
 
+/** The prompts typed in one session file, oldest first (the resume picker's search and preview). */
+export async function sessionPrompts(file: string): Promise<string[]> {
+  const buffer = await readFile(file).catch(() => undefined);
+  return buffer ? userPrompts(buffer).map((prompt) => prompt.text) : [];
+}
+
 function userPrompts(buffer: Buffer): StoredPrompt[] {
   const out: StoredPrompt[] = [];
   for (let at = buffer.indexOf(USER_MESSAGE); at !== -1; at = buffer.indexOf(USER_MESSAGE, at + 1)) {
