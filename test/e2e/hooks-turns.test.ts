@@ -98,7 +98,9 @@ describe('turn hooks and guardrails in a one-shot run', () => {
 describe('session hooks in a one-shot run', () => {
   it('PreCompact and SessionStart (compact) run around an automatic compaction, SessionEnd at the end', async () => {
     const files: Record<string, string> = {};
-    for (let i = 1; i <= 4; i++) files[`big${i}.txt`] = `file ${i} line with words\n`.repeat(220);
+    // 4 files of 200 lines fill the 8,000-token window once (220 did, until notebook_edit's declaration
+    // made it twice): a test of the hooks around one compaction, sized to the built-in tools.
+    for (let i = 1; i <= 4; i++) files[`big${i}.txt`] = `file ${i} line with words\n`.repeat(200);
     const log = 'hook-events.log';
     const repo = repoWithHooks(
       {
