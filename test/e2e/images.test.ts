@@ -159,6 +159,27 @@ describe('a model that cannot see pictures', () => {
   });
 });
 
+describe('"images": false for an OpenAI-compatible model that cannot see', () => {
+  it('sends a line in place of the picture, for openai and for a custom endpoint alike, and says so', async () => {
+    const server = await startScriptedOpenAi({ turns: [{ text: 'no eyes' }], apiKey: 'k' });
+    servers.push(server);
+    const repo = makeTempRepo({
+      'shot.png': PNG,
+      '.beans/settings.json': JSON.stringify({ openai: { images: false }, providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'OPENAI_API_KEY', images: false } } }),
+    });
+    for (const provider of ['openai', 'lmstudio']) {
+      const run = await runBeans(['-p', 'what is in @shot.png?', '--provider', provider, '-m', 'text-only', '--trust'], { cwd: repo.dir, env: { ...repo.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain('beans: text-only cannot see pictures, so it got a line saying so in place of each (1 so far).');
+    }
+    for (const request of server.requests.filter((r) => r.kind === 'chat')) {
+      const sent = JSON.stringify(request.body);
+      expect(sent).toContain('[a picture was left out: the model text-only cannot see pictures]');
+      expect(sent).not.toContain(DATA);
+    }
+  });
+});
+
 describe('@file attachments that cannot be sent', () => {
   it('a cut-off picture is a clear error and no request is made', async () => {
     const server = await startScriptedOllama({ turns: [{ text: 'never' }] });

@@ -18,7 +18,8 @@ const list = (what: string) => z.array(z.string().describe('a string')).describe
 // Settings a built-in provider reads besides its endpoint.
 const PROVIDER_OPTIONS: Record<string, () => Record<string, z.ZodType>> = {
   // Sends the session id as `prompt_cache_key` (default: on for api.openai.com only).
-  openai: () => ({ promptCacheKey: z.boolean().describe('true or false') }),
+  // images: false for a model that cannot see pictures (each becomes a line saying so).
+  openai: () => ({ promptCacheKey: z.boolean().describe('true or false'), images: z.boolean().describe('true or false') }),
   // How long Ollama keeps the model, and so its prompt cache, loaded: "30m", "1h", or seconds (-1: forever).
   // images: whether the model sees pictures (default: what /api/show's capabilities say).
   ollama: () => ({
@@ -38,10 +39,11 @@ const customProviderSchema = lazily(() =>
       apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('the name of the environment variable holding the key'),
       models: list('a list of model names'),
       promptCacheKey: z.boolean().describe('true or false'),
+      images: z.boolean().describe('true or false'),
     })
-    .partial({ apiKeyEnv: true, models: true, promptCacheKey: true })
+    .partial({ apiKeyEnv: true, models: true, promptCacheKey: true, images: true })
     .strict()
-    .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv", "models" and "promptCacheKey"'),
+    .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv", "models", "promptCacheKey" and "images"'),
 );
 
 const builtinIds = new Set(BUILTIN_PROVIDERS.map((p) => p.id));
@@ -347,7 +349,7 @@ export interface BeansConfig {
   models: Record<string, string | undefined>;
   ollama: { host: string; keepAlive?: string; images?: boolean };
   gemini: { baseUrl?: string };
-  openai: { baseUrl?: string; promptCacheKey?: boolean };
+  openai: { baseUrl?: string; promptCacheKey?: boolean; images?: boolean };
   anthropic: { baseUrl?: string };
   /** The embedded llama.cpp provider's options (llm/local-client.ts). */
   local: { gpu?: 'auto' | 'off'; strictTools?: boolean; toolChoice?: 'auto' | 'required'; contextSize?: number; threads?: number; maxTokens?: number; seed?: number };

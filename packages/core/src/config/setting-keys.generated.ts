@@ -78,6 +78,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "true or false"
   },
   {
+    "key": "openai.images",
+    "kind": "boolean",
+    "expected": "true or false"
+  },
+  {
     "key": "ollama",
     "kind": "object",
     "expected": "an object"

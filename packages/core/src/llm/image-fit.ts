@@ -139,3 +139,14 @@ export function withoutImages(messages: readonly LlmMessage[], line: string): { 
   });
   return { messages: out, left };
 }
+
+/**
+ * For a model that cannot see pictures: each becomes a line saying so, and the first time per model
+ * (`told` remembers) a notice for the person.
+ */
+export function blindView(model: string, messages: readonly LlmMessage[], told: Set<string>, how: string): { messages: LlmMessage[]; notice?: string } {
+  const blind = withoutImages(messages, `[a picture was left out: the model ${model} cannot see pictures]`);
+  if (blind.left === 0 || told.has(model)) return { messages: blind.messages };
+  told.add(model);
+  return { messages: blind.messages, notice: `${model} cannot see pictures, so it got a line saying so in place of each (${blind.left} so far). ${how}` };
+}

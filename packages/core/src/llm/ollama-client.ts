@@ -6,7 +6,7 @@ import { ollamaProvider, resolveOllamaHost } from './ollama.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration } from './types.js';
-import { fitMedia, withoutImages, type MediaLimits } from './image-fit.js';
+import { blindView, fitMedia, type MediaLimits } from './image-fit.js';
 
 // Ollama documents no limit, but its vision models read at most ~1,120 px (llama3.2-vision) and the
 // whole picture crosses into the model's memory: more pixels cost time, not detail.
@@ -30,7 +30,7 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
   const told = new Set<string>();
 
   function seesImages(model: string, signal: AbortSignal | undefined): Promise<boolean> {
-    const setting = options.settings?.images;
+    const setting = options.images ?? options.settings?.images;
     if (typeof setting === 'boolean') return Promise.resolve(setting);
     let known = sight.get(model);
     if (!known) {
@@ -48,10 +48,7 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
   async function messagesFor(model: string, messages: readonly LlmMessage[], signal: AbortSignal | undefined): Promise<{ messages: LlmMessage[]; notice?: string }> {
     const hasImages = messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type === 'image'));
     if (!hasImages || (await seesImages(model, signal))) return { messages: await fitMedia(messages, MEDIA_LIMITS) };
-    const blind = withoutImages(await fitMedia(messages, MEDIA_LIMITS), `[a picture was left out: the model ${model} cannot see pictures]`);
-    if (told.has(model)) return { messages: blind.messages };
-    told.add(model);
-    return { messages: blind.messages, notice: `${model} cannot see pictures, so it got a line saying so in place of each (${blind.left} so far). Pick a vision model (\`ollama show <model>\` lists "vision"), or set "ollama": {"images": true} if it can.` };
+    return blindView(model, await fitMedia(messages, MEDIA_LIMITS), told, 'Pick a vision model (`ollama show <model>` lists "vision"), or set "ollama": {"images": true} if it can.');
   }
 
   function connect(signal: AbortSignal | undefined, timeoutMs?: number): { ollama: Ollama; retryAfterMs: () => number | undefined } {

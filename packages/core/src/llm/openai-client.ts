@@ -8,7 +8,7 @@ import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderDefinition, ProviderOptions, StreamEvent, ToolDeclaration, Usage } from './types.js';
-import { fitMedia, type MediaLimits } from './image-fit.js';
+import { blindView, fitMedia, type MediaLimits } from './image-fit.js';
 
 // OpenAI fits high-detail pictures in 2,048 × 2,048 and takes up to 20 MB each.
 export const MEDIA_LIMITS: MediaLimits = { image: { maxLongSide: 2048, maxBytes: 20 * 1024 * 1024 } };
@@ -29,6 +29,8 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
   const defaultModel = options.model || definition.defaultModel || '';
   const policy = retryPolicy(options.retry);
   const sendCacheKey = options.promptCacheKey ?? isOfficialOpenAi(baseURL);
+  // Models told they cannot see pictures (`images: false`), and whether the person was told.
+  const told = new Set<string>();
   const context: FailureContext = { provider: definition.id, host: baseURL, hints: definition.hints };
   // maxRetries 0: Beans' own retry policy decides, with the same messages for every provider.
   const openai = apiKey ? new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000 }) : undefined;
@@ -39,9 +41,12 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
       yield { type: 'error', stopReason: 'error', failure: missingKeyFailure(definition), text: '', toolCalls: [], usage: { inputTokens: 0, outputTokens: 0 } };
       return;
     }
+    const fitted = await fitMedia(request.messages, MEDIA_LIMITS);
+    const view = options.images === false ? blindView(model, fitted, told, `Set "images": true in the provider's settings if it can.`) : { messages: fitted };
+    if (view.notice) yield { type: 'notice', text: view.notice };
     const body = {
       model,
-      messages: toOpenAiMessages(request.system, await fitMedia(request.messages, MEDIA_LIMITS)),
+      messages: toOpenAiMessages(request.system, view.messages),
       stream: true as const,
       stream_options: { include_usage: true },
       ...(request.tools && request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),

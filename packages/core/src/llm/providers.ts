@@ -33,6 +33,8 @@ export interface CustomProviderSettings {
   models?: string[];
   /** Send `prompt_cache_key` (the session id); off unless set, since some servers reject fields they do not know. */
   promptCacheKey?: boolean;
+  /** False for a model that cannot see pictures: each goes as a line saying so. */
+  images?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export function customProviderDefinition(id: string, settings: CustomProviderSet
     isConfigured: (env) => keyEnv.length === 0 || Boolean(env[keyEnv[0]]?.trim()),
     // The OpenAI client (imported by client-loader.ts on first use), with the endpoint's own prompt-cache setting.
     client: 'openai',
-    create: (options) => loadBuiltinClient(definition, { ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}), ...options }),
+    create: (options) => loadBuiltinClient(definition, { ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}), ...(settings.images !== undefined ? { images: settings.images } : {}), ...options }),
   };
   return definition;
 }
@@ -120,6 +122,7 @@ export async function createProviderClient(providerId: string, config: ProviderC
     ...(typeof endpoint === 'string' && endpoint ? { baseUrl: endpoint } : {}),
     ...(typeof section?.promptCacheKey === 'boolean' ? { promptCacheKey: section.promptCacheKey } : {}),
     ...(typeof section?.keepAlive === 'string' || typeof section?.keepAlive === 'number' ? { keepAlive: section.keepAlive } : {}),
+    ...(typeof section?.images === 'boolean' ? { images: section.images } : {}),
     ...(section && typeof section === 'object' ? { settings: section } : {}),
     env,
     ...(retry ? { retry } : {}),

@@ -172,6 +172,8 @@ export interface ProviderOptions {
    * off for other servers, some of which reject fields they do not know.
    */
   promptCacheKey?: boolean;
+  /** False: the model cannot see pictures, so each goes as a line saying so (Ollama: overrides /api/show). */
+  images?: boolean;
   /** Ollama: how long the server keeps the model (and its prompt cache) loaded after a request, e.g. "30m" or seconds. */
   keepAlive?: string | number;
   /** The provider's own settings section (`local.gpu`, `local.contextSize`...), as configured. */
