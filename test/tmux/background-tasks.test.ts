@@ -4,7 +4,8 @@ import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import { makeTempRepo } from '../support/scratch.ts';
 import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
 
-// Issue #38: the status line counts the model's background tasks; /tasks lists them and stops one.
+// Issue #38: the status line counts the model's background tasks; /tasks lists them, shows one's
+// output and stops one; Ctrl+B moves the running foreground command to the background.
 
 afterEach(closeOpen);
 
@@ -36,8 +37,8 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     session.press('Enter');
     await session.waitForText('Stopped bg-1 (was killed)');
     expect(processesMatching(`sleep 4${marker}`)).toEqual([]);
-    const after = await session.waitForText('/help for commands');
-    expect(after).not.toContain('task running');
+    // The status line is redrawn without the count.
+    await session.waitFor((screen) => !screen.includes('task running'), 'the count gone');
   });
 
   test('leaving chat says which tasks it stops, and stops them', async () => {
@@ -56,5 +57,42 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     await session.waitForText(`beans: stopping 1 background task: bg-1 (sleep 5${marker})`);
     for (let i = 0; i < 100 && processesMatching(`sleep 5${marker}`).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(processesMatching(`sleep 5${marker}`)).toEqual([]);
+  });
+
+  test('Ctrl+B moves the running shell command to the background: the model goes on with the task id, /tasks shows its output', async () => {
+    const marker = `${Date.now() % 100000}`;
+    const server = await startScriptedOllama({
+      turns: [{ toolCalls: [{ name: 'shell', args: { command: `echo server-up; sleep 6${marker}` } }] }, { text: 'The server goes on in the background.' }],
+    });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything', 15_000);
+    await session.submit('start the server');
+    // The line it printed, under the running tool's line (the command's own text names it too).
+    await session.waitFor((screen) => /\n {4}server-up/.test(screen), 'the printed line');
+    await session.waitForText('ctrl+b to run in background');
+    session.press('C-b');
+    await session.waitForText('The server goes on in the background.');
+    const chats = server.requests.filter((request) => request.kind === 'chat');
+    expect(chats).toHaveLength(2);
+    const toolResult = JSON.stringify(chats[1]!.body);
+    expect(toolResult).toContain('The user moved this command to the background as task bg-1; it is still running.');
+    expect(toolResult).toContain('Output so far:\\nserver-up');
+    await session.waitForText('1 task running');
+    expect(processesMatching(`sleep 6${marker}`).length).toBeGreaterThan(0);
+
+    await session.submit('/tasks');
+    const listed = await session.waitForText('Stop a task? Or view its output');
+    expect(listed).toMatch(new RegExp(`bg-1 running \\d+s\\s+echo server-up; sleep 6${marker}`));
+    session.press('Down', 'Enter');
+    const shown = await session.waitForText('Output of bg-1 (1 line)');
+    expect(shown).toMatch(/Output of bg-1 \(1 line\): echo server-up[^\n]*\n\s+server-up/);
+    expect(processesMatching(`sleep 6${marker}`).length).toBeGreaterThan(0);
+
+    await session.submit('/exit');
+    await session.waitForText(`beans: stopping 1 background task: bg-1 (echo server-up; sleep 6${marker})`);
+    for (let i = 0; i < 100 && processesMatching(`sleep 6${marker}`).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(processesMatching(`sleep 6${marker}`)).toEqual([]);
   });
 });

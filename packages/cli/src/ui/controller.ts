@@ -275,6 +275,8 @@ export class ChatController {
     if (event.type === 'key' && event.name === 'ctrl-o') return this.questions.current ? this.printPreview() : void this.toggleToolOutput();
     if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
     if (event.type === 'key' && event.name === 'ctrl-v' && !this.questions.current && !this.picker) return void this.pasteImage();
+    // Ctrl+B while a foreground shell command runs moves it to the background (otherwise: cursor left).
+    if (event.type === 'key' && event.name === 'ctrl-b' && !this.questions.current && this.host.backgroundTasks?.moveForegroundToBackground()) return;
     if (this.questions.current) return this.questions.handleKey(event);
     if (this.picker) return this.pickerKey(event, this.picker);
     const action = this.input.handleKey(event);

@@ -63,6 +63,8 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
   if (outcome) head.push(span(` · ${outcome}`, view.phase === 'ok' ? S.dim : phase.style));
   const elapsed = Math.floor(((options.now ?? view.startedAt) - view.startedAt) / 1000);
   if (view.phase === 'running' && elapsed >= 1) head.push(span(` ${elapsed}s`, S.dim));
+  // A command that runs on can be moved to the background (the controller's Ctrl+B).
+  if (view.phase === 'running' && view.name === 'shell' && elapsed >= 2) head.push(span(' · ctrl+b to run in background', S.dim));
   const out: StyledLine[] = [truncateLine(head, width)];
   if (view.child) out.push(...renderTaskProgress(view.child, width, view.phase !== 'running' && view.phase !== 'waiting'));
 

@@ -3,13 +3,15 @@ import path from 'node:path';
 import { HeadTailBuffer, type HeadTailLimits } from './output-buffer.js';
 import { killProcessGroup, killTaggedProcesses, newKeptRunTag, untrackProcessGroup } from './process-tree.js';
 import { SpillFile } from './spill-file.js';
-import { startShellProcess, type ShellPlace } from './shell-process.js';
+import { startShellProcess, type ShellPlace, type ShellProcess } from './shell-process.js';
 
 export const DEFAULT_MAX_BACKGROUND_TASKS = 8;
 /** What one read of a task's new output shows at most: the head and the tail of it, the middle cut. */
 const UNREAD_LIMITS: HeadTailLimits = { headChars: 6_000, tailChars: 14_000, lineChars: 2_000 };
 /** Lines kept for `/tasks` and the model's context list. */
 const RECENT_LINES = 20;
+/** Lines kept for a person viewing a task's output (/tasks): each at most lineChars, so ~400 KB at worst. */
+export const VIEW_LINES = 200;
 
 export type BackgroundTaskState = 'running' | 'exited' | 'killed';
 
@@ -56,6 +58,19 @@ interface Task {
   release?: () => void;
   /** For work that is not a process (pid 0): how kill stops it. */
   stop?: () => Promise<void>;
+  /** The last VIEW_LINES lines, for a person viewing the task (/tasks); the model reads `unread`. */
+  viewLines: string[];
+  /** Every line it printed, counted. */
+  lineCount: number;
+}
+
+/** Keeps completed lines in the task's recent and view lines (both bounded). */
+function remember(task: Task, completed: readonly string[]): void {
+  if (completed.length === 0) return;
+  task.lineCount += completed.length;
+  task.viewLines.push(...completed.slice(-VIEW_LINES));
+  if (task.viewLines.length > VIEW_LINES) task.viewLines.splice(0, task.viewLines.length - VIEW_LINES);
+  task.info.recentLines = task.viewLines.slice(-RECENT_LINES);
 }
 
 export interface BackgroundTasksOptions {
@@ -79,6 +94,8 @@ export class BackgroundTaskError extends Error {}
 export class BackgroundTasks {
   private readonly tasks = new Map<string, Task>();
   private readonly listeners = new Set<() => void>();
+  /** Foreground shell calls that may be moved here (Ctrl+B): each one's detach request. */
+  private readonly foreground = new Set<() => void>();
   private nextId = 1;
   readonly maxTasks: number;
   private readonly keepAtExit: boolean;
@@ -91,8 +108,8 @@ export class BackgroundTasks {
   }
 
   /** Starts `command` (already wrapped by the sandbox, if any); `release` runs when it ends. */
-  async start(command: string, ctx: ShellPlace & { outputDir?: string }, options: { release?: () => void; label?: string } = {}): Promise<BackgroundTaskInfo> {
-    const running = this.list().filter((task) => task.state === 'running').length;
+  async start(command: string, ctx: ShellPlace & { outputDir?: string }, options: { release?: () => unknown; label?: string } = {}): Promise<BackgroundTaskInfo> {
+    const running = this.runningCount();
     if (running >= this.maxTasks) {
       throw new BackgroundTaskError(
         `${running} background tasks are already running (the limit is ${this.maxTasks}, setting shell.maxBackgroundTasks): stop one with kill_shell first, or run this command in the foreground.`,
@@ -100,11 +117,28 @@ export class BackgroundTasks {
     }
     const started = await startShellProcess(command, ctx, this.keepAtExit ? { tag: newKeptRunTag(), track: false } : {});
     if ('error' in started) throw new BackgroundTaskError(`Could not start the shell: ${started.error}`);
-    const { subprocess, pid, tag } = started;
+    return this.adopt({ ...started, exited: once(started.subprocess, 'exit') as Promise<[number | null, NodeJS.Signals | null]> }, ctx, { label: options.label ?? command, release: options.release });
+  }
+
+  /**
+   * Takes over a command that is already running (a foreground `shell` call the user moved here with
+   * Ctrl+B, or one start() just spawned): from now on its output goes to this task's buffers and file,
+   * and its end, kill and cleanup are the registry's. Synchronous, so no output is lost between the
+   * caller letting go of the pipe and this listening to it. `exited` was taken when the process
+   * started (an exit before the handover is not missed); `earlier` are lines it printed before.
+   * Not limited by maxTasks: the process exists already, and refusing would only leave the user waiting.
+   */
+  adopt(
+    running: ShellProcess & { exited: Promise<[number | null, NodeJS.Signals | null]> },
+    ctx: { outputDir?: string },
+    options: { label: string; release?: () => unknown; earlier?: readonly string[] },
+  ): BackgroundTaskInfo {
+    const { subprocess, pid, tag } = running;
     const id = `bg-${this.nextId++}`;
     const spillFile = ctx.outputDir ? path.join(ctx.outputDir, `${id}-${tag.slice(-12)}.log`) : undefined;
-    const info: BackgroundTaskInfo = { id, command: options.label ?? command, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined };
-    const task: Task = { info, pid, tag, unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(spillFile), ended: Promise.resolve(), wakers: new Set(), endNoted: false };
+    const info: BackgroundTaskInfo = { id, command: options.label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined };
+    const task: Task = { info, pid, tag, unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(spillFile), ended: Promise.resolve(), wakers: new Set(), endNoted: false, viewLines: [], lineCount: 0 };
+    remember(task, options.earlier ?? []);
     this.tasks.set(id, task);
 
     const all = subprocess.all;
@@ -118,8 +152,7 @@ export class BackgroundTasks {
     const take = (completed: string[]) => {
       if (completed.length === 0) return;
       for (const line of completed) task.unread.pushLine(line);
-      info.recentLines.push(...completed);
-      if (info.recentLines.length > RECENT_LINES) info.recentLines.splice(0, info.recentLines.length - RECENT_LINES);
+      remember(task, completed);
       this.wake(task);
     };
     all.on('data', (chunk: Buffer) => {
@@ -130,28 +163,63 @@ export class BackgroundTasks {
     const outputEnded = once(all, 'close').catch(() => undefined);
     task.ended = (async () => {
       try {
-      const [code] = (await once(subprocess, 'exit')) as [number | null, NodeJS.Signals | null];
-      // A process the command started may hold the pipe: wait for the output only briefly.
-      await Promise.race([outputEnded, new Promise((resolve) => setTimeout(resolve, 250).unref())]);
-      all.destroy();
-      untrackProcessGroup(pid);
-      // Nothing a task started may outlive it: background jobs, nohup, setsid included.
-      await killTaggedProcesses(tag);
-      take(lines.end());
-      task.spill.close();
-      info.outputFile = task.spill.path;
-      if (info.state === 'running') {
-        info.state = task.stopping ? 'killed' : 'exited';
-        info.exitCode = task.stopping ? null : code;
-      }
-      info.endedAt = this.now();
+        const [code] = await running.exited;
+        // A process the command started may hold the pipe: wait for the output only briefly.
+        await Promise.race([outputEnded, new Promise((resolve) => setTimeout(resolve, 250).unref())]);
+        all.destroy();
+        untrackProcessGroup(pid);
+        // Nothing a task started may outlive it: background jobs, nohup, setsid included.
+        await killTaggedProcesses(tag);
+        take(lines.end());
+        task.spill.close();
+        info.outputFile = task.spill.path;
+        if (info.state === 'running') {
+          info.state = task.stopping ? 'killed' : 'exited';
+          info.exitCode = task.stopping ? null : code;
+        }
+        info.endedAt = this.now();
       } finally {
-        options.release?.();
-        this.wake(task);
+        try {
+          await options.release?.();
+        } finally {
+          this.wake(task);
+        }
       }
     })();
     this.changed();
-    return { ...info };
+    return snapshot(info);
+  }
+
+  /**
+   * A running foreground command offers itself to be moved here (Ctrl+B in chat); `detach` asks it to
+   * hand its process over (through adopt()). Returns the withdrawal, called when the command ends.
+   */
+  offerForeground(detach: () => void): () => void {
+    this.foreground.add(detach);
+    return () => this.foreground.delete(detach);
+  }
+
+  /** Whether a foreground command is running that moveForegroundToBackground() would move. */
+  hasForeground(): boolean {
+    return this.foreground.size > 0;
+  }
+
+  /** Ctrl+B: every running foreground command moves to the background; returns how many were asked. */
+  moveForegroundToBackground(): number {
+    const asked = [...this.foreground];
+    this.foreground.clear();
+    for (const detach of asked) detach();
+    return asked.length;
+  }
+
+  /**
+   * What a person viewing a task sees: its last `maxLines` lines (cleaned), how many it printed in all,
+   * and the file holding the whole output once it outgrew memory.
+   */
+  output(id: string, maxLines = VIEW_LINES): { info: BackgroundTaskInfo; lines: string[]; totalLines: number } | undefined {
+    const task = this.tasks.get(id.trim());
+    if (!task) return undefined;
+    return { info: snapshot(task.info), lines: task.viewLines.slice(-maxLines), totalLines: task.lineCount };
   }
 
   /**
@@ -166,13 +234,13 @@ export class BackgroundTasks {
     const id = `bg-${this.nextId++}`;
     const info: BackgroundTaskInfo = { id, command: label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined, kind: 'agent' };
     const abort = new AbortController();
-    const task: Task = { info, pid: 0, tag: '', unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(undefined), ended: Promise.resolve(), wakers: new Set(), endNoted: false };
+    const task: Task = { info, pid: 0, tag: '', unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(undefined), ended: Promise.resolve(), wakers: new Set(), endNoted: false, viewLines: [], lineCount: 0 };
     task.stop = async () => abort.abort();
     this.tasks.set(id, task);
     const lines = new HeadTailBuffer({ headChars: 0, tailChars: 0, lineChars: UNREAD_LIMITS.lineChars });
     const take = (completed: string[]) => {
       for (const line of completed) task.unread.pushLine(line);
-      info.recentLines = [...info.recentLines, ...completed].slice(-RECENT_LINES);
+      remember(task, completed);
       if (completed.length > 0) this.wake(task);
     };
     task.ended = (async () => {
@@ -187,7 +255,7 @@ export class BackgroundTasks {
       // The last output and the end arrive together: a read that wakes for one sees the other.
       const last = [...lines.write(output), ...lines.end()];
       for (const line of last) task.unread.pushLine(line);
-      info.recentLines = [...info.recentLines, ...last].slice(-RECENT_LINES);
+      remember(task, last);
       info.state = task.stopping ? 'killed' : 'exited';
       info.exitCode = task.stopping ? null : code;
       info.endedAt = this.now();

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
-import { BackgroundTaskError } from './background-tasks.js';
+import { BackgroundTaskError, VIEW_LINES } from './background-tasks.js';
 import { HeadTailBuffer } from './output-buffer.js';
 import { openPidNamespace, type PidNamespace } from './pid-namespace.js';
 import { killProcessGroup, killTaggedProcesses, untrackProcessGroup } from './process-tree.js';
@@ -40,17 +40,43 @@ export const shellTool = defineTool({
   async execute(input, ctx) {
     if (input.run_in_background) return startInBackground(input.command, ctx);
     const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
-    if (!ctx.sandbox) return runShell(input.command, timeoutMs, ctx, true);
-    const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
+    const holds = new RunHolds();
     try {
-      const result = await runShell(sandboxed.command, timeoutMs, ctx);
+      if (!ctx.sandbox) return await runShell(input.command, input.command, timeoutMs, ctx, holds, true);
+      const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
+      holds.add(sandboxed.release);
+      const result = await runShell(sandboxed.command, input.command, timeoutMs, ctx, holds);
       // A refused write or connection looks like any failure: say where the walls are.
       return result.isError ? { ...result, content: `${result.content}\n[${ctx.sandbox.summary}]` } : result;
     } finally {
-      sandboxed.release();
+      await holds.end();
     }
   },
 });
+
+/**
+ * What a foreground run holds until its command ends (the sandbox's wrap, the PID namespace). When
+ * the user moves the command to the background they go with it: the task releases them when it ends.
+ */
+class RunHolds {
+  private held: Array<() => unknown> = [];
+
+  add(release: () => unknown): void {
+    this.held.push(release);
+  }
+
+  /** Takes everything held (newest first when released); end() then has nothing left to do. */
+  take(): () => Promise<void> {
+    const held = this.held.splice(0).reverse();
+    return async () => {
+      for (const release of held) await release();
+    };
+  }
+
+  end(): Promise<void> {
+    return this.take()();
+  }
+}
 
 async function startInBackground(command: string, ctx: ToolContext): Promise<ToolResult> {
   const tasks = ctx.backgroundTasks;
@@ -68,31 +94,31 @@ async function startInBackground(command: string, ctx: ToolContext): Promise<Too
 }
 
 /** `isolate`: run in a PID namespace of its own where the system allows (the sandbox has its own already). */
-async function runShell(command: string, timeoutMs: number, ctx: ToolContext, isolate = false): Promise<ToolResult> {
+async function runShell(command: string, label: string, timeoutMs: number, ctx: ToolContext, holds: RunHolds, isolate = false): Promise<ToolResult> {
   ctx.signal.throwIfAborted();
   const namespace = isolate ? await openPidNamespace() : undefined;
-  try {
-    return await runInGroup(command, timeoutMs, ctx, namespace);
-  } finally {
-    // Whatever the command left that the run tag could not find (it cleared its environment) ends here.
-    await namespace?.end();
-  }
+  // Whatever the command left that the run tag could not find (it cleared its environment) ends with it.
+  if (namespace) holds.add(() => namespace.end());
+  return runInGroup(command, label, timeoutMs, ctx, namespace, holds);
 }
 
-async function runInGroup(command: string, timeoutMs: number, ctx: ToolContext, namespace: PidNamespace | undefined): Promise<ToolResult> {
+async function runInGroup(command: string, label: string, timeoutMs: number, ctx: ToolContext, namespace: PidNamespace | undefined, holds: RunHolds): Promise<ToolResult> {
   const output = new HeadTailBuffer();
   const updates = lineBatcher(ctx.onUpdate);
   const started = await startShellProcess(command, ctx, { signal: ctx.signal, ...(namespace ? { wrap: namespace.wrap } : {}) });
   if ('error' in started) return { content: `Could not start the shell: ${started.error}`, isError: true, details: { kind: 'shell', exitCode: null, timedOut: false } };
   const { subprocess, pid, tag } = started;
+  // Taken now so that whoever ends up waiting for the exit (this call or a background task) sees it.
+  const exited = once(subprocess, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
 
   const all = subprocess.all;
   // Everything is kept on disk too, so what the model's view cuts is never lost.
   const tee = new OutputTee(ctx.outputDir ? path.join(ctx.outputDir, `shell-${tag.slice(-12)}.log`) : undefined);
-  all.on('data', (chunk: Buffer) => {
+  const onData = (chunk: Buffer) => {
     updates.add(output.write(chunk));
     tee.write(chunk);
-  });
+  };
+  all.on('data', onData);
   const outputEnded = once(all, 'close').catch(() => undefined);
 
   let timedOut = false;
@@ -104,12 +130,26 @@ async function runInGroup(command: string, timeoutMs: number, ctx: ToolContext, 
   }, timeoutMs);
   const onAbort = () => void stop();
   ctx.signal.addEventListener('abort', onAbort, { once: true });
+  // Ctrl+B in chat: the user moves this command to the background registry.
+  let detach: () => void = () => undefined;
+  const detached = new Promise<'detached'>((resolve) => (detach = () => resolve('detached')));
+  const withdraw = ctx.backgroundTasks?.offerForeground(detach);
 
   let exitCode: number | null = null;
   let exitSignal: NodeJS.Signals | null = null;
   let heldOpen = false;
+  let handedOver = false;
   try {
-    [exitCode, exitSignal] = (await once(subprocess, 'exit')) as [number | null, NodeJS.Signals | null];
+    const first = await Promise.race([exited, detached]);
+    if (first === 'detached' && subprocess.exitCode === null && subprocess.signalCode === null && !stopping && ctx.backgroundTasks) {
+      all.off('data', onData);
+      updates.add(output.end());
+      const earlier = output.render() ? output.render().split('\n').slice(-VIEW_LINES) : [];
+      const task = ctx.backgroundTasks.adopt({ subprocess, pid, tag, exited }, ctx, { label, release: holds.take(), earlier });
+      handedOver = true;
+      return await movedResult(task.id, output, updates, tee);
+    }
+    [exitCode, exitSignal] = await exited;
     const drained = await Promise.race([outputEnded.then(() => true), sleep(DRAIN_AFTER_EXIT_MS).then(() => false)]);
     if (!drained) {
       heldOpen = true;
@@ -120,8 +160,10 @@ async function runInGroup(command: string, timeoutMs: number, ctx: ToolContext, 
     if (stopping) await stopping;
   } finally {
     clearTimeout(timer);
+    withdraw?.();
     ctx.signal.removeEventListener('abort', onAbort);
-    untrackProcessGroup(pid);
+    // A command handed over is the registry's now: it untracks it when it ends.
+    if (!handedOver) untrackProcessGroup(pid);
   }
   // Nothing a command started may outlive it: background jobs, nohup, setsid included.
   const leftovers = await killTaggedProcesses(tag);
@@ -134,6 +176,19 @@ async function runInGroup(command: string, timeoutMs: number, ctx: ToolContext, 
   if (leftovers.length === 0) return result;
   const note = `[Stopped ${leftovers.length} process${leftovers.length === 1 ? '' : 'es'} the command left running in the background (pid ${leftovers.join(', ')}): commands cannot leave processes behind. Start servers and watchers with run_in_background: true.]`;
   return { ...result, content: `${result.content}\n${note}` };
+}
+
+/** The result of a call the user moved to the background: the output so far and the task's id. */
+async function movedResult(id: string, output: HeadTailBuffer, updates: ReturnType<typeof lineBatcher>, tee: OutputTee): Promise<ToolResult> {
+  updates.flush();
+  const saved = await tee.finish(output.linesCut > 0);
+  const text = output.render();
+  const lines = [
+    `The user moved this command to the background as task ${id}; it is still running. Read its later output with shell_output (task_id "${id}"; wait_ms waits for output), stop it with kill_shell.`,
+    text.trim() ? `Output so far:\n${text}` : '(no output so far)',
+  ];
+  if (saved) lines.push(wholeOutputNote(saved, `${output.linesCut.toLocaleString('en-US')} lines of the output so far were cut from the middle above.`));
+  return { content: lines.join('\n'), details: { kind: 'shell', exitCode: null, timedOut: false, backgroundTask: id } };
 }
 
 function formatResult(

@@ -86,7 +86,13 @@ export interface ToolEvent {
 export type ToolDetails =
   | { kind: 'diff'; path: string; diff: string; added: number; removed: number }
   | { kind: 'todos'; todos: Todo[] }
-  | { kind: 'shell'; exitCode: number | null; timedOut: boolean };
+  | {
+      kind: 'shell';
+      exitCode: number | null;
+      timedOut: boolean;
+      /** Set when the user moved the command to the background (Ctrl+B): the task's id. */
+      backgroundTask?: string;
+    };
 
 export interface ToolResult {
   /** What the model reads: text, or parts when the result carries images (MCP, screenshots). */
