@@ -42,7 +42,6 @@ const MODE_LABELS: Record<string, string> = {
  */
 export function renderStatus(info: StatusInfo, width: number): StyledLine {
   const parts: Span[][] = [[span(info.model, { color: 'magenta' })]];
-  if (info.branch) parts.push([span(`⎇ ${info.branch}`, S.cyan)]);
   if (info.mode && info.mode !== 'default') parts.splice(0, 0, [span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }), span(' (shift+tab)', S.dim)]);
   if (info.tasks) parts.splice(0, 0, [span(`${info.tasks} task${info.tasks === 1 ? '' : 's'} running`, S.cyan), span(' (/tasks)', S.dim)]);
   if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);
@@ -54,8 +53,11 @@ export function renderStatus(info: StatusInfo, width: number): StyledLine {
   }
   if (info.costUsd !== undefined) parts.push([span(`$${info.costUsd < 0.01 ? info.costUsd.toFixed(4) : info.costUsd.toFixed(2)}`)]);
   if (info.languageServers?.length) parts.push([span(`LSP ${info.languageServers.join(', ')}`, S.dim)]);
-  const right = info.hint ? [span(info.hint, S.dim)] : [];
-  const build = (count: number): StyledLine => {
+  // The branch sits on the right, before the hint; it is the first thing to go when the row is full.
+  const branch = info.branch ? [span(`⎇ ${info.branch}`, S.cyan)] : [];
+  const hint = info.hint ? [span(info.hint, S.dim)] : [];
+  const rights: StyledLine[] = branch.length ? [[...branch, ...(hint.length ? [span(' · ', S.dim), ...hint] : [])], hint] : [hint];
+  const build = (count: number, right: StyledLine): StyledLine => {
     const left: StyledLine = [];
     parts.slice(0, count).forEach((part, index) => {
       if (index > 0) left.push(span(' · ', S.dim));
@@ -65,8 +67,12 @@ export function renderStatus(info: StatusInfo, width: number): StyledLine {
     return gap >= 2 && right.length ? [...left, span(' '.repeat(gap)), ...right] : left;
   };
   for (let count = parts.length; count > 1; count--) {
-    const line = build(count);
+    for (const right of rights) {
+      const line = build(count, right);
+      if (lineWidth(line) <= width && (right.length === 0 || line.at(-1) === right.at(-1))) return line;
+    }
+    const line = build(count, []);
     if (lineWidth(line) <= width) return line;
   }
-  return truncateLine(build(1), width);
+  return truncateLine(build(1, []), width);
 }
