@@ -71,8 +71,14 @@ export function toChatHistory(
   return history;
 }
 
-/** Local models here read text only: an image becomes a note that it was left out. */
-function textOf(content: string | readonly ContentPart[]): string {
+/** Local models here read text only: a PDF is its extracted text, an image a note that it was left out. */
+export function textOf(content: string | readonly ContentPart[]): string {
   if (typeof content === 'string') return content;
-  return content.map((part) => (part.type === 'text' ? part.text : `[an image (${part.mimeType}) was left out: this local model reads text only]`)).join('\n');
+  return content
+    .map((part) => {
+      if (part.type === 'text') return part.text;
+      if (part.type === 'document') return part.text;
+      return `[an image (${part.mimeType}) was left out: this local model reads text only]`;
+    })
+    .join('\n');
 }
