@@ -37,8 +37,8 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     session.press('Enter');
     await session.waitForText('Stopped bg-1 (was killed)');
     expect(processesMatching(`sleep 4${marker}`)).toEqual([]);
-    // The status line is redrawn without the count.
-    await session.waitFor((screen) => !screen.includes('task running'), 'the count gone');
+    const after = await session.waitForText('/help for commands');
+    expect(after).not.toContain('task running');
   });
 
   test('leaving chat says which tasks it stops, and stops them', async () => {
