@@ -223,6 +223,30 @@ describe.skipIf(!hasTmux)('the resume picker (tmux)', () => {
     expect(resumed).toMatch(/› fix the tokenizer in the parser/);
   });
 
+  test('/rename names the session: the picker shows the name and finds it by it', async () => {
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const server = await startScriptedOllama({ turns: [{ text: 'Looked at it.' }] });
+    const env = { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' };
+    expect((await runBeans(['-p', 'an unrelated older question'], { cwd: workspace.dir, env: { ...workspace.env, ...env } })).code).toBe(0);
+    const first = TmuxSession.start({ workspace, env });
+    open.push({ session: first, server, workspace });
+    await first.waitForText('Ask anything', 15_000);
+    await first.submit('check the lexer');
+    await first.waitForText('Looked at it.');
+    await first.submit('/rename Lexer cleanup');
+    await first.waitForText('This session is now called "Lexer cleanup".');
+    await first.submit('/exit');
+    await first.waitForText('[beans exited with 0]');
+    first.kill();
+    const second = TmuxSession.start({ workspace, env, args: ['-r'] });
+    open.push({ session: second });
+    const picker = await second.waitForText('Resume a session', 15_000);
+    expect(picker).toMatch(/› Lexer cleanup\s+\d{4}-/);
+    second.type('cleanup');
+    await second.waitForText('(1 of 2)');
+    expect(second.visible()).not.toContain('an unrelated older question');
+  });
+
   test('`beans -p` with -r and no id is a usage error (exit 2)', () => {
     const workspace = makeTempRepo();
     try {

@@ -16,6 +16,8 @@ export interface SessionListing {
   /** Messages the user sent; the picker counts turns by these. */
   prompts?: number;
   firstPrompt: string;
+  /** The name `/rename` gave it. */
+  title?: string;
   model?: string;
 }
 
@@ -114,6 +116,8 @@ export interface ChatHost {
   /** Switches the model of the live session; returns a line to show. */
   switchModel(name: string): Promise<string>;
   listSessions(): Promise<SessionListing[]>;
+  /** `/rename <name>`: names the live session (the resume picker shows and searches the name). */
+  renameSession(title: string): void;
   /** The prompts typed in a stored session, oldest first (the resume picker searches and previews them). */
   sessionPrompts(id: string): Promise<string[]>;
   /** Ctrl+R: the prompts typed in this workspace's stored sessions, newest first, each once. */

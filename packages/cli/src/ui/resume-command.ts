@@ -25,9 +25,9 @@ export async function openResumePicker({ host, session, note, runTask, openPicke
     searchable: true,
     items: sessions.map((listing) => ({
       value: listing.id,
-      label: listing.firstPrompt.replace(/\s+/g, ' ').trim().slice(0, 80) || '(no prompt)',
+      label: listing.title ?? (listing.firstPrompt.replace(/\s+/g, ' ').trim().slice(0, 80) || '(no prompt)'),
       detail: `${listing.lastActivity.slice(0, 16).replace('T', ' ')} · ${plural(listing.prompts ?? listing.turns, 'turn')} · ${listing.id}`,
-      searchText: (prompts.get(listing.id) ?? []).join('\n'),
+      searchText: [listing.firstPrompt, ...(prompts.get(listing.id) ?? [])].join('\n'),
     })),
     preview: (id, width) => previewRows(id, prompts.get(id), sessions.find((listing) => listing.id === id)?.model, width),
     onSelect: (id) => runTask('Loading the session', () => host.resume(id)),
@@ -46,6 +46,16 @@ function previewRows(id: string, prompts: string[] | undefined, model: string | 
 }
 
 export const RESUME_BUILTINS: Record<string, Builtin> = {
+  rename: {
+    description: 'name this session (the resume picker shows and searches the name)',
+    argumentHint: '<name>',
+    run(args, { host, note }) {
+      const title = args.replace(/\s+/g, ' ').trim();
+      if (!title) return note('info', 'Give the session a name: /rename <name>.');
+      host.renameSession(title);
+      note('info', `This session is now called "${title}".`);
+    },
+  },
   resume: {
     description: 'pick a past session to continue (type to search its prompts)',
     idleOnly: true,

@@ -118,8 +118,9 @@ describe('completion', () => {
     expect(frame).toMatch(/\/resume\s+pick a past session to continue/);
     expect(frame).toMatch(/\/review\s+review a pull request/);
     expect(frame).not.toMatch(/\/help\s+list every command/);
-    // /resume, then /rewind, then the plugin's /review.
-    await chat.press(KEY.down, KEY.down, KEY.tab);
+    // /rename, /resume, then /rewind, then the plugin's /review.
+    expect(frame).toMatch(/\/rename\s+name this session/);
+    await chat.press(KEY.down, KEY.down, KEY.down, KEY.tab);
     expect(inputRows(chat.frame())[0]).toBe('› /review');
   });
 

@@ -236,6 +236,7 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     listSessions: async () => options.sessions ?? [],
     sessionPrompts: async (id: string) => options.sessionPrompts?.[id] ?? [],
+    renameSession: (title: string) => void calls.push(`rename:${title}`),
     transcriptPath: () => '',
     promptHistory: async () => options.promptHistory ?? [],
     async resume(id) {

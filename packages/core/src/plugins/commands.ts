@@ -8,6 +8,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'clear',
   'tasks',
   'statusline',
+  'rename',
   'exit',
   'model',
   'agents',

@@ -124,6 +124,8 @@ export interface AgentSession {
   lspServers(): LspServerStatus[];
   /** The `statusLine` setting in force: absent when unset, or when the repository changed it since it was trusted and nobody approved it. */
   readonly statusLine?: { command: string; padding: number };
+  /** `/rename`: names the live conversation in its session file (the resume picker shows the name). */
+  renameSession(title: string): void;
   /** The session file of the live conversation (Claude Code's `transcript_path`); '' when sessions are not stored. */
   transcriptPath(): string;
   close(): Promise<void>;

@@ -149,6 +149,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     lspServers: () => parts.lsp.list(),
     ...statusLineOf(base, parts.fresh),
     transcriptPath: () => (storage.store ? storage.store.pathOf(live.session.id) : ''),
+    renameSession: (title) => parts.logs.get(live.session)?.recordMeta({ kind: 'title', title }),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
       await Promise.all([parts.background.close(), parts.lsp.close()]);

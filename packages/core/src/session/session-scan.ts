@@ -7,6 +7,7 @@ const MESSAGE = Buffer.from('\n{"type":"message","message":{"role":"');
 const ASSISTANT = Buffer.from('assistant"');
 const USER = Buffer.from('user"');
 const MODEL_META = Buffer.from('\n{"type":"meta","kind":"model"');
+const TITLE_META = Buffer.from('\n{"type":"meta","kind":"title"');
 
 const FIRST_PROMPT_CHARS = 80;
 
@@ -52,9 +53,18 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     if (typeof meta?.model === 'string') model = meta.model;
   }
 
+  let title: string | undefined;
+  const lastTitle = buffer.lastIndexOf(TITLE_META);
+  if (lastTitle !== -1) {
+    const end = buffer.indexOf(10, lastTitle + 1);
+    const meta = parseLine(buffer, lastTitle + 1, end === -1 ? buffer.length : end) as { title?: unknown } | undefined;
+    if (typeof meta?.title === 'string' && meta.title.trim()) title = meta.title.trim();
+  }
+
   return {
     id: header.id,
     path: file,
+    ...(title ? { title } : {}),
     startedAt: typeof header.startedAt === 'string' ? header.startedAt : mtime.toISOString(),
     lastActivity: mtime.toISOString(),
     turns,

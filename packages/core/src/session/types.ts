@@ -24,7 +24,9 @@ export type SessionMetaInput =
   /** The conversation was rewound: the user message `uuid` and everything after it are gone from it (the lines stay in the file). */
   | { kind: 'rewind'; uuid: string }
   /** Deferred tools the model loaded with tool_search: a resume declares them again. */
-  | { kind: 'tools'; loaded: string[] };
+  | { kind: 'tools'; loaded: string[] }
+  /** The name the user gave the session (`/rename`); the resume picker shows and searches it. */
+  | { kind: 'title'; title: string };
 export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };
 
 export interface SessionMessageRecord {
@@ -77,6 +79,8 @@ export interface SessionSummary {
   prompts: number;
   /** The first prompt the user typed, on one line, cut to about 80 characters ('' when none yet). */
   firstPrompt: string;
+  /** The newest `/rename`, when the session was named. */
+  title?: string;
   provider: string;
   model: string;
   messageCount: number;
