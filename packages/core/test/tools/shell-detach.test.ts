@@ -12,11 +12,29 @@ import { makeContext, makeOutsideDir, makeWorkspace, run } from './helpers.js';
 
 /** "pid args" of the live (non-zombie) processes whose command line contains `marker`. */
 function liveProcesses(marker: string): string[] {
-  const ps = execFileSync('ps', ['-eo', 'stat=,pid=,args='], { encoding: 'utf8' });
+  return table()
+    .filter((row) => row.args.includes(marker))
+    .map((row) => `${row.pid} ${row.args}`);
+}
+
+/**
+ * The pids of the outermost processes whose command line contains `marker` (their parent's does not):
+ * the command itself, not the short-lived forks bash makes for each `sleep 0.05` (a fork carries its
+ * parent's command line until it execs).
+ */
+function commandRoots(marker: string): number[] {
+  const rows = table();
+  const matching = new Set(rows.filter((row) => row.args.includes(marker)).map((row) => row.pid));
+  return rows.filter((row) => matching.has(row.pid) && !matching.has(row.ppid)).map((row) => row.pid);
+}
+
+function table(): { pid: number; ppid: number; args: string }[] {
+  const ps = execFileSync('ps', ['-eo', 'stat=,pid=,ppid=,args='], { encoding: 'utf8' });
   return ps
     .split('\n')
-    .filter((line) => line.includes(marker) && !line.trim().startsWith('Z') && !line.includes('ps -eo'))
-    .map((line) => line.trim().replace(/^\S+\s+/, ''));
+    .map((line) => /^\s*(\S+)\s+(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null && !match[1]!.startsWith('Z') && !match[4]!.includes('ps -eo'))
+    .map((match) => ({ pid: Number(match[2]), ppid: Number(match[3]), args: match[4]! }));
 }
 
 const registries: BackgroundTasks[] = [];
@@ -53,8 +71,8 @@ describe('moving a foreground shell command to the background (Ctrl+B)', () => {
     );
     await until(() => lines.join('\n').includes('before'), 'the first line');
     expect(tasks.hasForeground()).toBe(true);
-    const pidsBefore = liveProcesses('while [ ! -f go ]');
-    expect(pidsBefore.length).toBeGreaterThan(0);
+    const rootsBefore = commandRoots('while [ ! -f go ]');
+    expect(rootsBefore).toHaveLength(1);
 
     expect(tasks.moveForegroundToBackground()).toBe(1);
     const result = await call;
@@ -65,7 +83,7 @@ describe('moving a foreground shell command to the background (Ctrl+B)', () => {
     expect(tasks.hasForeground()).toBe(false);
     expect(tasks.get('bg-1')).toMatchObject({ state: 'running', recentLines: ['before'] });
     // The same process, not a second run: the loop waiting for `go` is still the one it was.
-    expect(liveProcesses('while [ ! -f go ]')).toEqual(pidsBefore);
+    expect(commandRoots('while [ ! -f go ]')).toEqual(rootsBefore);
 
     // The call's signal ending (the turn going on, or an Esc) no longer reaches the task.
     abort.abort();
@@ -77,6 +95,8 @@ describe('moving a foreground shell command to the background (Ctrl+B)', () => {
 
     await tasks.kill('bg-1');
     expect(tasks.get('bg-1')?.state).toBe('killed');
+    // The kernel may take a moment to finish killing a PID namespace on a loaded machine.
+    for (let i = 0; i < 50 && liveProcesses(`sleep ${marker}`).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(liveProcesses(`sleep ${marker}`)).toEqual([]);
   });
 
