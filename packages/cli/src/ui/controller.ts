@@ -359,7 +359,10 @@ export class ChatController {
       this.transcript.user(text);
       this.changed();
       if (builtin.idleOnly && this.busy) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
-      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+      // A command may change what the status line shows (/model, /rename, /agent): it runs again after.
+      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext()))
+        .then(() => this.refreshFooter())
+        .catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
       return;
     }
     if (text.length > 1 && text.startsWith('!')) return void this.runCommandLine(text.slice(1).trim());

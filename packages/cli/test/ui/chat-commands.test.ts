@@ -327,3 +327,13 @@ describe('Notification hooks', () => {
     fake.cleanup();
   });
 });
+
+describe('the status line command', () => {
+  test('runs again after /model: the line shows the new model', async () => {
+    const script = `node -e "let s='';process.stdin.on('data',(d)=>s+=d).on('end',()=>console.log('SL '+JSON.parse(s).model.id))"`;
+    const { chat } = setup({ statusLineCommand: script });
+    await chat.waitFor((frame) => /^SL fake-model$/m.test(frame), 'the first status line', 8000);
+    await chat.submit('/model other-model');
+    await chat.waitFor((frame) => /^SL other-model$/m.test(frame), 'the status line after /model', 8000);
+  });
+});

@@ -54,6 +54,8 @@ export interface FakeHostOptions {
   sessions?: SessionListing[];
   /** Stored prompts Ctrl+R finds (newest first). */
   promptHistory?: string[];
+  /** The `statusLine` setting's command (run for real, in the temporary workspace). */
+  statusLineCommand?: string;
   /** The prompts of stored sessions by id (the resume picker's search and preview). */
   sessionPrompts?: Record<string, string[]>;
   history?: AgentMessage[];
@@ -237,6 +239,7 @@ export function createFakeHost(options: FakeHostOptions) {
     listSessions: async () => options.sessions ?? [],
     sessionPrompts: async (id: string) => options.sessionPrompts?.[id] ?? [],
     renameSession: (title: string) => void calls.push(`rename:${title}`),
+    ...(options.statusLineCommand ? { statusLine: { command: options.statusLineCommand, padding: 0, cwd: root, env: process.env } } : {}),
     transcriptPath: () => '',
     promptHistory: async () => options.promptHistory ?? [],
     async resume(id) {
