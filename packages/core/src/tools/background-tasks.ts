@@ -125,20 +125,31 @@ export class BackgroundTasks {
    * Ctrl+B, or one start() just spawned): from now on its output goes to this task's buffers and file,
    * and its end, kill and cleanup are the registry's. Synchronous, so no output is lost between the
    * caller letting go of the pipe and this listening to it. `exited` was taken when the process
-   * started (an exit before the handover is not missed); `earlier` are lines it printed before.
+   * started (an exit before the handover is not missed); `earlier` says what it printed before.
+   * The task's file holds the output from the handover on, and the earlier output too when the caller
+   * still had all of it in memory (up to 32 KB; past that the caller's own saved file holds it).
    * Not limited by maxTasks: the process exists already, and refusing would only leave the user waiting.
    */
   adopt(
     running: ShellProcess & { exited: Promise<[number | null, NodeJS.Signals | null]> },
     ctx: { outputDir?: string },
-    options: { label: string; release?: () => unknown; earlier?: readonly string[] },
+    options: {
+      label: string;
+      release?: () => unknown;
+      /** The last lines it printed before (for viewing) and how many it printed in all. */
+      earlier?: { lines: readonly string[]; total: number };
+      /** The raw output so far when the caller still held it all in memory: the task's file then starts with it. */
+      earlierBytes?: readonly Buffer[];
+    },
   ): BackgroundTaskInfo {
     const { subprocess, pid, tag } = running;
     const id = `bg-${this.nextId++}`;
     const spillFile = ctx.outputDir ? path.join(ctx.outputDir, `${id}-${tag.slice(-12)}.log`) : undefined;
     const info: BackgroundTaskInfo = { id, command: options.label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined };
     const task: Task = { info, pid, tag, unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(spillFile), ended: Promise.resolve(), wakers: new Set(), endNoted: false, viewLines: [], lineCount: 0 };
-    remember(task, options.earlier ?? []);
+    remember(task, options.earlier?.lines ?? []);
+    task.lineCount = options.earlier?.total ?? 0;
+    for (const chunk of options.earlierBytes ?? []) task.spill.write(chunk);
     this.tasks.set(id, task);
 
     const all = subprocess.all;

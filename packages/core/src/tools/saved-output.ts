@@ -47,6 +47,11 @@ export class OutputTee {
     this.stream.write(chunk);
   }
 
+  /** The output so far while it is still only in memory (no file yet), else undefined. */
+  held(): Buffer[] | undefined {
+    return this.stream ? undefined : [...this.pending];
+  }
+
   /** Closes the file; keeps it (returning its path) or removes it. */
   async finish(keep: boolean): Promise<string | undefined> {
     const stream = this.stream;

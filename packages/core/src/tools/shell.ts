@@ -144,8 +144,8 @@ async function runInGroup(command: string, label: string, timeoutMs: number, ctx
     if (first === 'detached' && subprocess.exitCode === null && subprocess.signalCode === null && !stopping && ctx.backgroundTasks) {
       all.off('data', onData);
       updates.add(output.end());
-      const earlier = output.render() ? output.render().split('\n').slice(-VIEW_LINES) : [];
-      const task = ctx.backgroundTasks.adopt({ subprocess, pid, tag, exited }, ctx, { label, release: holds.take(), earlier });
+      const earlier = { lines: output.render() ? output.render().split('\n').slice(-VIEW_LINES) : [], total: output.totalLines };
+      const task = ctx.backgroundTasks.adopt({ subprocess, pid, tag, exited }, ctx, { label, release: holds.take(), earlier, earlierBytes: tee.held() });
       handedOver = true;
       return await movedResult(task.id, output, updates, tee);
     }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackgroundTasks } from '../../src/tools/background-tasks.js';
@@ -115,6 +115,21 @@ describe('moving a foreground shell command to the background (Ctrl+B)', () => {
     await until(() => tasks.get('bg-1')?.state !== 'running', 'the end');
     expect(tasks.get('bg-1')).toMatchObject({ state: 'exited', exitCode: 3, recentLines: ['finished'] });
     expect(tasks.endedNote()).toMatch(/^\[Background task bg-1 exited with code 3 after \d+s: while/);
+  });
+
+  it("the task's saved file starts with the output printed before the move when that was still in memory", async () => {
+    const { tasks, ws, ctx } = setup();
+    const lines: string[] = [];
+    // ~24 KB before the move (under the 32 KB kept in memory), ~30 KB after it.
+    const call = run(shellTool, { command: 'seq 1 5000; while [ ! -f go ]; do sleep 0.05; done; seq 5001 9000' }, { ...ctx, onUpdate: (text) => lines.push(text) });
+    await until(() => lines.join('\n').includes('5000'), 'the first part');
+    tasks.moveForegroundToBackground();
+    await call;
+    writeFileSync(path.join(ws.root, 'go'), '');
+    await until(() => tasks.get('bg-1')?.state === 'exited', 'the end');
+    const file = tasks.get('bg-1')!.outputFile!;
+    expect(readFileSync(file, 'utf8')).toBe(`${Array.from({ length: 9000 }, (_, i) => i + 1).join('\n')}\n`);
+    expect(tasks.output('bg-1')).toMatchObject({ totalLines: 9000 });
   });
 
   it('keeps the last 200 lines for viewing and counts all of them', async () => {
