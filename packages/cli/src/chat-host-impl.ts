@@ -117,7 +117,7 @@ export function createChatHost(app: AgentSession): ChatHost {
       lookUpContextWindow();
       return `Model switched to ${name}.`;
     },
-    listSessions: async (): Promise<SessionListing[]> => app.store?.list() ?? [],
+    listSessions: async (scope): Promise<SessionListing[]> => (scope === 'everywhere' ? app.store?.listEveryWorkspace() : app.store?.list()) ?? [],
     renameSession: (title) => app.renameSession(title),
     sessionPrompts: async (id) => (app.store ? sessionPrompts(app.store.pathOf(id)) : []),
     promptHistory: async () => (app.store ? (await storedPrompts(app.store.dir)).map((prompt) => prompt.text) : []),

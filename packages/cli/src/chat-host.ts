@@ -19,6 +19,10 @@ export interface SessionListing {
   /** The name `/rename` gave it. */
   title?: string;
   model?: string;
+  /** The branch checked out when it began. */
+  gitBranch?: string;
+  /** Its workspace (listings of every workspace hold other folders' sessions too). */
+  workspaceRoot?: string;
 }
 
 export type { AskAnswer } from '@beans/core';
@@ -115,7 +119,8 @@ export interface ChatHost {
   listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
   /** Switches the model of the live session; returns a line to show. */
   switchModel(name: string): Promise<string>;
-  listSessions(): Promise<SessionListing[]>;
+  /** This workspace's sessions, or (`everywhere`) the newest sessions of every workspace. */
+  listSessions(scope?: 'workspace' | 'everywhere'): Promise<SessionListing[]>;
   /** `/rename <name>`: names the live session (the resume picker shows and searches the name). */
   renameSession(title: string): void;
   /** The prompts typed in a stored session, oldest first (the resume picker searches and previews them). */

@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './tools/index.js';
 export * from './permissions/index.js';
 export { resolveWorkspace, findGitRoot, type Workspace } from './workspace/workspace.js';
+export { gitBranch } from './workspace/git-branch.js';
 export * from './plugins/index.js';
 export * from './prompt/index.js';
 export * from './config/index.js';

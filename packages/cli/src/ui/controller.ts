@@ -1,9 +1,8 @@
-import { addUsage, contentText, emptyUsage, userMessage, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import { addUsage, contentText, emptyUsage, gitBranch, userMessage, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
 import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { previewRows } from './confirm-view.js';
-import { gitBranch } from './git-branch.js';
 import { StatusCommand } from './status-command.js';
 import { statusLineInput } from './statusline-command.js';
 import { findBuiltin, type CommandContext } from './commands.js';
@@ -525,6 +524,18 @@ export class ChatController {
       return this.changed();
     }
     if (event.type !== 'key') return;
+    const key = picker.keys?.find((candidate) => candidate.name === event.name);
+    if (key) {
+      void Promise.resolve(key.press(picker)).then(
+        (next) => {
+          // Still the picker on screen (not closed or replaced meanwhile).
+          if (this.picker === picker) this.picker = next;
+          this.changed();
+        },
+        (error: unknown) => this.transcript.note('error', this.describeError(error)),
+      );
+      return;
+    }
     if (event.name === 'up' || event.name === 'down') this.picker = movePicker(picker, event.name === 'up' ? -1 : 1);
     else if (event.name === 'pageup' || event.name === 'pagedown') this.picker = movePicker(picker, event.name === 'pageup' ? -10 : 10);
     else if (event.name === 'escape') this.picker = undefined;

@@ -22,6 +22,17 @@ export interface Picker {
   query?: string;
   /** Rows shown under the list about the highlighted item. */
   preview?(value: string, width: number): StyledLine[];
+  /** Keys that change the list (the resume picker's branch and workspace filters), named in the footer. */
+  keys?: PickerKey[];
+}
+
+export interface PickerKey {
+  /** A key name as keys.ts gives it, e.g. `ctrl-b`. */
+  name: string;
+  /** What the footer says, e.g. `ctrl+b this branch only`. */
+  hint: string;
+  /** The picker after the key: its items (and hints) changed. */
+  press(picker: Picker): Picker | Promise<Picker>;
 }
 
 /** The items the query keeps, in their order. */
@@ -67,6 +78,7 @@ export function renderPicker(picker: Picker, width: number, maxRows: number): St
     out.push(truncateLine(line, width));
   }
   out.push(...previewRows);
-  out.push(truncateLine([span(`${picker.searchable ? 'type to search · ' : ''}↑↓ choose · Enter ${picker.action ?? 'open'} · Esc cancel`, S.dim)], width));
+  const keys = (picker.keys ?? []).map((key) => ` · ${key.hint}`).join('');
+  out.push(truncateLine([span(`${picker.searchable ? 'type to search · ' : ''}↑↓ choose · Enter ${picker.action ?? 'open'} · Esc cancel${keys}`, S.dim)], width));
   return out.slice(0, Math.max(1, maxRows));
 }

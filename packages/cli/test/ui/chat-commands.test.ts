@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createFakeHost, type FakeHostOptions } from './fake-host.js';
 import { KEY, closeChats, startChat } from './harness.js';
@@ -193,6 +195,36 @@ describe('slash commands', () => {
     await chat.waitForText('(1 of 2)');
     await chat.press(KEY.enter);
     await chat.waitFor(() => fake.calls.includes('resume:parser-session'), 'the resume');
+  });
+
+  test('/resume: ctrl+b keeps the sessions of the branch checked out, ctrl+a lists every workspace (resumed there)', async () => {
+    const { chat, fake } = setup({
+      sessions: [
+        { id: 'main-session', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 1, firstPrompt: 'on main', gitBranch: 'main' },
+        { id: 'feature-session', startedAt: '2025-01-02T10:00:00Z', lastActivity: '2025-01-02T11:00:00Z', turns: 1, firstPrompt: 'on the feature', gitBranch: 'feature/login' },
+      ],
+      otherSessions: [{ id: 'elsewhere-session', startedAt: '2025-01-03T10:00:00Z', lastActivity: '2025-01-03T11:00:00Z', turns: 1, firstPrompt: 'in the other repo', workspaceRoot: '/srv/other-repo', gitBranch: 'main' }],
+    });
+    mkdirSync(path.join(fake.root, '.git'), { recursive: true });
+    writeFileSync(path.join(fake.root, '.git', 'HEAD'), 'ref: refs/heads/feature/login\n');
+    await chat.submit('/resume');
+    const all = await chat.waitForText('Resume a session (this workspace)');
+    expect(all).toContain('on main');
+    expect(all).toMatch(/on the feature\s+2025-01-02 11:00 · 1 turn · ⎇ feature\/login · feature-session/);
+    expect(all).toContain('ctrl+b this branch');
+    await chat.press(KEY.ctrlB);
+    const branch = await chat.waitForText('branch feature/login');
+    expect(branch).toContain('on the feature');
+    expect(branch).not.toContain('on main');
+    await chat.press(KEY.ctrlB, KEY.ctrlA);
+    const everywhere = await chat.waitForText('(every workspace)');
+    expect(everywhere).toContain('other-repo: in the other repo');
+    expect(everywhere).toContain('on main');
+    // The newest is the other workspace's: it is resumed in its own folder.
+    await chat.press(KEY.enter);
+    const told = await chat.waitForText('Resume it there: cd /srv/other-repo && beans -r');
+    expect(told).toContain('elsewhere-session');
+    expect(fake.calls.some((call) => call.startsWith('resume:'))).toBe(false);
   });
 
   test('/resume with no other sessions says so; Esc closes a picker', async () => {

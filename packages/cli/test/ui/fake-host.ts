@@ -58,6 +58,8 @@ export interface FakeHostOptions {
   statusLineCommand?: string;
   /** The prompts of stored sessions by id (the resume picker's search and preview). */
   sessionPrompts?: Record<string, string[]>;
+  /** Sessions of other workspaces, listed only when every workspace is asked for. */
+  otherSessions?: SessionListing[];
   history?: AgentMessage[];
   contextWindow?: number;
   agents?: { name: string; description: string }[];
@@ -236,7 +238,7 @@ export function createFakeHost(options: FakeHostOptions) {
       session.model = name;
       return `Model switched to ${name}.`;
     },
-    listSessions: async () => options.sessions ?? [],
+    listSessions: async (scope) => (scope === 'everywhere' ? [...(options.sessions ?? []), ...(options.otherSessions ?? [])] : (options.sessions ?? [])),
     sessionPrompts: async (id: string) => options.sessionPrompts?.[id] ?? [],
     renameSession: (title: string) => void calls.push(`rename:${title}`),
     ...(options.statusLineCommand ? { statusLine: { command: options.statusLineCommand, padding: 0, cwd: root, env: process.env } } : {}),

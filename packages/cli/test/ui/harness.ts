@@ -17,6 +17,7 @@ export const KEY = {
   ctrlC: '\x03',
   ctrlD: '\x04',
   ctrlA: '\x01',
+  ctrlB: '\x02',
   ctrlE: '\x05',
   ctrlU: '\x15',
   pasteStart: '\x1b[200~',

@@ -65,6 +65,8 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     id: header.id,
     path: file,
     ...(title ? { title } : {}),
+    workspaceRoot: typeof header.workspaceRoot === 'string' ? header.workspaceRoot : '',
+    ...(typeof header.gitBranch === 'string' ? { gitBranch: header.gitBranch } : {}),
     startedAt: typeof header.startedAt === 'string' ? header.startedAt : mtime.toISOString(),
     lastActivity: mtime.toISOString(),
     turns,

@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { isSafeSessionId, newSessionId } from './session-id.js';
 import { lockSession } from './session-lock.js';
 import { summarizeSession } from './session-scan.js';
+import { gitBranch } from '../workspace/git-branch.js';
 import { SessionWriter } from './session-writer.js';
 import { SESSION_FORMAT_VERSION, type LoadedSession, type SessionHeader, type SessionMeta, type SessionSummary, type SubagentTranscript } from './types.js';
 
@@ -62,6 +63,8 @@ export class SessionStore {
       model: fields.model,
       startedAt: (fields.startedAt ?? new Date()).toISOString(),
     };
+    const branch = gitBranch(fields.workspaceRoot);
+    if (branch) header.gitBranch = branch;
     const file = this.pathOf(id);
     if (existsSync(file)) throw new UsageError(`A session with the id ${id} already exists; open it instead.`);
     return new SessionWriter(id, file, { header });
@@ -112,6 +115,26 @@ export class SessionStore {
       if (summary) summaries.push(summary);
     }
     return summaries.sort((a, b) => b.lastActivity.localeCompare(a.lastActivity) || b.id.localeCompare(a.id));
+  }
+
+  /**
+   * The newest sessions of every workspace kept beside this one (the folders next to this store's),
+   * at most `limit` files read, most recently active first.
+   */
+  listEveryWorkspace(limit = 300): SessionSummary[] {
+    const root = path.dirname(this.dir);
+    let folders: string[];
+    try {
+      folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => path.join(root, entry.name));
+    } catch {
+      return this.list();
+    }
+    const files = folders
+      .flatMap((dir) => new SessionStore(dir).ids().map((id) => path.join(dir, id + EXTENSION)))
+      .map((file) => ({ file, mtime: mtimeMs(file) }))
+      .sort((a, b) => b.mtime - a.mtime)
+      .slice(0, limit);
+    return files.flatMap(({ file }) => summarizeSession(file) ?? []);
   }
 
   /** The most recently active session (what `--continue` resumes); only that file is read. */

@@ -14,6 +14,8 @@ export interface SessionHeader {
   model: string;
   /** ISO 8601. */
   startedAt: string;
+  /** The branch checked out when the session began (as Claude Code records `gitBranch`): the resume picker filters by it. */
+  gitBranch?: string;
 }
 
 /** Changes to the session itself rather than the conversation, recorded so a resume restores them. */
@@ -81,6 +83,9 @@ export interface SessionSummary {
   firstPrompt: string;
   /** The newest `/rename`, when the session was named. */
   title?: string;
+  /** The workspace the session belongs to (its header's). */
+  workspaceRoot: string;
+  gitBranch?: string;
   provider: string;
   model: string;
   messageCount: number;

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../src/agent/types.js';
@@ -320,5 +320,30 @@ describe('SessionStore: finding sessions', () => {
     const store = new SessionStore(t.dir);
     expect(() => store.load('../../etc/passwd')).toThrow(UsageError);
     expect(() => store.create({ ...header, id: '../escape' })).toThrow(UsageError);
+  });
+});
+
+describe('branches and every workspace (the resume picker)', () => {
+  it('records the branch checked out in the header, lists it, and lists the sessions of every workspace', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const repo = path.join(dir, 'repo');
+      mkdirSync(path.join(repo, '.git'), { recursive: true });
+      writeFileSync(path.join(repo, '.git', 'HEAD'), 'ref: refs/heads/feature/login\n');
+      const here = new SessionStore(path.join(dir, 'sessions', 'repo-1'));
+      const there = new SessionStore(path.join(dir, 'sessions', 'other-2'));
+      const mine = here.create({ ...header, workspaceRoot: repo, cwd: repo });
+      mine.append(user('on the feature'));
+      mine.close();
+      const theirs = there.create({ ...header, workspaceRoot: path.join(dir, 'other'), cwd: path.join(dir, 'other') });
+      theirs.append(user('elsewhere'));
+      theirs.close();
+      expect(here.list()).toEqual([expect.objectContaining({ gitBranch: 'feature/login', workspaceRoot: repo, firstPrompt: 'on the feature' })]);
+      const everywhere = here.listEveryWorkspace();
+      expect(everywhere.map((summary) => summary.firstPrompt).sort()).toEqual(['elsewhere', 'on the feature']);
+      expect(everywhere.find((summary) => summary.firstPrompt === 'elsewhere')).not.toHaveProperty('gitBranch');
+    } finally {
+      cleanup();
+    }
   });
 });
