@@ -25,7 +25,7 @@ const chats = (requests: RecordedRequest[]) => requests.filter((request) => requ
 function sessionFiles(home: string): string[] {
   const root = path.join(home, '.local', 'state', 'beans-agent', 'sessions');
   if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((workspace) => readdirSync(path.join(root, workspace)).map((file) => path.join(root, workspace, file)));
+  return readdirSync(root).flatMap((workspace) => readdirSync(path.join(root, workspace)).filter((file) => file.endsWith('.jsonl')).map((file) => path.join(root, workspace, file)));
 }
 
 describe('subagents (the task tool)', () => {
