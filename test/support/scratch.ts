@@ -55,7 +55,8 @@ export function makeTempRepo(files: Record<string, string | Buffer> = {}): TempR
     TERM: 'xterm-256color',
     LANG: 'C.UTF-8',
   };
-  const cleanup = () => rmSync(root, { recursive: true, force: true });
+  // A killed chat may still be writing its session as the folder goes: ENOTEMPTY is retried.
+  const cleanup = () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   cleanups.push(cleanup);
   return { dir, home, env, write, cleanup };
 }
