@@ -31,7 +31,9 @@ describe.skipIf(!hasTmux)('/rewind in a real terminal (tmux)', () => {
     await session.waitFor((screen) => (screen.match(/Done\./g) ?? []).length >= 2 && !screen.includes('Working…'), 'the second turn');
     expect(readFileSync(path.join(workspace.dir, 'README.md'), 'utf8')).toBe('changed\n');
 
+    // Two presses as a person makes them: sent in one write they can arrive as one escape sequence.
     session.press('Escape');
+    await new Promise((resolve) => setTimeout(resolve, 100));
     session.press('Escape');
     const list = await session.waitForText('Rewind to before which message?');
     expect(list).toMatch(/make notes\s+1 file \+2 -0/);
