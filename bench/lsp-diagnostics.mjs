@@ -31,7 +31,7 @@ const manager = new LspManager({
   env: process.env,
   warn: (message) => warnings.push(message),
 });
-const edits = new EditDiagnostics(manager, { timeoutMs: 3_000, quietMs: 50 });
+const edits = new EditDiagnostics(manager, { timeoutMs: 3_000, quietMs: 150 });
 const file = path.join(dir, 'src', `m${FILES - 1}.ts`);
 const original = `import { value${FILES - 2}, Shape${FILES - 2} } from './m${FILES - 2}.js';\nexport const value${FILES - 1}: number = value${FILES - 2} + 1;\nexport interface Shape${FILES - 1} extends Shape${FILES - 2} { extra: string }\n`;
 

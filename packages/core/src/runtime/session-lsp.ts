@@ -61,9 +61,9 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
 
   const manager = new LspManager({ servers: collected.servers, workspaceRoot: base.workspace.root, env: programEnvironment(base), warn: (message) => live.notices([message]) });
   const tool = createLspTool(manager, { requestTimeoutMs: settings.requestTimeoutMs });
-  // typescript-language-server and pyright publish a file's whole set once per change: 50 ms of quiet
-  // (150 before) took the warm TypeScript edit from 521 to ~410 ms, still reported every time.
-  const diagnostics = new EditDiagnostics(manager, { timeoutMs: settings.diagnosticsTimeoutMs, quietMs: 50 });
+  // 150 ms of quiet after a publication: with 50 ms (a warm TypeScript edit 410 ms instead of 521)
+  // a publication for the text before a shell change was taken for the answer while the suite ran.
+  const diagnostics = new EditDiagnostics(manager, { timeoutMs: settings.diagnosticsTimeoutMs, quietMs: 150 });
   const fileOf = (call: { tool: AnyTool; input: unknown }) => {
     const target = EDIT_TOOLS.has(call.tool.name) ? (call.input as { path?: unknown } | undefined)?.path : undefined;
     if (typeof target !== 'string') return undefined;
