@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { lazily } from '../lazily.js';
@@ -40,6 +41,8 @@ interface Notebook {
 
 interface PreparedEdit {
   target: WorkspacePath;
+  /** The file's stats when it was read: the write keeps its mode. */
+  stats: Stats;
   before: string;
   after: string;
   summary: string;
@@ -69,8 +72,7 @@ export const notebookEditTool = defineTool({
     return guarded(ctx.signal, async () => {
       const edit = await prepareEdit(input, ctx);
       ctx.signal.throwIfAborted();
-      const stats = await statOrUndefined(edit.target.absolute);
-      await writeFileAtomic(edit.target.absolute, edit.after, stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
+      await writeFileAtomic(edit.target.absolute, edit.after, edit.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
       await recordFileTime(ctx.state, edit.target.absolute);
       return { content: `${edit.summary} in ${edit.target.relative}.`, details: diffDetails(edit.target.relative, edit.before, edit.after) };
     });
@@ -93,7 +95,7 @@ async function prepareEdit(input: NotebookEditInput, ctx: Pick<ToolContext, 'wor
     throw new ToolInputError(`${target.relative} is not a valid Jupyter notebook (${(error as Error).message}); nothing was changed.`);
   }
   const summary = applyEdit(notebook, input, target.relative);
-  return { target, before, after: serialize(notebook, before), summary };
+  return { target, stats, before, after: serialize(notebook, before), summary };
 }
 
 function applyEdit(notebook: Notebook, input: NotebookEditInput, name: string): string {
