@@ -97,11 +97,11 @@ export class EditDiagnostics {
         // The server has never seen this file: it sees the old text first, so errors that were
         // already there are known as such.
         const opened = await this.manager.sync(file, before);
-        if (opened) baseline = await served.server.waitForDiagnostics(served.uri, opened.since, timeout(), quiet(), silence());
+        if (opened) baseline = await served.server.waitForDiagnostics(served.uri, opened.sent, timeout(), quiet(), silence());
       }
       const changed = await this.manager.sync(file);
       if (!changed) return undefined;
-      const after = await served.server.waitForDiagnostics(served.uri, changed.since, timeout(), quiet(), silence());
+      const after = await served.server.waitForDiagnostics(served.uri, changed.sent, timeout(), quiet(), silence());
       if (!after) return undefined;
       const { fresh, old } = newDiagnostics(errorsAndWarnings(after), baseline && errorsAndWarnings(baseline));
       if (fresh.length === 0) return undefined;

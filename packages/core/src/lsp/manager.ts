@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { commandLineOf, type LspServerDeclaration } from './declarations.js';
-import type { RunningServer } from './server.js';
+import type { RunningServer, SentDocument } from './server.js';
 
 // The session's language servers: which declaration serves a file (by extension), one process per
 // declaration and workspace folder, started on the first file of its language, restarted with
@@ -112,17 +112,17 @@ export class LspManager {
   }
 
   /**
-   * Sends the file's current text (open, or a full change) and returns the publication counter
-   * from before it, to wait on. `text` defaults to the file on disk.
+   * Sends the file's current text (open, or a full change) and returns what was sent, to wait for
+   * the answer to. `text` defaults to the file on disk.
    */
-  async sync(file: string, text?: string): Promise<{ served: ServedFile; since: number } | undefined> {
+  async sync(file: string, text?: string): Promise<{ served: ServedFile; sent: SentDocument } | undefined> {
     const served = await this.serverFor(file);
     if (!served) return undefined;
     const content = text ?? (await readFile(file, 'utf8').catch(() => undefined));
     if (content === undefined) return undefined;
     this.slotOf(file)!.open.add(file);
     this.texts.set(file, content);
-    return { served, since: await served.server.sync(served.uri, served.languageId, content) };
+    return { served, sent: await served.server.sync(served.uri, served.languageId, content) };
   }
 
   /** Open documents of running servers whose file on disk is no longer the text last sent. */

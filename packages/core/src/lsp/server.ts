@@ -22,7 +22,29 @@ export interface ServerStartOptions {
 interface Published {
   diagnostics: Diagnostic[];
   seq: number;
+  /** When it arrived (Date.now()). */
+  at: number;
+  /** The document version it names, when the server names one. */
+  version?: number;
+  /** It came so soon after a change that it may describe the text before it (see staleWindowMs). */
+  early: boolean;
 }
+
+/** A document sent to the server: the publication counter before it, when, and its version. */
+export interface SentDocument {
+  since: number;
+  at: number;
+  version: number;
+}
+
+/** How many recent answer times and burst gaps are kept to learn how a server publishes. */
+const SAMPLES = 9;
+/** Publications of one document closer together than this are parts of one answer (syntax, then types). */
+const BURST_HORIZON_MS = 1_000;
+/** Until a server's warm answer time is known: typescript-language-server's stale publications come within tens of ms. */
+const FIRST_STALE_WINDOW_MS = 100;
+/** The most the quiet wait grows to when a server's answers come in parts far apart. */
+const MAX_QUIET_MS = 1_000;
 
 export class RunningServer {
   readonly declaration: LspServerDeclaration;
@@ -36,10 +58,18 @@ export class RunningServer {
   private seq = 0;
   /** False until the server's first publication: before it, the server is still loading its project. */
   hasPublished = false;
-  /** When each document was last sent and not yet answered, to learn how fast the server answers. */
+  /** True once a publication named its document version: then a publication is known fresh by its version. */
+  private namesVersions = false;
+  /** When each document was last sent. */
   private readonly sentAt = new Map<string, number>();
-  /** A running average of the time from a change to the document's next publication (ms); undefined before the first. */
-  answerMs: number | undefined;
+  /** The last change of each document and how long its answer took so far, to learn how fast the server answers. */
+  private readonly answering = new Map<string, { sent: number; cold: boolean; ms?: number }>();
+  /** How long recent changes took to be answered, by document and when it was sent; warm server only (ms). */
+  private readonly answers = new Map<string, number>();
+  /** How long the answer to the first document took, the project loading included (ms). */
+  private coldAnswerMs: number | undefined;
+  /** Recent gaps between the parts of one answer (typescript-language-server: syntax, then types, when tsserver is slow). */
+  private readonly burstGaps: number[] = [];
   /** Work-done progress the server reported begun and not ended (tsserver: "Initializing JS/TS language features"). */
   private readonly busy = new Set<string | number>();
   private stopping = false;
@@ -104,20 +134,7 @@ export class RunningServer {
 
   private listen(): void {
     const settings = this.declaration.settings;
-    this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => {
-      // A publication for an older version of a document we changed since is already stale.
-      const version = this.versions.get(params.uri);
-      if (typeof params.version === 'number' && version !== undefined && params.version < version) return;
-      this.hasPublished = true;
-      const sent = this.sentAt.get(params.uri);
-      if (sent !== undefined) {
-        this.sentAt.delete(params.uri);
-        const took = Date.now() - sent;
-        this.answerMs = this.answerMs === undefined ? took : Math.round(this.answerMs * 0.7 + took * 0.3);
-      }
-      this.published.set(params.uri, { diagnostics: params.diagnostics, seq: ++this.seq });
-      for (const listener of this.listeners) listener(params.uri);
-    });
+    this.connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => this.onPublish(params));
     this.connection.onNotification('$/progress', (params: { token: string | number; value?: { kind?: string } }) => {
       if (params.value?.kind === 'begin') this.busy.add(params.token);
       else if (params.value?.kind === 'end') this.busy.delete(params.token);
@@ -132,6 +149,61 @@ export class RunningServer {
     this.connection.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'Beans applies no edits from language servers' }));
     this.connection.onError(() => undefined);
     this.connection.listen();
+  }
+
+  private onPublish(params: PublishDiagnosticsParams): void {
+    const { uri } = params;
+    const now = Date.now();
+    const version = this.versions.get(uri);
+    if (typeof params.version === 'number') {
+      this.namesVersions = true;
+      // A publication for an older version of a document we changed since is already stale.
+      if (version !== undefined && params.version < version) return;
+    }
+    const sent = this.sentAt.get(uri);
+    // A server that names no version (typescript-language-server) may publish what it computed for
+    // the text before a change just after the change: its own answer comes later, after its delay.
+    // (A document just opened had no text before.)
+    const early = !this.namesVersions && version !== undefined && version > 1 && sent !== undefined && now - sent < this.staleWindowMs;
+    const previous = this.published.get(uri);
+    const sameAnswer = previous !== undefined && now - previous.at < BURST_HORIZON_MS && (sent === undefined || sent < previous.at);
+    if (sameAnswer && !previous.early && !early) remember(this.burstGaps, now - previous.at);
+    // How long the server took to answer a change: to the last part of the answer, so a
+    // publication for the text before the change does not pass for a fast answer.
+    const answer = this.answering.get(uri);
+    if (answer && answer.sent === sent && (answer.ms === undefined || sameAnswer)) {
+      answer.ms = now - answer.sent;
+      if (answer.cold) this.coldAnswerMs = answer.ms;
+      else {
+        this.answers.set(`${uri} ${answer.sent}`, answer.ms);
+        if (this.answers.size > SAMPLES) this.answers.delete(this.answers.keys().next().value!);
+      }
+    }
+    this.hasPublished = true;
+    this.published.set(uri, { diagnostics: params.diagnostics, seq: ++this.seq, at: now, ...(typeof params.version === 'number' ? { version: params.version } : {}), early });
+    for (const listener of this.listeners) listener(uri);
+  }
+
+  /** The server's usual time from a change to its answer: the median of recent warm answers, else its first answer (ms). */
+  get answerMs(): number | undefined {
+    return this.warmAnswerMs ?? this.coldAnswerMs;
+  }
+
+  private get warmAnswerMs(): number | undefined {
+    const recent = [...this.answers.values()].sort((a, b) => a - b);
+    return recent.length ? recent[Math.floor(recent.length / 2)] : undefined;
+  }
+
+  /** Publications this soon after a change, from a server that names no version, may be for the text before it. */
+  private get staleWindowMs(): number {
+    const typical = this.warmAnswerMs;
+    return typical === undefined ? FIRST_STALE_WINDOW_MS : typical / 2;
+  }
+
+  /** How long to stay quiet after a publication: longer when this server's answers came in parts further apart. */
+  private quietAfter(quietMs: number): number {
+    const widest = this.burstGaps.length ? Math.max(...this.burstGaps) : 0;
+    return Math.max(quietMs, Math.min(MAX_QUIET_MS, Math.round(widest * 1.5)));
   }
 
   private async initialize(): Promise<void> {
@@ -190,15 +262,17 @@ export class RunningServer {
     return this.versions.has(uri);
   }
 
-  /** Opens a document, or sends its whole new text when it is open already; returns the publication counter before it. */
-  async sync(uri: string, languageId: string, text: string): Promise<number> {
-    const before = this.seq;
+  /** Opens a document, or sends its whole new text when it is open already. */
+  async sync(uri: string, languageId: string, text: string): Promise<SentDocument> {
+    const since = this.seq;
     const version = (this.versions.get(uri) ?? 0) + 1;
+    const at = Date.now();
     this.versions.set(uri, version);
-    this.sentAt.set(uri, Date.now());
+    this.sentAt.set(uri, at);
+    this.answering.set(uri, { sent: at, cold: !this.hasPublished });
     if (version === 1) await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
     else await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
-    return before;
+    return { since, at, version };
   }
 
   diagnosticsOf(uri: string): Diagnostic[] | undefined {
@@ -206,31 +280,39 @@ export class RunningServer {
   }
 
   /**
-   * Waits for a publication for `uri` newer than `since`, then for `quietMs` without another (servers
-   * such as typescript-language-server publish syntax errors first, type errors a moment later), at
-   * most `timeoutMs` in all. Undefined when nothing new came in time.
+   * Waits for the server's answer to `sent`: a publication for `uri` after it, then quiet without
+   * another (servers such as typescript-language-server publish syntax errors first, type errors a
+   * moment later), at most `timeoutMs` in all. A publication that may describe the text before the
+   * change (it came too soon, from a server that names no version) does not end the wait: the next
+   * one does, or silence. Undefined when nothing came in time.
    */
-  waitForDiagnostics(uri: string, since: number, timeoutMs: number, quietMs: number, silenceMs = timeoutMs): Promise<Diagnostic[] | undefined> {
+  waitForDiagnostics(uri: string, sent: SentDocument, timeoutMs: number, quietMs: number, silenceMs = timeoutMs): Promise<Diagnostic[] | undefined> {
     return new Promise((resolve) => {
       let quiet: NodeJS.Timeout | undefined;
       let silence: NodeJS.Timeout | undefined;
       let heard = false;
       const busy = () => this.busy.size > 0;
+      const newest = () => {
+        const latest = this.published.get(uri);
+        return latest && latest.seq > sent.since ? latest : undefined;
+      };
       const finish = () => {
         clearTimeout(deadline);
         clearTimeout(silence);
         clearTimeout(quiet);
         this.listeners.delete(listener);
-        const latest = this.published.get(uri);
-        resolve(latest && latest.seq > since ? latest.diagnostics : undefined);
+        resolve(newest()?.diagnostics);
       };
       // Quiet counts only while the server reports no work in progress (loading a project).
       const settle = () => {
         clearTimeout(quiet);
-        quiet = setTimeout(() => (busy() ? settle() : finish()), quietMs);
+        quiet = setTimeout(() => (busy() ? settle() : finish()), this.quietAfter(quietMs));
       };
       const listener = (published: string) => {
-        if (published === uri) heard = true;
+        if (published === uri) {
+          const latest = newest();
+          if (latest && (latest.version === sent.version || !latest.early)) heard = true;
+        }
         // A progress report counts only once the document has been published after the change.
         if (heard && (published === uri || published === '')) settle();
       };
@@ -245,8 +327,7 @@ export class RunningServer {
       silence = setTimeout(checkSilence, silenceMs);
       this.listeners.add(listener);
       void this.exitedPromise.then(finish);
-      const latest = this.published.get(uri);
-      if (latest && latest.seq > since) listener(uri);
+      if (newest()) listener(uri);
     });
   }
 
@@ -285,4 +366,10 @@ function sectionOf(settings: unknown, section: string | undefined): unknown {
     value = (value as Record<string, unknown>)[key];
   }
   return value ?? null;
+}
+
+/** Keeps the last SAMPLES values. */
+function remember(samples: number[], value: number): void {
+  samples.push(value);
+  if (samples.length > SAMPLES) samples.shift();
 }

@@ -61,9 +61,8 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
 
   const manager = new LspManager({ servers: collected.servers, workspaceRoot: base.workspace.root, env: programEnvironment(base), warn: (message) => live.notices([message]) });
   const tool = createLspTool(manager, { requestTimeoutMs: settings.requestTimeoutMs });
-  // 150 ms of quiet after a publication: with 50 ms (a warm TypeScript edit 410 ms instead of 521)
-  // a publication for the text before a shell change was taken for the answer while the suite ran.
-  const diagnostics = new EditDiagnostics(manager, { timeoutMs: settings.diagnosticsTimeoutMs, quietMs: 150 });
+  // The least quiet after a publication; a server whose answers come in parts waits longer (server.ts).
+  const diagnostics = new EditDiagnostics(manager, { timeoutMs: settings.diagnosticsTimeoutMs, quietMs: 80 });
   const fileOf = (call: { tool: AnyTool; input: unknown }) => {
     const target = EDIT_TOOLS.has(call.tool.name) ? (call.input as { path?: unknown } | undefined)?.path : undefined;
     if (typeof target !== 'string') return undefined;

@@ -213,4 +213,37 @@ describe('servers that fail', () => {
     expect(await edits.afterEdit(file, 'a.fk')).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(3_000);
   });
+
+  it('a server that names no version: what it publishes for the text before a change is not taken for the answer', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'a.fk');
+    writeFileSync(file, 'fine\n');
+    const lsp = manager(dir, [declaration({ args: [FAKE, 'late'] })]);
+    const edits = new EditDiagnostics(lsp, { timeoutMs: 10_000, quietMs: 80 });
+    // Clean edits first: Beans learns how long this server takes to answer (300 ms).
+    for (const text of ['fine\n', 'still fine\n', 'fine again\n']) {
+      await edits.beforeEdit(file);
+      writeFileSync(file, text);
+      expect(await edits.afterEdit(file, 'a.fk')).toBeUndefined();
+    }
+    await edits.beforeEdit(file);
+    writeFileSync(file, 'fine\nbad\n');
+    expect(await edits.afterEdit(file, 'a.fk')).toBe('The language server reports new problems after this edit:\na.fk:2:1 error E1: bad line: bad');
+  });
+
+  it('an answer in parts: once the server has answered in parts, an edit waits for the later part', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'a.fk');
+    writeFileSync(file, 'one\n');
+    const lsp = manager(dir, [declaration({ args: [FAKE, 'parts'] })]);
+    const edits = new EditDiagnostics(lsp, { timeoutMs: 10_000, quietMs: 80 });
+    // Opening the file: its answer comes in two parts, 400 ms apart.
+    await edits.beforeEdit(file);
+    writeFileSync(file, 'two\n');
+    await edits.afterEdit(file, 'a.fk');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await edits.beforeEdit(file);
+    writeFileSync(file, 'two\ntype\n');
+    expect(await edits.afterEdit(file, 'a.fk')).toBe('The language server reports new problems after this edit:\na.fk:2:1 error E1: bad line: type');
+  });
 });
