@@ -212,12 +212,18 @@ describe('beans acp', () => {
   });
 
   it("reads unsaved buffers and writes edits through the editor's fs when it offers it", async () => {
-    const repo = makeTempRepo({ 'src/add.mjs': BUGGY });
+    const notebookOf = (...sources: string[]) => `${JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: sources.map((source, index) => ({ cell_type: 'code', id: `c${index}`, metadata: {}, source: [source], outputs: [], execution_count: null })) }, null, 1)}\n`;
+    const repo = makeTempRepo({ 'src/add.mjs': BUGGY, 'nb.ipynb': notebookOf('x = 1\n', 'print(x)\n') });
     const file = path.join(repo.dir, 'src/add.mjs');
-    const buffers = new Map([[file, BUGGY.replace('return a - b;', 'return a - b; // unsaved')]]);
+    const notebook = path.join(repo.dir, 'nb.ipynb');
+    const buffers = new Map([
+      [file, BUGGY.replace('return a - b;', 'return a - b; // unsaved')],
+      [notebook, notebookOf('x = 1\n', 'print(x)  # unsaved\n')],
+    ]);
     const server = await openAi([
       { toolCalls: [{ name: 'read_file', args: { path: 'src/add.mjs' }, id: 'read1' }] },
       { toolCalls: [{ name: 'edit_file', args: { path: 'src/add.mjs', old_string: 'a - b; // unsaved', new_string: 'a + b;' }, id: 'edit1' }] },
+      { toolCalls: [{ name: 'notebook_edit', args: { path: 'nb.ipynb', cell_id: 'c0', new_source: 'x = 2\n' }, id: 'nb1' }] },
       { toolCalls: [{ name: 'write_file', args: { path: '../escape.txt', content: 'no' }, id: 'escape' }] },
       { text: 'Done.' },
     ]);
@@ -227,8 +233,13 @@ describe('beans acp', () => {
       // The model read the editor's buffer, not the disk.
       expect(JSON.stringify(server.requests.filter((request) => request.kind === 'chat')[1]!.body)).toContain('return a - b; // unsaved');
       expect(editor.reads.map((request) => [request.sessionId, request.path])).toContainEqual([sessionId, file]);
-      expect(editor.writes).toEqual([{ sessionId, path: file, content: 'export function add(a, b) {\n  return a + b;\n}\n' }]);
+      // A notebook cell edit too: made on the editor's unsaved buffer, written through the editor.
+      expect(editor.writes).toEqual([
+        { sessionId, path: file, content: 'export function add(a, b) {\n  return a + b;\n}\n' },
+        { sessionId, path: notebook, content: notebookOf('x = 2\n', 'print(x)  # unsaved\n') },
+      ]);
       expect(readFileSync(file, 'utf8')).toBe(BUGGY);
+      expect(readFileSync(notebook, 'utf8')).toBe(notebookOf('x = 1\n', 'print(x)\n'));
       // Confinement holds: the write outside the workspace failed and the editor was never asked.
       expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'escape').at(-1)).toMatchObject({ status: 'failed' });
       expect(existsSync(path.join(repo.dir, '../escape.txt'))).toBe(false);

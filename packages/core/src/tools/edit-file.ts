@@ -4,8 +4,8 @@ import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { planEdit } from './edit-match.js';
-import { readEditableText } from './editor-files.js';
-import { assertUnchangedSinceRead, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
+import { readEditableText, writeEditedText } from './editor-files.js';
+import { assertUnchangedSinceRead, recordFileTime, statOrUndefined } from './file-io.js';
 import { missingFileMessage } from './missing-file.js';
 import { checkedBeforeAsking, guarded } from './result.js';
 import { cutLine, numberLines, plural, splitLines } from './text.js';
@@ -60,8 +60,7 @@ export const editFileTool = defineTool({
     return guarded(ctx.signal, async () => {
       const edit = await prepareEdit(input, ctx);
       ctx.signal.throwIfAborted();
-      if (ctx.editorFiles?.writeText) await ctx.editorFiles.writeText(edit.target.absolute, edit.after, ctx.signal);
-      else await writeFileAtomic(edit.target.absolute, edit.after, edit.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
+      await writeEditedText(ctx, edit.target, edit.after, edit.stats);
       await recordFileTime(ctx.state, edit.target.absolute);
       const details = diffDetails(edit.target.relative, edit.before, edit.after);
       const counts = `+${details.added} -${details.removed} lines`;

@@ -1,10 +1,10 @@
 import type { Stats } from 'node:fs';
 import { ToolInputError } from '../errors.js';
 import type { WorkspacePath } from '../workspace/paths.js';
-import { readTextFile } from './file-io.js';
+import { readTextFile, workspaceTempDir, writeFileAtomic } from './file-io.js';
 import type { LineWindow } from './line-window.js';
 import { cutLine, splitLines } from './text.js';
-import type { EditorFiles } from './tool.js';
+import type { EditorFiles, ToolContext } from './tool.js';
 
 // The interface lives with the tool context it is part of (tool.ts): tool.ts importing this file
 // would close a circle through file-io.ts.
@@ -16,6 +16,12 @@ export async function readEditableText(editor: EditorFiles | undefined, target: 
   const text = await editor.readText(target.absolute, signal);
   if (text.includes('\u0000')) throw new ToolInputError(`${target.relative} is a binary file; only text files can be edited.`);
   return text;
+}
+
+/** An edit's new text: into the editor's buffer when it offers one (ACP: the person sees it there), else atomically to disk. */
+export async function writeEditedText(ctx: Pick<ToolContext, 'editorFiles' | 'workspace' | 'signal'>, target: WorkspacePath, text: string | Buffer, stats: Stats | undefined): Promise<void> {
+  if (ctx.editorFiles?.writeText) await ctx.editorFiles.writeText(target.absolute, typeof text === 'string' ? text : text.toString('utf8'), ctx.signal);
+  else await writeFileAtomic(target.absolute, text, stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
 }
 
 /** The window of lines read_file shows, cut from the editor's text (what readLineWindow does on disk). */

@@ -5,7 +5,8 @@ import { ToolInputError } from '../errors.js';
 import { lazily } from '../lazily.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
-import { assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
+import { readEditableText, writeEditedText } from './editor-files.js';
+import { assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined } from './file-io.js';
 import { checkedBeforeAsking, guarded } from './result.js';
 import { defineTool, type ToolContext } from './tool.js';
 
@@ -72,21 +73,22 @@ export const notebookEditTool = defineTool({
     return guarded(ctx.signal, async () => {
       const edit = await prepareEdit(input, ctx);
       ctx.signal.throwIfAborted();
-      await writeFileAtomic(edit.target.absolute, edit.after, edit.stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
+      await writeEditedText(ctx, edit.target, edit.after, edit.stats);
       await recordFileTime(ctx.state, edit.target.absolute);
       return { content: `${edit.summary} in ${edit.target.relative}.`, details: diffDetails(edit.target.relative, edit.before, edit.after) };
     });
   },
 });
 
-async function prepareEdit(input: NotebookEditInput, ctx: Pick<ToolContext, 'workspace' | 'state'>): Promise<PreparedEdit> {
+async function prepareEdit(input: NotebookEditInput, ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal }): Promise<PreparedEdit> {
   const target = resolveInWorkspace(ctx.workspace, input.path);
   if (!target.relative.toLowerCase().endsWith('.ipynb')) throw new ToolInputError(`${target.relative} is not a notebook (.ipynb); use edit_file for other files.`);
   const stats = await statOrUndefined(target.absolute);
   if (!stats?.isFile()) throw new ToolInputError(`${target.relative} does not exist; notebook_edit changes cells of an existing notebook (write_file creates files).`);
   if (stats.size > MAX_NOTEBOOK_BYTES) throw new ToolInputError(`${target.relative} is too large a notebook to edit here.`);
-  assertUnchangedSinceRead(ctx.state, target, stats);
-  const before = (await readFileConfined(ctx.workspace.root, target.absolute)).toString('utf8');
+  // An editor's buffer is read fresh (as edit_file does): the disk's mtime check is for other writers.
+  if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
+  const before = ctx.editorFiles?.readText ? await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal) : (await readFileConfined(ctx.workspace.root, target.absolute)).toString('utf8');
   let notebook: Notebook;
   try {
     notebook = JSON.parse(before) as Notebook;

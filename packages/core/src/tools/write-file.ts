@@ -3,8 +3,9 @@ import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
+import { writeEditedText } from './editor-files.js';
 import { appendFileConfined } from './file-append.js';
-import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined, workspaceTempDir, writeFileAtomic } from './file-io.js';
+import { MAX_TEXT_FILE_BYTES, assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined, workspaceTempDir } from './file-io.js';
 import { checkedBeforeAsking, guarded } from './result.js';
 import { formatBytes, looksBinary, plural, splitLines } from './text.js';
 import { defineTool, type ToolContext, type ToolDetails } from './tool.js';
@@ -62,8 +63,7 @@ export const writeFileTool = defineTool({
         return { content, details: changeDetails(write) };
       }
       // Through the editor when it offers it (appends above stay on disk: they must not read-modify-write).
-      if (ctx.editorFiles?.writeText) await ctx.editorFiles.writeText(write.target.absolute, write.after.toString('utf8'), ctx.signal);
-      else await writeFileAtomic(write.target.absolute, write.after, write.stats, { root: ctx.workspace.root, tempDir });
+      await writeEditedText(ctx, write.target, write.after, write.stats);
       await recordFileTime(ctx.state, write.target.absolute);
       const size = formatBytes(write.after.length);
       const content = write.stats ? `Replaced ${write.target.relative} (${lines}, ${size}).` : `Created ${write.target.relative} (${lines}, ${size}).`;
