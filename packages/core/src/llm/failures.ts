@@ -49,6 +49,9 @@ const DROPPED_CODES: Record<string, string> = {
   UND_ERR_CLOSED: 'connection closed',
   UND_ERR_BODY_TIMEOUT: 'the server stopped sending',
   UND_ERR_HEADERS_TIMEOUT: 'the server did not answer in time',
+  // http-fetch.ts's equivalents of undici's two timeouts.
+  BODY_TIMEOUT: 'the server stopped sending',
+  HEADERS_TIMEOUT: 'the server did not answer in time',
 };
 
 // Messages thrown by undici and the SDKs when a body ends early; they carry no error code.
@@ -72,7 +75,7 @@ const GENERIC: Required<Omit<FailureHints, 'name' | 'missingKey' | 'noModels'>> 
   rateLimit: "{name} is rate limiting requests or the quota is used up ({http}){tries}{said}. Wait a minute and try again, or check your plan's quota.",
 };
 
-/** Reduces any error thrown by fetch, @google/genai or ollama to an ErrorInfo. */
+/** Reduces any error thrown by fetch (Node's or http-fetch.ts), @google/genai or ollama to an ErrorInfo. */
 export function classifyError(error: unknown): ErrorInfo {
   const chain = causeChain(error);
   const first = chain[0];

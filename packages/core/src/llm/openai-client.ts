@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
+import { httpFetch } from './http-fetch.js';
 import { costUsd } from './pricing.js';
 import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
@@ -33,7 +34,8 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
   const told = new Set<string>();
   const context: FailureContext = { provider: definition.id, host: baseURL, hints: definition.hints };
   // maxRetries 0: Beans' own retry policy decides, with the same messages for every provider.
-  const openai = apiKey ? new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000 }) : undefined;
+  // httpFetch: node:http instead of Node's fetch, cheaper at start-up (http-fetch.ts).
+  const openai = apiKey ? new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000, fetch: httpFetch }) : undefined;
 
   async function* chatStream(request: ChatRequest): AsyncGenerator<StreamEvent, void> {
     const model = request.model || defaultModel;

@@ -1,0 +1,189 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { classifyError } from '../../src/llm/failures.js';
+import { createHttpFetch, httpFetch } from '../../src/llm/http-fetch.js';
+import { closedPort } from './helpers.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+const servers: Server[] = [];
+
+/** A real node:http server on 127.0.0.1; `closed` resolves when a request's socket closes. */
+async function serve(handler: Handler): Promise<{ url: string; closed: () => Promise<void> }> {
+  let socketClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (socketClosed = resolve));
+  const server = createServer((req, res) => {
+    req.socket.once('close', socketClosed);
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => handler(req, res, Buffer.concat(parts).toString()));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed: () => closed };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+beforeEach(() => {
+  // Every request here must go through node:http: Node's fetch would make these tests prove nothing.
+  vi.stubGlobal('fetch', () => Promise.reject(new Error('Node fetch was called')));
+});
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+describe('httpFetch', () => {
+  it('sends method, headers and body, and answers with status, headers, url and a JSON body', async () => {
+    const { url } = await serve((req, res, body) => {
+      res.writeHead(201, 'Made', [
+        ['content-type', 'application/json'],
+        ['x-request-id', 'r-1'],
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+      ]);
+      res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization, custom: req.headers['x-custom'], length: req.headers['content-length'], body: JSON.parse(body) }));
+    });
+    const headers = new Headers({ authorization: 'Bearer k', 'content-type': 'application/json' });
+    headers.set('x-custom', 'yes');
+    const response = await httpFetch(new URL('/v1/chat', url), { method: 'post', headers, body: JSON.stringify({ hi: 'é' }) });
+    expect(response.status).toBe(201);
+    expect(response.statusText).toBe('Made');
+    expect(response.ok).toBe(true);
+    expect(response.url).toBe(`${url}/v1/chat`);
+    expect(response.headers.get('x-request-id')).toBe('r-1');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(await response.json()).toEqual({ method: 'POST', auth: 'Bearer k', custom: 'yes', length: String(Buffer.byteLength('{"hi":"é"}')), body: { hi: 'é' } });
+  });
+
+  it('takes plain-object headers and byte bodies', async () => {
+    const { url } = await serve((req, res, body) => res.end(`${req.headers['x-a']}|${body}`));
+    const response = await httpFetch(url, { method: 'PUT', headers: { 'x-a': '1' }, body: new TextEncoder().encode('bytes') });
+    expect(await response.text()).toBe('1|bytes');
+  });
+
+  it('hands each chunk of a streamed body over as it arrives (NDJSON, SSE)', async () => {
+    let sendRest: () => void = () => {};
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\n\n');
+      void rest.then(() => res.end('data: {"n":2}\n\n'));
+    });
+    const response = await httpFetch(url);
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    // The server sends the second event only after the client has read the first.
+    const first = await reader.read();
+    expect(decoder.decode(first.value)).toBe('data: {"n":1}\n\n');
+    sendRest();
+    const second = await reader.read();
+    expect(decoder.decode(second.value)).toBe('data: {"n":2}\n\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('an abort mid-stream errors the body with the signal reason and closes the socket', async () => {
+    const { url, closed } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write('{"message":"one"}\n');
+    });
+    const controller = new AbortController();
+    const response = await httpFetch(url, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"message":"one"}\n');
+    controller.abort();
+    const error = await rejection(reader.read());
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(classifyError(error).kind).toBe('aborted');
+    await closed();
+  });
+
+  it('an abort before the answer rejects with the signal reason (a timeout stays a TimeoutError) and closes the socket', async () => {
+    const { url, closed } = await serve(() => {});
+    const error = await rejection(httpFetch(url, { signal: AbortSignal.timeout(50) }));
+    expect(error).toMatchObject({ name: 'TimeoutError' });
+    await closed();
+    const aborted = AbortSignal.abort();
+    expect(await rejection(httpFetch(url, { signal: aborted }))).toBe(aborted.reason);
+  });
+
+  it('a refused connection rejects like fetch: TypeError "fetch failed" whose cause is ECONNREFUSED', async () => {
+    const port = await closedPort();
+    const error = await rejection(httpFetch(`http://127.0.0.1:${port}/api/chat`, { method: 'POST', body: '{}' }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+    expect(classifyError(error)).toMatchObject({ kind: 'unreachable', detail: 'connection refused', retryable: false });
+  });
+
+  it('a body cut short by the server is a retryable dropped connection', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson', 'content-length': '1000' });
+      res.write('{"message":"partial"}\n', () => res.socket?.destroy());
+    });
+    const response = await httpFetch(url);
+    const error = await rejection(response.text());
+    expect(classifyError(error)).toMatchObject({ kind: 'network', retryable: true });
+  });
+
+  it('a body that goes silent fails after the body timeout as a dropped connection', async () => {
+    const { url, closed } = await serve((_req, res) => res.write('{"a":'));
+    const response = await createHttpFetch({ bodyTimeoutMs: 50 })(url);
+    const error = await rejection(response.text());
+    expect(classifyError(error)).toMatchObject({ kind: 'network', detail: 'the server stopped sending', retryable: true });
+    await closed();
+  });
+
+  it('decodes a gzip body it did not ask for, and sends no accept-encoding of its own', async () => {
+    const { url } = await serve((req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ asked: req.headers['accept-encoding'] ?? null })));
+    });
+    expect(await (await httpFetch(url)).json()).toEqual({ asked: null });
+  });
+
+  it('gives a null body for 204, and error statuses as responses, not throws', async () => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/empty') res.writeHead(204).end();
+      else res.writeHead(429, { 'retry-after': '3', 'content-type': 'application/json' }).end('{"error":"slow down"}');
+    });
+    const empty = await httpFetch(`${url}/empty`);
+    expect(empty.status).toBe(204);
+    expect(empty.body).toBeNull();
+    const limited = await httpFetch(`${url}/limited`);
+    expect([limited.status, limited.ok, limited.headers.get('retry-after')]).toEqual([429, false, '3']);
+    expect(await limited.json()).toEqual({ error: 'slow down' });
+  });
+
+  it('follows redirects, keeping the body on 307 and dropping Authorization for another origin', async () => {
+    const target = await serve((req, res, body) => res.end(JSON.stringify({ path: req.url, auth: req.headers.authorization ?? null, body })));
+    const { url } = await serve((req, res) => {
+      if (req.url === '/same') res.writeHead(307, { location: '/moved' }).end();
+      else res.writeHead(308, { location: `${target.url}/elsewhere` }).end();
+    });
+    const same = await httpFetch(`${url}/same`, { method: 'POST', headers: { authorization: 'Bearer k' }, body: 'payload' });
+    expect(same.redirected).toBe(true);
+    expect(same.status).toBe(200);
+    const other = await httpFetch(`${url}/other`, { method: 'POST', headers: { authorization: 'Bearer k' }, body: 'payload' });
+    expect(await other.json()).toEqual({ path: '/elsewhere', auth: null, body: 'payload' });
+    expect(other.url).toBe(`${target.url}/elsewhere`);
+  });
+
+  it('an invalid URL rejects like fetch', async () => {
+    const error = await rejection(httpFetch('http://[bad'));
+    expect(error).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+  });
+});
