@@ -70,7 +70,8 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
     ]);
     await session.submit('clean the build folder');
     // The user keeps typing ("that ...") while the question appears; the a and the Enter land in it.
-    for (let i = 0; i < 200 && !session.visible().includes('Allow shell'); i++) {
+    // Bounded by time, not keys: on a loaded machine each tmux call takes longer.
+    for (const until = Date.now() + 20_000; Date.now() < until && !session.visible().includes('Allow shell'); ) {
       session.type('th');
       await new Promise((resolve) => setTimeout(resolve, 40));
     }

@@ -15,17 +15,19 @@ import { makeContext, makeOutsideDir, makeWorkspace, run } from './helpers.js';
  */
 const SWAPPER = `
 const fs = require('node:fs');
-const [dir, parked, outside] = process.argv.slice(1);
-const end = Date.now() + Number(process.argv[4]);
+const [dir, parked, outside, millis, stop] = process.argv.slice(1);
+const end = Date.now() + Number(millis);
 // Each state lasts a little while, so checks and uses of the path fall into different states.
 const dwell = () => { const until = process.hrtime.bigint() + 200_000n; while (process.hrtime.bigint() < until); };
-while (Date.now() < end) {
+while (Date.now() < end && !fs.existsSync(stop)) {
   try { fs.renameSync(dir, parked); fs.symlinkSync(outside, dir); } catch {}
   dwell();
   try { fs.unlinkSync(dir); fs.renameSync(parked, dir); } catch {}
   dwell();
 }
 `;
+
+const MIN_CALLS = 240;
 
 /** Files outside with the names the model writes: a read through the swapped folder would find them. */
 const CANARIES = { 'f.txt': 'alpha OUTSIDE-SECRET\n', 'new.txt': 'OUTSIDE-SECRET\n' };
@@ -36,13 +38,15 @@ async function race(options: { git: boolean; millis: number }): Promise<{ outsid
   for (const [name, content] of Object.entries(CANARIES)) writeFileSync(path.join(outsideDir, name), content);
   const leaked: string[] = [];
   const dir = path.join(ws.root, 'sub');
-  const swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(ws.root, '.parked'), outsideDir, String(options.millis)], { stdio: 'ignore' });
+  // The race lasts `millis` and at least MIN_CALLS calls (a loaded machine makes fewer a second), at most 25 s.
+  const stop = path.join(makeOutsideDir(), 'stop');
+  const swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(ws.root, '.parked'), outsideDir, '25000', stop], { stdio: 'ignore' });
   const exited = new Promise((resolve) => swapper.on('exit', resolve));
   let calls = 0;
   let ok = 0;
-  const end = Date.now() + options.millis;
+  const started = Date.now();
   try {
-    while (Date.now() < end) {
+    while ((Date.now() < started + options.millis || calls < MIN_CALLS) && Date.now() < started + 25_000) {
       const ctx = makeContext(ws);
       const write = await run(writeFileTool, { path: 'sub/f.txt', content: `alpha ${calls}\n` }, ctx);
       const append = await run(writeFileTool, { path: 'sub/new.txt', content: 'x\n', append: true }, ctx);
@@ -53,6 +57,7 @@ async function race(options: { git: boolean; millis: number }): Promise<{ outsid
       for (const result of [write, append, edit, nested]) if (JSON.stringify(result).includes('OUTSIDE-SECRET')) leaked.push(JSON.stringify(result).slice(0, 200));
     }
   } finally {
+    writeFileSync(stop, '');
     await exited;
   }
   for (const file of ['sub/f.txt', 'sub/new.txt']) {
