@@ -1,10 +1,17 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { classifyError } from '../../src/llm/failures.js';
 import { createHttpFetch, httpFetch } from '../../src/llm/http-fetch.js';
 import { closedPort } from './helpers.js';
+
+const HTTP_FETCH = path.resolve(import.meta.dirname, '../../src/llm/http-fetch.ts');
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -182,8 +189,47 @@ describe('httpFetch', () => {
     expect(other.url).toBe(`${target.url}/elsewhere`);
   });
 
+  it("leaves proxied set-ups (NODE_USE_ENV_PROXY) and kinds of body it does not send to Node's fetch", async () => {
+    const { url } = await serve((_req, res) => res.end('direct'));
+    const nodeFetch = vi.fn(() => Promise.resolve(new Response('through fetch')));
+    vi.stubGlobal('fetch', nodeFetch);
+    expect(await (await httpFetch(url)).text()).toBe('direct');
+    vi.stubEnv('NODE_USE_ENV_PROXY', '1');
+    expect(await (await httpFetch(url)).text()).toBe('through fetch');
+    vi.unstubAllEnvs();
+    expect(await (await httpFetch(url, { method: 'POST', body: new Blob(['x']) })).text()).toBe('through fetch');
+    expect(nodeFetch).toHaveBeenCalledTimes(2);
+  });
+
   it('an invalid URL rejects like fetch', async () => {
     const error = await rejection(httpFetch('http://[bad'));
     expect(error).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
+  });
+});
+
+describe('httpFetch over https', () => {
+  it('trusts the CAs in NODE_EXTRA_CA_CERTS, and a certificate nobody vouches for fails as unreachable', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'beans-https-'));
+    try {
+      const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => res.end('secure hello'));
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      // NODE_EXTRA_CA_CERTS is read when Node starts: each case is its own process.
+      // The child prints the body, or the error with its cause (plain data classifyError reads).
+      const script = `const { httpFetch } = await import(${JSON.stringify(HTTP_FETCH)});
+        try { console.log(await (await httpFetch(${JSON.stringify(url)})).text()); }
+        catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message, cause: { name: e.cause?.name, message: e.cause?.message, code: e.cause?.code } })); }`;
+      const run = (env: NodeJS.ProcessEnv) =>
+        new Promise<string>((resolve, reject) => execFile(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...env } }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))));
+      expect(await run({ NODE_EXTRA_CA_CERTS: cert })).toBe('secure hello');
+      const refused = JSON.parse(await run({})) as unknown;
+      expect(refused).toMatchObject({ message: 'fetch failed', cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });
+      expect(classifyError(refused)).toMatchObject({ kind: 'unreachable', detail: 'self-signed TLS certificate', retryable: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
