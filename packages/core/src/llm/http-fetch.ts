@@ -1,5 +1,7 @@
-import http from 'node:http';
-import https from 'node:https';
+import type * as Http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
 
 /**
  * A `fetch` for the provider SDKs built on node:http/node:https instead of Node's fetch (undici).
@@ -106,7 +108,17 @@ function requestHeaders(init: RequestInit['headers']): [string, string][] {
   return pairs;
 }
 
-function send(url: URL, method: string, headers: [string, string][], body: Buffer | null, signal: AbortSignal | undefined, headersTimeoutMs: number): Promise<http.IncomingMessage> {
+/**
+ * node:http or node:https as CommonJS modules, not `import http from 'node:http'`: an ESM import of
+ * node:http builds its namespace by reading every export, and its lazy `WebSocket` export loads all
+ * of undici (~25 ms of CPU). process.getBuiltinModule is Node >= 22.3; require covers 22.0-22.2.
+ */
+function transport(url: URL): typeof Http | typeof Https {
+  const id = url.protocol === 'https:' ? 'node:https' : 'node:http';
+  return (process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id)) as typeof Http | typeof Https;
+}
+
+function send(url: URL, method: string, headers: [string, string][], body: Buffer | null, signal: AbortSignal | undefined, headersTimeoutMs: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const outgoing = new Map<string, string>();
     for (const [name, value] of headers) {
@@ -116,7 +128,7 @@ function send(url: URL, method: string, headers: [string, string][], body: Buffe
     if (!outgoing.has('accept')) outgoing.set('accept', '*/*');
     if (body) outgoing.set('content-length', String(body.byteLength));
     else if (method === 'POST' || method === 'PUT') outgoing.set('content-length', '0');
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method, headers: Object.fromEntries(outgoing) });
+    const request = transport(url).request(url, { method, headers: Object.fromEntries(outgoing) });
     const onAbort = () => {
       request.destroy();
       reject(signal!.reason);
@@ -140,7 +152,7 @@ function send(url: URL, method: string, headers: [string, string][], body: Buffe
   });
 }
 
-function toResponse(res: http.IncomingMessage, url: URL, method: string, redirected: boolean, signal: AbortSignal | undefined, bodyTimeoutMs: number): Response {
+function toResponse(res: IncomingMessage, url: URL, method: string, redirected: boolean, signal: AbortSignal | undefined, bodyTimeoutMs: number): Response {
   const status = res.statusCode ?? 0;
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
@@ -158,7 +170,7 @@ function toResponse(res: http.IncomingMessage, url: URL, method: string, redirec
 }
 
 /** The socket's bytes, decoded if the server compressed them, one chunk per read, paused while unread. */
-function bodyStream(res: http.IncomingMessage, signal: AbortSignal | undefined, bodyTimeoutMs: number): ReadableStream<Uint8Array> {
+function bodyStream(res: IncomingMessage, signal: AbortSignal | undefined, bodyTimeoutMs: number): ReadableStream<Uint8Array> {
   let source: NodeJS.ReadableStream & { destroy(error?: Error): void; pause(): unknown; resume(): unknown } = res;
   let timer: NodeJS.Timeout | undefined;
   let finished = false;
