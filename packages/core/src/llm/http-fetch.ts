@@ -194,6 +194,8 @@ function bodyStream(res: IncomingMessage, signal: AbortSignal | undefined, bodyT
       };
       onAbort = () => fail(signal!.reason);
       signal?.addEventListener('abort', onAbort, { once: true });
+      // Aborted between the answer's headers and here (a microtask apart): no event will come.
+      if (signal?.aborted) return onAbort();
       const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
       if (encoding === 'gzip' || encoding === 'x-gzip' || encoding === 'deflate' || encoding === 'br') {
         // Loaded only when a server compresses what was not asked to be compressed.
