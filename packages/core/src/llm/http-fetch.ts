@@ -154,6 +154,11 @@ function send(url: URL, method: string, headers: [string, string][], body: Buffe
 
 function toResponse(res: IncomingMessage, url: URL, method: string, redirected: boolean, signal: AbortSignal | undefined, bodyTimeoutMs: number): Response {
   const status = res.statusCode ?? 0;
+  // Node's parser takes any 3-digit status; a Response cannot hold one outside 200-599.
+  if (status < 200 || status > 599) {
+    res.destroy();
+    throw new TypeError('fetch failed', { cause: new Error(`invalid HTTP status ${status}`) });
+  }
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
   const init = { status, statusText: res.statusMessage ?? '', headers };

@@ -201,6 +201,12 @@ describe('httpFetch', () => {
     expect(nodeFetch).toHaveBeenCalledTimes(2);
   });
 
+  it('a status a Response cannot hold rejects like fetch instead of throwing a RangeError', async () => {
+    const { url } = await serve((_req, res) => res.writeHead(600).end('odd'));
+    const error = await rejection(httpFetch(url));
+    expect(error).toMatchObject({ name: 'TypeError', message: 'fetch failed', cause: { message: 'invalid HTTP status 600' } });
+  });
+
   it('an invalid URL rejects like fetch', async () => {
     const error = await rejection(httpFetch('http://[bad'));
     expect(error).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
