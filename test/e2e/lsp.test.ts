@@ -2,7 +2,7 @@
 // the built bin/beans: the diagnostics of an edit reach the model's next request, the lsp tool's
 // goToDefinition and findReferences answer, a Claude Code plugin declaration loads unchanged, a
 // repository's own .lsp.json waits for trust, and nothing is left running when beans exits.
-import { existsSync, mkdirSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempRepo, runBeans, scriptedOllama, type TempRepo } from './harness.ts';
@@ -33,12 +33,22 @@ function processesIn(dir: string): string[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cwd = readlinkSync(`/proc/${entry}/cwd`);
-      if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push(entry);
+      // The command line too, so a failure names what was left.
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push(`${entry} ${readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()}`);
     } catch {
       // Gone, or not ours.
     }
   }
   return found;
+}
+
+/**
+ * What is still running in `dir` a moment after beans exited: a process SIGKILLed just before the
+ * exit may take the kernel a little while to tear down on a loaded machine; an orphan stays.
+ */
+async function processesLeftIn(dir: string): Promise<string[]> {
+  for (let waited = 0; waited < 3_000 && processesIn(dir).length > 0; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  return processesIn(dir);
 }
 
 const typescriptServer = {
@@ -85,7 +95,7 @@ describe('language servers (issue 35)', () => {
     const references = lastToolResult(requests[3]!);
     for (const place of ['src/util.ts:1:17', 'src/main.ts:1:10', 'src/main.ts:3:30', 'src/main.ts:4:22', 'src/bad.ts:1:10']) expect(references).toContain(place);
     expect(lastToolResult(requests[4]!)).toContain("The language server reports new problems in files this command changed:\nsrc/main.ts:5:14 error TS2322: Type 'string' is not assignable to type 'number'.");
-    expect(processesIn(repo.dir)).toEqual([]);
+    expect(await processesLeftIn(repo.dir)).toEqual([]);
   });
 
   it('no server configured: no lsp tool, nothing started', async () => {
@@ -106,7 +116,7 @@ describe('language servers (issue 35)', () => {
     const { result, requests } = await run(repo, [{ toolCalls: [{ name: 'edit_file', args: { path: 'app.py', old_string: '"hi " + name', new_string: '"hi " + 3' } }] }, { text: 'done' }]);
     expect(result.code, result.stderr).toBe(0);
     expect(lastToolResult(requests[1]!)).toMatch(/app\.py:2:12 error reportOperatorIssue: Operator "\+" not supported for types/);
-    expect(processesIn(repo.dir)).toEqual([]);
+    expect(await processesLeftIn(repo.dir)).toEqual([]);
   });
 
   it("a repository's own .lsp.json waits for trust", { timeout: 60_000 }, async () => {
