@@ -1,23 +1,36 @@
-import { NoModelError, newDeclarationsQuestion, workspaceTrustQuestion } from '@beans/core';
+import { NoModelError, gitBranch, loadConfig, newDeclarationsQuestion, resolveWorkspace, workspaceTrustQuestion } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import { createChatHost } from './chat-host-impl.js';
 import { configFlags, type CliOptions } from './options.js';
+import { drawFirstFrame, type FirstFrame } from './ui/first-frame.js';
 
 /** `beans` / `beans chat`: the Ink UI over one session. */
 export async function runInteractive(options: CliOptions): Promise<number> {
-  // A folder whose own files ask for looser permissions, hooks or MCP servers asks once, first.
-  const question = await workspaceTrustQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
-  if (question) {
-    const { settleWorkspaceTrust } = await import('./ui/trust-prompt.js');
-    if ((await settleWorkspaceTrust(question)) === 'interrupted') return 130;
-  }
-  // A trusted folder that declares a server or hook it did not when trusted asks about each one.
-  const approval = await newDeclarationsQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
-  if (approval) {
-    const { settleNewDeclarations } = await import('./ui/trust-prompt.js');
-    if ((await settleNewDeclarations(approval)) === 'interrupted') return 130;
+  const noColor = Boolean(process.env.NO_COLOR);
+  // The prompt and status line first, from the settings alone: trust, plugins, the session and the
+  // UI's libraries load after it (README "Start-up").
+  const frame = await firstFrame(options, noColor);
+  try {
+    // A folder whose own files ask for looser permissions, hooks or MCP servers asks once, first.
+    const question = await workspaceTrustQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
+    if (question) {
+      frame?.clear();
+      const { settleWorkspaceTrust } = await import('./ui/trust-prompt.js');
+      if ((await settleWorkspaceTrust(question)) === 'interrupted') return 130;
+    }
+    // A trusted folder that declares a server or hook it did not when trusted asks about each one.
+    const approval = await newDeclarationsQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
+    if (approval) {
+      frame?.clear();
+      const { settleNewDeclarations } = await import('./ui/trust-prompt.js');
+      if ((await settleNewDeclarations(approval)) === 'interrupted') return 130;
+    }
+  } catch (error) {
+    frame?.clear();
+    throw error;
   }
   const app = await createCliSession(options, 'chat').catch(async (error: unknown) => {
+    frame?.clear();
     // Nothing can answer (no key, no Ollama, no local model): one keypress pulls the default model.
     if (!(error instanceof NoModelError) || !process.stdin.isTTY) throw error;
     const { offerDefaultModel } = await import('./commands/models-pull.js');
@@ -26,11 +39,34 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   });
   const host = createChatHost(app);
   const { runChat } = await import('./ui/run-chat.js');
-  const code = await runChat(host, { noColor: Boolean(process.env.NO_COLOR), openResume: options.resume === true });
+  const code = await runChat(host, { noColor, openResume: options.resume === true, ...(frame ? { firstFrame: frame } : {}) });
   await app.end('prompt_input_exit');
   // Chat never leaves the model's background commands behind: it says so, then stops them.
   const running = app.backgroundTasks.list().filter((task) => task.state === 'running');
   if (running.length > 0) process.stderr.write(`beans: stopping ${running.length} background task${running.length === 1 ? '' : 's'}: ${running.map((task) => `${task.id} (${task.command})`).join(', ')}\n`);
   await app.close();
   return code;
+}
+
+/**
+ * The first frame from the settings (theme, key bindings, permission mode, a named model) and the
+ * branch; none when the settings do not load (the session reports why, as before) or `-r` opens
+ * the resume picker over the chat.
+ */
+async function firstFrame(options: CliOptions, noColor: boolean): Promise<FirstFrame | undefined> {
+  if (options.resume === true || !process.stdin.isTTY) return undefined;
+  const workspace = resolveWorkspace();
+  const config = await loadConfig({ workspaceRoot: workspace.root, cwd: workspace.cwd, env: process.env, flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust }).catch(() => undefined);
+  if (!config) return undefined;
+  const { values } = config;
+  return drawFirstFrame(process.stdout, process.stdin, {
+    width: Math.max(20, process.stdout.columns || 80),
+    rows: Math.max(6, process.stdout.rows || 24),
+    theme: values.ui.theme ?? 'dark',
+    noColor,
+    mode: values.permissions.mode,
+    ...(values.model ? { model: values.model } : {}),
+    branch: gitBranch(workspace.root),
+    vim: values.editorMode === 'vim',
+  });
 }

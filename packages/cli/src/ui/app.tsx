@@ -45,7 +45,7 @@ function useTicker(active: boolean): void {
 export function ChatApp({ controller, noColor }: { controller: ChatController; noColor: boolean }) {
   useSyncExternalStore(controller.subscribe, controller.getVersion);
   const screen = useScreen((width) => controller.setWidth(width));
-  useKeys(controller.handleKey);
+  useKeys(controller.handleKey, () => controller.startingUp);
   const moving = controller.busy || controller.transcript.hasLive || controller.hint !== undefined;
   useTicker(moving);
   const now = Date.now();

@@ -57,6 +57,11 @@ export class ChatController {
   theme: ThemeName;
   /** Set on exit: the live area disappears so the terminal keeps only the transcript. */
   closed = false;
+  /**
+   * Start-up after a first frame drawn before the session (run-chat): keys typed meanwhile pile up
+   * and arrive as one read, so an unbracketed Enter in it stays Enter (keys.ts typedReads).
+   */
+  startingUp = false;
   /** The workspace's git branch for the footer, read again after each message. */
   branch?: string;
   /** The `statusLine` setting's command, drawn above the footer. */

@@ -194,3 +194,14 @@ export class KeyDecoder {
     return out;
   }
 }
+
+/**
+ * Keys typed while start-up keeps the process busy pile up and arrive as one read ("hi\rmore"),
+ * which KeyDecoder would take for pasted text and its Enter for a newline. A paste is bracketed from
+ * the first frame on (ESC[200~ ... ESC[201~), so an unbracketed carriage return here was typed:
+ * it stays Enter (Alt+Enter, ESC CR, stays a newline).
+ */
+export function typedReads(text: string): string[] {
+  if (text.includes('\x1b[200~')) return text ? [text] : [];
+  return text.split(/(?<!\x1b)(\r)/).filter((part) => part !== '');
+}

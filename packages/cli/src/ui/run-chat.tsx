@@ -1,7 +1,9 @@
 import type { ChatHost } from '../chat-host.js';
+import type { FirstFrame } from './first-frame.js';
 import { ChatController } from './controller.js';
 import { editDraftExternally } from './external-editor.js';
 import { loadHighlighter } from './highlight.js';
+import { KeyDecoder } from './keys.js';
 import { suspendAsJob } from './suspend.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
 
@@ -15,6 +17,8 @@ export interface RunChatOptions {
   debug?: boolean;
   /** `beans -r` without an id: the resume picker opens over the new session. */
   openResume?: boolean;
+  /** The prompt drawn before the session was built (first-frame.ts): erased as Ink draws in its place. */
+  firstFrame?: FirstFrame;
 }
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -23,6 +27,8 @@ const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 const CLEAR_TERMINAL = '\x1b[2J\x1b[3J\x1b[H';
 /** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
 export const RESIZE_SETTLE_MS = 60;
+/** How long after the chat's own first frame keys are still taken as typed ahead (first-frame.ts). */
+const STARTUP_TYPING_MS = 500;
 
 /**
  * Loads Ink and React with the environment the interactive UI needs, then puts it back (the shell
@@ -45,6 +51,19 @@ async function loadMount(): Promise<typeof import('./mount.js')> {
       else process.env[key] = value;
     }
   }
+}
+
+/**
+ * The first frame drawn before the session (first-frame.ts) goes in the same write as Ink's first
+ * output: erased any sooner, the screen would stay empty while React renders (~20-40 ms).
+ */
+function eraseBeforeFirstWrite(stdout: NodeJS.WriteStream, erase: string): void {
+  if (!erase) return;
+  const write = stdout.write;
+  stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+    stdout.write = write;
+    return (write as (...args: unknown[]) => boolean).call(this, typeof chunk === 'string' ? erase + chunk : (write.call(this, erase), chunk), ...rest);
+  } as typeof stdout.write;
 }
 
 /**
@@ -87,11 +106,20 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
+  if (options.firstFrame) eraseBeforeFirstWrite(stdout, options.firstFrame.handOver());
   instance = mount();
+  // Keys typed while the session was built, in order and before anything Ink reads itself.
+  const typedAhead = new KeyDecoder();
+  options.firstFrame?.replay((input) => {
+    for (const event of typedAhead.decode(input)) controller.handleKey(event);
+  });
+  controller.startingUp = options.firstFrame !== undefined;
   // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
   setImmediate(() => {
     void loadHighlighter();
     host.afterFirstFrame();
+    // The work above keeps the process busy a moment more: keys typed during it still pile up.
+    setTimeout(() => (controller.startingUp = false), STARTUP_TYPING_MS).unref?.();
   });
   if (options.openResume) controller.runCommand('resume');
   // React commits the closing frame (no live area) in a microtask; unmount after it.
