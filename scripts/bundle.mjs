@@ -4,7 +4,7 @@
 // The bundle sits as deep in the tree as packages/core/dist/runtime, so paths that core resolves
 // from its own file (the built-in plugins folder) point to the same place.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -83,3 +83,21 @@ if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 
 // main.js imports ./acp/index.js; in the bundle that module is the acp.js entry beside it.
 const acpEntry = { name: 'acp-entry', setup: (build) => build.onResolve({ filter: /^\.\/acp\/index\.js$/ }, () => ({ path: './acp.js', external: true })) };
 await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, external: [...common.external, './cli.js'], outdir, plugins: [acpEntry] });
+
+// V8 keeps each module's source text for as long as the process lives (functions compile lazily
+// from it), and one character above U+00FF makes the whole text two bytes per character. esbuild
+// escapes strings but prints comments and regular expressions as written: a dash in a comment of
+// the OpenAI SDK doubled its 1 MB. Comment lines are made ASCII here (an escape reads the same in a
+// comment); Beans' own regular expressions write theirs as escapes (tools/background-tasks.ts).
+const nonAscii = /[^\x00-\x7f]/;
+const commentLine = /^\s*(\/\/|\/\*|\*)/;
+// Code units one by one: an emoji becomes its two surrogate escapes.
+const escapeUnit = (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
+for (const name of readdirSync(outdir)) {
+  if (!name.endsWith('.js')) continue;
+  const file = path.join(outdir, name);
+  const source = readFileSync(file, 'utf8');
+  if (!nonAscii.test(source)) continue;
+  const lines = source.split('\n').map((line) => (nonAscii.test(line) && commentLine.test(line) ? line.replace(/[^\x00-\x7f]/g, escapeUnit) : line));
+  writeFileSync(file, lines.join('\n'));
+}

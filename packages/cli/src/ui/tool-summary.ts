@@ -56,7 +56,7 @@ function shellLines(text: string): number {
   for (const [index, row] of rows.entries()) {
     if (index === 0 && /^(Exit code -?\d+\.|Killed by .*\.|Timed out after )/.test(row)) continue;
     if (row === '(no output)') continue;
-    const marker = /^… \[([\d,]+) lines cut\] …$/.exec(row);
+    const marker = /^\u2026 \[([\d,]+) lines cut\] \u2026$/.exec(row);
     if (marker) {
       cut += number(marker[1]!);
       continue;

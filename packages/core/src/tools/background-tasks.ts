@@ -307,7 +307,7 @@ export class BackgroundTasks {
       const text = task.unread.render();
       task.unread = new HeadTailBuffer(UNREAD_LIMITS);
       if (!text) return;
-      const cutMarker = /^… \[[\d,]+ lines cut\] …$/;
+      const cutMarker = /^\u2026 \[[\d,]+ lines cut\] \u2026$/;
       for (const line of text.split('\n')) {
         // With a filter, the cut is told in a note (read's linesCut), not as a line that matches nothing.
         if (!options.filter) pending.push(line);
