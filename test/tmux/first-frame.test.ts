@@ -44,4 +44,27 @@ describe.skipIf(!hasTmux)('the chat draws its prompt before the session is built
     // The hook's context came with it: the prompt waited for the whole session.
     expect(prompt).toContain('Session note: released');
   });
+
+  test('Ctrl+C twice before the session is ready stops the start, as the terminal interrupt did before', async () => {
+    const server = await startScriptedOllama({ turns: [{ text: 'hi there' }] });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const go = path.join(workspace.home, 'go');
+    const hold = `while [ ! -f '${go}' ]; do sleep 0.05; done`;
+    mkdirSync(path.join(workspace.home, '.config', 'beans-agent'), { recursive: true });
+    writeFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hold }] }] } }));
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' } });
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything', 15_000);
+    try {
+      // One Ctrl+C is kept for the chat (where it shows a hint); the second stops the start.
+      session.press('C-c');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(session.screen()).not.toContain('[beans exited');
+      session.press('C-c');
+      const screen = await session.waitForText('[beans exited with 130]', 10_000);
+      expect(screen).not.toContain('Ask anything');
+    } finally {
+      writeFileSync(go, '');
+    }
+  });
 });

@@ -59,7 +59,7 @@ async function firstFrame(options: CliOptions, noColor: boolean): Promise<FirstF
   const config = await loadConfig({ workspaceRoot: workspace.root, cwd: workspace.cwd, env: process.env, flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust }).catch(() => undefined);
   if (!config) return undefined;
   const { values } = config;
-  return drawFirstFrame(process.stdout, process.stdin, {
+  const frame: FirstFrame | undefined = drawFirstFrame(process.stdout, process.stdin, {
     width: Math.max(20, process.stdout.columns || 80),
     rows: Math.max(6, process.stdout.rows || 24),
     theme: values.ui.theme ?? 'dark',
@@ -68,5 +68,10 @@ async function firstFrame(options: CliOptions, noColor: boolean): Promise<FirstF
     ...(values.model ? { model: values.model } : {}),
     branch: gitBranch(workspace.root),
     vim: values.editorMode === 'vim',
+  }, () => {
+    // Ctrl+C twice before the chat reads keys: as the terminal's interrupt was before raw mode.
+    frame?.clear();
+    process.kill(process.pid, 'SIGINT');
   });
+  return frame;
 }

@@ -98,6 +98,8 @@ export interface FirstFrame {
   clear(): void;
 }
 
+/** Ctrl+C twice within this long stops the start (the chat's own double Ctrl+C). */
+const INTERRUPT_MS = 2000;
 const SYNC_START = '\x1b[?2026h';
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
@@ -108,7 +110,7 @@ const BRACKETED_PASTE_OFF = '\x1b[?2004l';
  * Draws the first frame and reads the keys typed from then on (raw mode: nothing is echoed), each
  * read kept apart: Enter after a word must stay Enter, not become a line of a paste (keys.ts).
  */
-export function drawFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream, info: FirstFrameInfo): FirstFrame {
+export function drawFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream, info: FirstFrameInfo, onInterrupt?: () => void): FirstFrame {
   const lines = firstFrameLines(info);
   // As Ink's log-update: each row ends with a newline, and erasing takes the row the cursor is on too.
   const erase = `\x1b[2K${'\x1b[1A\x1b[2K'.repeat(lines.length)}\x1b[G`;
@@ -117,17 +119,27 @@ export function drawFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStr
   const typed: string[] = [];
   let deliver: (input: string) => void = (input) => void typed.push(input);
   const decoder = new StringDecoder('utf8');
+  // Raw mode turns Ctrl+C into a key: before the chat reads keys, twice within two seconds (as in
+  // the chat) stops the start (a hook or server that hangs must not hold the terminal).
+  let lastCtrlC = 0;
   const onData = (chunk: Buffer | string) => {
     const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (onInterrupt && !handedOver && text.includes('\x03')) {
+      const now = Date.now();
+      if ((text.split('\x03').length > 2 || now - lastCtrlC < INTERRUPT_MS) && !done) return onInterrupt();
+      lastCtrlC = now;
+    }
     for (const input of typedReads(text)) deliver(input);
   };
   stdin.on('data', onData);
   stdout.write(`${BRACKETED_PASTE_ON}${HIDE_CURSOR}${linesToAnsi(lines, info.theme, info.noColor)}\n`);
   let done = false;
+  let handedOver = false;
   return {
     handOver() {
       if (done) return '';
       done = true;
+      handedOver = true;
       // Reads go on here until Ink adds its 'readable' listener (as it mounts). Pausing now would
       // stop the terminal's reads a tick after Ink found them running, and the chat would hear nothing.
       const handOff = (event: string | symbol) => {
