@@ -72,6 +72,8 @@ async function firstFrame(options: CliOptions, noColor: boolean): Promise<FirstF
     // Ctrl+C twice before the chat reads keys: as the terminal's interrupt was before raw mode.
     frame?.clear();
     process.kill(process.pid, 'SIGINT');
+    // A library that handles SIGINT (and lets the process live) must not keep it running.
+    setTimeout(() => process.exit(130), 1000);
   });
   return frame;
 }
