@@ -100,6 +100,8 @@ export interface FirstFrame {
 
 /** Ctrl+C twice within this long stops the start (the chat's own double Ctrl+C). */
 const INTERRUPT_MS = 2000;
+/** Erase the screen and the scrollback, cursor home (run-chat's CLEAR_TERMINAL). */
+const CLEAR_TERMINAL = '\x1b[2J\x1b[3J\x1b[H';
 const SYNC_START = '\x1b[?2026h';
 const HIDE_CURSOR = '\x1b[?25l';
 const SHOW_CURSOR = '\x1b[?25h';
@@ -133,6 +135,17 @@ export function drawFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStr
   };
   stdin.on('data', onData);
   stdout.write(`${BRACKETED_PASTE_ON}${HIDE_CURSOR}${linesToAnsi(lines, info.theme, info.noColor)}\n`);
+  // A resize reflows the rows already drawn, so counting them back up no longer erases the frame:
+  // then the screen is cleared instead, as the chat itself does after a resize (run-chat repaint).
+  let reflowed = false;
+  const onResize = () => {
+    reflowed = true;
+  };
+  stdout.on?.('resize', onResize);
+  const eraseNow = () => {
+    stdout.off?.('resize', onResize);
+    return reflowed ? CLEAR_TERMINAL : erase;
+  };
   let done = false;
   let handedOver = false;
   return {
@@ -148,7 +161,7 @@ export function drawFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStr
         stdin.off('newListener', handOff);
       };
       stdin.on('newListener', handOff);
-      return `${SYNC_START}${erase}`;
+      return `${SYNC_START}${eraseNow()}`;
     },
     replay(to) {
       for (const input of typed.splice(0)) to(input);
@@ -159,7 +172,7 @@ export function drawFirstFrame(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStr
       done = true;
       stdin.off('data', onData);
       stdin.pause();
-      stdout.write(`${erase}${SHOW_CURSOR}${BRACKETED_PASTE_OFF}`);
+      stdout.write(`${eraseNow()}${SHOW_CURSOR}${BRACKETED_PASTE_OFF}`);
       if (raw) stdin.setRawMode(false);
     },
   };

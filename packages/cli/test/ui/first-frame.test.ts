@@ -83,4 +83,13 @@ describe('the first frame drawn before the session (issue #36)', () => {
     expect(stdin.listenerCount('data')).toBe(0);
     expect(frame.handOver()).toBe('');
   });
+
+  test('a resize before the chat takes over: the screen is cleared instead of counting reflowed rows back up', () => {
+    const stdout = Object.assign(new EventEmitter(), { written: '', write(text: string) { this.written += text; return true; } });
+    const stdin = Object.assign(new EventEmitter(), { isTTY: true, isRaw: false, setRawMode(on: boolean) { this.isRaw = on; }, pause() {} });
+    const frame = drawFirstFrame(stdout as unknown as NodeJS.WriteStream, stdin as unknown as NodeJS.ReadStream, { width: 40, rows: 20, theme: 'dark', noColor: true, mode: 'default', vim: false });
+    stdout.emit('resize');
+    expect(frame.handOver()).toBe('\x1b[?2026h\x1b[2J\x1b[3J\x1b[H');
+    expect(stdout.listenerCount('resize')).toBe(0);
+  });
 });
