@@ -60,9 +60,7 @@ export class RunningServer {
   hasPublished = false;
   /** True once a publication named its document version: then a publication is known fresh by its version. */
   private namesVersions = false;
-  /** When each document was last sent. */
-  private readonly sentAt = new Map<string, number>();
-  /** The last change of each document and how long its answer took so far, to learn how fast the server answers. */
+  /** When each document was last sent, and how long its answer has taken so far, to learn how fast the server answers. */
   private readonly answering = new Map<string, { sent: number; cold: boolean; ms?: number }>();
   /** How long recent changes took to be answered, by document and when it was sent; warm server only (ms). */
   private readonly answers = new Map<string, number>();
@@ -160,7 +158,8 @@ export class RunningServer {
       // A publication for an older version of a document we changed since is already stale.
       if (version !== undefined && params.version < version) return;
     }
-    const sent = this.sentAt.get(uri);
+    const answer = this.answering.get(uri);
+    const sent = answer?.sent;
     // A server that names no version (typescript-language-server) may publish what it computed for
     // the text before a change just after the change: its own answer comes later, after its delay.
     // (A document just opened had no text before.)
@@ -170,8 +169,7 @@ export class RunningServer {
     if (sameAnswer && !previous.early && !early) remember(this.burstGaps, now - previous.at);
     // How long the server took to answer a change: to the last part of the answer, so a
     // publication for the text before the change does not pass for a fast answer.
-    const answer = this.answering.get(uri);
-    if (answer && answer.sent === sent && (answer.ms === undefined || sameAnswer)) {
+    if (answer && (answer.ms === undefined || sameAnswer)) {
       answer.ms = now - answer.sent;
       if (answer.cold) this.coldAnswerMs = answer.ms;
       else {
@@ -268,7 +266,6 @@ export class RunningServer {
     const version = (this.versions.get(uri) ?? 0) + 1;
     const at = Date.now();
     this.versions.set(uri, version);
-    this.sentAt.set(uri, at);
     this.answering.set(uri, { sent: at, cold: !this.hasPublished });
     if (version === 1) await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
     else await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
