@@ -4,7 +4,8 @@ import { renderInput } from './input-view.js';
 import { renderStatus } from './status-line.js';
 import { S, span, type SpanStyle, type StyledLine } from './styled.js';
 import { typedReads } from './keys.js';
-import { THEMES, type ThemeName } from './theme.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, CLEAR_TERMINAL, HIDE_CURSOR, SHOW_CURSOR, SYNC_START } from './terminal-codes.js';
+import { THEMES, textProps, type ThemeName } from './theme.js';
 
 /**
  * The chat's first frame (the input box and the status line) drawn as plain escape sequences
@@ -56,18 +57,18 @@ function colorCode(color: string, env: NodeJS.ProcessEnv): string | undefined {
 
 /** Styled rows as terminal text under a theme (NO_COLOR keeps bold, dim and inverse, as the chat does). */
 export function linesToAnsi(lines: StyledLine[], theme: ThemeName, noColor: boolean, env: NodeJS.ProcessEnv = process.env): string {
-  const colors = THEMES[theme];
+  // The same props the chat gives Ink's <Text> (theme colours, NO_COLOR, a theme without dim), as SGR codes.
   const sgr = (style: SpanStyle | undefined): string[] => {
-    if (!style) return [];
+    const props = textProps(style, noColor, THEMES[theme]);
     const codes: string[] = [];
-    const color = noColor || !style.color ? undefined : colorCode(colors.colors[style.color] ?? style.color, env);
+    const color = props.color ? colorCode(props.color, env) : undefined;
     if (color) codes.push(color);
-    if (style.bold) codes.push('1');
-    if (style.dim && !colors.noDim) codes.push('2');
-    if (style.italic) codes.push('3');
-    if (style.underline) codes.push('4');
-    if (style.inverse) codes.push('7');
-    if (style.strikethrough) codes.push('9');
+    if (props.bold) codes.push('1');
+    if (props.dimColor) codes.push('2');
+    if (props.italic) codes.push('3');
+    if (props.underline) codes.push('4');
+    if (props.inverse) codes.push('7');
+    if (props.strikethrough) codes.push('9');
     return codes;
   };
   return lines
@@ -100,13 +101,6 @@ export interface FirstFrame {
 
 /** Ctrl+C twice within this long stops the start (the chat's own double Ctrl+C). */
 const INTERRUPT_MS = 2000;
-/** Erase the screen and the scrollback, cursor home (run-chat's CLEAR_TERMINAL). */
-const CLEAR_TERMINAL = '\x1b[2J\x1b[3J\x1b[H';
-const SYNC_START = '\x1b[?2026h';
-const HIDE_CURSOR = '\x1b[?25l';
-const SHOW_CURSOR = '\x1b[?25h';
-const BRACKETED_PASTE_ON = '\x1b[?2004h';
-const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 /**
  * Draws the first frame and reads the keys typed from then on (raw mode: nothing is echoed), each

@@ -5,6 +5,7 @@ import { editDraftExternally } from './external-editor.js';
 import { loadHighlighter } from './highlight.js';
 import { KeyDecoder } from './keys.js';
 import { suspendAsJob } from './suspend.js';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, CLEAR_TERMINAL } from './terminal-codes.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
 
 export interface RunChatOptions {
@@ -21,10 +22,6 @@ export interface RunChatOptions {
   firstFrame?: FirstFrame;
 }
 
-const BRACKETED_PASTE_ON = '\x1b[?2004h';
-const BRACKETED_PASTE_OFF = '\x1b[?2004l';
-/** Erase the screen and the scrollback, cursor home: the terminal has reflowed rows we cannot fix. */
-const CLEAR_TERMINAL = '\x1b[2J\x1b[3J\x1b[H';
 /** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
 export const RESIZE_SETTLE_MS = 60;
 /** How long after the chat's own first frame keys are still taken as typed ahead (first-frame.ts). */

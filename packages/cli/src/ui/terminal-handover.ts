@@ -1,3 +1,5 @@
+import { ALTERNATE_SCREEN_OFF, ALTERNATE_SCREEN_ON, BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, HIDE_CURSOR, SHOW_CURSOR } from './terminal-codes.js';
+
 /**
  * Giving the terminal to another program (Ctrl+G's editor) or to the shell (Ctrl+Z), and taking it
  * back. While Beans holds it, the terminal is in raw mode with bracketed paste on and the cursor
@@ -8,13 +10,6 @@ export interface Terminal {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
 }
-
-const BRACKETED_PASTE_ON = '\x1b[?2004h';
-const BRACKETED_PASTE_OFF = '\x1b[?2004l';
-const ALTERNATE_SCREEN_ON = '\x1b[?1049h\x1b[H\x1b[2J';
-const ALTERNATE_SCREEN_OFF = '\x1b[?1049l';
-const SHOW_CURSOR = '\x1b[?25h';
-const HIDE_CURSOR = '\x1b[?25l';
 
 export interface HandoverOptions {
   /**
