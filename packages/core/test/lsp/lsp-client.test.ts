@@ -218,9 +218,11 @@ describe('servers that fail', () => {
     const dir = tempDir();
     const file = path.join(dir, 'a.fk');
     writeFileSync(file, 'fine\n');
-    const lsp = manager(dir, [declaration({ args: [FAKE, 'late'] })]);
+    // Answers 800 ms after a change, so its re-publication of the text before is taken for stale
+    // unless it arrives 400 ms late (300 ms was too little while the suite ran two workers).
+    const lsp = manager(dir, [declaration({ args: [FAKE, 'late', '800'] })]);
     const edits = new EditDiagnostics(lsp, { timeoutMs: 10_000, quietMs: 80 });
-    // Clean edits first: Beans learns how long this server takes to answer (300 ms).
+    // Clean edits first: Beans learns how long this server takes to answer.
     for (const text of ['fine\n', 'still fine\n', 'fine again\n']) {
       await edits.beforeEdit(file);
       writeFileSync(file, text);
