@@ -9,7 +9,7 @@ import { lazily } from '../lazily.js';
 
 const schema = lazily(() =>
   z.object({
-    fact: z.string().describe('The fact, one line'),
+    fact: z.string().describe('One line'),
   }),
 );
 
@@ -19,14 +19,14 @@ const schema = lazily(() =>
  * an edit (with the diff), unless an allow rule, auto-edit or yolo lets it run.
  */
 export const memoryTool = memoryToolDescribed(
-  'Save one durable project fact (build/test commands, conventions you learned) to .beans/memory.md for future sessions. Not for task progress.',
+  'Save one durable project fact (build/test commands, conventions) to .beans/memory.md for future sessions; not task progress.',
 );
 
 /**
  * The same tool when a program keeps the memory in its own store (`memory` option): its description
  * names no file.
  */
-export const storeMemoryTool = memoryToolDescribed('Save one durable project fact (build/test commands, conventions you learned) to the project memory for future sessions. Not for task progress.');
+export const storeMemoryTool = memoryToolDescribed('Save one durable project fact (build/test commands, conventions) to the project memory for future sessions; not task progress.');
 
 function memoryToolDescribed(description: string) {
   return defineTool({

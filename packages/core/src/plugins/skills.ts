@@ -49,14 +49,14 @@ async function listSkillFiles(dir: string): Promise<string[]> {
 }
 
 /** The `load_skill` tool: a skill's full body by name, or one file from its folder. */
-const loadSkillInput = lazily(() => z.object({ name: z.string().describe('Skill name, or skill/relative-path for a file in its folder') }));
+const loadSkillInput = lazily(() => z.object({ name: z.string() }));
 usePrecomputedParameters(loadSkillInput, BUILTIN_PARAMETERS.load_skill);
 
 export function createLoadSkillTool(catalog: PluginCatalog): Tool<{ name: string }> {
   return defineTool({
     name: 'load_skill',
     description:
-      'Load a skill\'s full instructions by name (skills are listed in the system prompt). Load it before a task it covers. Pass "skill/path" to read a file from the skill\'s folder.',
+      'Load a listed skill\'s instructions by name; "skill/path" reads a file from its folder.',
     kind: 'meta',
     schema: loadSkillInput,
     ruleSubject: (input) => input.name,

@@ -36,7 +36,7 @@ export const GENERAL_PURPOSE_PROMPT = [
 
 const generalPurpose: SubagentDefinition = {
   name: 'general-purpose',
-  description: 'General-purpose agent for researching complex questions, searching for code, and running multi-step tasks.',
+  description: 'Researches questions, searches code and runs multi-step tasks.',
   prompt: async () => GENERAL_PURPOSE_PROMPT,
 };
 

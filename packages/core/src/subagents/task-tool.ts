@@ -34,9 +34,9 @@ export interface TaskToolOptions {
 const taskInput = lazily(() =>
   z.object({
     description: z.string().describe('3-5 words'),
-    prompt: z.string().min(1).describe('The whole task: the agent sees nothing else'),
-    subagent_type: z.string().min(1).describe('An agent listed above'),
-    run_in_background: z.boolean().optional().describe('Return a task id at once; read the answer with shell_output'),
+    prompt: z.string().min(1),
+    subagent_type: z.string().min(1),
+    run_in_background: z.boolean().optional(),
   }),
 );
 usePrecomputedParameters(taskInput, BUILTIN_PARAMETERS[TASK_TOOL_NAME]);
@@ -104,17 +104,24 @@ function describeOutcome(agent: SubagentDefinition, outcome: SubagentOutcome): T
   return { content: `The ${agent.name} agent did not finish: ${why}.${partial}\n\n${footer}`, isError: true };
 }
 
-// Every request carries this list: a short line per agent is enough to choose one.
+// Every request carries this list: an agent's first sentence (at most a short line) is enough to choose one.
 const AGENT_LINE = 80;
 
 function taskDescription(agents: readonly SubagentDefinition[]): string {
   return [
-    'Delegates a self-contained job to an agent that works alone and returns one answer; several calls in one turn run in parallel.',
-    'The agent sees only your prompt: give it everything it needs and say what to report.',
-    'run_in_background: true returns a task id at once; read the answer with shell_output, stop it with kill_shell.',
-    'Agents (subagent_type):',
-    ...agents.map((agent) => `- ${agent.name}: ${summaryLine(agent.description, AGENT_LINE)}`),
+    'Runs a self-contained job in an agent that sees only your prompt (include all it needs and what to report) and returns one answer, to you, not the user.',
+    'Calls in one turn run in parallel; run_in_background returns a task id at once (then shell_output, kill_shell).',
+    'Agents:',
+    ...agents.map((agent) => `- ${agent.name}: ${agentSummary(agent.description)}`),
   ].join('\n');
+}
+
+/** The description's first sentence, cut to AGENT_LINE characters. */
+function agentSummary(description: string): string {
+  const flat = summaryLine(description, Number.POSITIVE_INFINITY);
+  // A sentence ends at . ! or ? before a capital letter (so "e.g. a" goes on).
+  const end = flat.search(/[.!?](?=\s+\p{Lu})/u);
+  return summaryLine(end === -1 ? flat : flat.slice(0, end + 1), AGENT_LINE);
 }
 
 /** Runs at most `max` jobs at once; a job still waiting when its signal aborts never starts. */

@@ -7,20 +7,18 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "properties": {
       "path": {
         "type": "string",
-        "description": "File path, relative to the workspace root or absolute inside it"
+        "description": "Relative to the workspace root, or absolute inside it"
       },
       "offset": {
-        "description": "First line to read (1-based)",
         "type": "integer",
         "minimum": 1
       },
       "limit": {
-        "description": "Number of lines (default 2000)",
         "type": "integer",
         "minimum": 1
       },
       "pages": {
-        "description": "PDF pages to read, e.g. \"3\" or \"1-5\" (at most 20 at a time)",
+        "description": "PDF pages, e.g. \"3\" or \"1-5\" (at most 20)",
         "type": "string"
       }
     },
@@ -32,15 +30,12 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "path": {
-        "type": "string",
-        "description": "File to write"
+        "type": "string"
       },
       "content": {
-        "type": "string",
-        "description": "The full text to write"
+        "type": "string"
       },
       "append": {
-        "description": "Add content at the end instead of replacing the file",
         "type": "boolean"
       }
     },
@@ -53,19 +48,15 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "path": {
-        "type": "string",
-        "description": "File to edit"
+        "type": "string"
       },
       "old_string": {
-        "type": "string",
-        "description": "Exact text to replace; empty to create a new file"
+        "type": "string"
       },
       "new_string": {
-        "type": "string",
-        "description": "Replacement text"
+        "type": "string"
       },
       "replace_all": {
-        "description": "Replace every match instead of exactly one",
         "type": "boolean"
       }
     },
@@ -79,11 +70,10 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "path": {
-        "type": "string",
-        "description": "The .ipynb file"
+        "type": "string"
       },
       "cell_id": {
-        "description": "Cell id, or cell-N (N from 0); insert goes after it, or first",
+        "description": "Cell id or cell-N (0-based); insert goes after it, else first",
         "type": "string"
       },
       "new_source": {
@@ -98,7 +88,6 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
         ]
       },
       "edit_mode": {
-        "description": "Default replace",
         "type": "string",
         "enum": [
           "replace",
@@ -116,18 +105,14 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "command": {
-        "type": "string",
-        "minLength": 1,
-        "description": "The bash command line"
+        "type": "string"
       },
       "timeout_ms": {
-        "description": "Timeout in ms (default 120000)",
         "type": "integer",
         "minimum": 1,
         "maximum": 600000
       },
       "run_in_background": {
-        "description": "Return a task id at once; the command runs on",
         "type": "boolean"
       }
     },
@@ -139,15 +124,13 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "task_id": {
-        "type": "string",
-        "minLength": 1
+        "type": "string"
       },
       "filter": {
         "description": "RE2 regex: only matching lines",
         "type": "string"
       },
       "wait_ms": {
-        "description": "Wait up to this long for new (matching) output or the end",
         "type": "integer",
         "minimum": 0,
         "maximum": 600000
@@ -161,8 +144,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "task_id": {
-        "type": "string",
-        "minLength": 1
+        "type": "string"
       }
     },
     "required": [
@@ -174,11 +156,10 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "properties": {
       "pattern": {
         "type": "string",
-        "minLength": 1,
-        "description": "Glob, e.g. \"**/*.ts\" or \"src/**/test_*.py\""
+        "description": "e.g. \"src/**/*.ts\""
       },
       "path": {
-        "description": "Folder to search in (default: workspace root)",
+        "description": "Folder (default: workspace root)",
         "type": "string"
       }
     },
@@ -190,20 +171,17 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "pattern": {
-        "type": "string",
-        "minLength": 1,
-        "description": "Regular expression (PCRE/JavaScript syntax)"
+        "type": "string"
       },
       "path": {
-        "description": "File or folder to search (default: workspace root)",
+        "description": "File or folder (default: workspace root)",
         "type": "string"
       },
       "include": {
-        "description": "Only files matching this glob, e.g. \"*.ts\"",
+        "description": "File glob, e.g. \"*.ts\"",
         "type": "string"
       },
       "ignore_case": {
-        "description": "Case-insensitive search",
         "type": "boolean"
       }
     },
@@ -215,7 +193,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "path": {
-        "description": "Folder to list (default: workspace root)",
+        "description": "Default: workspace root",
         "type": "string"
       }
     }
@@ -230,8 +208,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
           "properties": {
             "content": {
               "type": "string",
-              "minLength": 1,
-              "description": "What to do, in a few words"
+              "description": "A few words"
             },
             "status": {
               "type": "string",
@@ -246,8 +223,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
             "content",
             "status"
           ]
-        },
-        "description": "The whole list"
+        }
       }
     },
     "required": [
@@ -275,7 +251,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "properties": {
       "fact": {
         "type": "string",
-        "description": "The fact, one line"
+        "description": "One line"
       }
     },
     "required": [
@@ -290,17 +266,12 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
         "description": "3-5 words"
       },
       "prompt": {
-        "type": "string",
-        "minLength": 1,
-        "description": "The whole task: the agent sees nothing else"
+        "type": "string"
       },
       "subagent_type": {
-        "type": "string",
-        "minLength": 1,
-        "description": "An agent listed above"
+        "type": "string"
       },
       "run_in_background": {
-        "description": "Return a task id at once; read the answer with shell_output",
         "type": "boolean"
       }
     },
@@ -314,8 +285,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "name": {
-        "type": "string",
-        "description": "Skill name, or skill/relative-path for a file in its folder"
+        "type": "string"
       }
     },
     "required": [
@@ -326,8 +296,7 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
     "type": "object",
     "properties": {
       "agent": {
-        "type": "string",
-        "minLength": 1
+        "type": "string"
       },
       "reason": {
         "type": "string",

@@ -14,10 +14,10 @@ import { lazily } from '../lazily.js';
 
 const schema = lazily(() =>
   z.object({
-    path: z.string().describe('File to edit'),
-    old_string: z.string().describe('Exact text to replace; empty to create a new file'),
-    new_string: z.string().describe('Replacement text'),
-    replace_all: z.boolean().optional().describe('Replace every match instead of exactly one'),
+    path: z.string(),
+    old_string: z.string(),
+    new_string: z.string(),
+    replace_all: z.boolean().optional(),
   }),
 );
 type EditInput = z.infer<ReturnType<typeof schema>>;
@@ -39,8 +39,8 @@ export const editFileTool = defineTool({
   name: 'edit_file',
   kind: 'edit',
   description:
-    'Replace exact text in a file. old_string must match the file exactly (indentation included, no line-number prefixes) and exactly once, unless replace_all is true; ' +
-    'include enough surrounding lines to make it unique. Empty old_string on a missing path creates the file.',
+    'Replace text in a file: old_string must match it exactly (indentation included, no line-number prefix) and once, unless replace_all; ' +
+    'add surrounding lines to make it unique. An empty old_string on a missing path creates the file.',
   schema,
   summarize: (input) => input.path,
   ruleSubject: (input) => input.path,

@@ -14,8 +14,8 @@ export const GLOB_MAX_RESULTS = 200;
 
 const schema = lazily(() =>
   z.object({
-    pattern: z.string().min(1).describe('Glob, e.g. "**/*.ts" or "src/**/test_*.py"'),
-    path: z.string().optional().describe('Folder to search in (default: workspace root)'),
+    pattern: z.string().min(1).describe('e.g. "src/**/*.ts"'),
+    path: z.string().optional().describe('Folder (default: workspace root)'),
   }),
 );
 
@@ -23,7 +23,7 @@ export const globTool = defineTool({
   name: 'glob',
   kind: 'read',
   description:
-    `Find files by name pattern (fast-glob syntax: *, **, ?, {a,b}). Matches paths relative to path (default the workspace root), so use "**/" to search subfolders. ` +
+    `Find files by glob (*, **, ?, {a,b}) matched against paths relative to path, so use "**/" to search subfolders. ` +
     `Honours .gitignore; newest first; up to ${GLOB_MAX_RESULTS} results.`,
   schema,
   summarize: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),

@@ -23,10 +23,10 @@ const GREP_COUNT_CAP = 100_000;
 
 const schema = lazily(() =>
   z.object({
-    pattern: z.string().min(1).describe('Regular expression (PCRE/JavaScript syntax)'),
-    path: z.string().optional().describe('File or folder to search (default: workspace root)'),
-    include: z.string().optional().describe('Only files matching this glob, e.g. "*.ts"'),
-    ignore_case: z.boolean().optional().describe('Case-insensitive search'),
+    pattern: z.string().min(1),
+    path: z.string().optional().describe('File or folder (default: workspace root)'),
+    include: z.string().optional().describe('File glob, e.g. "*.ts"'),
+    ignore_case: z.boolean().optional(),
   }),
 );
 
@@ -34,8 +34,8 @@ export const grepTool = defineTool({
   name: 'grep',
   kind: 'read',
   description:
-    'Search file contents with a regular expression. Returns "path:line: text" lines, honouring .gitignore and skipping binary files; ' +
-    `at most ${GREP_MAX_MATCHES} matches, with a count of the rest. Use include to filter files by glob and path to search one folder or file.`,
+    'Search file contents by regex (PCRE/JavaScript syntax). Returns "path:line: text" lines; honours .gitignore, skips binary files; ' +
+    `at most ${GREP_MAX_MATCHES} matches plus a count of the rest.`,
   schema,
   summarize: (input) => `/${input.pattern}/${input.path ? ` in ${input.path}` : ''}${input.include ? ` (${input.include})` : ''}`,
   ruleSubject: (input) => input.path ?? '.',

@@ -13,7 +13,7 @@ const schema = lazily(() =>
 export const killShellTool = defineTool({
   name: 'kill_shell',
   kind: 'meta',
-  description: 'Stop a background task: a command (shell run_in_background) and every process it started (SIGTERM, then SIGKILL after 2 s), or an agent (task run_in_background).',
+  description: 'Stop a background task: a command with every process it started, or an agent.',
   schema,
   summarize: (input) => input.task_id,
   async execute(input, ctx) {

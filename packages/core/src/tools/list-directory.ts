@@ -18,7 +18,7 @@ const COUNT_SUBFOLDERS = 100;
 
 const schema = lazily(() =>
   z.object({
-    path: z.string().optional().describe('Folder to list (default: workspace root)'),
+    path: z.string().optional().describe('Default: workspace root'),
   }),
 );
 
@@ -26,8 +26,8 @@ export const listDirectoryTool = defineTool({
   name: 'list_directory',
   kind: 'read',
   description:
-    'List a folder: sub-folders first (ending in "/", with their entry counts), then files with sizes. ' +
-    'Entries ignored by .gitignore are named at the end but not described. Use glob to find files deeper down.',
+    'List a folder: sub-folders first (ending in "/", with entry counts), then files with sizes; .gitignored ones are only named, at the end. ' +
+    'For deeper files use glob.',
   schema,
   summarize: (input) => input.path ?? '.',
   ruleSubject: (input) => input.path ?? '.',

@@ -14,11 +14,11 @@ const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 
 const schema = lazily(() =>
   z.object({
-    path: z.string().describe('The .ipynb file'),
-    cell_id: z.string().optional().describe('Cell id, or cell-N (N from 0); insert goes after it, or first'),
+    path: z.string(),
+    cell_id: z.string().optional().describe('Cell id or cell-N (0-based); insert goes after it, else first'),
     new_source: z.string(),
     cell_type: z.enum(['code', 'markdown']).optional().describe('Required for insert'),
-    edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('Default replace'),
+    edit_mode: z.enum(['replace', 'insert', 'delete']).optional(),
   }),
 );
 type NotebookEditInput = z.infer<ReturnType<typeof schema>>;
@@ -54,7 +54,7 @@ export const notebookEditTool = defineTool({
   name: 'notebook_edit',
   kind: 'edit',
   description:
-    'Replace, insert or delete one cell of a Jupyter notebook (.ipynb); replacing a code cell clears its outputs. Read the notebook with read_file first.',
+    'Replace, insert or delete one cell of a Jupyter notebook (.ipynb); replacing a code cell clears its outputs. Read it with read_file first.',
   schema,
   summarize: (input) => `${input.path} (${input.edit_mode ?? 'replace'}${input.cell_id ? ` ${input.cell_id}` : ''})`,
   ruleSubject: (input) => input.path,

@@ -24,10 +24,10 @@ export const READ_MAX_CHARS = 36_000;
 
 const schema = lazily(() =>
   z.object({
-    path: z.string().describe('File path, relative to the workspace root or absolute inside it'),
-    offset: z.number().int().min(1).optional().describe('First line to read (1-based)'),
-    limit: z.number().int().min(1).optional().describe(`Number of lines (default ${READ_DEFAULT_LINES})`),
-    pages: z.string().optional().describe(`PDF pages to read, e.g. "3" or "1-5" (at most ${MAX_PDF_PAGES} at a time)`),
+    path: z.string().describe('Relative to the workspace root, or absolute inside it'),
+    offset: z.number().int().min(1).optional(),
+    limit: z.number().int().min(1).optional(),
+    pages: z.string().optional().describe(`PDF pages, e.g. "3" or "1-5" (at most ${MAX_PDF_PAGES})`),
   }),
 );
 
@@ -35,9 +35,9 @@ export const readFileTool = defineTool({
   name: 'read_file',
   kind: 'read',
   description:
-    `Read a file. Text comes back as numbered lines "N<TAB>text" (the number and tab are not part of the file), up to ${READ_DEFAULT_LINES} lines from offset; long lines are cut. ` +
-    'Pictures (PNG, JPEG, GIF, WebP) come back as images you can see; PDFs as their text, page by page (pages: "1-5"); Jupyter notebooks as cells with their outputs. ' +
-    'For big files read a window with offset/limit or grep first. Read a file before editing it.',
+    `Read a file: up to ${READ_DEFAULT_LINES} lines from offset, as "N<TAB>text" (that prefix is not in the file); long lines are cut. ` +
+    'Images (PNG, JPEG, GIF, WebP) come back as pictures, PDFs as text by page, notebooks as cells with outputs. ' +
+    'For big files read a window (offset/limit) or grep first. Read a file before editing it.',
   schema,
   summarize: (input) => (input.offset || input.limit ? `${input.path}:${input.offset ?? 1}+${input.limit ?? READ_DEFAULT_LINES}` : input.path),
   ruleSubject: (input) => input.path,

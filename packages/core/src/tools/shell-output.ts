@@ -11,7 +11,7 @@ const schema = lazily(() =>
   z.object({
     task_id: z.string().min(1),
     filter: z.string().optional().describe('RE2 regex: only matching lines'),
-    wait_ms: z.number().int().min(0).max(MAX_WAIT_MS).optional().describe('Wait up to this long for new (matching) output or the end'),
+    wait_ms: z.number().int().min(0).max(MAX_WAIT_MS).optional(),
   }),
 );
 
@@ -20,8 +20,8 @@ export const shellOutputTool = defineTool({
   name: 'shell_output',
   kind: 'meta',
   description:
-    'New output of a background task (a command, or an agent\'s answer) since the last read, its state (running, exit code, killed) and run time. ' +
-    'wait_ms with filter waits for a line, e.g. a server\'s "listening".',
+    'A background task\'s (command\'s or agent\'s) new output since the last read and its state (running, exit code, killed). ' +
+    'wait_ms waits that long for new output or the end; with filter, for a matching line (e.g. "listening").',
   schema,
   summarize: (input) => input.task_id,
   async execute(input, ctx) {

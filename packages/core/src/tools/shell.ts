@@ -20,9 +20,9 @@ const UPDATE_INTERVAL_MS = 50;
 
 const schema = lazily(() =>
   z.object({
-    command: z.string().min(1).describe('The bash command line'),
-    timeout_ms: z.number().int().min(1).max(SHELL_MAX_TIMEOUT_MS).optional().describe(`Timeout in ms (default ${SHELL_DEFAULT_TIMEOUT_MS})`),
-    run_in_background: z.boolean().optional().describe('Return a task id at once; the command runs on'),
+    command: z.string().min(1),
+    timeout_ms: z.number().int().min(1).max(SHELL_MAX_TIMEOUT_MS).optional(),
+    run_in_background: z.boolean().optional(),
   }),
 );
 
@@ -30,10 +30,10 @@ export const shellTool = defineTool({
   name: 'shell',
   kind: 'execute',
   description:
-    'Run a bash command in the workspace root and get its exit code and output (stdout and stderr together; long output keeps head and tail). ' +
-    `No stdin: use non-interactive flags. Default timeout ${SHELL_DEFAULT_TIMEOUT_MS / 1000}s, up to ${SHELL_MAX_TIMEOUT_MS / 1000}s via timeout_ms. ` +
-    'Prefer read_file, grep and glob to cat, grep or find. ' +
-    'Servers, watchers, long builds: run_in_background: true, then shell_output and kill_shell.',
+    'Run a bash command in the workspace root; returns exit code and output (stdout and stderr; long output keeps head and tail). ' +
+    `No stdin: use non-interactive flags. timeout_ms defaults to ${SHELL_DEFAULT_TIMEOUT_MS}. ` +
+    'Use read_file, grep and glob rather than cat, grep or find. ' +
+    'Servers, watchers, long builds: run_in_background returns a task id at once; then shell_output, kill_shell.',
   schema,
   summarize: (input) => input.command,
   ruleSubject: (input) => input.command,

@@ -7,11 +7,10 @@ const schema = lazily(() =>
     todos: z
       .array(
         z.object({
-          content: z.string().min(1).describe('What to do, in a few words'),
+          content: z.string().min(1).describe('A few words'),
           status: z.enum(['pending', 'in_progress', 'completed']),
         }),
-      )
-      .describe('The whole list'),
+      ),
   }),
 );
 
@@ -21,8 +20,8 @@ export const todoWriteTool = defineTool({
   name: 'todo_write',
   kind: 'meta',
   description:
-    'Keep a short plan for multi-step work, shown to the user. Send the whole list each time (it replaces the old one); ' +
-    'mark one item in_progress while you work on it and completed as soon as it is done.',
+    'A short plan for multi-step work, shown to the user. Send the whole list each time (it replaces the last one); ' +
+    'keep the current item in_progress and mark each completed as soon as it is done.',
   schema,
   summarize: (input) => {
     const done = input.todos.filter((todo) => todo.status === 'completed').length;

@@ -194,14 +194,17 @@ export function toolDeclaration(tool: AnyTool): ToolDeclaration {
 
 /** The JSON Schema the model is given for a zod input schema. */
 export function schemaParameters(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropSafeIntegerBound }) as JsonSchema;
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', override: dropNeedlessBounds }) as JsonSchema;
   delete json.$schema;
   return json;
 }
 
-// zod bounds every .int() by Number.MAX_SAFE_INTEGER: 30 bytes per field that tell the model nothing.
-function dropSafeIntegerBound({ jsonSchema }: { jsonSchema: { maximum?: unknown } }): void {
+// Keywords that tell the model nothing, on every request: zod bounds every .int() by
+// Number.MAX_SAFE_INTEGER (30 bytes a field), and no model sends an empty command or pattern
+// (14 bytes a field). zod still checks both when a call arrives.
+function dropNeedlessBounds({ jsonSchema }: { jsonSchema: { maximum?: unknown; minLength?: unknown } }): void {
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  if (jsonSchema.minLength === 1) delete jsonSchema.minLength;
 }
 
 /** The text of a result's content: parts joined, images named (for logs, hooks and text-only views). */

@@ -44,7 +44,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): AnyTool {
     name: 'web_fetch',
     kind: 'read',
     asksPerDomain: true,
-    description: 'Fetch an http(s) URL and return the page as Markdown (read-only). A redirect to another host is returned for you to fetch.',
+    description: 'Fetch an http(s) URL as Markdown. A redirect to another host is returned for you to follow.',
     schema,
     summarize: (input) => input.url,
     ruleSubject: (input) => new URL(input.url).hostname.toLowerCase(),

@@ -13,9 +13,9 @@ import { lazily } from '../lazily.js';
 
 const schema = lazily(() =>
   z.object({
-    path: z.string().describe('File to write'),
-    content: z.string().describe('The full text to write'),
-    append: z.boolean().optional().describe('Add content at the end instead of replacing the file'),
+    path: z.string(),
+    content: z.string(),
+    append: z.boolean().optional(),
   }),
 );
 type WriteInput = z.infer<ReturnType<typeof schema>>;
@@ -32,8 +32,8 @@ export const writeFileTool = defineTool({
   name: 'write_file',
   kind: 'edit',
   description:
-    'Create a file or replace its whole content (append: true adds to the end). Creates missing folders; the replace is atomic. ' +
-    'To change part of an existing file prefer edit_file.',
+    'Create a file or replace its whole content (append: true adds to its end instead); creates missing folders. ' +
+    'To change part of a file use edit_file.',
   schema,
   summarize: (input) => (input.append ? `${input.path} (append)` : input.path),
   ruleSubject: (input) => input.path,

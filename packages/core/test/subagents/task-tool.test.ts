@@ -81,10 +81,22 @@ describe('the task tool', () => {
   it('lists the agents one line each, never their <example> blocks', () => {
     const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'x', { tools: ['read_file', 'grep'] })] }, parseInlineAgents('{"finder": {"description": "Finds where things are defined.", "prompt": "Find."}}'));
     const tool = createTaskTool({ agents, run: async () => { throw new Error('not called'); } });
-    expect(tool.description).toContain('- general-purpose: General-purpose agent');
+    expect(tool.description).toContain('- general-purpose: Researches questions, searches code and runs multi-step tasks.');
     expect(tool.description).toContain('- finder: Finds where things are defined.');
     expect(tool.description).toMatch(/^- reviewer: Use this agent to review a diff\.$/m);
     expect(tool.description).not.toContain('<example>');
+  });
+
+  it('lists an agent by its first sentence, cut to a short line', () => {
+    const inline = parseInlineAgents(JSON.stringify({
+      sql: { description: 'Writes SQL migrations, e.g. new tables. Use it for any schema change; it knows Postgres and SQLite.', prompt: 'p' },
+      long: { description: `Checks ${'every '.repeat(30)}thing. Then more.`, prompt: 'p' },
+    }));
+    const tool = createTaskTool({ agents: subagentList({ agents: () => [] }, inline), run: async () => { throw new Error('not called'); } });
+    expect(tool.description).toMatch(/^- sql: Writes SQL migrations, e\.g\. new tables\.$/m);
+    const long = tool.description.split('\n').find((line) => line.startsWith('- long: '))!;
+    expect(long.length).toBeLessThanOrEqual('- long: '.length + 80);
+    expect(long).toMatch(/^- long: Checks every .*…$/);
   });
 
   it('runs two tasks of one turn in parallel, each child with its own prompt and only its tools', async () => {
