@@ -190,7 +190,7 @@ export function createHandoffTool(controller: HandoffController) {
     name: HANDOFF_TOOL_NAME,
     // Names only: every request carries this, and task's description already says what each agent does.
     description: [
-      'Passes the whole conversation to an agent that answers from then on, only when the request is clearly its speciality (a side job: use task).',
+      'Passes the whole conversation to an agent that answers from then on. Only when the request is clearly its speciality; for a side job use task.',
       `Agents: ${targets.map((agent) => agent.name).join(', ')}.`,
     ].join('\n'),
     kind: 'meta',

@@ -39,7 +39,7 @@ export const editFileTool = defineTool({
   name: 'edit_file',
   kind: 'edit',
   description:
-    'Replace text in a file: old_string must match it exactly (indentation included, no line-number prefix) and once, unless replace_all; ' +
+    'Replace text in a file. old_string must match exactly (indentation included, no line-number prefix) and only once, unless replace_all; ' +
     'add surrounding lines to make it unique. An empty old_string on a missing path creates the file.',
   schema,
   summarize: (input) => input.path,

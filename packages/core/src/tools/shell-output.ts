@@ -20,7 +20,7 @@ export const shellOutputTool = defineTool({
   name: 'shell_output',
   kind: 'meta',
   description:
-    'A background task\'s (command\'s or agent\'s) new output since the last read and its state (running, exit code, killed). ' +
+    'Read a background task\'s (command\'s or agent\'s) new output since the last read, and its state (running, exit code, killed). ' +
     'wait_ms waits that long for new output or the end; with filter, for a matching line (e.g. "listening").',
   schema,
   summarize: (input) => input.task_id,

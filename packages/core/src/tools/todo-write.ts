@@ -20,7 +20,7 @@ export const todoWriteTool = defineTool({
   name: 'todo_write',
   kind: 'meta',
   description:
-    'A short plan for multi-step work, shown to the user. Send the whole list each time (it replaces the last one); ' +
+    'Keep a short plan for multi-step work, shown to the user. Send the whole list each time (it replaces the last one); ' +
     'keep the current item in_progress and mark each completed as soon as it is done.',
   schema,
   summarize: (input) => {
