@@ -5,12 +5,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "provider",
     "kind": "string",
-    "expected": "a provider name such as \"gemini\", \"anthropic\", \"openai\", \"ollama\", or one of the \"providers\" setting"
+    "expected": "a provider name such as \"gemini\", \"anthropic\", \"openai\", \"ollama\", or one of the \"providers\" setting",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "model",
     "kind": "string",
-    "expected": "a model name"
+    "expected": "a model name",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "models",
@@ -20,27 +22,32 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "models.gemini",
     "kind": "string",
-    "expected": "a Gemini model name"
+    "expected": "a Gemini model name",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "models.anthropic",
     "kind": "string",
-    "expected": "an Anthropic model name"
+    "expected": "an Anthropic model name",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "models.openai",
     "kind": "string",
-    "expected": "an OpenAI model name"
+    "expected": "an OpenAI model name",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "models.ollama",
     "kind": "string",
-    "expected": "an Ollama model name"
+    "expected": "an Ollama model name",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "models.local",
     "kind": "string",
-    "expected": "a the local model model name"
+    "expected": "a the local model model name",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "gemini",
@@ -50,7 +57,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "gemini.baseUrl",
     "kind": "string",
-    "expected": "a Gemini endpoint URL"
+    "expected": "a Gemini endpoint URL",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "anthropic",
@@ -60,7 +68,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "anthropic.baseUrl",
     "kind": "string",
-    "expected": "an Anthropic endpoint URL"
+    "expected": "an Anthropic endpoint URL",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "openai",
@@ -70,17 +79,20 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "openai.baseUrl",
     "kind": "string",
-    "expected": "an OpenAI-compatible endpoint URL such as \"https://api.openai.com/v1\""
+    "expected": "an OpenAI-compatible endpoint URL such as \"https://api.openai.com/v1\"",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "openai.promptCacheKey",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "openai.images",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "ollama",
@@ -90,7 +102,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "ollama.host",
     "kind": "string",
-    "expected": "an Ollama host URL such as \"http://127.0.0.1:11434\""
+    "expected": "an Ollama host URL such as \"http://127.0.0.1:11434\"",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "ollama.keepAlive",
@@ -100,7 +113,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "ollama.images",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "local",
@@ -114,12 +128,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "options": [
       "auto",
       "off"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "local.strictTools",
     "kind": "boolean",
-    "expected": "true or false (true: tool calls through a JSON grammar even when the chat template has its own format)"
+    "expected": "true or false (true: tool calls through a JSON grammar even when the chat template has its own format)",
+    "accepts": "boolean"
   },
   {
     "key": "local.toolChoice",
@@ -128,7 +144,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "options": [
       "auto",
       "required"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "local.contextSize",
@@ -169,7 +186,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
       "auto-edit",
       "yolo",
       "plan"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "permissions.allow",
@@ -184,7 +202,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "permissions.readOnlyCommands",
     "kind": "boolean",
-    "expected": "true or false (false: read-only commands such as `ls` and `git status` ask like others)"
+    "expected": "true or false (false: read-only commands such as `ls` and `git status` ask like others)",
+    "accepts": "boolean"
   },
   {
     "key": "maxTurns",
@@ -224,7 +243,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "sessions.dir",
     "kind": "string",
-    "expected": "a folder path"
+    "expected": "a folder path",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "ui",
@@ -239,17 +259,20 @@ export const SETTING_KEYS: readonly SettingKey[] = [
       "dark",
       "light",
       "high-contrast"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "ui.markdown",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "ui.showCost",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "shell",
@@ -289,7 +312,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
       "auto",
       "always",
       "never"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "tools.deferThreshold",
@@ -307,12 +331,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "\"command\"",
     "options": [
       "command"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "statusLine.command",
     "kind": "string",
-    "expected": "a shell command line"
+    "expected": "a shell command line",
+    "accepts": "nonEmptyText"
   },
   {
     "key": "statusLine.padding",
@@ -347,7 +373,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "compaction.enabled",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "compaction.threshold",
@@ -367,7 +394,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "checkpoints.enabled",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "checkpoints.maxBytes",
@@ -387,7 +415,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "loopDetection.enabled",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "loopDetection.maxRepeats",
@@ -412,7 +441,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "webFetch.allowPrivateNetwork",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "webFetch.timeoutMs",
@@ -432,22 +462,26 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "telemetry.enabled",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "telemetry.logPrompts",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "telemetry.includeRepository",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "telemetry.organization",
     "kind": "string",
-    "expected": "a string"
+    "expected": "a string",
+    "accepts": "text"
   },
   {
     "key": "agents",
@@ -472,7 +506,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "sandbox.enabled",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "sandbox.allowedHosts",
@@ -491,7 +526,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "options": [
       "local",
       "dbos"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "workflows.databaseUrl",
@@ -551,7 +587,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "lsp.diagnostics",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   },
   {
     "key": "lsp.diagnosticsTimeoutMs",
@@ -641,7 +678,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "sop",
     "kind": "string",
-    "expected": "a string"
+    "expected": "a string",
+    "accepts": "text"
   },
   {
     "key": "editorMode",
@@ -650,11 +688,13 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "options": [
       "normal",
       "vim"
-    ]
+    ],
+    "accepts": "option"
   },
   {
     "key": "debug",
     "kind": "boolean",
-    "expected": "true or false"
+    "expected": "true or false",
+    "accepts": "boolean"
   }
 ];

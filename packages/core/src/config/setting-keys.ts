@@ -36,7 +36,42 @@ function describeNode(key: string, schema: z.ZodType): SettingKey {
   const kind = kindOf(schema);
   const entry: SettingKey = { key, kind, expected: schema.description ?? kind };
   if (kind === 'enum') entry.options = (schema as z.ZodEnum).options as string[];
+  const accepts = acceptsOf(schema);
+  if (accepts) entry.accepts = accepts;
   return entry;
+}
+
+/** The values a schema node accepts, when they are simple enough to test without zod (see SettingKey.accepts). */
+function acceptsOf(schema: z.ZodType): SettingKey['accepts'] {
+  // Zod 4 keeps refinements, formats and lengths as checks: any but `min(1)` leave the test to zod.
+  const checks = ((schema.def as { checks?: Array<{ _zod: { def: { check: string; minimum?: unknown } } }> }).checks ?? []).map((check) => check._zod.def);
+  switch (schema.def.type) {
+    case 'string':
+      if (checks.length === 0) return 'text';
+      return checks.length === 1 && checks[0].check === 'min_length' && checks[0].minimum === 1 ? 'nonEmptyText' : undefined;
+    case 'boolean':
+      return checks.length === 0 ? 'boolean' : undefined;
+    case 'enum':
+      return checks.length === 0 && Object.values((schema as z.ZodEnum).enum).every((option) => typeof option === 'string') ? 'option' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** True when `value` is one the key's schema accepts, known without zod; false means ask zod. */
+export function acceptedWithoutSchema(key: SettingKey, value: unknown): boolean {
+  switch (key.accepts) {
+    case 'text':
+      return typeof value === 'string';
+    case 'nonEmptyText':
+      return typeof value === 'string' && value.length >= 1;
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'option':
+      return typeof value === 'string' && (key.options ?? []).includes(value);
+    default:
+      return false;
+  }
 }
 
 function walk(prefix: string, schema: z.ZodObject, out: SettingKey[]): void {

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors.js';
 import { isPlainObject, splitList } from './dotted.js';
 import { describeValue } from './json-text.js';
 import { SETTING_SECTIONS, settingSection, type BeansSettings } from './schema.js';
-import { expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
+import { acceptedWithoutSchema, expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
 /** `permissions.allow[2]` from a zod issue path. */
@@ -113,6 +113,7 @@ export interface SettingProblem {
 
 /** Validates a value for one key; undefined when it fits. */
 export function checkSettingValue(key: SettingKey, value: unknown): SettingProblem | undefined {
+  if (acceptedWithoutSchema(key, value)) return undefined;
   const result = schemaOfKey(key.key).safeParse(value, PARSE_ONCE);
   if (result.success) return undefined;
   const issue = result.error.issues[0];

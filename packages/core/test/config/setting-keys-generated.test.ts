@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSettingKey, leafSettingKeys, settingKeysOfSchema } from '../../src/config/setting-keys.js';
+import { acceptedWithoutSchema, findSettingKey, leafSettingKeys, schemaOfKey, settingKeysOfSchema } from '../../src/config/setting-keys.js';
 import { SETTING_KEYS } from '../../src/config/setting-keys.generated.js';
 import { checkSettingValue } from '../../src/config/validate.js';
 
@@ -21,5 +21,21 @@ describe('settings keys computed at build time', () => {
     expect(checkSettingValue(maxTurns, 0)).toEqual({ at: 'maxTurns', expected: 'a positive whole number', got: 'the number 0' });
     const allow = findSettingKey('permissions.allow')!;
     expect(checkSettingValue(allow, ['shell(git *)', 7])).toMatchObject({ at: 'permissions.allow[1]', expected: 'a string' });
+  });
+
+  it('accept without zod only values zod accepts (a variable or flag then skips building the schema)', () => {
+    const quick = leafSettingKeys().filter((key) => key.accepts !== undefined);
+    // provider, model, the endpoints, enums such as permissions.mode, booleans such as ui.vim...
+    expect(quick.map((key) => key.key)).toEqual(expect.arrayContaining(['provider', 'model', 'ollama.host', 'permissions.mode']));
+    const samples: unknown[] = ['', ' ', 'x', 'ollama', 'yolo', 'auto', '30m', 'http://127.0.0.1:1', true, false, 0, 1, null, undefined, [], {}, ['x']];
+    for (const key of quick) {
+      for (const value of [...samples, ...(key.options ?? [])]) {
+        const zodSays = schemaOfKey(key.key).safeParse(value).success;
+        expect(acceptedWithoutSchema(key, value), `${key.key} = ${JSON.stringify(value)}`).toBe(zodSays);
+      }
+    }
+    // A value it does not accept still gets zod's words.
+    expect(checkSettingValue(findSettingKey('provider')!, '')).toEqual({ at: 'provider', expected: findSettingKey('provider')!.expected, got: 'the string ""' });
+    expect(checkSettingValue(findSettingKey('permissions.mode')!, 'sometimes')).toMatchObject({ at: 'permissions.mode' });
   });
 });
