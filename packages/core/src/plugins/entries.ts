@@ -48,7 +48,7 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
     description,
     path: file.path,
     qualifiedName: `${plugin}:${name}`,
-    loadBody: () => loadBody(file.path, pluginRoot),
+    loadBody: bodyLoader(file.path, pluginRoot),
   };
   if (file.kind === 'agent') {
     const tools = asList(data.tools);
@@ -85,9 +85,12 @@ export function loadEntry(file: FoundFile, plugin: string, problems: PluginProbl
   };
 }
 
-async function loadBody(filePath: string, pluginRoot: string | undefined): Promise<string> {
-  const body = splitFrontmatter(await readText(filePath)).body.trim();
-  return pluginRoot ? substitutePluginRoot(body, pluginRoot) : body;
+/** An entry's `loadBody`: reads the file again and gives the Markdown after its frontmatter. */
+export function bodyLoader(filePath: string, pluginRoot: string | undefined): () => Promise<string> {
+  return async () => {
+    const body = splitFrontmatter(await readText(filePath)).body.trim();
+    return pluginRoot ? substitutePluginRoot(body, pluginRoot) : body;
+  };
 }
 
 function asFlag(value: unknown): boolean {

@@ -7,6 +7,7 @@ export type {
   PluginProblem,
   SkillEntry,
 } from './types.js';
+export { shippedPluginsDir } from './builtin-catalog.js';
 export { parseFrontmatter, splitFrontmatter, type ParsedFrontmatter } from './frontmatter.js';
 export {
   loadPlugins,

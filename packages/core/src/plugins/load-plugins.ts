@@ -4,6 +4,7 @@ import { createCatalog } from './catalog.js';
 import { findPluginFiles, listDir, looksLikePlugin, pluginDirsOf, readManifest } from './discover.js';
 import { loadOwnSkills } from './agent-skills.js';
 import { loadEntry, type LoadedEntry } from './entries.js';
+import { shippedPluginsDir, storedBuiltinPlugins } from './builtin-catalog.js';
 import type { PluginCatalog, PluginInfo, PluginProblem } from './types.js';
 
 export type PluginRootKind = 'builtin' | 'workspace' | 'workspace-beans' | 'workspace-claude' | 'user' | 'user-claude' | 'extra';
@@ -94,12 +95,20 @@ export function loadPluginsSync(options: LoadPluginsOptions): PluginCatalog {
   return createCatalog(plugins, problems);
 }
 
-interface LoadedRoot {
+export interface LoadedRoot {
   plugins: PluginInfo[];
   problems: PluginProblem[];
 }
 
 function loadRoot(root: PluginRoot, disabled: Set<string>): LoadedRoot {
+  // Beans' own plugins were read at build time (builtin-catalog.ts); another built-in folder (a
+  // library caller's, a test's) is read like any other.
+  if (root.kind === 'builtin' && root.dir === shippedPluginsDir()) return storedBuiltinPlugins(root.dir, disabled);
+  return readRoot(root, disabled);
+}
+
+/** A root's plugins read from its files (scripts/precompute.mjs stores the built-in ones from this). */
+export function readRoot(root: PluginRoot, disabled: ReadonlySet<string>): LoadedRoot {
   const problems: PluginProblem[] = [];
   const info = statSync(root.dir, { throwIfNoEntry: false });
   if (!info) {
@@ -122,7 +131,7 @@ function loadRoot(root: PluginRoot, disabled: Set<string>): LoadedRoot {
   return { plugins, problems };
 }
 
-function loadPlugin(dir: string, disabled: Set<string>, fixedName?: string): { plugin?: PluginInfo; problems: PluginProblem[] } {
+function loadPlugin(dir: string, disabled: ReadonlySet<string>, fixedName?: string): { plugin?: PluginInfo; problems: PluginProblem[] } {
   const problems: PluginProblem[] = [];
   const manifest = readManifest(dir, problems);
   const name = fixedName ?? manifest.name ?? path.basename(dir);

@@ -86,3 +86,22 @@ export interface PluginCatalog {
   skills(): SkillEntry[];
   commands(): CommandEntry[];
 }
+
+/**
+ * A plugin root as scripts/precompute.mjs stores it (builtin-plugins.generated.ts): the entries
+ * without their body loaders, every path relative to the root.
+ */
+export interface StoredPluginRoot {
+  plugins: StoredPlugin[];
+  problems: PluginProblem[];
+}
+
+export type StoredSkill = Omit<SkillEntry, 'loadBody'>;
+export type StoredAgent = Omit<AgentEntry, 'loadBody' | 'ownSkills'> & { ownSkills?: StoredSkill[] };
+export type StoredCommand = Omit<CommandEntry, 'loadBody'>;
+
+export interface StoredPlugin extends Omit<PluginInfo, 'agents' | 'skills' | 'commands'> {
+  agents: StoredAgent[];
+  skills: StoredSkill[];
+  commands: StoredCommand[];
+}

@@ -1,10 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configDir as userConfigDir, loadConfig, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
 import { ProviderError } from '../errors.js';
 import { createProviderClient, exitCodeForFailure, INTERACTIVE_RETRY_POLICY, providerKeyVariables, resolveProvider, type LLMClient } from '../llm/index.js';
-import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, type PluginCatalog } from '../plugins/index.js';
+import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, shippedPluginsDir, type PluginCatalog } from '../plugins/index.js';
 import { SessionStore } from '../session/index.js';
 import { toolEnvironment } from '../tools/tool-env.js';
 import { resolveWorkspace, type Workspace } from '../workspace/workspace.js';
@@ -36,7 +35,6 @@ export async function loadRuntimeBase(options: RuntimeBaseOptions = {}): Promise
   return { env, workspace, config, configDir: userConfigDir(env) };
 }
 
-/** The built-in plugins ship beside the packages: `<repo>/plugins`. */
 /**
  * The environment Beans gives the programs it starts (the model's commands, hooks, MCP servers):
  * without the key of any configured provider (custom providers' apiKeyEnv too) or the
@@ -46,8 +44,9 @@ export function programEnvironment(base: RuntimeBase, passThrough: readonly stri
   return toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: [...passThrough], strip: base.config.values.tools.env.strip });
 }
 
+/** The built-in plugins ship beside the packages: `<repo>/plugins`. */
 export function builtinPluginsDir(): string {
-  return fileURLToPath(new URL('../../../../plugins', import.meta.url));
+  return shippedPluginsDir();
 }
 
 /** `~/.claude`: the user's Claude Code folder (CLAUDE.md, commands/, agents/, skills/). */
