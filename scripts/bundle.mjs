@@ -74,6 +74,45 @@ const otelGrpcRequires = {
   },
 };
 
+// CommonJS packages run their module when the importing chunk loads, whether or not the run uses
+// them: js-yaml 3 builds its schemas (~1.5-3.5 ms of every start, yet frontmatter made of `key: text`
+// lines never needs it, see plugins/plain-frontmatter.ts) and picomatch sets up its tables (~1.3 ms;
+// used when a permission rule names a path, by glob and by grep's include). In the bundle, these
+// imports become a require() made on first use: esbuild bundles the package as before and runs it
+// only then. (The unbundled build keeps the plain imports.) `calls`: how the file uses the binding,
+// checked so that a new use fails the build instead of reaching a missing member.
+const LAZY_IMPORTS = [
+  { file: 'plugins/frontmatter.js', binding: 'jsYaml', from: 'js-yaml', calls: ['jsYaml.safeLoad('] },
+  { file: 'permissions/rules.js', binding: 'picomatch', from: 'picomatch', calls: ['picomatch('] },
+  { file: 'tools/file-walk.js', binding: 'picomatch', from: 'picomatch', calls: ['picomatch('] },
+  { file: 'tools/grep.js', binding: 'picomatch', from: 'picomatch', calls: ['picomatch('] },
+];
+const madeLazy = new Set();
+const lazyImports = {
+  name: 'lazy-imports',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]core[/\\]dist[/\\].*\.js$/ }, async (args) => {
+      const relative = path.relative(path.join(root, 'packages/core/dist'), args.path).split(path.sep).join('/');
+      const spec = LAZY_IMPORTS.find((entry) => entry.file === relative);
+      if (!spec) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      const line = `import ${spec.binding} from '${spec.from}';`;
+      // Comments dropped (roughly: only for this check) so that prose naming the package is not a use.
+      const code = source.split(line).join('').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      const uses = code.match(new RegExp(`\\b${spec.binding}\\b(?:\\.\\w+)?\\(?`, 'g')) ?? [];
+      if (!source.includes(line) || uses.length === 0 || uses.some((use) => !spec.calls.includes(use))) {
+        throw new Error(`bundle: ${relative} changed how it uses ${spec.from} (${uses.join(' ')}); check LAZY_IMPORTS`);
+      }
+      const load = `require(${JSON.stringify(spec.from)})`;
+      const lazy = spec.calls.includes(`${spec.binding}(`)
+        ? `const ${spec.binding} = (...args) => ${load}(...args);`
+        : `const ${spec.binding} = { ${spec.calls.map((call) => call.slice(spec.binding.length + 1, -1)).map((member) => `${member}: (...args) => ${load}.${member}(...args)`).join(', ')} };`;
+      madeLazy.add(relative);
+      return { contents: source.replace(line, lazy), loader: 'js' };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 // acp.js is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
 // its chunks with the import from cli.js.
@@ -84,10 +123,11 @@ await build({
   entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js'), 'compile-cache': path.join(dist, 'compile-cache.js'), 'terminal-safe': path.join(dist, 'output/terminal-safe.js') },
   splitting: true,
   outdir,
-  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires],
+  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports],
 });
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
+for (const { file } of LAZY_IMPORTS) if (!madeLazy.has(file)) throw new Error(`bundle: ${file} was not bundled through lazyImports; check where it moved`);
 // main.js's lazy imports are the entries beside it. It needs no require(): no banner, one file fewer
 // for `--version` to compile (it answers ~1 ms sooner).
 const entriesBeside = { name: 'entries-beside', setup: (build) => build.onResolve({ filter: /^\.\/(acp\/index|compile-cache|output\/terminal-safe)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })) };
