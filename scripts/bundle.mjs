@@ -3,7 +3,7 @@
 // the chunks it imports lazily (providers, Ink, MCP...) share code through split chunks.
 // The bundle sits as deep in the tree as packages/core/dist/runtime, so paths that core resolves
 // from its own file (the built-in plugins folder) point to the same place.
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -113,6 +113,38 @@ const lazyImports = {
   },
 };
 
+// Node's Headers and Response are undici's, one lazily loaded module (~15-25 ms of CPU with the
+// HTTP/2 client and node:tls it brings), and these SDKs touch `Headers` before their first request
+// (ollama's normalizeHeaders, Anthropic's and Gemini's buildHeaders; Gemini builds a Response per
+// streamed event; Anthropic asks `body instanceof FormData`). Their free `Headers`/`Response` names are
+// pointed at Beans' undici-free classes (core llm/fetch-headers.ts, llm/fetch-response.ts), which
+// llm/http-fetch.ts answers with, and `FormData` at a stand-in that gives Node's own when one is made
+// (llm/fetch-classes.ts), so one start never loads undici. Only free names change (`globalThis.Headers`
+// stays Node's), and the classes' `instanceof` accepts Node's objects too. The OpenAI SDK is left alone: it reads
+// Node's Response.prototype when it loads and checks for Node's own classes in its auth code.
+const fetchClassesFile = path.join(root, 'packages/core/dist/llm/fetch-classes.js');
+const FETCH_CLASS_SDKS = /[/\\]node_modules[/\\](ollama|@anthropic-ai[/\\]sdk|@google[/\\]genai)[/\\].*\.mjs$/;
+// Gemini's "wake Node's undici up" call (it then uses undici's global dispatcher) must stay Node's.
+const GEMINI_UNDICI_WAKE = /typeof Headers !== 'undefined'\) \{(\s*\/\/ Trigger Node's lazy Undici initialization[^\n]*\n\s*)new Headers\(\);/g;
+const sdkFetchClasses = {
+  name: 'sdk-fetch-classes',
+  setup(build) {
+    build.onLoad({ filter: FETCH_CLASS_SDKS }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      if (/[/\\]@google[/\\]genai[/\\]/.test(args.path)) {
+        const wakes = source.match(GEMINI_UNDICI_WAKE)?.length ?? 0;
+        if (wakes !== 1) throw new Error(`bundle: ${args.path} changed (${wakes} undici wake-ups, expected 1); check how it uses Headers now`);
+        source = source.replace(GEMINI_UNDICI_WAKE, "typeof globalThis.Headers !== 'undefined') {$1new globalThis.Headers();");
+      }
+      const { code } = await transform(source, { loader: 'js', format: 'esm', define: { Headers: '__beansFetchHeaders', Response: '__beansFetchResponse', FormData: '__beansFormData' } });
+      if (!/__beans(FetchHeaders|FetchResponse|FormData)\b/.test(code)) return { contents: source, loader: 'js' };
+      fetchClassRewrites += 1;
+      return { contents: `import { FetchHeaders as __beansFetchHeaders, FetchResponse as __beansFetchResponse, LazyFormData as __beansFormData } from ${JSON.stringify(fetchClassesFile)};\n${code}`, loader: 'js' };
+    });
+  },
+};
+let fetchClassRewrites = 0;
+
 rmSync(outdir, { recursive: true, force: true });
 // acp.js is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
 // its chunks with the import from cli.js.
@@ -123,8 +155,9 @@ await build({
   entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js'), 'compile-cache': path.join(dist, 'compile-cache.js'), 'terminal-safe': path.join(dist, 'output/terminal-safe.js') },
   splitting: true,
   outdir,
-  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports],
+  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, sdkFetchClasses],
 });
+if (fetchClassRewrites === 0) throw new Error('bundle: no SDK module had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths');
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 for (const { file } of LAZY_IMPORTS) if (!madeLazy.has(file)) throw new Error(`bundle: ${file} was not bundled through lazyImports; check where it moved`);

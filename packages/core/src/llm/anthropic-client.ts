@@ -6,7 +6,7 @@ import { anthropicProvider } from './anthropic.js';
 import { withConversationBreakpoints } from './anthropic-cache.js';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
-import { httpFetch } from './http-fetch.js';
+import { providerFetch } from './provider-fetch.js';
 import { costUsd } from './pricing.js';
 import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
@@ -37,8 +37,8 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
   const policy = retryPolicy(options.retry);
   const context: FailureContext = { provider: 'anthropic', host: baseURL, hints: definition.hints };
   // maxRetries 0: Beans' retry policy handles 429 and 529 (overloaded) alike.
-  // httpFetch: node:http instead of Node's fetch, cheaper at start-up (http-fetch.ts).
-  const client = apiKey ? new AnthropicClient({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000, fetch: httpFetch }) : undefined;
+  // providerFetch: node:http instead of Node's fetch, and no undici at all (provider-fetch.ts).
+  const client = apiKey ? new AnthropicClient({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000, fetch: providerFetch }) : undefined;
 
   async function* chatStream(request: ChatRequest): AsyncGenerator<StreamEvent, void> {
     const model = request.model || defaultModel;

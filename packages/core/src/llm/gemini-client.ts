@@ -2,7 +2,8 @@ import { geminiThinkingConfig } from './thinking.js';
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentConfig, type Part, type Tool } from '@google/genai/web';
 import { collectStream } from './collect.js';
 import { failureToError, missingGeminiKeyFailure, type FailureContext } from './failures.js';
-import { httpFetch, type FetchFunction } from './http-fetch.js';
+import type { FetchFunction } from './http-fetch.js';
+import { providerFetch } from './provider-fetch.js';
 import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, geminiApiKey, geminiProvider } from './gemini.js';
 import { costUsd } from './pricing.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
@@ -30,7 +31,7 @@ export function createGeminiClient(options: ProviderOptions = {}): LLMClient {
   const defaultModel = options.model || DEFAULT_GEMINI_MODEL;
   const policy = retryPolicy(options.retry);
   // vertexai: false so a stray GOOGLE_GENAI_USE_VERTEXAI does not send the key to Vertex.
-  const ai = apiKey ? new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { fetch: httpFetch, ...(baseUrl ? { baseUrl } : {}) } }) : undefined;
+  const ai = apiKey ? new GoogleGenAI({ apiKey, vertexai: false, httpOptions: { fetch: providerFetch, ...(baseUrl ? { baseUrl } : {}) } }) : undefined;
 
   async function* chatStream(request: ChatRequest): AsyncGenerator<StreamEvent, void> {
     const model = request.model || defaultModel;
@@ -216,12 +217,12 @@ export function toGeminiTools(tools: readonly ToolDeclaration[]): Tool[] {
   return [{ functionDeclarations }];
 }
 
-/** A fetch (node:http, http-fetch.ts) that remembers the Retry-After of the last failed response (gateways send it; ApiError drops headers). */
+/** A fetch (node:http, provider-fetch.ts) that remembers the Retry-After of the last failed response (gateways send it; ApiError drops headers). */
 function retryAfterWatcher(): { fetch: FetchFunction; retryAfterMs: () => number | undefined } {
   let last: number | undefined;
   return {
     fetch: async (input, init) => {
-      const response = await httpFetch(input, init);
+      const response = await providerFetch(input, init);
       if (!response.ok) last = parseRetryAfter(response.headers.get('retry-after'));
       return response;
     },

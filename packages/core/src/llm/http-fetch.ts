@@ -7,9 +7,10 @@ import { createRequire } from 'node:module';
  * A `fetch` for the provider SDKs built on node:http/node:https instead of Node's fetch (undici).
  * Why: the first request through undici costs ~10 ms of CPU more than the same request through
  * node:http (fetch algorithm, its own connection pool, the llhttp WebAssembly parser), and that
- * request is on the path of every `beans -p`. The answer is a real `Response` around a
- * ReadableStream fed by the socket, so the SDKs (openai, @anthropic-ai/sdk, ollama, @google/genai)
- * get the same object they get from fetch; `Response`/`Headers` themselves are cheap.
+ * request is on the path of every `beans -p`. The answer is a WHATWG `Response` around a
+ * ReadableStream fed by the socket: Node's own by default (the OpenAI SDK gets that), or what
+ * `options.response` builds (llm/provider-fetch.ts: the undici-free one of llm/fetch-response.ts,
+ * for the ollama, Anthropic and Gemini SDKs).
  *
  * What it keeps from fetch, because the SDKs and Beans' retry logic rely on it:
  * - failures before the answer reject with `TypeError('fetch failed', { cause })`, a body cut short
@@ -35,14 +36,19 @@ const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 // Where undici keeps a dispatcher installed with setGlobalDispatcher (a proxy agent, say).
 const UNDICI_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
+/** Builds the answer: a `Response` with the socket's body, knowing its URL and whether it was redirected. */
+export type ResponseFactory = (body: ReadableStream<Uint8Array> | null, init: { status: number; statusText: string; headers: [string, string][] }, url: string, redirected: boolean) => Response;
+
 /** Timings are options so tests can use short ones. */
 export interface HttpFetchOptions {
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /** Node's `Response` unless told otherwise (llm/provider-fetch.ts gives an undici-free one). */
+  response?: ResponseFactory;
 }
 
 export function createHttpFetch(options: HttpFetchOptions = {}): FetchFunction {
-  const timeouts = { headers: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, body: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS };
+  const timeouts = { headers: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, body: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS, response: options.response ?? nodeResponse };
   return async (input, init = {}) => {
     const body = requestBody(init.body);
     if (typeof input !== 'string' && !(input instanceof URL)) return globalThis.fetch(input, init);
@@ -61,7 +67,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchFunction {
     for (let redirects = 0; ; redirects += 1) {
       const res = await send(url, method, headers, payload, init.signal ?? undefined, timeouts.headers);
       const location = res.headers.location;
-      if (!REDIRECT_STATUS.has(res.statusCode ?? 0) || !location || init.redirect === 'manual') return toResponse(res, url, method, redirects > 0, init.signal ?? undefined, timeouts.body);
+      if (!REDIRECT_STATUS.has(res.statusCode ?? 0) || !location || init.redirect === 'manual') return toResponse(res, url, method, redirects > 0, init.signal ?? undefined, timeouts);
       res.destroy();
       if (init.redirect === 'error' || redirects >= MAX_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error(init.redirect === 'error' ? 'unexpected redirect' : 'redirect count exceeded') });
       const next = new URL(location, url);
@@ -152,7 +158,7 @@ function send(url: URL, method: string, headers: [string, string][], body: Buffe
   });
 }
 
-function toResponse(res: IncomingMessage, url: URL, method: string, redirected: boolean, signal: AbortSignal | undefined, bodyTimeoutMs: number): Response {
+function toResponse(res: IncomingMessage, url: URL, method: string, redirected: boolean, signal: AbortSignal | undefined, options: { body: number; response: ResponseFactory }): Response {
   const status = res.statusCode ?? 0;
   // Node's parser takes any 3-digit status; a Response cannot hold one outside 200-599.
   if (status < 200 || status > 599) {
@@ -162,15 +168,17 @@ function toResponse(res: IncomingMessage, url: URL, method: string, redirected: 
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
   const init = { status, statusText: res.statusMessage ?? '', headers };
-  let response: Response;
   if (method === 'HEAD' || NULL_BODY_STATUS.has(status)) {
     res.resume();
-    response = new Response(null, init);
-  } else {
-    response = new Response(bodyStream(res, signal, bodyTimeoutMs), init);
+    return options.response(null, init, url.href, redirected);
   }
+  return options.response(bodyStream(res, signal, options.body), init, url.href, redirected);
+}
+
+function nodeResponse(body: ReadableStream<Uint8Array> | null, init: { status: number; statusText: string; headers: [string, string][] }, url: string, redirected: boolean): Response {
+  const response = new Response(body, init);
   // fetch's Response knows where it came from; the SDKs put `url` in their logs and errors.
-  Object.defineProperties(response, { url: { value: url.href }, redirected: { value: redirected } });
+  Object.defineProperties(response, { url: { value: url }, redirected: { value: redirected } });
   return response;
 }
 

@@ -2,7 +2,9 @@ import { ollamaThink } from './thinking.js';
 import { Ollama, type ChatRequest as OllamaChatRequest, type Message, type ShowResponse, type Tool } from 'ollama';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
-import { httpFetch, type FetchFunction } from './http-fetch.js';
+import { FetchResponse } from './fetch-response.js';
+import type { FetchFunction } from './http-fetch.js';
+import { providerFetch } from './provider-fetch.js';
 import { ollamaProvider, resolveOllamaHost } from './ollama.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
@@ -261,19 +263,20 @@ function contextLength(show: ShowResponse): number | undefined {
 }
 
 /**
- * The fetch given to ollama-js (node:http, http-fetch.ts): adds the caller's signal (ollama-js takes none) and an optional
+ * The fetch given to ollama-js (node:http, provider-fetch.ts): adds the caller's signal (ollama-js takes none) and an optional
  * timeout, remembers Retry-After, and turns non-JSON error bodies into JSON, because ollama-js
  * logs to stdout when it meets one and core must never write to stdout.
  */
 function ollamaFetch(signal: AbortSignal | undefined, timeoutMs: number | undefined, onRetryAfter: (ms: number | undefined) => void): FetchFunction {
   return async (input, init) => {
     const signals = [init?.signal, signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
-    const response = await httpFetch(input, { ...init, ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}) });
+    const response = await providerFetch(input, { ...init, ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}) });
     if (response.ok) return response;
     onRetryAfter(parseRetryAfter(response.headers.get('retry-after')));
     if (response.headers.get('content-type')?.includes('application/json')) return response;
     const text = await response.text().catch(() => '');
     const error = text.trim() || response.statusText || `HTTP ${response.status}`;
-    return new Response(JSON.stringify({ error }), { status: response.status, statusText: response.statusText, headers: { 'content-type': 'application/json' } });
+    // fetch-response.ts's Response: a retried error does not load undici either.
+    return new FetchResponse(JSON.stringify({ error }), { status: response.status, statusText: response.statusText, headers: { 'content-type': 'application/json' } }) as unknown as Response;
   };
 }

@@ -1,0 +1,132 @@
+// llm/provider-fetch.ts: http-fetch.ts's transport answering with llm/fetch-response.ts's Response,
+// as the ollama, Anthropic and Gemini clients use it. The transport's own cases are in
+// http-fetch.test.ts; these check that the undici-free Response carries them the same way:
+// headers and set-cookie, a stream read chunk by chunk, aborts and cut bodies classified as before,
+// decoded bodies, null bodies, redirects.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FetchResponse } from '../../src/llm/fetch-response.js';
+import { classifyError } from '../../src/llm/failures.js';
+import { providerFetch } from '../../src/llm/provider-fetch.js';
+
+type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+const servers: Server[] = [];
+
+async function serve(handler: Handler): Promise<{ url: string; closed: () => Promise<void> }> {
+  let socketClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (socketClosed = resolve));
+  const server = createServer((req, res) => {
+    req.socket.once('close', socketClosed);
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => handler(req, res, Buffer.concat(parts).toString()));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed: () => closed };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
+}
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', () => Promise.reject(new Error('Node fetch was called')));
+});
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+describe('providerFetch', () => {
+  it('answers with the undici-free Response: status, headers with set-cookie apart, url, JSON body', async () => {
+    const { url } = await serve((req, res, body) => {
+      res.writeHead(201, 'Made', [['content-type', 'application/json'], ['X-Request-Id', 'r-1'], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']]);
+      res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization, body: JSON.parse(body) }));
+    });
+    const response = await providerFetch(`${url}/v1/chat`, { method: 'POST', headers: { authorization: 'Bearer k' }, body: JSON.stringify({ hi: 'é' }) });
+    expect(response).toBeInstanceOf(FetchResponse);
+    expect(response instanceof globalThis.Response).toBe(false);
+    expect([response.status, response.statusText, response.ok, response.url, response.redirected, response.type]).toEqual([201, 'Made', true, `${url}/v1/chat`, false, 'default']);
+    expect(response.headers.get('x-request-id')).toBe('r-1');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(await response.json()).toEqual({ method: 'POST', auth: 'Bearer k', body: { hi: 'é' } });
+    expect(response.bodyUsed).toBe(true);
+  });
+
+  it('hands each chunk of a streamed body over as it arrives', async () => {
+    let sendRest: () => void = () => {};
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\n\n');
+      void rest.then(() => res.end('data: {"n":2}\n\n'));
+    });
+    const reader = (await providerFetch(url)).body!.getReader();
+    const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toBe('data: {"n":1}\n\n');
+    sendRest();
+    expect(decoder.decode((await reader.read()).value)).toBe('data: {"n":2}\n\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('an abort mid-stream errors the body with the signal reason and closes the socket', async () => {
+    const { url, closed } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write('{"message":"one"}\n');
+    });
+    const controller = new AbortController();
+    const reader = (await providerFetch(url, { signal: controller.signal })).body!.getReader();
+    await reader.read();
+    controller.abort();
+    const error = await rejection(reader.read());
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(classifyError(error).kind).toBe('aborted');
+    await closed();
+  });
+
+  it('a body cut short is a retryable dropped connection, through text() as through the stream', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('{"message":"partial"}\n', () => res.socket?.destroy());
+    });
+    const error = await rejection((await providerFetch(url)).text());
+    expect(classifyError(error)).toMatchObject({ kind: 'network', retryable: true });
+  });
+
+  it('decodes gzip, gives a null body for 204 and error statuses as responses', async () => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"zipped":true}'));
+      else if (req.url === '/empty') res.writeHead(204).end();
+      else res.writeHead(429, { 'retry-after': '3', 'content-type': 'application/json' }).end('{"error":"slow down"}');
+    });
+    expect(await (await providerFetch(`${url}/gzip`)).json()).toEqual({ zipped: true });
+    const empty = await providerFetch(`${url}/empty`);
+    expect([empty.status, empty.body, await empty.text()]).toEqual([204, null, '']);
+    const limited = await providerFetch(`${url}/limited`);
+    expect([limited.status, limited.ok, limited.headers.get('retry-after'), await limited.json()]).toEqual([429, false, '3', { error: 'slow down' }]);
+  });
+
+  it('a redirected answer knows its final url', async () => {
+    const { url } = await serve((req, res) => {
+      if (req.url === '/old') res.writeHead(308, { location: '/new' }).end();
+      else res.end(req.url);
+    });
+    const response = await providerFetch(`${url}/old`, { method: 'POST', body: 'x' });
+    // A clone keeps what the fetch knew.
+    const copy = response.clone();
+    expect([response.redirected, response.url, await response.text()]).toEqual([true, `${url}/new`, '/new']);
+    expect([copy.redirected, copy.url, await copy.text()]).toEqual([true, `${url}/new`, '/new']);
+  });
+});
