@@ -18,7 +18,7 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
       if (options.resume === true) throw new UsageError('-r/--resume needs a session id here (beans sessions list shows them); in the chat, -r alone opens a list to pick from.');
       // The one-shot code loads while stdin is read: start-up is otherwise idle there.
       const oneShot = import('./one-shot.js');
-      const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined, stdinLimit(options));
+      const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined, () => stdinLimit(options));
       const prompt = joinPrompt(options.prompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
       const { runOneShot } = await oneShot;
@@ -51,8 +51,9 @@ const DEFAULT_STDIN_LIMIT = CONFIG_DEFAULTS['input.maxStdinBytes'] as number;
 
 /**
  * The setting `input.maxStdinBytes`, loaded while stdin is read (it is not on the way: the read
- * only waits for it once more than the default has arrived). A settings file that fails to load
- * is reported by the run itself; here the default applies.
+ * only waits for it once more than the default has arrived, or at the end). /dev/null (cron, CI, a
+ * closed stdin) never asks for it: loading the settings for nothing cost ~1-2 ms of CPU there. A
+ * settings file that fails to load is reported by the run itself; here the default applies.
  */
 function stdinLimit(options: CliOptions): Promise<number> {
   return (async () => {
@@ -72,17 +73,18 @@ function tooLarge(size: number | undefined, limit: number): UsageError {
   );
 }
 
-async function readStdin(withPrompt: boolean, limit: Promise<number>): Promise<string> {
+async function readStdin(withPrompt: boolean, settingLimit: () => Promise<number>): Promise<string> {
   // A file or /dev/null is read as it is: process.stdin costs ~5 ms of stream set-up, and scripts
   // (cron, CI, `< /dev/null`) start that way. Pipes and sockets go through the stream below.
   const input = fstatSync(0);
+  if (input.isCharacterDevice() && input.rdev === statSync('/dev/null').rdev) return '';
+  const limit = settingLimit();
   if (input.isFile()) {
     if (input.size > DEFAULT_STDIN_LIMIT && input.size > (await limit)) throw tooLarge(input.size, await limit);
     const text = readFileSync(0, 'utf8');
     if (Buffer.byteLength(text) > (await limit)) throw tooLarge(Buffer.byteLength(text), await limit);
     return text;
   }
-  if (input.isCharacterDevice() && input.rdev === statSync('/dev/null').rdev) return '';
   const chunks: Buffer[] = [];
   let bytes = 0;
   const notice = setTimeout(() => {
