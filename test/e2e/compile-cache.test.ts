@@ -36,7 +36,7 @@ describe('compile cache', () => {
     const root = path.join(repo.home, '.cache', 'beans-agent', 'compile-cache');
     expect(readdirSync(root)).toEqual([`${VERSION}-node${process.versions.node}`]);
     const files = entries(root);
-    // The bundle's start-up chunks (cli.js and those it imports for a one-shot run) each got an entry.
+    // The bundle's start-up chunks (cli.mjs and those it imports for a one-shot run) each got an entry.
     expect(files.length).toBeGreaterThan(5);
     // Entries made by another build (same names, other bytes) must be ignored, not run.
     for (const file of files) writeFileSync(file, Buffer.alloc(statSync(file).size, 7));
