@@ -253,13 +253,32 @@ function checkedName(name: unknown, prefix: string): string {
   return text.toLowerCase();
 }
 
+/** No NUL, CR or LF, and no tab or space at either end. (Loops, not regular expressions: each of those costs its compilation in every process.) */
 function checkValue(value: string, prefix: string): void {
-  if (/[\0\r\n]/.test(value) || /^[\t ]|[\t ]$/.test(value)) throw new TypeError(`${prefix}: "${value}" is an invalid header value.`);
+  const last = value.length - 1;
+  let valid = last < 0 || !(isTabOrSpace(value.charCodeAt(0)) || isTabOrSpace(value.charCodeAt(last)));
+  for (let i = 0; valid && i <= last; i += 1) {
+    const code = value.charCodeAt(i);
+    valid = code !== 0 && code !== 10 && code !== 13;
+  }
+  if (!valid) throw new TypeError(`${prefix}: "${value}" is an invalid header value.`);
 }
 
 /** Leading and trailing HTTP whitespace (tab, LF, CR, space) removed. */
 function normalizeValue(value: string): string {
-  return value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  let start = 0;
+  let end = value.length;
+  while (start < end && isHttpWhitespace(value.charCodeAt(start))) start += 1;
+  while (end > start && isHttpWhitespace(value.charCodeAt(end - 1))) end -= 1;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+function isTabOrSpace(code: number): boolean {
+  return code === 9 || code === 32;
+}
+
+function isHttpWhitespace(code: number): boolean {
+  return code === 9 || code === 10 || code === 13 || code === 32;
 }
 
 /** WebIDL ByteString: String(value), and no character above U+00FF. */
