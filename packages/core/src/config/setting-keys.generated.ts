@@ -17,7 +17,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "models",
     "kind": "object",
-    "expected": "an object with a model per provider"
+    "expected": "an object with a model per provider",
+    "accepts": "object"
   },
   {
     "key": "models.gemini",
@@ -52,7 +53,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "gemini",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "gemini.baseUrl",
@@ -63,7 +65,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "anthropic",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "anthropic.baseUrl",
@@ -74,7 +77,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "openai",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "openai.baseUrl",
@@ -175,7 +179,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "permissions",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "permissions.mode",
@@ -192,12 +197,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "permissions.allow",
     "kind": "list",
-    "expected": "a list of tool names or rules like \"shell(git *)\""
+    "expected": "a list of tool names or rules like \"shell(git *)\"",
+    "accepts": "textList"
   },
   {
     "key": "permissions.deny",
     "kind": "list",
-    "expected": "a list of tool names or rules like \"shell(rm *)\""
+    "expected": "a list of tool names or rules like \"shell(rm *)\"",
+    "accepts": "textList"
   },
   {
     "key": "permissions.readOnlyCommands",
@@ -223,22 +230,26 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "plugins",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "plugins.dirs",
     "kind": "list",
-    "expected": "a list of folder paths"
+    "expected": "a list of folder paths",
+    "accepts": "textList"
   },
   {
     "key": "plugins.disabled",
     "kind": "list",
-    "expected": "a list of plugin names"
+    "expected": "a list of plugin names",
+    "accepts": "textList"
   },
   {
     "key": "sessions",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "sessions.dir",
@@ -249,7 +260,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "ui",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "ui.theme",
@@ -292,17 +304,20 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "tools.env",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "tools.env.passThrough",
     "kind": "list",
-    "expected": "a list of environment variable names"
+    "expected": "a list of environment variable names",
+    "accepts": "textList"
   },
   {
     "key": "tools.env.strip",
     "kind": "list",
-    "expected": "a list of environment variable names"
+    "expected": "a list of environment variable names",
+    "accepts": "textList"
   },
   {
     "key": "tools.defer",
@@ -457,7 +472,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "telemetry",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "telemetry.enabled",
@@ -501,7 +517,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "sandbox",
     "kind": "object",
-    "expected": "an object"
+    "expected": "an object",
+    "accepts": "object"
   },
   {
     "key": "sandbox.enabled",
@@ -512,7 +529,8 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "sandbox.allowedHosts",
     "kind": "list",
-    "expected": "a list of host names or \"host:port\" entries such as \"registry.npmjs.org\""
+    "expected": "a list of host names or \"host:port\" entries such as \"registry.npmjs.org\"",
+    "accepts": "textList"
   },
   {
     "key": "workflows",
@@ -653,12 +671,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "hooks.env",
     "kind": "object",
-    "expected": "an object {\"passThrough\": [names]}"
+    "expected": "an object {\"passThrough\": [names]}",
+    "accepts": "object"
   },
   {
     "key": "hooks.env.passThrough",
     "kind": "list",
-    "expected": "a list of environment variable names"
+    "expected": "a list of environment variable names",
+    "accepts": "textList"
   },
   {
     "key": "guardrails",

@@ -45,14 +45,24 @@ function describeNode(key: string, schema: z.ZodType): SettingKey {
 function acceptsOf(schema: z.ZodType): SettingKey['accepts'] {
   // Zod 4 keeps refinements, formats and lengths as checks: any but `min(1)` leave the test to zod.
   const checks = ((schema.def as { checks?: Array<{ _zod: { def: { check: string; minimum?: unknown } } }> }).checks ?? []).map((check) => check._zod.def);
+  if (checks.length > 0) return schema.def.type === 'string' && checks.length === 1 && checks[0].check === 'min_length' && checks[0].minimum === 1 ? 'nonEmptyText' : undefined;
   switch (schema.def.type) {
     case 'string':
-      if (checks.length === 0) return 'text';
-      return checks.length === 1 && checks[0].check === 'min_length' && checks[0].minimum === 1 ? 'nonEmptyText' : undefined;
+      return 'text';
     case 'boolean':
-      return checks.length === 0 ? 'boolean' : undefined;
+      return 'boolean';
     case 'enum':
-      return checks.length === 0 && Object.values((schema as z.ZodEnum).enum).every((option) => typeof option === 'string') ? 'option' : undefined;
+      return Object.values((schema as z.ZodEnum).enum).every((option) => typeof option === 'string') ? 'option' : undefined;
+    case 'array': {
+      const element = (schema as z.ZodArray<z.ZodType>).element;
+      return element.def.type === 'string' && acceptsOf(element) === 'text' ? 'textList' : undefined;
+    }
+    case 'object': {
+      // Only zod's default for unknown keys (dropped): strict() and passthrough() set a catchall.
+      if ((schema as z.ZodObject).def.catchall !== undefined) return undefined;
+      const children = Object.values((schema as z.ZodObject).shape) as z.ZodType[];
+      return children.every((child) => child.def.type === 'optional' && acceptsOf(unwrap(child)) !== undefined) ? 'object' : undefined;
+    }
     default:
       return undefined;
   }
@@ -69,9 +79,52 @@ export function acceptedWithoutSchema(key: SettingKey, value: unknown): boolean 
       return typeof value === 'boolean';
     case 'option':
       return typeof value === 'string' && (key.options ?? []).includes(value);
+    case 'textList':
+      if (!Array.isArray(value)) return false;
+      // By index, not every(): every() skips the holes of a sparse list, which zod rejects.
+      for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+      return true;
+    case 'object': {
+      if (!isJsonObject(value)) return false;
+      return childrenOf(key.key).every(({ name, key: child }) => !Object.hasOwn(value, name) || acceptedWithoutSchema(child, value[name]));
+    }
     default:
       return false;
   }
+}
+
+/** The value zod would give back for one that acceptedWithoutSchema took: lists copied, objects rebuilt in schema order without unknown keys. */
+export function acceptedValue(key: SettingKey, value: unknown): unknown {
+  if (key.accepts === 'textList') return (value as string[]).slice();
+  if (key.accepts !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const { name, key: child } of childrenOf(key.key)) if (Object.hasOwn(record, name)) out[name] = acceptedValue(child, record[name]);
+  return out;
+}
+
+/** An object as JSON makes them; anything else (a Date, a class instance) is left to zod. */
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return prototype === Object.prototype || prototype === null;
+}
+
+let children: Map<string, Array<{ name: string; key: SettingKey }>> | undefined;
+
+/** The keys directly under an object key, in schema order. */
+function childrenOf(parent: string): Array<{ name: string; key: SettingKey }> {
+  if (!children) {
+    children = new Map();
+    for (const key of table().values()) {
+      const dot = key.key.lastIndexOf('.');
+      if (dot === -1) continue;
+      const siblings = children.get(key.key.slice(0, dot)) ?? [];
+      siblings.push({ name: key.key.slice(dot + 1), key });
+      children.set(key.key.slice(0, dot), siblings);
+    }
+  }
+  return children.get(parent) ?? [];
 }
 
 function walk(prefix: string, schema: z.ZodObject, out: SettingKey[]): void {

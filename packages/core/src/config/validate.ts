@@ -3,7 +3,7 @@ import { ConfigError } from '../errors.js';
 import { isPlainObject, splitList } from './dotted.js';
 import { describeValue } from './json-text.js';
 import { SETTING_SECTIONS, settingSection, type BeansSettings } from './schema.js';
-import { acceptedWithoutSchema, expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
+import { acceptedValue, acceptedWithoutSchema, expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
 /** `permissions.allow[2]` from a zod issue path. */
@@ -45,6 +45,11 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
   const issues: z.core.$ZodIssue[] = [];
   for (const key of SETTING_SECTIONS) {
     if (!Object.hasOwn(raw, key)) continue;
+    const section = findSettingKey(key);
+    if (section && acceptedWithoutSchema(section, raw[key])) {
+      settings[key] = acceptedValue(section, raw[key]);
+      continue;
+    }
     const result = settingSection(key)!.safeParse(raw[key], PARSE_ONCE);
     if (result.success) settings[key] = result.data;
     else issues.push(...result.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })));

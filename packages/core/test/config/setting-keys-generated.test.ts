@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedWithoutSchema, findSettingKey, leafSettingKeys, schemaOfKey, settingKeysOfSchema } from '../../src/config/setting-keys.js';
+import { acceptedValue, acceptedWithoutSchema, allSettingKeys, findSettingKey, leafSettingKeys, schemaOfKey, settingKeysOfSchema, type SettingKey } from '../../src/config/setting-keys.js';
+import { SETTING_SECTIONS, settingSection } from '../../src/config/schema.js';
+import { PARSE_ONCE } from '../../src/parse-once.js';
 import { SETTING_KEYS } from '../../src/config/setting-keys.generated.js';
-import { checkSettingValue } from '../../src/config/validate.js';
+import { checkSettingValue, validateSettings } from '../../src/config/validate.js';
 
 const REGENERATE = 'run: pnpm run --silent build && node scripts/precompute.mjs';
 
@@ -37,5 +39,65 @@ describe('settings keys computed at build time', () => {
     // A value it does not accept still gets zod's words.
     expect(checkSettingValue(findSettingKey('provider')!, '')).toEqual({ at: 'provider', expected: findSettingKey('provider')!.expected, got: 'the string ""' });
     expect(checkSettingValue(findSettingKey('permissions.mode')!, 'sometimes')).toMatchObject({ at: 'permissions.mode' });
+  });
+
+  it('take lists and objects of such values as zod gives them back: lists copied, objects in schema order without unknown keys', () => {
+    const quick = allSettingKeys().filter((key) => key.accepts !== undefined);
+    expect(quick.map((key) => key.key)).toEqual(expect.arrayContaining(['permissions', 'permissions.allow', 'plugins', 'ui']));
+    const children = (key: SettingKey) => allSettingKeys().filter((child) => child.key.startsWith(`${key.key}.`) && !child.key.slice(key.key.length + 1).includes('.'));
+    const valid = (key: SettingKey): unknown => {
+      switch (key.accepts) {
+        case 'boolean':
+          return true;
+        case 'option':
+          return key.options![key.options!.length - 1];
+        case 'textList':
+          return ['a', 'b c'];
+        case 'object':
+          // Written in reverse schema order, with a key the schema lacks.
+          return Object.fromEntries([['notASetting', 1], ...children(key).reverse().map((child) => [child.key.split('.').pop()!, valid(child)])]);
+        default:
+          return 'x';
+      }
+    };
+    for (const key of quick) {
+      const good = valid(key);
+      const samples: unknown[] = [good, '', 'x', true, 0, null, [], ['a', 1], [, 'a'], {}, { notASetting: true }, new Date(0)];
+      if (key.accepts === 'object') {
+        for (const child of children(key)) samples.push({ ...(good as object), [child.key.split('.').pop()!]: 42 }, { [child.key.split('.').pop()!]: undefined });
+      }
+      for (const value of samples) {
+        const zod = schemaOfKey(key.key).safeParse(value, PARSE_ONCE);
+        if (acceptedWithoutSchema(key, value)) {
+          expect(zod.success, `${key.key} = ${JSON.stringify(value)}`).toBe(true);
+          const copy = acceptedValue(key, value);
+          expect(copy, `${key.key} = ${JSON.stringify(value)}`).toStrictEqual(zod.data);
+          expect(Object.keys(copy as object), key.key).toEqual(Object.keys(zod.data as object));
+        }
+      }
+      expect(acceptedWithoutSchema(key, good), key.key).toBe(true);
+    }
+  });
+
+  it('check a settings file as zod alone did: the same settings, the same errors', () => {
+    const file = {
+      provider: 'ollama',
+      model: 'qwen3',
+      permissions: { deny: ['shell(rm *)'], allow: ['read_file', 'shell(git *)'], mode: 'auto-edit', later: true },
+      plugins: { dirs: ['tools/plugins'] },
+      ui: {},
+      maxTurns: 30,
+      hooks: { PreToolUse: [{ matcher: 'shell', hooks: [{ type: 'command', command: 'true' }] }] },
+    };
+    const byZod = Object.fromEntries(SETTING_SECTIONS.filter((key) => Object.hasOwn(file, key)).map((key) => [key, settingSection(key)!.safeParse((file as Record<string, unknown>)[key], PARSE_ONCE).data]));
+    const { settings, warnings } = validateSettings(file, '/s.json');
+    expect(settings).toStrictEqual(byZod);
+    expect(Object.keys(settings.permissions!)).toEqual(['mode', 'allow', 'deny']);
+    expect(settings.permissions!.allow).not.toBe(file.permissions.allow);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^\/s\.json: unknown setting "permissions\.later" is ignored/);
+    expect(() => validateSettings({ permissions: { allow: ['read_file', 7], mode: 'sometimes' } }, '/s.json')).toThrow(
+      'Invalid settings in /s.json: "permissions.mode" must be one of "default", "auto-edit", "yolo", "plan", not the string "sometimes"; "permissions.allow[1]" must be a string, not the number 7. Fix the file, or remove the keys.',
+    );
   });
 });
