@@ -4,17 +4,21 @@
 // scripted server with a preloaded probe that lists the built-in modules loaded when the first HTTP
 // request starts. What makes it hold: llm/provider-fetch.ts (node:http answering with
 // llm/fetch-response.ts's Response) and scripts/bundle.mjs pointing those SDKs' `Headers`,
-// `Response` and `FormData` at llm/fetch-classes.ts. The OpenAI SDK still loads undici when it loads
-// (not asserted here; see README "Start-up").
+// `Response` and `FormData` at llm/fetch-classes.ts. Error answers go through the same classes, so a
+// 429 and a 401 are checked too. The OpenAI SDK still loads undici when it loads (not asserted here;
+// see README "Start-up").
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../bench/providers.mjs';
-import type { ScriptedServer } from '../support/script.ts';
+import { anthropicErrorBody } from '../support/scripted-anthropic.ts';
+import { geminiErrorBody } from '../support/scripted-gemini.ts';
+import type { ScriptFault, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, runBeans } from './harness.ts';
 
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
-type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
+type Spec = { start: (options: { turns: { text: string }[]; faults?: ScriptFault[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
+const errorBody: Record<string, (status: number, message: string) => unknown> = { ollama: (_status, message) => ({ error: message }), gemini: geminiErrorBody, anthropic: anthropicErrorBody };
 const providers = PROVIDERS as Record<string, Spec>;
 
 const servers: ScriptedServer[] = [];
@@ -36,5 +40,22 @@ describe.each(['ollama', 'gemini', 'anthropic'])('bin/beans -p on %s', (name) =>
     const reports = readFileSync(probeFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { loaded: string[] });
     expect(reports.length).toBeGreaterThan(0);
     expect(reports[0]!.loaded).toEqual([]);
+  }, 30_000);
+
+  // The SDKs read error answers through Beans' Response and Headers (json(), text(), headers.get):
+  // the retry and the message must be what they were with Node's classes.
+  it('retries a 429 and reports a 401 with the server’s message, through the same classes', async () => {
+    const spec = providers[name]!;
+    const limited = await spec.start({ turns: [{ text: 'After the wait.' }], faults: [{ status: 429, headers: { 'retry-after': '0' }, body: errorBody[name]!(429, 'slow down') }] });
+    const refused = await spec.start({ turns: [{ text: 'never' }], faults: [{ status: 401, body: errorBody[name]!(401, 'bad key'), always: true }] });
+    servers.push(limited, refused);
+    const repo = makeTempRepo();
+    const retried = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, ...spec.env(limited.url) } });
+    expect([retried.code, retried.stdout.trim()]).toEqual([0, 'After the wait.']);
+    expect(retried.stderr).toContain('HTTP 429; retrying');
+    expect(limited.requests.filter((request) => request.kind === 'chat')).toHaveLength(2);
+    const failed = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, ...spec.env(refused.url) } });
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/\(HTTP 401\): bad key\./);
   }, 30_000);
 });
