@@ -22,4 +22,20 @@ export interface SettingKey {
    * value still goes to zod, which says what is wrong.
    */
   accepts?: 'text' | 'nonEmptyText' | 'boolean' | 'option' | 'textList' | 'object';
+  /**
+   * For a top-level key without `accepts` whose schema is made of plain parts only (the `hooks`
+   * section): that schema as data (config/plain-schema.ts), so a settings file's section that fits
+   * it is taken without building it in zod (~9 ms for two hooks, cold). Anything else goes to zod.
+   */
+  plain?: PlainSchema;
 }
+
+/** A zod schema made only of parts whose checks are simple enough to run without zod (config/plain-schema.ts). */
+export type PlainSchema =
+  | { type: 'string'; nonEmpty?: true }
+  | { type: 'literal'; value: string }
+  | { type: 'number'; positive?: true }
+  | { type: 'boolean' }
+  | { type: 'option'; options: string[] }
+  | { type: 'list'; of: PlainSchema }
+  | { type: 'object'; keys: Array<{ name: string; optional?: true; schema: PlainSchema }> };

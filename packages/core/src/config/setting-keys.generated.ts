@@ -220,7 +220,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "maxBudgetUsd",
     "kind": "number",
-    "expected": "a positive number of US dollars"
+    "expected": "a positive number of US dollars",
+    "plain": {
+      "type": "number",
+      "positive": true
+    }
   },
   {
     "key": "thinking",
@@ -621,7 +625,499 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "hooks",
     "kind": "object",
-    "expected": "an object with event names (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Notification, Stop, SubagentStop, PreCompact, SessionEnd) as keys"
+    "expected": "an object with event names (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Notification, Stop, SubagentStop, PreCompact, SessionEnd) as keys",
+    "plain": {
+      "type": "object",
+      "keys": [
+        {
+          "name": "SessionStart",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "UserPromptSubmit",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "PreToolUse",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "PostToolUse",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "Notification",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "Stop",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "SubagentStop",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "PreCompact",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "SessionEnd",
+          "optional": true,
+          "schema": {
+            "type": "list",
+            "of": {
+              "type": "object",
+              "keys": [
+                {
+                  "name": "matcher",
+                  "optional": true,
+                  "schema": {
+                    "type": "string"
+                  }
+                },
+                {
+                  "name": "hooks",
+                  "schema": {
+                    "type": "list",
+                    "of": {
+                      "type": "object",
+                      "keys": [
+                        {
+                          "name": "type",
+                          "schema": {
+                            "type": "literal",
+                            "value": "command"
+                          }
+                        },
+                        {
+                          "name": "command",
+                          "schema": {
+                            "type": "string",
+                            "nonEmpty": true
+                          }
+                        },
+                        {
+                          "name": "timeout",
+                          "optional": true,
+                          "schema": {
+                            "type": "number",
+                            "positive": true
+                          }
+                        }
+                      ]
+                    }
+                  }
+                }
+              ]
+            }
+          }
+        },
+        {
+          "name": "env",
+          "optional": true,
+          "schema": {
+            "type": "object",
+            "keys": [
+              {
+                "name": "passThrough",
+                "optional": true,
+                "schema": {
+                  "type": "list",
+                  "of": {
+                    "type": "string"
+                  }
+                }
+              }
+            ]
+          }
+        }
+      ]
+    }
   },
   {
     "key": "hooks.SessionStart",

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import { settingSection, settingsSchema } from './schema.js';
 import { SETTING_KEYS } from './setting-keys.generated.js';
 import type { SettingKey, SettingKind } from './setting-key-types.js';
+import { checksOf, describePlain, isJsonObject } from './plain-schema.js';
 
 export type { SettingKey, SettingKind };
 
@@ -38,13 +39,17 @@ function describeNode(key: string, schema: z.ZodType): SettingKey {
   if (kind === 'enum') entry.options = (schema as z.ZodEnum).options as string[];
   const accepts = acceptsOf(schema);
   if (accepts) entry.accepts = accepts;
+  const plain = !accepts && !key.includes('.') ? describePlain(schema) : undefined;
+  if (plain) entry.plain = plain;
   return entry;
 }
 
 /** The values a schema node accepts, when they are simple enough to test without zod (see SettingKey.accepts). */
 function acceptsOf(schema: z.ZodType): SettingKey['accepts'] {
-  // Zod 4 keeps refinements, formats and lengths as checks: any but `min(1)` leave the test to zod.
-  const checks = ((schema.def as { checks?: Array<{ _zod: { def: { check: string; minimum?: unknown } } }> }).checks ?? []).map((check) => check._zod.def);
+  // Zod 4 keeps refinements and lengths as checks: any but `min(1)` leave the test to zod, and so do
+  // formats such as z.url() (checksOf gives undefined for them).
+  const checks = checksOf(schema);
+  if (!checks) return undefined;
   if (checks.length > 0) return schema.def.type === 'string' && checks.length === 1 && checks[0].check === 'min_length' && checks[0].minimum === 1 ? 'nonEmptyText' : undefined;
   switch (schema.def.type) {
     case 'string':
@@ -101,13 +106,6 @@ export function acceptedValue(key: SettingKey, value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const { name, key: child } of childrenOf(key.key)) if (Object.hasOwn(record, name)) out[name] = acceptedValue(child, record[name]);
   return out;
-}
-
-/** An object as JSON makes them; anything else (a Date, a class instance) is left to zod. */
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return prototype === Object.prototype || prototype === null;
 }
 
 let children: Map<string, Array<{ name: string; key: SettingKey }>> | undefined;

@@ -5,6 +5,7 @@ import { describeValue } from './json-text.js';
 import { SETTING_SECTIONS, settingSection, type BeansSettings } from './schema.js';
 import { acceptedValue, acceptedWithoutSchema, expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
 import { PARSE_ONCE } from '../parse-once.js';
+import { fitsPlain, plainValue } from './plain-schema.js';
 
 /** `permissions.allow[2]` from a zod issue path. */
 export function dottedPath(path: readonly PropertyKey[]): string {
@@ -46,8 +47,9 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
   for (const key of SETTING_SECTIONS) {
     if (!Object.hasOwn(raw, key)) continue;
     const section = findSettingKey(key);
-    if (section && acceptedWithoutSchema(section, raw[key])) {
-      settings[key] = acceptedValue(section, raw[key]);
+    const plain = section && plainSectionValue(section, raw[key]);
+    if (plain) {
+      settings[key] = plain.value;
       continue;
     }
     const result = settingSection(key)!.safeParse(raw[key], PARSE_ONCE);
@@ -61,6 +63,16 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
     throw new ConfigError(`Invalid settings in ${file}: ${shown}${more}. Fix the file, or remove the key${problems.length > 1 ? 's' : ''}.`);
   }
   return { settings: settings as BeansSettings, warnings };
+}
+
+/**
+ * A section's value as zod returns it when it fits what setting-keys.generated.ts says the section
+ * takes (`accepts`, `plain`); undefined means zod must check it.
+ */
+export function plainSectionValue(section: SettingKey, value: unknown): { value: unknown } | undefined {
+  if (acceptedWithoutSchema(section, value)) return { value: acceptedValue(section, value) };
+  if (section.plain && fitsPlain(section.plain, value)) return { value: plainValue(section.plain, value) };
+  return undefined;
 }
 
 /** Dotted keys of `value` (a settings object, or a part of one under `prefix`) that the schema lacks. */

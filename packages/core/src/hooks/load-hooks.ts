@@ -2,6 +2,9 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { localSettingsPath, userSettingsPath, workspaceSettingsPath } from '../config/paths.js';
 import { describeIssues } from '../config/validate.js';
+import { findSettingKey } from '../config/setting-keys.js';
+import { fitsPlain, plainValue } from '../config/plain-schema.js';
+import type { PlainSchema } from '../config/setting-key-types.js';
 import { HOOK_EVENTS, hooksSchema, type HookEventName, type HooksSettings } from './schema.js';
 import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookCommand, type HookProblem, type HookSet, type HookSource } from './types.js';
 import { PARSE_ONCE } from '../parse-once.js';
@@ -62,7 +65,7 @@ export async function readSettingsHooks(options: {
     const raw = await readJson(files[kind]);
     if (!raw || typeof raw !== 'object' || !('hooks' in raw)) continue;
     // Settings loading has already rejected a malformed `hooks` (ConfigError); this only skips it.
-    const parsed = hooksSchema().safeParse((raw as Record<string, unknown>).hooks, PARSE_ONCE);
+    const parsed = parseHooks((raw as Record<string, unknown>).hooks);
     if (parsed.success) out[kind] = { file: files[kind], hooks: parsed.data };
   }
   return out;
@@ -154,7 +157,7 @@ async function pluginHooks(plugin: { name: string; root: string }, problems: Hoo
 function hooksOf(value: unknown, file: string, problems: HookProblem[]): HooksSettings | undefined {
   const wrapped = value && typeof value === 'object' && 'hooks' in value && !HOOK_EVENTS.some((event) => event in (value as object));
   const body = wrapped ? (value as Record<string, unknown>).hooks : value;
-  const parsed = hooksSchema().safeParse(body, PARSE_ONCE);
+  const parsed = parseHooks(body);
   if (!parsed.success) {
     // Paths from the settings root, so each problem says what the `hooks` key expects at that place.
     const issues = describeIssues(parsed.error.issues.map((issue) => ({ ...issue, path: ['hooks', ...issue.path] })), { hooks: body });
@@ -181,3 +184,20 @@ export function isInside(root: string, file: string): boolean {
 }
 
 export type { HookEventName };
+
+let hooksPlain: PlainSchema | null | undefined;
+
+/**
+ * hooksSchema().safeParse, taking a value that fits the schema's plain data without building it in
+ * zod (its first use costs ~6-9 ms of start-up for two hooks). That data is the settings' `hooks`
+ * section (setting-keys.generated.ts) without the `env` key the settings add (config/schema.ts);
+ * a test holds the two to the same results.
+ */
+export function parseHooks(value: unknown): { success: true; data: HooksSettings } | ReturnType<ReturnType<typeof hooksSchema>['safeParse']> {
+  if (hooksPlain === undefined) {
+    const section = findSettingKey('hooks')?.plain;
+    hooksPlain = section?.type === 'object' ? { ...section, keys: section.keys.filter((key) => key.name !== 'env') } : null;
+  }
+  if (hooksPlain && fitsPlain(hooksPlain, value)) return { success: true, data: plainValue(hooksPlain, value) as HooksSettings };
+  return hooksSchema().safeParse(value, PARSE_ONCE);
+}

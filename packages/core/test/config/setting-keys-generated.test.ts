@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { acceptedValue, acceptedWithoutSchema, allSettingKeys, findSettingKey, leafSettingKeys, schemaOfKey, settingKeysOfSchema, type SettingKey } from '../../src/config/setting-keys.js';
 import { SETTING_SECTIONS, settingSection } from '../../src/config/schema.js';
 import { PARSE_ONCE } from '../../src/parse-once.js';
+import { fitsPlain, plainValue } from '../../src/config/plain-schema.js';
 import { SETTING_KEYS } from '../../src/config/setting-keys.generated.js';
 import { checkSettingValue, validateSettings } from '../../src/config/validate.js';
 
@@ -99,5 +100,50 @@ describe('settings keys computed at build time', () => {
     expect(() => validateSettings({ permissions: { allow: ['read_file', 7], mode: 'sometimes' } }, '/s.json')).toThrow(
       'Invalid settings in /s.json: "permissions.mode" must be one of "default", "auto-edit", "yolo", "plan", not the string "sometimes"; "permissions.allow[1]" must be a string, not the number 7. Fix the file, or remove the keys.',
     );
+  });
+
+  it('take a section written down as plain data (hooks) as zod gives it back, and leave anything else to zod', () => {
+    const plain = allSettingKeys().filter((key) => key.plain !== undefined);
+    expect(plain.map((key) => key.key)).toContain('hooks');
+    // z.int() and z.url() carry their format outside zod's checks: such keys are never plain.
+    expect(findSettingKey('maxTurns')!.plain).toBeUndefined();
+    const group = (extra: Record<string, unknown> = {}) => ({ hooks: [{ timeout: 5, command: 'true', type: 'command', note: 1 }], matcher: 'shell', ...extra });
+    const hookSamples: unknown[] = [
+      { PostToolUse: [group()], PreToolUse: [group(), { hooks: [] }], Bogus: [] },
+      { Stop: [{ hooks: [{ type: 'command', command: 'x' }] }] },
+      {},
+      { PreToolUse: [] },
+      { PreToolUse: [group({ matcher: 7 })] },
+      { PreToolUse: [{ matcher: 'shell' }] },
+      { PreToolUse: [{ hooks: [{ type: 'prompt', command: 'x' }] }] },
+      { PreToolUse: [{ hooks: [{ type: 'command', command: '' }] }] },
+      { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 0 }] }] },
+      { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: '5' }] }] },
+      { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: Number.POSITIVE_INFINITY }] }] },
+      { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: undefined }] }] },
+      { PreToolUse: [{ hooks: [, { type: 'command', command: 'x' }] }] },
+      { PreToolUse: 'true' },
+      { PreToolUse: [group()], Stop: null },
+      [],
+      null,
+      'hooks',
+    ];
+    for (const key of plain) {
+      const samples = key.key === 'hooks' ? hookSamples : [1, 0.5, 0, -1, Number.NaN, '1', true, null, undefined, []];
+      for (const value of samples) {
+        const zod = schemaOfKey(key.key).safeParse(value, PARSE_ONCE);
+        if (fitsPlain(key.plain!, value)) {
+          expect(zod.success, `${key.key} = ${JSON.stringify(value)}`).toBe(true);
+          expect(plainValue(key.plain!, value), `${key.key} = ${JSON.stringify(value)}`).toStrictEqual(zod.data);
+          expect(JSON.stringify(plainValue(key.plain!, value))).toBe(JSON.stringify(zod.data));
+        }
+      }
+    }
+    expect(fitsPlain(findSettingKey('hooks')!.plain!, hookSamples[0])).toBe(true);
+    expect(fitsPlain(findSettingKey('hooks')!.plain!, hookSamples[1])).toBe(true);
+    // A settings file with hooks gets zod's value and zod's error.
+    const file = { hooks: hookSamples[0] } as Record<string, unknown>;
+    expect(validateSettings(file, '/s.json').settings).toStrictEqual({ hooks: settingSection('hooks')!.safeParse(file.hooks, PARSE_ONCE).data });
+    expect(() => validateSettings({ hooks: hookSamples[8] }, '/s.json')).toThrow('Invalid settings in /s.json: "hooks.PreToolUse[0].hooks[0].timeout" must be a positive number of seconds, not the number 0. Fix the file, or remove the key.');
   });
 });
