@@ -69,11 +69,11 @@ async function firstFrame(options: CliOptions, noColor: boolean): Promise<FirstF
     branch: gitBranch(workspace.root),
     vim: values.editorMode === 'vim',
   }, () => {
-    // Ctrl+C twice before the chat reads keys: as the terminal's interrupt was before raw mode.
+    // Ctrl+C twice before the chat reads keys: exit 130, as the terminal's interrupt did before raw
+    // mode, but through process.exit, whose 'exit' handlers stop what Beans started (a SessionStart
+    // hook still holding the start); death by the signal would leave it running.
     frame?.clear();
-    process.kill(process.pid, 'SIGINT');
-    // A library that handles SIGINT (and lets the process live) must not keep it running.
-    setTimeout(() => process.exit(130), 1000);
+    process.exit(130);
   });
   return frame;
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { trackProcessGroup, untrackProcessGroup } from '../tools/process-tree.js';
 
 /** What one hook process did. Never thrown: a hook that fails is data. */
 export interface CommandRun {
@@ -40,6 +41,9 @@ export function runHookCommand(command: string, options: RunCommandOptions): Pro
       resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, startError: (error as Error).message, durationMs: performance.now() - started });
       return;
     }
+    // A hook still running when Beans exits (Ctrl+C twice while a SessionStart hook holds the start)
+    // is stopped with it, not left behind.
+    if (child.pid) trackProcessGroup(child.pid);
     const stdout = collector();
     const stderr = collector();
     child.stdout.on('data', stdout.add);
@@ -71,6 +75,7 @@ export function runHookCommand(command: string, options: RunCommandOptions): Pro
       settled = true;
       clearTimeout(timer);
       clearTimeout(drain);
+      if (child.pid) untrackProcessGroup(child.pid);
       options.signal?.removeEventListener('abort', onAbort);
       child.stdout.destroy();
       child.stderr.destroy();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { onExit } from 'signal-exit';
 
 /** Time between SIGTERM and SIGKILL when stopping a command's process group. */
 export const KILL_GRACE_MS = 2_000;
@@ -26,7 +27,9 @@ export function trackProcessGroup(pgid: number): void {
   liveGroups.add(pgid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    process.once('exit', () => {
+    // On exit, and also when a signal ends Beans with no handler of its own installed yet (SIGINT
+    // or SIGTERM while the session is being built): signal-exit then stops these and re-raises it.
+    onExit(() => {
       for (const group of liveGroups) signalGroup(group, 'SIGKILL');
       // Whatever any command of this process started and left behind (setsid, nohup).
       for (const pid of taggedProcesses(RUN_TAG_PREFIX)) killPid(pid, 'SIGKILL');
