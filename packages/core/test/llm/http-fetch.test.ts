@@ -1,58 +1,19 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { classifyError } from '../../src/llm/failures.js';
 import { createHttpFetch, httpFetch } from '../../src/llm/http-fetch.js';
 import { closedPort } from './helpers.js';
+import { rejection, serve, servers, withLocalServersOnly } from './http-test-server.js';
 
 const HTTP_FETCH = path.resolve(import.meta.dirname, '../../src/llm/http-fetch.ts');
 
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-
-const servers: Server[] = [];
-
-/** A real node:http server on 127.0.0.1; `closed` resolves when a request's socket closes. */
-async function serve(handler: Handler): Promise<{ url: string; closed: () => Promise<void> }> {
-  let socketClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => (socketClosed = resolve));
-  const server = createServer((req, res) => {
-    req.socket.once('close', socketClosed);
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => handler(req, res, Buffer.concat(parts).toString()));
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed: () => closed };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-beforeEach(() => {
-  // Every request here must go through node:http: Node's fetch would make these tests prove nothing.
-  vi.stubGlobal('fetch', () => Promise.reject(new Error('Node fetch was called')));
-});
-
-afterEach(async () => {
-  vi.unstubAllGlobals();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+withLocalServersOnly();
 
 describe('httpFetch', () => {
   it('sends method, headers and body, and answers with status, headers, url and a JSON body', async () => {

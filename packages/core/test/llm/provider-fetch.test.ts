@@ -3,51 +3,14 @@
 // http-fetch.test.ts; these check that the undici-free Response carries them the same way:
 // headers and set-cookie, a stream read chunk by chunk, aborts and cut bodies classified as before,
 // decoded bodies, null bodies, redirects.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FetchResponse } from '../../src/llm/fetch-response.js';
 import { classifyError } from '../../src/llm/failures.js';
 import { providerFetch } from '../../src/llm/provider-fetch.js';
+import { rejection, serve, withLocalServersOnly } from './http-test-server.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
-const servers: Server[] = [];
-
-async function serve(handler: Handler): Promise<{ url: string; closed: () => Promise<void> }> {
-  let socketClosed: () => void = () => {};
-  const closed = new Promise<void>((resolve) => (socketClosed = resolve));
-  const server = createServer((req, res) => {
-    req.socket.once('close', socketClosed);
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => handler(req, res, Buffer.concat(parts).toString()));
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, closed: () => closed };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
-beforeEach(() => {
-  vi.stubGlobal('fetch', () => Promise.reject(new Error('Node fetch was called')));
-});
-
-afterEach(async () => {
-  vi.unstubAllGlobals();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+withLocalServersOnly();
 
 describe('providerFetch', () => {
   it('answers with the undici-free Response: status, headers with set-cookie apart, url, JSON body', async () => {
