@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFakeHost, type FakeHostOptions } from './fake-host.js';
 import { KEY, closeChats, startChat } from './harness.js';
 
@@ -198,14 +198,16 @@ describe('leaving', () => {
   });
 
   test('Ctrl+C twice exits with 130, even in the middle of a turn', async () => {
-    const { chat, fake } = setup({ turns: [{ chunks: ['a', 'b', 'c'], chunkDelayMs: 500 }] });
+    // The turn would take 6 s; stopped, it ends as soon as the abort unwinds it (a moment after the
+    // chat has answered 130: under load that moment came after the exit code, so it is waited for).
+    const { chat, fake } = setup({ turns: [{ chunks: ['a', 'b', 'c'], chunkDelayMs: 2_000 }] });
     await chat.submit('long');
     await chat.waitForText('Working…');
     await chat.press(KEY.ctrlC);
     await chat.waitForText('Press Ctrl+C again to exit');
     await chat.press(KEY.ctrlC);
     expect(await chat.done).toBe(130);
-    expect(fake.host.session.isRunning).toBe(false);
+    await vi.waitFor(() => expect(fake.host.session.isRunning).toBe(false), { timeout: 1_500, interval: 20 });
   });
 
   test('the live area is gone after exit: the terminal keeps the transcript and the resume hint', async () => {

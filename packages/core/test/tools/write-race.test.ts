@@ -28,6 +28,7 @@ while (Date.now() < end && !fs.existsSync(stop)) {
 `;
 
 const MIN_CALLS = 240;
+const RACE_LIMIT_MS = 45_000;
 
 /** Files outside with the names the model writes: a read through the swapped folder would find them. */
 const CANARIES = { 'f.txt': 'alpha OUTSIDE-SECRET\n', 'new.txt': 'OUTSIDE-SECRET\n' };
@@ -38,15 +39,16 @@ async function race(options: { git: boolean; millis: number }): Promise<{ outsid
   for (const [name, content] of Object.entries(CANARIES)) writeFileSync(path.join(outsideDir, name), content);
   const leaked: string[] = [];
   const dir = path.join(ws.root, 'sub');
-  // The race lasts `millis` and at least MIN_CALLS calls (a loaded machine makes fewer a second), at most 25 s.
+  // The race lasts `millis` and at least MIN_CALLS calls (a loaded machine makes fewer a second), at most
+  // RACE_LIMIT_MS: the swapper spins one core, so a suite running beside it can slow the calls tenfold.
   const stop = path.join(makeOutsideDir(), 'stop');
-  const swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(ws.root, '.parked'), outsideDir, '25000', stop], { stdio: 'ignore' });
+  const swapper = spawn(process.execPath, ['-e', SWAPPER, dir, path.join(ws.root, '.parked'), outsideDir, String(RACE_LIMIT_MS), stop], { stdio: 'ignore' });
   const exited = new Promise((resolve) => swapper.on('exit', resolve));
   let calls = 0;
   let ok = 0;
   const started = Date.now();
   try {
-    while ((Date.now() < started + options.millis || calls < MIN_CALLS) && Date.now() < started + 25_000) {
+    while ((Date.now() < started + options.millis || calls < MIN_CALLS) && Date.now() < started + RACE_LIMIT_MS) {
       const ctx = makeContext(ws);
       const write = await run(writeFileTool, { path: 'sub/f.txt', content: `alpha ${calls}\n` }, ctx);
       const append = await run(writeFileTool, { path: 'sub/new.txt', content: 'x\n', append: true }, ctx);
@@ -69,7 +71,7 @@ async function race(options: { git: boolean; millis: number }): Promise<{ outsid
 }
 
 describe('writes under a folder swapped for a symlink (finding 9)', () => {
-  it('never land outside the workspace, in a git workspace', { timeout: 30_000 }, async () => {
+  it('never land outside the workspace, in a git workspace', { timeout: 60_000 }, async () => {
     const result = await race({ git: true, millis: 6_000 });
     expect(result.calls).toBeGreaterThan(200);
     expect(result.ok).toBeGreaterThan(0);
@@ -77,7 +79,7 @@ describe('writes under a folder swapped for a symlink (finding 9)', () => {
     expect(result.leaked).toEqual([]);
   });
 
-  it('never land outside the workspace, outside git (temporary file beside the target)', { timeout: 30_000 }, async () => {
+  it('never land outside the workspace, outside git (temporary file beside the target)', { timeout: 60_000 }, async () => {
     const result = await race({ git: false, millis: 6_000 });
     expect(result.calls).toBeGreaterThan(200);
     expect(result.ok).toBeGreaterThan(0);
