@@ -1,20 +1,20 @@
 import type * as z from 'zod';
 import type { PlainSchema } from './setting-key-types.js';
 
-// A settings section whose zod schema is made only of strings, literals, numbers, booleans, enums,
+// A settings key whose zod schema is made only of strings, literals, numbers, booleans, enums,
 // lists and objects with simple checks is written down as data at build time (scripts/precompute.mjs
 // via setting-keys.ts); a value that fits it is taken as zod would return it, without building the
 // schema in zod, whose first use costs milliseconds. Anything that does not fit goes to zod, which
 // says what is wrong, so messages never change.
 
-export type Check = { check: string; minimum?: unknown; value?: unknown; inclusive?: boolean };
+type Check = { check: string; minimum?: unknown; value?: unknown; inclusive?: boolean };
 
 /**
  * A schema node's checks (refinements, lengths, bounds), or undefined when the node itself is one:
  * zod 4 builds z.int(), z.url(), z.email()... as a number or string whose def carries `check` and
  * `format`, and z.coerce.* converts what it gets; those are left to zod.
  */
-export function checksOf(schema: z.ZodType): Check[] | undefined {
+function checksOf(schema: z.ZodType): Check[] | undefined {
   const def = schema.def as { check?: unknown; format?: unknown; coerce?: unknown; checks?: Array<{ _zod: { def: Check } }> };
   if (def.check !== undefined || def.format !== undefined || def.coerce) return undefined;
   return (def.checks ?? []).map((check) => check._zod.def);
@@ -100,7 +100,7 @@ export function plainValue(schema: PlainSchema, value: unknown): unknown {
 }
 
 /** An object as JSON makes them; anything else (a Date, a class instance) is left to zod. */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
+function isJsonObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
   return prototype === Object.prototype || prototype === null;

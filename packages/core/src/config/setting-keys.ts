@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import { settingSection, settingsSchema } from './schema.js';
 import { SETTING_KEYS } from './setting-keys.generated.js';
-import type { SettingKey, SettingKind } from './setting-key-types.js';
-import { checksOf, describePlain, isJsonObject } from './plain-schema.js';
+import type { PlainSchema, SettingKey, SettingKind } from './setting-key-types.js';
+import { describePlain, fitsPlain, plainValue } from './plain-schema.js';
 
 export type { SettingKey, SettingKind };
 
@@ -37,36 +37,69 @@ function describeNode(key: string, schema: z.ZodType): SettingKey {
   const kind = kindOf(schema);
   const entry: SettingKey = { key, kind, expected: schema.description ?? kind };
   if (kind === 'enum') entry.options = (schema as z.ZodEnum).options as string[];
-  const accepts = acceptsOf(schema);
+  // One description of the schema as data: a leaf or an object of optional leaves is named by
+  // `accepts` (its children are keys of their own); another top-level section keeps the whole data.
+  const plain = describePlain(schema);
+  const accepts = acceptsOf(plain);
   if (accepts) entry.accepts = accepts;
-  const plain = !accepts && !key.includes('.') ? describePlain(schema) : undefined;
-  if (plain) entry.plain = plain;
+  else if (plain && !key.includes('.')) entry.plain = plain;
   return entry;
 }
 
-/** The values a schema node accepts, when they are simple enough to test without zod (see SettingKey.accepts). */
-function acceptsOf(schema: z.ZodType): SettingKey['accepts'] {
-  // Zod 4 keeps refinements and lengths as checks: any but `min(1)` leave the test to zod, and so do
-  // formats such as z.url() (checksOf gives undefined for them).
-  const checks = checksOf(schema);
-  if (!checks) return undefined;
-  if (checks.length > 0) return schema.def.type === 'string' && checks.length === 1 && checks[0].check === 'min_length' && checks[0].minimum === 1 ? 'nonEmptyText' : undefined;
-  switch (schema.def.type) {
+/** What a schema described as plain data accepts, when it is one of SettingKey.accepts' shapes. */
+function acceptsOf(plain: PlainSchema | undefined): SettingKey['accepts'] {
+  switch (plain?.type) {
     case 'string':
-      return 'text';
+      return plain.nonEmpty ? 'nonEmptyText' : 'text';
     case 'boolean':
       return 'boolean';
-    case 'enum':
-      return Object.values((schema as z.ZodEnum).enum).every((option) => typeof option === 'string') ? 'option' : undefined;
-    case 'array': {
-      const element = (schema as z.ZodArray<z.ZodType>).element;
-      return element.def.type === 'string' && acceptsOf(element) === 'text' ? 'textList' : undefined;
-    }
+    case 'option':
+      return 'option';
+    case 'list':
+      return plain.of.type === 'string' && !plain.of.nonEmpty ? 'textList' : undefined;
+    case 'object':
+      return plain.keys.every((child) => child.optional && acceptsOf(child.schema) !== undefined) ? 'object' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const plainSchemas = new WeakMap<SettingKey, PlainSchema | null>();
+
+/**
+ * The key's schema as plain data (config/plain-schema.ts): its `plain`, or what its `accepts` names,
+ * an object's keys being its children in the table. Undefined when only zod can check the key.
+ */
+function plainSchemaOf(key: SettingKey): PlainSchema | undefined {
+  if (key.plain) return key.plain;
+  let schema = plainSchemas.get(key);
+  if (schema === undefined) {
+    schema = fromAccepts(key) ?? null;
+    plainSchemas.set(key, schema);
+  }
+  return schema ?? undefined;
+}
+
+function fromAccepts(key: SettingKey): PlainSchema | undefined {
+  switch (key.accepts) {
+    case 'text':
+      return { type: 'string' };
+    case 'nonEmptyText':
+      return { type: 'string', nonEmpty: true };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'option':
+      return { type: 'option', options: [...(key.options ?? [])] };
+    case 'textList':
+      return { type: 'list', of: { type: 'string' } };
     case 'object': {
-      // Only zod's default for unknown keys (dropped): strict() and passthrough() set a catchall.
-      if ((schema as z.ZodObject).def.catchall !== undefined) return undefined;
-      const children = Object.values((schema as z.ZodObject).shape) as z.ZodType[];
-      return children.every((child) => child.def.type === 'optional' && acceptsOf(unwrap(child)) !== undefined) ? 'object' : undefined;
+      const keys: Array<{ name: string; optional: true; schema: PlainSchema }> = [];
+      for (const { name, key: child } of childrenOf(key.key)) {
+        const schema = plainSchemaOf(child);
+        if (!schema) return undefined;
+        keys.push({ name, optional: true, schema });
+      }
+      return { type: 'object', keys };
     }
     default:
       return undefined;
@@ -75,37 +108,13 @@ function acceptsOf(schema: z.ZodType): SettingKey['accepts'] {
 
 /** True when `value` is one the key's schema accepts, known without zod; false means ask zod. */
 export function acceptedWithoutSchema(key: SettingKey, value: unknown): boolean {
-  switch (key.accepts) {
-    case 'text':
-      return typeof value === 'string';
-    case 'nonEmptyText':
-      return typeof value === 'string' && value.length >= 1;
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'option':
-      return typeof value === 'string' && (key.options ?? []).includes(value);
-    case 'textList':
-      if (!Array.isArray(value)) return false;
-      // By index, not every(): every() skips the holes of a sparse list, which zod rejects.
-      for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
-      return true;
-    case 'object': {
-      if (!isJsonObject(value)) return false;
-      return childrenOf(key.key).every(({ name, key: child }) => !Object.hasOwn(value, name) || acceptedWithoutSchema(child, value[name]));
-    }
-    default:
-      return false;
-  }
+  const schema = plainSchemaOf(key);
+  return schema !== undefined && fitsPlain(schema, value);
 }
 
 /** The value zod would give back for one that acceptedWithoutSchema took: lists copied, objects rebuilt in schema order without unknown keys. */
 export function acceptedValue(key: SettingKey, value: unknown): unknown {
-  if (key.accepts === 'textList') return (value as string[]).slice();
-  if (key.accepts !== 'object') return value;
-  const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const { name, key: child } of childrenOf(key.key)) if (Object.hasOwn(record, name)) out[name] = acceptedValue(child, record[name]);
-  return out;
+  return plainValue(plainSchemaOf(key)!, value);
 }
 
 let children: Map<string, Array<{ name: string; key: SettingKey }>> | undefined;

@@ -5,7 +5,6 @@ import { describeValue } from './json-text.js';
 import { SETTING_SECTIONS, settingSection, type BeansSettings } from './schema.js';
 import { acceptedValue, acceptedWithoutSchema, expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
 import { PARSE_ONCE } from '../parse-once.js';
-import { fitsPlain, plainValue } from './plain-schema.js';
 
 /** `permissions.allow[2]` from a zod issue path. */
 export function dottedPath(path: readonly PropertyKey[]): string {
@@ -70,9 +69,7 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
  * takes (`accepts`, `plain`); undefined means zod must check it.
  */
 export function plainSectionValue(section: SettingKey, value: unknown): { value: unknown } | undefined {
-  if (acceptedWithoutSchema(section, value)) return { value: acceptedValue(section, value) };
-  if (section.plain && fitsPlain(section.plain, value)) return { value: plainValue(section.plain, value) };
-  return undefined;
+  return acceptedWithoutSchema(section, value) ? { value: acceptedValue(section, value) } : undefined;
 }
 
 /** Dotted keys of `value` (a settings object, or a part of one under `prefix`) that the schema lacks. */
