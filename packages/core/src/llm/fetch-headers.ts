@@ -86,13 +86,10 @@ export class FetchHeaders {
   set(name: string, value: string): void {
     argumentCount(arguments.length, 2, 'Headers.set');
     brand(this);
-    const text = byteString(name);
-    const normalized = normalizeValue(byteString(value));
-    const key = checkedName(text, 'Headers.set');
-    checkValue(normalized, 'Headers.set');
+    const header = checkedHeader(name, value, 'Headers.set');
     this.#sorted = null;
-    if (key === 'set-cookie') this.#cookies = [normalized];
-    this.#map.set(key, { name: text, value: normalized });
+    if (header.key === 'set-cookie') this.#cookies = [header.value];
+    this.#map.set(header.key, { name: header.name, value: header.value });
   }
 
   getSetCookie(): string[] {
@@ -193,11 +190,17 @@ export function fillHeaders(headers: FetchHeaders, init: unknown, prefix: string
 }
 
 function appendHeader(headers: FetchHeaders, name: unknown, value: unknown, prefix: string): void {
+  const header = checkedHeader(name, value, prefix);
+  appendRaw(headers, header.name, header.value);
+}
+
+/** A name and value as append and set take them: converted, the value trimmed, both checked (in Node's order). */
+function checkedHeader(name: unknown, value: unknown, prefix: string): { key: string; name: string; value: string } {
   const text = byteString(name);
   const normalized = normalizeValue(byteString(value));
-  checkedName(text, prefix);
+  const key = checkedName(text, prefix);
   checkValue(normalized, prefix);
-  appendRaw(headers, text, normalized);
+  return { key, name: text, value: normalized };
 }
 
 class HeadersIterator {
