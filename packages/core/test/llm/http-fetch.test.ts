@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { classifyError } from '../../src/llm/failures.js';
 import { createHttpFetch, httpFetch } from '../../src/llm/http-fetch.js';
 import { closedPort } from './helpers.js';
-import { rejection, serve, servers, withLocalServersOnly } from './http-test-server.js';
+import { rejection, serve, servers, streamedBodyCases, withLocalServersOnly } from './http-test-server.js';
 
 const HTTP_FETCH = path.resolve(import.meta.dirname, '../../src/llm/http-fetch.ts');
 
@@ -44,41 +44,7 @@ describe('httpFetch', () => {
     expect(await response.text()).toBe('1|bytes');
   });
 
-  it('hands each chunk of a streamed body over as it arrives (NDJSON, SSE)', async () => {
-    let sendRest: () => void = () => {};
-    const rest = new Promise<void>((resolve) => (sendRest = resolve));
-    const { url } = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"n":1}\n\n');
-      void rest.then(() => res.end('data: {"n":2}\n\n'));
-    });
-    const response = await httpFetch(url);
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    // The server sends the second event only after the client has read the first.
-    const first = await reader.read();
-    expect(decoder.decode(first.value)).toBe('data: {"n":1}\n\n');
-    sendRest();
-    const second = await reader.read();
-    expect(decoder.decode(second.value)).toBe('data: {"n":2}\n\n');
-    expect((await reader.read()).done).toBe(true);
-  });
-
-  it('an abort mid-stream errors the body with the signal reason and closes the socket', async () => {
-    const { url, closed } = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      res.write('{"message":"one"}\n');
-    });
-    const controller = new AbortController();
-    const response = await httpFetch(url, { signal: controller.signal });
-    const reader = response.body!.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"message":"one"}\n');
-    controller.abort();
-    const error = await rejection(reader.read());
-    expect(error).toMatchObject({ name: 'AbortError' });
-    expect(classifyError(error).kind).toBe('aborted');
-    await closed();
-  });
+  streamedBodyCases(httpFetch);
 
   it('an abort before the answer rejects with the signal reason (a timeout stays a TimeoutError) and closes the socket', async () => {
     const { url, closed } = await serve(() => {});

@@ -3,7 +3,9 @@
 // make those tests prove nothing.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { classifyError } from '../../src/llm/failures.js';
+import type { FetchFunction } from '../../src/llm/http-fetch.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
@@ -46,4 +48,39 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected a rejection');
+}
+
+/** What a streamed answer must do through either fetch (http-fetch.ts's, provider-fetch.ts's): the same cases for both. */
+export function streamedBodyCases(fetch: FetchFunction): void {
+  it('hands each chunk of a streamed body over as it arrives (NDJSON, SSE)', async () => {
+    let sendRest: () => void = () => {};
+    const rest = new Promise<void>((resolve) => (sendRest = resolve));
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: {"n":1}\n\n');
+      void rest.then(() => res.end('data: {"n":2}\n\n'));
+    });
+    const reader = (await fetch(url)).body!.getReader();
+    const decoder = new TextDecoder();
+    // The server sends the second event only after the client has read the first.
+    expect(decoder.decode((await reader.read()).value)).toBe('data: {"n":1}\n\n');
+    sendRest();
+    expect(decoder.decode((await reader.read()).value)).toBe('data: {"n":2}\n\n');
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it('an abort mid-stream errors the body with the signal reason and closes the socket', async () => {
+    const { url, closed } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write('{"message":"one"}\n');
+    });
+    const controller = new AbortController();
+    const reader = (await fetch(url, { signal: controller.signal })).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"message":"one"}\n');
+    controller.abort();
+    const error = await rejection(reader.read());
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(classifyError(error).kind).toBe('aborted');
+    await closed();
+  });
 }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { FetchResponse } from '../../src/llm/fetch-response.js';
 import { classifyError } from '../../src/llm/failures.js';
 import { providerFetch } from '../../src/llm/provider-fetch.js';
-import { rejection, serve, withLocalServersOnly } from './http-test-server.js';
+import { rejection, serve, streamedBodyCases, withLocalServersOnly } from './http-test-server.js';
 
 withLocalServersOnly();
 
@@ -28,36 +28,7 @@ describe('providerFetch', () => {
     expect(response.bodyUsed).toBe(true);
   });
 
-  it('hands each chunk of a streamed body over as it arrives', async () => {
-    let sendRest: () => void = () => {};
-    const rest = new Promise<void>((resolve) => (sendRest = resolve));
-    const { url } = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write('data: {"n":1}\n\n');
-      void rest.then(() => res.end('data: {"n":2}\n\n'));
-    });
-    const reader = (await providerFetch(url)).body!.getReader();
-    const decoder = new TextDecoder();
-    expect(decoder.decode((await reader.read()).value)).toBe('data: {"n":1}\n\n');
-    sendRest();
-    expect(decoder.decode((await reader.read()).value)).toBe('data: {"n":2}\n\n');
-    expect((await reader.read()).done).toBe(true);
-  });
-
-  it('an abort mid-stream errors the body with the signal reason and closes the socket', async () => {
-    const { url, closed } = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      res.write('{"message":"one"}\n');
-    });
-    const controller = new AbortController();
-    const reader = (await providerFetch(url, { signal: controller.signal })).body!.getReader();
-    await reader.read();
-    controller.abort();
-    const error = await rejection(reader.read());
-    expect(error).toMatchObject({ name: 'AbortError' });
-    expect(classifyError(error).kind).toBe('aborted');
-    await closed();
-  });
+  streamedBodyCases(providerFetch);
 
   it('a body cut short is a retryable dropped connection, through text() as through the stream', async () => {
     const { url } = await serve((_req, res) => {
