@@ -1,31 +1,11 @@
 // A hook still running when Beans is stopped by a signal goes with it: SIGINT or SIGTERM while a
 // SessionStart hook holds the session build (before any stop handler of the run is installed) used to
 // end Beans at once and leave the hook running for ever.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { eventually, processesLeft, processesNaming } from '../support/processes.ts';
 import { makeTempRepo, scriptedOllama, spawnBeans } from './harness.ts';
-
-/** Pids of the live processes whose command line names `marker`. */
-function processesNaming(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    if (check()) return true;
-  }
-  return check();
-}
 
 describe('hooks stopped with Beans', () => {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -39,16 +19,16 @@ describe('hooks stopped with Beans', () => {
       const child = spawnBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' } });
       const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signalName) => resolve({ code, signal: signalName })));
       try {
-        expect(await until(() => processesNaming(release).length > 0, 15_000)).toBe(true);
+        expect(await eventually(() => processesNaming(release).length > 0, 15_000)).toBe(true);
         child.kill(signal);
         const result = await ended;
         expect(result.signal).toBe(signal);
-        expect(await until(() => processesNaming(release).length === 0, 3_000)).toBe(true);
+        expect(await processesLeft(release, 3_000)).toEqual([]);
         expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(0);
       } finally {
         child.kill('SIGKILL');
         // What a failure left behind must not outlive the test.
-        for (const pid of processesNaming(release)) process.kill(pid, 'SIGKILL');
+        for (const { pid } of processesNaming(release)) process.kill(pid, 'SIGKILL');
       }
     });
   }

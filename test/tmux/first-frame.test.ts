@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { processesLeft } from '../support/processes.ts';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import { makeTempRepo } from '../support/scratch.ts';
 import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
@@ -64,28 +65,9 @@ describe.skipIf(!hasTmux)('the chat draws its prompt before the session is built
       const screen = await session.waitForText('[beans exited with 130]', 10_000);
       expect(screen).not.toContain('Ask anything');
       // The hook that held the start is stopped with Beans, not left waiting for ever.
-      expect(await stillRunning(go)).toEqual([]);
+      expect(await processesLeft(go, 2_000)).toEqual([]);
     } finally {
       writeFileSync(go, '');
     }
   });
 });
-
-/** Processes whose command line names `marker`, after giving a dying one a moment to go. */
-async function stillRunning(marker: string): Promise<string[]> {
-  let found: string[] = [];
-  for (const until = Date.now() + 2_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    found = readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .map((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-        } catch {
-          return '';
-        }
-      })
-      .filter((command) => command.includes(marker));
-    if (found.length === 0) break;
-  }
-  return found;
-}
