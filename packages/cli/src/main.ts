@@ -11,16 +11,17 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // Caches compiled bytecode between runs in Beans' cache folder; cuts later start-ups by a fifth.
+  (await import('./compile-cache.js')).enableCompileCache();
+  const { guardStderrMessages } = await import('./output/terminal-safe.js');
   // A reader that stops early (`beans -p ... | head -1`) is not an error: end quietly.
-  for (const stream of [process.stdout, process.stderr]) {
+  const endQuietlyOnEpipe = (stream: NodeJS.WriteStream) =>
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(0);
       throw error;
     });
-  }
-  // Caches compiled bytecode between runs in Beans' cache folder; cuts later start-ups by a fifth.
-  (await import('./compile-cache.js')).enableCompileCache();
-  (await import('./output/terminal-safe.js')).guardStderrMessages();
+  whenMade('stdout', endQuietlyOnEpipe);
+  whenMade('stderr', (stream) => guardStderrMessages(endQuietlyOnEpipe(stream)));
   let code: number;
   if (argv.length === 1 && argv[0] === 'acp') {
     // Editors start `beans acp` bare and wait for its `initialize` answer: that path skips the
@@ -35,6 +36,25 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   // but only once stdout and stderr are drained: a slow reader on a pipe must still get everything.
   await Promise.all([drained(process.stdout), drained(process.stderr)]);
   process.exit(code);
+}
+
+/**
+ * Node makes process.stdout and process.stderr on first use (~1.5 ms of CPU each for a pipe or a
+ * terminal): `handle` is attached then, so `beans -p` sends its request before paying for streams it
+ * writes to only afterwards.
+ */
+function whenMade(name: 'stdout' | 'stderr', handle: (stream: NodeJS.WriteStream) => void): void {
+  const made = Object.getOwnPropertyDescriptor(process, name);
+  if (!made?.get || !made.configurable) return handle(process[name]);
+  Object.defineProperty(process, name, {
+    ...made,
+    get() {
+      Object.defineProperty(process, name, made);
+      const stream = process[name];
+      handle(stream);
+      return stream;
+    },
+  });
 }
 
 function drained(stream: NodeJS.WriteStream): Promise<void> {

@@ -1,4 +1,5 @@
 import { fstatSync, readFileSync, statSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { CONFIG_DEFAULTS, UsageError, loadConfig, resolveWorkspace, startupFailureResult } from '@beans/core';
 import { configFlags, type CliOptions } from './options.js';
 import { reportError } from './report-error.js';
@@ -13,12 +14,14 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
       const { runSdkSubprocess } = await import('./sdk-subprocess.js');
       return await runSdkSubprocess(options);
     }
-    // Piped stdin without -p is a one-shot run on it, `beans chat` included (the contract).
-    if (options.prompt !== undefined || !process.stdin.isTTY) {
+    // Piped stdin without -p is a one-shot run on it, `beans chat` included (the contract). Asked of
+    // the file descriptor: process.stdin would set up a stream (~2 ms) that a `-p` run may never read.
+    const stdinIsTerminal = isatty(0);
+    if (options.prompt !== undefined || !stdinIsTerminal) {
       if (options.resume === true) throw new UsageError('-r/--resume needs a session id here (beans sessions list shows them); in the chat, -r alone opens a list to pick from.');
       // The one-shot code loads while stdin is read: start-up is otherwise idle there.
       const oneShot = import('./one-shot.js');
-      const piped = process.stdin.isTTY ? '' : await readStdin(options.prompt !== undefined, () => stdinLimit(options));
+      const piped = stdinIsTerminal ? '' : await readStdin(options.prompt !== undefined, () => stdinLimit(options));
       const prompt = joinPrompt(options.prompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
       const { runOneShot } = await oneShot;
