@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer } from 'node:net';
@@ -211,7 +212,11 @@ describe('one-shot errors', () => {
     repo = makeTempRepo();
     const version = await runBeans(['--version'], { cwd: repo.dir, env: repo.env });
     expect(version.code).toBe(0);
-    expect(version.stdout).toBe(`${JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version}\n`);
+    const expected = `${JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version}\n`;
+    expect(version.stdout).toBe(expected);
+    // bin/beans answers --version itself; main.js answers for copies started without the launcher.
+    const direct = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../packages/cli/dist/bundle/main.js'), '--version'], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
+    expect([direct.status, direct.stdout]).toEqual([0, expected]);
     const help = await runBeans(['--help'], { cwd: repo.dir, env: repo.env });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--output-format');

@@ -17,4 +17,9 @@ describe('version', () => {
     expect(VERSION).toBe(pkg.version);
     expect(CORE_VERSION).toBe(pkg.version);
   });
+
+  it('is the version bin/beans answers by itself', () => {
+    const launcher = readFileSync(path.resolve(import.meta.dirname, '../../../../bin/beans'), 'utf8');
+    expect(launcher).toContain(`1:--version | 1:-v | 1:-V) echo ${VERSION}; exit 0 ;;`);
+  });
 });
