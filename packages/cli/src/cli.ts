@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { reportError } from './report-error.js';
 import type { CliOptions } from './options.js';
+import { runMain } from './run-main.js';
 import { VERSION } from './version.js';
 
 /** Parses the command line and runs the chosen mode; resolves with the process exit code. */
@@ -82,7 +83,6 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();
-    const { runMain } = await import('./run-main.js');
     setExit(await runMain(options, { forceChat }));
   };
   program.action(() => run(false));

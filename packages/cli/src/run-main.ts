@@ -3,6 +3,7 @@ import { isatty } from 'node:tty';
 import { CONFIG_DEFAULTS, UsageError, loadConfig, resolveWorkspace, startupFailureResult } from '@beans/core';
 import { configFlags, type CliOptions } from './options.js';
 import { reportError } from './report-error.js';
+import { runOneShot } from './one-shot.js';
 
 const started = Date.now();
 
@@ -19,12 +20,9 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
     const stdinIsTerminal = isatty(0);
     if (options.prompt !== undefined || !stdinIsTerminal) {
       if (options.resume === true) throw new UsageError('-r/--resume needs a session id here (beans sessions list shows them); in the chat, -r alone opens a list to pick from.');
-      // The one-shot code loads while stdin is read: start-up is otherwise idle there.
-      const oneShot = import('./one-shot.js');
       const piped = stdinIsTerminal ? '' : await readStdin(options.prompt !== undefined, () => stdinLimit(options));
       const prompt = joinPrompt(options.prompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
-      const { runOneShot } = await oneShot;
       return await runOneShot(options, prompt, started);
     }
     if (!process.stdout.isTTY) throw new UsageError(`${forceChat ? 'Chat' : 'Beans'} needs a terminal. For scripts use beans -p "...".`);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { stateDir } from '../config/paths.js';
 import { showUntrusted } from '../config/show-untrusted.js';
 import { collectMcpServers, type McpSources } from './collect-servers.js';
-import type { McpServerSet } from './mcp-servers.js';
+import { connectMcpServers, type McpServerSet } from './mcp-servers.js';
 
 export interface SessionMcpInput extends Omit<McpSources, 'projectTrusted'> {
   projectTrusted?: boolean;
@@ -25,7 +25,6 @@ export async function startSessionMcp(input: SessionMcpInput, warnings: string[]
   for (const skipped of collected.ignored) {
     warnings.push(`${showUntrusted(skipped.file)} asks to start MCP servers (${skipped.names.map((name) => showUntrusted(name)).join(', ')}); they were not started because this folder is not trusted.`);
   }
-  const { connectMcpServers } = await import('./mcp-servers.js');
   const servers = await connectMcpServers(collected.servers, {
     cwd: input.cwd,
     env: input.serverEnv ?? input.env,
