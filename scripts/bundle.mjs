@@ -115,15 +115,16 @@ const lazyImports = {
 
 // Node's Headers and Response are undici's, one lazily loaded module (~15-25 ms of CPU with the
 // HTTP/2 client and node:tls it brings), and these SDKs touch `Headers` before their first request
-// (ollama's normalizeHeaders, Anthropic's and Gemini's buildHeaders; Gemini builds a Response per
-// streamed event; Anthropic asks `body instanceof FormData`). Their free `Headers`/`Response` names are
-// pointed at Beans' undici-free classes (core llm/fetch-headers.ts, llm/fetch-response.ts), which
-// llm/http-fetch.ts answers with, and `FormData` at a stand-in that gives Node's own when one is made
-// (llm/fetch-classes.ts), so one start never loads undici. Only free names change (`globalThis.Headers`
-// stays Node's), and the classes' `instanceof` accepts Node's objects too. The OpenAI SDK is left alone: it reads
-// Node's Response.prototype when it loads and checks for Node's own classes in its auth code.
+// (ollama's normalizeHeaders, Anthropic's, Gemini's and OpenAI's buildHeaders; Gemini builds a Response
+// per streamed event; Anthropic and OpenAI ask `body instanceof FormData`). Their free `Headers`/`Response`
+// names are pointed at Beans' undici-free classes (core llm/fetch-headers.ts, llm/fetch-response.ts),
+// which llm/provider-fetch.ts answers with, and `FormData` at a stand-in that gives Node's own when one
+// is made (llm/fetch-classes.ts), so one start never loads undici. Only free names change
+// (`globalThis.Headers` stays Node's), and the classes' `instanceof` accepts Node's objects too.
+// The SDKs thus see one consistent pair: the Headers and Response they build and check are the ones
+// their fetch answers with.
 const fetchClassesFile = path.join(root, 'packages/core/dist/llm/fetch-classes.js');
-const FETCH_CLASS_SDKS = /[/\\]node_modules[/\\](ollama|@anthropic-ai[/\\]sdk|@google[/\\]genai)[/\\].*\.mjs$/;
+const FETCH_CLASS_SDKS = /[/\\]node_modules[/\\](ollama|@anthropic-ai[/\\]sdk|@google[/\\]genai|openai)[/\\].*\.mjs$/;
 // Gemini's "wake Node's undici up" call (it then uses undici's global dispatcher) must stay Node's.
 const GEMINI_UNDICI_WAKE = /typeof Headers !== 'undefined'\) \{(\s*\/\/ Trigger Node's lazy Undici initialization[^\n]*\n\s*)new Headers\(\);/g;
 const sdkFetchClasses = {
@@ -131,6 +132,7 @@ const sdkFetchClasses = {
   setup(build) {
     build.onLoad({ filter: FETCH_CLASS_SDKS }, async (args) => {
       let source = await readFile(args.path, 'utf8');
+      if (/[/\\]openai[/\\]lib[/\\]EventStream\.mjs$/.test(args.path)) source = openAiTrustedHeaders(args.path, source);
       if (/[/\\]@google[/\\]genai[/\\]/.test(args.path)) {
         const wakes = source.match(GEMINI_UNDICI_WAKE)?.length ?? 0;
         if (wakes !== 1) throw new Error(`bundle: ${args.path} changed (${wakes} undici wake-ups, expected 1); check how it uses Headers now`);
@@ -138,12 +140,30 @@ const sdkFetchClasses = {
       }
       const { code } = await transform(source, { loader: 'js', format: 'esm', define: { Headers: '__beansFetchHeaders', Response: '__beansFetchResponse', FormData: '__beansFormData' } });
       if (!/__beans(FetchHeaders|FetchResponse|FormData)\b/.test(code)) return { contents: source, loader: 'js' };
-      fetchClassRewrites += 1;
+      fetchClassRewrites.add(args.path.match(FETCH_CLASS_SDKS)[1].replaceAll('\\', '/'));
       return { contents: `import { FetchHeaders as __beansFetchHeaders, FetchResponse as __beansFetchResponse, LazyFormData as __beansFormData } from ${JSON.stringify(fetchClassesFile)};\n${code}`, loader: 'js' };
     });
   },
 };
-let fetchClassRewrites = 0;
+const fetchClassRewrites = new Set();
+let openAiTrustRewrites = 0;
+
+// The OpenAI SDK's event-stream helpers (lib/EventStream.mjs: chat.completions.stream()/runTools(),
+// Assistants and Responses streams; Beans' chat.completions.create({ stream: true }) is not one of them)
+// remember, when the SDK loads, which built-in classes they trust when they measure the events they
+// buffer: among them the global `Headers`, looked up by name with Object.getOwnPropertyDescriptor(globalThis,
+// 'Headers'). Node defines that global as a lazy data property, so reading its descriptor loads undici
+// (~35 ms of CPU in a bare process). In the bundle the SDK's `Headers` is Beans' class (above), so the
+// one it trusts is that class too: the same check, about the Headers the SDK actually meets. Every
+// other name of that list is still read from globalThis. The build fails if that code changes.
+const OPENAI_TRUSTED_GLOBALS = /(for \(const name of \[\s*(?:'[A-Za-z0-9]+',\s*)*'Headers',\s*\]\) \{\s*const descriptor = )Object\.getOwnPropertyDescriptor\(globalThis, name\);/g;
+function openAiTrustedHeaders(file, source) {
+  const found = source.match(OPENAI_TRUSTED_GLOBALS)?.length ?? 0;
+  if (found !== 1) throw new Error(`bundle: ${file} changed (${found} look-ups of trusted globals naming Headers, expected 1); check how it reads Headers now`);
+  // `Headers` here is a free name, which the define below points at llm/fetch-headers.ts.
+  openAiTrustRewrites += 1;
+  return source.replace(OPENAI_TRUSTED_GLOBALS, "$1Object.getOwnPropertyDescriptor(name === 'Headers' ? { Headers } : globalThis, name);");
+}
 
 rmSync(outdir, { recursive: true, force: true });
 // acp.mjs is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
@@ -161,7 +181,10 @@ await build({
   outdir,
   plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, sdkFetchClasses],
 });
-if (fetchClassRewrites === 0) throw new Error('bundle: no SDK module had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths');
+for (const sdk of ['ollama', '@anthropic-ai/sdk', '@google/genai', 'openai']) {
+  if (!fetchClassRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths`);
+}
+if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/EventStream.mjs was not bundled through sdkFetchClasses; check where it moved');
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 for (const { file } of LAZY_IMPORTS) if (!madeLazy.has(file)) throw new Error(`bundle: ${file} was not bundled through lazyImports; check where it moved`);

@@ -1,24 +1,25 @@
-// Issue 36: the ollama, Gemini and Anthropic providers reach their first request without loading
+// Issue 36: the ollama, Gemini, Anthropic and OpenAI providers reach their first request without loading
 // Node's undici (Headers/Response/fetch: ~15-25 ms of CPU with the HTTP/2 client and node:tls it
 // brings), nor node:https/node:tls for an http:// URL. The built bin/beans runs `-p` against each
 // scripted server with a preloaded probe that lists the built-in modules loaded when the first HTTP
 // request starts. What makes it hold: llm/provider-fetch.ts (node:http answering with
 // llm/fetch-response.ts's Response) and scripts/bundle.mjs pointing those SDKs' `Headers`,
-// `Response` and `FormData` at llm/fetch-classes.ts. Error answers go through the same classes, so a
-// 429 and a 401 are checked too. The OpenAI SDK still loads undici when it loads (not asserted here;
-// see README "Start-up").
+// `Response` and `FormData` at llm/fetch-classes.ts (for OpenAI also the `Headers` its event-stream
+// helpers look up on globalThis when the SDK loads). Error answers go through the same classes, so a
+// 429 and a 401 are checked too.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROVIDERS } from '../../bench/providers.mjs';
 import { anthropicErrorBody } from '../support/scripted-anthropic.ts';
 import { geminiErrorBody } from '../support/scripted-gemini.ts';
+import { openAiErrorBody } from '../support/scripted-openai.ts';
 import type { ScriptFault, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, runBeans } from './harness.ts';
 
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
 type Spec = { start: (options: { turns: { text: string }[]; faults?: ScriptFault[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
-const errorBody: Record<string, (status: number, message: string) => unknown> = { ollama: (_status, message) => ({ error: message }), gemini: geminiErrorBody, anthropic: anthropicErrorBody };
+const errorBody: Record<string, (status: number, message: string) => unknown> = { ollama: (_status, message) => ({ error: message }), gemini: geminiErrorBody, anthropic: anthropicErrorBody, openai: (status, message) => openAiErrorBody(status, message) };
 const providers = PROVIDERS as Record<string, Spec>;
 
 const servers: ScriptedServer[] = [];
@@ -26,7 +27,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-describe.each(['ollama', 'gemini', 'anthropic'])('bin/beans -p on %s', (name) => {
+describe.each(['ollama', 'gemini', 'anthropic', 'openai'])('bin/beans -p on %s', (name) => {
   it('answers, and had not loaded undici, node:https or node:tls when its first request started', async () => {
     const spec = providers[name]!;
     const server = await spec.start({ turns: [{ text: 'Hello from the script.' }] });

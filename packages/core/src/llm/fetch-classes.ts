@@ -1,4 +1,4 @@
-// What scripts/bundle.mjs gives the ollama, Anthropic and Gemini SDKs for their free `Headers`,
+// What scripts/bundle.mjs gives the ollama, Anthropic, Gemini and OpenAI SDKs for their free `Headers`,
 // `Response` and `FormData` names, so that none of them loads Node's undici before its first request.
 export { FetchHeaders } from './fetch-headers.js';
 export { FetchResponse } from './fetch-response.js';

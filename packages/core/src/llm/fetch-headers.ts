@@ -4,7 +4,7 @@ import { builtin } from './builtin.js';
  * A WHATWG `Headers` that does not load Node's undici. Why: Node's `Headers`, `Response`, `Request`,
  * `fetch` and `FormData` are one lazily loaded module (undici, with its HTTP/2 client and through it
  * node:tls), ~15-25 ms of CPU on the first use, and every provider SDK touches `Headers` before its
- * first request. The bundle (scripts/bundle.mjs) points the ollama, Anthropic and Gemini SDKs' free
+ * first request. The bundle (scripts/bundle.mjs) points the four provider SDKs' free
  * `Headers`/`Response` names at these classes, and llm/provider-fetch.ts answers with them.
  *
  * It follows the Fetch standard the way Node's (undici 7) does, checked side by side with it in

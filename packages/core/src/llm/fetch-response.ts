@@ -3,7 +3,7 @@ import { byteString, copyHeaders, FetchHeaders, fillHeaders, webInterface } from
 
 /**
  * A WHATWG `Response` that does not load Node's undici (why: fetch-headers.ts). llm/provider-fetch.ts
- * answers with it, and the bundle gives it to the ollama, Anthropic and Gemini SDKs as their
+ * answers with it, and the bundle gives it to the ollama, Anthropic, Gemini and OpenAI SDKs as their
  * `Response` (Gemini builds one per streamed event).
  *
  * It does what Node's does, checked side by side in test/llm/fetch-classes.test.ts: the

@@ -8,9 +8,8 @@ import { createRequire } from 'node:module';
  * Why: the first request through undici costs ~10 ms of CPU more than the same request through
  * node:http (fetch algorithm, its own connection pool, the llhttp WebAssembly parser), and that
  * request is on the path of every `beans -p`. The answer is a WHATWG `Response` around a
- * ReadableStream fed by the socket: Node's own by default (the OpenAI SDK gets that), or what
- * `options.response` builds (llm/provider-fetch.ts: the undici-free one of llm/fetch-response.ts,
- * for the ollama, Anthropic and Gemini SDKs).
+ * ReadableStream fed by the socket: Node's own by default, or what `options.response` builds
+ * (llm/provider-fetch.ts: the undici-free one of llm/fetch-response.ts, which the provider SDKs get).
  *
  * What it keeps from fetch, because the SDKs and Beans' retry logic rely on it:
  * - failures before the answer reject with `TypeError('fetch failed', { cause })`, a body cut short

@@ -3,9 +3,9 @@ import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { collectStream } from './collect.js';
 import { failureToError, type FailureContext } from './failures.js';
-import { httpFetch } from './http-fetch.js';
 import { costUsd } from './pricing.js';
 import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
+import { providerFetch } from './provider-fetch.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
 import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderDefinition, ProviderOptions, StreamEvent, ToolDeclaration, Usage } from './types.js';
@@ -34,8 +34,9 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
   const told = new Set<string>();
   const context: FailureContext = { provider: definition.id, host: baseURL, hints: definition.hints };
   // maxRetries 0: Beans' own retry policy decides, with the same messages for every provider.
-  // httpFetch: node:http instead of Node's fetch, cheaper at start-up (http-fetch.ts).
-  const openai = apiKey ? new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000, fetch: httpFetch }) : undefined;
+  // providerFetch: node:http instead of Node's fetch, answering with Beans' undici-free Response
+  // (provider-fetch.ts), cheaper at start-up.
+  const openai = apiKey ? new OpenAI({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000, fetch: providerFetch }) : undefined;
 
   async function* chatStream(request: ChatRequest): AsyncGenerator<StreamEvent, void> {
     const model = request.model || defaultModel;

@@ -2,11 +2,10 @@ import { FetchResponse, setFetchedFrom } from './fetch-response.js';
 import { createHttpFetch, type FetchFunction } from './http-fetch.js';
 
 /**
- * The fetch the ollama, Anthropic and Gemini clients give their SDKs: http-fetch.ts's node:http
- * transport answering with fetch-response.ts's Response, so that (with the bundle pointing those
- * SDKs' `Headers`/`Response` at the same classes, scripts/bundle.mjs) no provider call loads Node's
- * undici: ~15-25 ms of CPU on the way to the first request. The OpenAI client keeps http-fetch.ts's
- * default (Node's Response): that SDK loads undici anyway when it loads.
+ * The fetch the ollama, Anthropic, Gemini and OpenAI clients give their SDKs: http-fetch.ts's
+ * node:http transport answering with fetch-response.ts's Response, so that (with the bundle pointing
+ * those SDKs' `Headers`/`Response` at the same classes, scripts/bundle.mjs) no provider call loads
+ * Node's undici: ~15-35 ms of CPU on the way to the first request.
  */
 export const providerFetch: FetchFunction = createHttpFetch({
   response: (body, init, url, redirected) => {
