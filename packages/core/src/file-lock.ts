@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { builtin } from './node-builtins.js';
 
 export interface FileLockOptions {
   /**
@@ -29,7 +29,7 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>, opti
   let lockfilePath = `${file}.lock`;
   if (options.lockDir) {
     await mkdir(options.lockDir, { recursive: true });
-    lockfilePath = path.join(options.lockDir, `lock-${createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 32)}`);
+    lockfilePath = path.join(options.lockDir, `lock-${builtin('node:crypto').createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 32)}`);
   }
   const waitMs = options.waitMs ?? 10_000;
   const release = await lock(file, {

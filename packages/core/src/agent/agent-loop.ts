@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../random-ids.js';
 import type { StreamFn } from '../llm/collect.js';
 import type { LlmMessage, ToolCall, Usage } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -168,7 +168,7 @@ async function streamAssistant(
 ): Promise<AssistantMessage> {
   const message: AssistantMessage = {
     role: 'assistant',
-    id: `msg_${randomUUID().replaceAll('-', '')}`,
+    id: `msg_${randomUuid().replaceAll('-', '')}`,
     content: '',
     toolCalls: [],
     model: config.model,

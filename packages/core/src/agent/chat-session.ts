@@ -1,5 +1,5 @@
 import type { Thinking } from '../llm/thinking.js';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../random-ids.js';
 import type { LLMClient, LlmMessage } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createToolSessionState, type ToolContext, type ToolSessionState } from '../tools/tool.js';
@@ -67,7 +67,7 @@ export class ChatSession {
   private closing = false;
 
   constructor(private readonly options: ChatSessionOptions) {
-    this.id = options.id ?? randomUUID();
+    this.id = options.id ?? randomUuid();
     this.thinking = options.thinking;
     this.workspace = options.workspace;
     this.messages = options.messages ? [...options.messages] : [];
@@ -245,7 +245,7 @@ export class ChatSession {
   }
 
   private enqueue(text: string, kind: QueuedMessage['kind']): QueuedMessage {
-    const queued: QueuedMessage = { id: randomUUID(), text, kind };
+    const queued: QueuedMessage = { id: randomUuid(), text, kind };
     this.queue = [...this.queue, queued];
     this.dispatch({ type: 'queue_update', queued: this.queue });
     return queued;
@@ -272,5 +272,5 @@ export class ChatSession {
 }
 
 export function userMessage(content: string, origin: UserMessage['origin'] = 'prompt', display?: string): UserMessage {
-  return { role: 'user', content, origin, display, uuid: randomUUID(), timestamp: Date.now() };
+  return { role: 'user', content, origin, display, uuid: randomUuid(), timestamp: Date.now() };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace/workspace.js';
@@ -9,6 +8,7 @@ import { lineCounts } from './line-counts.js';
 import { restoreFile, workspaceFile } from './restore-file.js';
 import { ShadowRepo, type TreeEntry } from './shadow-repo.js';
 import type { CheckpointSummary, RewindFile, RewindOptions, RewindPlan, RewindResult, RewindTarget, TurnInfo } from './types.js';
+import { builtin } from '../node-builtins.js';
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -167,7 +167,7 @@ export class CheckpointStore {
       const files = plan.files.filter((file) => file.restorable);
       if (files.length === 0) return plan;
       // The state being replaced is a checkpoint first, so the rewind can be undone even after a crash.
-      const undoId = `rewind-${randomUUID()}`;
+      const undoId = `rewind-${builtin('node:crypto').randomUUID()}`;
       this.log.append({ type: 'checkpoint', id: undoId, kind: 'rewind', at: Date.now(), label: `Before rewinding to: ${plan.label}` });
       const targets = new Map<string, FileState>();
       for (const file of files) {

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isInside } from '../workspace/paths.js';
+import { builtin } from '../node-builtins.js';
 
 /**
  * What one workspace path held at some moment. Contents live in the shadow repository as git blobs
@@ -17,11 +16,8 @@ export type FileState =
 
 /** The id git gives a blob: sha1 of `blob <size>\0<bytes>`. */
 export function blobId(content: Buffer): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+  return builtin('node:crypto').createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
-
-// zlib is required when the first blob is written, not imported: importing it cost every start ~2 ms.
-const requireBuiltin = createRequire(import.meta.url);
 
 /**
  * Stores a blob in the shadow repository's object folder the way git does (a zlib-deflated loose
@@ -34,7 +30,8 @@ export function writeLooseBlob(objectsDir: string, content: Buffer): string {
   if (existsSync(target)) return oid;
   mkdirSync(path.dirname(target), { recursive: true });
   const temp = `${target}.${process.pid}.tmp`;
-  const { deflateSync } = requireBuiltin('node:zlib') as typeof import('node:zlib');
+  // zlib is loaded when the first blob is written, not imported: importing it cost every start ~2 ms.
+  const { deflateSync } = builtin('node:zlib');
   writeFileSync(temp, deflateSync(Buffer.concat([Buffer.from(`blob ${content.length}\0`), content]), { level: 1 }), { mode: 0o444 });
   renameSync(temp, target);
   return oid;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { writeFileAtomic } from '../tools/file-io.js';
 import { descriptorPathsAvailable, openConfinedDir, type ConfinedDir } from '../workspace/confined-dir.js';
 import { isInside } from '../workspace/paths.js';
 import type { FileState } from './file-state.js';
+import { builtin } from '../node-builtins.js';
 
 /** A workspace-relative path from the checkpoint log, refused unless it stays inside the workspace and out of `.git`. */
 export function workspaceFile(root: string, relative: string): string {
@@ -73,7 +73,7 @@ async function linkConfined(root: string, absolute: string, target: string): Pro
   await withFolder(root, absolute, true, async (dir) => {
     if (!dir) await fs.mkdir(path.dirname(absolute), { recursive: true });
     const name = path.basename(absolute);
-    const temp = `.${name}.${process.pid}-${randomBytes(6).toString('hex')}.beans-tmp`;
+    const temp = `.${name}.${process.pid}-${builtin('node:crypto').randomBytes(6).toString('hex')}.beans-tmp`;
     const at = (file: string) => (dir ? dir.at(file) : path.join(path.dirname(absolute), file));
     await fs.symlink(target, at(temp));
     try {

@@ -1,10 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { lazily } from '../lazily.js';
+import { builtin } from '../node-builtins.js';
 import type { Workspace } from '../workspace/workspace.js';
 
-const run = promisify(execFile);
+// Loaded with the first git command: as static imports, child_process and util cost every start.
+const execFileAsync = lazily(() => builtin('node:util').promisify(builtin('node:child_process').execFile));
 
 /** One path a command changed, as two snapshots of the work tree tell it. */
 export interface TreeChange {
@@ -119,7 +120,7 @@ export class ShadowRepo {
     mkdirSync(this.gitDir, { recursive: true, mode: 0o700 });
     // No template: no sample hooks, nothing but what git needs.
     const { GIT_WORK_TREE: _tree, GIT_DIR: _dir, GIT_INDEX_FILE: _index, ...plain } = this.env;
-    await run('git', ['init', '--bare', '--quiet', '--template=', this.gitDir], { env: plain });
+    await execFileAsync()('git', ['init', '--bare', '--quiet', '--template=', this.gitDir], { env: plain });
     const config: [string, string][] = [
       ['core.bare', 'false'],
       ['core.autocrlf', 'false'],
@@ -131,7 +132,7 @@ export class ShadowRepo {
       ['advice.addEmbeddedRepo', 'false'],
       ['advice.addIgnoredFile', 'false'],
     ];
-    for (const [key, value] of config) await run('git', ['config', key, value], { env: this.env });
+    for (const [key, value] of config) await execFileAsync()('git', ['config', key, value], { env: this.env });
     mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
     // Highest precedence: no clean filter (LFS), no end-of-line conversion: blobs are the bytes on disk.
     writeFileSync(path.join(this.gitDir, 'info', 'attributes'), '* -text -filter -ident -working-tree-encoding -eol\n');
@@ -158,13 +159,13 @@ export class ShadowRepo {
   }
 
   private async git(args: string[]): Promise<string> {
-    const { stdout } = await run('git', args, { env: this.env, cwd: this.workspace.root, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
+    const { stdout } = await execFileAsync()('git', args, { env: this.env, cwd: this.workspace.root, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
     return stdout;
   }
 
   private pipe(args: string[], input: string): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      const child = spawn('git', args, { env: this.env, cwd: this.workspace.root, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = builtin('node:child_process').spawn('git', args, { env: this.env, cwd: this.workspace.root, stdio: ['pipe', 'pipe', 'pipe'] });
       const chunks: Buffer[] = [];
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));

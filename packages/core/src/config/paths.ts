@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -56,9 +56,15 @@ export function sessionsDir(env: Env, workspaceRoot: string, root: string = path
   return path.join(root, workspaceSlug(workspaceRoot));
 }
 
+/**
+ * `<last 48 safe characters of the path>-<8 hex of its SHA-256>`. The hash is noble's SHA-256, not
+ * node:crypto's (the same bytes: UTF-8 of the path, as createHash().update(path) took it): every run
+ * finds its sessions folder before the first request, and loading node:crypto for one short hash
+ * cost ~4 ms of CPU.
+ */
 export function workspaceSlug(workspaceRoot: string): string {
   const resolved = path.resolve(workspaceRoot);
-  const hash = createHash('sha256').update(resolved).digest('hex').slice(0, 8);
+  const hash = Buffer.from(sha256(Buffer.from(resolved, 'utf8'))).toString('hex').slice(0, 8);
   const slug = resolved
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[-.]+|-+$/g, '')

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { trackProcessGroup, untrackProcessGroup } from '../tools/process-tree.js';
+import { builtin } from '../node-builtins.js';
 
 /** What one hook process did. Never thrown: a hook that fails is data. */
 export interface CommandRun {
@@ -36,7 +36,7 @@ export function runHookCommand(command: string, options: RunCommandOptions): Pro
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = builtin('node:child_process').spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, startError: (error as Error).message, durationMs: performance.now() - started });
       return;

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic, InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { killProcessGroup, newRunTag, RUN_TAG_VARIABLE, trackProcessGroup, untrackProcessGroup } from '../tools/process-tree.js';
 import { commandLineOf, type LspServerDeclaration } from './declarations.js';
+import { builtin } from '../node-builtins.js';
 
 // One running language server process and its JSON-RPC connection. This file is the only one that
 // loads vscode-jsonrpc; lsp/manager.ts imports it when the first server is needed.
@@ -103,7 +104,7 @@ export class RunningServer {
    */
   static async start(options: ServerStartOptions): Promise<RunningServer> {
     const { declaration } = options;
-    const child = spawn(declaration.command, declaration.args, {
+    const child = builtin('node:child_process').spawn(declaration.command, declaration.args, {
       cwd: options.root,
       // Its own process group, stopped with everything it starts (tsserver, typings installer); the
       // run tag lets Beans' exit sweep find them even if they leave the group.

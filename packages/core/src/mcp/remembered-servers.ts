@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { VERSION } from '../version.js';
 import type { McpServerEntry } from './mcp-config.js';
 import type { McpPromptInfo } from './mcp-prompts.js';
 import type { McpToolInfo } from './mcp-tools.js';
+import { builtin } from '../node-builtins.js';
 
 /**
  * What a server offered when it last connected. The next run declares these tools in its first
@@ -23,7 +23,7 @@ export interface RememberedServer {
  * in an environment or header appears in it.
  */
 export function rememberedServerFile(dir: string, entry: McpServerEntry): string {
-  const key = createHash('sha256').update(JSON.stringify([VERSION, entry.name, entry.config])).digest('hex').slice(0, 32);
+  const key = builtin('node:crypto').createHash('sha256').update(JSON.stringify([VERSION, entry.name, entry.config])).digest('hex').slice(0, 32);
   return path.join(dir, `${key}.json`);
 }
 

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BeansError, UsageError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
 import { isInside } from '../workspace/paths.js';
+import { builtin } from '../node-builtins.js';
 
 /** Claude Code's `.claude-plugin/marketplace.json`, as far as installing needs it. */
 export interface MarketplacePlugin {
@@ -80,7 +80,7 @@ export class PluginStore {
   }
 
   private async save(state: State): Promise<void> {
-    const temp = `${this.stateFile}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${this.stateFile}.${builtin('node:crypto').randomBytes(4).toString('hex')}.tmp`;
     await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`);
     await rename(temp, this.stateFile);
   }
@@ -149,7 +149,7 @@ export class PluginStore {
     const target = path.join(this.pluginsDir, plugin.name);
     if (!options.replace && (await exists(target))) throw new UsageError(`${target} already exists and was not installed by Beans; move it away first.`);
     await mkdir(this.pluginsDir, { recursive: true });
-    const staging = path.join(this.pluginsDir, `.installing-${plugin.name}-${randomBytes(4).toString('hex')}`);
+    const staging = path.join(this.pluginsDir, `.installing-${plugin.name}-${builtin('node:crypto').randomBytes(4).toString('hex')}`);
     try {
       const source = await this.fetchPlugin(plugin, record, staging);
       await rm(path.join(staging, '.git'), { recursive: true, force: true });
@@ -223,7 +223,7 @@ export class PluginStore {
 
   private async clone(url: string, parent: string): Promise<string> {
     await mkdir(parent, { recursive: true });
-    const staging = path.join(parent, `.adding-${randomBytes(4).toString('hex')}`);
+    const staging = path.join(parent, `.adding-${builtin('node:crypto').randomBytes(4).toString('hex')}`);
     try {
       await git(['clone', '--quiet', '--depth', '1', url, staging], parent);
     } catch (error) {

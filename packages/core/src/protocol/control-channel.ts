@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { builtin } from '../node-builtins.js';
 
 /** A control request or response of the Claude Agent SDK's subprocess protocol. */
 export interface ControlRequest {
@@ -27,7 +27,7 @@ export class ControlChannel {
 
   request(request: ControlRequest['request'], signal?: AbortSignal): Promise<Record<string, unknown>> {
     if (this.closedReason) return Promise.reject(new Error(this.closedReason));
-    const id = randomUUID();
+    const id = builtin('node:crypto').randomUUID();
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.pending.delete(id);

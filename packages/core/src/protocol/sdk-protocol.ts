@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { UserMessage } from '../agent/types.js';
 import { BeansError } from '../errors.js';
 import { modelLimits } from '../llm/providers.js';
@@ -15,6 +14,7 @@ import { ControlChannel, type ControlRequest, type ControlResponse } from './con
 import { sdkToolHooks, type SdkHookRegistrations } from './sdk-hooks.js';
 import { sdkMcpTools } from './sdk-mcp.js';
 import { answerMcpControl, MCP_CONTROL_SUBTYPES } from './sdk-mcp-control.js';
+import { randomUuid } from '../random-ids.js';
 
 export interface SdkProtocolOptions {
   /** The session as the command line describes it; `initialize` adds the program's part. */
@@ -86,7 +86,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           const session = await start();
           session.permissionMode = parsePermissionMode(String(request.mode));
           channel.respond(id);
-          return writeJson({ type: 'system', subtype: 'status', status: null, permissionMode: sdkPermissionMode(session.permissionMode), uuid: randomUUID(), session_id: session.session.id });
+          return writeJson({ type: 'system', subtype: 'status', status: null, permissionMode: sdkPermissionMode(session.permissionMode), uuid: randomUuid(), session_id: session.session.id });
         }
         case 'set_model': {
           const session = await start();

@@ -1,5 +1,5 @@
 import { parseThinking } from '../llm/thinking.js';
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../random-ids.js';
 import { ChatSession, type ChatSessionOptions } from '../agent/chat-session.js';
 import type { AgentMessage } from '../agent/types.js';
 import { gateFinalAnswer } from '../hooks/index.js';
@@ -72,7 +72,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
       if (loaded.sop !== undefined) sop = loaded.sop;
     } else {
-      id = options.sessionId ?? store?.newId() ?? randomUUID();
+      id = options.sessionId ?? store?.newId() ?? randomUuid();
     }
     // Changes made before the first message wait for it: a session file is only made for a conversation.
     const pendingChanges: SessionMetaInput[] = [];

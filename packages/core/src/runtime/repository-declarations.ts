@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { localSettingsPath, workspaceSettingsPath, type SettingSource } from '../config/index.js';
@@ -9,6 +8,7 @@ import { collectMcpServers } from '../mcp/collect-servers.js';
 import { parseMcpServers, type McpServerEntry } from '../mcp/mcp-config.js';
 import { collectLspServers } from '../lsp/collect.js';
 import { commandLineOf, parseLspServers, type LspServerDeclaration } from '../lsp/declarations.js';
+import { builtin } from '../node-builtins.js';
 
 // What a repository declares that Beans would run: MCP servers (its `.mcp.json`, its settings'
 // `mcpServers`, the servers of the plugins inside it), language servers (its `.lsp.json`, its
@@ -34,7 +34,7 @@ export interface DeclarationsInput {
   settingSources?: readonly SettingSource[];
 }
 
-const hash = (parts: unknown[]) => createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+const hash = (parts: unknown[]) => builtin('node:crypto').createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 
 /** The id of a server: its name and everything that decides what runs or where it connects. */
 export function mcpServerId(server: Pick<McpServerEntry, 'name' | 'config'>): string {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AgentEvent, AgentRunResult, AssistantMessage, ToolResultMessage } from '../agent/types.js';
 import type { ContentPart, StopReason, ToolCall, Usage } from '../llm/types.js';
 import type { PermissionMode } from '../permissions/types.js';
@@ -19,6 +18,7 @@ import type {
   SdkUsage,
   SdkUserMessage,
 } from './sdk-types.js';
+import { randomUuid } from '../random-ids.js';
 
 /** What `system/init` reports about a session. */
 export interface SessionInitInfo {
@@ -88,7 +88,7 @@ export class SdkMessageMapper {
       type: 'system',
       subtype: 'init',
       session_id: this.options.sessionId,
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       cwd: info.cwd,
       model: info.model,
       provider: info.provider,
@@ -132,10 +132,10 @@ export class SdkMessageMapper {
         if (message.role === 'assistant') return this.assistantEnd(message);
         if (message.role === 'tool') return [this.toolResult(message)];
         if (message.role === 'note' && message.kind === 'compaction') {
-          const boundary: SdkMessage = { type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: message.trigger ?? 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUUID(), session_id: this.options.sessionId };
+          const boundary: SdkMessage = { type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: message.trigger ?? 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUuid(), session_id: this.options.sessionId };
           // A summary the model failed to give: said once, beside the boundary.
           if (!message.notice) return [boundary];
-          return [boundary, { type: 'system', subtype: 'warning', message: message.notice, uuid: randomUUID(), session_id: this.options.sessionId }];
+          return [boundary, { type: 'system', subtype: 'warning', message: message.notice, uuid: randomUuid(), session_id: this.options.sessionId }];
         }
         return [];
       }
@@ -148,7 +148,7 @@ export class SdkMessageMapper {
         this.children.delete(event.call.id);
         return [];
       case 'handoff':
-        return [{ type: 'system', subtype: 'handoff', from: event.from, to: event.to, reason: event.reason, trigger: event.trigger, uuid: randomUUID(), session_id: this.options.sessionId }];
+        return [{ type: 'system', subtype: 'handoff', from: event.from, to: event.to, reason: event.reason, trigger: event.trigger, uuid: randomUuid(), session_id: this.options.sessionId }];
       default:
         return [];
     }
@@ -169,7 +169,7 @@ export class SdkMessageMapper {
     const message = event.message;
     if (message.role === 'assistant' && message.usage && message.model) this.addModelUsage(message.model, message.usage);
     if (message.role !== 'user') return child.event(event);
-    return [{ type: 'user', message: { role: 'user', content: [{ type: 'text', text: message.content }] }, parent_tool_use_id: toolCallId, uuid: message.uuid ?? randomUUID(), session_id: this.options.sessionId }];
+    return [{ type: 'user', message: { role: 'user', content: [{ type: 'text', text: message.content }] }, parent_tool_use_id: toolCallId, uuid: message.uuid ?? randomUuid(), session_id: this.options.sessionId }];
   }
 
   /** The `result` message of a finished run; usage per model starts again after it. */
@@ -183,7 +183,7 @@ export class SdkMessageMapper {
       is_error: subtype !== 'success',
       result: result.finalText,
       session_id: this.options.sessionId,
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       num_turns: result.turns,
       duration_ms: summary.durationMs,
       duration_api_ms: result.apiDurationMs,
@@ -230,7 +230,7 @@ export class SdkMessageMapper {
       type: 'assistant',
       message: this.assistantBody(message, content, stopReason),
       parent_tool_use_id: this.options.parentToolUseId ?? null,
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       session_id: this.options.sessionId,
     };
     out.push(assistant);
@@ -239,7 +239,7 @@ export class SdkMessageMapper {
 
   private assistantBody(message: AssistantMessage, content: SdkContentBlock[], stopReason: SdkStopReason | null): SdkAssistantMessage['message'] {
     return {
-      id: message.id ?? `msg_${randomUUID().replaceAll('-', '')}`,
+      id: message.id ?? `msg_${randomUuid().replaceAll('-', '')}`,
       type: 'message',
       role: 'assistant',
       model: message.model ?? '',
@@ -279,13 +279,13 @@ export class SdkMessageMapper {
       type: 'user',
       message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message.content), is_error: message.isError }] },
       parent_tool_use_id: this.options.parentToolUseId ?? null,
-      uuid: randomUUID(),
+      uuid: randomUuid(),
       session_id: this.options.sessionId,
     };
   }
 
   private partial(event: SdkStreamEvent): SdkMessage {
-    return { type: 'stream_event', event, parent_tool_use_id: this.options.parentToolUseId ?? null, uuid: randomUUID(), session_id: this.options.sessionId };
+    return { type: 'stream_event', event, parent_tool_use_id: this.options.parentToolUseId ?? null, uuid: randomUuid(), session_id: this.options.sessionId };
   }
 
   private addModelUsage(model: string, usage: Usage): void {
@@ -377,7 +377,7 @@ export function startupFailureResult(error: string, sessionId = ''): SdkResultMe
     is_error: true,
     result: '',
     session_id: sessionId,
-    uuid: randomUUID(),
+    uuid: randomUuid(),
     num_turns: 0,
     duration_ms: 0,
     duration_api_ms: 0,

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { describeEnd, type BackgroundTaskInfo, type BackgroundTasks } from '../tools/background-tasks.js';
 import type { SdkTaskNotificationMessage, SdkTaskStartedMessage } from './sdk-types.js';
+import { randomUuid } from '../random-ids.js';
 
 export type SdkTaskMessage = SdkTaskStartedMessage | SdkTaskNotificationMessage;
 
@@ -10,7 +10,7 @@ export type SdkTaskMessage = SdkTaskStartedMessage | SdkTaskNotificationMessage;
  */
 export function watchBackgroundTasks(tasks: BackgroundTasks, sessionId: () => string, emit: (message: SdkTaskMessage) => void): () => void {
   const told = new Map<string, 'started' | 'ended'>();
-  const envelope = () => ({ uuid: randomUUID(), session_id: sessionId() });
+  const envelope = () => ({ uuid: randomUuid(), session_id: sessionId() });
   return tasks.subscribe(() => {
     for (const info of tasks.list()) {
       if (!told.has(info.id)) {

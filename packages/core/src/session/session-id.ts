@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../random-ids.js';
 
 /**
  * `2026-11-22T10-53-04-ab12cd`: UTC start time then 6 random hex digits. Ids sort by start time as
@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
  */
 export function newSessionId(now: Date = new Date()): string {
   const stamp = now.toISOString().slice(0, 19).replace(/:/g, '-');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
+  return `${stamp}-${randomHex(3)}`;
 }
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

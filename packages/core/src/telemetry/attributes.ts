@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { TelemetrySettings } from './types.js';
+import { builtin } from '../node-builtins.js';
 
 /** Attributes every signal carries: who (anonymously), which session, which version, where. */
 export function commonAttributes(options: { sessionId: string; version: string; settings: TelemetrySettings; workspaceRoot: string; env: NodeJS.ProcessEnv }): Record<string, string> {
@@ -25,5 +25,5 @@ function anonymousUserId(): string {
   } catch {
     // No passwd entry (some containers).
   }
-  return createHash('sha256').update(`beans:${user}@${os.hostname()}`).digest('hex').slice(0, 32);
+  return builtin('node:crypto').createHash('sha256').update(`beans:${user}@${os.hostname()}`).digest('hex').slice(0, 32);
 }

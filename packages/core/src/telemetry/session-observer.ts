@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { SeverityNumber, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { AgentEvent, AssistantMessage } from '../agent/types.js';
 import { createBeansMetrics, type BeansMetrics } from './metrics.js';
 import type { TelemetryInstruments, TelemetrySettings, ToolDecision } from './types.js';
+import { builtin } from '../node-builtins.js';
 
 export interface ObservedConversation {
   readonly id: string;
@@ -61,12 +61,12 @@ export function createSessionObserver(options: ObserverOptions) {
   const emit = (name: string, state: RunState, body: Attributes, severity = SeverityNumber.INFO) =>
     logger.emit({ eventName: name, severityNumber: severity, body: name, attributes: attributesOf(state, { 'event.name': name, 'event.timestamp': new Date().toISOString(), ...body }) , context: state.context });
 
-  const newRun = (agent: string, parent: Context): RunState => ({ agent, promptId: randomUUID(), context: parent, startedAt: Date.now(), tools: new Map(), children: new Map() });
+  const newRun = (agent: string, parent: Context): RunState => ({ agent, promptId: builtin('node:crypto').randomUUID(), context: parent, startedAt: Date.now(), tools: new Map(), children: new Map() });
 
   const handle = (state: RunState, event: AgentEvent, provider: string, parent: Context): void => {
     switch (event.type) {
       case 'agent_start': {
-        state.promptId = randomUUID();
+        state.promptId = builtin('node:crypto').randomUUID();
         state.startedAt = Date.now();
         state.span = tracer.startSpan(`invoke_agent ${state.agent}`, { kind: SpanKind.INTERNAL, attributes: attributesOf(state, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': state.agent, 'gen_ai.provider.name': provider }) }, parent);
         state.context = trace.setSpan(parent, state.span);

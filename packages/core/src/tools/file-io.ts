@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { constants, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { isInside, type WorkspacePath } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { formatBytes, looksBinary } from './text.js';
 import type { ToolSessionState } from './tool.js';
+import { builtin } from '../node-builtins.js';
 
 /** Files larger than this are not loaded whole (edit, diff, unwindowed read). */
 export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
@@ -190,7 +190,7 @@ async function writeThroughDescriptors(absolute: string, data: string | Uint8Arr
 }
 
 function uniqueName(): string {
-  return `${process.pid}-${randomBytes(6).toString('hex')}`;
+  return `${process.pid}-${builtin('node:crypto').randomBytes(6).toString('hex')}`;
 }
 
 async function writeTemp(temp: string, data: string | Uint8Array, previous: Stats | undefined): Promise<void> {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
@@ -9,6 +8,7 @@ import { readEditableText, writeEditedText } from './editor-files.js';
 import { assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined } from './file-io.js';
 import { checkedBeforeAsking, guarded } from './result.js';
 import { defineTool, type ToolContext } from './tool.js';
+import { builtin } from '../node-builtins.js';
 
 const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 
@@ -106,7 +106,7 @@ function applyEdit(notebook: Notebook, input: NotebookEditInput, name: string): 
   if (mode === 'insert') {
     if (!input.cell_type) throw new ToolInputError('insert needs cell_type: "code" or "markdown".');
     const at = input.cell_id === undefined ? 0 : cellIndex(cells, input.cell_id, name) + 1;
-    const cell: Cell = { cell_type: input.cell_type, ...(hasCellIds(notebook) ? { id: randomBytes(4).toString('hex') } : {}), metadata: {}, source: sourceLines(input.new_source) };
+    const cell: Cell = { cell_type: input.cell_type, ...(hasCellIds(notebook) ? { id: builtin('node:crypto').randomBytes(4).toString('hex') } : {}), metadata: {}, source: sourceLines(input.new_source) };
     if (input.cell_type === 'code') Object.assign(cell, { execution_count: null, outputs: [] });
     cells.splice(at, 0, cell);
     return `Inserted a ${input.cell_type} cell${cell.id ? ` (id ${cell.id})` : ''} at position ${at}`;

@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { builtin } from '../node-builtins.js';
 
 // Why a PID namespace per command: the run tag (process-tree.ts) finds what a command left behind
 // only while the process keeps its environment; `env -i sh -c 'sleep 999 &'`, double-forked, was
@@ -32,7 +33,7 @@ let available: boolean | undefined;
 export function pidNamespacesAvailable(): boolean {
   if (available !== undefined) return available;
   if (process.platform !== 'linux' || process.env.BEANS_NO_PID_NAMESPACE === '1') return (available = false);
-  const probe = spawnSync('unshare', [...UNSHARE_ARGS, '--', 'nsenter', '--version'], { stdio: 'ignore', timeout: 5_000 });
+  const probe = builtin('node:child_process').spawnSync('unshare', [...UNSHARE_ARGS, '--', 'nsenter', '--version'], { stdio: 'ignore', timeout: 5_000 });
   return (available = probe.status === 0);
 }
 
@@ -53,7 +54,7 @@ export async function openPidNamespace(): Promise<PidNamespace | undefined> {
 let spare: Promise<(PidNamespace & { claim(): void }) | undefined> | undefined;
 
 async function startNamespace(): Promise<(PidNamespace & { claim(): void }) | undefined> {
-  const holder = spawn('unshare', [...UNSHARE_ARGS, '--', 'head', '-c', '1'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const holder = builtin('node:child_process').spawn('unshare', [...UNSHARE_ARGS, '--', 'head', '-c', '1'], { stdio: ['pipe', 'ignore', 'ignore'] });
   holder.on('error', () => undefined);
   holder.stdin!.on('error', () => undefined);
   // A spare must not keep the process alive; the one in use is referenced again by claim().

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { onExit } from 'signal-exit';
+import { builtin } from '../node-builtins.js';
 
 /** Time between SIGTERM and SIGKILL when stopping a command's process group. */
 export const KILL_GRACE_MS = 2_000;
@@ -15,12 +15,12 @@ export const RUN_TAG_VARIABLE = 'BEANS_TOOL_RUN';
 const RUN_TAG_PREFIX = `beans-${process.pid}-`;
 
 export function newRunTag(): string {
-  return `${RUN_TAG_PREFIX}${randomUUID()}`;
+  return `${RUN_TAG_PREFIX}${builtin('node:crypto').randomUUID()}`;
 }
 
 /** A tag Beans' exit does not sweep: background tasks the user asked to keep (`--keep-tasks`). */
 export function newKeptRunTag(): string {
-  return `beans-kept-${randomUUID()}`;
+  return `beans-kept-${builtin('node:crypto').randomUUID()}`;
 }
 
 export function trackProcessGroup(pgid: number): void {

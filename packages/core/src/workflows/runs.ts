@@ -1,15 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import type { RunState, Workflow } from './types.js';
+import { builtin } from '../node-builtins.js';
 
 const STATE_FILE = 'state.json';
 const WORKFLOW_COPY = 'workflow.md';
 
 /** A new run's first checkpoint; its id sorts by start time (`20260101-120000-a1b2c3`). */
 export function newRunState(workflow: Workflow, inputs: Record<string, unknown>, now = new Date()): RunState {
-  const id = `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${randomBytes(3).toString('hex')}`;
+  const id = `${now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}-${builtin('node:crypto').randomBytes(3).toString('hex')}`;
   return {
     id,
     workflow: { name: workflow.name, path: workflow.path },

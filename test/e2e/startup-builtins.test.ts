@@ -1,0 +1,59 @@
+// Issue 36: `beans -p` reaches its first request without loading Node built-ins it does not need for
+// it. An ESM `import { promisify } from 'node:util'` reads every export of node:util, and its lazy
+// ones load node:util's argument parser, its diff and, through setTraceSigInt, all of
+// worker_threads (~2.5 ms of CPU together); a static node:crypto import loads all of node:crypto
+// (~6-7 ms). Core takes built-ins through packages/core/src/node-builtins.ts when the code needing
+// them runs, and makes the ids it needs before the request (session id, message uuids) from
+// random-ids.ts, the sessions folder's SHA-256 from @noble/hashes. Still loaded, by a dependency:
+// node:child_process (and node:dgram with it), required by commander when the CLI loads.
+// The built bin/beans runs against each scripted server with a preloaded probe listing the watched
+// built-ins loaded when the first HTTP request starts; the session it writes is checked for the
+// formats the ids and the folder had with node:crypto.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROVIDERS } from '../../bench/providers.mjs';
+import type { ScriptedServer } from '../support/script.ts';
+import { makeTempRepo, runBeans } from './harness.ts';
+
+const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
+// Ids as process.moduleLoadList names them: node:util's lazy exports, node:worker_threads, node:perf_hooks.
+const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks'];
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
+const providers = PROVIDERS as Record<string, Spec>;
+
+const servers: ScriptedServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+describe.each(['ollama', 'gemini', 'anthropic'])('bin/beans -p on %s', (name) => {
+  it('had loaded none of the watched built-ins when its first request started, and kept the session formats', async () => {
+    const spec = providers[name]!;
+    const server = await spec.start({ turns: [{ text: 'Hello from the script.' }] });
+    servers.push(server);
+    const repo = makeTempRepo();
+    const probeFile = path.join(repo.home, 'modules.jsonl');
+    const env = { ...repo.env, ...spec.env(server.url), MODULE_PROBE_FILE: probeFile, MODULE_PROBE_WATCH: WATCHED.join(','), NODE_OPTIONS: `--import=${PROBE}` };
+    const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env });
+    expect(run.stderr).toBe('');
+    expect([run.code, run.stdout.trim()]).toEqual([0, 'Hello from the script.']);
+    const reports = readFileSync(probeFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { loaded: string[] });
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports[0]!.loaded).toEqual([]);
+
+    // The sessions folder is named as node:crypto's SHA-256 named it, so earlier sessions are found.
+    const folder = path.join(repo.env.XDG_STATE_HOME!, 'beans-agent', 'sessions', `${repo.dir.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(-48).replace(/^[-.]+/, '')}-${createHash('sha256').update(repo.dir).digest('hex').slice(0, 8)}`);
+    const files = readdirSync(folder).filter((file) => file.endsWith('.jsonl'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{6}\.jsonl$/);
+    const records = readFileSync(path.join(folder, files[0]!), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: Record<string, unknown> });
+    const messages = records.flatMap((record) => (record.type === 'message' && record.message ? [record.message] : []));
+    const user = messages.find((message) => message.role === 'user');
+    const assistant = messages.find((message) => message.role === 'assistant');
+    expect(user?.uuid).toMatch(UUID_V4);
+    expect(assistant?.id).toMatch(/^msg_[0-9a-f]{32}$/);
+  }, 30_000);
+});
