@@ -1,14 +1,15 @@
 // Issue 36: `beans -p` reaches its first request without loading Node built-ins it does not need for
 // it. An ESM `import { promisify } from 'node:util'` reads every export of node:util, and its lazy
 // ones load node:util's argument parser, its diff and, through setTraceSigInt, all of
-// worker_threads (~2.5 ms of CPU together); a static node:crypto import loads all of node:crypto
-// (~6-7 ms). Core takes built-ins through packages/core/src/node-builtins.ts when the code needing
-// them runs, and makes the ids it needs before the request (session id, message uuids) from
-// random-ids.ts, the sessions folder's SHA-256 from @noble/hashes. Still loaded, by a dependency:
-// node:child_process (and node:dgram with it), required by commander when the CLI loads.
-// The built bin/beans runs against each scripted server with a preloaded probe listing the watched
-// built-ins loaded when the first HTTP request starts; the session it writes is checked for the
-// formats the ids and the folder had with node:crypto.
+// worker_threads (~2.5 ms of CPU together); node:timers/promises costs ~0.4 ms; a static node:crypto
+// import loads all of node:crypto (~6-7 ms). Core takes built-ins through
+// packages/core/src/node-builtins.ts when the code needing them runs, and makes the ids it needs
+// before the request (session id, message uuids) with random-ids.ts, the sessions folder's SHA-256
+// with @noble/hashes. Still loaded before the request: node:crypto, by two static imports in llm/
+// (tool-call-ids.ts, local-pull.ts), and node:child_process (with node:dgram), required by commander
+// when the CLI loads. The built bin/beans runs against each scripted server with a preloaded probe
+// listing the watched built-ins loaded when the first HTTP request starts; the session it writes is
+// checked for the formats the ids and the folder had with node:crypto.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,8 +19,9 @@ import type { ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, runBeans } from './harness.ts';
 
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
-// Ids as process.moduleLoadList names them: node:util's lazy exports, node:worker_threads, node:perf_hooks.
-const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks'];
+// Ids as process.moduleLoadList names them: node:util's lazy exports, node:worker_threads,
+// node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it).
+const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises'];
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
 const providers = PROVIDERS as Record<string, Spec>;
@@ -29,7 +31,7 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-describe.each(['ollama', 'gemini', 'anthropic'])('bin/beans -p on %s', (name) => {
+describe.each(['ollama', 'gemini', 'anthropic', 'openai'])('bin/beans -p on %s', (name) => {
   it('had loaded none of the watched built-ins when its first request started, and kept the session formats', async () => {
     const spec = providers[name]!;
     const server = await spec.start({ turns: [{ text: 'Hello from the script.' }] });

@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { onExit } from 'signal-exit';
 import { builtin } from '../node-builtins.js';
+
+// node:timers/promises when a wait happens: as a static import it cost every start ~0.4 ms.
+const sleep = (ms: number) => builtin('node:timers/promises').setTimeout(ms);
 
 /** Time between SIGTERM and SIGKILL when stopping a command's process group. */
 export const KILL_GRACE_MS = 2_000;
