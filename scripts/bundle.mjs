@@ -7,6 +7,7 @@ import { build, transform } from 'esbuild';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { requireBuiltins } from './bundle-builtins.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/cli/dist');
@@ -188,6 +189,7 @@ if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/Ev
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 for (const { file } of LAZY_IMPORTS) if (!madeLazy.has(file)) throw new Error(`bundle: ${file} was not bundled through lazyImports; check where it moved`);
+if ((await requireBuiltins(outdir, common.banner.js)) === 0) throw new Error('bundle: no import of a Node built-in was turned into require(); check scripts/bundle-builtins.mjs');
 // main.js's lazy imports are the entries beside it. It needs no require(): no banner, one file fewer
 // for `--version` to compile (it answers ~1 ms sooner).
 const entriesBeside = { name: 'entries-beside', setup: (build) => build.onResolve({ filter: /^\.\/(cli|acp\/index|compile-cache|output\/terminal-safe)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })) };

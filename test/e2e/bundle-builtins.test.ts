@@ -1,0 +1,32 @@
+// Issue 36: the bundle's chunks require() Node's built-in modules instead of importing them
+// (scripts/bundle-builtins.mjs): an ES module import makes Node build a facade of the whole built-in,
+// reading every export and running its lazy getters (~5 ms of CPU before the first request). Only
+// the banner's `node:module`, which defines `require`, stays an import.
+import { readFileSync, readdirSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import { init, parse } from 'es-module-lexer';
+import { describe, expect, it } from 'vitest';
+
+const BUNDLE = path.resolve(import.meta.dirname, '../../packages/cli/dist/bundle');
+
+describe('the built bundle', () => {
+  it('imports no Node built-in as an ES module but the banner’s node:module', async () => {
+    await init;
+    const imported: string[] = [];
+    let chunks = 0;
+    for (const name of readdirSync(BUNDLE).filter((file) => /\.m?js$/.test(file))) {
+      const source = readFileSync(path.join(BUNDLE, name), 'utf8');
+      const [imports] = parse(source, name);
+      const banner = source.indexOf('\n');
+      for (const entry of imports) {
+        if (entry.d !== -1 || !entry.n || !isBuiltin(entry.n)) continue;
+        if (entry.n === 'node:module' && entry.se < banner) continue;
+        imported.push(`${name}: ${source.slice(entry.ss, entry.se)}`);
+      }
+      chunks += 1;
+    }
+    expect(chunks).toBeGreaterThan(20);
+    expect(imported).toEqual([]);
+  });
+});
