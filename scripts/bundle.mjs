@@ -138,6 +138,7 @@ const sdkFetchClasses = {
         const wakes = source.match(GEMINI_UNDICI_WAKE)?.length ?? 0;
         if (wakes !== 1) throw new Error(`bundle: ${args.path} changed (${wakes} undici wake-ups, expected 1); check how it uses Headers now`);
         source = source.replace(GEMINI_UNDICI_WAKE, "typeof globalThis.Headers !== 'undefined') {$1new globalThis.Headers();");
+        if (/[/\\]dist[/\\]web[/\\]index\.mjs$/.test(args.path)) source = geminiModelsOnly(args.path, source);
       }
       const { code } = await transform(source, { loader: 'js', format: 'esm', define: { Headers: '__beansFetchHeaders', Response: '__beansFetchResponse', FormData: '__beansFormData' } });
       if (!/__beans(FetchHeaders|FetchResponse|FormData)\b/.test(code)) return { contents: source, loader: 'js' };
@@ -166,6 +167,59 @@ function openAiTrustedHeaders(file, source) {
   return source.replace(OPENAI_TRUSTED_GLOBALS, "$1Object.getOwnPropertyDescriptor(name === 'Headers' ? { Headers } : globalThis, name);");
 }
 
+// @google/genai's web build is one 950 KB module, and its GoogleGenAI constructor makes every API
+// module (live, batches, chats, caches, files, operations, authTokens, tunings, fileSearchStores) and
+// its getters reach the "NextGen" client (interactions, webhooks, agents...): esbuild must keep all of
+// it, and loading that much code costs ~6 ms of CPU per MB at every Gemini start even when it never
+// runs (its top level also builds web streams). Beans' Gemini client uses only `models`
+// (generateContentStream, list), so in the bundle GoogleGenAI makes only `models`: the other members
+// are getters that throw, naming this file, and esbuild leaves out what only they reached (~600 KB).
+// The build fails if GoogleGenAI's members change, or if gemini-client uses another member (checked
+// below in geminiClientUses).
+const GEMINI_DROPPED_MEMBERS = ['getNextGenClient', 'interactions', 'webhooks', 'agents', 'triggers', 'environments', 'credentials', 'voices'];
+const GEMINI_DROPPED_MODULES = ['live', 'batches', 'chats', 'caches', 'files', 'operations', 'authTokens', 'tunings', 'fileSearchStores'];
+let geminiTrims = 0;
+function geminiModelsOnly(file, source) {
+  const fail = (what) => {
+    throw new Error(`bundle: ${file} changed (${what}); check GEMINI_DROPPED_MEMBERS/GEMINI_DROPPED_MODULES`);
+  };
+  const head = '\nclass GoogleGenAI {\n';
+  const ctorLine = '\n    constructor(options = {}) {\n';
+  const modelsLine = '\n        this.models = new Models(this.apiClient);\n';
+  const start = source.indexOf(head);
+  const ctor = source.indexOf(ctorLine, start);
+  const models = source.indexOf(modelsLine, ctor);
+  const end = source.indexOf('\n    }\n}\n', models);
+  if (start < 0 || source.indexOf(head, start + 1) >= 0 || ctor < 0 || models < 0 || end < 0) fail('GoogleGenAI not found as expected');
+  const members = [...source.slice(start + head.length, ctor).matchAll(/^ {4}(?:get )?(\w+)\(\) \{$/gm)].map((match) => match[1]);
+  if (members.join() !== GEMINI_DROPPED_MEMBERS.join()) fail(`members before the constructor: ${members.join(', ')}`);
+  const made = source.slice(models + modelsLine.length, end).split('\n').map((line) => line.trim());
+  const modules = made.map((line) => line.match(/^this\.(\w+) = new [\w$]+\([\w., ()]*\);$/)?.[1]);
+  if (modules.some((name) => !name) || [...modules].sort().join() !== [...GEMINI_DROPPED_MODULES].sort().join()) fail(`constructor after models: ${made.join(' ')}`);
+  const dropped = [...GEMINI_DROPPED_MEMBERS, ...GEMINI_DROPPED_MODULES]
+    .map((name) => `    ${name === 'getNextGenClient' ? '' : 'get '}${name}() { throw new Error('GoogleGenAI.${name} is not in Beans\\' bundle: only models is (scripts/bundle.mjs)'); }\n`)
+    .join('');
+  geminiTrims += 1;
+  return `${source.slice(0, start + head.length)}${dropped}${source.slice(ctor + 1, models + modelsLine.length)}    }\n}\n${source.slice(end + '\n    }\n}\n'.length)}`;
+}
+// What gemini-client.js uses of the GoogleGenAI it makes (`ai`): only `ai.models`.
+let geminiClientChecked = false;
+const geminiClientUses = {
+  name: 'gemini-client-uses',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]core[/\\]dist[/\\]llm[/\\]gemini-client\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const made = source.match(/\bnew GoogleGenAI\(/g)?.length ?? 0;
+      const uses = [...source.matchAll(/\bai\??\.(\w+)/g)].map((match) => match[1]);
+      if (made !== 1 || !/\bconst ai = /.test(source) || uses.length === 0 || uses.some((use) => use !== 'models')) {
+        throw new Error(`bundle: ${args.path} uses GoogleGenAI differently (${made} made; ai.${uses.join(', ai.')}); the bundle keeps only its models (geminiModelsOnly)`);
+      }
+      geminiClientChecked = true;
+      return undefined;
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 // acp.mjs is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
 // its chunks with the import from cli.js.
@@ -180,11 +234,12 @@ await build({
   // main.js keeps its name: bin/beans and installed copies start it.
   outExtension: { '.js': '.mjs' },
   outdir,
-  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, sdkFetchClasses],
+  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses, sdkFetchClasses],
 });
 for (const sdk of ['ollama', '@anthropic-ai/sdk', '@google/genai', 'openai']) {
   if (!fetchClassRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths`);
 }
+if (geminiTrims !== 1 || !geminiClientChecked) throw new Error('bundle: @google/genai\'s dist/web/index.mjs or core\'s llm/gemini-client.js was not bundled through its plugin; check where they moved');
 if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/EventStream.mjs was not bundled through sdkFetchClasses; check where it moved');
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
