@@ -134,6 +134,8 @@ const sdkFetchClasses = {
     build.onLoad({ filter: FETCH_CLASS_SDKS }, async (args) => {
       let source = await readFile(args.path, 'utf8');
       if (/[/\\]openai[/\\]lib[/\\]EventStream\.mjs$/.test(args.path)) source = openAiTrustedHeaders(args.path, source);
+      if (/[/\\]node_modules[/\\]openai[/\\]client\.mjs$/.test(args.path)) source = openAiChatAndModelsOnly(args.path, source);
+      if (/[/\\]node_modules[/\\]openai[/\\]resources[/\\]/.test(args.path)) checkOpenAiResource(args.path, source);
       if (/[/\\]@google[/\\]genai[/\\]/.test(args.path)) {
         const wakes = source.match(GEMINI_UNDICI_WAKE)?.length ?? 0;
         if (wakes !== 1) throw new Error(`bundle: ${args.path} changed (${wakes} undici wake-ups, expected 1); check how it uses Headers now`);
@@ -210,11 +212,79 @@ const geminiClientUses = {
     build.onLoad({ filter: /[/\\]core[/\\]dist[/\\]llm[/\\]gemini-client\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
       const made = source.match(/\bnew GoogleGenAI\(/g)?.length ?? 0;
-      const uses = [...source.matchAll(/\bai\??\.(\w+)/g)].map((match) => match[1]);
+      const uses = [...source.matchAll(/(?<![\w.])ai\??\.(\w+)/g)].map((match) => match[1]);
       if (made !== 1 || !/\bconst ai = /.test(source) || uses.length === 0 || uses.some((use) => use !== 'models')) {
         throw new Error(`bundle: ${args.path} uses GoogleGenAI differently (${made} made; ai.${uses.join(', ai.')}); the bundle keeps only its models (geminiModelsOnly)`);
       }
       geminiClientChecked = true;
+      return undefined;
+    });
+  },
+};
+
+// The OpenAI SDK's client makes all ~28 API resources in its constructor (chat, models, audio, beta,
+// admin, responses, vectorStores...) and hangs their classes on OpenAI as statics, so esbuild keeps
+// every resource module: a 1 MB chunk, loaded at every OpenAI start (~6 ms of CPU per MB even for code
+// that never runs). Beans' OpenAI client uses only `chat` and `models` (checked in openAiClientUses):
+// in the bundle the constructor makes only those, the other members are getters that throw naming this
+// file, and their statics are gone. The resource modules (openai/resources/**) are marked free of side
+// effects (onResolve below) so that esbuild leaves out the ones nothing uses: each only declares its
+// classes, functions and constants and sets its own classes' statics, which checkOpenAiResource
+// verifies line by line. The build fails if the constructor or statics change shape.
+const OPENAI_KEPT_RESOURCES = ['chat', 'models'];
+let openAiTrims = 0;
+function openAiChatAndModelsOnly(file, source) {
+  const fail = (what) => {
+    throw new Error(`bundle: ${file} changed (${what}); check openAiChatAndModelsOnly`);
+  };
+  const made = [...source.matchAll(/^ {8}this\.(\w+) = new API\.(\w+)\(this\);$/gm)].map((match) => ({ member: match[1], api: match[2] }));
+  const dropped = made.filter((entry) => !OPENAI_KEPT_RESOURCES.includes(entry.member));
+  if (OPENAI_KEPT_RESOURCES.some((member) => !made.some((entry) => entry.member === member)) || dropped.length < 20) fail(`resources made: ${made.map((entry) => entry.member).join(', ')}`);
+  let trimmed = source.replace(/^ {8}this\.(\w+) = new API\.(\w+)\(this\);\n/gm, (line, member) => (OPENAI_KEPT_RESOURCES.includes(member) ? line : ''));
+  for (const { api } of dropped) {
+    const statics = new RegExp(`^OpenAI\\.${api} = [\\w$]+;\\n`, 'gm');
+    if ((trimmed.match(statics)?.length ?? 0) !== 1) fail(`OpenAI.${api} is not set once`);
+    trimmed = trimmed.replace(statics, '');
+    if (new RegExp(`\\bAPI\\.${api}\\b`).test(trimmed)) fail(`API.${api} is used elsewhere`);
+  }
+  const head = '\nexport class OpenAI {\n';
+  if (trimmed.split(head).length !== 2) fail('class OpenAI not found once');
+  const getters = dropped.map(({ member }) => `    get ${member}() { throw new Error('OpenAI.${member} is not in Beans\\' bundle: only chat and models are (scripts/bundle.mjs)'); }\n`).join('');
+  openAiTrims += 1;
+  return trimmed.replace(head, `${head}${getters}`);
+}
+// A resource module's top-level lines: imports, exports, declarations, its classes' statics (`A.B = C;`),
+// tslib's private-member helpers (`_Name = ...`), and the continuation of those. Anything else could be a
+// side effect that leaving the module out would lose.
+const RESOURCE_TOP_LEVEL = /^(?:$|\/\/|\/\*|\*| |\}|\]\);$|import |export |class |function |async function |const |let |var _|_\w+ = |[\w$]+\.[\w$]+ = [\w$]+;$)/;
+function checkOpenAiResource(file, source) {
+  const odd = source.split('\n').filter((line) => !RESOURCE_TOP_LEVEL.test(line));
+  if (odd.length > 0) throw new Error(`bundle: ${file} has top-level code the bundle cannot prove free of side effects (${odd[0]}); check openAiResourcesWithoutSideEffects`);
+}
+const openAiResourcesWithoutSideEffects = {
+  name: 'openai-resources-without-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === 'openai-resources' || !/[/\\]node_modules[/\\]openai[/\\]/.test(args.importer)) return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'openai-resources' });
+      if (resolved.errors.length > 0 || !/[/\\]node_modules[/\\]openai[/\\]resources[/\\]/.test(resolved.path)) return resolved;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+// What openai-client.js uses of the OpenAI client it makes (`openai`): only chat and models.
+let openAiClientChecked = false;
+const openAiClientUses = {
+  name: 'openai-client-uses',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]core[/\\]dist[/\\]llm[/\\]openai-client\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const made = source.match(/\bnew OpenAI\(/g)?.length ?? 0;
+      const uses = [...source.matchAll(/(?<![\w.])openai\??\.(\w+)/g)].map((match) => match[1]);
+      if (made !== 1 || uses.length === 0 || uses.some((use) => !OPENAI_KEPT_RESOURCES.includes(use))) {
+        throw new Error(`bundle: ${args.path} uses the OpenAI client differently (${made} made; openai.${uses.join(', openai.')}); the bundle keeps only ${OPENAI_KEPT_RESOURCES.join(' and ')} (openAiChatAndModelsOnly)`);
+      }
+      openAiClientChecked = true;
       return undefined;
     });
   },
@@ -234,12 +304,13 @@ await build({
   // main.js keeps its name: bin/beans and installed copies start it.
   outExtension: { '.js': '.mjs' },
   outdir,
-  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses, sdkFetchClasses],
+  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses, openAiClientUses, openAiResourcesWithoutSideEffects, sdkFetchClasses],
 });
 for (const sdk of ['ollama', '@anthropic-ai/sdk', '@google/genai', 'openai']) {
   if (!fetchClassRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths`);
 }
 if (geminiTrims !== 1 || !geminiClientChecked) throw new Error('bundle: @google/genai\'s dist/web/index.mjs or core\'s llm/gemini-client.js was not bundled through its plugin; check where they moved');
+if (openAiTrims !== 1 || !openAiClientChecked) throw new Error('bundle: the OpenAI SDK\'s client.mjs or core\'s llm/openai-client.js was not bundled through its plugin; check where they moved');
 if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/EventStream.mjs was not bundled through sdkFetchClasses; check where it moved');
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
