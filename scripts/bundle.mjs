@@ -253,12 +253,17 @@ function openAiChatAndModelsOnly(file, source) {
   openAiTrims += 1;
   return trimmed.replace(head, `${head}${getters}`);
 }
-// A resource module's top-level lines: imports, exports, declarations, its classes' statics (`A.B = C;`),
-// tslib's private-member helpers (`_Name = ...`), and the continuation of those. Anything else could be a
-// side effect that leaving the module out would lose.
-const RESOURCE_TOP_LEVEL = /^(?:$|\/\/|\/\*|\*| |\}|\]\);$|import |export |class |function |async function |const |let |var _|_\w+ = |[\w$]+\.[\w$]+ = [\w$]+;$)/;
+// A resource module's top-level lines: imports, exports, declarations, statics of its own classes
+// (`A.B = C;` with A declared in the file), tslib's private-member helpers (`_Name = ...`), and the
+// continuation of those. Anything else could be a side effect that leaving the module out would lose.
+const RESOURCE_TOP_LEVEL = /^(?:$|\/\/|\/\*|\*| |\}|\]\);$|import |export |class |function |async function |const |let |var _|_\w+ = )/;
 function checkOpenAiResource(file, source) {
-  const odd = source.split('\n').filter((line) => !RESOURCE_TOP_LEVEL.test(line));
+  const declared = new Set([...source.matchAll(/^(?:export )?(?:class|function|const|let|var) ([\w$]+)/gm)].map((match) => match[1]));
+  const odd = source.split('\n').filter((line) => {
+    if (RESOURCE_TOP_LEVEL.test(line)) return false;
+    const statics = line.match(/^([\w$]+)\.[\w$]+ = [\w$]+;$/);
+    return !statics || !declared.has(statics[1]);
+  });
   if (odd.length > 0) throw new Error(`bundle: ${file} has top-level code the bundle cannot prove free of side effects (${odd[0]}); check openAiResourcesWithoutSideEffects`);
 }
 const openAiResourcesWithoutSideEffects = {
@@ -267,7 +272,7 @@ const openAiResourcesWithoutSideEffects = {
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
       if (args.pluginData === 'openai-resources' || !/[/\\]node_modules[/\\]openai[/\\]/.test(args.importer)) return undefined;
       const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'openai-resources' });
-      if (resolved.errors.length > 0 || !/[/\\]node_modules[/\\]openai[/\\]resources[/\\]/.test(resolved.path)) return resolved;
+      if (resolved.errors.length > 0 || !/[/\\]node_modules[/\\]openai[/\\]resources[/\\]/.test(resolved.path)) return undefined;
       return { ...resolved, sideEffects: false };
     });
   },
