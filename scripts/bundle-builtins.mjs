@@ -3,8 +3,8 @@
 // reads every one of its exports, which also runs lazy getters (node:fs then loads its stream classes,
 // node:crypto its webcrypto); for the dozen built-ins a start-up imports that cost ~5 ms of CPU more
 // than require() of the same modules. esbuild writes the imports; this pass turns each into a
-// `const ... = require(...)` at the top of its chunk (every chunk defines `require`, see the banner in
-// bundle.mjs). Bindings of a built-in import are copies taken when the chunk loads either way.
+// `const ... = require(...)` on the first line of its chunk, the banner's, which defines `require`
+// (bundle.mjs). Bindings of a built-in import are copies taken when the chunk loads either way.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
@@ -53,13 +53,16 @@ export async function requireBuiltins(outdir, banner) {
         if (new RegExp(`\\b${binding[1].replace(/\$/g, '\\$')}\\.default\\b`).test(source)) throw new Error(`bundle: ${name} reads ${binding[1]}.default of ${entry.n}; keep that import`);
       }
       hoisted.push(requires);
-      body += source.slice(at, entry.ss);
-      at = entry.se + (source.startsWith(';\n', entry.se) ? 2 : source[entry.se] === ';' ? 1 : 0);
+      // Blanked, not cut: every other character keeps its line and column for the source map.
+      const end = entry.se + (source[entry.se] === ';' ? 1 : 0);
+      body += source.slice(at, entry.ss) + source.slice(entry.ss, end).replace(/[^\n]/g, ' ');
+      at = end;
       rewritten += 1;
     }
     if (hoisted.length === 0) continue;
     body += source.slice(at);
-    writeFileSync(file, `${banner}\n${hoisted.join('\n')}${body}`);
+    // On the banner's line, which the source map gives no mapping.
+    writeFileSync(file, `${banner} ${hoisted.join(' ')}${body}`);
   }
   return rewritten;
 }

@@ -19,6 +19,13 @@ const common = {
   format: 'esm',
   target: 'node22',
   logLevel: 'warning',
+  // Less text for Node to read, hash (compile cache) and scan (functions compile lazily from it): ~2.4%
+  // fewer instructions to the first request. Names stay; `--debug` turns the source maps on
+  // (main.ts), so its stack traces point into packages/*/dist.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
   // CommonJS dependencies call require(); ESM output has none unless it is made. One for every chunk:
   // they sit in one folder, so it resolves the same for each, and making one per chunk cost ~0.2 ms
   // of CPU for each of the ~30 chunks a start loads.

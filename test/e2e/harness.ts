@@ -32,6 +32,8 @@ export function runBeans(args: string[], options: { cwd: string; env: NodeJS.Pro
       clearTimeout(timer);
       resolve({ code, signal, stdout, stderr, durationMs: Date.now() - started });
     });
+    // A run may end without reading its input (bin/beans answers --version in the shell): EPIPE then.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

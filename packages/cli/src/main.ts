@@ -11,6 +11,9 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // The bundle is minified: with --debug, stack traces go through its source maps to packages/*/dist
+  // (Node reads a chunk's map when it loads the chunk, so only then).
+  if (argv.includes('--debug')) process.setSourceMapsEnabled(true);
   // Caches compiled bytecode between runs in Beans' cache folder; cuts later start-ups by a fifth.
   (await import('./compile-cache.js')).enableCompileCache();
   const { guardStderrMessages } = await import('./output/terminal-safe.js');
