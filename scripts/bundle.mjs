@@ -97,6 +97,23 @@ const LAZY_IMPORTS = [
   { file: 'tools/file-walk.js', binding: 'picomatch', from: 'picomatch', calls: ['picomatch('] },
   { file: 'tools/grep.js', binding: 'picomatch', from: 'picomatch', calls: ['picomatch('] },
 ];
+// commander requires node:child_process when it loads, for executable subcommands, which Beans
+// has none of: node:child_process (with node:dgram, ~1 ms of CPU) is required on first spawn instead.
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const commanderChildProcess = {
+  name: 'commander-child-process',
+  setup(build) {
+    build.onLoad({ filter: /[/\\]commander[/\\]lib[/\\]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const uses = source.split(COMMANDER_CHILD_PROCESS).join('').match(/\bchildProcess\b\.?\w*/g) ?? [];
+      if (!source.includes(COMMANDER_CHILD_PROCESS) || uses.some((use) => use !== 'childProcess.spawn')) {
+        throw new Error(`bundle: ${args.path} changed how it uses node:child_process (${uses.join(' ')}); check commanderChildProcess`);
+      }
+      return { contents: source.replace(COMMANDER_CHILD_PROCESS, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
+    });
+  },
+};
+
 const madeLazy = new Set();
 const lazyImports = {
   name: 'lazy-imports',
@@ -318,7 +335,7 @@ await build({
   // main.js keeps its name: bin/beans and installed copies start it.
   outExtension: { '.js': '.mjs' },
   outdir,
-  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses, openAiClientUses, openAiResourcesWithoutSideEffects, sdkFetchClasses],
+  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses, openAiClientUses, openAiResourcesWithoutSideEffects, sdkFetchClasses, commanderChildProcess],
 });
 for (const sdk of ['ollama', '@anthropic-ai/sdk', '@google/genai', 'openai']) {
   if (!fetchClassRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths`);

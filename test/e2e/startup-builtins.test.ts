@@ -20,8 +20,9 @@ import { makeTempRepo, runBeans } from './harness.ts';
 
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
 // Ids as process.moduleLoadList names them: node:util's lazy exports, node:worker_threads,
-// node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it).
-const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises'];
+// node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it), and
+// node:child_process with node:dgram (~1 ms; commander requires it only when it spawns, scripts/bundle.mjs).
+const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises', 'child_process', 'dgram'];
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
 const providers = PROVIDERS as Record<string, Spec>;
