@@ -12,8 +12,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const BUNDLE = path.resolve(import.meta.dirname, '../../packages/cli/dist/bundle');
-// When the limits were set: Gemini 357 KB (968 KB before), OpenAI 428 KB (997 KB before).
-const LIMITS: Record<string, number> = { gemini: 450 * 1024, openai: 520 * 1024 };
+// When the limits were set (minified bundle): Gemini 267 KB, OpenAI 305 KB; untrimmed they were
+// 968 and 997 KB before minifying.
+const LIMITS: Record<string, number> = { gemini: 360 * 1024, openai: 400 * 1024 };
 
 describe('provider client chunks in the bundle', () => {
   it.each(Object.keys(LIMITS))('the %s client chunk stays small', (provider) => {
