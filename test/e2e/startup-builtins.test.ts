@@ -5,9 +5,8 @@
 // import loads all of node:crypto (~6-7 ms). Core takes built-ins through
 // packages/core/src/node-builtins.ts when the code needing them runs, and makes the ids it needs
 // before the request (session id, message uuids) with random-ids.ts, the sessions folder's SHA-256
-// with @noble/hashes. Still loaded before the request: node:crypto, by two static imports in llm/
-// (tool-call-ids.ts, local-pull.ts), and node:child_process (with node:dgram), required by commander
-// when the CLI loads. The built bin/beans runs against each scripted server with a preloaded probe
+// with @noble/hashes; llm/'s tool-call ids and model download too. commander's node:child_process
+// (with node:dgram) is required on its first spawn (scripts/bundle.mjs). The built bin/beans runs against each scripted server with a preloaded probe
 // listing the watched built-ins loaded when the first HTTP request starts; the session it writes is
 // checked for the formats the ids and the folder had with node:crypto.
 import { createHash } from 'node:crypto';
@@ -21,8 +20,9 @@ import { makeTempRepo, runBeans } from './harness.ts';
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
 // Ids as process.moduleLoadList names them: node:util's lazy exports, node:worker_threads,
 // node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it), and
-// node:child_process with node:dgram (~1 ms; commander requires it only when it spawns, scripts/bundle.mjs).
-const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises', 'child_process', 'dgram'];
+// node:child_process with node:dgram (~1 ms; commander requires it only when it spawns, scripts/bundle.mjs),
+// node:crypto (~6 ms).
+const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises', 'child_process', 'dgram', 'crypto'];
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
 const providers = PROVIDERS as Record<string, Spec>;

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
+import { builtin } from '../node-builtins.js';
 import { DEFAULT_LOCAL_MODEL } from './local.js';
 import { cachedFileName, localModelsDir, parseModelUri, type ModelUri } from './local-models.js';
 
@@ -74,7 +74,7 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
   const serverSha = linkedSha256(response.headers);
   options.onStart?.({ url, resumeFrom, ...(total !== undefined ? { total } : {}) });
 
-  const hash = createHash('sha256');
+  const hash = builtin('node:crypto').createHash('sha256');
   if (resumed) for await (const chunk of createReadStream(part)) hash.update(chunk as Buffer);
   const out = await open(part, resumed ? 'a' : 'w');
   let received = resumeFrom;
@@ -173,7 +173,7 @@ function transferError(error: unknown, wanted: string, file: string, received: n
 }
 
 async function hashFile(file: string): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = builtin('node:crypto').createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }

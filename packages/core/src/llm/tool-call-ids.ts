@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomHex } from '../random-ids.js';
 
 const PREFIX = 'beans_';
 
-/** An id for a tool call the model sent without one (Ollama, older Gemini models). */
+/** An id for a tool call the model sent without one (Ollama, older Gemini models): unique, no secret. */
 export function newToolCallId(): string {
-  return `${PREFIX}${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  return `${PREFIX}${randomHex(8)}`;
 }
 
 /** True for ids Beans made up: those must not be sent back to the provider as if they were its own. */
