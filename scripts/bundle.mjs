@@ -88,9 +88,11 @@ const otelGrpcRequires = {
 // them: js-yaml 3 builds its schemas (~1.5-3.5 ms of every start, yet frontmatter made of `key: text`
 // lines never needs it, see plugins/plain-frontmatter.ts) and picomatch sets up its tables (~1.3 ms;
 // used when a permission rule names a path, by glob and by grep's include). In the bundle, these
-// imports become a require() made on first use: esbuild bundles the package as before and runs it
-// only then. (The unbundled build keeps the plain imports.) `calls`: how the file uses the binding,
-// checked so that a new use fails the build instead of reaching a missing member.
+// imports become a require() made on first use of a CommonJS file of the package's own beside the
+// chunks (lazy-<package>.cjs, bundled below): a start neither runs nor loads its code (loading the
+// chunk that held js-yaml unrun still cost ~1-2 ms). (The unbundled build keeps the plain imports.)
+// `calls`: how the file uses the binding, checked so that a new use fails the build instead of
+// reaching a missing member.
 const LAZY_IMPORTS = [
   { file: 'plugins/frontmatter.js', binding: 'jsYaml', from: 'js-yaml', calls: ['jsYaml.safeLoad('] },
   { file: 'permissions/rules.js', binding: 'picomatch', from: 'picomatch', calls: ['picomatch('] },
@@ -115,9 +117,12 @@ const commanderChildProcess = {
 };
 
 const madeLazy = new Set();
+/** The file beside the chunks that holds a LAZY_IMPORTS package (the chunks' `require` resolves from their folder). */
+const lazyFile = (from) => `./lazy-${from.replace(/[^\w.-]/g, '_')}.cjs`;
 const lazyImports = {
   name: 'lazy-imports',
   setup(build) {
+    build.onResolve({ filter: /^\.\/lazy-[\w.-]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
     build.onLoad({ filter: /[/\\]core[/\\]dist[/\\].*\.js$/ }, async (args) => {
       const relative = path.relative(path.join(root, 'packages/core/dist'), args.path).split(path.sep).join('/');
       const spec = LAZY_IMPORTS.find((entry) => entry.file === relative);
@@ -130,7 +135,7 @@ const lazyImports = {
       if (!source.includes(line) || uses.length === 0 || uses.some((use) => !spec.calls.includes(use))) {
         throw new Error(`bundle: ${relative} changed how it uses ${spec.from} (${uses.join(' ')}); check LAZY_IMPORTS`);
       }
-      const load = `require(${JSON.stringify(spec.from)})`;
+      const load = `require(${JSON.stringify(lazyFile(spec.from))})`;
       const lazy = spec.calls.includes(`${spec.binding}(`)
         ? `const ${spec.binding} = (...args) => ${load}(...args);`
         : `const ${spec.binding} = { ${spec.calls.map((call) => call.slice(spec.binding.length + 1, -1)).map((member) => `${member}: (...args) => ${load}.${member}(...args)`).join(', ')} };`;
@@ -346,6 +351,13 @@ if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/Ev
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 for (const { file } of LAZY_IMPORTS) if (!madeLazy.has(file)) throw new Error(`bundle: ${file} was not bundled through lazyImports; check where it moved`);
+// Each LAZY_IMPORTS package as one CommonJS file (resolved from core, whose dependency it is).
+for (const from of new Set(LAZY_IMPORTS.map((spec) => spec.from))) {
+  const { banner: _banner, format: _format, ...cjs } = common;
+  await build({ ...cjs, format: 'cjs', stdin: { contents: `module.exports = require(${JSON.stringify(from)});`, resolveDir: path.join(root, 'packages/core'), sourcefile: `lazy-${from}.js`, loader: 'js' }, outfile: path.join(outdir, lazyFile(from)) });
+  const call = `require(${JSON.stringify(lazyFile(from))})`;
+  if (!readdirSync(outdir).some((name) => name.endsWith('.mjs') && readFileSync(path.join(outdir, name), 'utf8').includes(call))) throw new Error(`bundle: no chunk requires ${lazyFile(from)}; check lazyImports`);
+}
 if ((await requireBuiltins(outdir, common.banner.js)) === 0) throw new Error('bundle: no import of a Node built-in was turned into require(); check scripts/bundle-builtins.mjs');
 // main.js's lazy imports are the entries beside it. It needs no require(): no banner, one file fewer
 // for `--version` to compile (it answers ~1 ms sooner).
@@ -362,7 +374,7 @@ const commentLine = /^\s*(\/\/|\/\*|\*)/;
 // Code units one by one: an emoji becomes its two surrogate escapes.
 const escapeUnit = (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
 for (const name of readdirSync(outdir)) {
-  if (!/\.m?js$/.test(name)) continue;
+  if (!/\.[mc]?js$/.test(name)) continue;
   const file = path.join(outdir, name);
   const source = readFileSync(file, 'utf8');
   if (!nonAscii.test(source)) continue;
