@@ -36,16 +36,18 @@ export async function requireBuiltins(outdir, banner) {
   await init;
   let rewritten = 0;
   for (const name of readdirSync(outdir)) {
-    if (!name.endsWith('.mjs')) continue;
+    if (!/\.m?js$/.test(name)) continue;
     const file = path.join(outdir, name);
     const source = readFileSync(file, 'utf8');
-    if (!source.startsWith(banner)) continue;
+    // main.js starts with a `#!` line.
+    const head = source.startsWith('#!') ? source.slice(0, source.indexOf('\n') + 1) + banner : banner;
+    if (!source.startsWith(head)) continue;
     const [imports] = parse(source, name);
     const hoisted = [];
     let body = '';
-    let at = banner.length;
+    let at = head.length;
     for (const entry of imports) {
-      if (entry.d !== -1 || entry.ss < banner.length || !entry.n || !isBuiltin(entry.n)) continue;
+      if (entry.d !== -1 || entry.ss < head.length || !entry.n || !isBuiltin(entry.n)) continue;
       const statement = source.slice(entry.ss, entry.se);
       if (!statement.startsWith('import')) continue;
       const requires = requiresFor(statement, entry.n, name);
@@ -62,7 +64,7 @@ export async function requireBuiltins(outdir, banner) {
     if (hoisted.length === 0) continue;
     body += source.slice(at);
     // On the banner's line, which the source map gives no mapping.
-    writeFileSync(file, `${banner} ${hoisted.join(' ')}${body}`);
+    writeFileSync(file, `${head} ${hoisted.join(' ')}${body}`);
   }
   return rewritten;
 }

@@ -329,11 +329,10 @@ const openAiClientUses = {
 rmSync(outdir, { recursive: true, force: true });
 // acp.mjs is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
 // its chunks with the import from cli.js.
-// compile-cache.mjs and terminal-safe.mjs are entries too, so that main.js holds only what `--version` runs.
-const mainImports = { './cli.js': './cli.mjs', './acp/index.js': './acp.mjs', './compile-cache.js': './compile-cache.mjs', './output/terminal-safe.js': './terminal-safe.mjs' };
+const mainImports = { './cli.js': './cli.mjs', './acp/index.js': './acp.mjs' };
 await build({
   ...common,
-  entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js'), 'compile-cache': path.join(dist, 'compile-cache.js'), 'terminal-safe': path.join(dist, 'output/terminal-safe.js') },
+  entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js') },
   splitting: true,
   // .mjs: Node knows these are ES modules from the name, without looking for the nearest
   // package.json's "type" for each of the ~30 files `beans -p` loads (~1.5 ms of CPU, paired A/B).
@@ -358,11 +357,12 @@ for (const from of new Set(LAZY_IMPORTS.map((spec) => spec.from))) {
   const call = `require(${JSON.stringify(lazyFile(from))})`;
   if (!readdirSync(outdir).some((name) => name.endsWith('.mjs') && readFileSync(path.join(outdir, name), 'utf8').includes(call))) throw new Error(`bundle: no chunk requires ${lazyFile(from)}; check lazyImports`);
 }
+// main.js's lazy imports of cli and acp are the entries beside it; the compile cache's set-up and the
+// stderr guard are in main.js itself, two files fewer to load before cli.mjs (bin/beans answers
+// `--version` without Node, so main.js no longer needs to be the smallest file).
+const entriesBeside = { name: 'entries-beside', setup: (build) => build.onResolve({ filter: /^\.\/(cli|acp\/index)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })) };
+await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, outdir, plugins: [entriesBeside] });
 if ((await requireBuiltins(outdir, common.banner.js)) === 0) throw new Error('bundle: no import of a Node built-in was turned into require(); check scripts/bundle-builtins.mjs');
-// main.js's lazy imports are the entries beside it. It needs no require(): no banner, one file fewer
-// for `--version` to compile (it answers ~1 ms sooner).
-const entriesBeside = { name: 'entries-beside', setup: (build) => build.onResolve({ filter: /^\.\/(cli|acp\/index|compile-cache|output\/terminal-safe)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })) };
-await build({ ...common, banner: {}, entryPoints: { main: path.join(dist, 'main.js') }, outdir, plugins: [entriesBeside] });
 
 // V8 keeps each module's source text for as long as the process lives (functions compile lazily
 // from it), and one character above U+00FF makes the whole text two bytes per character. esbuild

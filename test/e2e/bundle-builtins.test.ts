@@ -18,7 +18,8 @@ describe('the built bundle', () => {
     for (const name of readdirSync(BUNDLE).filter((file) => /\.m?js$/.test(file))) {
       const source = readFileSync(path.join(BUNDLE, name), 'utf8');
       const [imports] = parse(source, name);
-      const banner = source.indexOf('\n');
+      // The banner is the first line, after main.js's `#!` line.
+      const banner = source.indexOf('\n', source.startsWith('#!') ? source.indexOf('\n') + 1 : 0);
       for (const entry of imports) {
         if (entry.d !== -1 || !entry.n || !isBuiltin(entry.n)) continue;
         if (entry.n === 'node:module' && entry.se < banner) continue;
