@@ -1,14 +1,13 @@
 // Issue 36: `beans -p` reaches its first request without loading Node built-ins it does not need for
-// it. An ESM `import { promisify } from 'node:util'` reads every export of node:util, and its lazy
-// ones load node:util's argument parser, its diff and, through setTraceSigInt, all of
-// worker_threads (~2.5 ms of CPU together); node:timers/promises costs ~0.4 ms; a static node:crypto
-// import loads all of node:crypto (~6-7 ms). Core takes built-ins through
-// packages/core/src/node-builtins.ts when the code needing them runs, and makes the ids it needs
-// before the request (session id, message uuids) with random-ids.ts, the sessions folder's SHA-256
-// with @noble/hashes; llm/'s tool-call ids and model download too. commander's node:child_process
-// (with node:dgram) is required on its first spawn (scripts/bundle.mjs). The built bin/beans runs against each scripted server with a preloaded probe
-// listing the watched built-ins loaded when the first HTTP request starts; the session it writes is
-// checked for the formats the ids and the folder had with node:crypto.
+// it. Core takes them through packages/core/src/node-builtins.ts when the code needing them runs (a
+// static import loads a built-in when the bundle loads; an ES module import of node:util also ran its
+// lazy exports, worker_threads among them); the ids made before the request (session id, message
+// uuids, llm/'s tool-call ids) come from random-ids.ts and the sessions folder's SHA-256 from
+// @noble/hashes, so node:crypto waits for its first real use; commander requires node:child_process
+// (with node:dgram) on its first spawn (scripts/bundle.mjs). The built bin/beans runs against each
+// scripted server with a preloaded probe listing the watched built-ins loaded when the first HTTP
+// request starts; the session it writes is checked for the formats the ids and the folder had with
+// node:crypto.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,9 +18,8 @@ import { makeTempRepo, runBeans } from './harness.ts';
 
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
 // Ids as process.moduleLoadList names them: node:util's lazy exports, node:worker_threads,
-// node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it), and
-// node:child_process with node:dgram (~1 ms; commander requires it only when it spawns, scripts/bundle.mjs),
-// node:crypto (~6 ms).
+// node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it),
+// node:child_process with node:dgram (~1 ms), node:crypto (~5 ms).
 const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises', 'child_process', 'dgram', 'crypto'];
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
