@@ -173,14 +173,23 @@ const sdkFetchClasses = {
         source = source.replace(GEMINI_UNDICI_WAKE, "typeof globalThis.Headers !== 'undefined') {$1new globalThis.Headers();");
         if (/[/\\]dist[/\\]web[/\\]index\.mjs$/.test(args.path)) source = geminiModelsOnly(args.path, source);
       }
-      const { code } = await transform(source, { loader: 'js', format: 'esm', define: { Headers: '__beansFetchHeaders', Response: '__beansFetchResponse', FormData: '__beansFormData' } });
-      if (!/__beans(FetchHeaders|FetchResponse|FormData)\b/.test(code)) return { contents: source, loader: 'js' };
-      fetchClassRewrites.add(args.path.match(FETCH_CLASS_SDKS)[1].replaceAll('\\', '/'));
-      return { contents: `import { FetchHeaders as __beansFetchHeaders, FetchResponse as __beansFetchResponse, LazyFormData as __beansFormData } from ${JSON.stringify(fetchClassesFile)};\n${code}`, loader: 'js' };
+      const sdk = args.path.match(FETCH_CLASS_SDKS)[1].replaceAll('\\', '/');
+      const streams = LAZY_STREAM_SDKS.includes(sdk) ? { ReadableStream: '__beansReadableStream', 'globalThis.ReadableStream': '__beansReadableStream' } : {};
+      const { code } = await transform(source, { loader: 'js', format: 'esm', define: { Headers: '__beansFetchHeaders', Response: '__beansFetchResponse', FormData: '__beansFormData', ...streams } });
+      if (!/__beans(FetchHeaders|FetchResponse|FormData|ReadableStream)\b/.test(code)) return { contents: source, loader: 'js' };
+      fetchClassRewrites.add(sdk);
+      if (/__beansReadableStream\b/.test(code)) lazyStreamRewrites.add(sdk);
+      return { contents: `import { FetchHeaders as __beansFetchHeaders, FetchResponse as __beansFetchResponse, LazyFormData as __beansFormData, LazyReadableStream as __beansReadableStream } from ${JSON.stringify(fetchClassesFile)};\n${code}`, loader: 'js' };
     });
   },
 };
 const fetchClassRewrites = new Set();
+// The Anthropic and OpenAI SDKs ask `body instanceof (globalThis.)ReadableStream` of each request body
+// and make their streams with `new`: their ReadableStream is llm/fetch-classes.ts's LazyReadableStream,
+// so Node's web streams load when a stream is made (the answer's), not for that question. (Gemini's
+// top level reads ReadableStream.prototype, which a stand-in cannot give: it keeps Node's.)
+const LAZY_STREAM_SDKS = ['@anthropic-ai/sdk', 'openai'];
+const lazyStreamRewrites = new Set();
 let openAiTrustRewrites = 0;
 
 // The OpenAI SDK's event-stream helpers (lib/EventStream.mjs: chat.completions.stream()/runTools(),
@@ -346,6 +355,7 @@ for (const sdk of ['ollama', '@anthropic-ai/sdk', '@google/genai', 'openai']) {
 }
 if (geminiTrims !== 1 || !geminiClientChecked) throw new Error('bundle: @google/genai\'s dist/web/index.mjs or core\'s llm/gemini-client.js was not bundled through its plugin; check where they moved');
 if (openAiTrims !== 1 || !openAiClientChecked) throw new Error('bundle: the OpenAI SDK\'s client.mjs or core\'s llm/openai-client.js was not bundled through its plugin; check where they moved');
+for (const sdk of LAZY_STREAM_SDKS) if (!lazyStreamRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its ReadableStream pointed at llm/fetch-classes.js; check how it uses ReadableStream now`);
 if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/EventStream.mjs was not bundled through sdkFetchClasses; check where it moved');
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');

@@ -21,3 +21,29 @@ export class LazyFormData {
     Object.defineProperty(LazyFormData, 'name', { value: 'FormData' });
   }
 }
+
+/**
+ * Node's ReadableStream, looked up only when used. Loading Node's web streams (with the worker
+ * messaging they bring for transfers) costs a few ms of CPU, and the Anthropic and OpenAI SDKs ask
+ * `body instanceof ReadableStream` of each JSON body before the request leaves, while the answer's
+ * stream is only needed once the request is out. `new` and `from` give Node's stream; `instanceof`
+ * asks Node's class only about an object whose tag says it is a ReadableStream, so a string or a
+ * plain object loads nothing.
+ */
+export class LazyReadableStream {
+  constructor(...args: unknown[]) {
+    return new (globalThis.ReadableStream as unknown as new (...args: unknown[]) => LazyReadableStream)(...args);
+  }
+
+  static from(...args: Parameters<typeof ReadableStream.from>): ReturnType<typeof ReadableStream.from> {
+    return globalThis.ReadableStream.from(...args);
+  }
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object ReadableStream]' && value instanceof globalThis.ReadableStream;
+  }
+
+  static {
+    Object.defineProperty(LazyReadableStream, 'name', { value: 'ReadableStream' });
+  }
+}

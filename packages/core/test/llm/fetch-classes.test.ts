@@ -4,7 +4,7 @@
 // Gemini) then see what they saw with Node's.
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { FetchHeaders, FetchResponse, LazyFormData } from '../../src/llm/fetch-classes.js';
+import { FetchHeaders, FetchResponse, LazyFormData, LazyReadableStream } from '../../src/llm/fetch-classes.js';
 
 type HeadersClass = typeof Headers;
 type ResponseClass = typeof Response;
@@ -280,5 +280,20 @@ describe('FetchResponse does what Node’s Response does', () => {
     expect(form instanceof LazyFormData).toBe(true);
     expect({} instanceof LazyFormData).toBe(false);
     expect(new URLSearchParams() instanceof LazyFormData).toBe(false);
+  });
+
+  it('LazyReadableStream makes Node’s streams and recognises them, and nothing else, with instanceof', async () => {
+    const made = new (LazyReadableStream as unknown as typeof ReadableStream<string>)({ start: (controller) => (controller.enqueue('a'), controller.close()) });
+    expect(made).toBeInstanceOf(globalThis.ReadableStream);
+    expect(made instanceof LazyReadableStream).toBe(true);
+    expect(await new Response(made.pipeThrough(new TextEncoderStream())).text()).toBe('a');
+    const from = (LazyReadableStream as unknown as typeof ReadableStream).from(['x', 'y']);
+    expect(from).toBeInstanceOf(globalThis.ReadableStream);
+    const chunks: unknown[] = [];
+    for await (const chunk of from) chunks.push(chunk);
+    expect(chunks).toEqual(['x', 'y']);
+    expect(new Response('body').body instanceof LazyReadableStream).toBe(true);
+    for (const other of ['{"a":1}', new Uint8Array(1), {}, { getReader() {} }, null, undefined, new Blob(['x'])]) expect(other instanceof LazyReadableStream).toBe(false);
+    expect(LazyReadableStream.name).toBe('ReadableStream');
   });
 });
