@@ -171,7 +171,7 @@ const sdkFetchClasses = {
         const wakes = source.match(GEMINI_UNDICI_WAKE)?.length ?? 0;
         if (wakes !== 1) throw new Error(`bundle: ${args.path} changed (${wakes} undici wake-ups, expected 1); check how it uses Headers now`);
         source = source.replace(GEMINI_UNDICI_WAKE, "typeof globalThis.Headers !== 'undefined') {$1new globalThis.Headers();");
-        if (/[/\\]dist[/\\]web[/\\]index\.mjs$/.test(args.path)) source = geminiModelsOnly(args.path, source);
+        if (/[/\\]dist[/\\]web[/\\]index\.mjs$/.test(args.path)) source = geminiStreamBaseWhenUsed(args.path, geminiModelsOnly(args.path, source));
       }
       const sdk = args.path.match(FETCH_CLASS_SDKS)[1].replaceAll('\\', '/');
       const streams = LAZY_STREAM_SDKS.includes(sdk) ? { ReadableStream: '__beansReadableStream', 'globalThis.ReadableStream': '__beansReadableStream' } : {};
@@ -243,6 +243,17 @@ function geminiModelsOnly(file, source) {
     .join('');
   geminiTrims += 1;
   return `${source.slice(0, start + head.length)}${dropped}${source.slice(ctor + 1, models + modelsLine.length)}    }\n}\n${source.slice(end + '\n    }\n}\n'.length)}`;
+}
+// The module's streaming base (for the NextGen client's Stream, which the trim above leaves out) sets
+// `ReadableStreamBase.prototype = ReadableStream.prototype` at its top level: a statement esbuild must
+// keep although nothing uses ReadableStreamBase any more, and reading that prototype loads Node's web
+// streams before the first request. The same two statements go into an arrow function called in place
+// and marked pure: run at the same point when something uses ReadableStreamBase, left out otherwise.
+const GEMINI_STREAM_BASE = /\nconst ReadableStreamBase = (function \(underlyingSource, strategy\) \{\n[\s\S]*?\n\});\nReadableStreamBase\.prototype = ReadableStream\.prototype;\n/g;
+function geminiStreamBaseWhenUsed(file, source) {
+  const found = source.match(GEMINI_STREAM_BASE)?.length ?? 0;
+  if (found !== 1) throw new Error(`bundle: ${file} changed (${found} ReadableStreamBase definitions, expected 1); check geminiStreamBaseWhenUsed`);
+  return source.replace(GEMINI_STREAM_BASE, '\nconst ReadableStreamBase = /* @__PURE__ */ (() => {\n    const base = $1;\n    base.prototype = ReadableStream.prototype;\n    return base;\n})();\n');
 }
 // What gemini-client.js uses of the GoogleGenAI it makes (`ai`): only `ai.models`.
 let geminiClientChecked = false;
