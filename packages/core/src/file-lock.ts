@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir } from './async-fs.js';
 import path from 'node:path';
 import { builtin } from './node-builtins.js';
 

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as ChildProcess from 'node:child_process';
 import type * as Crypto from 'node:crypto';
+import type * as FsPromises from 'node:fs/promises';
 import type * as TimersPromises from 'node:timers/promises';
 import type * as Util from 'node:util';
 import type * as WorkerThreads from 'node:worker_threads';
@@ -9,6 +10,7 @@ import type * as Zlib from 'node:zlib';
 interface Builtins {
   'node:child_process': typeof ChildProcess;
   'node:crypto': typeof Crypto;
+  'node:fs/promises': typeof FsPromises;
   'node:timers/promises': typeof TimersPromises;
   'node:util': typeof Util;
   'node:worker_threads': typeof WorkerThreads;

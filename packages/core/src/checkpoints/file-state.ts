@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import fs from 'node:fs/promises';
+import * as fs from '../async-fs.js';
 import path from 'node:path';
 import { isInside } from '../workspace/paths.js';
 import { builtin } from '../node-builtins.js';

@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import fs from 'node:fs/promises';
+import * as fs from '../async-fs.js';
 import path from 'node:path';
 import { writeFileAtomic } from '../tools/file-io.js';
 import { descriptorPathsAvailable, openConfinedDir, type ConfinedDir } from '../workspace/confined-dir.js';

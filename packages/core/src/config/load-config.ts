@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../async-fs.js';
 import path from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { getDotted, setDotted } from './dotted.js';

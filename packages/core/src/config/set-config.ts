@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, stat, writeFile } from '../async-fs.js';
 import path from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';

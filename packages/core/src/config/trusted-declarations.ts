@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from '../async-fs.js';
 import path from 'node:path';
 import { withFileLock } from '../file-lock.js';
 import { configDir } from './paths.js';

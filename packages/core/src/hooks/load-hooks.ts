@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from '../async-fs.js';
 import path from 'node:path';
 import { localSettingsPath, userSettingsPath, workspaceSettingsPath } from '../config/paths.js';
 import { describeIssues } from '../config/validate.js';

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from '../async-fs.js';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { errorsAndWarnings, formatFileDiagnostics, newDiagnostics } from './diagnostics.js';
 import type { LspManager } from './manager.js';

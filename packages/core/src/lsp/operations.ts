@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../async-fs.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, DocumentSymbol, Hover, Location, LocationLink, MarkedString, Range, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';

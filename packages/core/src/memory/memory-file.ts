@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import * as fs from '../async-fs.js';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';

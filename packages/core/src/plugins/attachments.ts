@@ -1,4 +1,4 @@
-import { open, realpath, stat } from 'node:fs/promises';
+import { open, realpath, stat } from '../async-fs.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ContentPart } from '../llm/types.js';

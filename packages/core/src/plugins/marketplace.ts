@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, stat, writeFile } from '../async-fs.js';
 import path from 'node:path';
 import { BeansError, UsageError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';

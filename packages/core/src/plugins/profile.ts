@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from '../async-fs.js';
 import path from 'node:path';
 import { BeansError, UsageError } from '../errors.js';
 import { asText, parseFrontmatter, splitFrontmatter } from './frontmatter.js';

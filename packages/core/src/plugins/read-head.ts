@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../async-fs.js';
 import { headIsComplete } from './frontmatter.js';
 
 const FIRST_CHUNK = 8192;

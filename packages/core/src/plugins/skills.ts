@@ -1,4 +1,4 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from '../async-fs.js';
 import { isInside } from '../workspace/paths.js';
 import path from 'node:path';
 import * as z from 'zod';

@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from '../async-fs.js';
 import os from 'node:os';
 import path from 'node:path';
 import { MEMORY_FILE } from '../memory/memory-file.js';

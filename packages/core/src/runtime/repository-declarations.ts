@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../async-fs.js';
 import path from 'node:path';
 import { localSettingsPath, workspaceSettingsPath, type SettingSource } from '../config/index.js';
 import { showUntrusted } from '../config/show-untrusted.js';

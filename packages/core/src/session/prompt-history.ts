@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from '../async-fs.js';
 import path from 'node:path';
 
 /** A prompt the user typed in one of this workspace's sessions. */

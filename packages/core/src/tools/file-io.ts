@@ -1,5 +1,5 @@
 import { constants, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
-import fs from 'node:fs/promises';
+import * as fs from '../async-fs.js';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
 import { descriptorPathsAvailable, openConfinedDir } from '../workspace/confined-dir.js';

@@ -1,5 +1,5 @@
 import { accessSync, constants, lstatSync } from 'node:fs';
-import fs from 'node:fs/promises';
+import * as fs from '../async-fs.js';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { ToolInputError } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import fs from 'node:fs/promises';
+import * as fs from '../async-fs.js';
 import path from 'node:path';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';

@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import * as fs from '../async-fs.js';
 import path from 'node:path';
 import type { WorkspacePath } from '../workspace/paths.js';
 

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath } from '../async-fs.js';
 import path from 'node:path';
 import { readAgentFile } from '../plugins/agent-file.js';
 import { isInside } from '../workspace/paths.js';

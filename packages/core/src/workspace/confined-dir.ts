@@ -1,5 +1,6 @@
 import { closeSync, constants, existsSync, lstatSync, openSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
-import fs, { type FileHandle } from 'node:fs/promises';
+import * as fs from '../async-fs.js';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
 import { isInside } from './paths.js';
