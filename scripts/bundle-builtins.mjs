@@ -55,7 +55,7 @@ export async function requireBuiltins(outdir, banner) {
         if (new RegExp(`\\b${binding[1].replace(/\$/g, '\\$')}\\.default\\b`).test(source)) throw new Error(`bundle: ${name} reads ${binding[1]}.default of ${entry.n}; keep that import`);
       }
       hoisted.push(requires);
-      // Blanked, not cut: every other character keeps its line and column for the source map.
+      // Blanked, not cut: every other character keeps its line and column.
       const end = entry.se + (source[entry.se] === ';' ? 1 : 0);
       body += source.slice(at, entry.ss) + source.slice(entry.ss, end).replace(/[^\n]/g, ' ');
       at = end;
@@ -63,7 +63,7 @@ export async function requireBuiltins(outdir, banner) {
     }
     if (hoisted.length === 0) continue;
     body += source.slice(at);
-    // On the banner's line, which the source map gives no mapping.
+    // On the banner's line: the lines below keep their numbers.
     writeFileSync(file, `${head} ${hoisted.join(' ')}${body}`);
   }
   return rewritten;

@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { requireBuiltins } from './bundle-builtins.mjs';
+import { chunksToCommonJs } from './bundle-cjs.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'packages/cli/dist');
@@ -20,12 +21,9 @@ const common = {
   target: 'node22',
   logLevel: 'warning',
   // Less text for Node to read, hash (compile cache) and scan (functions compile lazily from it): ~2.4%
-  // fewer instructions to the first request. Names stay; `--debug` turns the source maps on
-  // (main.ts), so its stack traces point into packages/*/dist.
+  // fewer instructions to the first request. Names stay, so stack traces still say where they are.
   minifyWhitespace: true,
   minifySyntax: true,
-  sourcemap: 'linked',
-  sourcesContent: false,
   // CommonJS dependencies call require(); ESM output has none unless it is made. One for every chunk:
   // they sit in one folder, so it resolves the same for each, and making one per chunk cost ~0.2 ms
   // of CPU for each of the ~30 chunks a start loads.
@@ -355,8 +353,9 @@ await build({
   entryPoints: { cli: path.join(dist, 'cli.js'), acp: path.join(dist, 'acp/index.js') },
   splitting: true,
   // .mjs: Node knows these are ES modules from the name, without looking for the nearest
-  // package.json's "type" for each of the ~30 files `beans -p` loads (~1.5 ms of CPU, paired A/B).
-  // main.js keeps its name: bin/beans and installed copies start it.
+  // package.json's "type" for each of the ~30 files `beans -p` loads (~1.5 ms of CPU, paired A/B);
+  // most become .cjs scripts below (scripts/bundle-cjs.mjs). main.js keeps its name: bin/beans and
+  // installed copies start it.
   outExtension: { '.js': '.mjs' },
   outdir,
   plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses, openAiClientUses, openAiResourcesWithoutSideEffects, sdkFetchClasses, commanderChildProcess],
@@ -384,6 +383,14 @@ for (const from of new Set(LAZY_IMPORTS.map((spec) => spec.from))) {
 const entriesBeside = { name: 'entries-beside', setup: (build) => build.onResolve({ filter: /^\.\/(cli|acp\/index)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })) };
 await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, outdir, plugins: [entriesBeside] });
 if ((await requireBuiltins(outdir, common.banner.js)) === 0) throw new Error('bundle: no import of a Node built-in was turned into require(); check scripts/bundle-builtins.mjs');
+const converted = await chunksToCommonJs(outdir, common.banner.js);
+if (!converted.includes('cli.mjs')) throw new Error('bundle: cli.mjs was not turned into CommonJS; check scripts/bundle-cjs.mjs');
+// main.js loads cli and acp as the CommonJS chunks they now are.
+const mainFile = path.join(outdir, 'main.js');
+const mainSource = readFileSync(mainFile, 'utf8');
+const mainLoads = mainSource.replace(/import\("\.\/(cli|acp)\.mjs"\)/g, 'Promise.resolve().then(()=>require("./$1.cjs"))');
+if ((mainLoads.match(/require\("\.\/(cli|acp)\.cjs"\)/g) ?? []).length !== 2) throw new Error('bundle: main.js no longer imports cli.mjs and acp.mjs as expected; check scripts/bundle.mjs');
+writeFileSync(mainFile, mainLoads);
 
 // V8 keeps each module's source text for as long as the process lives (functions compile lazily
 // from it), and one character above U+00FF makes the whole text two bytes per character. esbuild

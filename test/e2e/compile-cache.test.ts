@@ -36,14 +36,19 @@ describe('compile cache', () => {
     const root = path.join(repo.home, '.cache', 'beans-agent', 'compile-cache');
     expect(readdirSync(root)).toEqual([`${VERSION}-node${process.versions.node}`]);
     const files = entries(root);
-    // The bundle's start-up chunks (cli.mjs and those it imports for a one-shot run) each got an entry.
+    // The bundle's start-up chunks (cli.cjs and those it requires for a one-shot run) each got an entry,
+    // made at exit by bundle-cache.ts (Node's own entries are for main.js and the ES module chunks).
     expect(files.length).toBeGreaterThan(5);
+    const chunks = path.join(root, `${VERSION}-node${process.versions.node}`, 'chunks');
+    expect(readdirSync(chunks).filter((name) => /^(cli|ollama-client-\w+)\.cjs-\d+-\d+\.v8$/.test(name))).toHaveLength(2);
     // Entries made by another build (same names, other bytes) must be ignored, not run.
     for (const file of files) writeFileSync(file, Buffer.alloc(statSync(file).size, 7));
     const stale = await askHi({});
     expect(stale.stderr).toBe('');
     expect(stale.code).toBe(0);
     expect(stale.stdout).toBe('hello\n');
+    // V8 refused the chunks' junk entries, and the run wrote good ones in their place.
+    for (const file of entries(chunks)) expect(readFileSync(file).some((byte) => byte !== 7)).toBe(true);
   });
 
   it('follows XDG_CACHE_HOME, and runs without a cache when the folder cannot be made', async () => {

@@ -36,8 +36,8 @@ describe('installed from the packed tarball', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
     expect(files).toContain('package/bin/beans');
     expect(files).toContain('package/packages/cli/dist/bundle/main.js');
-    // The chunks are .mjs (scripts/bundle.mjs says why); main.js keeps its name for the launcher.
-    expect(files).toContain('package/packages/cli/dist/bundle/cli.mjs');
+    // The chunks are CommonJS scripts (scripts/bundle-cjs.mjs says why); main.js keeps its name for the launcher.
+    expect(files).toContain('package/packages/cli/dist/bundle/cli.cjs');
     expect(files.some((file) => file.startsWith('package/plugins/general-assistant/'))).toBe(true);
     expect(files.filter((file) => /node_modules|packages\/core\/|\.toolchain|\/src\//.test(file))).toEqual([]);
   });

@@ -11,11 +11,19 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
-  // The bundle is minified: with --debug, stack traces go through its source maps to packages/*/dist
-  // (Node reads a chunk's map when it loads the chunk, so only then).
-  if (argv.includes('--debug')) process.setSourceMapsEnabled(true);
   // Caches compiled bytecode between runs in Beans' cache folder; cuts later start-ups by a fifth.
-  (await import('./compile-cache.js')).enableCompileCache();
+  const { compileCacheDir, enableCompileCache } = await import('./compile-cache.js');
+  enableCompileCache();
+  // The bundle's CommonJS chunks keep a cache made after they ran (bundle-cache.ts); their import()
+  // of anything but another chunk comes here, to resolve from this folder like an ES module would.
+  if (!process.env.NODE_DISABLE_COMPILE_CACHE) {
+    try {
+      (await import('./bundle-cache.js')).cacheBundleChunks(import.meta.dirname, `${compileCacheDir(process.env)}/chunks`);
+    } catch {
+      // No home folder to keep it in: the chunks compile as Node does.
+    }
+  }
+  (globalThis as Record<symbol, unknown>)[Symbol.for('beans.import')] = (specifier: string) => import(specifier);
   const { guardStderrMessages } = await import('./output/terminal-safe.js');
   // A reader that stops early (`beans -p ... | head -1`) is not an error: end quietly.
   const endQuietlyOnEpipe = (stream: NodeJS.WriteStream) =>
