@@ -14,6 +14,7 @@ if [ -n "$missing" ]; then
 fi
 pnpm install --frozen-lockfile --reporter=silent 2>/dev/null || pnpm install --reporter=silent
 pnpm run --silent build
-# Fills this user's compile cache (~/.cache/beans-agent/compile-cache) with the modules every start
-# loads (18 of the 27 that `beans -p hi` uses), so the first real run starts warm. Never fails setup.
+# Starts this user's caches (~/.cache/beans-agent/compile-cache: Node's, and the chunks' code cache,
+# which the next runs complete) with what every start loads, so the first real run starts warm.
+# Never fails setup.
 ./bin/beans --help >/dev/null 2>&1 || true

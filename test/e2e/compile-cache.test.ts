@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 async function askHi(env: NodeJS.ProcessEnv) {
-  server ??= await scriptedOllama({ turns: [{ text: 'hello' }, { text: 'hello' }, { text: 'hello' }] });
+  server ??= await scriptedOllama({ turns: [{ text: 'hello' }, { text: 'hello' }, { text: 'hello' }, { text: 'hello' }] });
   return runBeans(['-p', 'hi'], { cwd: repo!.dir, env: { ...repo!.env, ...env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
 }
 
@@ -40,7 +40,7 @@ describe('compile cache', () => {
     // made at exit by bundle-cache.ts (Node's own entries are for main.js and the ES module chunks).
     expect(files.length).toBeGreaterThan(5);
     const chunks = path.join(root, `${VERSION}-node${process.versions.node}`, 'chunks');
-    expect(readdirSync(chunks).filter((name) => /^(cli|ollama-client-\w+)\.cjs-\d+-\d+\.v8$/.test(name))).toHaveLength(2);
+    expect(readdirSync(chunks).filter((name) => /^(cli|ollama-client-\w+)\.cjs-\d+-\d+\.1\.v8$/.test(name))).toHaveLength(2);
     // Entries made by another build (same names, other bytes) must be ignored, not run.
     for (const file of files) writeFileSync(file, Buffer.alloc(statSync(file).size, 7));
     const stale = await askHi({});
@@ -49,6 +49,20 @@ describe('compile cache', () => {
     expect(stale.stdout).toBe('hello\n');
     // V8 refused the chunks' junk entries, and the run wrote good ones in their place.
     for (const file of entries(chunks)) expect(readFileSync(file).some((byte) => byte !== 7)).toBe(true);
+  });
+
+  it('completes a chunk entry at the exit of the next two runs that use it, then keeps it', async () => {
+    repo = makeTempRepo();
+    const chunks = path.join(repo.home, '.cache', 'beans-agent', 'compile-cache', `${VERSION}-node${process.versions.node}`, 'chunks');
+    const cliEntry = () => readdirSync(chunks).filter((name) => name.startsWith('cli.cjs-'));
+    for (const generation of [1, 2, 3]) {
+      expect((await askHi({})).stdout).toBe('hello\n');
+      expect(cliEntry()).toEqual([expect.stringMatching(new RegExp(`\\.${generation}\\.v8$`))]);
+    }
+    const kept = statSync(path.join(chunks, cliEntry()[0]!)).mtimeMs;
+    expect((await askHi({})).stdout).toBe('hello\n');
+    expect(cliEntry()).toHaveLength(1);
+    expect(statSync(path.join(chunks, cliEntry()[0]!)).mtimeMs).toBe(kept);
   });
 
   it('follows XDG_CACHE_HOME, and runs without a cache when the folder cannot be made', async () => {

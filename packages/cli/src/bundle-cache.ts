@@ -2,7 +2,7 @@
 // exits, so that it holds every function the run compiled. Node's compile cache is made right after a
 // module is compiled, before its functions run, and each start compiled those again: a quarter of the
 // instructions to a first request.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import { Script } from 'node:vm';
@@ -12,28 +12,39 @@ interface Compilable {
 }
 
 /**
- * From now on, `.cjs` files of `bundleDir` compile with the cache kept in `cacheDir`; a file whose
- * cache is missing or refused by V8 (another V8, a corrupt file) gets one written at exit. Never fails
- * a run: a folder that cannot be written leaves it uncached.
+ * An entry is written again at the exit of the next runs that use it, up to this many times: a cache
+ * consumed and then added to keeps both, so what a chat, a one-shot run and a listing each compile
+ * ends up in it, whichever ran first.
+ */
+const GENERATIONS = 3;
+const ENTRY = /^(.+)\.(\d+)\.v8$/;
+
+/**
+ * From now on, `.cjs` files of `bundleDir` compile with the cache kept in `cacheDir`; an entry that is
+ * missing, refused by V8 (another V8, a corrupt file) or young is written at exit. Never fails a run:
+ * a folder that cannot be read or written leaves it uncached.
  */
 export function cacheBundleChunks(bundleDir: string, cacheDir: string): void {
   const prototype = Module.prototype as unknown as Compilable;
   const compile = prototype._compile;
-  const toWrite: { script: Script; file: string }[] = [];
+  const found = existingEntries(cacheDir);
+  const toWrite: { script: Script; key: string; generation: number; replaces?: string }[] = [];
   prototype._compile = function (this: Module, content: string, filename: string) {
     if (!filename.endsWith('.cjs') || path.dirname(filename) !== bundleDir) return compile.call(this, content, filename);
     // The name, size and time of the chunk: a rebuilt bundle never meets an old entry (V8 checks only
     // the source's length).
     const { size, mtimeMs } = statSync(filename);
-    const file = path.join(cacheDir, `${path.basename(filename)}-${size}-${Math.trunc(mtimeMs)}.v8`);
+    const key = `${path.basename(filename)}-${size}-${Math.trunc(mtimeMs)}`;
+    const entry = found.get(key);
     let cachedData: Buffer | undefined;
     try {
-      cachedData = readFileSync(file);
+      if (entry) cachedData = readFileSync(path.join(cacheDir, entry.file));
     } catch {
-      // Not made yet.
+      // Removed meanwhile by another Beans.
     }
     const script = new Script(Module.wrap(content), { filename, ...(cachedData ? { cachedData } : {}) });
-    if (!cachedData || script.cachedDataRejected) toWrite.push({ script, file });
+    if (!entry || !cachedData || script.cachedDataRejected) toWrite.push({ script, key, generation: 1, ...(entry ? { replaces: entry.file } : {}) });
+    else if (entry.generation < GENERATIONS) toWrite.push({ script, key, generation: entry.generation + 1, replaces: entry.file });
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
     return wrapper.call(this.exports, this.exports, createRequire(filename), this, filename, path.dirname(filename));
   };
@@ -41,14 +52,34 @@ export function cacheBundleChunks(bundleDir: string, cacheDir: string): void {
     if (toWrite.length === 0) return;
     try {
       mkdirSync(cacheDir, { recursive: true });
-      for (const { script, file } of toWrite) {
+      for (const { script, key, generation, replaces } of toWrite) {
         // Another Beans may write the same entry: each writes its own file and renames it into place.
+        const file = path.join(cacheDir, `${key}.${generation}.v8`);
         const temporary = `${file}.${process.pid}`;
         writeFileSync(temporary, script.createCachedData());
         renameSync(temporary, file);
+        if (replaces && replaces !== path.basename(file)) rmSync(path.join(cacheDir, replaces), { force: true });
       }
     } catch {
       // A read-only or full disk: the next run compiles as this one did.
     }
   });
+}
+
+/** The newest generation of each entry in the folder (none when it does not exist yet). */
+function existingEntries(cacheDir: string): Map<string, { file: string; generation: number }> {
+  const entries = new Map<string, { file: string; generation: number }>();
+  let names: string[] = [];
+  try {
+    names = readdirSync(cacheDir);
+  } catch {
+    return entries;
+  }
+  for (const file of names) {
+    const match = ENTRY.exec(file);
+    if (!match) continue;
+    const generation = Number(match[2]);
+    if ((entries.get(match[1]!)?.generation ?? 0) < generation) entries.set(match[1]!, { file, generation });
+  }
+  return entries;
 }
