@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from '../async-fs.js';
 import path from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
 import { builtin } from '../node-builtins.js';

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { open, stat } from '../async-fs.js';
 import os from 'node:os';
 import type { GgufFileInfo, Llama, LlamaModel } from 'node-llama-cpp';
 import { formatBytes } from './local-models.js';
