@@ -3,8 +3,9 @@
 // static import loads a built-in when the bundle loads; an ES module import of node:util also ran its
 // lazy exports, worker_threads among them); the ids made before the request (session id, message
 // uuids, llm/'s tool-call ids) come from random-ids.ts and the sessions folder's SHA-256 from
-// @noble/hashes, so node:crypto waits for its first real use; commander requires node:child_process
-// (with node:dgram) on its first spawn (scripts/bundle.mjs). The built bin/beans runs against each
+// @noble/hashes, so node:crypto waits for its first real use; core's file reads before the request go
+// through async-fs.ts (node:fs callbacks), not node:fs/promises; commander requires
+// node:child_process (with node:dgram) on its first spawn (scripts/bundle.mjs). The built bin/beans runs against each
 // scripted server with a preloaded probe listing the watched built-ins loaded when the first HTTP
 // request starts; the session it writes is checked for the formats the ids and the folder had with
 // node:crypto.
@@ -19,8 +20,10 @@ import { makeTempRepo, runBeans } from './harness.ts';
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
 // Ids as process.moduleLoadList names them: node:util's lazy exports, node:worker_threads,
 // node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it),
-// node:child_process with node:dgram (~1 ms), node:crypto (~5 ms).
+// node:child_process with node:dgram (~1 ms), node:crypto (~5 ms), and node:fs/promises (~1 ms; core
+// reads through async-fs.ts) except on Ollama, whose SDK imports `promises` from node:fs itself.
 const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises', 'child_process', 'dgram', 'crypto'];
+const watchedOn = (provider: string) => (provider === 'ollama' ? WATCHED : [...WATCHED, 'fs/promises']);
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
 const providers = PROVIDERS as Record<string, Spec>;
@@ -37,7 +40,7 @@ describe.each(['ollama', 'gemini', 'anthropic', 'openai'])('bin/beans -p on %s',
     servers.push(server);
     const repo = makeTempRepo();
     const probeFile = path.join(repo.home, 'modules.jsonl');
-    const env = { ...repo.env, ...spec.env(server.url), MODULE_PROBE_FILE: probeFile, MODULE_PROBE_WATCH: WATCHED.join(','), NODE_OPTIONS: `--import=${PROBE}` };
+    const env = { ...repo.env, ...spec.env(server.url), MODULE_PROBE_FILE: probeFile, MODULE_PROBE_WATCH: watchedOn(name).join(','), NODE_OPTIONS: `--import=${PROBE}` };
     const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env });
     expect(run.stderr).toBe('');
     expect([run.code, run.stdout.trim()]).toEqual([0, 'Hello from the script.']);
