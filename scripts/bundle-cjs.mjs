@@ -14,6 +14,19 @@ import { init, parse } from 'es-module-lexer';
 /** Specifiers of chunks beside this one that a module imports statically. */
 const staticChunkImports = (source) => parse(source)[0].filter((entry) => entry.d === -1 && entry.n?.startsWith('./')).map((entry) => entry.n.slice(2));
 
+const SCRIPT = {
+  format: 'cjs',
+  platform: 'node',
+  loader: 'js',
+  target: 'node22',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'silent',
+  // ES modules are strict; their scripts must stay so.
+  banner: '"use strict";const __beansUrl=require("node:url").pathToFileURL(__filename).href;',
+  define: { 'import.meta.url': '__beansUrl', 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
+};
+
 /**
  * Converts the `.mjs` chunks of `outdir` to `.cjs` where they allow it; `head` is the banner the
  * chunks start with (its createRequire is not needed in CommonJS). Returns the converted names.
@@ -22,10 +35,13 @@ export async function chunksToCommonJs(outdir, head) {
   await init;
   const names = readdirSync(outdir).filter((name) => name.endsWith('.mjs'));
   const sources = new Map(names.map((name) => [name, readFileSync(path.join(outdir, name), 'utf8')]));
+  // Each chunk as CommonJS, or left an ES module when esbuild cannot convert it (top-level await).
+  const scripts = new Map();
   const esm = new Set();
   for (const [name, source] of sources) {
+    if (!source.startsWith(head)) throw new Error(`bundle: ${name} does not start with the require banner; check scripts/bundle-cjs.mjs`);
     try {
-      await transform(source, { format: 'cjs', loader: 'js', logLevel: 'silent' });
+      scripts.set(name, (await transform(source.slice(head.length), SCRIPT)).code);
     } catch {
       esm.add(name);
     }
@@ -46,21 +62,7 @@ export async function chunksToCommonJs(outdir, head) {
       writeFileSync(file, renamed(source));
       continue;
     }
-    if (!source.startsWith(head)) throw new Error(`bundle: ${name} does not start with the require banner; check scripts/bundle-cjs.mjs`);
-    const code = renamed(source.slice(head.length));
-    const { code: script } = await transform(code, {
-      format: 'cjs',
-      platform: 'node',
-      loader: 'js',
-      target: 'node22',
-      minifyWhitespace: true,
-      minifySyntax: true,
-      logLevel: 'silent',
-      // ES modules are strict; their scripts must stay so.
-      banner: '"use strict";const __beansUrl=require("node:url").pathToFileURL(__filename).href;',
-      define: { 'import.meta.url': '__beansUrl', 'import.meta.dirname': '__dirname', 'import.meta.filename': '__filename' },
-    });
-    writeFileSync(path.join(outdir, name.replace(/\.mjs$/, '.cjs')), dynamicImports(script, name));
+    writeFileSync(path.join(outdir, name.replace(/\.mjs$/, '.cjs')), dynamicImports(renamed(scripts.get(name)), name));
     rmSync(file);
     converted.push(name);
   }
