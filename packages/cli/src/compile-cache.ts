@@ -19,14 +19,18 @@ export function compileCacheDir(env: NodeJS.ProcessEnv, nodeVersion: string = pr
 }
 
 /**
- * Turns the cache on for every module loaded from here on. Never fails the start: a folder that
- * cannot be made or written leaves Node without a cache (it reports that in the returned status,
- * which is ignored), and NODE_COMPILE_CACHE / NODE_DISABLE_COMPILE_CACHE set by the user win.
+ * Turns the cache on for every module loaded from here on, and returns Beans' cache folder (undefined
+ * when it cannot be resolved). Never fails the start: a folder that cannot be made or written leaves
+ * Node without a cache (it reports that in the returned status, which is ignored), and
+ * NODE_COMPILE_CACHE / NODE_DISABLE_COMPILE_CACHE set by the user win.
  */
-export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
   try {
-    module.enableCompileCache?.(compileCacheDir(env));
+    const folder = compileCacheDir(env);
+    module.enableCompileCache?.(folder);
+    return folder;
   } catch {
     // An older Node, or a home directory that cannot be resolved: run uncached.
+    return undefined;
   }
 }
