@@ -253,23 +253,28 @@ function geminiStreamBaseWhenUsed(file, source) {
   if (found !== 1) throw new Error(`bundle: ${file} changed (${found} ReadableStreamBase definitions, expected 1); check geminiStreamBaseWhenUsed`);
   return source.replace(GEMINI_STREAM_BASE, '\nconst ReadableStreamBase = /* @__PURE__ */ (() => {\n    const base = $1;\n    base.prototype = ReadableStream.prototype;\n    return base;\n})();\n');
 }
-// What gemini-client.js uses of the GoogleGenAI it makes (`ai`): only `ai.models`.
-let geminiClientChecked = false;
-const geminiClientUses = {
-  name: 'gemini-client-uses',
-  setup(build) {
-    build.onLoad({ filter: /[/\\]core[/\\]dist[/\\]llm[/\\]gemini-client\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const made = source.match(/\bnew GoogleGenAI\(/g)?.length ?? 0;
-      const uses = [...source.matchAll(/(?<![\w.])ai\??\.(\w+)/g)].map((match) => match[1]);
-      if (made !== 1 || !/\bconst ai = /.test(source) || uses.length === 0 || uses.some((use) => use !== 'models')) {
-        throw new Error(`bundle: ${args.path} uses GoogleGenAI differently (${made} made; ai.${uses.join(', ai.')}); the bundle keeps only its models (geminiModelsOnly)`);
-      }
-      geminiClientChecked = true;
-      return undefined;
-    });
-  },
-};
+// What core's client file uses of the SDK client it makes (one `const <binding> = ... new <Client>(`):
+// only the members the bundle keeps. `checked()` tells whether the file went through the plugin.
+function clientUses(name, { file, client, binding, kept, trim }) {
+  let checked = false;
+  const plugin = {
+    name,
+    setup(build) {
+      build.onLoad({ filter: new RegExp(`[/\\\\]core[/\\\\]dist[/\\\\]llm[/\\\\]${file.replace('.', '\\.')}$`) }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const made = source.match(new RegExp(`\\bnew ${client}\\(`, 'g'))?.length ?? 0;
+        const uses = [...source.matchAll(new RegExp(`(?<![\\w.])${binding}\\??\\.(\\w+)`, 'g'))].map((match) => match[1]);
+        if (made !== 1 || !new RegExp(`\\bconst ${binding} = `).test(source) || uses.length === 0 || uses.some((use) => !kept.includes(use))) {
+          throw new Error(`bundle: ${args.path} uses ${client} differently (${made} made; ${binding}.${uses.join(`, ${binding}.`)}); the bundle keeps only ${kept.join(' and ')} (${trim})`);
+        }
+        checked = true;
+        return undefined;
+      });
+    },
+  };
+  return { plugin, checked: () => checked };
+}
+const geminiClientUses = clientUses('gemini-client-uses', { file: 'gemini-client.js', client: 'GoogleGenAI', binding: 'ai', kept: ['models'], trim: 'geminiModelsOnly' });
 
 // The OpenAI SDK's client makes all ~28 API resources in its constructor (chat, models, audio, beta,
 // admin, responses, vectorStores...) and hangs their classes on OpenAI as statics, so esbuild keeps
@@ -326,23 +331,7 @@ const openAiResourcesWithoutSideEffects = {
     });
   },
 };
-// What openai-client.js uses of the OpenAI client it makes (`openai`): only chat and models.
-let openAiClientChecked = false;
-const openAiClientUses = {
-  name: 'openai-client-uses',
-  setup(build) {
-    build.onLoad({ filter: /[/\\]core[/\\]dist[/\\]llm[/\\]openai-client\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const made = source.match(/\bnew OpenAI\(/g)?.length ?? 0;
-      const uses = [...source.matchAll(/(?<![\w.])openai\??\.(\w+)/g)].map((match) => match[1]);
-      if (made !== 1 || uses.length === 0 || uses.some((use) => !OPENAI_KEPT_RESOURCES.includes(use))) {
-        throw new Error(`bundle: ${args.path} uses the OpenAI client differently (${made} made; openai.${uses.join(', openai.')}); the bundle keeps only ${OPENAI_KEPT_RESOURCES.join(' and ')} (openAiChatAndModelsOnly)`);
-      }
-      openAiClientChecked = true;
-      return undefined;
-    });
-  },
-};
+const openAiClientUses = clientUses('openai-client-uses', { file: 'openai-client.js', client: 'OpenAI', binding: 'openai', kept: OPENAI_KEPT_RESOURCES, trim: 'openAiChatAndModelsOnly' });
 
 rmSync(outdir, { recursive: true, force: true });
 // acp.mjs is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
@@ -358,13 +347,13 @@ await build({
   // installed copies start it.
   outExtension: { '.js': '.mjs' },
   outdir,
-  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses, openAiClientUses, openAiResourcesWithoutSideEffects, sdkFetchClasses, commanderChildProcess],
+  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses.plugin, openAiClientUses.plugin, openAiResourcesWithoutSideEffects, sdkFetchClasses, commanderChildProcess],
 });
 for (const sdk of ['ollama', '@anthropic-ai/sdk', '@google/genai', 'openai']) {
   if (!fetchClassRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths`);
 }
-if (geminiTrims !== 1 || !geminiClientChecked) throw new Error('bundle: @google/genai\'s dist/web/index.mjs or core\'s llm/gemini-client.js was not bundled through its plugin; check where they moved');
-if (openAiTrims !== 1 || !openAiClientChecked) throw new Error('bundle: the OpenAI SDK\'s client.mjs or core\'s llm/openai-client.js was not bundled through its plugin; check where they moved');
+if (geminiTrims !== 1 || !geminiClientUses.checked()) throw new Error('bundle: @google/genai\'s dist/web/index.mjs or core\'s llm/gemini-client.js was not bundled through its plugin; check where they moved');
+if (openAiTrims !== 1 || !openAiClientUses.checked()) throw new Error('bundle: the OpenAI SDK\'s client.mjs or core\'s llm/openai-client.js was not bundled through its plugin; check where they moved');
 for (const sdk of LAZY_STREAM_SDKS) if (!lazyStreamRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its ReadableStream pointed at llm/fetch-classes.js; check how it uses ReadableStream now`);
 if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/EventStream.mjs was not bundled through sdkFetchClasses; check where it moved');
 // Ink moving to another string-width must not silently bring the 19 ms back.
