@@ -74,7 +74,7 @@ export function createChatHost(app: AgentSession): ChatHost {
     preparePrompt: (text) => app.preparePrompt(text),
     attachFiles: (message) => app.attachFiles(message),
     pasteImage: async () => (await import('./clipboard-image.js')).pasteClipboardImage(),
-    runTurn: (prompts) => app.runTurn(prompts),
+    runTurn: (prompts, signal) => app.runTurn(prompts, signal),
     notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),
     async listPlugins() {

@@ -96,8 +96,8 @@ export interface ChatHost {
   reconnectMcpServer(name: string): Promise<void>;
   /** Notification hooks (the agent has been idle, waiting for the person). */
   notify(message: string): void;
-  /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn). */
-  runTurn(prompts: UserMessage[]): Promise<TurnOutcome>;
+  /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn); the signal stops it, hooks included. */
+  runTurn(prompts: UserMessage[], signal: AbortSignal): Promise<TurnOutcome>;
   /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
   preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
   /**

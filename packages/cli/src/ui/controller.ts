@@ -51,7 +51,8 @@ export class ChatController {
   picker?: Picker;
   task?: { label: string; startedAt: number; abort: AbortController };
   hint?: { text: string; until: number };
-  turn?: { startedAt: number };
+  /** The user's turn from Enter on: its prompt is prepared (commands, @files, hooks) before the agent runs, and Esc stops either. */
+  turn?: { startedAt: number; abort: AbortController };
   session: ChatSession;
   /** ui.theme, or what /theme chose. */
   theme: ThemeName;
@@ -344,6 +345,7 @@ export class ChatController {
   /** Esc / Ctrl+C while the agent works: abort the turn; queued messages return to the input. */
   interrupt(): void {
     const restore = this.session.takeQueued().map((queued) => queued.text);
+    this.turn?.abort.abort();
     this.session.abort();
     if (restore.length > 0) this.input.setText([...restore, this.input.editor.text].filter(Boolean).join('\n'));
     this.changed();
@@ -408,11 +410,19 @@ export class ChatController {
   }
 
   private async runPrompt(text: string, display?: string): Promise<void> {
-    this.turn = { startedAt: Date.now() };
+    const abort = new AbortController();
+    this.turn = { startedAt: Date.now(), abort };
     this.changed();
     const session = this.session;
+    // Stopped before the model was asked: nothing was sent, so the prompt goes back to be edited.
+    const stoppedEarly = () => {
+      if (!abort.signal.aborted) return false;
+      if (!this.closed && this.input.editor.text === '') this.input.setText(text);
+      return true;
+    };
     try {
       const prepared = await this.host.preparePrompt(text);
+      if (stoppedEarly()) return;
       if ('error' in prepared) return this.transcript.note('error', prepared.error);
       const prompts: UserMessage[] = [];
       for (const message of prepared.messages) {
@@ -424,9 +434,9 @@ export class ChatController {
           prompts.push(attached.message);
         }
       }
-      if (prompts.length === 0) return;
+      if (prompts.length === 0 || stoppedEarly()) return;
       // A message queued just as the run ended is not lost: the session runs it before it returns.
-      const turn = await this.host.runTurn(prompts);
+      const turn = await this.host.runTurn(prompts, abort.signal);
       for (const notice of turn.notices) this.transcript.note('info', notice);
       if (this.host.display.debug) this.transcript.note('info', debugLine(turn.result, Date.now() - (this.turn?.startedAt ?? Date.now())));
       if (turn.refused) this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
@@ -557,6 +567,7 @@ export class ChatController {
   exit(code: number): void {
     if (this.closed) return;
     this.closed = true;
+    this.turn?.abort.abort();
     this.session.abort();
     this.task?.abort.abort();
     this.questions.denyAll('The user left the session.');

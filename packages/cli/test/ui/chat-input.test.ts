@@ -210,6 +210,31 @@ describe('leaving', () => {
     await vi.waitFor(() => expect(fake.host.session.isRunning).toBe(false), { timeout: 1_500, interval: 20 });
   });
 
+  test('Esc while the prompt is still being prepared stops the turn before it is sent; the prompt returns to the input', async () => {
+    const { chat, fake } = setup({ prepareDelayMs: 400 });
+    await chat.submit('slow to prepare');
+    await chat.waitForText('Working…');
+    await chat.press(KEY.escape);
+    await chat.waitFor((frame) => inputRows(frame).join('\n').includes('slow to prepare'), 'the prompt back in the input');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(fake.requests).toHaveLength(0);
+    expect(fake.host.session.isRunning).toBe(false);
+    expect(chat.frame()).not.toContain('Working…');
+  });
+
+  test('Ctrl+C twice while the prompt is still being prepared exits with 130 and sends nothing', async () => {
+    const { chat, fake } = setup({ prepareDelayMs: 400 });
+    await chat.submit('slow to prepare');
+    await chat.waitForText('Working…');
+    await chat.press(KEY.ctrlC);
+    await chat.waitForText('Press Ctrl+C again to exit');
+    await chat.press(KEY.ctrlC);
+    expect(await chat.done).toBe(130);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(fake.requests).toHaveLength(0);
+    expect(fake.host.session.isRunning).toBe(false);
+  });
+
   test('the live area is gone after exit: the terminal keeps the transcript and the resume hint', async () => {
     const { chat } = setup();
     await chat.submit('hello');

@@ -72,6 +72,8 @@ export interface FakeHostOptions {
   allow?: string[];
   /** The environment Ctrl+V reads the clipboard with (a fake xclip on PATH, DISPLAY); none by default. */
   clipboardEnv?: NodeJS.ProcessEnv;
+  /** How long preparing a prompt takes (a slow command expansion or file attachment). */
+  prepareDelayMs?: number;
 }
 
 
@@ -207,12 +209,13 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     listPlugins: async () => [{ name: 'review-kit', version: '1.2.0', from: 'team: ./plugins/review-kit', contents: '2 agents, 1 command' }],
     notify: (message) => void calls.push(`notify:${message}`),
-    async runTurn(prompts) {
-      const result = await session.prompt(prompts);
+    async runTurn(prompts, signal) {
+      const result = await session.prompt(prompts, signal);
       return { result, answer: result.finalText, notices: [] };
     },
     async preparePrompt(text) {
       prompts.push(text);
+      if (options.prepareDelayMs) await sleep(options.prepareDelayMs);
       if (text === 'crash the host') throw new Error('kaboom in the host');
       const slash = parseSlashInput(text);
       const builtin = slash && builtinPromptMessage(slash.name, slash.args);
