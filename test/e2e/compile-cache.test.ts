@@ -1,6 +1,6 @@
 // Node's compile cache (issue 36): kept in Beans' cache folder under the Beans and Node versions,
 // never in the way of a run (an unwritable folder, or entries that no longer match the bundle).
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScriptedServer } from '../support/script.ts';
@@ -63,6 +63,40 @@ describe('compile cache', () => {
     expect((await askHi({})).stdout).toBe('hello\n');
     expect(cliEntry()).toHaveLength(1);
     expect(statSync(path.join(chunks, cliEntry()[0]!)).mtimeMs).toBe(kept);
+  });
+
+  it('a run that writes the cache removes what only other builds could use, once unwritten for 30 days', async () => {
+    repo = makeTempRepo();
+    const root = path.join(repo.home, '.cache', 'beans-agent', 'compile-cache');
+    const current = path.join(root, `${VERSION}-node${process.versions.node}`);
+    const chunks = path.join(current, 'chunks');
+    const days = (n: number) => new Date(Date.now() - n * 24 * 60 * 60 * 1000);
+    const place = (file: string, age: number) => {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, 'x');
+      utimesSync(file, days(age), days(age));
+    };
+    // An upgrade left the folders of older versions; a rebuild left entries of chunks that are gone.
+    place(path.join(root, '0.0.1-node22.0.0', 'chunks', 'cli.cjs-10-10.3.v8'), 45);
+    place(path.join(root, '0.0.2-node22.0.0', 'chunks', 'cli.cjs-10-10.3.v8'), 3);
+    for (const folder of ['0.0.1-node22.0.0', '0.0.1-node22.0.0/chunks']) utimesSync(path.join(root, folder), days(45), days(45));
+    place(path.join(chunks, 'gone-AAAA.cjs-10-10.3.v8'), 45);
+    place(path.join(chunks, 'gone-BBBB.cjs-10-10.3.v8'), 3);
+    place(path.join(chunks, 'cli.cjs-10-10.1.v8.4242'), 45);
+    expect((await askHi({})).stdout).toBe('hello\n');
+    expect(readdirSync(root).sort()).toEqual(['0.0.2-node22.0.0', `${VERSION}-node${process.versions.node}`]);
+    const left = readdirSync(chunks);
+    expect(left).toContain('gone-BBBB.cjs-10-10.3.v8');
+    expect(left).not.toContain('gone-AAAA.cjs-10-10.3.v8');
+    expect(left).not.toContain('cli.cjs-10-10.1.v8.4242');
+    expect(left.filter((name) => /^cli\.cjs-\d+-\d+\.1\.v8$/.test(name))).toHaveLength(1);
+    // An entry of this bundle is kept however old it is: it is what the next run reads.
+    const entry = path.join(chunks, left.find((name) => name.startsWith('cli.cjs-'))!);
+    utimesSync(entry, days(90), days(90));
+    place(path.join(chunks, 'gone-CCCC.cjs-10-10.3.v8'), 45);
+    await askHi({});
+    expect(readdirSync(chunks)).toContain(path.basename(entry).replace('.1.v8', '.2.v8'));
+    expect(readdirSync(chunks)).not.toContain('gone-CCCC.cjs-10-10.3.v8');
   });
 
   it('follows XDG_CACHE_HOME, and runs without a cache when the folder cannot be made', async () => {

@@ -18,6 +18,9 @@ interface Compilable {
  */
 const GENERATIONS = 3;
 const ENTRY = /^(.+)\.(\d+)\.v8$/;
+const KEY = /^(.+\.cjs)-(\d+)-(\d+)$/;
+/** Cache files nothing wrote for this long, and that this bundle cannot use, are removed. */
+const STALE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * From now on, `.cjs` files of `bundleDir` compile with the cache kept in `cacheDir`; an entry that is
@@ -60,6 +63,7 @@ export function cacheBundleChunks(bundleDir: string, cacheDir: string): void {
         renameSync(temporary, file);
         if (replaces && replaces !== path.basename(file)) rmSync(path.join(cacheDir, replaces), { force: true });
       }
+      sweep(cacheDir, bundleDir, Date.now() - STALE_MS);
     } catch {
       // A read-only or full disk: the next run compiles as this one did.
     }
@@ -82,4 +86,39 @@ function existingEntries(cacheDir: string): Map<string, { file: string; generati
     if ((entries.get(match[1]!)?.generation ?? 0) < generation) entries.set(match[1]!, { file, generation });
   }
   return entries;
+}
+
+/**
+ * Removes what only other builds can use, once nothing wrote it since `before`: entries of chunks this
+ * bundle does not have (a developer's rebuilds), files of runs killed while writing, and the folders
+ * of other Beans or Node versions beside this one (each upgrade starts a folder). Runs only at the
+ * exit of a run that wrote entries, so a warm start never pays for it. The age spares an install of
+ * another version still in use: at worst it compiles once more, a month later.
+ */
+function sweep(cacheDir: string, bundleDir: string, before: number): void {
+  for (const name of readdirSync(cacheDir)) {
+    const key = KEY.exec(ENTRY.exec(name)?.[1] ?? '');
+    if (key && isCurrent(path.join(bundleDir, key[1]!), Number(key[2]), Number(key[3]))) continue;
+    const file = path.join(cacheDir, name);
+    if (newest([file]) < before) rmSync(file, { force: true });
+  }
+  const versionDir = path.dirname(cacheDir);
+  const versionsDir = path.dirname(versionDir);
+  for (const name of readdirSync(versionsDir)) {
+    const folder = path.join(versionsDir, name);
+    // A folder's time changes when an entry is added to it: its chunks folder is the one written last.
+    if (folder !== versionDir && newest([folder, path.join(folder, 'chunks')]) < before) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function isCurrent(chunk: string, size: number, mtime: number): boolean {
+  const stat = statSync(chunk, { throwIfNoEntry: false });
+  return stat?.size === size && Math.trunc(stat.mtimeMs) === mtime;
+}
+
+/** The latest modification time among the paths that exist (0 when none does). */
+function newest(paths: string[]): number {
+  let latest = 0;
+  for (const file of paths) latest = Math.max(latest, statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  return latest;
 }
