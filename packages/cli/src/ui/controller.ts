@@ -414,10 +414,11 @@ export class ChatController {
     this.turn = { startedAt: Date.now(), abort };
     this.changed();
     const session = this.session;
-    // Stopped before the model was asked: nothing was sent, so the prompt goes back to be edited.
+    // Stopped before the model was asked: nothing was sent, so the prompt goes back to be edited,
+    // ahead of the messages queued behind it (which interrupt() put back).
     const stoppedEarly = () => {
       if (!abort.signal.aborted) return false;
-      if (!this.closed && this.input.editor.text === '') this.input.setText(text);
+      if (!this.closed) this.input.setText([text, this.input.editor.text].filter(Boolean).join('\n'));
       return true;
     };
     try {

@@ -214,8 +214,10 @@ describe('leaving', () => {
     const { chat, fake } = setup({ prepareDelayMs: 400 });
     await chat.submit('slow to prepare');
     await chat.waitForText('Working…');
+    await chat.submit('and then this');
     await chat.press(KEY.escape);
-    await chat.waitFor((frame) => inputRows(frame).join('\n').includes('slow to prepare'), 'the prompt back in the input');
+    // The queued message returns at once, the prompt ahead of it once its preparation ends.
+    await chat.waitFor((frame) => /slow to prepare[\s\S]*and then this/.test(inputRows(frame).join('\n')), 'the prompts back in the input');
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(fake.requests).toHaveLength(0);
     expect(fake.host.session.isRunning).toBe(false);
