@@ -93,7 +93,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       hook_event_name: event,
       ...payload,
     });
-    return Promise.all(unique.map(async (hook) => read(hook, await runHookCommand(hook.command, { cwd: options.cwd, env: hookEnv(options, hook), input, timeoutMs: hook.timeout * 1000, signal }))));
+    return Promise.all(unique.map(async (hook) => read(hook, await runHookCommand(hook.command, { cwd: options.cwd, env: hookEnv(options, hook), input, timeoutMs: hook.timeout * 1000, signal }), signal?.aborted === true)));
   };
 
   const base = (readings: Reading[]): HookOutcomeBase => {
@@ -185,10 +185,12 @@ function notices(base: (readings: Reading[]) => HookOutcomeBase, readings: Readi
   return outcome;
 }
 
-function read(hook: HookCommand, run: CommandRun): Reading {
+/** `stopped`: the run was aborted (the user interrupted), so a killed hook is no failure to report. */
+function read(hook: HookCommand, run: CommandRun, stopped: boolean): Reading {
   const name = `${hook.event} hook "${hook.command}" (${describeHookSource(hook.source)})`;
   if (run.startError) return { hook, run, error: `${name} could not start: ${run.startError}` };
   if (run.timedOut) return { hook, run, error: `${name} did not finish within ${hook.timeout} s and was stopped.` };
+  if (stopped && run.exitCode === null) return { hook, run };
   if (run.exitCode === 2) return { hook, run, blocking: run.stderr.trim() || `Blocked by ${name}.` };
   if (run.exitCode !== 0) {
     const said = run.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 500);
