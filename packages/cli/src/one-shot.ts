@@ -1,4 +1,4 @@
-import { SdkMessageMapper, type BackgroundTaskInfo, UsageError, exitCodeForFailure, modelLimits, startupFailureResult } from '@beans/core';
+import { SdkMessageMapper, type BackgroundTaskInfo, UsageError, exitCodeForFailure, modelLimits, sdkWarningsOnce, startupFailureResult } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { exitCodeForRun, limitMessage } from './output/result.js';
@@ -10,6 +10,7 @@ const forTerminal = (text: string) => (process.stdout.isTTY ? stripTerminalContr
 
 /** `beans -p`: runs the agent to completion and prints the answer in the chosen format. */
 export async function runOneShot(options: CliOptions, prompt: string, started: number): Promise<number> {
+  sdkWarningsOnce();
   const agent = await createCliSession(options, 'one-shot');
   const { session } = agent;
   const format = options.outputFormat;

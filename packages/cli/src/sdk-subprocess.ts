@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { runSdkProtocol } from '@beans/core';
+import { runSdkProtocol, sdkWarningsOnce } from '@beans/core';
 import { cliSessionOptions } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { SIGNAL_EXIT_CODES, onStopSignals, type StopSignal } from './signals.js';
@@ -9,6 +9,7 @@ import { SIGNAL_EXIT_CODES, onStopSignals, type StopSignal } from './signals.js'
  * Agent SDK program. stdout carries only protocol lines; notes go to stderr.
  */
 export async function runSdkSubprocess(options: CliOptions): Promise<number> {
+  sdkWarningsOnce();
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   let stoppedBy: StopSignal | undefined;
   const controller = new AbortController();

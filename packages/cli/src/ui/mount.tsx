@@ -1,5 +1,6 @@
 import { render, type Instance } from 'ink';
 import { ChatApp } from './app.js';
+import { sdkWarningsOnce } from '@beans/core';
 import type { ChatController } from './controller.js';
 
 export interface MountOptions {
@@ -12,7 +13,7 @@ export interface MountOptions {
 
 /** Renders the chat with Ink; split from run-chat so React loads only once its mode is chosen. */
 export function mountChat(controller: ChatController, options: MountOptions): Instance {
-  return render(<ChatApp controller={controller} noColor={options.noColor} />, {
+  const instance = render(<ChatApp controller={controller} noColor={options.noColor} />, {
     stdin: options.stdin,
     stdout: options.stdout,
     stderr: options.stderr,
@@ -21,4 +22,7 @@ export function mountChat(controller: ChatController, options: MountOptions): In
     patchConsole: !options.debug,
     debug: options.debug,
   });
+  // Ink's console.warn now prints above the live area; an SDK's warning repeated each request shows once.
+  sdkWarningsOnce();
+  return instance;
 }

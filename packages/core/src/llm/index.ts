@@ -26,6 +26,7 @@ export { pullModel, type PullOptions, type PullProgress, type PullResult } from 
 export { openaiProvider, DEFAULT_OPENAI_MODEL } from './openai.js';
 export { anthropicProvider, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
 export { apiKeyFrom, missingKeyFailure } from './provider-info.js';
+export { sdkWarningsOnce } from './sdk-warnings.js';
 export {
   classifyError,
   toProviderFailure,
