@@ -1,5 +1,7 @@
 import { ToolInputError } from '../errors.js';
 import type { ContentPart, ToolCall } from '../llm/types.js';
+import { classifyReadOnly } from '../permissions/read-only.js';
+import { analyzeShellCommand } from '../permissions/shell-parse.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { summarizeCall, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { saveWholeOutput, wholeOutputNote } from '../tools/saved-output.js';
@@ -33,8 +35,8 @@ export interface ToolBatchOptions {
  * something runs alone, in the model's order, so two edits never race. Results come back in the
  * model's order whatever finishes first, and each batch is handed to `onResults` when it is done,
  * so the session log has a finished edit even if a later slow command is killed. Once the user
- * steers, the calls that would change something are skipped; reading calls still run, since their
- * results help the model answer the new message.
+ * steers, the calls that would change something are skipped; reading calls (and command lines that
+ * only read) still run, since their results help the model answer the new message.
  */
 export async function executeToolCalls(calls: readonly ToolCall[], options: ToolBatchOptions): Promise<ToolResultMessage[]> {
   const results: ToolResultMessage[] = [];
@@ -47,7 +49,7 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Tool
       options.onResults?.(rest);
       break;
     }
-    if (options.hasSteering() && !isReadOnly(call, options.tools)) {
+    if (options.hasSteering() && !(await onlyReads(call, options))) {
       const skipped = [finish(call, options, 'skipped', SKIPPED_RESULT)];
       results.push(...skipped);
       options.onResults?.(skipped);
@@ -69,6 +71,14 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Tool
 function isReadOnly(call: ToolCall, tools: ToolRegistry): boolean {
   const kind = tools.get(call.name)?.kind;
   return kind === undefined || kind === 'read' || kind === 'meta';
+}
+
+/** A reading call, or a command line the permission policy would run without asking as read-only. */
+async function onlyReads(call: ToolCall, options: ToolBatchOptions): Promise<boolean> {
+  if (isReadOnly(call, options.tools)) return true;
+  const command = call.arguments.command;
+  if (options.tools.get(call.name)?.kind !== 'execute' || typeof command !== 'string') return false;
+  return classifyReadOnly(await analyzeShellCommand(command), command, { workspaceRoot: options.context.workspace.root }).readOnly;
 }
 
 async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<ToolResultMessage> {

@@ -269,6 +269,26 @@ describe('agent loop', () => {
     expect(messages.filter((m) => m.role === 'tool').map((r) => r.status)).toEqual(['ok', 'skipped', 'ok']);
   });
 
+  it('after a steering message, a shell line that only reads still runs (it would run without asking); one that changes things is skipped', async () => {
+    const log: string[] = [];
+    const steering: AgentMessage[] = [];
+    const tools = new ToolRegistry([
+      defineTool({
+        name: 'shell', description: 'd', kind: 'execute', schema: z.object({ command: z.string() }),
+        async execute({ command }) {
+          log.push(command);
+          if (steering.length === 0) steering.push(userMessage('also tell me the last line', 'steering'));
+          return { content: 'ok' };
+        },
+      }),
+    ]);
+    const calls = ['wc -l numbers.txt', 'tail -n 1 numbers.txt', 'rm numbers.txt', 'git status --short'].map((command) => ({ name: 'shell', arguments: { command } }));
+    const { run, messages } = setup([{ toolCalls: calls }, { text: 'done' }], { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) }, tools);
+    await run();
+    expect(log).toEqual(['wc -l numbers.txt', 'tail -n 1 numbers.txt', 'git status --short']);
+    expect(messages.filter((m) => m.role === 'tool').map((r) => r.status)).toEqual(['ok', 'ok', 'skipped', 'ok']);
+  });
+
   it('runs follow-up messages after the agent would stop', async () => {
     const followUps = [userMessage('and now B', 'follow_up')];
     const { run, requests } = setup([{ text: 'A' }, { text: 'B' }], { takeFollowUps: () => followUps.splice(0, 1) });
