@@ -1,6 +1,6 @@
+import { sdkWarningsOnce } from '@beans/core';
 import { render, type Instance } from 'ink';
 import { ChatApp } from './app.js';
-import { sdkWarningsOnce } from '@beans/core';
 import type { ChatController } from './controller.js';
 
 export interface MountOptions {
