@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFakeHost, type FakeHostOptions } from './fake-host.js';
 import { KEY, closeChats, startChat } from './harness.js';
 
@@ -353,8 +353,7 @@ describe('Notification hooks', () => {
     const controller = new ChatController(fake.host, { width: 80, exit: () => undefined, idleNoticeMs: 80 });
     controller.handleKey({ type: 'text', text: 'hi' });
     controller.handleKey({ type: 'key', name: 'enter' });
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(fake.calls.filter((call) => call.startsWith('notify:'))).toEqual(['notify:Beans is waiting for your input']);
+    await vi.waitFor(() => expect(fake.calls.filter((call) => call.startsWith('notify:'))).toEqual(['notify:Beans is waiting for your input']), { timeout: 3_000, interval: 20 });
     controller.dispose();
     fake.cleanup();
   });

@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startPageServer, type PageHandler, type PageServer } from '../../../../test/support/page-server.ts';
 import { createWebFetchTool, WEB_FETCH_CACHE_MS } from '../../src/tools/web-fetch.js';
 import { checkLiteralAddress, guardedLookup, nonPublicRange, PrivateAddressError } from '../../src/tools/web-fetch-address.js';
@@ -96,8 +96,7 @@ describe('web_fetch', () => {
     const tool = createWebFetchTool({ allowPrivateNetwork: true, timeoutMs: 2000 });
     const result = await run(tool, { url: site.url('/r') }, makeContext(makeWorkspace()));
     expect(text(result)).toContain('landed');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(redirectClosed).toBe(true);
+    await vi.waitFor(() => expect(redirectClosed).toBe(true), { timeout: 2_000, interval: 10 });
   });
 
   it('an interrupt (Esc, Ctrl+C) aborts the fetch and reaches the executor as an abort, not a result', async () => {
