@@ -116,4 +116,16 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     await session.waitForText('Exported the conversation to');
     expect(readFileSync(path.join(workspace.dir, file!), 'utf8')).toContain('## Beans\n\nOnly answer.');
   });
+  test('Ctrl+_ undoes typing a word at a time and Ctrl+Y puts back what Ctrl+W cut, in a real terminal', async () => {
+    const { session } = await startBeans([{ text: 'ok' }]);
+    const inputRow = () => session.visible().split('\n').findLast((row) => row.startsWith('› '))?.trimEnd() ?? '';
+    for (const char of 'run the slow tests') session.type(char);
+    await session.waitFor(() => inputRow() === '› run the slow tests', 'the typed prompt');
+    session.press('C-_');
+    await session.waitFor(() => inputRow() === '› run the slow', 'one word undone');
+    session.press('C-w');
+    await session.waitFor(() => inputRow() === '› run the', 'a word cut');
+    session.press('C-a', 'C-y');
+    await session.waitFor(() => inputRow() === '› slow run the', 'the cut word (and its space) put back at the start');
+  });
 });

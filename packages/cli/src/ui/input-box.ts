@@ -9,6 +9,9 @@ import { VimInput } from './vim.js';
 /** What a key in the input box asks the rest of the UI to do. */
 export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' } | { type: 'edit-draft' };
 
+/** How many edits Ctrl+_ can take back. */
+const UNDO_STEPS = 200;
+
 /** A paste this long shows as one line in the transcript. */
 const COLLAPSE_PASTE_LINES = 10;
 const COLLAPSE_PASTE_CHARS = 1000;
@@ -45,6 +48,13 @@ export class InputBox {
   private dismissedCompletionFor?: string;
   /** The previous key was Ctrl+X (the start of Ctrl+X Ctrl+E). */
   private ctrlX = false;
+  /** The text before each edit, for Ctrl+_; typing is one step per word. */
+  private undoSteps: ed.Editor[] = [];
+  /** The last edit was typing a character that may join the word being typed. */
+  private typingWord = false;
+  /** What the last cuts (Ctrl+W, Ctrl+U, Ctrl+K, Alt+Backspace) removed, for Ctrl+Y; cuts in a row join. */
+  private killed = '';
+  private lastKeyCut = false;
   private pathRequest = 0;
 
   constructor(
@@ -65,11 +75,17 @@ export class InputBox {
     if (this.search) return this.searchKey(this.search, event);
     const vimmed = this.vim?.handleKey(event, this.editor, (editor, direction) => this.recall(editor, direction));
     if (vimmed) return this.set(vimmed, this.vim?.mode === 'insert');
+    const afterCut = this.lastKeyCut;
+    this.lastKeyCut = false;
     if (event.type === 'text') {
       this.ctrlX = false;
       this.lastTypedAt = Date.now();
       if (event.paste && (event.text.split('\n').length >= COLLAPSE_PASTE_LINES || event.text.length >= COLLAPSE_PASTE_CHARS)) this.pastes.push(event.text);
-      this.set(ed.insert(this.editor, event.text));
+      // A word and the spaces after it are one undo step; the next word starts another.
+      const typed = !event.paste && [...event.text].length === 1;
+      const joins = typed && this.typingWord && (/\s/.test(event.text) || !/\s$/.test(this.editor.text.slice(0, this.editor.cursor)));
+      this.set(ed.insert(this.editor, event.text), true, joins);
+      this.typingWord = typed;
       return undefined;
     }
     const { completion, editor } = this;
@@ -125,11 +141,15 @@ export class InputBox {
         return this.set(ed.wordRight(editor));
       case 'delete-word-back':
       case 'ctrl-w':
-        return this.set(ed.deleteWordBack(editor));
+        return this.cut(ed.deleteWordBack(editor), afterCut);
       case 'ctrl-u':
-        return this.set(ed.killToLineStart(editor));
+        return this.cut(ed.killToLineStart(editor), afterCut);
       case 'ctrl-k':
-        return this.set(ed.killToLineEnd(editor));
+        return this.cut(ed.killToLineEnd(editor), afterCut);
+      case 'ctrl-y':
+        return this.killed ? this.set(ed.insert(editor, this.killed)) : undefined;
+      case 'undo':
+        return this.undo();
       case 'ctrl-r':
         return void this.openSearch();
       case 'ctrl-g':
@@ -171,6 +191,30 @@ export class InputBox {
     return undefined;
   }
 
+  /** A cut: what it removed is kept for Ctrl+Y, after what the cuts just before it kept. */
+  private cut(next: ed.Editor, afterCut: boolean): undefined {
+    const removed = this.editor.text.length - next.text.length;
+    if (removed > 0) {
+      // A cut backwards ends at the cursor it started from; a cut forwards starts there.
+      const backwards = next.cursor < this.editor.cursor;
+      const text = backwards ? this.editor.text.slice(next.cursor, this.editor.cursor) : this.editor.text.slice(next.cursor, next.cursor + removed);
+      this.killed = afterCut ? (backwards ? text + this.killed : this.killed + text) : text;
+    }
+    this.lastKeyCut = true;
+    return this.set(next);
+  }
+
+  /** Ctrl+_: the text and cursor before the last edit. */
+  private undo(): undefined {
+    const previous = this.undoSteps.pop();
+    if (!previous) return undefined;
+    this.editor = previous;
+    this.typingWord = false;
+    this.updateCompletion();
+    this.changed();
+    return undefined;
+  }
+
   /** Empties the box and returns what was in it, remembered in the history. */
   private take(): InputAction | undefined {
     const text = this.editor.text.trim();
@@ -184,6 +228,7 @@ export class InputBox {
     this.history.add(text);
     this.vim?.reset();
     this.editor = ed.EMPTY_EDITOR;
+    this.undoSteps = [];
     const display = collapsePastes(text, this.pastes);
     this.pastes = [];
     this.changed();
@@ -211,7 +256,13 @@ export class InputBox {
     return recalled === undefined ? editor : ed.editorOf(recalled);
   }
 
-  private set(editor: ed.Editor, complete = true): undefined {
+  /** Every change of the text goes through here; `joinsUndoStep`: typing that continues the word of the last step. */
+  private set(editor: ed.Editor, complete = true, joinsUndoStep = false): undefined {
+    if (editor.text !== this.editor.text && !joinsUndoStep) {
+      this.undoSteps.push(this.editor);
+      if (this.undoSteps.length > UNDO_STEPS) this.undoSteps.shift();
+    }
+    if (!joinsUndoStep) this.typingWord = false;
     this.editor = editor;
     if (complete) this.updateCompletion();
     else this.completion = undefined;

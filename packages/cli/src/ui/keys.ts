@@ -27,6 +27,7 @@ export type KeyName =
   | 'word-left'
   | 'word-right'
   | 'delete-word-back'
+  | 'undo'
   | `ctrl-${string}`;
 
 export type KeyEvent = { type: 'text'; text: string; paste: boolean } | { type: 'key'; name: KeyName };
@@ -101,6 +102,7 @@ function decodeSequence(sequence: string): KeyName | undefined {
   if (kitty && (Number(kitty[2]) - 1) & 4) {
     const char = String.fromCodePoint(Number(kitty[1]));
     if (/^[a-z]$/.test(char)) return `ctrl-${char}`;
+    if (char === '_' || char === '/') return 'undo';
   }
   return undefined;
 }
@@ -116,6 +118,9 @@ function decodeChar(char: string): KeyEvent | undefined {
     case '\x7f':
     case '\b':
       return { type: 'key', name: 'backspace' };
+    // Ctrl+_ (and Ctrl+/ in most terminals): readline's and Claude Code's undo.
+    case '\x1f':
+      return { type: 'key', name: 'undo' };
     default: {
       const code = char.charCodeAt(0);
       if (code < 0x20) return { type: 'key', name: `ctrl-${String.fromCharCode(code + 96)}` };

@@ -26,6 +26,46 @@ describe('the editor keys without a terminal', () => {
   });
 });
 
+describe('undo and yank in the input box (Claude Code and readline keys)', () => {
+  const CTRL_UNDERSCORE = '\x1f';
+  const CTRL_Y = '\x19';
+  const CTRL_W = '\x17';
+  const CTRL_K = '\x0b';
+
+  test('Ctrl+_ takes back the last edits, a word of typing at a time, and brings back a prompt Ctrl+C cleared', async () => {
+    const { chat } = startFakeChat({ turns: [] });
+    await chat.typeKeys('fix the parser');
+    await chat.press(CTRL_UNDERSCORE);
+    expect(inputLine(chat.frame())).toBe('› fix the');
+    await chat.press(CTRL_UNDERSCORE);
+    expect(inputLine(chat.frame())).toBe('› fix');
+    await chat.typeKeys('the lexer');
+    await chat.press(KEY.ctrlC);
+    await chat.waitFor((frame) => inputLine(frame).includes('Ask anything'), 'the cleared input');
+    await chat.press(CTRL_UNDERSCORE);
+    expect(inputLine(chat.frame())).toBe('› fix the lexer');
+    // A paste is one step.
+    await chat.press(KEY.pasteStart);
+    await chat.type(' and tokens');
+    await chat.press(KEY.pasteEnd, CTRL_UNDERSCORE);
+    expect(inputLine(chat.frame())).toBe('› fix the lexer');
+  });
+
+  test('Ctrl+Y puts back what Ctrl+W, Ctrl+U or Ctrl+K cut; cuts in a row join', async () => {
+    const { chat } = startFakeChat({ turns: [] });
+    await chat.type('git commit --amend now');
+    await chat.press(CTRL_W, CTRL_W);
+    expect(inputLine(chat.frame())).toBe('› git commit');
+    await chat.press(KEY.ctrlA);
+    await chat.press(CTRL_Y);
+    expect(inputLine(chat.frame())).toBe('› --amend nowgit commit');
+    await chat.press(KEY.ctrlA, CTRL_K);
+    expect(chat.frame()).not.toContain('nowgit');
+    await chat.press(CTRL_Y);
+    expect(inputLine(chat.frame())).toBe('› --amend nowgit commit');
+  });
+});
+
 describe('vim mode in the chat', () => {
   test('editorMode "vim" starts in insert mode; the footer follows the mode; Enter sends from normal mode', async () => {
     const { chat, fake } = startFakeChat({ turns: [{ chunks: ['sent'] }], display: { editorMode: 'vim' } });

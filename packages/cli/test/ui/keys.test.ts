@@ -51,6 +51,15 @@ describe('key decoding', () => {
     ]);
   });
 
+  test('Ctrl+_ (and Ctrl+/, which most terminals send the same) is undo, also in the kitty protocol', () => {
+    expect(decode('\x1f', '\x1b[95;5u', '\x1b[47;5u', '\x19')).toEqual([
+      { type: 'key', name: 'undo' },
+      { type: 'key', name: 'undo' },
+      { type: 'key', name: 'undo' },
+      { type: 'key', name: 'ctrl-y' },
+    ]);
+  });
+
   test('unknown escape sequences are ignored rather than typed', () => {
     expect(decode('\x1b[I', '\x1b[99~')).toEqual([]);
   });
