@@ -10,6 +10,7 @@ import { CONTEXT_BUILTINS } from './context-command.js';
 import { MCP_BUILTINS } from './mcp-command.js';
 import { LSP_BUILTINS } from './lsp-command.js';
 import { VIM_BUILTINS } from './vim-command.js';
+import { TODOS_BUILTINS } from './todos-view.js';
 import { STATUSLINE_BUILTINS } from './statusline-command.js';
 import { RESUME_BUILTINS } from './resume-command.js';
 import { formatTokens } from './status-line.js';
@@ -203,6 +204,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...MCP_BUILTINS,
   ...LSP_BUILTINS,
   ...VIM_BUILTINS,
+  ...TODOS_BUILTINS,
   ...STATUSLINE_BUILTINS,
   ...RESUME_BUILTINS,
 };

@@ -14,6 +14,7 @@ import { editQuery, movePicker, shownItems, type Picker } from './picker.js';
 import { S, span, type StyledLine } from './styled.js';
 import { TranscriptStore, type Block } from './transcript.js';
 import { taskProgressOf } from './task-view.js';
+import { currentTodos } from './todos-view.js';
 
 export interface ControllerOptions {
   width: number;
@@ -33,6 +34,8 @@ export interface ControllerOptions {
 
 const DOUBLE_CTRL_C_MS = 2000;
 const DOUBLE_ESC_MS = 800;
+/** How long a one-off hint (Ctrl+T with no list) stays under the input. */
+const HINT_MS = 3000;
 /** Claude Code notifies after a minute of waiting for input; so does Beans. */
 export const IDLE_NOTICE_MS = 60_000;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
@@ -51,6 +54,8 @@ export class ChatController {
   picker?: Picker;
   task?: { label: string; startedAt: number; abort: AbortController };
   hint?: { text: string; until: number };
+  /** Ctrl+T: the agent's task list stays above the input. */
+  showTodos = false;
   /** The user's turn from Enter on: its prompt is prepared (commands, @files, hooks) before the agent runs, and Esc stops either. */
   turn?: { startedAt: number; abort: AbortController };
   session: ChatSession;
@@ -276,6 +281,7 @@ export class ChatController {
   private routeKey(event: KeyEvent): void {
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
     if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
+    if (event.type === 'key' && event.name === 'ctrl-t') return this.toggleTodos();
     if (event.type === 'key' && event.name === 'ctrl-z' && this.options.suspend) return this.options.suspend();
     if (event.type === 'key' && event.name === 'ctrl-o') return this.questions.current ? this.printPreview() : void this.toggleToolOutput();
     if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
@@ -339,6 +345,15 @@ export class ChatController {
     else if (this.picker) this.picker = undefined;
     else this.input.setText('');
     this.hint = { text: 'Press Ctrl+C again to exit', until: now + DOUBLE_CTRL_C_MS };
+    this.changed();
+  }
+
+  private toggleTodos(): void {
+    if (!this.showTodos && currentTodos(this.session).length === 0) {
+      this.hint = { text: 'No task list yet: it shows here once the agent plans with todo_write', until: Date.now() + HINT_MS };
+    } else {
+      this.showTodos = !this.showTodos;
+    }
     this.changed();
   }
 

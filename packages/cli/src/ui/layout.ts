@@ -8,6 +8,7 @@ import { renderPicker } from './picker.js';
 import { renderStatus } from './status-line.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
 import { SPINNER } from './tool-view.js';
+import { currentTodos, renderTodosPanel } from './todos-view.js';
 
 export interface Screen {
   width: number;
@@ -66,9 +67,11 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
     : [];
   const activityKept = take(activityRows);
   const queuedKept = take(queued);
+  const todos = controller.showTodos ? currentTodos(controller.session) : [];
+  const todosKept = todos.length > 0 ? take(renderTodosPanel(todos, width, Math.min(12, budget))) : [];
   const transcript = take(controller.transcript.liveLines(frame, now));
 
-  return [...transcript, ...activityKept, ...queuedKept, ...middle, ...input, ...menu, ...hint, ...custom, ...status];
+  return [...transcript, ...activityKept, ...todosKept, ...queuedKept, ...middle, ...input, ...menu, ...hint, ...custom, ...status];
 }
 
 function statusInfo(controller: ChatController) {

@@ -57,6 +57,30 @@ describe('tool lines', () => {
     expect(frame).toContain('☐ Run the suite');
   });
 
+  test('Ctrl+T shows the current task list above the input until pressed again; /todos prints it', async () => {
+    const CTRL_T = '\x14';
+    const plan = (done: number) => ['Read the failing test', 'Fix the parser', 'Run the suite'].map((content, index) => ({ content, status: index < done ? 'completed' : index === done ? 'in_progress' : 'pending' }));
+    const { chat } = startFakeChat({
+      turns: [{ toolCalls: [{ name: 'todo_write', arguments: { todos: plan(0) } }] }, { toolCalls: [{ name: 'todo_write', arguments: { todos: plan(1) } }] }, { chunks: ['planned'] }],
+    });
+    await chat.press(CTRL_T);
+    await chat.waitForText('No task list yet');
+    await chat.submit('plan it');
+    await chat.waitForText('planned');
+    await chat.press(CTRL_T);
+    const shown = await chat.waitForText('Tasks · Ctrl+T hides');
+    // The newest list, right above the input box.
+    const rows = shown.split('\n');
+    const header = rows.findIndex((row) => row.startsWith('Tasks · Ctrl+T hides'));
+    expect(rows.slice(header + 1, header + 4).map((row) => row.trim())).toEqual(['☑ Read the failing test', '◐ Fix the parser', '☐ Run the suite']);
+    expect(rows[header + 4]).toMatch(/^─+$/);
+    await chat.press(CTRL_T);
+    await chat.waitFor((frame) => !frame.includes('Tasks · Ctrl+T hides'), 'the list hidden again');
+    await chat.submit('/todos');
+    const printed = await chat.waitFor((frame) => /^Tasks$/m.test(frame), 'the /todos heading');
+    expect(printed.slice(printed.search(/^Tasks$/m))).toMatch(/^Tasks\n\s+☑ Read the failing test\n\s+◐ Fix the parser\n\s+☐ Run the suite/);
+  });
+
   test('a running shell command spins and shows its output as it comes; Esc marks it interrupted', async () => {
     const { chat } = startFakeChat({ turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'echo started; sleep 5' } }] }, { chunks: ['never'] }] });
     await chat.submit('wait');
