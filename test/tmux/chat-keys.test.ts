@@ -128,4 +128,20 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     session.press('C-a', 'C-y');
     await session.waitFor(() => inputRow() === '› slow run the', 'the cut word (and its space) put back at the start');
   });
+  test('Ctrl+T shows the task list above the input and hides it again', async () => {
+    const todos = [
+      { content: 'Read the failing test', status: 'completed' },
+      { content: 'Fix the parser', status: 'in_progress' },
+    ];
+    const { session } = await startBeans([{ toolCalls: [{ name: 'todo_write', args: { todos } }] }, { text: 'Planned.' }]);
+    await session.submit('plan the fix');
+    await session.waitForText('Planned.');
+    session.press('C-t');
+    const shown = await session.waitFor((screen) => screen.includes('Tasks · Ctrl+T hides'), 'the task panel');
+    const rows = shown.split('\n');
+    const header = rows.findIndex((row) => row.startsWith('Tasks · Ctrl+T hides'));
+    expect(rows.slice(header + 1, header + 3).map((row) => row.trim())).toEqual(['☑ Read the failing test', '◐ Fix the parser']);
+    session.press('C-t');
+    await session.waitFor((screen) => !screen.includes('Tasks · Ctrl+T hides'), 'the panel gone');
+  });
 });
