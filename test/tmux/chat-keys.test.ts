@@ -144,4 +144,16 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     session.press('C-t');
     await session.waitFor((screen) => !screen.includes('Tasks · Ctrl+T hides'), 'the panel gone');
   });
+  test('Alt+M cycles the mode and Ctrl+S stashes the draft until the next prompt is sent, in a real terminal', async () => {
+    const { session } = await startBeans([{ text: 'Checked.' }]);
+    session.press('M-m');
+    await session.waitForText('auto-edit on');
+    session.type('the long request');
+    await session.waitForText('› the long request');
+    session.press('C-s');
+    await session.waitForText('Stashed the draft');
+    await session.submit('check first');
+    await session.waitForText('Checked.');
+    await session.waitFor((screen) => screen.split('\n').some((row) => row.trimEnd() === '› the long request') && !screen.includes('Stashed the draft'), 'the draft back');
+  });
 });

@@ -56,6 +56,8 @@ export class ChatController {
   hint?: { text: string; until: number };
   /** Ctrl+T: the agent's task list stays above the input. */
   showTodos = false;
+  /** The thinking level Alt+T turned off (undefined inside: the provider's default). */
+  private thinkingBeforeOff?: { level: ChatSession['thinking'] };
   /** The user's turn from Enter on: its prompt is prepared (commands, @files, hooks) before the agent runs, and Esc stops either. */
   turn?: { startedAt: number; abort: AbortController };
   session: ChatSession;
@@ -284,7 +286,10 @@ export class ChatController {
     if (event.type === 'key' && event.name === 'ctrl-t') return this.toggleTodos();
     if (event.type === 'key' && event.name === 'ctrl-z' && this.options.suspend) return this.options.suspend();
     if (event.type === 'key' && event.name === 'ctrl-o') return this.questions.current ? this.printPreview() : void this.toggleToolOutput();
-    if (event.type === 'key' && event.name === 'shift-tab' && !this.questions.current) return this.cycleMode();
+    // Alt+M, Alt+P, Alt+T: Claude Code's keys for the mode, the model picker and thinking.
+    if (event.type === 'key' && (event.name === 'shift-tab' || event.name === 'alt-m') && !this.questions.current) return this.cycleMode();
+    if (event.type === 'key' && event.name === 'alt-p' && !this.questions.current && !this.picker) return this.pickModel();
+    if (event.type === 'key' && event.name === 'alt-t') return this.toggleThinking();
     if (event.type === 'key' && event.name === 'ctrl-v' && !this.questions.current && !this.picker) return void this.pasteImage();
     // Ctrl+B while a foreground shell command runs moves it to the background (otherwise: cursor left).
     if (event.type === 'key' && event.name === 'ctrl-b' && !this.questions.current && this.host.backgroundTasks?.moveForegroundToBackground()) return;
@@ -345,6 +350,31 @@ export class ChatController {
     else if (this.picker) this.picker = undefined;
     else this.input.setText('');
     this.hint = { text: 'Press Ctrl+C again to exit', until: now + DOUBLE_CTRL_C_MS };
+    this.changed();
+  }
+
+  /** Alt+P: the /model picker; the draft in the input stays as it is. */
+  private pickModel(): void {
+    if (this.busy) {
+      this.hint = { text: 'Alt+P picks a model once the agent is idle (Esc stops it)', until: Date.now() + HINT_MS };
+      return this.changed();
+    }
+    void Promise.resolve(findBuiltin('model')?.run?.('', this.commandContext()))
+      .then(() => this.refreshFooter())
+      .catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+  }
+
+  /** Alt+T: thinking off, or back on at the level it had before (medium if it started off). */
+  private toggleThinking(): void {
+    const session = this.session;
+    if (session.thinking !== 'off') {
+      this.thinkingBeforeOff = { level: session.thinking };
+      session.thinking = 'off';
+      this.transcript.note('info', 'Thinking off from the next request on (Alt+T turns it on).');
+    } else {
+      session.thinking = this.thinkingBeforeOff ? this.thinkingBeforeOff.level : 'medium';
+      this.transcript.note('info', `Thinking on (${session.thinking ?? "the provider's default"}) from the next request on.`);
+    }
     this.changed();
   }
 

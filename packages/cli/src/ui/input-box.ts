@@ -42,6 +42,8 @@ export class InputBox {
   vim?: VimInput;
   /** When the user last typed a character; Enter resets it. */
   lastTypedAt = 0;
+  /** A draft Ctrl+S put aside; it comes back once the next prompt is sent (Claude Code's prompt stash). */
+  stashed?: string;
   private readonly history: ed.History;
   /** Large pastes in the text being typed, collapsed in the transcript when it is sent. */
   private pastes: string[] = [];
@@ -50,7 +52,7 @@ export class InputBox {
   private ctrlX = false;
   /** The text before each edit, for Ctrl+_; typing is one step per word. */
   private undoSteps: ed.Editor[] = [];
-  /** The last edit was typing a character that may join the word being typed. */
+  /** The last edit was typing, which the next typed character may join. */
   private typingWord = false;
   /** What the last cuts (Ctrl+W, Ctrl+U, Ctrl+K, Alt+Backspace) removed, for Ctrl+Y; cuts in a row join. */
   private killed = '';
@@ -81,11 +83,8 @@ export class InputBox {
       this.ctrlX = false;
       this.lastTypedAt = Date.now();
       if (event.paste && (event.text.split('\n').length >= COLLAPSE_PASTE_LINES || event.text.length >= COLLAPSE_PASTE_CHARS)) this.pastes.push(event.text);
-      // A word and the spaces after it are one undo step; the next word starts another.
-      const typed = !event.paste && [...event.text].length === 1;
-      const joins = typed && this.typingWord && (/\s/.test(event.text) || !/\s$/.test(this.editor.text.slice(0, this.editor.cursor)));
-      this.set(ed.insert(this.editor, event.text), true, joins);
-      this.typingWord = typed;
+      if (event.paste) return this.set(ed.insert(this.editor, event.text));
+      this.type(event.text);
       return undefined;
     }
     const { completion, editor } = this;
@@ -148,6 +147,8 @@ export class InputBox {
         return this.cut(ed.killToLineEnd(editor), afterCut);
       case 'ctrl-y':
         return this.killed ? this.set(ed.insert(editor, this.killed)) : undefined;
+      case 'ctrl-s':
+        return this.stash();
       case 'undo':
         return this.undo();
       case 'ctrl-r':
@@ -191,6 +192,28 @@ export class InputBox {
     return undefined;
   }
 
+  /**
+   * Typed text, however the terminal batched the keys: a word and the spaces after it are one undo
+   * step, and the next word starts another.
+   */
+  private type(text: string): void {
+    let editor = this.editor;
+    for (const char of text) {
+      const before = editor.text.slice(0, editor.cursor);
+      const startsWord = !/\s/.test(char) && (before === '' || /\s$/.test(before));
+      if (!this.typingWord || startsWord) this.remember(editor);
+      this.typingWord = true;
+      editor = ed.insert(editor, char);
+    }
+    this.set(editor, true, true);
+    this.typingWord = true;
+  }
+
+  private remember(editor: ed.Editor): void {
+    this.undoSteps.push(editor);
+    if (this.undoSteps.length > UNDO_STEPS) this.undoSteps.shift();
+  }
+
   /** A cut: what it removed is kept for Ctrl+Y, after what the cuts just before it kept. */
   private cut(next: ed.Editor, afterCut: boolean): undefined {
     const removed = this.editor.text.length - next.text.length;
@@ -202,6 +225,15 @@ export class InputBox {
     }
     this.lastKeyCut = true;
     return this.set(next);
+  }
+
+  /** Ctrl+S: the draft goes aside (a stashed one comes back in its place, so nothing is lost). */
+  private stash(): undefined {
+    const draft = this.editor.text;
+    if (!draft.trim() && this.stashed === undefined) return undefined;
+    const back = this.stashed ?? '';
+    this.stashed = draft.trim() ? draft : undefined;
+    return this.set(ed.editorOf(back));
   }
 
   /** Ctrl+_: the text and cursor before the last edit. */
@@ -227,7 +259,8 @@ export class InputBox {
     }
     this.history.add(text);
     this.vim?.reset();
-    this.editor = ed.EMPTY_EDITOR;
+    this.editor = this.stashed === undefined ? ed.EMPTY_EDITOR : ed.editorOf(this.stashed);
+    this.stashed = undefined;
     this.undoSteps = [];
     const display = collapsePastes(text, this.pastes);
     this.pastes = [];
@@ -256,13 +289,12 @@ export class InputBox {
     return recalled === undefined ? editor : ed.editorOf(recalled);
   }
 
-  /** Every change of the text goes through here; `joinsUndoStep`: typing that continues the word of the last step. */
-  private set(editor: ed.Editor, complete = true, joinsUndoStep = false): undefined {
-    if (editor.text !== this.editor.text && !joinsUndoStep) {
-      this.undoSteps.push(this.editor);
-      if (this.undoSteps.length > UNDO_STEPS) this.undoSteps.shift();
+  /** Every change of the text goes through here; `undoRecorded`: typing, which keeps its own undo steps. */
+  private set(editor: ed.Editor, complete = true, undoRecorded = false): undefined {
+    if (!undoRecorded) {
+      if (editor.text !== this.editor.text) this.remember(this.editor);
+      this.typingWord = false;
     }
-    if (!joinsUndoStep) this.typingWord = false;
     this.editor = editor;
     if (complete) this.updateCompletion();
     else this.completion = undefined;

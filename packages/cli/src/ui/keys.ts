@@ -28,7 +28,8 @@ export type KeyName =
   | 'word-right'
   | 'delete-word-back'
   | 'undo'
-  | `ctrl-${string}`;
+  | `ctrl-${string}`
+  | `alt-${string}`;
 
 export type KeyEvent = { type: 'text'; text: string; paste: boolean } | { type: 'key'; name: KeyName };
 
@@ -78,6 +79,9 @@ const SEQUENCES: Record<string, KeyName> = {
 function decodeSequence(sequence: string): KeyName | undefined {
   const known = SEQUENCES[sequence];
   if (known) return known;
+  // Alt+letter (Option as Meta on macOS): ESC then the letter.
+  const alt = /^\x1b([a-z])$/.exec(sequence);
+  if (alt) return `alt-${alt[1]}`;
   // Arrows with modifiers: ESC[1;<mod>X. Ctrl or Alt moves by word; Shift is ignored.
   const arrow = /^\x1b\[1;(\d+)([ABCDHF])$/.exec(sequence);
   if (arrow) {
@@ -99,10 +103,15 @@ function decodeSequence(sequence: string): KeyName | undefined {
   }
   // Kitty keyboard protocol: ESC[<code>;<mod>u, e.g. Ctrl+C as ESC[99;5u.
   const kitty = /^\x1b\[(\d+);(\d+)u$/.exec(sequence);
-  if (kitty && (Number(kitty[2]) - 1) & 4) {
+  if (kitty) {
+    const modifiers = Number(kitty[2]) - 1;
     const char = String.fromCodePoint(Number(kitty[1]));
-    if (/^[a-z]$/.test(char)) return `ctrl-${char}`;
-    if (char === '_' || char === '/') return 'undo';
+    if (modifiers & 4) {
+      if (/^[a-z]$/.test(char)) return `ctrl-${char}`;
+      if (char === '_' || char === '/') return 'undo';
+    } else if (modifiers & 2 && /^[a-z]$/.test(char)) {
+      return char === 'b' ? 'word-left' : char === 'f' ? 'word-right' : `alt-${char}`;
+    }
   }
   return undefined;
 }

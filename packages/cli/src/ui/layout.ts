@@ -67,11 +67,13 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
     : [];
   const activityKept = take(activityRows);
   const queuedKept = take(queued);
+  const stashed = controller.input.stashed;
+  const stashKept = stashed === undefined ? [] : take([truncateLine([span('Stashed the draft (back after your next prompt, or Ctrl+S now): ', S.dim), span(stashed.replace(/\s+/g, ' '), S.dim)], width)]);
   const todos = controller.showTodos ? currentTodos(controller.session) : [];
   const todosKept = todos.length > 0 ? take(renderTodosPanel(todos, width, Math.min(12, budget))) : [];
   const transcript = take(controller.transcript.liveLines(frame, now));
 
-  return [...transcript, ...activityKept, ...todosKept, ...queuedKept, ...middle, ...input, ...menu, ...hint, ...custom, ...status];
+  return [...transcript, ...activityKept, ...todosKept, ...queuedKept, ...stashKept, ...middle, ...input, ...menu, ...hint, ...custom, ...status];
 }
 
 function statusInfo(controller: ChatController) {

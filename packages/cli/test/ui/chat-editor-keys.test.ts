@@ -51,6 +51,16 @@ describe('undo and yank in the input box (Claude Code and readline keys)', () =>
     expect(inputLine(chat.frame())).toBe('› fix the lexer');
   });
 
+  test('typing that arrives in one read (a fast typist, a slow link) still undoes a word at a time', async () => {
+    const { chat } = startFakeChat({ turns: [] });
+    await chat.type('run the slow');
+    await chat.type(' tests');
+    await chat.press(CTRL_UNDERSCORE);
+    expect(inputLine(chat.frame())).toBe('› run the slow');
+    await chat.press(CTRL_UNDERSCORE);
+    expect(inputLine(chat.frame())).toBe('› run the');
+  });
+
   test('Ctrl+Y puts back what Ctrl+W, Ctrl+U or Ctrl+K cut; cuts in a row join', async () => {
     const { chat } = startFakeChat({ turns: [] });
     await chat.type('git commit --amend now');

@@ -60,6 +60,16 @@ describe('key decoding', () => {
     ]);
   });
 
+  test('Alt+letter is ESC and the letter (or the kitty protocol with Alt); Alt+B and Alt+F stay word motions', () => {
+    expect(decode('\x1bm', '\x1bp', '\x1b[116;3u', '\x1bb', '\x1b[102;3u')).toEqual([
+      { type: 'key', name: 'alt-m' },
+      { type: 'key', name: 'alt-p' },
+      { type: 'key', name: 'alt-t' },
+      { type: 'key', name: 'word-left' },
+      { type: 'key', name: 'word-right' },
+    ]);
+  });
+
   test('unknown escape sequences are ignored rather than typed', () => {
     expect(decode('\x1b[I', '\x1b[99~')).toEqual([]);
   });
