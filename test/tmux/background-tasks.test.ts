@@ -41,6 +41,32 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     expect(after).not.toContain('task running');
   });
 
+  test('Ctrl+X Ctrl+K twice within 3 s stops every background task (Claude Code\'s key); once only asks', async () => {
+    const marker = `${Date.now() % 100000}`;
+    const server = await startScriptedOllama({
+      turns: [
+        { toolCalls: [{ name: 'shell', args: { command: `sleep 6${marker}`, run_in_background: true } }, { name: 'shell', args: { command: `sleep 7${marker}`, run_in_background: true } }] },
+        { text: 'Both run.' },
+      ],
+    });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything', 15_000);
+    await session.submit('start both');
+    await session.waitForText('2 tasks running');
+    session.type('draft stays');
+    session.press('C-x', 'C-k');
+    await session.waitForText('Ctrl+X Ctrl+K again to stop 2 background tasks');
+    expect(processesMatching(`sleep 6${marker}`)).toHaveLength(1);
+    session.press('C-x', 'C-k');
+    await session.waitForText('Stopped 2 background tasks: bg-1, bg-2.');
+    for (let i = 0; i < 100 && processesMatching(`${marker}`).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(processesMatching(`sleep 6${marker}`)).toEqual([]);
+    expect(processesMatching(`sleep 7${marker}`)).toEqual([]);
+    expect(session.visible()).toContain('› draft stays');
+  });
+
   test('leaving chat says which tasks it stops, and stops them', async () => {
     const marker = `${Date.now() % 100000}`;
     const server = await startScriptedOllama({

@@ -36,6 +36,8 @@ const DOUBLE_CTRL_C_MS = 2000;
 const DOUBLE_ESC_MS = 800;
 /** How long a one-off hint (Ctrl+T with no list) stays under the input. */
 const HINT_MS = 3000;
+/** Ctrl+X Ctrl+K stops every background task when pressed again within this time (as Claude Code). */
+const STOP_ALL_CONFIRM_MS = 3000;
 /** Claude Code notifies after a minute of waiting for input; so does Beans. */
 export const IDLE_NOTICE_MS = 60_000;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
@@ -56,6 +58,8 @@ export class ChatController {
   hint?: { text: string; until: number };
   /** Ctrl+T: the agent's task list stays above the input. */
   showTodos = false;
+  /** When Ctrl+X Ctrl+K last asked to be pressed again. */
+  private stopAllAskedAt = 0;
   /** The thinking level Alt+T turned off (undefined inside: the provider's default). */
   private thinkingBeforeOff?: { level: ChatSession['thinking'] };
   /** The user's turn from Enter on: its prompt is prepared (commands, @files, hooks) before the agent runs, and Esc stops either. */
@@ -299,6 +303,7 @@ export class ChatController {
     if (action?.type === 'submit') this.submit(action.text, action.display);
     else if (action?.type === 'exit') this.exit(0);
     else if (action?.type === 'edit-draft') this.editDraft();
+    else if (action?.type === 'stop-background') this.stopBackground();
     else if (action?.type === 'escape') {
       if (this.task) this.task.abort.abort();
       else if (this.running) this.interrupt();
@@ -374,6 +379,27 @@ export class ChatController {
     } else {
       session.thinking = this.thinkingBeforeOff ? this.thinkingBeforeOff.level : 'medium';
       this.transcript.note('info', `Thinking on (${session.thinking ?? "the provider's default"}) from the next request on.`);
+    }
+    this.changed();
+  }
+
+  /** Ctrl+X Ctrl+K twice within 3 s: stops every running background task (commands and agents). */
+  private stopBackground(): void {
+    const tasks = this.host.backgroundTasks;
+    const running = tasks?.list().filter((task) => task.state === 'running') ?? [];
+    const now = Date.now();
+    if (!tasks || running.length === 0) {
+      this.hint = { text: 'No background task is running', until: now + HINT_MS };
+    } else if (now - this.stopAllAskedAt > STOP_ALL_CONFIRM_MS) {
+      this.stopAllAskedAt = now;
+      this.hint = { text: `Ctrl+X Ctrl+K again to stop ${running.length} background task${running.length === 1 ? '' : 's'}`, until: now + STOP_ALL_CONFIRM_MS };
+    } else {
+      this.stopAllAskedAt = 0;
+      this.hint = undefined;
+      void tasks
+        .killAll()
+        .then((stopped) => this.transcript.note('info', `Stopped ${stopped.length} background task${stopped.length === 1 ? '' : 's'}: ${stopped.map((task) => task.id).join(', ')}.`))
+        .catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
     }
     this.changed();
   }

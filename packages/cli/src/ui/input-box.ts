@@ -7,7 +7,7 @@ import type { KeyEvent } from './keys.js';
 import { VimInput } from './vim.js';
 
 /** What a key in the input box asks the rest of the UI to do. */
-export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' } | { type: 'edit-draft' };
+export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' } | { type: 'edit-draft' } | { type: 'stop-background' };
 
 /** How many edits Ctrl+_ can take back. */
 const UNDO_STEPS = 200;
@@ -92,6 +92,7 @@ export class InputBox {
     const afterCtrlX = this.ctrlX;
     this.ctrlX = event.name === 'ctrl-x';
     if (afterCtrlX && event.name === 'ctrl-e') return { type: 'edit-draft' };
+    if (afterCtrlX && event.name === 'ctrl-k') return { type: 'stop-background' };
     switch (event.name) {
       case 'enter':
         if (completion) {
