@@ -38,10 +38,11 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
   test('/help lists the commands with descriptions', async () => {
     const { session } = await startBeans([{ text: 'unused' }]);
     await session.submit('/help');
-    const screen = await session.waitForText('Keys:');
-    for (const name of ['help', 'profile', 'sop', 'clear', 'exit', 'model', 'agents', 'skills', 'tools', 'cost', 'resume', 'compact']) {
+    const screen = await session.waitFor((text) => /^Keys$/m.test(text) && text.includes('Ctrl+C twice, Ctrl+D'), 'the keys at the end');
+    for (const name of ['help', 'profile', 'sop', 'clear', 'exit', 'model', 'agents', 'skills', 'tools', 'cost', 'resume', 'compact', 'todos']) {
       expect(screen).toMatch(new RegExp(`^\\s+/${name}\\b.*\\S`, 'm'));
     }
+    expect(screen).toMatch(/^\s+Ctrl\+_\s+undo$/m);
   });
 
   test('a write asks first and lands after y', async () => {

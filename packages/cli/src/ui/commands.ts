@@ -11,6 +11,7 @@ import { MCP_BUILTINS } from './mcp-command.js';
 import { LSP_BUILTINS } from './lsp-command.js';
 import { VIM_BUILTINS } from './vim-command.js';
 import { TODOS_BUILTINS } from './todos-view.js';
+import { KEYS_HELP } from './keys-help.js';
 import { STATUSLINE_BUILTINS } from './statusline-command.js';
 import { RESUME_BUILTINS } from './resume-command.js';
 import { formatTokens } from './status-line.js';
@@ -31,7 +32,7 @@ const BUILTINS: Record<string, Builtin> = {
         if (commands.length === 0) continue;
         out.push(heading(title), ...table(commands.map((command) => ({ name: label(command), description: command.description })), width, ''));
       }
-      out.push(...wrapSpans([span('Keys: ', S.bold), span('Enter send · \\ or Alt+Enter new line · ↑↓ history · Ctrl+R search history · Ctrl+G edit in $EDITOR · Tab complete · Esc interrupt · Shift+Tab or Alt+M mode · Alt+P model · Alt+T thinking · Ctrl+T task list · Ctrl+O expand the last tool · Ctrl+_ undo · Ctrl+Y paste the last cut · Ctrl+S stash the draft · Ctrl+B background · Ctrl+X Ctrl+K stop background tasks · Ctrl+L redraw · Ctrl+Z suspend · /vim vim keys · !cmd shell · Ctrl+C twice exit', S.dim)], width, { continuation: [span('      ')] }));
+      out.push(heading('Keys'), ...table([...KEYS_HELP], width, '', true));
       print(out);
     },
   },

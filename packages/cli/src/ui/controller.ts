@@ -58,6 +58,8 @@ export class ChatController {
   hint?: { text: string; until: number };
   /** Ctrl+T: the agent's task list stays above the input. */
   showTodos = false;
+  /** `?` on an empty input: the keys are listed under it until the next key. */
+  showKeys = false;
   /** When Ctrl+X Ctrl+K last asked to be pressed again. */
   private stopAllAskedAt = 0;
   /** The thinking level Alt+T turned off (undefined inside: the provider's default). */
@@ -285,6 +287,14 @@ export class ChatController {
   handleKey = (event: KeyEvent): void => this.clock.batch(() => this.routeKey(event));
 
   private routeKey(event: KeyEvent): void {
+    if (this.showKeys) {
+      this.showKeys = false;
+      this.changed();
+      if (event.type === 'text' && event.text === '?') return;
+    } else if (event.type === 'text' && event.text === '?' && !event.paste && this.input.editor.text === '' && !this.questions.current && !this.picker && !this.input.search) {
+      this.showKeys = true;
+      return this.changed();
+    }
     if (event.type === 'key' && event.name === 'ctrl-c') return this.ctrlC();
     if (event.type === 'key' && event.name === 'ctrl-l') return this.redraw();
     if (event.type === 'key' && event.name === 'ctrl-t') return this.toggleTodos();

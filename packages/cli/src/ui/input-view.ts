@@ -4,6 +4,9 @@ import { S, span, truncateLine, wrapSpans, type SpanStyle, type StyledLine } fro
 const PROMPT: SpanStyle = { color: 'cyan', bold: true };
 const CURSOR: SpanStyle = { inverse: true };
 
+/** What the empty input box says (the first frame draws it too, before the chat loads). */
+export const INPUT_PLACEHOLDER = 'Ask anything · / for commands · @ for files · ? for keys';
+
 export interface InputViewOptions {
   width: number;
   maxRows: number;

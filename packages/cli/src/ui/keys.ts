@@ -186,7 +186,10 @@ export class KeyDecoder {
     return this.decodeRun(raw);
   }
 
-  /** Several characters in one read: text, with backspaces kept as keys (held-down Backspace). */
+  /**
+   * Several characters in one read: text, with backspaces and other control keys kept as keys
+   * (held-down Backspace or Ctrl+W, Ctrl+X Ctrl+K pressed fast or sent together).
+   */
   private decodeRun(raw: string): KeyEvent[] {
     const out: KeyEvent[] = [];
     let text = '';
@@ -196,9 +199,9 @@ export class KeyDecoder {
       text = '';
     };
     for (const char of raw) {
-      if (char === '\x7f' || char === '\b') {
+      if (char === '\x7f' || (char < ' ' && char !== '\r' && char !== '\n' && char !== '\t')) {
         flush();
-        out.push({ type: 'key', name: 'backspace' });
+        out.push(decodeChar(char)!);
       } else {
         if (char === '\r' || char === '\n') multiline = true;
         text += char;

@@ -3,7 +3,8 @@ import { renderCompletion } from './completion.js';
 import { renderConfirm } from './confirm-view.js';
 import type { ChatController } from './controller.js';
 import { renderHistorySearch } from './history-search.js';
-import { renderInput } from './input-view.js';
+import { INPUT_PLACEHOLDER, renderInput } from './input-view.js';
+import { renderKeysHelp } from './keys-help.js';
 import { renderPicker } from './picker.js';
 import { renderStatus } from './status-line.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
@@ -50,10 +51,11 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
     input = take(renderHistorySearch(controller.input.search, width, Math.max(3, Math.min(budget - 1, 12))));
     input = [...take([[span('─'.repeat(width), S.gray)]]), ...input];
   } else {
-    const placeholder = controller.running ? 'Type to queue a message for the agent · Esc interrupts' : 'Ask anything · / for commands · @ for files';
+    const placeholder = controller.running ? 'Type to queue a message for the agent · Esc interrupts' : INPUT_PLACEHOLDER;
     input = take(renderInput(controller.input.editor, { width, maxRows: Math.min(10, Math.max(1, Math.floor(budget / 3))), placeholder }));
     input = [...take([[span('─'.repeat(width), S.gray)]]), ...input];
     if (controller.input.completion) menu = take(renderCompletion(controller.input.completion, width, Math.min(6, Math.max(0, budget - 2))));
+    else if (controller.showKeys) menu = take(renderKeysHelp(width, Math.max(0, budget - 2)));
   }
 
   const queued: StyledLine[] = [];

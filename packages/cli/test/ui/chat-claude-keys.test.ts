@@ -57,4 +57,20 @@ describe("Claude Code's Alt keys and Ctrl+S in the chat", () => {
     await chat.waitFor((frame) => inputLine(frame) === '› a long refactoring request', 'the stashed draft back');
     expect(fake.prompts).toEqual(['check a.txt first']);
   });
+
+  test('? on an empty input lists the keys under it until the next key; elsewhere it is typed', async () => {
+    const { chat } = startFakeChat({ turns: [{ chunks: ['hi'] }] });
+    await chat.waitForText('? for keys');
+    await chat.type('?');
+    const shown = await chat.waitForText('Ctrl+_');
+    const rows = shown.split('\n');
+    const input = rows.findLastIndex((row) => row.startsWith('› '));
+    expect(rows.slice(input + 1).join('\n')).toMatch(/Alt\+P\s+pick a model/);
+    expect(inputLine(shown)).toContain('Ask anything');
+    await chat.type('w');
+    await chat.waitFor((frame) => !frame.includes('pick a model'), 'the key list to close');
+    expect(inputLine(chat.frame())).toBe('› w');
+    await chat.type('hy?');
+    expect(inputLine(chat.frame())).toBe('› why?');
+  });
 });

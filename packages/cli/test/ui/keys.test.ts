@@ -32,6 +32,16 @@ describe('key decoding', () => {
     expect(decode('two\rlines\r')).toEqual([{ type: 'text', text: 'two\nlines\n', paste: true }]);
   });
 
+  test('control keys that arrive together in one read stay keys (Ctrl+X Ctrl+K, held-down Ctrl+W)', () => {
+    expect(decode('\x18\x0b', 'ab\x17\x17')).toEqual([
+      { type: 'key', name: 'ctrl-x' },
+      { type: 'key', name: 'ctrl-k' },
+      { type: 'text', text: 'ab', paste: false },
+      { type: 'key', name: 'ctrl-w' },
+      { type: 'key', name: 'ctrl-w' },
+    ]);
+  });
+
   test('held-down Backspace arriving in one read still deletes', () => {
     expect(decode('\x7f\x7f')).toEqual([
       { type: 'key', name: 'backspace' },

@@ -35,6 +35,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'copy',
   'thinking',
   'vim',
+  'todos',
 ];
 
 export interface SlashInput {
