@@ -207,7 +207,6 @@ export class InputBox {
       editor = ed.insert(editor, char);
     }
     this.set(editor, true, true);
-    this.typingWord = true;
   }
 
   private remember(editor: ed.Editor): void {
