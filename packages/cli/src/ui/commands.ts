@@ -12,6 +12,7 @@ import { LSP_BUILTINS } from './lsp-command.js';
 import { VIM_BUILTINS } from './vim-command.js';
 import { TODOS_BUILTINS } from './todos-view.js';
 import { KEYS_HELP } from './keys-help.js';
+import { BTW_BUILTINS } from './btw-command.js';
 import { STATUSLINE_BUILTINS } from './statusline-command.js';
 import { RESUME_BUILTINS } from './resume-command.js';
 import { formatTokens } from './status-line.js';
@@ -206,6 +207,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...LSP_BUILTINS,
   ...VIM_BUILTINS,
   ...TODOS_BUILTINS,
+  ...BTW_BUILTINS,
   ...STATUSLINE_BUILTINS,
   ...RESUME_BUILTINS,
 };

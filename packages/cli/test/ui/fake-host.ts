@@ -2,6 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  collectStream,
   ChatSession,
   ToolRegistry,
   builtinPromptMessage,
@@ -95,9 +96,8 @@ export function createFakeHost(options: FakeHostOptions) {
       { name: 'fake-model', provider: 'fake', contextWindow: 8000 },
       { name: 'fake-large', provider: 'fake', contextWindow: 128000 },
     ],
-    chat: async () => {
-      throw new Error('not used');
-    },
+    // One-off requests (/btw, /compact) are the same script, collected.
+    chat: (request) => collectStream(client.chatStream(request)),
     async *chatStream(request: ChatRequest): AsyncIterable<StreamEvent> {
       requests.push(structuredClone({ ...request, signal: undefined }));
       const turn = options.turns[Math.min(requests.length - 1, options.turns.length - 1)]!;

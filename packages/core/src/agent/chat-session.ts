@@ -5,7 +5,9 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { createToolSessionState, type ToolContext, type ToolSessionState } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { runAgentLoop } from './agent-loop.js';
+import { convertToLlm } from './convert.js';
 import type { LoopDetectionOptions } from './loop-detector.js';
+import { askSideQuestion, settledMessages, type SideAnswer } from './side-question.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage, subagentUsage, type SpendFn } from './usage.js';
 import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, UsageTotals, UserMessage } from './types.js';
@@ -240,6 +242,24 @@ export class ChatSession {
   }
 
   /** Announces an event that happened outside the loop (compaction, handoff notes) to listeners. */
+  /**
+   * `/btw`: a question aside from the task, answered from the conversation with no tools run; neither
+   * the question nor the answer is kept. The request is the one the loop would send next (system
+   * prompt, tools, thinking, cache key), so the provider's prompt cache serves the conversation, and
+   * it may run while the agent works (without the step in flight). Its usage counts like any request's.
+   */
+  async askAside(question: string, signal: AbortSignal): Promise<SideAnswer> {
+    const history = this.isRunning ? settledMessages(this.messages) : this.messages;
+    const outcome = await askSideQuestion(
+      this.client,
+      { model: this.model, system: this.systemPrompt, tools: this.tools.declarations(), signal, cacheKey: this.id, ...(this.thinking !== undefined ? { thinking: this.thinking } : {}) },
+      (this.options.convertToLlm ?? convertToLlm)(history),
+      question,
+    );
+    if (outcome.usage) this.emit({ type: 'usage', usage: outcome.usage, model: this.model, purpose: 'side-question' });
+    return outcome;
+  }
+
   emit(event: AgentEvent): void {
     this.dispatch(event);
   }

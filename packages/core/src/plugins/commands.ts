@@ -36,6 +36,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'thinking',
   'vim',
   'todos',
+  'btw',
 ];
 
 export interface SlashInput {
