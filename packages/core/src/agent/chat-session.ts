@@ -241,7 +241,6 @@ export class ChatSession {
     this.dispatch({ type: 'message_end', message });
   }
 
-  /** Announces an event that happened outside the loop (compaction, handoff notes) to listeners. */
   /**
    * `/btw`: a question aside from the task, answered from the conversation with no tools run; neither
    * the question nor the answer is kept. The request is the one the loop would send next (system
@@ -260,6 +259,7 @@ export class ChatSession {
     return outcome;
   }
 
+  /** Announces an event that happened outside the loop (compaction, handoff notes) to listeners. */
   emit(event: AgentEvent): void {
     this.dispatch(event);
   }
