@@ -1,4 +1,4 @@
-import { trackProcessGroup, untrackProcessGroup } from '../tools/process-tree.js';
+import { sweepAtExit, trackProcessGroup, untrackProcessGroup } from '../tools/process-tree.js';
 import { builtin } from '../node-builtins.js';
 
 /** What one hook process did. Never thrown: a hook that fails is data. */
@@ -35,6 +35,7 @@ export function runHookCommand(command: string, options: RunCommandOptions): Pro
   const started = performance.now();
   return new Promise((resolve) => {
     let child;
+    sweepAtExit();
     try {
       child = builtin('node:child_process').spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Diagnostic, InitializeParams, InitializeResult, PublishDiagnosticsParams, ServerCapabilities } from 'vscode-languageserver-protocol';
-import { killProcessGroup, newRunTag, RUN_TAG_VARIABLE, trackProcessGroup, untrackProcessGroup } from '../tools/process-tree.js';
+import { killProcessGroup, newRunTag, RUN_TAG_VARIABLE, sweepAtExit, trackProcessGroup, untrackProcessGroup } from '../tools/process-tree.js';
 import { commandLineOf, type LspServerDeclaration } from './declarations.js';
 import { builtin } from '../node-builtins.js';
 
@@ -104,6 +104,7 @@ export class RunningServer {
    */
   static async start(options: ServerStartOptions): Promise<RunningServer> {
     const { declaration } = options;
+    sweepAtExit();
     const child = builtin('node:child_process').spawn(declaration.command, declaration.args, {
       cwd: options.root,
       // Its own process group, stopped with everything it starts (tsserver, typings installer); the

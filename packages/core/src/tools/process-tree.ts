@@ -27,16 +27,24 @@ export function newKeptRunTag(): string {
 
 export function trackProcessGroup(pgid: number): void {
   liveGroups.add(pgid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // On exit, and also when a signal ends Beans with no handler of its own installed yet (SIGINT
-    // or SIGTERM while the session is being built): signal-exit then stops these and re-raises it.
-    onExit(() => {
-      for (const group of liveGroups) signalGroup(group, 'SIGKILL');
-      // Whatever any command of this process started and left behind (setsid, nohup).
-      for (const pid of taggedProcesses(RUN_TAG_PREFIX)) killPid(pid, 'SIGKILL');
-    });
-  }
+  sweepAtExit();
+}
+
+/**
+ * Stops the tracked groups and tagged processes when Beans exits, also when a signal ends it with no
+ * handler of its own installed yet (SIGINT or SIGTERM while the session is being built): signal-exit
+ * then stops them and re-raises the signal. Call it before spawning what will be tracked: a signal
+ * arriving between the spawn and the tracking would otherwise end Beans by the default action, with
+ * no handler to run at all (a JavaScript handler runs only after the synchronous tracking).
+ */
+export function sweepAtExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  onExit(() => {
+    for (const group of liveGroups) signalGroup(group, 'SIGKILL');
+    // Whatever any command of this process started and left behind (setsid, nohup).
+    for (const pid of taggedProcesses(RUN_TAG_PREFIX)) killPid(pid, 'SIGKILL');
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { RUN_TAG_VARIABLE, newRunTag, trackProcessGroup } from './process-tree.js';
+import { RUN_TAG_VARIABLE, newRunTag, sweepAtExit, trackProcessGroup } from './process-tree.js';
 import { toolEnvironment } from './tool-env.js';
 import type { Workspace } from '../workspace/workspace.js';
 
@@ -49,6 +49,7 @@ export async function startShellProcess(
   const { signal, tag = newRunTag(), track = true } = options;
   signal?.throwIfAborted(); // an Esc during the first import must not let the command start
   const [file, args] = options.wrap ? options.wrap(command, ctx.workspace.root) : [command, []];
+  if (track) sweepAtExit();
   const subprocess = execa(file, args, {
     shell: options.wrap ? false : shellPath,
     cwd: ctx.workspace.root,
