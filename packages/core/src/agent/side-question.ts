@@ -1,5 +1,6 @@
 import type { ChatRequest, LLMClient, LlmMessage, Usage } from '../llm/types.js';
 import type { AgentMessage, AssistantMessage } from './types.js';
+import { spentUsage } from './usage.js';
 
 /** Put before a side question: after the conversation, so the request's prefix is the one the provider cached. */
 export const SIDE_QUESTION_NOTE =
@@ -25,8 +26,8 @@ export function settledMessages(messages: readonly AgentMessage[]): readonly Age
  */
 export async function askSideQuestion(client: LLMClient, request: Omit<ChatRequest, 'messages'>, history: LlmMessage[], question: string): Promise<SideAnswer> {
   const result = await client.chat({ ...request, messages: [...history, { role: 'user', content: `${SIDE_QUESTION_NOTE}\n\n${question}` }] });
-  const { usage } = result;
-  const spent = usage.inputTokens || usage.outputTokens || usage.cacheReadTokens || usage.cacheWriteTokens ? { usage } : {};
+  const usage = spentUsage(result.usage);
+  const spent = usage ? { usage } : {};
   if (result.failure) return { error: result.failure.message, ...spent };
   const answer = result.text.trim();
   if (answer) return { answer, ...spent };

@@ -14,6 +14,11 @@ export function addUsage(totals: UsageTotals, usage: Usage): void {
   else totals.costUsd += usage.costUsd;
 }
 
+/** A one-off request's usage when it spent anything (one refused before the model ran reports zeros). */
+export function spentUsage(usage: Usage): Usage | undefined {
+  return usage.inputTokens || usage.outputTokens || usage.cacheReadTokens || usage.cacheWriteTokens ? usage : undefined;
+}
+
 /** The usage a subagent's answer reported, when `event` forwards one: it counts toward its parent's totals and budget. */
 export function subagentUsage(event: AgentEvent): Usage | undefined {
   if (event.type !== 'subagent') return undefined;

@@ -1,6 +1,7 @@
 import type { ChatSession } from '../agent/chat-session.js';
 import { convertToLlm } from '../agent/convert.js';
 import type { AgentMessage } from '../agent/types.js';
+import { spentUsage } from '../agent/usage.js';
 import type { LlmMessage, Usage } from '../llm/types.js';
 import { contentText } from '../tools/tool.js';
 
@@ -45,7 +46,7 @@ export async function askForSummary(
     cacheKey: session.id,
     maxAttempts: SUMMARY_ATTEMPTS,
   });
-  const usage = result.usage.inputTokens || result.usage.outputTokens || result.usage.cacheReadTokens || result.usage.cacheWriteTokens ? result.usage : undefined;
+  const usage = spentUsage(result.usage);
   if (result.failure) return { reason: result.failure.message, usage };
   if (result.toolCalls.length > 0) return { reason: `the model answered with a call to ${result.toolCalls[0]!.name} instead of a summary`, usage };
   const summary = result.text.trim();
