@@ -1,6 +1,6 @@
 import type { Thinking } from '../llm/thinking.js';
 import { randomUuid } from '../random-ids.js';
-import type { LLMClient, LlmMessage } from '../llm/types.js';
+import type { ChatRequest, LLMClient, LlmMessage } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createToolSessionState, type ToolContext, type ToolSessionState } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -174,8 +174,7 @@ export class ChatSession {
         get tools() {
           return session.tools;
         },
-        // The session id keys the provider's prompt cache (OpenAI's prompt_cache_key).
-        stream: (request) => this.client.chatStream({ ...request, cacheKey: this.id, ...(this.thinking !== undefined ? { thinking: this.thinking } : {}) }),
+        stream: (request) => this.client.chatStream({ ...request, ...this.requestSettings() }),
         toolContext: { ...this.options.toolContext, workspace: this.workspace, state: this.toolState },
         beforeToolCall: this.options.beforeToolCall,
         afterToolCall: this.options.afterToolCall,
@@ -251,12 +250,17 @@ export class ChatSession {
     const history = this.isRunning ? settledMessages(this.messages) : this.messages;
     const outcome = await askSideQuestion(
       this.client,
-      { model: this.model, system: this.systemPrompt, tools: this.tools.declarations(), signal, cacheKey: this.id, ...(this.thinking !== undefined ? { thinking: this.thinking } : {}) },
+      { model: this.model, system: this.systemPrompt, tools: this.tools.declarations(), signal, ...this.requestSettings() },
       (this.options.convertToLlm ?? convertToLlm)(history),
       question,
     );
     if (outcome.usage) this.emit({ type: 'usage', usage: outcome.usage, model: this.model, purpose: 'side-question' });
     return outcome;
+  }
+
+  /** What every request of this session carries besides its messages; the session id keys the provider's prompt cache (OpenAI's prompt_cache_key). */
+  private requestSettings(): Pick<ChatRequest, 'cacheKey' | 'thinking'> {
+    return { cacheKey: this.id, ...(this.thinking !== undefined ? { thinking: this.thinking } : {}) };
   }
 
   /** Announces an event that happened outside the loop (compaction, handoff notes) to listeners. */
