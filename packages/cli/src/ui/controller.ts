@@ -1,11 +1,11 @@
-import { addUsage, contentText, emptyUsage, gitBranch, userMessage, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import { addUsage, contentText, emptyUsage, gitBranch, plural, userMessage, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
 import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
 import { previewRows } from './confirm-view.js';
 import { StatusCommand } from './status-command.js';
 import { statusLineInput } from './statusline-command.js';
-import { findBuiltin, type CommandContext } from './commands.js';
+import { findBuiltin, type Builtin, type CommandContext } from './commands.js';
 import { FrameClock } from './frame-clock.js';
 import { InputBox } from './input-box.js';
 import { isMemoryNote, memoryNotePicker } from './memory-note.js';
@@ -338,6 +338,13 @@ export class ChatController {
     this.changed();
   }
 
+  /** A built-in the user asked for (typed, or its key); it may change what the status line shows (/model, /rename, /agent), which runs again after. */
+  private runBuiltin(builtin: Builtin, args: string): void {
+    void Promise.resolve(builtin.run?.(args, this.commandContext()))
+      .then(() => this.refreshFooter())
+      .catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+  }
+
   /** A built-in command as if typed, without showing it (`beans -r` opens /resume). */
   runCommand(name: string, args = ''): void {
     void Promise.resolve(findBuiltin(name)?.run?.(args, this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
@@ -374,9 +381,8 @@ export class ChatController {
       this.hint = { text: 'Alt+P picks a model once the agent is idle (Esc stops it)', until: Date.now() + HINT_MS };
       return this.changed();
     }
-    void Promise.resolve(findBuiltin('model')?.run?.('', this.commandContext()))
-      .then(() => this.refreshFooter())
-      .catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+    const model = findBuiltin('model');
+    if (model) this.runBuiltin(model, '');
   }
 
   /** Alt+T: thinking off, or back on at the level it had before (medium if it started off). */
@@ -402,13 +408,13 @@ export class ChatController {
       this.hint = { text: 'No background task is running', until: now + HINT_MS };
     } else if (now - this.stopAllAskedAt > STOP_ALL_CONFIRM_MS) {
       this.stopAllAskedAt = now;
-      this.hint = { text: `Ctrl+X Ctrl+K again to stop ${running.length} background task${running.length === 1 ? '' : 's'}`, until: now + STOP_ALL_CONFIRM_MS };
+      this.hint = { text: `Ctrl+X Ctrl+K again to stop ${plural(running.length, 'background task')}`, until: now + STOP_ALL_CONFIRM_MS };
     } else {
       this.stopAllAskedAt = 0;
       this.hint = undefined;
       void tasks
         .killAll()
-        .then((stopped) => this.transcript.note('info', `Stopped ${stopped.length} background task${stopped.length === 1 ? '' : 's'}: ${stopped.map((task) => task.id).join(', ')}.`))
+        .then((stopped) => this.transcript.note('info', `Stopped ${plural(stopped.length, 'background task')}: ${stopped.map((task) => task.id).join(', ')}.`))
         .catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
     }
     this.changed();
@@ -446,11 +452,7 @@ export class ChatController {
       this.transcript.user(text);
       this.changed();
       if (builtin.idleOnly && this.busy) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
-      // A command may change what the status line shows (/model, /rename, /agent): it runs again after.
-      void Promise.resolve(builtin.run((command[2] ?? '').trim(), this.commandContext()))
-        .then(() => this.refreshFooter())
-        .catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
-      return;
+      return this.runBuiltin(builtin, (command[2] ?? '').trim());
     }
     if (text.length > 1 && text.startsWith('!')) return void this.runCommandLine(text.slice(1).trim());
     if (this.running) void this.queue(text);
