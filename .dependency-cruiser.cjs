@@ -12,9 +12,24 @@ const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error',
 module.exports = {
   forbidden: [
     forbid('no-circular', 'An import circle: two modules that each need the other load in an order that is luck.', {}, { circular: true }),
-    forbid('core-never-imports-cli', 'packages/core has no UI and never writes to stdout: it never imports packages/cli.', { path: '^packages/core/' }, { path: '^packages/cli/' }),
-    forbid('llm-is-the-floor', 'Providers know nothing of the rest of Beans (errors.ts aside).', { path: folders('llm') }, { path: `^${core}/[^/]+/`, pathNot: folders('llm') }),
-    forbid('workspace-sits-low', 'The workspace knows only where configuration lives (config/paths.ts).', { path: folders('workspace') }, { path: `^${core}/[^/]+/`, pathNot: `${folders('workspace')}|^${core}/config/paths\\.ts$` }),
+    forbid(
+      'core-never-imports-cli',
+      'packages/core has no UI and never writes to stdout: it never imports packages/cli.',
+      { path: '^packages/core/' },
+      { path: '^packages/cli/' },
+    ),
+    forbid(
+      'llm-is-the-floor',
+      'Providers know nothing of the rest of Beans (errors.ts aside).',
+      { path: folders('llm') },
+      { path: `^${core}/[^/]+/`, pathNot: folders('llm') },
+    ),
+    forbid(
+      'workspace-sits-low',
+      'The workspace knows only where configuration lives (config/paths.ts).',
+      { path: folders('workspace') },
+      { path: `^${core}/[^/]+/`, pathNot: `${folders('workspace')}|^${core}/config/paths\\.ts$` },
+    ),
     forbid(
       'tools-below-agent',
       'Tools never import the agent, the policy, plugins or the runtime: what a tool needs from the session comes through its context.',

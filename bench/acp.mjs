@@ -58,7 +58,9 @@ for (let i = 0; i < RUNS; i += 1) {
 }
 const ratio = median(initialize) / median(version);
 console.log(`beans --version: median ${fmt(median(version))} (min ${fmt(Math.min(...version))}, ${RUNS} runs)`);
-console.log(`beans acp initialize answered: median ${fmt(median(initialize))} (min ${fmt(Math.min(...initialize))}), ${ratio.toFixed(2)}x --version (goal <= 2x)`);
+console.log(
+  `beans acp initialize answered: median ${fmt(median(initialize))} (min ${fmt(Math.min(...initialize))}), ${ratio.toFixed(2)}x --version (goal <= 2x)`,
+);
 console.log(`beans acp first session/new answered: median ${fmt(median(sessionNew))} after start`);
 repo.cleanup();
 if (ratio > 2) process.exitCode = 1;

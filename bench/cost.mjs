@@ -26,7 +26,10 @@ async function session(name, provider, turns) {
   // A local endpoint is not api.openai.com: turn prompt_cache_key on, as a user of the real API gets by default.
   // The user's settings: a repository's own are an allow-list until it is trusted.
   mkdirSync(path.join(repo.home, '.config', 'beans-agent'), { recursive: true });
-  writeFileSync(path.join(repo.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ openai: { promptCacheKey: true }, ollama: { keepAlive: '30m' } }));
+  writeFileSync(
+    path.join(repo.home, '.config', 'beans-agent', 'settings.json'),
+    JSON.stringify({ openai: { promptCacheKey: true }, ollama: { keepAlive: '30m' } }),
+  );
   const server = await provider.start({
     promptCache: name !== 'ollama',
     turns: (_request, n) => (n < turns ? { toolCalls: [{ name: 'read_file', args: { path: `src/file${n + 1}.ts` } }] } : { text: `Read ${turns} files.` }),
@@ -49,11 +52,24 @@ async function session(name, provider, turns) {
   const chats = server.requests.filter((r) => r.kind === 'chat');
   if (name === 'ollama') {
     // No bill: what share of each prompt repeats the one before (what the server's KV cache can reuse).
-    const reuse = automaticPromptCache({ minTokens: 0, blocksOf: (body) => [...(body.tools ?? []), ...(body.messages ?? [])].map((part) => JSON.stringify(part)) });
+    const reuse = automaticPromptCache({
+      minTokens: 0,
+      blocksOf: (body) => [...(body.tools ?? []), ...(body.messages ?? [])].map((part) => JSON.stringify(part)),
+    });
     for (const request of chats) reuse.bill(request.body);
     const total = reuse.bills.reduce((sum, bill) => sum + bill.input + bill.cacheRead, 0);
     const reused = reuse.bills.reduce((sum, bill) => sum + bill.cacheRead, 0);
-    return { name, turns, requests: chats.length, noCache: total, billed: total - reused, dollars: 0, noCacheDollars: 0, reused: reused / total, usageMatches: true };
+    return {
+      name,
+      turns,
+      requests: chats.length,
+      noCache: total,
+      billed: total - reused,
+      dollars: 0,
+      noCacheDollars: 0,
+      reused: reused / total,
+      usageMatches: true,
+    };
   }
   const sum = (field) => chats.reduce((total, r) => total + (r.bill?.[field] ?? 0), 0);
   const input = sum('input');

@@ -11,11 +11,18 @@ import { startScriptedOllama } from '../test/support/scripted-ollama.ts';
 const core = await import(path.join(ROOT, 'packages/core/dist/index.js'));
 const HOOKS = 5;
 const CALLS = 40;
-const noop = (event) => Array.from({ length: HOOKS }, (_, i) => ({ event, matcher: '*', command: `exit 0 # no-op ${i}`, timeout: 60, source: { kind: 'user', file: 'bench' } }));
+const noop = (event) =>
+  Array.from({ length: HOOKS }, (_, i) => ({ event, matcher: '*', command: `exit 0 # no-op ${i}`, timeout: 60, source: { kind: 'user', file: 'bench' } }));
 
 // (1) In-process.
 const cwd = tempRepo();
-const runner = core.createHookRunner({ hooks: [...noop('PreToolUse'), ...noop('PostToolUse')], sessionId: 'bench', transcriptPath: '', cwd: cwd.dir, permissionMode: () => 'default' });
+const runner = core.createHookRunner({
+  hooks: [...noop('PreToolUse'), ...noop('PostToolUse')],
+  sessionId: 'bench',
+  transcriptPath: '',
+  cwd: cwd.dir,
+  permissionMode: () => 'default',
+});
 const call = { id: 'c1', tool: 'read_file', input: { path: 'notes.txt' } };
 for (let i = 0; i < 5; i += 1) await runner.preToolUse(call); // warm-up
 const pre = [];
@@ -43,8 +50,13 @@ async function session(withHooks) {
     const group = (event) => [{ matcher: '*', hooks: noop(event).map(({ command }) => ({ type: 'command', command })) }];
     writeFileSync(path.join(config, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: group('PreToolUse') } }));
   }
-  const server = await startScriptedOllama({ turns: (request, n) => (n < CALLS ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: n + 1, limit: 1 } }] } : { text: 'done' }) });
-  const run = await runBeans(['-p', 'go', '--max-turns', String(CALLS + 5), '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
+  const server = await startScriptedOllama({
+    turns: (request, n) => (n < CALLS ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: n + 1, limit: 1 } }] } : { text: 'done' }),
+  });
+  const run = await runBeans(['-p', 'go', '--max-turns', String(CALLS + 5), '-o', 'json'], {
+    cwd: repo.dir,
+    env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' },
+  });
   await server.close();
   repo.cleanup();
   if (run.code !== 0) throw new Error(`beans failed (${run.code}): ${run.stderr}`);

@@ -109,7 +109,10 @@ export function untilDrawn(command, args, drawn, { cwd, env, timeoutMs = 30_000 
       clearTimeout(timer);
       if (typeof outcome === 'number') return resolve(outcome);
       // The screen's text for the error message: cursor moves right become spaces, other escapes go.
-      const text = screen.replace(/\x1b\[\d*C/g, ' ').replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b./g, '').replace(/\s+/g, ' ');
+      const text = screen
+        .replace(/\x1b\[\d*C/g, ' ')
+        .replace(/\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\x1b./g, '')
+        .replace(/\s+/g, ' ');
       reject(new Error(`${path.basename(command)}: ${outcome?.message ?? 'it exited before drawing its prompt'}; the screen ends with: ${text.slice(-300)}`));
     });
   });

@@ -31,14 +31,27 @@ if (process.argv[2] === '--one') {
   const asked = performance.now();
   let firstMs;
   let done;
-  for await (const event of client.chatStream({ model: resolved.model, system: 'You are a helpful assistant.', messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], maxOutputTokens: 32 })) {
+  for await (const event of client.chatStream({
+    model: resolved.model,
+    system: 'You are a helpful assistant.',
+    messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],
+    maxOutputTokens: 32,
+  })) {
     if (event.type === 'text_delta' && firstMs === undefined) firstMs = performance.now() - asked;
     if (event.type === 'done' || event.type === 'error') done = event;
   }
   const totalMs = performance.now() - asked;
   const tokens = done?.usage?.outputTokens ?? 0;
   const genMs = totalMs - (firstMs ?? totalMs);
-  console.log(JSON.stringify({ loadMs, firstMs, tokens, tokensPerSecond: tokens > 1 && genMs > 0 ? ((tokens - 1) * 1000) / genMs : undefined, error: done?.type === 'error' ? done.failure.message : undefined }));
+  console.log(
+    JSON.stringify({
+      loadMs,
+      firstMs,
+      tokens,
+      tokensPerSecond: tokens > 1 && genMs > 0 ? ((tokens - 1) * 1000) / genMs : undefined,
+      error: done?.type === 'error' ? done.failure.message : undefined,
+    }),
+  );
   process.exit(0);
 }
 

@@ -72,13 +72,17 @@ if (code !== 0) {
 const result = JSON.parse(stdout);
 const lastRequest = server.requests.filter((r) => r.kind === 'chat').at(-1);
 
-console.log(`${result.num_turns}-turn session, ${CONTEXT_TOKENS}-token context window: wall ${fmt(wall)}, ${summaries} compactions, last request ${(lastRequest.bytes / 1024).toFixed(1)} KB`);
+console.log(
+  `${result.num_turns}-turn session, ${CONTEXT_TOKENS}-token context window: wall ${fmt(wall)}, ${summaries} compactions, last request ${(lastRequest.bytes / 1024).toFixed(1)} KB`,
+);
 console.log('turns        wall         ms/turn   peak RSS');
 for (let from = 0; from + WINDOW <= TURNS; from += WINDOW) {
   const begin = turnStarts[from];
   const end = turnStarts[from + WINDOW] ?? turnStarts.at(-1);
   const peak = Math.max(...samples.filter((s) => s.at >= begin && s.at <= end).map((s) => s.kb), 0);
-  console.log(`${String(from + 1).padStart(3)}-${String(from + WINDOW).padEnd(6)}  ${fmt(end - begin).padStart(10)}  ${((end - begin) / WINDOW).toFixed(1).padStart(8)}  ${(peak / 1024).toFixed(1).padStart(6)} MB`);
+  console.log(
+    `${String(from + 1).padStart(3)}-${String(from + WINDOW).padEnd(6)}  ${fmt(end - begin).padStart(10)}  ${((end - begin) / WINDOW).toFixed(1).padStart(8)}  ${(peak / 1024).toFixed(1).padStart(6)} MB`,
+  );
 }
 const peaks = [];
 for (let from = 0; from + WINDOW <= TURNS; from += WINDOW) {
@@ -86,7 +90,9 @@ for (let from = 0; from + WINDOW <= TURNS; from += WINDOW) {
   const end = turnStarts[from + WINDOW] ?? turnStarts.at(-1);
   peaks.push(Math.max(...samples.filter((s) => s.at >= begin && s.at <= end).map((s) => s.kb), 0));
 }
-console.log(`peak RSS overall ${(Math.max(...samples.map((s) => s.kb)) / 1024).toFixed(1)} MB; last block / first block: ${(peaks.at(-1) / peaks[0]).toFixed(2)}x`);
+console.log(
+  `peak RSS overall ${(Math.max(...samples.map((s) => s.kb)) / 1024).toFixed(1)} MB; last block / first block: ${(peaks.at(-1) / peaks[0]).toFixed(2)}x`,
+);
 repo.cleanup();
 
 console.log(`\nfailing summariser: ${FAILING_TURNS} turns of 3 KB reads, 131,072-token window`);
@@ -100,7 +106,10 @@ for (const failure of ['works', 'tool call', '500', 'empty']) {
 
 async function failingSummariser(failure, turns, window) {
   const repo = tempRepo();
-  writeFileSync(path.join(repo.dir, 'notes.txt'), Array.from({ length: 2_000 }, (_, i) => `line ${i} of the notes, with a few words to make it longer`).join('\n'));
+  writeFileSync(
+    path.join(repo.dir, 'notes.txt'),
+    Array.from({ length: 2_000 }, (_, i) => `line ${i} of the notes, with a few words to make it longer`).join('\n'),
+  );
   let work = 0;
   let summaries = 0;
   const server = await startScriptedOllama({
@@ -120,11 +129,15 @@ async function failingSummariser(failure, turns, window) {
   });
   const started = Date.now();
   const run = await new Promise((resolve) => {
-    const child = spawn(BEANS, ['-p', 'read the notes sixty lines at a time', '-m', 'big:latest', '--max-turns', String(turns + 10), '-o', 'stream-json', '--verbose'], {
-      cwd: repo.dir,
-      env: { ...repo.env, OLLAMA_HOST: server.url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      BEANS,
+      ['-p', 'read the notes sixty lines at a time', '-m', 'big:latest', '--max-turns', String(turns + 10), '-o', 'stream-json', '--verbose'],
+      {
+        cwd: repo.dir,
+        env: { ...repo.env, OLLAMA_HOST: server.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('close', (code) => resolve({ code, out }));

@@ -30,10 +30,18 @@ const perTurn = [];
 for (let run = 0; run < 5; run += 1) {
   const messages = [];
   const started = performance.now();
-  const result = await core.runAgentLoop([core.userMessage('go')], messages, {
-    model: 'fake', systemPrompt: 'bench', tools: new core.ToolRegistry(core.builtinTools()), stream: zeroLatency,
-    toolContext: { workspace, state: core.createToolSessionState() },
-  }, () => {});
+  const result = await core.runAgentLoop(
+    [core.userMessage('go')],
+    messages,
+    {
+      model: 'fake',
+      systemPrompt: 'bench',
+      tools: new core.ToolRegistry(core.builtinTools()),
+      stream: zeroLatency,
+      toolContext: { workspace, state: core.createToolSessionState() },
+    },
+    () => {},
+  );
   if (result.turns !== TURNS + 1) throw new Error(`expected ${TURNS + 1} turns, got ${result.turns}`);
   perTurn.push((performance.now() - started) / result.turns);
 }
@@ -45,7 +53,10 @@ const repo = tempRepo();
 writeFileSync(path.join(repo.dir, 'notes.txt'), Array.from({ length: 400 }, (_, i) => `note ${i + 1}: hello`).join('\n'));
 const session = async (spec, turns) => {
   const server = await spec.start({
-    turns: (request, n) => (n < turns ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: (n % 40) * 10 + 1, limit: 10 } }], usage: { input: 100, output: 10 } } : { text: 'all done' }),
+    turns: (request, n) =>
+      n < turns
+        ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt', offset: (n % 40) * 10 + 1, limit: 10 } }], usage: { input: 100, output: 10 } }
+        : { text: 'all done' },
   });
   const run = await runBeans(['-p', 'go', '--max-turns', String(turns + 5), '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, ...spec.env(server.url) } });
   await server.close();
@@ -63,6 +74,8 @@ for (const [provider, spec] of chosenProviders()) {
   }
   const marginal = (median(long.map((r) => r.ms)) - median(short.map((r) => r.ms))) / (TURNS - 20);
   const peak = median(long.map((r) => r.peakMb));
-  console.log(`${provider.padEnd(9)} e2e: ${marginal.toFixed(2)} ms per extra turn (200 vs 20 turns, medians of 3), 200 turns in ${(median(long.map((r) => r.ms)) / 1000).toFixed(2)} s, peak RSS ${peak.toFixed(1)} MiB, last request ${long[0].lastKb.toFixed(0)} KB`);
+  console.log(
+    `${provider.padEnd(9)} e2e: ${marginal.toFixed(2)} ms per extra turn (200 vs 20 turns, medians of 3), 200 turns in ${(median(long.map((r) => r.ms)) / 1000).toFixed(2)} s, peak RSS ${peak.toFixed(1)} MiB, last request ${long[0].lastKb.toFixed(0)} KB`,
+  );
 }
 repo.cleanup();

@@ -17,16 +17,40 @@ const FILES = 200;
 
 const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-lsp-bench-')));
 mkdirSync(path.join(dir, 'src'));
-writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', noEmit: true }, include: ['src'] }));
+writeFileSync(
+  path.join(dir, 'tsconfig.json'),
+  JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', noEmit: true }, include: ['src'] }),
+);
 for (let i = 0; i < FILES; i++) {
   const previous = i > 0 ? `import { value${i - 1}, Shape${i - 1} } from './m${i - 1}.js';\n` : '';
-  const body = i > 0 ? `export const value${i}: number = value${i - 1} + ${i};\nexport interface Shape${i} extends Shape${i - 1} { field${i}: string }\n` : `export const value0: number = 0;\nexport interface Shape0 { field0: string }\n`;
-  writeFileSync(path.join(dir, 'src', `m${i}.ts`), `${previous}${body}export function describe${i}(shape: Shape${i}): string {\n  return shape.field${i} + String(value${i});\n}\n`);
+  const body =
+    i > 0
+      ? `export const value${i}: number = value${i - 1} + ${i};\nexport interface Shape${i} extends Shape${i - 1} { field${i}: string }\n`
+      : `export const value0: number = 0;\nexport interface Shape0 { field0: string }\n`;
+  writeFileSync(
+    path.join(dir, 'src', `m${i}.ts`),
+    `${previous}${body}export function describe${i}(shape: Shape${i}): string {\n  return shape.field${i} + String(value${i});\n}\n`,
+  );
 }
 
 const warnings = [];
 const manager = new LspManager({
-  servers: [{ name: 'typescript', origin: 'bench', file: 'bench', command: path.join(root, 'node_modules/.bin/typescript-language-server'), args: ['--stdio'], extensionToLanguage: { '.ts': 'typescript' }, env: {}, initializationOptions: { tsserver: { path: path.join(root, 'node_modules/typescript/lib/tsserver.js') } }, startupTimeoutMs: 60_000, shutdownTimeoutMs: 2_000, restartOnCrash: false, maxRestarts: 0 }],
+  servers: [
+    {
+      name: 'typescript',
+      origin: 'bench',
+      file: 'bench',
+      command: path.join(root, 'node_modules/.bin/typescript-language-server'),
+      args: ['--stdio'],
+      extensionToLanguage: { '.ts': 'typescript' },
+      env: {},
+      initializationOptions: { tsserver: { path: path.join(root, 'node_modules/typescript/lib/tsserver.js') } },
+      startupTimeoutMs: 60_000,
+      shutdownTimeoutMs: 2_000,
+      restartOnCrash: false,
+      maxRestarts: 0,
+    },
+  ],
   workspaceRoot: dir,
   env: process.env,
   warn: (message) => warnings.push(message),
@@ -59,7 +83,9 @@ try {
     clean.push((await edit(`${original}// note ${i}\n`)).ms);
     await edit(original);
   }
-  console.log(`warm server, ${FILES}-file project, ${RUNS} runs: edit adding a type error median ${fmt(median(adds))} (reported ${RUNS - missed}/${RUNS}); edit fixing it median ${fmt(median(fixes))}; clean edit kept clean median ${fmt(median(clean))}`);
+  console.log(
+    `warm server, ${FILES}-file project, ${RUNS} runs: edit adding a type error median ${fmt(median(adds))} (reported ${RUNS - missed}/${RUNS}); edit fixing it median ${fmt(median(fixes))}; clean edit kept clean median ${fmt(median(clean))}`,
+  );
   // How long the server itself takes from a change to its first publication (typescript-language-server
   // waits 200-300 ms before it asks tsserver); the rest of an edit's cost is Beans' 150 ms of quiet.
   const served = await manager.serverFor(file);

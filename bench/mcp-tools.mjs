@@ -16,7 +16,10 @@ const providers = ['anthropic', 'ollama'].filter((name) => argv.length === 0 || 
 
 function session(mcp, deferred) {
   return (_request, n) => {
-    if (mcp && n === 0) return deferred ? { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] } : { toolCalls: [{ name: 'read_file', args: { path: 'src/f0.ts' } }] };
+    if (mcp && n === 0)
+      return deferred
+        ? { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] }
+        : { toolCalls: [{ name: 'read_file', args: { path: 'src/f0.ts' } }] };
     if (mcp && n === 1) return { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME', amount: '4200' } }] };
     if (n < 9) return { toolCalls: [{ name: 'read_file', args: { path: `src/f${n}.ts` } }] };
     return { text: 'done' };
@@ -26,7 +29,8 @@ function session(mcp, deferred) {
 async function measure(provider, count, defer) {
   const repo = tempRepo();
   mkdirSync(path.join(repo.dir, 'src'));
-  for (let i = 0; i < 10; i += 1) writeFileSync(path.join(repo.dir, 'src', `f${i}.ts`), Array.from({ length: 20 }, (_, line) => `export const v${i}_${line} = ${line};`).join('\n'));
+  for (let i = 0; i < 10; i += 1)
+    writeFileSync(path.join(repo.dir, 'src', `f${i}.ts`), Array.from({ length: 20 }, (_, line) => `export const v${i}_${line} = ${line};`).join('\n'));
   const config = path.join(repo.home, '.config', 'beans-agent');
   mkdirSync(config, { recursive: true });
   const settings = { tools: { defer } };
@@ -35,12 +39,20 @@ async function measure(provider, count, defer) {
   const spec = PROVIDERS[provider];
   const deferredRun = defer !== 'never' && count > 0;
   const server = await spec.start({ turns: session(count > 0, deferredRun) });
-  const run = await runBeans(['-p', 'bill ACME and read the files', '--allowed-tools', 'mcp__big', '--max-turns', '20'], { cwd: repo.dir, env: { ...repo.env, ...spec.env(server.url) } });
+  const run = await runBeans(['-p', 'bill ACME and read the files', '--allowed-tools', 'mcp__big', '--max-turns', '20'], {
+    cwd: repo.dir,
+    env: { ...repo.env, ...spec.env(server.url) },
+  });
   await server.close();
   repo.cleanup();
   if (run.code !== 0) throw new Error(`${provider} ${count} tools: beans failed (${run.code}): ${run.stderr}`);
   const chats = server.requests.filter((request) => request.kind === 'chat');
-  return { first: chats[0].bytes, total: chats.reduce((sum, request) => sum + request.bytes, 0), requests: chats.length, declared: (chats[0].body.tools ?? []).length };
+  return {
+    first: chats[0].bytes,
+    total: chats.reduce((sum, request) => sum + request.bytes, 0),
+    requests: chats.length,
+    declared: (chats[0].body.tools ?? []).length,
+  };
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`.padStart(9);
@@ -49,6 +61,8 @@ for (const provider of providers) {
   for (const count of COUNTS) {
     const deferred = await measure(provider, count, 'auto');
     const all = count === 0 ? deferred : await measure(provider, count, 'never');
-    console.log(`${provider.padEnd(9)} ${String(count).padStart(3)} tools | ${kb(deferred.first)} (${deferred.declared} declared) / ${kb(all.first)} (${all.declared}) | ${kb(deferred.total)} / ${kb(all.total)} (${deferred.requests} requests)`);
+    console.log(
+      `${provider.padEnd(9)} ${String(count).padStart(3)} tools | ${kb(deferred.first)} (${deferred.declared} declared) / ${kb(all.first)} (${all.declared}) | ${kb(deferred.total)} / ${kb(all.total)} (${deferred.requests} requests)`,
+    );
   }
 }

@@ -43,7 +43,11 @@ const PEERS = {
     command: (prompt) => [bin('gemini'), '-m', 'gemini-2.5-flash', ...(prompt ? ['-p', prompt] : [])],
     env: (url) => ({ GEMINI_API_KEY: 'bench', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
     setup: (home) => {
-      writeJson(path.join(home, '.gemini', 'settings.json'), { security: { auth: { selectedType: 'gemini-api-key' } }, general: { disableAutoUpdate: true }, privacy: { usageStatisticsEnabled: false } });
+      writeJson(path.join(home, '.gemini', 'settings.json'), {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        general: { disableAutoUpdate: true },
+        privacy: { usageStatisticsEnabled: false },
+      });
       // About one run in four exits with its project registry still locked; the next start within 10 s
       // then waits 12.7 s for the lock to go stale. Runs here come seconds apart, a user's seldom do.
       rmSync(path.join(home, '.gemini', 'projects.json.lock'), { recursive: true, force: true });
@@ -58,7 +62,12 @@ const PEERS = {
     env: (url) => ({ ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: url, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }),
     // Onboarding done (else it tries api.anthropic.com), the key's last 20 characters approved, the folder trusted.
     setup: (home, url, dir) =>
-      writeJson(path.join(home, '.claude.json'), { hasCompletedOnboarding: true, theme: 'dark', customApiKeyResponses: { approved: ['bench'], rejected: [] }, projects: { [dir]: { hasTrustDialogAccepted: true } } }),
+      writeJson(path.join(home, '.claude.json'), {
+        hasCompletedOnboarding: true,
+        theme: 'dark',
+        customApiKeyResponses: { approved: ['bench'], rejected: [] },
+        projects: { [dir]: { hasTrustDialogAccepted: true } },
+      }),
     // The input line: ❯, a no-break space and the cursor (inverse video); the trust dialog's ❯ points at a menu item.
     prompt: /❯\u00a0\x1b\[7m/,
     read: (file) => ({ name: 'Read', args: { file_path: file } }),
@@ -70,7 +79,15 @@ const PEERS = {
     env: () => ({ PI_OFFLINE: '1' }), // else it fetches fd from GitHub and checks for updates at start
     setup: (home, url) =>
       writeJson(path.join(home, '.pi', 'agent', 'models.json'), {
-        providers: { local: { baseUrl: `${url}/v1`, api: 'openai-completions', apiKey: 'bench', compat: { supportsDeveloperRole: false, supportsReasoningEffort: false }, models: [{ id: 'm' }] } },
+        providers: {
+          local: {
+            baseUrl: `${url}/v1`,
+            api: 'openai-completions',
+            apiKey: 'bench',
+            compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+            models: [{ id: 'm' }],
+          },
+        },
       }),
     prompt: /0\.0%\//, // the footer's context use, drawn in the same frame as the editor above it (which has no placeholder)
     read: (file) => ({ name: 'read', args: { path: file } }),
@@ -151,7 +168,9 @@ async function session(peer, provider, turns) {
   const last = JSON.stringify(chats.at(-1)?.body ?? '');
   const missing = files.slice(0, turns - 1).filter((_, n) => !last.includes(`file ${n} line 10: hello`)).length;
   if (result.code !== 0 || chats.length !== turns || missing > 0) {
-    throw new Error(`${peer?.name ?? 'Beans'}: exit ${result.code}, ${chats.length} model requests of ${turns}, ${missing} of ${turns - 1} reads missing from the last: ${result.stderr.slice(0, 500)}`);
+    throw new Error(
+      `${peer?.name ?? 'Beans'}: exit ${result.code}, ${chats.length} model requests of ${turns}, ${missing} of ${turns - 1} reads missing from the last: ${result.stderr.slice(0, 500)}`,
+    );
   }
   return { ms: result.ms, mb: result.peakKb / 1024, checks: server.requests.length - chats.length };
 }
@@ -210,14 +229,22 @@ const cell = (row, side, { part, unit, of }) => {
   return side === 'beans' ? `${number(value)} ${unit}` : `${number(value)} ${unit} ${(value / median(result.beans.map(of))).toFixed(1)}x`;
 };
 const widths = [22, ...COLUMNS.map(({ title }) => Math.max(title.length, 16) + 2)];
-const line = (texts) => console.log(texts.map((text, i) => String(text).padEnd(widths[i])).join('').trimEnd());
+const line = (texts) =>
+  console.log(
+    texts
+      .map((text, i) => String(text).padEnd(widths[i]))
+      .join('')
+      .trimEnd(),
+  );
 line(['', ...COLUMNS.map(({ title }) => title)]);
 for (const row of rows) {
   line([row.peer.name, ...COLUMNS.map((column) => cell(row, 'other', column))]);
   line([`  Beans (${row.peer.provider})`, ...COLUMNS.map((column) => cell(row, 'beans', column))]);
 }
 console.log(`\nMedians of ${RUNS} paired runs (${SESSION_RUNS} for the sessions); a peer's ratio is its value over Beans' beside it.`);
-console.log('Peak RSS: the summed RSS of the process tree, sampled every 20 ms. Gemini CLI is two Node processes: the first relaunches it with a bigger heap and stays.');
+console.log(
+  'Peak RSS: the summed RSS of the process tree, sampled every 20 ms. Gemini CLI is two Node processes: the first relaunches it with a bigger heap and stays.',
+);
 const gemini = rows.find((row) => row.peer === PEERS.gemini)?.long?.other;
 if (gemini) console.log(`Gemini CLI also sent ${gemini[0].checks} loop-detection requests in each ${TURNS}-turn session, within its time.`);
 for (const error of errors) console.log(`\n${error}`);

@@ -31,7 +31,10 @@ function generate(root) {
   for (let p = 0; p < PLUGINS; p += 1) {
     const dir = path.join(root, `plugin-${p}`);
     mkdirSync(path.join(dir, '.claude-plugin'), { recursive: true });
-    writeFileSync(path.join(dir, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: `plugin-${p}`, version: '1.0.0', description: `Generated plugin ${p}` }));
+    writeFileSync(
+      path.join(dir, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: `plugin-${p}`, version: '1.0.0', description: `Generated plugin ${p}` }),
+    );
     mkdirSync(path.join(dir, 'agents'));
     mkdirSync(path.join(dir, 'commands'));
     mkdirSync(path.join(dir, 'skills'));
@@ -116,7 +119,9 @@ try {
   // Every tenth agent and three commands in four carry YAML that needs the lenient reader.
   const expectedProblems = AGENTS / 10 + (COMMANDS * 3) / 4;
   if (counts.problems !== expectedProblems) throw new Error(`expected ${expectedProblems} problems, got ${counts.problems}`);
-  console.log(`plugins: ${PLUGINS} plugins, ${AGENTS} agents, ${SKILLS} skills, ${COMMANDS} commands (${counts.problems} files read by the lenient fallback, each reported)`);
+  console.log(
+    `plugins: ${PLUGINS} plugins, ${AGENTS} agents, ${SKILLS} skills, ${COMMANDS} commands (${counts.problems} files read by the lenient fallback, each reported)`,
+  );
   console.log(`  cold import of @beans/core   median ${ms(median(cold.map((run) => run.importMs)))}`);
   console.log(`  cold loadPlugins             median ${ms(median(cold.map((run) => run.loadMs)))}`);
   console.log(`  cold process total           median ${ms(median(cold.map((run) => run.processMs)))}  (node start + import + load)`);
@@ -130,7 +135,12 @@ try {
   try {
     for (let run = 0; run < RUNS; run += 1) {
       const startedAt = performance.now();
-      execFileSync(path.join(ROOT, 'bin', 'beans'), ['plugins', 'list', '--plugin-dir', root], { cwd: home, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      execFileSync(path.join(ROOT, 'bin', 'beans'), ['plugins', 'list', '--plugin-dir', root], {
+        cwd: home,
+        env,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
       command.push(performance.now() - startedAt);
     }
   } finally {

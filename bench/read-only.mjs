@@ -12,10 +12,25 @@ const { analyzeShellCommand } = await import(pathToFileURL(path.join(DIST, 'shel
 const { classifyReadOnly } = await import(pathToFileURL(path.join(DIST, 'read-only.js')).href);
 
 const LINES = [
-  'ls -la', 'git status --short', 'git log --oneline -10', 'git diff HEAD', 'git branch --show-current', 'cat README.md | head -20',
-  'grep -rn "TODO" src | sort | uniq -c | sort -rn | head', 'find . -name "*.ts" -not -path "./node_modules/*" | xargs grep -l foo',
-  "sed -n '1,20p' src/a.ts", 'rg --type ts -g "!dist" foo', 'git log --format="%H %s" main..HEAD -- src', 'echo $(git rev-parse HEAD)',
-  'find . -delete', 'rm -rf build', 'ls > out.txt', 'GIT_PAGER=sh git log', 'cat /etc/passwd', "eval 'rm f'", 'npm ls --depth=0',
+  'ls -la',
+  'git status --short',
+  'git log --oneline -10',
+  'git diff HEAD',
+  'git branch --show-current',
+  'cat README.md | head -20',
+  'grep -rn "TODO" src | sort | uniq -c | sort -rn | head',
+  'find . -name "*.ts" -not -path "./node_modules/*" | xargs grep -l foo',
+  "sed -n '1,20p' src/a.ts",
+  'rg --type ts -g "!dist" foo',
+  'git log --format="%H %s" main..HEAD -- src',
+  'echo $(git rev-parse HEAD)',
+  'find . -delete',
+  'rm -rf build',
+  'ls > out.txt',
+  'GIT_PAGER=sh git log',
+  'cat /etc/passwd',
+  "eval 'rm f'",
+  'npm ls --depth=0',
   'git status && git diff HEAD && git branch --show-current && git log --oneline -10',
 ];
 const ROUNDS = 200;

@@ -35,11 +35,16 @@ function answer(lines) {
   for (let index = 0; out.length < lines - 1; index++) {
     const section = index % 6;
     if (section === 0) out.push(`## Section ${index}: what the **code** does`, '');
-    else if (section === 1) out.push(`The function \`handle${index}\` reads the *input*, checks it, and returns a [result](https://example.com/${index}) the caller can use without further checks.`);
+    else if (section === 1)
+      out.push(
+        `The function \`handle${index}\` reads the *input*, checks it, and returns a [result](https://example.com/${index}) the caller can use without further checks.`,
+      );
     else if (section === 2) out.push(`- step ${index}: open the file`, `  - then edit line ${index * 3}`, `- step ${index + 1}: run \`npm test\``);
-    else if (section === 3) out.push('```ts', `export function f${index}(value: number): number {`, `  return value * ${index} + 1; // keep it small`, '}', '```');
+    else if (section === 3)
+      out.push('```ts', `export function f${index}(value: number): number {`, `  return value * ${index} + 1; // keep it small`, '}', '```');
     else if (section === 4) out.push('| name | value |', '|------|-------|', `| item${index} | ${index * 7} |`);
-    else out.push(`> Note ${index}: this paragraph is long enough to wrap at a hundred and twenty columns, because real answers have long sentences in them.`, '');
+    else
+      out.push(`> Note ${index}: this paragraph is long enough to wrap at a hundred and twenty columns, because real answers have long sentences in them.`, '');
   }
   out.length = lines - 1;
   out.push(END);
@@ -81,7 +86,10 @@ function beansPid() {
     } catch {
       continue;
     }
-    const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+    const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter(Boolean)
+      .map(Number);
     queue.push(...children);
   }
   throw new Error('beans process not found');
@@ -112,7 +120,7 @@ async function measure(label, delayMs) {
     const started = performance.now();
     tmux('send-keys', '-t', 'bench', 'Enter');
     // The first line may scroll away before a capture sees it: watch the bytes sent to the terminal.
-    for (const deadline = Date.now() + 20_000; !readFileSync(pipeFile, 'utf8').includes('Section 0:'); ) {
+    for (const deadline = Date.now() + 20_000; !readFileSync(pipeFile, 'utf8').includes('Section 0:');) {
       if (Date.now() > deadline) throw new Error('the first line never reached the terminal');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

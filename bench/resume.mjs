@@ -24,14 +24,15 @@ const ms = (value) => `${value.toFixed(1)} ms`;
 
 // Deterministic "random" so every run writes the same session.
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const words = 'the parser token file test build error function return value module import config session tool result line change'.split(' ');
 const prose = (chars) => {
   let out = '';
   while (out.length < chars) out += `${words[Math.floor(rand() * words.length)]} `;
   return out.slice(0, chars);
 };
-const code = (lines) => Array.from({ length: lines }, (_, i) => `${i + 1}\t  const ${words[i % words.length]}${i} = compute(${prose(30 + Math.floor(rand() * 50))});`).join('\n');
+const code = (lines) =>
+  Array.from({ length: lines }, (_, i) => `${i + 1}\t  const ${words[i % words.length]}${i} = compute(${prose(30 + Math.floor(rand() * 50))});`).join('\n');
 
 let clock = Date.now() - MESSAGES * 1000;
 let callId = 0;
@@ -43,16 +44,43 @@ function* exchange() {
   for (let r = 0; r < rounds; r++) {
     const calls = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => {
       const kind = ['read_file', 'shell', 'grep', 'edit_file'][Math.floor(rand() * 4)];
-      return { id: `call_${callId++}`, name: kind, arguments: kind === 'shell' ? { command: 'npm test -- --run' } : { path: `src/${words[Math.floor(rand() * words.length)]}.ts`, pattern: 'export' } };
+      return {
+        id: `call_${callId++}`,
+        name: kind,
+        arguments: kind === 'shell' ? { command: 'npm test -- --run' } : { path: `src/${words[Math.floor(rand() * words.length)]}.ts`, pattern: 'export' },
+      };
     });
-    yield { role: 'assistant', content: prose(Math.floor(rand() * 300)), toolCalls: calls, stopReason: 'tool_use', usage: { inputTokens: 12000, outputTokens: 300, costUsd: 0.002 }, model: 'bench', provider: 'ollama', timestamp: clock++ };
+    yield {
+      role: 'assistant',
+      content: prose(Math.floor(rand() * 300)),
+      toolCalls: calls,
+      stopReason: 'tool_use',
+      usage: { inputTokens: 12000, outputTokens: 300, costUsd: 0.002 },
+      model: 'bench',
+      provider: 'ollama',
+      timestamp: clock++,
+    };
     for (const call of calls) {
-      const content = call.name === 'read_file' ? code(80 + Math.floor(rand() * 200)) : call.name === 'shell' ? `exit code 0\n${prose(1500 + Math.floor(rand() * 3000))}` : call.name === 'grep' ? code(10 + Math.floor(rand() * 30)) : 'Edited src/file.ts: 3 lines changed.';
+      const content =
+        call.name === 'read_file'
+          ? code(80 + Math.floor(rand() * 200))
+          : call.name === 'shell'
+            ? `exit code 0\n${prose(1500 + Math.floor(rand() * 3000))}`
+            : call.name === 'grep'
+              ? code(10 + Math.floor(rand() * 30))
+              : 'Edited src/file.ts: 3 lines changed.';
       const details = call.name === 'edit_file' ? { kind: 'diff', path: 'src/file.ts', diff: code(12), added: 3, removed: 2 } : undefined;
       yield { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: false, status: 'ok', details, timestamp: clock++ };
     }
   }
-  yield { role: 'assistant', content: prose(300 + Math.floor(rand() * 1200)), toolCalls: [], stopReason: 'stop', usage: { inputTokens: 15000, outputTokens: 600, costUsd: 0.004 }, timestamp: clock++ };
+  yield {
+    role: 'assistant',
+    content: prose(300 + Math.floor(rand() * 1200)),
+    toolCalls: [],
+    stopReason: 'stop',
+    usage: { inputTokens: 15000, outputTokens: 600, costUsd: 0.004 },
+    timestamp: clock++,
+  };
 }
 
 function writeSession(store, count) {
@@ -77,7 +105,9 @@ try {
   const bigId = writeSession(store, MESSAGES);
   const writeMs = performance.now() - started;
   const bytes = statSync(store.pathOf(bigId)).size;
-  console.log(`session of ${MESSAGES} messages       ${mb(bytes)} on disk; written in ${ms(writeMs)} (${((writeMs * 1000) / MESSAGES).toFixed(0)} µs per append)`);
+  console.log(
+    `session of ${MESSAGES} messages       ${mb(bytes)} on disk; written in ${ms(writeMs)} (${((writeMs * 1000) / MESSAGES).toFixed(0)} µs per append)`,
+  );
 
   const loadTimes = [];
   let loaded;
@@ -99,7 +129,9 @@ try {
   const keptHistory = repairHistory(kept.messages);
   gc();
   const after = process.memoryUsage();
-  console.log(`memory held by the loaded session  heap +${mb(after.heapUsed - before.heapUsed)}, RSS +${mb(after.rss - before.rss)} (${keptHistory.length} messages)`);
+  console.log(
+    `memory held by the loaded session  heap +${mb(after.heapUsed - before.heapUsed)}, RSS +${mb(after.rss - before.rss)} (${keptHistory.length} messages)`,
+  );
 
   for (let i = 1; i < SESSIONS; i++) writeSession(store, 20 + Math.floor(rand() * 80));
   const totalBytes = store.list().reduce((sum, s) => sum + statSync(s.path).size, 0);

@@ -28,7 +28,7 @@ const PATTERN = 'needle_[0-9]+';
 
 const words = ['alpha', 'beta', 'gamma', 'delta', 'const', 'return', 'function', 'value', 'index', 'result', 'config', 'handler'];
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const line = () => Array.from({ length: 8 }, () => words[Math.floor(random() * words.length)]).join(' ');
 
 function generate(repo) {
@@ -87,7 +87,9 @@ try {
   mkdirSync(repo);
   let started = Date.now();
   generate(repo);
-  console.log(`Generated ${FILES.toLocaleString('en-US')} files + a ${BIG_FILE_MB} MB file (+${IGNORED_FILES} ignored) and committed them in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+  console.log(
+    `Generated ${FILES.toLocaleString('en-US')} files + a ${BIG_FILE_MB} MB file (+${IGNORED_FILES} ignored) and committed them in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
+  );
 
   const workspace = { root: repo, cwd: repo, isGit: true };
   const context = () => ({ signal: new AbortController().signal, workspace, state: createToolSessionState() });
@@ -103,13 +105,22 @@ try {
     }
   })();
   if (!hasRg) console.log('ripgrep (rg) is not installed: rows that need it are left out (apt-get install ripgrep).\n');
-  const rg = (...args) => () => run('rg', ['--no-config', '--hidden', '-g', '!.git', ...args], big).catch((error) => error); // exit 1 = no match
+  const rg =
+    (...args) =>
+    () =>
+      run('rg', ['--no-config', '--hidden', '-g', '!.git', ...args], big).catch((error) => error); // exit 1 = no match
   const gitGrep = (pattern, flag) => () => run('git', ['grep', '-n', '-I', '--untracked', flag, '-e', pattern], big);
-  const findFiles = (...name) => () => run('find', ['.', '-path', './.git', '-prune', '-o', '-path', './node_modules', '-prune', '-o', '-type', 'f', ...name, '-print'], big);
+  const findFiles =
+    (...name) =>
+    () =>
+      run('find', ['.', '-path', './.git', '-prune', '-o', '-path', './node_modules', '-prune', '-o', '-type', 'f', ...name, '-print'], big);
   const count = (result) => result.stdout.split('\n').filter(Boolean).length;
   const engine = (pattern, name) => () => searchWorkspace(workspace, { pattern }, new AbortController().signal, [name]);
 
-  for (const [pattern, label] of [[PATTERN, `/${PATTERN}/`], ['needle_5000 happened', '"needle_5000 happened"']]) {
+  for (const [pattern, label] of [
+    [PATTERN, `/${PATTERN}/`],
+    ['needle_5000 happened', '"needle_5000 happened"'],
+  ]) {
     const fns = [gitGrep(pattern, '-P'), () => grepTool.execute({ pattern }, context()), engine(pattern, 'git'), engine(pattern, 'js')];
     if (hasRg) fns.push(rg('-n', '--no-heading', '-e', pattern));
     const [gitP, beans, beansGit, beansJs, rgGrep] = await timeAll(...fns);
@@ -120,7 +131,10 @@ try {
     rows.push(['', hasRg ? 'rg' : 'git grep -P', hasRg ? rgGrep.ms : gitP.ms, beansJs.ms, "Beans' JavaScript engine"]);
   }
 
-  for (const [pattern, rgArgs, findArgs] of [['**/*.ts', ['-g', '*.ts'], ['-name', '*.ts']], ['**/*', [], []]]) {
+  for (const [pattern, rgArgs, findArgs] of [
+    ['**/*.ts', ['-g', '*.ts'], ['-name', '*.ts']],
+    ['**/*', [], []],
+  ]) {
     const fns = [() => globTool.execute({ pattern }, context()), findFiles(...findArgs)];
     if (hasRg) fns.push(rg('--files', ...rgArgs));
     const [beans, find, rgFiles] = await timeAll(...fns);
@@ -143,7 +157,9 @@ try {
   const pad = (text, width) => String(text).padEnd(width);
   console.log(`${pad('operation', 52)}${pad('baseline', 13)}${pad('baseline ms', 13)}${pad('beans ms', 11)}${pad('ratio', 8)}what ran`);
   for (const [name, baseline, baseMs, beansMs, what] of rows) {
-    console.log(`${pad(name, 52)}${pad(baseline, 13)}${pad(baseMs.toFixed(1), 13)}${pad(beansMs.toFixed(1), 11)}${pad(`${(beansMs / baseMs).toFixed(2)}x`, 8)}${what}`);
+    console.log(
+      `${pad(name, 52)}${pad(baseline, 13)}${pad(baseMs.toFixed(1), 13)}${pad(beansMs.toFixed(1), 11)}${pad(`${(beansMs / baseMs).toFixed(2)}x`, 8)}${what}`,
+    );
   }
   console.log(`\nMedian of ${RUNS} runs after one warm-up (the first read_file row is a single cold-index run).`);
 } finally {

@@ -41,7 +41,9 @@ export async function measureFirstRequestRatio({ runs = 9, env = {} } = {}) {
   const probeFile = path.join(repo.home, 'cpu-probe.txt');
   const probe = { STARTUP_CPU_PROBE_FILE: probeFile, NODE_OPTIONS: `--import=${path.join(import.meta.dirname, 'cpu-probe.mjs')}` };
   const cpuOf = (pid) => {
-    const line = readFileSync(probeFile, 'utf8').split('\n').find((entry) => entry.startsWith(`${pid} `));
+    const line = readFileSync(probeFile, 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith(`${pid} `));
     if (!line) throw new Error(`process ${pid} reported no CPU time`);
     return Number(line.split(' ')[1]) / 1000;
   };
@@ -122,7 +124,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`recorded ${record.ratio}x wall, ${record.cpuRatio}x CPU (load average ${record.loadAverage}) in ${path.relative(ROOT, BASELINE_FILE)}`);
   } else {
     const result = await checkStartup({ log: console.log });
-    console.log(result.ok ? 'start-up: within the recorded ratio' : `start-up: REGRESSED, every attempt above ${result.cpuLimit.toFixed(2)}x the floor's CPU time`);
+    console.log(
+      result.ok ? 'start-up: within the recorded ratio' : `start-up: REGRESSED, every attempt above ${result.cpuLimit.toFixed(2)}x the floor's CPU time`,
+    );
     process.exitCode = result.ok ? 0 : 1;
   }
 }

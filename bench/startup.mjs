@@ -61,16 +61,23 @@ function configure(repo, { mcp }) {
   const plugin = path.join(config, 'plugins', 'team');
   for (let i = 0; i < 3; i += 1) {
     mkdirSync(path.join(plugin, 'skills', `skill-${i}`), { recursive: true });
-    writeFileSync(path.join(plugin, 'skills', `skill-${i}`, 'SKILL.md'), `---\nname: skill-${i}\ndescription: Team skill ${i}\ntriggers:\n  - release notes ${i}\n---\n\nSteps for skill ${i}.\n`);
+    writeFileSync(
+      path.join(plugin, 'skills', `skill-${i}`, 'SKILL.md'),
+      `---\nname: skill-${i}\ndescription: Team skill ${i}\ntriggers:\n  - release notes ${i}\n---\n\nSteps for skill ${i}.\n`,
+    );
     mkdirSync(path.join(plugin, 'commands'), { recursive: true });
     writeFileSync(path.join(plugin, 'commands', `command-${i}.md`), `---\ndescription: Team command ${i}\n---\n\nDo $ARGUMENTS.\n`);
     mkdirSync(path.join(plugin, 'agents'), { recursive: true });
-    writeFileSync(path.join(plugin, 'agents', `agent-${i}.md`), `---\nname: agent-${i}\ndescription: Team agent ${i}\ntools: Read, Grep\n---\n\nYou are agent ${i}.\n`);
+    writeFileSync(
+      path.join(plugin, 'agents', `agent-${i}.md`),
+      `---\nname: agent-${i}\ndescription: Team agent ${i}\ntools: Read, Grep\n---\n\nYou are agent ${i}.\n`,
+    );
   }
   const memoryServer = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/package.json')), 'dist', 'index.js');
   const hook = [{ matcher: 'shell', hooks: [{ type: 'command', command: 'true' }] }];
   const settings = { hooks: { PreToolUse: hook, PostToolUse: hook } };
-  if (mcp) settings.mcpServers = { memory: { command: process.execPath, args: [memoryServer], env: { MEMORY_FILE_PATH: path.join(repo.home, 'memory.jsonl') } } };
+  if (mcp)
+    settings.mcpServers = { memory: { command: process.execPath, args: [memoryServer], env: { MEMORY_FILE_PATH: path.join(repo.home, 'memory.jsonl') } } };
   writeFileSync(path.join(config, 'settings.json'), JSON.stringify(settings));
 }
 

@@ -15,7 +15,15 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createAgentSession } from '../packages/core/dist/index.js';
-import { executeRun, parseWorkflow, reportProgressTool, resolveWorkflowAgents, RunStore, sessionAgentRunner, sessionRunnerFor } from '../packages/core/dist/workflows/index.js';
+import {
+  executeRun,
+  parseWorkflow,
+  reportProgressTool,
+  resolveWorkflowAgents,
+  RunStore,
+  sessionAgentRunner,
+  sessionRunnerFor,
+} from '../packages/core/dist/workflows/index.js';
 import { spawn } from 'node:child_process';
 import { startScriptedOllama } from '../test/support/scripted-ollama.ts';
 import { postgresUnavailable, startPostgres } from '../test/support/postgres.ts';
@@ -58,9 +66,11 @@ const workflow = [];
 const engineOnly = [];
 const endToEnd = [];
 for (let round = 0; round < ROUNDS; round++) {
-  direct.push(await timed(async () => {
-    for (let i = 0; i < STEPS; i++) await session.runSubagent(worker, `n = ${i}`, new AbortController().signal);
-  }));
+  direct.push(
+    await timed(async () => {
+      for (let i = 0; i < STEPS; i++) await session.runSubagent(worker, `n = ${i}`, new AbortController().signal);
+    }),
+  );
   workflow.push(await timed(() => run(calls)));
   engineOnly.push(await timed(() => run(transforms)));
   const cli = await runBeans(['workflow', 'run', 'bench-calls', '-o', 'json'], { cwd: repo.dir, env });
@@ -95,7 +105,8 @@ if (!dbos) {
 } else {
   console.log(`DBOS backend over PostgreSQL on 127.0.0.1 (median of ${dbos.rounds}):`);
   console.log(`  F call step on DBOS             ${fmt(dbos.perStep)} per step (${fmt(dbos.overhead)} over a direct call; local engine: ${fmt(overhead)})`);
-  for (const { workers, seconds, perSecond } of dbos.throughput) console.log(`  G ${CALLS} short calls on ${workers} worker${workers > 1 ? 's' : ' '}     ${perSecond.toFixed(1)} calls/s (${seconds.toFixed(2)} s)`);
+  for (const { workers, seconds, perSecond } of dbos.throughput)
+    console.log(`  G ${CALLS} short calls on ${workers} worker${workers > 1 ? 's' : ' '}     ${perSecond.toFixed(1)} calls/s (${seconds.toFixed(2)} s)`);
 }
 
 async function benchDbos() {
@@ -104,18 +115,31 @@ async function benchDbos() {
     const rounds = Math.max(1, Math.min(ROUNDS, 3));
     const url = await pg.createDatabase('bench_f');
     const { openDbosBackend } = await import('../packages/core/dist/workflows/dbos/index.js');
-    const backend = await openDbosBackend({ databaseUrl: url, workspaceRoot: repo.dir, executorId: 'bench', serve: 'calls', limits: {}, target: { provider: 'ollama' }, runnerFor: sessionRunnerFor(session), log: (line) => console.error(line) });
+    const backend = await openDbosBackend({
+      databaseUrl: url,
+      workspaceRoot: repo.dir,
+      executorId: 'bench',
+      serve: 'calls',
+      limits: {},
+      target: { provider: 'ollama' },
+      runnerFor: sessionRunnerFor(session),
+      log: (line) => console.error(line),
+    });
     const dbosRuns = [];
     const directRuns = [];
     try {
       for (let round = 0; round < rounds; round++) {
-        directRuns.push(await timed(async () => {
-          for (let i = 0; i < STEPS; i++) await session.runSubagent(worker, `n = ${i}`, new AbortController().signal);
-        }));
-        dbosRuns.push(await timed(async () => {
-          const final = await backend.start(calls, {}, {});
-          if (final.status !== 'completed') throw new Error(final.error);
-        }));
+        directRuns.push(
+          await timed(async () => {
+            for (let i = 0; i < STEPS; i++) await session.runSubagent(worker, `n = ${i}`, new AbortController().signal);
+          }),
+        );
+        dbosRuns.push(
+          await timed(async () => {
+            const final = await backend.start(calls, {}, {});
+            if (final.status !== 'completed') throw new Error(final.error);
+          }),
+        );
       }
     } finally {
       await backend.close();
@@ -131,7 +155,15 @@ async function benchDbos() {
       for (let i = 0; i < workers; i++) children.push(await startWorker(env2, `w${i}`));
       const result = await runBeans(['workflow', 'run', 'bench-fan', '--backend', 'dbos', '--no-work', '-o', 'json'], { cwd: repo.dir, env: env2 });
       for (const child of children) child.kill('SIGKILL');
-      if (process.env.BENCH_DEBUG) for (const child of children) console.error(child.log().split('\n').filter((line) => !line.includes(' call ')).join('\n'));
+      if (process.env.BENCH_DEBUG)
+        for (const child of children)
+          console.error(
+            child
+              .log()
+              .split('\n')
+              .filter((line) => !line.includes(' call '))
+              .join('\n'),
+          );
       if (result.code !== 0) throw new Error(result.stderr);
       const seconds = JSON.parse(result.stdout).duration_ms / 1000;
       throughput.push({ workers, seconds, perSecond: CALLS / seconds });
@@ -150,7 +182,11 @@ async function benchDbos() {
 function startWorker(workerEnv, id) {
   return new Promise((resolve, reject) => {
     // 10 calls at a time each: without a per-worker limit the first worker to poll takes all 200.
-    const child = spawn(BEANS, ['workflow', 'worker', '--backend', 'dbos', '--id', id, '--concurrency', '10'], { cwd: repo.dir, env: workerEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(BEANS, ['workflow', 'worker', '--backend', 'dbos', '--id', id, '--concurrency', '10'], {
+      cwd: repo.dir,
+      env: workerEnv,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (chunk) => {
       err += chunk;

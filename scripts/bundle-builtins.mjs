@@ -52,7 +52,8 @@ export async function requireBuiltins(outdir, banner) {
       if (!statement.startsWith('import')) continue;
       const requires = requiresFor(statement, entry.n, name);
       for (const binding of requires.matchAll(/const ([\w$]+) = require/g)) {
-        if (new RegExp(`\\b${binding[1].replace(/\$/g, '\\$')}\\.default\\b`).test(source)) throw new Error(`bundle: ${name} reads ${binding[1]}.default of ${entry.n}; keep that import`);
+        if (new RegExp(`\\b${binding[1].replace(/\$/g, '\\$')}\\.default\\b`).test(source))
+          throw new Error(`bundle: ${name} reads ${binding[1]}.default of ${entry.n}; keep that import`);
       }
       hoisted.push(requires);
       // Blanked, not cut: every other character keeps its line and column.

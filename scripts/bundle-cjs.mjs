@@ -12,7 +12,10 @@ import { transform } from 'esbuild';
 import { init, parse } from 'es-module-lexer';
 
 /** Specifiers of chunks beside this one that a module imports statically. */
-const staticChunkImports = (source) => parse(source)[0].filter((entry) => entry.d === -1 && entry.n?.startsWith('./')).map((entry) => entry.n.slice(2));
+const staticChunkImports = (source) =>
+  parse(source)[0]
+    .filter((entry) => entry.d === -1 && entry.n?.startsWith('./'))
+    .map((entry) => entry.n.slice(2));
 
 const SCRIPT = {
   format: 'cjs',
@@ -46,7 +49,7 @@ export async function chunksToCommonJs(outdir, head) {
       esm.add(name);
     }
   }
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [name, source] of sources) {
       if (esm.has(name) || !staticChunkImports(source).some((target) => esm.has(target))) continue;
@@ -54,7 +57,8 @@ export async function chunksToCommonJs(outdir, head) {
       grew = true;
     }
   }
-  const renamed = (text) => text.replace(/(["'])\.\/([\w.-]+)\.mjs\1/g, (match, quote, base) => (esm.has(`${base}.mjs`) ? match : `${quote}./${base}.cjs${quote}`));
+  const renamed = (text) =>
+    text.replace(/(["'])\.\/([\w.-]+)\.mjs\1/g, (match, quote, base) => (esm.has(`${base}.mjs`) ? match : `${quote}./${base}.cjs${quote}`));
   const converted = [];
   for (const [name, source] of sources) {
     const file = path.join(outdir, name);

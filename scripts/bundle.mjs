@@ -27,7 +27,9 @@ const common = {
   // CommonJS dependencies call require(); ESM output has none unless it is made. One for every chunk:
   // they sit in one folder, so it resolves the same for each, and making one per chunk cost ~0.2 ms
   // of CPU for each of the ~30 chunks a start loads.
-  banner: { js: "import { createRequire as __beansRequire } from 'node:module'; const require = (globalThis[Symbol.for('beans.require')] ??= __beansRequire(import.meta.url));" },
+  banner: {
+    js: "import { createRequire as __beansRequire } from 'node:module'; const require = (globalThis[Symbol.for('beans.require')] ??= __beansRequire(import.meta.url));",
+  },
   // Ink imports react-devtools-core only under DEV=true. The tree-sitter packages read their .wasm
   // files next to their own modules, so they stay outside (and are dependencies of @beans/cli too).
   // DBOS and pg load only with the dbos workflow backend and stay packages (dependencies of the root
@@ -105,11 +107,18 @@ const commanderChildProcess = {
   setup(build) {
     build.onLoad({ filter: /[/\\]commander[/\\]lib[/\\]command\.js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      const uses = source.split(COMMANDER_CHILD_PROCESS).join('').match(/\bchildProcess\b\.?\w*/g) ?? [];
+      const uses =
+        source
+          .split(COMMANDER_CHILD_PROCESS)
+          .join('')
+          .match(/\bchildProcess\b\.?\w*/g) ?? [];
       if (!source.includes(COMMANDER_CHILD_PROCESS) || uses.some((use) => use !== 'childProcess.spawn')) {
         throw new Error(`bundle: ${args.path} changed how it uses node:child_process (${uses.join(' ')}); check commanderChildProcess`);
       }
-      return { contents: source.replace(COMMANDER_CHILD_PROCESS, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), loader: 'js' };
+      return {
+        contents: source.replace(COMMANDER_CHILD_PROCESS, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"),
+        loader: 'js',
+      };
     });
   },
 };
@@ -128,7 +137,11 @@ const lazyImports = {
       const source = await readFile(args.path, 'utf8');
       const line = `import ${spec.binding} from '${spec.from}';`;
       // Comments dropped (roughly: only for this check) so that prose naming the package is not a use.
-      const code = source.split(line).join('').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+      const code = source
+        .split(line)
+        .join('')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/^\s*\/\/.*$/gm, '');
       const uses = code.match(new RegExp(`\\b${spec.binding}\\b(?:\\.\\w+)?\\(?`, 'g')) ?? [];
       if (!source.includes(line) || uses.length === 0 || uses.some((use) => !spec.calls.includes(use))) {
         throw new Error(`bundle: ${relative} changed how it uses ${spec.from} (${uses.join(' ')}); check LAZY_IMPORTS`);
@@ -136,7 +149,10 @@ const lazyImports = {
       const load = `require(${JSON.stringify(lazyFile(spec.from))})`;
       const lazy = spec.calls.includes(`${spec.binding}(`)
         ? `const ${spec.binding} = (...args) => ${load}(...args);`
-        : `const ${spec.binding} = { ${spec.calls.map((call) => call.slice(spec.binding.length + 1, -1)).map((member) => `${member}: (...args) => ${load}.${member}(...args)`).join(', ')} };`;
+        : `const ${spec.binding} = { ${spec.calls
+            .map((call) => call.slice(spec.binding.length + 1, -1))
+            .map((member) => `${member}: (...args) => ${load}.${member}(...args)`)
+            .join(', ')} };`;
       madeLazy.add(relative);
       return { contents: source.replace(line, lazy), loader: 'js' };
     });
@@ -173,11 +189,18 @@ const sdkFetchClasses = {
       }
       const sdk = args.path.match(FETCH_CLASS_SDKS)[1].replaceAll('\\', '/');
       const streams = LAZY_STREAM_SDKS.includes(sdk) ? { ReadableStream: '__beansReadableStream', 'globalThis.ReadableStream': '__beansReadableStream' } : {};
-      const { code } = await transform(source, { loader: 'js', format: 'esm', define: { Headers: '__beansFetchHeaders', Response: '__beansFetchResponse', FormData: '__beansFormData', ...streams } });
+      const { code } = await transform(source, {
+        loader: 'js',
+        format: 'esm',
+        define: { Headers: '__beansFetchHeaders', Response: '__beansFetchResponse', FormData: '__beansFormData', ...streams },
+      });
       if (!/__beans(FetchHeaders|FetchResponse|FormData|ReadableStream)\b/.test(code)) return { contents: source, loader: 'js' };
       fetchClassRewrites.add(sdk);
       if (/__beansReadableStream\b/.test(code)) lazyStreamRewrites.add(sdk);
-      return { contents: `import { FetchHeaders as __beansFetchHeaders, FetchResponse as __beansFetchResponse, LazyFormData as __beansFormData, LazyReadableStream as __beansReadableStream } from ${JSON.stringify(fetchClassesFile)};\n${code}`, loader: 'js' };
+      return {
+        contents: `import { FetchHeaders as __beansFetchHeaders, FetchResponse as __beansFetchResponse, LazyFormData as __beansFormData, LazyReadableStream as __beansReadableStream } from ${JSON.stringify(fetchClassesFile)};\n${code}`,
+        loader: 'js',
+      };
     });
   },
 };
@@ -198,7 +221,8 @@ let openAiTrustRewrites = 0;
 // (~35 ms of CPU in a bare process). In the bundle the SDK's `Headers` is Beans' class (above), so the
 // one it trusts is that class too: the same check, about the Headers the SDK actually meets. Every
 // other name of that list is still read from globalThis. The build fails if that code changes.
-const OPENAI_TRUSTED_GLOBALS = /(for \(const name of \[\s*(?:'[A-Za-z0-9]+',\s*)*'Headers',\s*\]\) \{\s*const descriptor = )Object\.getOwnPropertyDescriptor\(globalThis, name\);/g;
+const OPENAI_TRUSTED_GLOBALS =
+  /(for \(const name of \[\s*(?:'[A-Za-z0-9]+',\s*)*'Headers',\s*\]\) \{\s*const descriptor = )Object\.getOwnPropertyDescriptor\(globalThis, name\);/g;
 function openAiTrustedHeaders(file, source) {
   const found = source.match(OPENAI_TRUSTED_GLOBALS)?.length ?? 0;
   if (found !== 1) throw new Error(`bundle: ${file} changed (${found} look-ups of trusted globals naming Headers, expected 1); check how it reads Headers now`);
@@ -233,11 +257,18 @@ function geminiModelsOnly(file, source) {
   if (start < 0 || source.indexOf(head, start + 1) >= 0 || ctor < 0 || models < 0 || end < 0) fail('GoogleGenAI not found as expected');
   const members = [...source.slice(start + head.length, ctor).matchAll(/^ {4}(?:get )?(\w+)\(\) \{$/gm)].map((match) => match[1]);
   if (members.join() !== GEMINI_DROPPED_MEMBERS.join()) fail(`members before the constructor: ${members.join(', ')}`);
-  const made = source.slice(models + modelsLine.length, end).split('\n').map((line) => line.trim());
+  const made = source
+    .slice(models + modelsLine.length, end)
+    .split('\n')
+    .map((line) => line.trim());
   const modules = made.map((line) => line.match(/^this\.(\w+) = new [\w$]+\([\w., ()]*\);$/)?.[1]);
-  if (modules.some((name) => !name) || [...modules].sort().join() !== [...GEMINI_DROPPED_MODULES].sort().join()) fail(`constructor after models: ${made.join(' ')}`);
+  if (modules.some((name) => !name) || [...modules].sort().join() !== [...GEMINI_DROPPED_MODULES].sort().join())
+    fail(`constructor after models: ${made.join(' ')}`);
   const dropped = [...GEMINI_DROPPED_MEMBERS, ...GEMINI_DROPPED_MODULES]
-    .map((name) => `    ${name === 'getNextGenClient' ? '' : 'get '}${name}() { throw new Error('GoogleGenAI.${name} is not in Beans\\' bundle: only models is (scripts/bundle.mjs)'); }\n`)
+    .map(
+      (name) =>
+        `    ${name === 'getNextGenClient' ? '' : 'get '}${name}() { throw new Error('GoogleGenAI.${name} is not in Beans\\' bundle: only models is (scripts/bundle.mjs)'); }\n`,
+    )
     .join('');
   geminiTrims += 1;
   return `${source.slice(0, start + head.length)}${dropped}${source.slice(ctor + 1, models + modelsLine.length)}    }\n}\n${source.slice(end + '\n    }\n}\n'.length)}`;
@@ -247,11 +278,15 @@ function geminiModelsOnly(file, source) {
 // keep although nothing uses ReadableStreamBase any more, and reading that prototype loads Node's web
 // streams before the first request. The same two statements go into an arrow function called in place
 // and marked pure: run at the same point when something uses ReadableStreamBase, left out otherwise.
-const GEMINI_STREAM_BASE = /\nconst ReadableStreamBase = (function \(underlyingSource, strategy\) \{\n[\s\S]*?\n\});\nReadableStreamBase\.prototype = ReadableStream\.prototype;\n/g;
+const GEMINI_STREAM_BASE =
+  /\nconst ReadableStreamBase = (function \(underlyingSource, strategy\) \{\n[\s\S]*?\n\});\nReadableStreamBase\.prototype = ReadableStream\.prototype;\n/g;
 function geminiStreamBaseWhenUsed(file, source) {
   const found = source.match(GEMINI_STREAM_BASE)?.length ?? 0;
   if (found !== 1) throw new Error(`bundle: ${file} changed (${found} ReadableStreamBase definitions, expected 1); check geminiStreamBaseWhenUsed`);
-  return source.replace(GEMINI_STREAM_BASE, '\nconst ReadableStreamBase = /* @__PURE__ */ (() => {\n    const base = $1;\n    base.prototype = ReadableStream.prototype;\n    return base;\n})();\n');
+  return source.replace(
+    GEMINI_STREAM_BASE,
+    '\nconst ReadableStreamBase = /* @__PURE__ */ (() => {\n    const base = $1;\n    base.prototype = ReadableStream.prototype;\n    return base;\n})();\n',
+  );
 }
 // What core's client file uses of the SDK client it makes (one `const <binding> = ... new <Client>(`):
 // only the members the bundle keeps. `checked()` tells whether the file went through the plugin.
@@ -265,7 +300,9 @@ function clientUses(name, { file, client, binding, kept, trim }) {
         const made = source.match(new RegExp(`\\bnew ${client}\\(`, 'g'))?.length ?? 0;
         const uses = [...source.matchAll(new RegExp(`(?<![\\w.])${binding}\\??\\.(\\w+)`, 'g'))].map((match) => match[1]);
         if (made !== 1 || !new RegExp(`\\bconst ${binding} = `).test(source) || uses.length === 0 || uses.some((use) => !kept.includes(use))) {
-          throw new Error(`bundle: ${args.path} uses ${client} differently (${made} made; ${binding}.${uses.join(`, ${binding}.`)}); the bundle keeps only ${kept.join(' and ')} (${trim})`);
+          throw new Error(
+            `bundle: ${args.path} uses ${client} differently (${made} made; ${binding}.${uses.join(`, ${binding}.`)}); the bundle keeps only ${kept.join(' and ')} (${trim})`,
+          );
         }
         checked = true;
         return undefined;
@@ -274,7 +311,13 @@ function clientUses(name, { file, client, binding, kept, trim }) {
   };
   return { plugin, checked: () => checked };
 }
-const geminiClientUses = clientUses('gemini-client-uses', { file: 'gemini-client.js', client: 'GoogleGenAI', binding: 'ai', kept: ['models'], trim: 'geminiModelsOnly' });
+const geminiClientUses = clientUses('gemini-client-uses', {
+  file: 'gemini-client.js',
+  client: 'GoogleGenAI',
+  binding: 'ai',
+  kept: ['models'],
+  trim: 'geminiModelsOnly',
+});
 
 // The OpenAI SDK's client makes all ~28 API resources in its constructor (chat, models, audio, beta,
 // admin, responses, vectorStores...) and hangs their classes on OpenAI as statics, so esbuild keeps
@@ -293,7 +336,8 @@ function openAiChatAndModelsOnly(file, source) {
   };
   const made = [...source.matchAll(/^ {8}this\.(\w+) = new API\.(\w+)\(this\);$/gm)].map((match) => ({ member: match[1], api: match[2] }));
   const dropped = made.filter((entry) => !OPENAI_KEPT_RESOURCES.includes(entry.member));
-  if (OPENAI_KEPT_RESOURCES.some((member) => !made.some((entry) => entry.member === member)) || dropped.length < 20) fail(`resources made: ${made.map((entry) => entry.member).join(', ')}`);
+  if (OPENAI_KEPT_RESOURCES.some((member) => !made.some((entry) => entry.member === member)) || dropped.length < 20)
+    fail(`resources made: ${made.map((entry) => entry.member).join(', ')}`);
   let trimmed = source.replace(/^ {8}this\.(\w+) = new API\.(\w+)\(this\);\n/gm, (line, member) => (OPENAI_KEPT_RESOURCES.includes(member) ? line : ''));
   for (const { api } of dropped) {
     const statics = new RegExp(`^OpenAI\\.${api} = [\\w$]+;\\n`, 'gm');
@@ -303,7 +347,11 @@ function openAiChatAndModelsOnly(file, source) {
   }
   const head = '\nexport class OpenAI {\n';
   if (trimmed.split(head).length !== 2) fail('class OpenAI not found once');
-  const getters = dropped.map(({ member }) => `    get ${member}() { throw new Error('OpenAI.${member} is not in Beans\\' bundle: only chat and models are (scripts/bundle.mjs)'); }\n`).join('');
+  const getters = dropped
+    .map(
+      ({ member }) => `    get ${member}() { throw new Error('OpenAI.${member} is not in Beans\\' bundle: only chat and models are (scripts/bundle.mjs)'); }\n`,
+    )
+    .join('');
   openAiTrims += 1;
   return trimmed.replace(head, `${head}${getters}`);
 }
@@ -318,20 +366,32 @@ function checkOpenAiResource(file, source) {
     const statics = line.match(/^([\w$]+)\.[\w$]+ = [\w$]+;$/);
     return !statics || !declared.has(statics[1]);
   });
-  if (odd.length > 0) throw new Error(`bundle: ${file} has top-level code the bundle cannot prove free of side effects (${odd[0]}); check openAiResourcesWithoutSideEffects`);
+  if (odd.length > 0)
+    throw new Error(`bundle: ${file} has top-level code the bundle cannot prove free of side effects (${odd[0]}); check openAiResourcesWithoutSideEffects`);
 }
 const openAiResourcesWithoutSideEffects = {
   name: 'openai-resources-without-side-effects',
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
       if (args.pluginData === 'openai-resources' || !/[/\\]node_modules[/\\]openai[/\\]/.test(args.importer)) return undefined;
-      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'openai-resources' });
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'openai-resources',
+      });
       if (resolved.errors.length > 0 || !/[/\\]node_modules[/\\]openai[/\\]resources[/\\]/.test(resolved.path)) return undefined;
       return { ...resolved, sideEffects: false };
     });
   },
 };
-const openAiClientUses = clientUses('openai-client-uses', { file: 'openai-client.js', client: 'OpenAI', binding: 'openai', kept: OPENAI_KEPT_RESOURCES, trim: 'openAiChatAndModelsOnly' });
+const openAiClientUses = clientUses('openai-client-uses', {
+  file: 'openai-client.js',
+  client: 'OpenAI',
+  binding: 'openai',
+  kept: OPENAI_KEPT_RESOURCES,
+  trim: 'openAiChatAndModelsOnly',
+});
 
 rmSync(outdir, { recursive: true, force: true });
 // acp.mjs is an entry of its own so main.js can load it directly (`beans acp`, see main.ts), sharing
@@ -347,40 +407,71 @@ await build({
   // installed copies start it.
   outExtension: { '.js': '.mjs' },
   outdir,
-  plugins: [stringWidthFastPath, yogaWithoutFetch, otelGrpcRequires, lazyImports, geminiClientUses.plugin, openAiClientUses.plugin, openAiResourcesWithoutSideEffects, sdkFetchClasses, commanderChildProcess],
+  plugins: [
+    stringWidthFastPath,
+    yogaWithoutFetch,
+    otelGrpcRequires,
+    lazyImports,
+    geminiClientUses.plugin,
+    openAiClientUses.plugin,
+    openAiResourcesWithoutSideEffects,
+    sdkFetchClasses,
+    commanderChildProcess,
+  ],
 });
 for (const sdk of ['ollama', '@anthropic-ai/sdk', '@google/genai', 'openai']) {
-  if (!fetchClassRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths`);
+  if (!fetchClassRewrites.has(sdk))
+    throw new Error(`bundle: no module of ${sdk} had its Headers/Response pointed at llm/fetch-classes.js; check the SDK paths`);
 }
-if (geminiTrims !== 1 || !geminiClientUses.checked()) throw new Error('bundle: @google/genai\'s dist/web/index.mjs or core\'s llm/gemini-client.js was not bundled through its plugin; check where they moved');
-if (openAiTrims !== 1 || !openAiClientUses.checked()) throw new Error('bundle: the OpenAI SDK\'s client.mjs or core\'s llm/openai-client.js was not bundled through its plugin; check where they moved');
-for (const sdk of LAZY_STREAM_SDKS) if (!lazyStreamRewrites.has(sdk)) throw new Error(`bundle: no module of ${sdk} had its ReadableStream pointed at llm/fetch-classes.js; check how it uses ReadableStream now`);
-if (openAiTrustRewrites !== 1) throw new Error('bundle: the OpenAI SDK\'s lib/EventStream.mjs was not bundled through sdkFetchClasses; check where it moved');
+if (geminiTrims !== 1 || !geminiClientUses.checked())
+  throw new Error("bundle: @google/genai's dist/web/index.mjs or core's llm/gemini-client.js was not bundled through its plugin; check where they moved");
+if (openAiTrims !== 1 || !openAiClientUses.checked())
+  throw new Error("bundle: the OpenAI SDK's client.mjs or core's llm/openai-client.js was not bundled through its plugin; check where they moved");
+for (const sdk of LAZY_STREAM_SDKS)
+  if (!lazyStreamRewrites.has(sdk))
+    throw new Error(`bundle: no module of ${sdk} had its ReadableStream pointed at llm/fetch-classes.js; check how it uses ReadableStream now`);
+if (openAiTrustRewrites !== 1) throw new Error("bundle: the OpenAI SDK's lib/EventStream.mjs was not bundled through sdkFetchClasses; check where it moved");
 // Ink moving to another string-width must not silently bring the 19 ms back.
 if (stringWidthRoutes === 0) throw new Error('bundle: no import of string-width 8 was routed to ui/string-width.js; check what Ink uses now');
 for (const { file } of LAZY_IMPORTS) if (!madeLazy.has(file)) throw new Error(`bundle: ${file} was not bundled through lazyImports; check where it moved`);
 // Each LAZY_IMPORTS package as one CommonJS file (resolved from core, whose dependency it is).
 for (const from of new Set(LAZY_IMPORTS.map((spec) => spec.from))) {
   const { banner: _banner, format: _format, ...cjs } = common;
-  await build({ ...cjs, format: 'cjs', stdin: { contents: `module.exports = require(${JSON.stringify(from)});`, resolveDir: path.join(root, 'packages/core'), sourcefile: `lazy-${from}.js`, loader: 'js' }, outfile: path.join(outdir, lazyFile(from)) });
+  await build({
+    ...cjs,
+    format: 'cjs',
+    stdin: {
+      contents: `module.exports = require(${JSON.stringify(from)});`,
+      resolveDir: path.join(root, 'packages/core'),
+      sourcefile: `lazy-${from}.js`,
+      loader: 'js',
+    },
+    outfile: path.join(outdir, lazyFile(from)),
+  });
   const call = `require(${JSON.stringify(lazyFile(from))})`;
-  if (!readdirSync(outdir).some((name) => name.endsWith('.mjs') && readFileSync(path.join(outdir, name), 'utf8').includes(call))) throw new Error(`bundle: no chunk requires ${lazyFile(from)}; check lazyImports`);
+  if (!readdirSync(outdir).some((name) => name.endsWith('.mjs') && readFileSync(path.join(outdir, name), 'utf8').includes(call)))
+    throw new Error(`bundle: no chunk requires ${lazyFile(from)}; check lazyImports`);
 }
 // main.js's lazy imports of cli and acp are the entries beside it; the compile cache's set-up and the
 // stderr guard are in main.js itself, two files fewer to load before cli.mjs (bin/beans answers
 // `--version` without Node, so main.js no longer needs to be the smallest file).
-const entriesBeside = { name: 'entries-beside', setup: (build) => build.onResolve({ filter: /^\.\/(cli|acp\/index)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })) };
+const entriesBeside = {
+  name: 'entries-beside',
+  setup: (build) => build.onResolve({ filter: /^\.\/(cli|acp\/index)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })),
+};
 await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, outdir, plugins: [entriesBeside] });
 // Before the CommonJS conversion: esbuild's own would wrap each built-in in __toESM, which defines a
 // getter for every export of it (8-11M more instructions to a first request, measured).
-if ((await requireBuiltins(outdir, common.banner.js)) === 0) throw new Error('bundle: no import of a Node built-in was turned into require(); check scripts/bundle-builtins.mjs');
+if ((await requireBuiltins(outdir, common.banner.js)) === 0)
+  throw new Error('bundle: no import of a Node built-in was turned into require(); check scripts/bundle-builtins.mjs');
 const converted = await chunksToCommonJs(outdir, common.banner.js);
 if (!converted.includes('cli.mjs')) throw new Error('bundle: cli.mjs was not turned into CommonJS; check scripts/bundle-cjs.mjs');
 // main.js loads cli and acp as the CommonJS chunks they now are.
 const mainFile = path.join(outdir, 'main.js');
 const mainSource = readFileSync(mainFile, 'utf8');
 const mainLoads = mainSource.replace(/import\("\.\/(cli|acp)\.mjs"\)/g, 'Promise.resolve().then(()=>require("./$1.cjs"))');
-if ((mainLoads.match(/require\("\.\/(cli|acp)\.cjs"\)/g) ?? []).length !== 2) throw new Error('bundle: main.js no longer imports cli.mjs and acp.mjs as expected; check scripts/bundle.mjs');
+if ((mainLoads.match(/require\("\.\/(cli|acp)\.cjs"\)/g) ?? []).length !== 2)
+  throw new Error('bundle: main.js no longer imports cli.mjs and acp.mjs as expected; check scripts/bundle.mjs');
 writeFileSync(mainFile, mainLoads);
 
 // V8 keeps each module's source text for as long as the process lives (functions compile lazily

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 describe('the test suite environment', () => {
-  it('has a temp folder and HOME made for this run, not the machine\'s', () => {
+  it("has a temp folder and HOME made for this run, not the machine's", () => {
     const root = path.dirname(os.tmpdir());
     expect(path.basename(root)).toMatch(/^beans-suite-/);
     expect(os.tmpdir()).toBe(path.join(root, 'tmp'));
@@ -15,7 +15,7 @@ describe('the test suite environment', () => {
     expect(readdirSync(os.homedir())).toContain('.gitconfig');
   });
 
-  it('carries none of the developer\'s state that changes what Beans does', () => {
+  it("carries none of the developer's state that changes what Beans does", () => {
     for (const name of ['CLAUDE_CODE_TMPDIR', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'BEANS_PROVIDER', 'OLLAMA_HOST', 'GEMINI_API_KEY']) {
       expect(process.env[name], name).toBeUndefined();
     }

@@ -8,7 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 // The architecture check of issue 28, with the repository's own rules (.dependency-cruiser.cjs).
 // The same check on the command line: pnpm exec depcruise packages --config .dependency-cruiser.cjs
 const root = path.resolve(import.meta.dirname, '../..');
-const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { forbidden: NonNullable<ICruiseOptions['ruleSet']>['forbidden']; options: ICruiseOptions };
+const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as {
+  forbidden: NonNullable<ICruiseOptions['ruleSet']>['forbidden'];
+  options: ICruiseOptions;
+};
 const MAX_LINES = 400;
 
 async function check(baseDir: string): Promise<{ violations: IViolation[]; modules: string[] }> {
@@ -21,10 +24,14 @@ async function check(baseDir: string): Promise<{ violations: IViolation[]; modul
   };
   const { output } = await cruise(['packages'], options);
   if (typeof output === 'string') throw new Error('dependency-cruiser answered text, not a result');
-  return { violations: output.summary.violations, modules: output.modules.filter((module) => !module.coreModule && !module.couldNotResolve).map((module) => module.source) };
+  return {
+    violations: output.summary.violations,
+    modules: output.modules.filter((module) => !module.coreModule && !module.couldNotResolve).map((module) => module.source),
+  };
 }
 
-const describeViolation = (violation: IViolation) => `${violation.rule.name}: ${violation.from} → ${violation.to}${violation.cycle ? ` (${violation.cycle.map((step) => step.name).join(' → ')})` : ''}`;
+const describeViolation = (violation: IViolation) =>
+  `${violation.rule.name}: ${violation.from} → ${violation.to}${violation.cycle ? ` (${violation.cycle.map((step) => step.name).join(' → ')})` : ''}`;
 
 describe('architecture (dependency-cruiser)', () => {
   it('packages/ has no import circle and no layering breach; files over 400 lines are listed, not failed', async () => {
@@ -37,7 +44,10 @@ describe('architecture (dependency-cruiser)', () => {
       .filter((file) => file.lines > MAX_LINES)
       .sort((a, b) => b.lines - a.lines);
     // A warning: a long file is a reason to split it by responsibility, not a broken build.
-    if (long.length) console.warn(`Files over ${MAX_LINES} lines (split them by responsibility when you pass by):\n${long.map((file) => `  ${file.lines} ${file.source}`).join('\n')}`);
+    if (long.length)
+      console.warn(
+        `Files over ${MAX_LINES} lines (split them by responsibility when you pass by):\n${long.map((file) => `  ${file.lines} ${file.source}`).join('\n')}`,
+      );
   }, 120_000);
 
   describe('fails on a new breach', () => {
@@ -50,13 +60,16 @@ describe('architecture (dependency-cruiser)', () => {
 
     it('an import circle, a tool importing the agent, core importing the CLI, llm importing config, a lower folder importing runtime', async () => {
       write('packages/core/src/tools/tool.ts', "import type { AgentEvent } from '../agent/types.js';\nexport type ToolEvent = AgentEvent;\n");
-      write('packages/core/src/agent/types.ts', "import type { ToolEvent } from '../tools/tool.js';\nexport type AgentEvent = { type: string; tool?: ToolEvent };\n");
+      write(
+        'packages/core/src/agent/types.ts',
+        "import type { ToolEvent } from '../tools/tool.js';\nexport type AgentEvent = { type: string; tool?: ToolEvent };\n",
+      );
       write('packages/core/src/llm/provider.ts', "import { render } from '../../../cli/src/ui/render.js';\nexport const provider = render;\n");
-      write('packages/cli/src/ui/render.ts', "export const render = 1;\n");
+      write('packages/cli/src/ui/render.ts', 'export const render = 1;\n');
       write('packages/core/src/llm/pricing.ts', "import { settings } from '../config/settings.js';\nexport const price = settings;\n");
-      write('packages/core/src/config/settings.ts', "export const settings = 1;\n");
+      write('packages/core/src/config/settings.ts', 'export const settings = 1;\n');
       write('packages/core/src/session/store.ts', "import { buildSession } from '../runtime/build.js';\nexport const store = buildSession;\n");
-      write('packages/core/src/runtime/build.ts', "export const buildSession = 1;\n");
+      write('packages/core/src/runtime/build.ts', 'export const buildSession = 1;\n');
       const names = new Set((await check(fixture)).violations.map((violation) => violation.rule.name));
       expect([...names].sort()).toEqual(['core-never-imports-cli', 'llm-is-the-floor', 'no-circular', 'runtime-and-protocol-on-top', 'tools-below-agent']);
     }, 60_000);

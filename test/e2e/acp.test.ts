@@ -121,11 +121,12 @@ function updatesOf(editor: Editor, kind: string, sessionId?: string) {
 }
 
 function textOf(editor: Editor, kind: string, sessionId?: string): string {
-  return updatesOf(editor, kind, sessionId).map((update) => update.content.text).join('');
+  return updatesOf(editor, kind, sessionId)
+    .map((update) => update.content.text)
+    .join('');
 }
 
 const BUGGY = 'export function add(a, b) {\n  return a - b;\n}\n';
-
 
 /** Live `sleep 30` processes working in `dir`, seen from this PID namespace (zombies have no command line). */
 function sleepersIn(dir: string): number[] {
@@ -143,14 +144,26 @@ function sleepersIn(dir: string): number[] {
 
 describe('beans acp', () => {
   it('answers initialize with its capabilities and fixes a bug through read, edit (asked, diff) and shell', async () => {
-    const repo = makeTempRepo({ 'src/add.mjs': BUGGY, 'check.mjs': "import { add } from './src/add.mjs';\nconsole.log(add(2, 3) === 5 ? 'sum ok' : 'sum wrong');\n" });
+    const repo = makeTempRepo({
+      'src/add.mjs': BUGGY,
+      'check.mjs': "import { add } from './src/add.mjs';\nconsole.log(add(2, 3) === 5 ? 'sum ok' : 'sum wrong');\n",
+    });
     const server = await openAi([
       {
         reasoning: 'The sum looks wrong.',
         text: 'Let me read it.',
         toolCalls: [
           { name: 'read_file', args: { path: 'src/add.mjs' }, id: 'read1' },
-          { name: 'todo_write', args: { todos: [{ content: 'Fix add', status: 'in_progress' }, { content: 'Run the check', status: 'pending' }] }, id: 'todo1' },
+          {
+            name: 'todo_write',
+            args: {
+              todos: [
+                { content: 'Fix add', status: 'in_progress' },
+                { content: 'Run the check', status: 'pending' },
+              ],
+            },
+            id: 'todo1',
+          },
         ],
       },
       { toolCalls: [{ name: 'edit_file', args: { path: 'src/add.mjs', old_string: 'return a - b;', new_string: 'return a + b;' }, id: 'edit1' }] },
@@ -173,8 +186,18 @@ describe('beans acp', () => {
       await expect(ctx.request('session/set_mode', { sessionId: created.sessionId, modeId: 'reckless' })).rejects.toMatchObject({ code: -32602 });
       await until(() => updatesOf(editor, 'config_option_update').length > 0);
       expect(updatesOf(editor, 'current_mode_update')).toEqual([expect.objectContaining({ currentModeId: 'plan' })]);
-      expect(updatesOf(editor, 'config_option_update').at(-1)!.configOptions.find((option: { id: string }) => option.id === 'mode')).toMatchObject({ currentValue: 'default' });
-      const answer = await ctx.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'Fix the bug in ' }, { type: 'resource_link', uri: `file://${repo.dir}/src/add.mjs`, name: 'add.mjs' }] });
+      expect(
+        updatesOf(editor, 'config_option_update')
+          .at(-1)!
+          .configOptions.find((option: { id: string }) => option.id === 'mode'),
+      ).toMatchObject({ currentValue: 'default' });
+      const answer = await ctx.request('session/prompt', {
+        sessionId: created.sessionId,
+        prompt: [
+          { type: 'text', text: 'Fix the bug in ' },
+          { type: 'resource_link', uri: `file://${repo.dir}/src/add.mjs`, name: 'add.mjs' },
+        ],
+      });
       expect(answer.stopReason).toBe('end_turn');
 
       expect(readFileSync(path.join(repo.dir, 'src/add.mjs'), 'utf8')).toContain('return a + b;');
@@ -190,14 +213,23 @@ describe('beans acp', () => {
       expect(edit).toMatchObject({ title: 'Edit src/add.mjs', kind: 'edit', locations: [{ path: path.join(repo.dir, 'src/add.mjs'), line: 2 }] });
       expect(calls.find((call) => call.toolCallId === 'shell1')).toMatchObject({ title: 'node check.mjs', kind: 'execute' });
 
-      const done = (id: string) => updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === id && update.status === 'completed').at(-1)!;
+      const done = (id: string) =>
+        updatesOf(editor, 'tool_call_update')
+          .filter((update) => update.toolCallId === id && update.status === 'completed')
+          .at(-1)!;
       expect(done('edit1').content).toEqual([{ type: 'diff', path: path.join(repo.dir, 'src/add.mjs'), oldText: 'return a - b;', newText: 'return a + b;' }]);
       expect(done('shell1').content[0].content.text).toContain('sum ok');
       expect(done('read1').content[0].content.text).toContain('return a - b;');
       // The context the last request filled, of gpt-5-mini's 400k window, and the session's cost.
-      expect(updatesOf(editor, 'usage_update').at(-1)).toMatchObject({ size: 400_000, used: expect.any(Number), cost: { amount: expect.any(Number), currency: 'USD' } });
+      expect(updatesOf(editor, 'usage_update').at(-1)).toMatchObject({
+        size: 400_000,
+        used: expect.any(Number),
+        cost: { amount: expect.any(Number), currency: 'USD' },
+      });
       // Plugin slash commands for the editor's menu (the built-in plugins' /review among them).
-      expect(updatesOf(editor, 'available_commands_update').at(-1)!.availableCommands).toContainEqual(expect.objectContaining({ name: 'review', input: { hint: expect.any(String) } }));
+      expect(updatesOf(editor, 'available_commands_update').at(-1)!.availableCommands).toContainEqual(
+        expect.objectContaining({ name: 'review', input: { hint: expect.any(String) } }),
+      );
       expect(updatesOf(editor, 'plan').at(-1)!.entries).toEqual([
         { content: 'Fix add', priority: 'medium', status: 'in_progress' },
         { content: 'Run the check', priority: 'medium', status: 'pending' },
@@ -212,7 +244,8 @@ describe('beans acp', () => {
   });
 
   it("reads unsaved buffers and writes edits through the editor's fs when it offers it", async () => {
-    const notebookOf = (...sources: string[]) => `${JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: sources.map((source, index) => ({ cell_type: 'code', id: `c${index}`, metadata: {}, source: [source], outputs: [], execution_count: null })) }, null, 1)}\n`;
+    const notebookOf = (...sources: string[]) =>
+      `${JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: sources.map((source, index) => ({ cell_type: 'code', id: `c${index}`, metadata: {}, source: [source], outputs: [], execution_count: null })) }, null, 1)}\n`;
     const repo = makeTempRepo({ 'src/add.mjs': BUGGY, 'nb.ipynb': notebookOf('x = 1\n', 'print(x)\n') });
     const file = path.join(repo.dir, 'src/add.mjs');
     const notebook = path.join(repo.dir, 'nb.ipynb');
@@ -241,7 +274,11 @@ describe('beans acp', () => {
       expect(readFileSync(file, 'utf8')).toBe(BUGGY);
       expect(readFileSync(notebook, 'utf8')).toBe(notebookOf('x = 1\n', 'print(x)\n'));
       // Confinement holds: the write outside the workspace failed and the editor was never asked.
-      expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'escape').at(-1)).toMatchObject({ status: 'failed' });
+      expect(
+        updatesOf(editor, 'tool_call_update')
+          .filter((update) => update.toolCallId === 'escape')
+          .at(-1),
+      ).toMatchObject({ status: 'failed' });
       expect(existsSync(path.join(repo.dir, '../escape.txt'))).toBe(false);
     });
   });
@@ -261,7 +298,10 @@ describe('beans acp', () => {
       expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] })).stopReason).toBe('end_turn');
       // Asked once per kind: the second command ran, the second edit was refused, without asking.
       expect(editor.permissions.map((request) => request.toolCall.toolCallId)).toEqual(['s1', 'e1']);
-      const status = (id: string) => updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === id).at(-1)!.status;
+      const status = (id: string) =>
+        updatesOf(editor, 'tool_call_update')
+          .filter((update) => update.toolCallId === id)
+          .at(-1)!.status;
       expect([status('s1'), status('s2'), status('e1'), status('e2')]).toEqual(['completed', 'completed', 'failed', 'failed']);
       expect(readFileSync(path.join(repo.dir, 'a.txt'), 'utf8')).toBe('one\n');
       expect(existsSync(path.join(repo.dir, 'made-2'))).toBe(true);
@@ -274,15 +314,30 @@ describe('beans acp', () => {
       const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
       const child = JSON.stringify(messages.find((message) => message.role === 'user')?.content ?? '').includes('CHILD TASK');
       if (child) return n === 0 ? { toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' }, id: 'c1' }] } : { text: 'The notes say beans.' };
-      return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'read the notes', prompt: 'CHILD TASK: read notes.txt', subagent_type: 'general-purpose' }, id: 't1' }] } : { text: 'Parent done.' };
+      return n === 0
+        ? {
+            toolCalls: [
+              { name: 'task', args: { description: 'read the notes', prompt: 'CHILD TASK: read notes.txt', subagent_type: 'general-purpose' }, id: 't1' },
+            ],
+          }
+        : { text: 'Parent done.' };
     });
     await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
       const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
       expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'delegate' }] })).stopReason).toBe('end_turn');
-      expect(updatesOf(editor, 'tool_call').find((call) => call.toolCallId === 't1')).toMatchObject({ title: 'general-purpose: read the notes', kind: 'think' });
-      const progress = updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 't1' && update.status === 'in_progress' && update.content);
+      expect(updatesOf(editor, 'tool_call').find((call) => call.toolCallId === 't1')).toMatchObject({
+        title: 'general-purpose: read the notes',
+        kind: 'think',
+      });
+      const progress = updatesOf(editor, 'tool_call_update').filter(
+        (update) => update.toolCallId === 't1' && update.status === 'in_progress' && update.content,
+      );
       expect(progress.at(-1)!.content[0].content.text).toBe('general-purpose is working:\n- Read notes.txt');
-      expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 't1').at(-1)).toMatchObject({ status: 'completed' });
+      expect(
+        updatesOf(editor, 'tool_call_update')
+          .filter((update) => update.toolCallId === 't1')
+          .at(-1),
+      ).toMatchObject({ status: 'completed' });
       // The child's own call is not shown as one of the session's.
       expect(updatesOf(editor, 'tool_call').map((call) => call.toolCallId)).toEqual(['t1']);
       expect(textOf(editor, 'agent_message_chunk')).toBe('Parent done.');
@@ -293,10 +348,15 @@ describe('beans acp', () => {
     const repo = makeTempRepo();
     const server = await openAi([{ toolCalls: [{ name: 'mcp__editor-tools__echo', args: { message: 'from the editor' }, id: 'm1' }] }, { text: 'Echoed.' }]);
     await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
-      const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [{ name: 'editor-tools', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] }] });
+      const { sessionId } = await ctx.request('session/new', {
+        cwd: repo.dir,
+        mcpServers: [{ name: 'editor-tools', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] }],
+      });
       expect((await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'echo' }] })).stopReason).toBe('end_turn');
       expect(updatesOf(editor, 'tool_call').find((call) => call.toolCallId === 'm1')).toMatchObject({ title: 'editor-tools: echo', kind: 'other' });
-      const done = updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'm1').at(-1)!;
+      const done = updatesOf(editor, 'tool_call_update')
+        .filter((update) => update.toolCallId === 'm1')
+        .at(-1)!;
       expect(done).toMatchObject({ status: 'completed' });
       expect(JSON.stringify(done.content)).toContain('Echo: from the editor');
       // The model was offered the server's tools.
@@ -318,7 +378,10 @@ describe('beans acp', () => {
 
   it('cancels a turn within a second, killing its command, and answers cancelled', async () => {
     const repo = makeTempRepo();
-    const server = await openAi([{ toolCalls: [{ name: 'shell', args: { command: 'echo started > sleeper.pid; sleep 30' }, id: 'slow' }] }, { text: 'Back again.' }]);
+    const server = await openAi([
+      { toolCalls: [{ name: 'shell', args: { command: 'echo started > sleeper.pid; sleep 30' }, id: 'slow' }] },
+      { text: 'Back again.' },
+    ]);
     await asEditor(repo, providerEnv(server), {}, async (ctx, editor) => {
       const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
       await ctx.request('session/set_mode', { sessionId, modeId: 'yolo' });
@@ -335,7 +398,11 @@ describe('beans acp', () => {
       expect(sleepersIn(repo.dir)).toEqual([]);
       // Yolo asked nothing; the call ended as failed, and the session answers the next prompt.
       expect(editor.permissions).toEqual([]);
-      expect(updatesOf(editor, 'tool_call_update').filter((update) => update.toolCallId === 'slow').at(-1)).toMatchObject({ status: 'failed' });
+      expect(
+        updatesOf(editor, 'tool_call_update')
+          .filter((update) => update.toolCallId === 'slow')
+          .at(-1),
+      ).toMatchObject({ status: 'failed' });
       expect((await next).stopReason).toBe('end_turn');
       expect(textOf(editor, 'agent_message_chunk')).toBe('Back again.');
       expect(server.requests.filter((request) => request.kind === 'chat')).toHaveLength(2);
@@ -344,7 +411,10 @@ describe('beans acp', () => {
 
   it('cancels a turn that waits on a permission question', async () => {
     const repo = makeTempRepo({ 'a.txt': 'one\n' });
-    const server = await openAi([{ toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'two' }, id: 'e1' }] }, { text: 'never' }]);
+    const server = await openAi([
+      { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'two' }, id: 'e1' }] },
+      { text: 'never' },
+    ]);
     let withdraw: (() => void) | undefined;
     const answer = () => new Promise<undefined>((resolve) => (withdraw = () => resolve(undefined)));
     await asEditor(repo, providerEnv(server), { answer }, async (ctx, editor) => {
@@ -361,7 +431,11 @@ describe('beans acp', () => {
 
   it('lists and loads a session in a second process, replaying it, and continues it', async () => {
     const repo = makeTempRepo({ 'notes.txt': 'beans are great\n' });
-    const server = await openAi([{ text: 'Reading.', toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' }, id: 'r1' }] }, { text: 'They say beans are great.' }, { text: 'Still great.' }]);
+    const server = await openAi([
+      { text: 'Reading.', toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' }, id: 'r1' }] },
+      { text: 'They say beans are great.' },
+      { text: 'Still great.' },
+    ]);
     const env = providerEnv(server);
     const sessionId = await asEditor(repo, env, {}, async (ctx) => {
       const { sessionId } = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] });
@@ -412,7 +486,9 @@ describe('beans acp', () => {
       expect(Date.now() - started).toBeLessThan(2 * 3 * 60 + 1_500);
       // Closing one leaves the other.
       await ctx.request('session/close', { sessionId: one });
-      await expect(ctx.request('session/prompt', { sessionId: one, prompt: [{ type: 'text', text: 'the first question' }] })).rejects.toMatchObject({ code: -32002 });
+      await expect(ctx.request('session/prompt', { sessionId: one, prompt: [{ type: 'text', text: 'the first question' }] })).rejects.toMatchObject({
+        code: -32002,
+      });
       expect((await ctx.request('session/prompt', { sessionId: two, prompt: [{ type: 'text', text: 'the second question' }] })).stopReason).toBe('end_turn');
     });
   });
@@ -424,9 +500,14 @@ describe('beans acp', () => {
     await asEditor(repo, env, {}, async (ctx, editor) => {
       editor.child.stdin.write('this is not json\n');
       await expect(ctx.request('beans/nonsense', {})).rejects.toMatchObject({ code: -32601 });
-      await expect(ctx.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({ code: -32002 });
+      await expect(ctx.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] })).rejects.toMatchObject({
+        code: -32002,
+      });
       await expect(ctx.request('session/load', { sessionId: 'no-such-session', cwd: repo.dir, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
-      const failure = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] }).then(() => undefined, (error: unknown) => error as { message: string });
+      const failure = await ctx.request('session/new', { cwd: repo.dir, mcpServers: [] }).then(
+        () => undefined,
+        (error: unknown) => error as { message: string },
+      );
       expect(failure?.message).toMatch(/GEMINI_API_KEY/);
       // Still serving.
       expect((await ctx.request('session/list', { cwd: repo.dir })).sessions).toEqual([]);
@@ -446,7 +527,6 @@ describe('beans acp', () => {
     const [file] = readdirSync(sessionsDir(repo)).filter((name) => name.endsWith('.jsonl'));
     expect(readFileSync(path.join(sessionsDir(repo), file!), 'utf8')).toContain('take your time');
   });
-
 });
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {

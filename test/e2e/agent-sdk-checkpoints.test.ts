@@ -52,7 +52,15 @@ describe('the Claude Agent SDK rewinds files through bin/beans', () => {
     input.send('one', one);
     const run = query({
       prompt: input,
-      options: { pathToClaudeCodeExecutable: BEANS_BIN, cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, stderr: () => undefined, enableFileCheckpointing: true, permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true },
+      options: {
+        pathToClaudeCodeExecutable: BEANS_BIN,
+        cwd: repo.dir,
+        env: { ...repo.env, OLLAMA_HOST: server.url },
+        stderr: () => undefined,
+        enableFileCheckpointing: true,
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      },
     });
     const answers: unknown[] = [];
     let results = 0;
@@ -92,7 +100,17 @@ describe('the Claude Agent SDK rewinds files through bin/beans', () => {
     const input = inputStream();
     const one = randomUUID();
     input.send('one', one);
-    const run = query({ prompt: input, options: { pathToClaudeCodeExecutable: BEANS_BIN, cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, stderr: () => undefined, permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true } });
+    const run = query({
+      prompt: input,
+      options: {
+        pathToClaudeCodeExecutable: BEANS_BIN,
+        cwd: repo.dir,
+        env: { ...repo.env, OLLAMA_HOST: server.url },
+        stderr: () => undefined,
+        permissionMode: 'bypassPermissions',
+        allowDangerouslySkipPermissions: true,
+      },
+    });
     let answer: unknown;
     for await (const message of run) {
       if (message.type !== 'result') continue;

@@ -68,7 +68,7 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(result).toMatchObject({ subtype: 'success', is_error: false, result: 'Hello from Beans.', num_turns: 1 });
   });
 
-  it("outputFormat json_schema: an invalid first answer is retried and the result carries structured_output", async () => {
+  it('outputFormat json_schema: an invalid first answer is retried and the result carries structured_output', async () => {
     const { server, options } = await setup({ turns: [{ text: '{"answer": "forty-two"}' }, { text: '{"answer": 42}' }] });
     const schema = { type: 'object', properties: { answer: { type: 'number' } }, required: ['answer'] };
     const messages = await collect(query({ prompt: 'the answer?', options: { ...options, outputFormat: { type: 'json_schema', schema } } }));
@@ -148,7 +148,8 @@ describe('the Claude Agent SDK drives bin/beans', () => {
 
   it('setModel() and setPermissionMode() change the next turn', async () => {
     const { repo, server, options } = await setup({
-      turns: (_request, n) => (n === 0 ? { text: 'ready' } : n === 1 ? { toolCalls: [{ name: 'write_file', args: { path: 'auto.txt', content: 'x' } }] } : { text: 'written' }),
+      turns: (_request, n) =>
+        n === 0 ? { text: 'ready' } : n === 1 ? { toolCalls: [{ name: 'write_file', args: { path: 'auto.txt', content: 'x' } }] } : { text: 'written' },
       models: [
         { name: 'first:latest', capabilities: ['completion', 'tools'] },
         { name: 'second:latest', capabilities: ['completion', 'tools'] },
@@ -172,7 +173,10 @@ describe('the Claude Agent SDK drives bin/beans', () => {
   });
 
   it('a PreToolUse hook callback that denies keeps the command from running, even with bypassPermissions', async () => {
-    const { repo, options } = await setup({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'rm -rf important' } }] }, { text: 'I was stopped.' }] }, { 'important/keep.txt': 'keep\n' });
+    const { repo, options } = await setup(
+      { turns: [{ toolCalls: [{ name: 'shell', args: { command: 'rm -rf important' } }] }, { text: 'I was stopped.' }] },
+      { 'important/keep.txt': 'keep\n' },
+    );
     const payloads: Record<string, unknown>[] = [];
     const messages = await collect(
       query({
@@ -188,7 +192,9 @@ describe('the Claude Agent SDK drives bin/beans', () => {
                 hooks: [
                   async (input) => {
                     payloads.push(input as unknown as Record<string, unknown>);
-                    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed here' } };
+                    return {
+                      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed here' },
+                    };
                   },
                 ],
               },
@@ -231,7 +237,15 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     const { options } = await setup({ turns: [{ text: ['Hel', 'lo'] }] });
     const messages = await collect(query({ prompt: 'hi', options: { ...options, includePartialMessages: true } }));
     const events = messages.flatMap((message) => (message.type === 'stream_event' ? [message.event.type] : []));
-    expect(events).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(events).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     const firstAssistant = messages.findIndex((message) => message.type === 'assistant');
     expect(messages.findIndex((message) => message.type === 'stream_event')).toBeLessThan(firstAssistant);
   });
@@ -241,7 +255,12 @@ describe('the Claude Agent SDK drives bin/beans', () => {
       turns: [
         { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] },
         { text: 'wrote a' },
-        { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }, { name: 'list_directory', args: {} }] },
+        {
+          toolCalls: [
+            { name: 'read_file', args: { path: 'a.txt' } },
+            { name: 'list_directory', args: {} },
+          ],
+        },
         { text: 'read a' },
       ],
     });
@@ -259,7 +278,9 @@ describe('the Claude Agent SDK drives bin/beans', () => {
       ['LS', { path: repo.dir }],
     ]);
     // Tool results answer those ids.
-    const resultIds = second.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])) : []));
+    const resultIds = second.flatMap((m) =>
+      m.type === 'user' && Array.isArray(m.message.content) ? m.message.content.flatMap((b) => (b.type === 'tool_result' ? [b.tool_use_id] : [])) : [],
+    );
     expect(resultIds).toHaveLength(2);
   });
 
@@ -312,7 +333,7 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     expect(statuses).toEqual([expect.objectContaining({ name: 'broken', status: 'failed', error: expect.any(String), tools: [] })]);
   });
 
-  it('toggleMcpServer(), reconnectMcpServer() and setMcpServers() change the servers and the next request\'s tools', { timeout: 90_000 }, async () => {
+  it("toggleMcpServer(), reconnectMcpServer() and setMcpServers() change the servers and the next request's tools", { timeout: 90_000 }, async () => {
     const { repo, server, options } = await setup({ turns: [{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }] });
     // Every MCP tool declared (not deferred), so each request's tool list shows what is offered.
     writeSettings(repo, { tools: { defer: 'never' } });
@@ -331,8 +352,13 @@ describe('the Claude Agent SDK drives bin/beans', () => {
         } else if (count === 2) {
           await q.toggleMcpServer('ev', true);
           await q.reconnectMcpServer('ev');
-          failure = await q.reconnectMcpServer('nope').then(() => undefined, (error: unknown) => error);
-          const set = await q.setMcpServers({ mem: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: path.join(repo.home, 'memory.jsonl') } } });
+          failure = await q.reconnectMcpServer('nope').then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          const set = await q.setMcpServers({
+            mem: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: path.join(repo.home, 'memory.jsonl') } },
+          });
           seen.push({ statuses: await q.mcpServerStatus(), set });
           input.send('third');
         } else if (count === 3) {
@@ -344,7 +370,9 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     })();
     input.send('first');
     await done;
-    const tools = chats(server).map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name));
+    const tools = chats(server).map((request) =>
+      ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name),
+    );
     const mcp = tools.map((names) => names.filter((name) => name.startsWith('mcp__')));
     const builtin = tools.map((names) => names.filter((name) => !name.startsWith('mcp__')));
     expect(mcp[0]).toEqual(expect.arrayContaining(['mcp__ev__echo', 'mcp__ev__get-sum']));
@@ -357,7 +385,10 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     // Enabled and reconnected, and a server added: both servers' tools are offered.
     expect(String(failure)).toContain('no MCP server named "nope"');
     expect(seen[1]!.set).toEqual({ added: ['mem'], removed: [], errors: {} });
-    expect(seen[1]!.statuses.map((status) => [status.name, status.status])).toEqual([['ev', 'connected'], ['mem', 'connected']]);
+    expect(seen[1]!.statuses.map((status) => [status.name, status.status])).toEqual([
+      ['ev', 'connected'],
+      ['mem', 'connected'],
+    ]);
     expect(mcp[2]).toEqual(expect.arrayContaining(['mcp__ev__echo', 'mcp__mem__read_graph']));
     // An empty set removes what setMcpServers added; the server the session started with stays.
     expect(seen[2]!.set).toEqual({ added: [], removed: ['mem'], errors: {} });
@@ -367,21 +398,32 @@ describe('the Claude Agent SDK drives bin/beans', () => {
   });
 
   it('a background subagent: Task with run_in_background returns a task id at once, TaskOutput reads its answer', { timeout: 60_000 }, async () => {
-    const child = (request: { body: unknown }) => ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
+    const child = (request: { body: unknown }) =>
+      ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
     const { server, options } = await setup({
       turns: (request, n) => {
         if (child(request)) return { text: ['The answer ', 'is ', '42.'], chunkDelayMs: 300 };
-        if (n === 0) return { toolCalls: [{ name: 'task', args: { description: 'find the answer', prompt: 'Find the answer.', subagent_type: 'general-purpose', run_in_background: true } }] };
+        if (n === 0)
+          return {
+            toolCalls: [
+              { name: 'task', args: { description: 'find the answer', prompt: 'Find the answer.', subagent_type: 'general-purpose', run_in_background: true } },
+            ],
+          };
         if (n === 1) return { toolCalls: [{ name: 'shell_output', args: { task_id: 'bg-1', wait_ms: 20_000 } }] };
         return { text: 'The helper found 42.' };
       },
     });
     const messages = await collect(query({ prompt: 'ask a helper', options: { ...options, permissionMode: 'bypassPermissions' } }));
-    const uses = messages.flatMap((message) => (message.type === 'assistant' ? message.message.content : [])).filter((block) => block.type === 'tool_use') as { name: string; input: Record<string, unknown> }[];
+    const uses = messages.flatMap((message) => (message.type === 'assistant' ? message.message.content : [])).filter((block) => block.type === 'tool_use') as {
+      name: string;
+      input: Record<string, unknown>;
+    }[];
     expect(uses.map((use) => use.name)).toEqual(['Task', 'TaskOutput']);
     expect(uses[0]!.input).toMatchObject({ subagent_type: 'general-purpose', run_in_background: true });
     expect(uses[1]!.input).toEqual({ task_id: 'bg-1', timeout: 20_000 });
-    const toolResults = messages.flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [])).map((block) => JSON.stringify(block));
+    const toolResults = messages
+      .flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : []))
+      .map((block) => JSON.stringify(block));
     expect(toolResults[0]).toContain('Started the agent in the background as task bg-1');
     expect(toolResults[1]).toContain('Task bg-1: exited with code 0');
     expect(toolResults[1]).toContain('The answer is 42.');
@@ -390,7 +432,12 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     const events = messages.filter((message) => message.type === 'system' && (message.subtype === 'task_started' || message.subtype === 'task_notification'));
     expect(events).toEqual([
       expect.objectContaining({ subtype: 'task_started', task_id: 'bg-1', task_type: 'local_agent', description: 'general-purpose: find the answer' }),
-      expect.objectContaining({ subtype: 'task_notification', task_id: 'bg-1', status: 'completed', summary: 'general-purpose: find the answer exited with code 0' }),
+      expect.objectContaining({
+        subtype: 'task_notification',
+        task_id: 'bg-1',
+        status: 'completed',
+        summary: 'general-purpose: find the answer exited with code 0',
+      }),
     ]);
     // The parent went on (its TaskOutput request) while the child was still answering.
     const parentSecond = chats(server).filter((request) => !child(request))[1]!;
@@ -398,11 +445,18 @@ describe('the Claude Agent SDK drives bin/beans', () => {
   });
 
   it('stopTask() stops a background subagent that is still working; its task_notification says stopped', { timeout: 60_000 }, async () => {
-    const child = (request: { body: unknown }) => ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
+    const child = (request: { body: unknown }) =>
+      ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
     const { options } = await setup({
       turns: (request, n) => {
         if (child(request)) return { text: ['slow ', 'slow ', 'slow'], chunkDelayMs: 10_000 };
-        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'take long', prompt: 'Take long.', subagent_type: 'general-purpose', run_in_background: true } }] } : { text: 'Started it.' };
+        return n === 0
+          ? {
+              toolCalls: [
+                { name: 'task', args: { description: 'take long', prompt: 'Take long.', subagent_type: 'general-purpose', run_in_background: true } },
+              ],
+            }
+          : { text: 'Started it.' };
       },
     });
     const input = inputStream();
@@ -426,7 +480,9 @@ describe('the Claude Agent SDK drives bin/beans', () => {
     const second = await collect(query({ prompt: 'what was my colour?', options: { ...options, resume: sessionId } }));
     expect(second[0]!.session_id).toBe(sessionId);
     expect(results(second)[0]).toMatchObject({ subtype: 'success', result: 'you said blue' });
-    const history = (chats(server)[1]!.body as { messages: { role: string; content: string }[] }).messages.filter((m) => m.role !== 'system').map((m) => m.content);
+    const history = (chats(server)[1]!.body as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role !== 'system')
+      .map((m) => m.content);
     expect(history).toEqual(['my colour is blue', 'remembered: blue', 'what was my colour?']);
   });
 });
@@ -440,7 +496,11 @@ describe('examples/agent-sdk.mjs', () => {
     const { promisify } = await import('node:util');
     const example = path.resolve(import.meta.dirname, '../../examples/agent-sdk.mjs');
     // Asynchronous: the scripted server answers from this process.
-    const { stdout: output } = await promisify(execFile)(process.execPath, [example, 'what is this?'], { cwd: repo.dir, env: options.env as NodeJS.ProcessEnv, encoding: 'utf8' });
+    const { stdout: output } = await promisify(execFile)(process.execPath, [example, 'what is this?'], {
+      cwd: repo.dir,
+      env: options.env as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+    });
     expect(output).toBe('model: scripted:latest\nLooking.\nIt is an empty project.\n(success, 2 turns, $0)\n');
   });
 });

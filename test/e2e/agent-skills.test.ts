@@ -7,7 +7,10 @@ import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
 type ChatBody = { messages: { role: string; content: string }[] };
 const messagesOf = (request: RecordedRequest) => (request.body as ChatBody).messages;
 const systemOf = (request: RecordedRequest) => messagesOf(request).find((m) => m.role === 'system')?.content ?? '';
-const toolResults = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === 'tool').map((m) => m.content);
+const toolResults = (request: RecordedRequest) =>
+  messagesOf(request)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 
 const PLANNER = '---\nname: planner\ndescription: Plans work.\nskills:\n  expose: [estimate]\n---\nPLANNER: plan what you are asked.\n';
 const ESTIMATE = '---\nname: estimate\ndescription: Estimates effort in days.\n---\nESTIMATE: one day per step.\n';

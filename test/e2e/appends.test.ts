@@ -22,7 +22,12 @@ function appender(request: RecordedRequest): ScriptTurn {
   if (last.role === 'tool') return { text: 'done' };
   const prompt = last.content;
   if (prompt.startsWith('parallel')) {
-    return { toolCalls: ['s1', 's2', 's3', 's4'].map((id) => ({ name: 'task', args: { description: `append ${id}`, prompt: `append ${id}`, subagent_type: 'general-purpose' } })) };
+    return {
+      toolCalls: ['s1', 's2', 's3', 's4'].map((id) => ({
+        name: 'task',
+        args: { description: `append ${id}`, prompt: `append ${id}`, subagent_type: 'general-purpose' },
+      })),
+    };
   }
   const id = /append (\S+)/.exec(prompt)?.[1] ?? 'unknown';
   return { toolCalls: [{ name: 'write_file', args: { path: 'notes/shared.md', content: line(id), append: true } }] };
@@ -40,7 +45,9 @@ describe('appends never lose data', () => {
     ]);
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
 
-    const lines = readFileSync(path.join(repo.dir, 'notes/shared.md'), 'utf8').split('\n').filter((text) => text !== '');
+    const lines = readFileSync(path.join(repo.dir, 'notes/shared.md'), 'utf8')
+      .split('\n')
+      .filter((text) => text !== '');
     const expected = [...ids, 's1', 's2', 's3', 's4'];
     expect(lines).toHaveLength(expected.length);
     expect(lines.map((text) => /^line (\S+) /.exec(text)?.[1]).sort()).toEqual(expected.sort());
@@ -57,7 +64,9 @@ describe('appends never lose data', () => {
       },
     });
     const env = { ...repo.env, OLLAMA_HOST: server.url };
-    const runs = await Promise.all(Array.from({ length: 8 }, (_, n) => runBeans(['-p', `remember ${n}`, '--allowed-tools', 'memory'], { cwd: repo.dir, env, timeoutMs: 60_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => runBeans(['-p', `remember ${n}`, '--allowed-tools', 'memory'], { cwd: repo.dir, env, timeoutMs: 60_000 })),
+    );
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
     const memory = readFileSync(path.join(repo.dir, '.beans', 'memory.md'), 'utf8');
     for (let n = 0; n < 8; n++) expect(memory).toContain(`- Fact number ${n} about this project.`);

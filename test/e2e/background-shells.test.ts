@@ -49,7 +49,11 @@ describe('background commands', () => {
       { text: 'done' },
     ];
     const ollama = await scriptedOllama({ turns });
-    const run = await runBeans(['-p', 'start the server and test it', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: ollama.url }, timeoutMs: 60_000 });
+    const run = await runBeans(['-p', 'start the server and test it', '--yolo'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: ollama.url },
+      timeoutMs: 60_000,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('done');
     expect(run.stderr).not.toContain('background'); // killed by the model: nothing left to stop at exit
@@ -67,7 +71,10 @@ describe('background commands', () => {
     const repo = makeTempRepo();
     const marker = `${Date.now() % 100000}`;
     const ollama = await scriptedOllama({
-      turns: [{ toolCalls: [{ name: 'shell', args: { command: `sleep 2${marker}1 & sleep 2${marker}2`, run_in_background: true } }] }, { text: 'left it running' }],
+      turns: [
+        { toolCalls: [{ name: 'shell', args: { command: `sleep 2${marker}1 & sleep 2${marker}2`, run_in_background: true } }] },
+        { text: 'left it running' },
+      ],
     });
     const run = await runBeans(['-p', 'start a watcher', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: ollama.url }, timeoutMs: 30_000 });
     expect(run.code).toBe(0);
@@ -85,14 +92,20 @@ describe('background commands', () => {
         const body = request.body as Body;
         const results = body.messages.filter((message) => message.role === 'tool').length;
         if ((body.tools ?? []).some((tool) => tool.function.name === 'task')) {
-          return results === 0 ? { toolCalls: [{ name: 'task', args: { description: 'watch', prompt: 'start the watcher', subagent_type: 'general-purpose' } }] } : { text: 'parent done' };
+          return results === 0
+            ? { toolCalls: [{ name: 'task', args: { description: 'watch', prompt: 'start the watcher', subagent_type: 'general-purpose' } }] }
+            : { text: 'parent done' };
         }
         if (results === 0) return { toolCalls: [{ name: 'shell', args: { command: `echo child-watcher-up; sleep 3${marker}`, run_in_background: true } }] };
         if (results === 1) return { toolCalls: [{ name: 'shell_output', args: { task_id: 'bg-1', filter: 'up', wait_ms: 10_000 } }] };
         return { text: 'watcher is up' };
       },
     });
-    const run = await runBeans(['-p', 'start a watcher in a subagent', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: ollama.url }, timeoutMs: 30_000 });
+    const run = await runBeans(['-p', 'start a watcher in a subagent', '--yolo'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: ollama.url },
+      timeoutMs: 30_000,
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim()).toBe('parent done');
     const child = ollama.requests.filter((r) => r.kind === 'chat' && !((r.body as Body).tools ?? []).some((tool) => tool.function.name === 'task'));
@@ -107,7 +120,12 @@ describe('background commands', () => {
     const marker = `${Date.now() % 100000}`;
     const ollama = await scriptedOllama({
       turns: [
-        { toolCalls: [{ name: 'shell', args: { command: `sleep 3${marker}`, run_in_background: true } }, { name: 'shell', args: { command: 'echo quick', run_in_background: true } }] },
+        {
+          toolCalls: [
+            { name: 'shell', args: { command: `sleep 3${marker}`, run_in_background: true } },
+            { name: 'shell', args: { command: 'echo quick', run_in_background: true } },
+          ],
+        },
         { toolCalls: [{ name: 'shell', args: { command: 'sleep 1' } }] },
         { text: 'first' },
         { text: 'second' },
@@ -117,7 +135,11 @@ describe('background commands', () => {
     const run = await runBeans(['--input-format', 'stream-json', '-o', 'stream-json', '--verbose', '--yolo'], {
       cwd: repo.dir,
       env: { ...repo.env, OLLAMA_HOST: ollama.url },
-      input: [JSON.stringify({ type: 'user', message: { role: 'user', content: 'start two' } }), JSON.stringify({ type: 'user', message: { role: 'user', content: 'and now?' } })].join('\n') + '\n',
+      input:
+        [
+          JSON.stringify({ type: 'user', message: { role: 'user', content: 'start two' } }),
+          JSON.stringify({ type: 'user', message: { role: 'user', content: 'and now?' } }),
+        ].join('\n') + '\n',
       timeoutMs: 30_000,
     });
     expect(run.code).toBe(0);

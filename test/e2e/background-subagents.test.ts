@@ -6,11 +6,18 @@ import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
 describe('background subagents in beans -p', () => {
   it('a child still working at the end is stopped and named on stderr, with --keep-tasks too', { timeout: 60_000 }, async () => {
     const repo = makeTempRepo();
-    const child = (request: { body: unknown }) => ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
+    const child = (request: { body: unknown }) =>
+      ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
     const server = await scriptedOllama({
       turns: (request, n) => {
         if (child(request)) return { text: ['slow ', 'slow'], chunkDelayMs: 20_000 };
-        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'take long', prompt: 'Take long.', subagent_type: 'general-purpose', run_in_background: true } }] } : { text: 'Started it.' };
+        return n === 0
+          ? {
+              toolCalls: [
+                { name: 'task', args: { description: 'take long', prompt: 'Take long.', subagent_type: 'general-purpose', run_in_background: true } },
+              ],
+            }
+          : { text: 'Started it.' };
       },
     });
     const started = Date.now();

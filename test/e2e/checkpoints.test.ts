@@ -12,10 +12,16 @@ function script(request: RecordedRequest): ScriptTurn {
   const messages = messagesOf(request);
   const last = messages.at(-1)!;
   if (last.role === 'tool') return { text: 'done' };
-  if (messages[0]?.content.startsWith('You are a general-purpose agent')) return { toolCalls: [{ name: 'write_file', args: { path: 'sub.txt', content: 'from the subagent\n' } }] };
+  if (messages[0]?.content.startsWith('You are a general-purpose agent'))
+    return { toolCalls: [{ name: 'write_file', args: { path: 'sub.txt', content: 'from the subagent\n' } }] };
   switch (last.content) {
     case 'one':
-      return { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' } }, { name: 'write_file', args: { path: 'b.txt', content: 'bee\n' } }] };
+      return {
+        toolCalls: [
+          { name: 'edit_file', args: { path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' } },
+          { name: 'write_file', args: { path: 'b.txt', content: 'bee\n' } },
+        ],
+      };
     case 'two':
       return { toolCalls: [{ name: 'shell', args: { command: 'rm c.txt && echo shell >> a.txt' } }] };
     case 'three':
@@ -46,7 +52,13 @@ describe('checkpoints and rewind from the command line', () => {
 
     const listed = await beans(['checkpoints', 'list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
-    const rows = JSON.parse(listed.stdout).checkpoints as { id: string; text: string; files: { path: string; action: string }[]; insertions: number; deletions: number }[];
+    const rows = JSON.parse(listed.stdout).checkpoints as {
+      id: string;
+      text: string;
+      files: { path: string; action: string }[];
+      insertions: number;
+      deletions: number;
+    }[];
     expect(rows.map((row) => [row.text, row.files.map((file) => `${file.action} ${file.path}`).sort()])).toEqual([
       ['one', ['create b.txt', 'modify a.txt']],
       ['two', ['delete c.txt', 'modify a.txt']],
@@ -74,7 +86,9 @@ describe('checkpoints and rewind from the command line', () => {
     // The next run continues from before "two".
     const again = await beans(['-p', 'hello', '--continue']);
     expect(again.code, again.stderr).toBe(0);
-    const history = messagesOf(server.requests.filter((request) => request.kind === 'chat').at(-1)!).filter((message) => message.role === 'user').map((message) => message.content);
+    const history = messagesOf(server.requests.filter((request) => request.kind === 'chat').at(-1)!)
+      .filter((message) => message.role === 'user')
+      .map((message) => message.content);
     expect(history).toEqual(['one', 'hello']);
 
     // A file changed by hand after Beans wrote it: refused without --force, named in the message.

@@ -40,29 +40,33 @@ async function longSession(failure: Failure) {
 }
 
 describe('a failing summariser on a 700-turn session', () => {
-  it.each<Failure>(['tool call', '500', 'empty'])('summaries answered with %s: at most 6 summary requests, none over the window, first prompt and last turns kept', async (failure) => {
-    const { repo, server, summaries, lastBody } = await longSession(failure);
-    const started = Date.now();
-    const run = await runBeans(['-p', TASK, '-m', 'big:latest', '--max-turns', String(TURNS + 10), '-o', 'stream-json', '--verbose'], {
-      cwd: repo.dir,
-      env: { ...repo.env, OLLAMA_HOST: server.url },
-      timeoutMs: 60_000,
-    });
-    const elapsed = Date.now() - started;
-    expect(run.code, run.stderr.slice(-2000)).toBe(0);
-    expect(elapsed).toBeLessThan(60_000);
-    const chats = server.requests.filter((r) => r.kind === 'chat');
-    expect(summaries()).toBeGreaterThan(0);
-    expect(summaries()).toBeLessThanOrEqual(6);
-    // No request passes the window (the server counts about 4 bytes a token).
-    expect(Math.max(...chats.map((r) => Math.ceil(r.bytes / 4)))).toBeLessThanOrEqual(WINDOW);
-    const last = JSON.stringify(lastBody());
-    expect(last).toContain('TASK-7f3');
-    expect(last).toContain(`line ${((TURNS * 60) % 1_900) + 59} of the notes`);
-    const lines = parseJsonLines(run.stdout);
-    expect(lines.filter((line) => line.type === 'system' && line.subtype === 'compact_boundary').length).toBeGreaterThan(1);
-    // Told once.
-    expect(lines.filter((line) => line.type === 'system' && line.subtype === 'warning')).toHaveLength(1);
-    expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', num_turns: TURNS + 1 });
-  }, 90_000);
+  it.each<Failure>(['tool call', '500', 'empty'])(
+    'summaries answered with %s: at most 6 summary requests, none over the window, first prompt and last turns kept',
+    async (failure) => {
+      const { repo, server, summaries, lastBody } = await longSession(failure);
+      const started = Date.now();
+      const run = await runBeans(['-p', TASK, '-m', 'big:latest', '--max-turns', String(TURNS + 10), '-o', 'stream-json', '--verbose'], {
+        cwd: repo.dir,
+        env: { ...repo.env, OLLAMA_HOST: server.url },
+        timeoutMs: 60_000,
+      });
+      const elapsed = Date.now() - started;
+      expect(run.code, run.stderr.slice(-2000)).toBe(0);
+      expect(elapsed).toBeLessThan(60_000);
+      const chats = server.requests.filter((r) => r.kind === 'chat');
+      expect(summaries()).toBeGreaterThan(0);
+      expect(summaries()).toBeLessThanOrEqual(6);
+      // No request passes the window (the server counts about 4 bytes a token).
+      expect(Math.max(...chats.map((r) => Math.ceil(r.bytes / 4)))).toBeLessThanOrEqual(WINDOW);
+      const last = JSON.stringify(lastBody());
+      expect(last).toContain('TASK-7f3');
+      expect(last).toContain(`line ${((TURNS * 60) % 1_900) + 59} of the notes`);
+      const lines = parseJsonLines(run.stdout);
+      expect(lines.filter((line) => line.type === 'system' && line.subtype === 'compact_boundary').length).toBeGreaterThan(1);
+      // Told once.
+      expect(lines.filter((line) => line.type === 'system' && line.subtype === 'warning')).toHaveLength(1);
+      expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', num_turns: TURNS + 1 });
+    },
+    90_000,
+  );
 });

@@ -24,7 +24,9 @@ async function askHi(env: NodeJS.ProcessEnv) {
 
 /** Every cache entry file below `dir` (Node keeps them in a folder per Node version and V8 flags). */
 function entries(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => path.join(dir, name)).filter((file) => statSync(file).isFile());
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile());
 }
 
 describe('compile cache', () => {
@@ -91,7 +93,10 @@ describe('compile cache', () => {
     expect(left).not.toContain('cli.cjs-10-10.1.v8.4242');
     expect(left.filter((name) => /^cli\.cjs-\d+-\d+\.1\.v8$/.test(name))).toHaveLength(1);
     // An entry of this bundle is kept however old it is: it is what the next run reads.
-    const entry = path.join(chunks, left.find((name) => name.startsWith('cli.cjs-'))!);
+    const entry = path.join(
+      chunks,
+      left.find((name) => name.startsWith('cli.cjs-'))!,
+    );
     utimesSync(entry, days(90), days(90));
     place(path.join(chunks, 'gone-CCCC.cjs-10-10.3.v8'), 45);
     await askHi({});

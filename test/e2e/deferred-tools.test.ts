@@ -23,14 +23,18 @@ const body = (request: RecordedRequest) => request.body as AnthropicBody;
 const toolNames = (request: RecordedRequest) => (body(request).tools ?? []).map((tool) => tool.name);
 /** The text of the last tool result a request sends. */
 function lastToolResult(request: RecordedRequest): string {
-  const results = body(request).messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result')));
+  const results = body(request).messages.flatMap((message) =>
+    typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result'),
+  );
   const content = results.at(-1)?.content;
   if (typeof content === 'string') return content;
   return (content as { type: string; text?: string }[]).map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
 }
 /** The tool_reference blocks of the last tool result (Anthropic's deferred loading). */
 function lastReferences(request: RecordedRequest): unknown[] {
-  const results = body(request).messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result')));
+  const results = body(request).messages.flatMap((message) =>
+    typeof message.content === 'string' ? [] : message.content.filter((block) => block.type === 'tool_result'),
+  );
   const content = results.at(-1)?.content;
   return Array.isArray(content) ? content.filter((block: { type: string }) => block.type === 'tool_reference') : [];
 }
@@ -74,12 +78,20 @@ describe('deferred MCP tools', () => {
     expect(result.result).toBe('billed');
     const requests = chats(server);
     expect(requests).toHaveLength(5);
-    const [first, afterError, afterLoad, afterCall, afterSearch] = requests as [RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest, RecordedRequest];
+    const [first, afterError, afterLoad, afterCall, afterSearch] = requests as [
+      RecordedRequest,
+      RecordedRequest,
+      RecordedRequest,
+      RecordedRequest,
+      RecordedRequest,
+    ];
 
     // The first request declares no MCP schema, lists every MCP tool by name, and costs < 40 bytes a tool.
     expect(toolNames(first).filter((name) => name.startsWith('mcp__'))).toEqual([]);
     expect(toolNames(first)).toContain('tool_search');
-    const system = body(first).system!.map((block) => block.text).join('\n');
+    const system = body(first)
+      .system!.map((block) => block.text)
+      .join('\n');
     for (const name of ['create_invoice', 'refund_invoice', 'list_issues', 'comment_on_builds']) expect(system).toMatch(new RegExp(`^mcp__big__${name}$`, 'm'));
     expect(system.match(/^mcp__big__\S+$/gm)).toHaveLength(150);
     // The server's own one-line description (its instructions' first line) heads its tools.
@@ -120,13 +132,18 @@ describe('deferred MCP tools', () => {
     // A resumed session declares the loaded tools again, in the same order.
     const resumedServer = await startScriptedAnthropic({ turns: [{ text: 'again' }] });
     servers.push(resumedServer);
-    const resumed = await runBeans(['-p', 'and again', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '-o', 'json', '--mcp-config', 'servers.json', '--resume', result.session_id], {
-      cwd: repo.dir,
-      env: { ...env, ANTHROPIC_BASE_URL: resumedServer.url },
-      timeoutMs: 60_000,
-    });
+    const resumed = await runBeans(
+      ['-p', 'and again', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '-o', 'json', '--mcp-config', 'servers.json', '--resume', result.session_id],
+      {
+        cwd: repo.dir,
+        env: { ...env, ANTHROPIC_BASE_URL: resumedServer.url },
+        timeoutMs: 60_000,
+      },
+    );
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(toolNames(chats(resumedServer)[0]!).filter((name) => name.startsWith('mcp__'))).toEqual(toolNames(afterSearch).filter((name) => name.startsWith('mcp__')));
+    expect(toolNames(chats(resumedServer)[0]!).filter((name) => name.startsWith('mcp__'))).toEqual(
+      toolNames(afterSearch).filter((name) => name.startsWith('mcp__')),
+    );
   });
 
   it('5 tools: nothing is deferred and no tool_search is declared', { timeout: 60_000 }, async () => {
@@ -142,9 +159,30 @@ describe('deferred MCP tools', () => {
     const server = await startScriptedAnthropic({ turns: [{ text: 'ok' }] });
     servers.push(server);
     repo.write('servers.json', JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [writeManyToolsServer(repo.home, 150)] } } }));
-    const result = await runBeans(['-p', 'hi', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '--mcp-config', 'servers.json', '-o', 'stream-json', '--verbose', '--tool-names', 'claude'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const result = await runBeans(
+      [
+        '-p',
+        'hi',
+        '--provider',
+        'anthropic',
+        '-m',
+        'claude-sonnet-5-5',
+        '--mcp-config',
+        'servers.json',
+        '-o',
+        'stream-json',
+        '--verbose',
+        '--tool-names',
+        'claude',
+      ],
+      { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } },
+    );
     expect(result.code, result.stderr).toBe(0);
-    const init = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; subtype?: string; tools?: string[] }).find((message) => message.subtype === 'init')!;
+    const init = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type: string; subtype?: string; tools?: string[] })
+      .find((message) => message.subtype === 'init')!;
     expect(init.tools).toContain('ToolSearch');
     expect(init.tools).toContain('Read');
     expect(init.tools!.filter((name) => name.startsWith('mcp__big__'))).toHaveLength(150);
@@ -158,7 +196,9 @@ describe('deferred MCP tools', () => {
     const env = { ...repo.env, ANTHROPIC_API_KEY: 'k' };
     const many = await runBeans(['mcp', 'list', '--mcp-config', 'many.json', '--strict-mcp-config'], { cwd: repo.dir, env });
     expect(many.code, many.stderr).toBe(0);
-    expect(many.stdout).toContain('big  stdio  connected\n  Billing and project tracking for ACME.\n  tools (deferred: offered by name, loaded with tool_search): create_invoice, refund_invoice,');
+    expect(many.stdout).toContain(
+      'big  stdio  connected\n  Billing and project tracking for ACME.\n  tools (deferred: offered by name, loaded with tool_search): create_invoice, refund_invoice,',
+    );
     const json = JSON.parse((await runBeans(['mcp', 'list', '--json', '--mcp-config', 'many.json', '--strict-mcp-config'], { cwd: repo.dir, env })).stdout);
     expect(json.servers[0]).toMatchObject({ name: 'big', description: 'Billing and project tracking for ACME.', deferred: { loaded: [] } });
     const few = await runBeans(['mcp', 'list', '--mcp-config', 'few.json', '--strict-mcp-config'], { cwd: repo.dir, env });
@@ -176,14 +216,20 @@ describe('deferred MCP tools', () => {
 
   it('hooks see tool_search as ToolSearch and the loaded tool by its real name', { timeout: 60_000 }, async () => {
     const log = path.join(process.env.TMPDIR ?? '/tmp', `beans-defer-hooks-${process.pid}-${Date.now()}.jsonl`);
-    const hooks = { PreToolUse: [{ matcher: 'ToolSearch|mcp__big__create_invoice', hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}`, timeout: 30 }] }] };
+    const hooks = {
+      PreToolUse: [{ matcher: 'ToolSearch|mcp__big__create_invoice', hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}`, timeout: 30 }] }],
+    };
     const turns = [
       { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] },
       { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] },
       { text: 'billed' },
     ];
     await run(turns, 5, { tools: { defer: 'always' }, hooks });
-    const calls = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { tool_name: string; tool_input: unknown });
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { tool_name: string; tool_input: unknown });
     expect(calls.map((call) => [call.tool_name, call.tool_input])).toEqual([
       ['ToolSearch', { query: 'select:mcp__big__create_invoice' }],
       ['mcp__big__create_invoice', { customer: 'ACME' }],
@@ -191,19 +237,26 @@ describe('deferred MCP tools', () => {
   });
 
   it('an agent taking the conversation over (handoff) has its MCP tools deferred too, and loads them', { timeout: 60_000 }, async () => {
-    const repo = makeTempRepo({ 'plugins/desk/agents/billing.md': '---\nname: billing\ndescription: Invoices, payments and refunds.\n---\nBILLING: you handle money questions.\n' });
+    const repo = makeTempRepo({
+      'plugins/desk/agents/billing.md': '---\nname: billing\ndescription: Invoices, payments and refunds.\n---\nBILLING: you handle money questions.\n',
+    });
     const system = (request: RecordedRequest) => (body(request).system ?? []).map((block) => block.text).join('\n');
     const server = await startScriptedAnthropic({
       turns: (request) => {
         if (!system(request).startsWith('BILLING')) return { toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'an invoice' } }] };
         const loaded = toolNames(request).includes('mcp__big__create_invoice');
         if (!loaded) return { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] };
-        return lastToolResult(request).includes('create_invoice done') ? { text: 'billed' } : { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] };
+        return lastToolResult(request).includes('create_invoice done')
+          ? { text: 'billed' }
+          : { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] };
       },
     });
     servers.push(server);
     repo.write('servers.json', JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [writeManyToolsServer(repo.home, 150)] } } }));
-    const result = await runBeans(['-p', 'bill ACME', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '--mcp-config', 'servers.json', '-o', 'json', '--allowed-tools', 'mcp__big'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const result = await runBeans(
+      ['-p', 'bill ACME', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '--mcp-config', 'servers.json', '-o', 'json', '--allowed-tools', 'mcp__big'],
+      { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout).result).toBe('billed');
     const billing = chats(server).filter((request) => system(request).startsWith('BILLING'));
@@ -218,8 +271,13 @@ describe('deferred MCP tools', () => {
   it('a subagent defers its MCP tools too and loads them with its own tool_search', { timeout: 60_000 }, async () => {
     // Parent and child requests told apart by what they declare; each answered by how far it got.
     const turns: ScriptOptions['turns'] = (request) => {
-      const results = body(request).messages.filter((message) => typeof message.content !== 'string' && message.content.some((block) => block.type === 'tool_result')).length;
-      if (toolNames(request).includes('task')) return results === 0 ? { toolCalls: [{ name: 'task', args: { description: 'bill ACME', prompt: 'create the invoice for ACME', subagent_type: 'general-purpose' } }] } : { text: 'billed' };
+      const results = body(request).messages.filter(
+        (message) => typeof message.content !== 'string' && message.content.some((block) => block.type === 'tool_result'),
+      ).length;
+      if (toolNames(request).includes('task'))
+        return results === 0
+          ? { toolCalls: [{ name: 'task', args: { description: 'bill ACME', prompt: 'create the invoice for ACME', subagent_type: 'general-purpose' } }] }
+          : { text: 'billed' };
       if (results === 0) return { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__create_invoice' } }] };
       if (results === 1) return { toolCalls: [{ name: 'mcp__big__create_invoice', args: { customer: 'ACME' } }] };
       return { text: 'invoice created' };
@@ -232,7 +290,11 @@ describe('deferred MCP tools', () => {
     expect(toolNames(childFirst)).not.toContain('task');
     expect(toolNames(childFirst).filter((name) => name.startsWith('mcp__'))).toEqual([]);
     expect(toolNames(childFirst)).toContain('tool_search');
-    expect(body(childFirst).system!.map((block) => block.text).join('\n')).toMatch(/^mcp__big__refund_invoice$/m);
+    expect(
+      body(childFirst)
+        .system!.map((block) => block.text)
+        .join('\n'),
+    ).toMatch(/^mcp__big__refund_invoice$/m);
     expect(toolNames(childLoaded).at(-1)).toBe('mcp__big__create_invoice');
     expect(withoutMarkers(body(childLoaded).tools!.slice(0, -1))).toBe(withoutMarkers(body(childFirst).tools));
     expect(lastToolResult(childCalled)).toContain('create_invoice done with {"customer":"ACME"}');

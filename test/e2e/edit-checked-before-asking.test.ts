@@ -19,7 +19,10 @@ type Result = { permission_denials: unknown[]; result: string };
 
 async function oneShot(repo: TempRepo, turns: ScriptTurn[]) {
   server = await scriptedOllama({ turns });
-  const run = await runBeans(['-p', 'fix the notes', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
+  const run = await runBeans(['-p', 'fix the notes', '-o', 'json'], {
+    cwd: repo.dir,
+    env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' },
+  });
   const chats = server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as ChatBody);
   const toolResults = chats.flatMap((chat) => chat.messages.filter((message) => message.role === 'tool').map((message) => message.content));
   return { run, toolResults, result: JSON.parse(run.stdout) as Result };

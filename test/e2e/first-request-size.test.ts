@@ -11,7 +11,24 @@ const LIMIT = 10 * 1024;
 
 // Every tool a default session declares up front: the built-ins, load_skill (bundled skills),
 // task and handoff (bundled agents). None of them may be deferred to get under the limit.
-const TOOLS = ['read_file', 'write_file', 'edit_file', 'notebook_edit', 'shell', 'shell_output', 'kill_shell', 'glob', 'grep', 'list_directory', 'todo_write', 'web_fetch', 'memory', 'load_skill', 'task', 'handoff'];
+const TOOLS = [
+  'read_file',
+  'write_file',
+  'edit_file',
+  'notebook_edit',
+  'shell',
+  'shell_output',
+  'kill_shell',
+  'glob',
+  'grep',
+  'list_directory',
+  'todo_write',
+  'web_fetch',
+  'memory',
+  'load_skill',
+  'task',
+  'handoff',
+];
 
 interface Provider {
   start(options: ScriptOptions): Promise<ScriptedServer>;

@@ -44,5 +44,8 @@ export function spawnBeans(args: string[], options: { cwd: string; env: NodeJS.P
 }
 
 export function parseJsonLines(text: string): Record<string, unknown>[] {
-  return text.split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }

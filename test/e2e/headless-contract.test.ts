@@ -63,7 +63,10 @@ describe('scripts never see a crash', () => {
     expect(readFileSync(path.join(repo.dir, 'err2.txt'), 'utf8')).toBe('');
   });
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal} aborts the turn, keeps the session and exits ${code}`, async () => {
       const repo = makeTempRepo();
       const server = await scriptedOllama({ turns: [{ text: ['slow ', 'answer ', 'that ', 'never ', 'ends'], chunkDelayMs: 2_000 }] });
@@ -139,7 +142,10 @@ describe('scripts never see a crash', () => {
     repo.write('notes.txt', 'the build broke at step 3\n');
     const server = await scriptedOllama({ turns: [{ text: 'answered' }] });
     const env = { ...repo.env, OLLAMA_HOST: server.url, BEANS: BEANS_BIN };
-    const lastPrompt = () => (server.requests.filter((request) => request.kind === 'chat').at(-1)!.body as { messages: { role: string; content: string }[] }).messages.findLast((message) => message.role === 'user')!.content;
+    const lastPrompt = () =>
+      (server.requests.filter((request) => request.kind === 'chat').at(-1)!.body as { messages: { role: string; content: string }[] }).messages.findLast(
+        (message) => message.role === 'user',
+      )!.content;
     expect(await sh('"$BEANS" -p "what broke?" < notes.txt', { cwd: repo.dir, env })).toMatchObject({ code: 0, stdout: 'answered\n' });
     expect(lastPrompt()).toBe('<stdin>\nthe build broke at step 3\n</stdin>\n\nwhat broke?');
     expect(await sh('"$BEANS" -p "what broke?" < /dev/null', { cwd: repo.dir, env })).toMatchObject({ code: 0, stdout: 'answered\n' });

@@ -15,9 +15,17 @@ describe('hooks stopped with Beans', () => {
       const release = path.join(repo.home, `release-${signal}`);
       const hold = `while [ ! -f '${release}' ]; do sleep 0.05; done`;
       mkdirSync(path.join(repo.home, '.config', 'beans-agent'), { recursive: true });
-      writeFileSync(path.join(repo.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hold }] }] } }));
-      const child = spawnBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' } });
-      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signalName) => resolve({ code, signal: signalName })));
+      writeFileSync(
+        path.join(repo.home, '.config', 'beans-agent', 'settings.json'),
+        JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hold }] }] } }),
+      );
+      const child = spawnBeans(['-p', 'hi'], {
+        cwd: repo.dir,
+        env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' },
+      });
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('close', (code, signalName) => resolve({ code, signal: signalName })),
+      );
       try {
         expect(await eventually(() => processesNaming(release).length > 0, 15_000)).toBe(true);
         child.kill(signal);

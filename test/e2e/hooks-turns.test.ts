@@ -67,7 +67,11 @@ describe('turn hooks and guardrails in a one-shot run', () => {
       ],
     };
     const repo = repoWithHooks({}, {}, guardrails);
-    const server = await scriptedOllama({ turns: (request) => ({ text: userTexts(request.body).at(-1)!.includes('key') ? 'Use sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345 here' : 'FORBIDDEN words' }) });
+    const server = await scriptedOllama({
+      turns: (request) => ({
+        text: userTexts(request.body).at(-1)!.includes('key') ? 'Use sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345 here' : 'FORBIDDEN words',
+      }),
+    });
     const env = { ...repo.env, OLLAMA_HOST: server.url };
 
     const blocked = await runBeans(['-p', 'please DROP TABLE users', '-o', 'json'], { cwd: repo.dir, env });
@@ -86,12 +90,23 @@ describe('turn hooks and guardrails in a one-shot run', () => {
   });
 
   it('a pattern RE2 cannot run is a config error naming the rule and its settings file (exit 3)', async () => {
-    const repo = repoWithHooks({}, {}, { output: [{ pattern: 'ok', action: 'warn' }, { pattern: '(?<!re)fund', action: 'block' }] });
+    const repo = repoWithHooks(
+      {},
+      {},
+      {
+        output: [
+          { pattern: 'ok', action: 'warn' },
+          { pattern: '(?<!re)fund', action: 'block' },
+        ],
+      },
+    );
     const server = await scriptedOllama({ turns: [{ text: 'ok' }] });
     const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
     expect(run.code).toBe(3);
     expect(server.requests.filter((r) => r.kind === 'chat')).toHaveLength(0);
-    expect(run.stderr).toMatch(/pattern \/\(\?<!re\)fund\/ \(guardrails\.output\[1\] in \S*home\/\.config\/beans-agent\/settings\.json\) is not valid RE2 syntax: .*no lookahead, lookbehind or backreferences/);
+    expect(run.stderr).toMatch(
+      /pattern \/\(\?<!re\)fund\/ \(guardrails\.output\[1\] in \S*home\/\.config\/beans-agent\/settings\.json\) is not valid RE2 syntax: .*no lookahead, lookbehind or backreferences/,
+    );
   });
 });
 
@@ -136,14 +151,23 @@ describe('SubagentStop', () => {
   it('a SubagentStop hook that blocks once sends the child on; the parent gets the second answer', async () => {
     const repo = repoWithHooks(
       { SubagentStop: [{ hooks: [{ type: 'command', command: `"$CLAUDE_PROJECT_DIR/hooks/substop.sh"` }] }] },
-      { 'substop.sh': ['input=$(cat)', 'if echo "$input" | grep -q \'"stop_hook_active":true\'; then exit 0; fi', 'echo "Check the logs too." >&2', 'exit 2'].join('\n') },
+      {
+        'substop.sh': [
+          'input=$(cat)',
+          'if echo "$input" | grep -q \'"stop_hook_active":true\'; then exit 0; fi',
+          'echo "Check the logs too." >&2',
+          'exit 2',
+        ].join('\n'),
+      },
     );
     const server = await scriptedOllama({
       turns: (request) => {
         const messages = (request.body as Body).messages;
         const assistants = messages.filter((m) => m.role === 'assistant').length;
         if (messages[0]!.content.includes('You check things.')) return { text: assistants === 0 ? 'child done' : 'child checked the logs' };
-        return assistants === 0 ? { toolCalls: [{ name: 'task', args: { description: 'check it', prompt: 'look around', subagent_type: 'checker' } }] } : { text: 'all done' };
+        return assistants === 0
+          ? { toolCalls: [{ name: 'task', args: { description: 'check it', prompt: 'look around', subagent_type: 'checker' } }] }
+          : { text: 'all done' };
       },
     });
     const agents = JSON.stringify({ checker: { description: 'Checks things', prompt: 'You check things.' } });
@@ -159,10 +183,15 @@ describe('beans plugins list', () => {
   it("shows a plugin's hooks (a hooks-only plugin is not an empty plugin)", async () => {
     const repo = makeTempRepo();
     repo.write('../home/.config/beans-agent/plugins/guard/.claude-plugin/plugin.json', JSON.stringify({ name: 'guard' }));
-    repo.write('../home/.config/beans-agent/plugins/guard/hooks/hooks.json', JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/check.sh' }] }] } }));
+    repo.write(
+      '../home/.config/beans-agent/plugins/guard/hooks/hooks.json',
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/check.sh' }] }] } }),
+    );
     const json = await runBeans(['plugins', 'list', '--json'], { cwd: repo.dir, env: repo.env });
     expect(json.code).toBe(0);
-    const guard = (JSON.parse(json.stdout) as { plugins: { name: string; hooks: { event: string; matcher?: string; command: string; runs: boolean }[] }[] }).plugins.find((p) => p.name === 'guard')!;
+    const guard = (
+      JSON.parse(json.stdout) as { plugins: { name: string; hooks: { event: string; matcher?: string; command: string; runs: boolean }[] }[] }
+    ).plugins.find((p) => p.name === 'guard')!;
     expect(guard.hooks).toEqual([{ event: 'PreToolUse', matcher: 'Bash', command: expect.stringMatching(/guard\/check\.sh$/), runs: true }]);
     const text = await runBeans(['plugins', 'list'], { cwd: repo.dir, env: repo.env });
     expect(text.stdout).toMatch(/hooks:\n\s+PreToolUse \[Bash\]/);
@@ -172,7 +201,17 @@ describe('beans plugins list', () => {
 describe("guardrails in an agent's frontmatter", () => {
   it('apply while that agent is the profile', async () => {
     const repo = makeTempRepo({
-      '.beans/agent.md': ['---', 'name: careful', 'guardrails:', '  input:', '    - pattern: "rm -rf /"', '      action: block', '      message: Not on this machine.', '---', 'You are careful.'].join('\n'),
+      '.beans/agent.md': [
+        '---',
+        'name: careful',
+        'guardrails:',
+        '  input:',
+        '    - pattern: "rm -rf /"',
+        '      action: block',
+        '      message: Not on this machine.',
+        '---',
+        'You are careful.',
+      ].join('\n'),
     });
     const server = await scriptedOllama({ turns: [{ text: 'ok' }] });
     const run = await runBeans(['-p', 'please rm -rf / now'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
@@ -184,7 +223,20 @@ describe("guardrails in an agent's frontmatter", () => {
   it("a cloned repository's catastrophic patterns cannot hang the run", async () => {
     // Under JavaScript's backtracking engine each check of these 41-character texts runs for hours.
     const repo = makeTempRepo({
-      '.beans/agent.md': ['---', 'name: careful', 'guardrails:', '  input:', '    - pattern: "^(a+)+$"', '      action: block', '  output:', '    - pattern: "(x+x+)+y"', '      action: redact', '      name: xs', '---', 'You are careful.'].join('\n'),
+      '.beans/agent.md': [
+        '---',
+        'name: careful',
+        'guardrails:',
+        '  input:',
+        '    - pattern: "^(a+)+$"',
+        '      action: block',
+        '  output:',
+        '    - pattern: "(x+x+)+y"',
+        '      action: redact',
+        '      name: xs',
+        '---',
+        'You are careful.',
+      ].join('\n'),
     });
     const server = await scriptedOllama({ turns: [{ text: `xxy then ${'x'.repeat(40)}` }] });
     const run = await runBeans(['-p', `${'a'.repeat(40)}!`], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, timeoutMs: 15_000 });

@@ -3,14 +3,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
 
-const hooksJson = (command: string, matcher?: string) => JSON.stringify({ hooks: { PreToolUse: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: 30 }] }] } });
+const hooksJson = (command: string, matcher?: string) =>
+  JSON.stringify({ hooks: { PreToolUse: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout: 30 }] }] } });
 
 describe('beans hooks list', () => {
-  it('lists user hooks, and the (untrusted) repository\'s settings and plugin hooks, with event, matcher and source', async () => {
+  it("lists user hooks, and the (untrusted) repository's settings and plugin hooks, with event, matcher and source", async () => {
     const repo = makeTempRepo({
       '.beans/settings.json': hooksJson('./project-guard.sh', 'Bash'),
       'plugins/fmt/.claude-plugin/plugin.json': JSON.stringify({ name: 'fmt' }),
-      'plugins/fmt/hooks/hooks.json': JSON.stringify({ hooks: { PostToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/fmt.sh' }] }] } }),
+      'plugins/fmt/hooks/hooks.json': JSON.stringify({
+        hooks: { PostToolUse: [{ matcher: 'Write|Edit', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/fmt.sh' }] }] },
+      }),
     });
     const config = path.join(repo.home, '.config', 'beans-agent');
     mkdirSync(config, { recursive: true });
@@ -21,24 +24,40 @@ describe('beans hooks list', () => {
     expect(listing.problems).toEqual([]);
     expect(listing.hooks).toEqual([
       { event: 'PreToolUse', command: 'echo user', timeout: 30, source: { kind: 'user', file: path.join(config, 'settings.json') }, runs: true },
-      { event: 'PreToolUse', matcher: 'Bash', command: './project-guard.sh', timeout: 30, source: { kind: 'project', file: path.join(repo.dir, '.beans', 'settings.json') }, runs: false },
+      {
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        command: './project-guard.sh',
+        timeout: 30,
+        source: { kind: 'project', file: path.join(repo.dir, '.beans', 'settings.json') },
+        runs: false,
+      },
       // A plugin inside the repository is the repository's code: it waits for trust too.
       {
         event: 'PostToolUse',
         matcher: 'Write|Edit',
         command: `${path.join(repo.dir, 'plugins', 'fmt')}/fmt.sh`,
         timeout: 60,
-        source: { kind: 'plugin', plugin: 'fmt', root: path.join(repo.dir, 'plugins', 'fmt'), file: path.join(repo.dir, 'plugins', 'fmt', 'hooks', 'hooks.json') },
+        source: {
+          kind: 'plugin',
+          plugin: 'fmt',
+          root: path.join(repo.dir, 'plugins', 'fmt'),
+          file: path.join(repo.dir, 'plugins', 'fmt', 'hooks', 'hooks.json'),
+        },
         runs: false,
       },
     ]);
     const text = await runBeans(['hooks', 'list'], { cwd: repo.dir, env: repo.env });
-    expect(text.stdout).toContain('PreToolUse:\n  echo user  (user settings, 30 s)\n  [Bash] ./project-guard.sh  (project settings, 30 s, not run: this workspace is not trusted)');
+    expect(text.stdout).toContain(
+      'PreToolUse:\n  echo user  (user settings, 30 s)\n  [Bash] ./project-guard.sh  (project settings, 30 s, not run: this workspace is not trusted)',
+    );
     expect(text.stdout).toContain('PostToolUse:\n  [Write|Edit]');
   });
 
   it('a settings file with a malformed hook is a configuration error naming the key (exit 3)', async () => {
-    const repo = makeTempRepo({ '.beans/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 'soon' }] }] } }) });
+    const repo = makeTempRepo({
+      '.beans/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 'soon' }] }] } }),
+    });
     const run = await runBeans(['hooks', 'list'], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('"hooks.PreToolUse[0].hooks[0].timeout" must be a positive number of seconds');
@@ -81,14 +100,32 @@ describe('hooks in a run', () => {
     });
     const record = path.join(repo.home, 'post.jsonl');
     const server = await scriptedOllama({
-      turns: [{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'hi\n' } }, { name: 'shell', args: { command: 'touch deployed' } }] }, { text: 'done' }],
+      turns: [
+        {
+          toolCalls: [
+            { name: 'write_file', args: { path: 'a.txt', content: 'hi\n' } },
+            { name: 'shell', args: { command: 'touch deployed' } },
+          ],
+        },
+        { text: 'done' },
+      ],
     });
     const run = await runBeans(['-p', 'go', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, HOOK_RECORD: record } });
     expect(run.code).toBe(0);
     expect(existsSync(path.join(repo.dir, 'deployed'))).toBe(false);
     expect(chatBodies(server)[1]).toContain('dry-run: touch deployed');
-    const [post] = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(post).toMatchObject({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: path.join(repo.dir, 'a.txt'), content: 'hi\n' }, tool_response: { filePath: path.join(repo.dir, 'a.txt'), success: true }, permission_mode: 'bypassPermissions', cwd: repo.dir });
+    const [post] = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(post).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: path.join(repo.dir, 'a.txt'), content: 'hi\n' },
+      tool_response: { filePath: path.join(repo.dir, 'a.txt'), success: true },
+      permission_mode: 'bypassPermissions',
+      cwd: repo.dir,
+    });
   });
 
   it('a secrets guardrail redacts a key in a tool result before the next request', async () => {
@@ -108,8 +145,13 @@ describe('hooks a repository brings', () => {
     const repo = makeTempRepo({
       '.claude/settings.json': '{}',
       'plugins/evil/.claude-plugin/plugin.json': JSON.stringify({ name: 'evil' }),
-      'plugins/evil/hooks/hooks.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/pwned"' }] }] } }),
-      '.beans/plugins/evil2/.claude-plugin/plugin.json': JSON.stringify({ name: 'evil2', hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/pwned2"' }] }] } }),
+      'plugins/evil/hooks/hooks.json': JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/pwned"' }] }] },
+      }),
+      '.beans/plugins/evil2/.claude-plugin/plugin.json': JSON.stringify({
+        name: 'evil2',
+        hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/pwned2"' }] }] },
+      }),
     });
     const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'list_directory', args: {} }] }, { text: 'ok' }] });
     const run = await runBeans(['-p', 'look'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
@@ -117,15 +159,23 @@ describe('hooks a repository brings', () => {
     expect(existsSync(path.join(repo.dir, 'pwned'))).toBe(false);
     expect(existsSync(path.join(repo.dir, 'pwned2'))).toBe(false);
     const listing = JSON.parse((await runBeans(['hooks', 'list', '--json'], { cwd: repo.dir, env: repo.env })).stdout);
-    expect(listing.hooks.map((h: { source: { plugin: string }; runs: boolean }) => [h.source.plugin, h.runs])).toEqual([['evil', false], ['evil2', false]]);
+    expect(listing.hooks.map((h: { source: { plugin: string }; runs: boolean }) => [h.source.plugin, h.runs])).toEqual([
+      ['evil', false],
+      ['evil2', false],
+    ]);
   });
 });
 
 describe('hooks of a trusted repository', () => {
-  it('with --trust, the repository\'s settings and plugin hooks run and hooks list says so', async () => {
+  it("with --trust, the repository's settings and plugin hooks run and hooks list says so", async () => {
     const repo = makeTempRepo({
-      '.beans/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/from-settings"' }] }] } }),
-      'plugins/p/.claude-plugin/plugin.json': JSON.stringify({ name: 'p', hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/from-plugin"' }] }] } }),
+      '.beans/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/from-settings"' }] }] },
+      }),
+      'plugins/p/.claude-plugin/plugin.json': JSON.stringify({
+        name: 'p',
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/from-plugin"' }] }] },
+      }),
     });
     const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'list_directory', args: {} }] }, { text: 'ok' }] });
     const run = await runBeans(['-p', 'look', '--trust'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });

@@ -21,24 +21,34 @@ const startVisionOllama = (options: ScriptOptions) => startScriptedOllama({ ...o
 const DATA = PNG.toString('base64');
 
 type Body = Record<string, unknown>;
-const providers: { provider: string; start: (options: ScriptOptions) => Promise<ScriptedServer>; env: (url: string) => NodeJS.ProcessEnv; picture: (body: Body) => unknown }[] = [
+const providers: {
+  provider: string;
+  start: (options: ScriptOptions) => Promise<ScriptedServer>;
+  env: (url: string) => NodeJS.ProcessEnv;
+  picture: (body: Body) => unknown;
+}[] = [
   {
     provider: 'anthropic',
     start: startScriptedAnthropic,
     env: (url) => ({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: url }),
-    picture: (body) => (body.messages as { role: string; content: unknown }[]).flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block: { type?: string }) => block.type === 'tool_result')?.content,
+    picture: (body) =>
+      (body.messages as { role: string; content: unknown }[])
+        .flatMap((message) => (Array.isArray(message.content) ? message.content : []))
+        .find((block: { type?: string }) => block.type === 'tool_result')?.content,
   },
   {
     provider: 'openai',
     start: startScriptedOpenAi,
     env: (url) => ({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${url}/v1` }),
-    picture: (body) => (body.messages as { role: string; content: unknown }[]).filter((message) => message.role === 'user' && Array.isArray(message.content)).at(-1)?.content,
+    picture: (body) =>
+      (body.messages as { role: string; content: unknown }[]).filter((message) => message.role === 'user' && Array.isArray(message.content)).at(-1)?.content,
   },
   {
     provider: 'gemini',
     start: startScriptedGemini,
     env: (url) => ({ GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: url }),
-    picture: (body) => (body.contents as { parts: Record<string, unknown>[] }[]).flatMap((content) => content.parts).find((part) => 'inlineData' in part)?.inlineData,
+    picture: (body) =>
+      (body.contents as { parts: Record<string, unknown>[] }[]).flatMap((content) => content.parts).find((part) => 'inlineData' in part)?.inlineData,
   },
   {
     provider: 'ollama',
@@ -67,10 +77,18 @@ describe.each(providers)('read_file of a picture on $provider', ({ provider, sta
 });
 
 const userPictures: Record<string, (body: Body) => unknown> = {
-  anthropic: (body) => (body.messages as { role: string; content: unknown }[]).filter((message) => message.role === 'user').flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
-  openai: (body) => (body.messages as { role: string; content: unknown }[]).filter((message) => message.role === 'user').flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
-  gemini: (body) => (body.contents as { role: string; parts: Record<string, unknown>[] }[]).filter((content) => content.role === 'user').flatMap((content) => content.parts),
-  ollama: (body) => (body.messages as { role: string; images?: string[] }[]).filter((message) => message.role === 'user').flatMap((message) => message.images ?? []),
+  anthropic: (body) =>
+    (body.messages as { role: string; content: unknown }[])
+      .filter((message) => message.role === 'user')
+      .flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
+  openai: (body) =>
+    (body.messages as { role: string; content: unknown }[])
+      .filter((message) => message.role === 'user')
+      .flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
+  gemini: (body) =>
+    (body.contents as { role: string; parts: Record<string, unknown>[] }[]).filter((content) => content.role === 'user').flatMap((content) => content.parts),
+  ollama: (body) =>
+    (body.messages as { role: string; images?: string[] }[]).filter((message) => message.role === 'user').flatMap((message) => message.images ?? []),
 };
 
 describe.each(providers)('@shot.png in a one-shot prompt on $provider', ({ provider, start, env }) => {
@@ -87,7 +105,8 @@ describe.each(providers)('@shot.png in a one-shot prompt on $provider', ({ provi
     expect(json).toContain('what is in @shot.png?');
     expect(json).toContain('[image: shot.png 40×30');
     // The last block of the prompt carries the cache breakpoint.
-    if (provider === 'anthropic') expect(sent).toContainEqual(expect.objectContaining({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: DATA } }));
+    if (provider === 'anthropic')
+      expect(sent).toContainEqual(expect.objectContaining({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: DATA } }));
     if (provider === 'openai') expect(sent).toContainEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${DATA}` } });
     if (provider === 'gemini') expect(sent).toContainEqual({ inlineData: { mimeType: 'image/png', data: DATA } });
     if (provider === 'ollama') expect(sent).toEqual([DATA]);
@@ -165,10 +184,16 @@ describe('"images": false for an OpenAI-compatible model that cannot see', () =>
     servers.push(server);
     const repo = makeTempRepo({
       'shot.png': PNG,
-      '.beans/settings.json': JSON.stringify({ openai: { images: false }, providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'OPENAI_API_KEY', images: false } } }),
+      '.beans/settings.json': JSON.stringify({
+        openai: { images: false },
+        providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'OPENAI_API_KEY', images: false } },
+      }),
     });
     for (const provider of ['openai', 'lmstudio']) {
-      const run = await runBeans(['-p', 'what is in @shot.png?', '--provider', provider, '-m', 'text-only', '--trust'], { cwd: repo.dir, env: { ...repo.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } });
+      const run = await runBeans(['-p', 'what is in @shot.png?', '--provider', provider, '-m', 'text-only', '--trust'], {
+        cwd: repo.dir,
+        env: { ...repo.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` },
+      });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain('beans: text-only cannot see pictures, so it got a line saying so in place of each (1 so far).');
     }
@@ -218,21 +243,37 @@ describe('a PDF where providers read documents', () => {
   const chatBodies = (server: ScriptedServer) => server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as Body);
 
   it('goes to Anthropic as a document block inside the tool_result, the file byte for byte', async () => {
-    const server = await startScriptedAnthropic({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }], apiKey: 'k' });
+    const server = await startScriptedAnthropic({
+      turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }],
+      apiKey: 'k',
+    });
     servers.push(server);
     const repo = makeTempRepo({ 'docs/api.pdf': PDF });
-    const run = await runBeans(['-p', 'read the spec', '--provider', 'anthropic'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url } });
+    const run = await runBeans(['-p', 'read the spec', '--provider', 'anthropic'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+    });
     expect(run.code, run.stderr).toBe(0);
     const result = providers[0]!.picture(chatBodies(server)[1]!) as Record<string, unknown>[];
     expect(result[0]).toMatchObject({ type: 'text', text: '[PDF: docs/api.pdf, 1 page]' });
-    expect(result[1]).toMatchObject({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF.toString('base64') }, title: 'docs/api.pdf' });
+    expect(result[1]).toMatchObject({
+      type: 'document',
+      source: { type: 'base64', media_type: 'application/pdf', data: PDF.toString('base64') },
+      title: 'docs/api.pdf',
+    });
   });
 
   it('goes to Gemini as inline application/pdf after the function response', async () => {
-    const server = await startScriptedGemini({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }], apiKey: 'k' });
+    const server = await startScriptedGemini({
+      turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }],
+      apiKey: 'k',
+    });
     servers.push(server);
     const repo = makeTempRepo({ 'docs/api.pdf': PDF });
-    const run = await runBeans(['-p', 'read the spec', '--provider', 'gemini'], { cwd: repo.dir, env: { ...repo.env, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: server.url } });
+    const run = await runBeans(['-p', 'read the spec', '--provider', 'gemini'], {
+      cwd: repo.dir,
+      env: { ...repo.env, GEMINI_API_KEY: 'k', GOOGLE_GEMINI_BASE_URL: server.url },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(providers[2]!.picture(chatBodies(server)[1]!)).toEqual({ mimeType: 'application/pdf', data: PDF.toString('base64') });
   });
@@ -243,12 +284,18 @@ describe('a PDF where providers read documents', () => {
     servers.push(openai, anthropic);
     const long = makePdf(Array.from({ length: 101 }, (_, index) => `Page text ${index + 1}`));
     const repo = makeTempRepo({ 'docs/api.pdf': PDF, 'docs/long.pdf': long });
-    const viaOpenAi = await runBeans(['-p', 'summarise @docs/api.pdf', '--provider', 'openai'], { cwd: repo.dir, env: { ...repo.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${openai.url}/v1` } });
+    const viaOpenAi = await runBeans(['-p', 'summarise @docs/api.pdf', '--provider', 'openai'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${openai.url}/v1` },
+    });
     expect(viaOpenAi.code, viaOpenAi.stderr).toBe(0);
     const sent = JSON.stringify(chatBodies(openai)[0]);
     expect(sent).toContain('POST /v1/things creates a thing');
     expect(sent).not.toContain(PDF.toString('base64').slice(0, 40));
-    const viaAnthropic = await runBeans(['-p', 'summarise @docs/long.pdf', '--provider', 'anthropic'], { cwd: repo.dir, env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url } });
+    const viaAnthropic = await runBeans(['-p', 'summarise @docs/long.pdf', '--provider', 'anthropic'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: anthropic.url },
+    });
     expect(viaAnthropic.code, viaAnthropic.stderr).toBe(0);
     const blocks = userPictures.anthropic!(chatBodies(anthropic)[0]!) as { type: string; text?: string }[];
     expect(blocks.some((block) => block.type === 'document')).toBe(false);
@@ -257,7 +304,7 @@ describe('a PDF where providers read documents', () => {
 });
 
 describe('read_file of a PDF', () => {
-  it("reaches the model as its text when the content stream is compressed", async () => {
+  it('reaches the model as its text when the content stream is compressed', async () => {
     const server = await startScriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'docs/api.pdf' } }] }, { text: 'done' }] });
     servers.push(server);
     const repo = makeTempRepo({ 'docs/api.pdf': makePdf(['POST /v1/things creates a thing']) });

@@ -12,7 +12,9 @@ import { makeTempRepo, scriptedOllama } from './harness.ts';
 // at once, as a piped stdin would be read as context.
 const run = (file: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) =>
   new Promise<string>((resolve, reject) => {
-    const child = execFile(file, args, { ...options, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+    const child = execFile(file, args, { ...options, encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    );
     child.stdin?.end();
   });
 
@@ -21,12 +23,21 @@ let scratch: string;
 let tarball: string;
 
 const npm = (args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
 
 beforeAll(() => {
   scratch = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-install-')));
   npm(['pack', '--pack-destination', scratch], REPO);
-  tarball = path.join(scratch, readdirSync(scratch).find((name) => name.endsWith('.tgz'))!);
+  tarball = path.join(
+    scratch,
+    readdirSync(scratch).find((name) => name.endsWith('.tgz'))!,
+  );
 }, 120_000);
 
 afterAll(() => execFileSync('rm', ['-rf', scratch]));
@@ -60,7 +71,12 @@ describe('installed from the packed tarball', () => {
     const env = { ...repo.env, OLLAMA_HOST: server.url };
     expect((await run('npx', ['beans', '-p', 'hi'], { cwd: repo.dir, env })).trim()).toBe('Answer through npx.');
     if (!hasTmux) return;
-    const session = TmuxSession.start({ workspace: repo, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, program: ['npx', 'beans'], args: ['chat'] });
+    const session = TmuxSession.start({
+      workspace: repo,
+      env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' },
+      program: ['npx', 'beans'],
+      args: ['chat'],
+    });
     try {
       await session.waitForText('Ask anything', 20_000);
       await session.submit('hello');

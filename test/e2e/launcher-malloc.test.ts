@@ -9,7 +9,10 @@ async function shellEnvironment(extra: NodeJS.ProcessEnv): Promise<string> {
   const repo = makeTempRepo();
   const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'env > seen.txt' } }] }, { text: 'done' }] });
   try {
-    const run = await runBeans(['-p', 'go', '--permission-mode', 'yolo'], { cwd: repo.dir, env: { ...repo.env, ...extra, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
+    const run = await runBeans(['-p', 'go', '--permission-mode', 'yolo'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...extra, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' },
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     return readFileSync(path.join(repo.dir, 'seen.txt'), 'utf8');

@@ -20,10 +20,12 @@ describe('listings', () => {
     expect(json.code).toBe(0);
     const listing = JSON.parse(json.stdout);
     expect(listing.provider).toBe('ollama');
-    expect(listing.models).toEqual(expect.arrayContaining([
-      expect.objectContaining({ name: 'qwen3:8b', supportsTools: true }),
-      expect.objectContaining({ name: 'gemma3:4b', supportsTools: false }),
-    ]));
+    expect(listing.models).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'qwen3:8b', supportsTools: true }),
+        expect.objectContaining({ name: 'gemma3:4b', supportsTools: false }),
+      ]),
+    );
     const text = await runBeans(['models', 'list'], { cwd: repo.dir, env });
     expect(text.stdout).toMatch(/gemma3:4b\s+.*no tools/);
   });

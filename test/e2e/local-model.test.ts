@@ -12,7 +12,23 @@ import { makeTempRepo, parseJsonLines, runBeans, type TempRepo } from './harness
 
 // Every built-in tool but list_directory, whose call needs no argument: a random model constrained by the
 // grammar then makes a call that runs. (The prompt stays short too: the tiny model reads it byte by byte.)
-const OTHER_TOOLS = ['read_file', 'write_file', 'edit_file', 'notebook_edit', 'shell', 'shell_output', 'kill_shell', 'glob', 'grep', 'todo_write', 'web_fetch', 'memory', 'task', 'load_skill', 'handoff'];
+const OTHER_TOOLS = [
+  'read_file',
+  'write_file',
+  'edit_file',
+  'notebook_edit',
+  'shell',
+  'shell_output',
+  'kill_shell',
+  'glob',
+  'grep',
+  'todo_write',
+  'web_fetch',
+  'memory',
+  'task',
+  'load_skill',
+  'handoff',
+];
 
 function localRepo(settings: Record<string, unknown> = {}): { repo: TempRepo; model: string } {
   const repo = makeTempRepo({ 'hello.txt': 'hi\n' });
@@ -26,11 +42,25 @@ function localRepo(settings: Record<string, unknown> = {}): { repo: TempRepo; mo
 describe('the local provider through bin/beans', () => {
   it('answers a one-shot prompt from a GGUF file given to -m, counting tokens at no cost', async () => {
     const { repo, model } = localRepo();
-    const run = await runBeans(['-p', 'hi', '-m', model, '-o', 'stream-json', '--verbose', '--include-partial-messages', '--disallowed-tools', [...OTHER_TOOLS, 'list_directory'].join(',')], {
-      cwd: repo.dir,
-      env: repo.env,
-      timeoutMs: 60_000,
-    });
+    const run = await runBeans(
+      [
+        '-p',
+        'hi',
+        '-m',
+        model,
+        '-o',
+        'stream-json',
+        '--verbose',
+        '--include-partial-messages',
+        '--disallowed-tools',
+        [...OTHER_TOOLS, 'list_directory'].join(','),
+      ],
+      {
+        cwd: repo.dir,
+        env: repo.env,
+        timeoutMs: 60_000,
+      },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = parseJsonLines(run.stdout);
@@ -46,11 +76,14 @@ describe('the local provider through bin/beans', () => {
 
   it('a random model constrained by the tools grammar calls a tool, and the call runs', async () => {
     const { repo, model } = localRepo({ toolChoice: 'required', maxTokens: 400 });
-    const run = await runBeans(['-p', 'list the files', '-m', model, '-o', 'stream-json', '--verbose', '--max-turns', '1', '--disallowed-tools', OTHER_TOOLS.join(',')], {
-      cwd: repo.dir,
-      env: repo.env,
-      timeoutMs: 60_000,
-    });
+    const run = await runBeans(
+      ['-p', 'list the files', '-m', model, '-o', 'stream-json', '--verbose', '--max-turns', '1', '--disallowed-tools', OTHER_TOOLS.join(',')],
+      {
+        cwd: repo.dir,
+        env: repo.env,
+        timeoutMs: 60_000,
+      },
+    );
     const lines = parseJsonLines(run.stdout);
     const blocks = lines.flatMap((line) => ((line.message as { content?: unknown[] } | undefined)?.content ?? []) as Record<string, unknown>[]);
     const call = blocks.find((block) => block.type === 'tool_use');
@@ -64,7 +97,9 @@ describe('the local provider through bin/beans', () => {
     repo.write('notes.gguf', 'not a model\n');
     const run = await runBeans(['-p', 'hi', '-m', 'notes.gguf'], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(3);
-    expect(run.stderr.trim()).toBe(`beans: ${path.join(repo.dir, 'notes.gguf')} is not a GGUF model file (it does not start with the GGUF signature); local models must be .gguf files.`);
+    expect(run.stderr.trim()).toBe(
+      `beans: ${path.join(repo.dir, 'notes.gguf')} is not a GGUF model file (it does not start with the GGUF signature); local models must be .gguf files.`,
+    );
   });
 
   it('--provider local with no model downloaded names `beans models pull` (exit 3)', async () => {

@@ -42,7 +42,8 @@ describe('output that is never lost', () => {
     });
     const run = await runBeans(['-p', 'count', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
     expect(run.code).toBe(0);
-    const toolResult = (i: number) => (server.requests.filter((r) => r.kind === 'chat')[i]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
+    const toolResult = (i: number) =>
+      (server.requests.filter((r) => r.kind === 'chat')[i]!.body as { messages: { role: string; content: string }[] }).messages.at(-1)!.content;
     expect(toolResult(1)).toMatch(/lines cut/);
     expect(toolResult(1).length).toBeLessThan(45_000);
     expect(savedPath).toContain('.outputs');

@@ -7,7 +7,11 @@ async function oneShot(files: Record<string, string>, turns: Parameters<typeof s
   const repo = makeTempRepo(files);
   const server = await scriptedOllama({ turns });
   const run = await runBeans(['-p', 'work', '-o', 'json', '--max-turns', '30', ...extra], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
-  return { run, result: JSON.parse(run.stdout) as { subtype: string; num_turns: number; errors?: string[] }, chats: server.requests.filter((r) => r.kind === 'chat').length };
+  return {
+    run,
+    result: JSON.parse(run.stdout) as { subtype: string; num_turns: number; errors?: string[] },
+    chats: server.requests.filter((r) => r.kind === 'chat').length,
+  };
 }
 
 describe('loop detection patterns end to end', () => {
@@ -22,7 +26,10 @@ describe('loop detection patterns end to end', () => {
   });
 
   it('the same answer text turn after turn stops at the fifth', async () => {
-    const { run, result, chats } = await oneShot({}, (_request, n) => ({ text: 'Let me look again.', toolCalls: [{ name: 'glob', args: { pattern: `*.${n}` } }] }));
+    const { run, result, chats } = await oneShot({}, (_request, n) => ({
+      text: 'Let me look again.',
+      toolCalls: [{ name: 'glob', args: { pattern: `*.${n}` } }],
+    }));
     expect(run.code).toBe(1);
     expect(result.errors?.[0]).toMatch(/^loop detected: the same answer text 5 times/);
     expect(chats).toBe(5);

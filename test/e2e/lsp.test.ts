@@ -68,39 +68,61 @@ const project = {
 
 async function run(repo: TempRepo, turns: ScriptOptions['turns'], extraArgs: string[] = []) {
   const server = await scriptedOllama({ turns });
-  const result = await runBeans(['-p', 'go', '--provider', 'ollama', '-m', 'm', '--yolo', ...extraArgs], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, PATH: `${BIN}:${repo.env.PATH ?? process.env.PATH}` }, timeoutMs: 90_000 });
+  const result = await runBeans(['-p', 'go', '--provider', 'ollama', '-m', 'm', '--yolo', ...extraArgs], {
+    cwd: repo.dir,
+    env: { ...repo.env, OLLAMA_HOST: server.url, PATH: `${BIN}:${repo.env.PATH ?? process.env.PATH}` },
+    timeoutMs: 90_000,
+  });
   return { result, requests: chats(server.requests) };
 }
 
 describe('language servers (issue 35)', () => {
-  it('TypeScript: a type error an edit introduces reaches the next request; goToDefinition and findReferences answer; nothing is left running', { timeout: 120_000 }, async () => {
-    const repo = makeTempRepo(project);
-    writeUserSettings(repo, { lsp: { servers: { typescript: typescriptServer }, diagnosticsTimeoutMs: 20_000 } });
-    const { result, requests } = await run(repo, [
-      { toolCalls: [{ name: 'write_file', args: { path: 'src/bad.ts', content: "import { add } from './util.js';\n\nexport const label: string = add(1, 2);\n" } }] },
-      { toolCalls: [{ name: 'lsp', args: { operation: 'goToDefinition', file_path: 'src/main.ts', line: 3, character: 30 } }] },
-      { toolCalls: [{ name: 'lsp', args: { operation: 'findReferences', file_path: 'src/util.ts', line: 1, character: 17 } }] },
-      // A command that changes a file the server has open (main.ts, opened by goToDefinition).
-      { toolCalls: [{ name: 'shell', args: { command: `printf "export const z: number = 'no';\\n" >> src/main.ts` } }] },
-      { text: 'done' },
-    ], ['-o', 'stream-json', '--verbose']);
-    expect(result.code, result.stderr).toBe(0);
-    expect(requests).toHaveLength(5);
-    // stream-json carries them in the tool result, as the model reads it.
-    expect(result.stdout).toContain('src/bad.ts:3:14 error TS2322');
-    expect(toolNames(requests[0]!)).toContain('lsp');
-    // The diagnostic of the file just written: its place, severity, code and message.
-    expect(lastToolResult(requests[1]!)).toContain("src/bad.ts:3:14 error TS2322: Type 'number' is not assignable to type 'string'.");
-    expect(lastToolResult(requests[2]!)).toMatch(/^src\/util\.ts:1:17\n {2}export function add/);
-    const references = lastToolResult(requests[3]!);
-    for (const place of ['src/util.ts:1:17', 'src/main.ts:1:10', 'src/main.ts:3:30', 'src/main.ts:4:22', 'src/bad.ts:1:10']) expect(references).toContain(place);
-    expect(lastToolResult(requests[4]!)).toContain("The language server reports new problems in files this command changed:\nsrc/main.ts:5:14 error TS2322: Type 'string' is not assignable to type 'number'.");
-    expect(await processesLeftIn(repo.dir)).toEqual([]);
-  });
+  it(
+    'TypeScript: a type error an edit introduces reaches the next request; goToDefinition and findReferences answer; nothing is left running',
+    { timeout: 120_000 },
+    async () => {
+      const repo = makeTempRepo(project);
+      writeUserSettings(repo, { lsp: { servers: { typescript: typescriptServer }, diagnosticsTimeoutMs: 20_000 } });
+      const { result, requests } = await run(
+        repo,
+        [
+          {
+            toolCalls: [
+              { name: 'write_file', args: { path: 'src/bad.ts', content: "import { add } from './util.js';\n\nexport const label: string = add(1, 2);\n" } },
+            ],
+          },
+          { toolCalls: [{ name: 'lsp', args: { operation: 'goToDefinition', file_path: 'src/main.ts', line: 3, character: 30 } }] },
+          { toolCalls: [{ name: 'lsp', args: { operation: 'findReferences', file_path: 'src/util.ts', line: 1, character: 17 } }] },
+          // A command that changes a file the server has open (main.ts, opened by goToDefinition).
+          { toolCalls: [{ name: 'shell', args: { command: `printf "export const z: number = 'no';\\n" >> src/main.ts` } }] },
+          { text: 'done' },
+        ],
+        ['-o', 'stream-json', '--verbose'],
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(requests).toHaveLength(5);
+      // stream-json carries them in the tool result, as the model reads it.
+      expect(result.stdout).toContain('src/bad.ts:3:14 error TS2322');
+      expect(toolNames(requests[0]!)).toContain('lsp');
+      // The diagnostic of the file just written: its place, severity, code and message.
+      expect(lastToolResult(requests[1]!)).toContain("src/bad.ts:3:14 error TS2322: Type 'number' is not assignable to type 'string'.");
+      expect(lastToolResult(requests[2]!)).toMatch(/^src\/util\.ts:1:17\n {2}export function add/);
+      const references = lastToolResult(requests[3]!);
+      for (const place of ['src/util.ts:1:17', 'src/main.ts:1:10', 'src/main.ts:3:30', 'src/main.ts:4:22', 'src/bad.ts:1:10'])
+        expect(references).toContain(place);
+      expect(lastToolResult(requests[4]!)).toContain(
+        "The language server reports new problems in files this command changed:\nsrc/main.ts:5:14 error TS2322: Type 'string' is not assignable to type 'number'.",
+      );
+      expect(await processesLeftIn(repo.dir)).toEqual([]);
+    },
+  );
 
   it('no server configured: no lsp tool, nothing started', async () => {
     const repo = makeTempRepo(project);
-    const { result, requests } = await run(repo, [{ toolCalls: [{ name: 'write_file', args: { path: 'src/bad.ts', content: 'export const n: number = "x";\n' } }] }, { text: 'done' }]);
+    const { result, requests } = await run(repo, [
+      { toolCalls: [{ name: 'write_file', args: { path: 'src/bad.ts', content: 'export const n: number = "x";\n' } }] },
+      { text: 'done' },
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(toolNames(requests[0]!)).not.toContain('lsp');
     expect(lastToolResult(requests[1]!)).not.toContain('language server');
@@ -110,10 +132,21 @@ describe('language servers (issue 35)', () => {
     const repo = makeTempRepo({ 'app.py': 'def greet(name: str) -> str:\n    return "hi " + name\n' });
     const plugin = path.join(repo.env.XDG_CONFIG_HOME!, 'beans-agent', 'plugins', 'pyright-lsp');
     mkdirSync(path.join(plugin, '.claude-plugin'), { recursive: true });
-    writeFileSync(path.join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'pyright-lsp', description: 'Python language server', version: '1.0.0' }));
-    writeFileSync(path.join(plugin, '.lsp.json'), JSON.stringify({ pyright: { command: 'pyright-langserver', args: ['--stdio'], extensionToLanguage: { '.py': 'python', '.pyi': 'python' }, startupTimeout: 60_000 } }));
+    writeFileSync(
+      path.join(plugin, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'pyright-lsp', description: 'Python language server', version: '1.0.0' }),
+    );
+    writeFileSync(
+      path.join(plugin, '.lsp.json'),
+      JSON.stringify({
+        pyright: { command: 'pyright-langserver', args: ['--stdio'], extensionToLanguage: { '.py': 'python', '.pyi': 'python' }, startupTimeout: 60_000 },
+      }),
+    );
     writeUserSettings(repo, { lsp: { diagnosticsTimeoutMs: 30_000 } });
-    const { result, requests } = await run(repo, [{ toolCalls: [{ name: 'edit_file', args: { path: 'app.py', old_string: '"hi " + name', new_string: '"hi " + 3' } }] }, { text: 'done' }]);
+    const { result, requests } = await run(repo, [
+      { toolCalls: [{ name: 'edit_file', args: { path: 'app.py', old_string: '"hi " + name', new_string: '"hi " + 3' } }] },
+      { text: 'done' },
+    ]);
     expect(result.code, result.stderr).toBe(0);
     expect(lastToolResult(requests[1]!)).toMatch(/app\.py:2:12 error reportOperatorIssue: Operator "\+" not supported for types/);
     expect(await processesLeftIn(repo.dir)).toEqual([]);
@@ -129,7 +162,18 @@ describe('language servers (issue 35)', () => {
     expect(toolNames(requests[0]!)).not.toContain('lsp');
     expect(existsSync(canary)).toBe(false);
     const listed = await runBeans(['lsp', 'list', '--json'], { cwd: repo.dir, env: repo.env });
-    expect(JSON.parse(listed.stdout).servers).toEqual([{ name: 'canary', origin: 'the workspace .lsp.json', file: path.join(repo.dir, '.lsp.json'), command: `touch ${canary}`, languages: ['markdown'], extensions: ['.md'], status: 'disabled', reason: 'this folder is not trusted' }]);
+    expect(JSON.parse(listed.stdout).servers).toEqual([
+      {
+        name: 'canary',
+        origin: 'the workspace .lsp.json',
+        file: path.join(repo.dir, '.lsp.json'),
+        command: `touch ${canary}`,
+        languages: ['markdown'],
+        extensions: ['.md'],
+        status: 'disabled',
+        reason: 'this folder is not trusted',
+      },
+    ]);
     // The same run with the folder trusted does start it (the canary would have shown a start above).
     await run(repo, [{ toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: '# again\n' } }] }, { text: 'done' }], ['--trust']);
     expect(existsSync(canary)).toBe(true);

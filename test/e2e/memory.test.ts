@@ -11,7 +11,9 @@ interface ChatBody {
 describe('memory end to end', () => {
   it('the memory tool records a fact in .beans/memory.md, and the next session is told it', async () => {
     const repo = makeTempRepo();
-    const first = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'memory', args: { fact: 'Build with `make all`; tests need PORT=0.' } }] }, { text: 'noted' }] });
+    const first = await scriptedOllama({
+      turns: [{ toolCalls: [{ name: 'memory', args: { fact: 'Build with `make all`; tests need PORT=0.' } }] }, { text: 'noted' }],
+    });
     const denied = await runBeans(['-p', 'learn', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: first.url } });
     expect(JSON.parse(denied.stdout).permission_denials).toEqual([expect.objectContaining({ tool_name: 'memory' })]);
     const run = await runBeans(['-p', 'learn', '--allowed-tools', 'memory'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: first.url } });
@@ -27,7 +29,12 @@ describe('memory end to end', () => {
 
   it('/init works in one-shot: the model is asked to write AGENTS.md and does', async () => {
     const repo = makeTempRepo({ 'package.json': '{"scripts":{"test":"vitest"}}' });
-    const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'write_file', args: { path: 'AGENTS.md', content: '# AGENTS.md\n\nRun tests with `npm test`.\n' } }] }, { text: 'Wrote AGENTS.md.' }] });
+    const server = await scriptedOllama({
+      turns: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'AGENTS.md', content: '# AGENTS.md\n\nRun tests with `npm test`.\n' } }] },
+        { text: 'Wrote AGENTS.md.' },
+      ],
+    });
     const run = await runBeans(['-p', '/init', '--allowed-tools', 'write_file(AGENTS.md)'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('Wrote AGENTS.md.');

@@ -84,7 +84,11 @@ describe('beans models pull', () => {
     expect(Number(/\d+/.exec(server.ranges.at(-1)!)![0])).toBeGreaterThanOrEqual(100_000);
     expect(second.stdout).toContain("checksum verified against the server's");
     expect(readdirSync(dir)).toEqual(['tiny.gguf']);
-    expect(createHash('sha256').update(readFileSync(path.join(dir, 'tiny.gguf'))).digest('hex')).toBe(sha256);
+    expect(
+      createHash('sha256')
+        .update(readFileSync(path.join(dir, 'tiny.gguf')))
+        .digest('hex'),
+    ).toBe(sha256);
     const again = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
     expect(again.stdout).toContain('Already downloaded');
   });
@@ -94,7 +98,9 @@ describe('beans models pull', () => {
     const repo = makeTempRepo();
     const run = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`, '--sha256', '0'.repeat(64)], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(1);
-    expect(lastLine(run.stderr)).toBe(`beans: The download of ${server.url}/files/tiny.gguf does not match its checksum (expected SHA-256 ${'0'.repeat(64)}, got ${sha256}); it was not kept.`);
+    expect(lastLine(run.stderr)).toBe(
+      `beans: The download of ${server.url}/files/tiny.gguf does not match its checksum (expected SHA-256 ${'0'.repeat(64)}, got ${sha256}); it was not kept.`,
+    );
     expect(readdirSync(modelsDir(repo.home))).toEqual([]);
   });
 
@@ -103,7 +109,9 @@ describe('beans models pull', () => {
     const repo = makeTempRepo();
     const run = await runBeans(['models', 'pull', `${server.url}/files/nothing.gguf`], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(3);
-    expect(run.stderr.trim()).toBe(`beans: There is no model at ${server.url}/files/nothing.gguf (HTTP 404 from ${new URL(server.url).host}); check the repository, file or quant name.`);
+    expect(run.stderr.trim()).toBe(
+      `beans: There is no model at ${server.url}/files/nothing.gguf (HTTP 404 from ${new URL(server.url).host}); check the repository, file or quant name.`,
+    );
   });
 
   it('a full disk is one sentence and leaves the part to resume', async () => {
@@ -114,7 +122,9 @@ describe('beans models pull', () => {
     symlinkSync('/dev/full', path.join(dir, 'tiny.gguf.part')); // every write fails with ENOSPC
     const run = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(1);
-    expect(lastLine(run.stderr)).toMatch(/^beans: The disk is full: .* has no room for the rest of .*tiny\.gguf \(0 bytes written so far\)\. Free some space and run the same command again to resume\.$/);
+    expect(lastLine(run.stderr)).toMatch(
+      /^beans: The disk is full: .* has no room for the rest of .*tiny\.gguf \(0 bytes written so far\)\. Free some space and run the same command again to resume\.$/,
+    );
     expect(existsSync(path.join(dir, 'tiny.gguf'))).toBe(false);
   });
 

@@ -19,8 +19,16 @@ import { makeTempRepo, runBeans } from './harness.ts';
 
 const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
 const WATCHED = ['internal/deps/undici/undici', 'tls', 'https', 'http2', 'internal/webstreams/readablestream'];
-type Spec = { start: (options: { turns: { text: string }[]; faults?: ScriptFault[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
-const errorBody: Record<string, (status: number, message: string) => unknown> = { ollama: (_status, message) => ({ error: message }), gemini: geminiErrorBody, anthropic: anthropicErrorBody, openai: (status, message) => openAiErrorBody(status, message) };
+type Spec = {
+  start: (options: { turns: { text: string }[]; faults?: ScriptFault[] }) => Promise<ScriptedServer>;
+  env: (url: string) => Record<string, string>;
+};
+const errorBody: Record<string, (status: number, message: string) => unknown> = {
+  ollama: (_status, message) => ({ error: message }),
+  gemini: geminiErrorBody,
+  anthropic: anthropicErrorBody,
+  openai: (status, message) => openAiErrorBody(status, message),
+};
 const providers = PROVIDERS as Record<string, Spec>;
 
 const servers: ScriptedServer[] = [];
@@ -35,11 +43,17 @@ describe.each(['ollama', 'gemini', 'anthropic', 'openai'])('bin/beans -p on %s',
     servers.push(server);
     const repo = makeTempRepo();
     const probeFile = path.join(repo.home, 'modules.jsonl');
-    const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, ...spec.env(server.url), MODULE_PROBE_FILE: probeFile, MODULE_PROBE_WATCH: WATCHED.join(','), NODE_OPTIONS: `--import=${PROBE}` } });
+    const run = await runBeans(['-p', 'hi'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...spec.env(server.url), MODULE_PROBE_FILE: probeFile, MODULE_PROBE_WATCH: WATCHED.join(','), NODE_OPTIONS: `--import=${PROBE}` },
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe('Hello from the script.');
-    const reports = readFileSync(probeFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { loaded: string[] });
+    const reports = readFileSync(probeFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { loaded: string[] });
     expect(reports.length).toBeGreaterThan(0);
     // Web streams load for the answer's stream, after the request: the Anthropic and OpenAI SDKs'
     // `instanceof ReadableStream` go through llm/fetch-classes.ts's LazyReadableStream, and Gemini's
@@ -51,7 +65,10 @@ describe.each(['ollama', 'gemini', 'anthropic', 'openai'])('bin/beans -p on %s',
   // the retry and the message must be what they were with Node's classes.
   it('retries a 429 and reports a 401 with the server’s message, through the same classes', async () => {
     const spec = providers[name]!;
-    const limited = await spec.start({ turns: [{ text: 'After the wait.' }], faults: [{ status: 429, headers: { 'retry-after': '0' }, body: errorBody[name]!(429, 'slow down') }] });
+    const limited = await spec.start({
+      turns: [{ text: 'After the wait.' }],
+      faults: [{ status: 429, headers: { 'retry-after': '0' }, body: errorBody[name]!(429, 'slow down') }],
+    });
     const refused = await spec.start({ turns: [{ text: 'never' }], faults: [{ status: 401, body: errorBody[name]!(401, 'bad key'), always: true }] });
     servers.push(limited, refused);
     const repo = makeTempRepo();

@@ -19,10 +19,16 @@ const fix = { name: 'notebook_edit', args: { path: 'analysis.ipynb', cell_id: 'b
 describe('notebook_edit through bin/beans', () => {
   it('reads the notebook (its plot as a picture), replaces the failing cell, and the file stays a valid notebook', async () => {
     const models = [{ name: 'scripted:latest', capabilities: ['completion', 'tools', 'vision'] }];
-    const server = await startScriptedOllama({ models, turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'analysis.ipynb' } }] }, { toolCalls: [fix] }, { text: 'Fixed cell boom.' }] });
+    const server = await startScriptedOllama({
+      models,
+      turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'analysis.ipynb' } }] }, { toolCalls: [fix] }, { text: 'Fixed cell boom.' }],
+    });
     servers.push(server);
     const repo = makeTempRepo({ 'analysis.ipynb': makeNotebook(PNG) });
-    const run = await runBeans(['-p', 'why does cell 3 fail? fix it', '--permission-mode', 'auto-edit', '-o', 'stream-json', '--verbose', '--tool-names', 'claude'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    const run = await runBeans(
+      ['-p', 'why does cell 3 fail? fix it', '--permission-mode', 'auto-edit', '-o', 'stream-json', '--verbose', '--tool-names', 'claude'],
+      { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } },
+    );
     expect(run.code, run.stderr).toBe(0);
     const chats = server.requests.filter((request) => request.kind === 'chat').map((request) => JSON.stringify(request.body));
     expect(chats[1]).toContain('ZeroDivisionError: division by zero');
@@ -31,7 +37,11 @@ describe('notebook_edit through bin/beans', () => {
     const notebook = JSON.parse(readFileSync(path.join(repo.dir, 'analysis.ipynb'), 'utf8')) as { cells: Record<string, unknown>[] };
     expect(notebook.cells.map((cell) => cell.id)).toEqual(['intro', 'load', 'boom', 'plot']);
     expect(notebook.cells[2]).toMatchObject({ source: ['1 / 2'], outputs: [], execution_count: null });
-    const uses = parseJsonLines(run.stdout).flatMap((line) => ((line.message as { content?: { type: string; name?: string; input?: Record<string, unknown> }[] })?.content ?? []).filter((block) => block.type === 'tool_use'));
+    const uses = parseJsonLines(run.stdout).flatMap((line) =>
+      ((line.message as { content?: { type: string; name?: string; input?: Record<string, unknown> }[] })?.content ?? []).filter(
+        (block) => block.type === 'tool_use',
+      ),
+    );
     expect(uses.map((use) => use.name)).toEqual(['Read', 'NotebookEdit']);
     expect(uses[1]!.input).toMatchObject({ notebook_path: path.join(repo.dir, 'analysis.ipynb'), cell_id: 'boom', new_source: '1 / 2' });
   });

@@ -8,7 +8,14 @@ import { makeTempRepo, parseJsonLines, runBeans, scriptedGemini, scriptedOllama,
 
 // A two-turn tool-using script: read a file, then answer from it.
 const READ_THEN_ANSWER: ScriptTurn[] = [
-  { text: 'Let me look.', toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }, { name: 'glob', args: { pattern: '*.txt' } }], usage: { input: 120, output: 12 } },
+  {
+    text: 'Let me look.',
+    toolCalls: [
+      { name: 'read_file', args: { path: 'notes.txt' } },
+      { name: 'glob', args: { pattern: '*.txt' } },
+    ],
+    usage: { input: 120, output: 12 },
+  },
   { text: ['The notes say ', 'beans are great.'], usage: { input: 300, output: 8 } },
 ];
 
@@ -64,13 +71,18 @@ describe.each<Provider>(['ollama', 'gemini'])('one-shot on %s', (provider) => {
   it('streams init, assistant, tool results and the result, one JSON object per line (stream-json)', async () => {
     repo = makeTempRepo({ 'notes.txt': 'beans are great\n' });
     server = await start(provider, READ_THEN_ANSWER);
-    const run = await runBeans(['-p', 'What do the notes say?', '-o', 'stream-json'], { cwd: repo.dir, env: { ...repo.env, ...providerEnv(provider, server) } });
+    const run = await runBeans(['-p', 'What do the notes say?', '-o', 'stream-json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...providerEnv(provider, server) },
+    });
     expect(run.code).toBe(0);
     const lines = parseJsonLines(run.stdout);
     expect(lines.map((line) => line.type)).toEqual(['system', 'assistant', 'user', 'user', 'assistant', 'result']);
     const init = lines[0]!;
     expect(init).toMatchObject({ subtype: 'init', cwd: repo.dir, provider, permissionMode: 'default' });
-    expect(init.tools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'shell', 'glob', 'grep', 'list_directory', 'todo_write', 'load_skill']));
+    expect(init.tools).toEqual(
+      expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'shell', 'glob', 'grep', 'list_directory', 'todo_write', 'load_skill']),
+    );
     expect(init.agents).toEqual(expect.arrayContaining(['reviewer']));
     const sessionId = init.session_id;
     expect(lines.every((line) => line.session_id === sessionId)).toBe(true);
@@ -111,7 +123,10 @@ describe.each<Provider>(['ollama', 'gemini'])('one-shot on %s', (provider) => {
   it('stops at --max-turns with exit 4 and error_max_turns', async () => {
     repo = makeTempRepo({ 'notes.txt': 'x\n' });
     server = await start(provider, [{ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }]);
-    const run = await runBeans(['-p', 'loop forever', '--max-turns', '2', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, ...providerEnv(provider, server) } });
+    const run = await runBeans(['-p', 'loop forever', '--max-turns', '2', '-o', 'json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...providerEnv(provider, server) },
+    });
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'error_max_turns', is_error: true, num_turns: 2 });
     expect(run.stderr).toContain('--max-turns');
@@ -122,7 +137,10 @@ describe('budget', () => {
   it('stops at --max-budget-usd with exit 4 and error_max_budget_usd (priced Gemini model)', async () => {
     repo = makeTempRepo({ 'notes.txt': 'x\n' });
     server = await scriptedGemini({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }], usage: { input: 1_000_000, output: 1_000 } }] });
-    const run = await runBeans(['-p', 'spend', '--max-budget-usd', '0.5', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, ...providerEnv('gemini', server) } });
+    const run = await runBeans(['-p', 'spend', '--max-budget-usd', '0.5', '-o', 'json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...providerEnv('gemini', server) },
+    });
     expect(run.code).toBe(4);
     const result = JSON.parse(run.stdout);
     expect(result).toMatchObject({ subtype: 'error_max_budget_usd', is_error: true });
@@ -160,7 +178,11 @@ describe('one-shot errors', () => {
   it('prepends piped stdin as context', async () => {
     repo = makeTempRepo();
     server = await scriptedOllama({ turns: [{ text: 'reviewed' }] });
-    const run = await runBeans(['-p', 'review this diff'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' }, input: '+added line\n' });
+    const run = await runBeans(['-p', 'review this diff'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_MODEL: 'qwen3' },
+      input: '+added line\n',
+    });
     expect(run.code).toBe(0);
     const messages = (server.requests[0]!.body as { messages: { role: string; content: string }[] }).messages;
     const user = messages.find((message) => message.role === 'user')!;
@@ -215,7 +237,11 @@ describe('one-shot errors', () => {
     const expected = `${JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')).version}\n`;
     expect(version.stdout).toBe(expected);
     // bin/beans answers --version itself; main.js answers for copies started without the launcher.
-    const direct = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../packages/cli/dist/bundle/main.js'), '--version'], { cwd: repo.dir, env: repo.env, encoding: 'utf8' });
+    const direct = spawnSync(process.execPath, [path.resolve(import.meta.dirname, '../../packages/cli/dist/bundle/main.js'), '--version'], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: 'utf8',
+    });
     expect([direct.status, direct.stdout]).toEqual([0, expected]);
     const help = await runBeans(['--help'], { cwd: repo.dir, env: repo.env });
     expect(help.code).toBe(0);

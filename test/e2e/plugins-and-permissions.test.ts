@@ -113,7 +113,9 @@ describe('profiles, context files, commands and skills', () => {
     expect(team.agents[0].name).toBe('broken');
     expect(team.agents[0].description).toContain('Use this agent when: things break');
     expect(team.commands).toEqual([{ name: 'deploy', description: 'Deploy the service to $1.' }]);
-    expect(listing.plugins.map((plugin: { name: string }) => plugin.name)).toEqual(expect.arrayContaining(['general-assistant', 'code-development', 'devops-operations']));
+    expect(listing.plugins.map((plugin: { name: string }) => plugin.name)).toEqual(
+      expect.arrayContaining(['general-assistant', 'code-development', 'devops-operations']),
+    );
     expect(listing.problems).toEqual(expect.arrayContaining([expect.objectContaining({ path: path.join(repo.dir, 'plugins/team/agents/broken.md') })]));
   });
 });
@@ -126,7 +128,9 @@ describe('permissions in one-shot mode', () => {
     const { run, chats } = await oneShot(['-p', 'write it', '-o', 'json'], WRITE);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result.permission_denials).toEqual([{ tool_name: 'write_file', tool_use_id: expect.any(String), tool_input: { path: 'out.txt', content: 'hello\n' } }]);
+    expect(result.permission_denials).toEqual([
+      { tool_name: 'write_file', tool_use_id: expect.any(String), tool_input: { path: 'out.txt', content: 'hello\n' } },
+    ]);
     expect(existsSync(path.join(repo.dir, 'out.txt'))).toBe(false);
     const toolResult = chats[1]!.messages.find((message) => message.role === 'tool')!;
     expect(toolResult.content).toMatch(/--yolo|--allowed-tools/);
@@ -141,7 +145,10 @@ describe('permissions in one-shot mode', () => {
 
   it('keeps writes inside the workspace even with --yolo', async () => {
     repo = makeTempRepo();
-    const { run, chats } = await oneShot(['-p', 'escape', '--yolo'], [{ toolCalls: [{ name: 'write_file', args: { path: '../escape.txt', content: 'x' } }] }, { text: 'could not' }]);
+    const { run, chats } = await oneShot(
+      ['-p', 'escape', '--yolo'],
+      [{ toolCalls: [{ name: 'write_file', args: { path: '../escape.txt', content: 'x' } }] }, { text: 'could not' }],
+    );
     expect(run.code).toBe(0);
     expect(existsSync(path.join(repo.dir, '..', 'escape.txt'))).toBe(false);
     const toolResult = chats[1]!.messages.find((message) => message.role === 'tool')!;

@@ -39,10 +39,11 @@ describe('a /commit-like plugin command in a plain one-shot', () => {
   it('puts !`git status` output in the prompt, denies what allowed-tools do not cover, and lets git add && git commit run', async () => {
     const repo = makeTempRepo({ 'plugins/commit-commands/commands/commit.md': COMMIT, 'src/app.txt': 'hello\n' });
     writeFileSync(path.join(repo.home, '.gitconfig'), '[user]\n\tname = t\n\temail = t@t\n');
-    const { run, chats } = await oneShot(repo, ['-p', '/commit add app', '--trust'], [
-      { toolCalls: [{ name: 'shell', args: { command: 'git add src/app.txt && git commit -m "add app"' } }] },
-      { text: 'Committed.' },
-    ]);
+    const { run, chats } = await oneShot(
+      repo,
+      ['-p', '/commit add app', '--trust'],
+      [{ toolCalls: [{ name: 'shell', args: { command: 'git add src/app.txt && git commit -m "add app"' } }] }, { text: 'Committed.' }],
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const user = chats[0]!.messages.find((message) => message.role === 'user')!.content;
@@ -67,16 +68,19 @@ describe('a /commit-like plugin command in a plain one-shot', () => {
     expect(user).toContain('- Would stage: [not run: `git add --dry-run src` — the allowed-tools of /commit-commands:commit do not allow it');
   });
 
-  it('in a folder the user has not trusted, a workspace command\'s allowed-tools grant nothing', async () => {
+  it("in a folder the user has not trusted, a workspace command's allowed-tools grant nothing", async () => {
     const repo = makeTempRepo({ 'plugins/commit-commands/commands/commit.md': COMMIT, 'src/app.txt': 'hello\n' });
-    const { run, chats } = await oneShot(repo, ['-p', '/commit add app'], [
-      { toolCalls: [{ name: 'shell', args: { command: 'git add src/app.txt' } }] },
-      { text: 'Could not.' },
-    ]);
+    const { run, chats } = await oneShot(
+      repo,
+      ['-p', '/commit add app'],
+      [{ toolCalls: [{ name: 'shell', args: { command: 'git add src/app.txt' } }] }, { text: 'Could not.' }],
+    );
     expect(run.code).toBe(0);
     const user = chats[0]!.messages.find((message) => message.role === 'user')!.content;
     expect(user).toContain('- Current git status: ?? plugins/\n?? src/');
-    expect(user).toContain('- Would stage: [not run: `git add --dry-run src` — this folder is not trusted, so the allowed-tools of /commit-commands:commit do not apply; `beans trust` trusts it');
+    expect(user).toContain(
+      '- Would stage: [not run: `git add --dry-run src` — this folder is not trusted, so the allowed-tools of /commit-commands:commit do not apply; `beans trust` trusts it',
+    );
     expect(execFileSync('git', ['status', '--short', 'src'], { cwd: repo.dir, encoding: 'utf8' })).toBe('?? src/\n');
   });
 });

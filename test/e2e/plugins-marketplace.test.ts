@@ -46,7 +46,12 @@ describe('beans plugins marketplace and install', () => {
     // /plugins in chat reads the same record, through the chat's own host.
     const agent = await createAgentSession({ cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: 'http://127.0.0.1:9' }, provider: 'ollama', model: 'any' });
     try {
-      expect(await createChatHost(agent).listPlugins()).toContainEqual({ name: 'commit-commands', version: '1.2.0', from: expect.stringMatching(/^team-tools: file:\/\/\S+ \.\/plugins\/commit-commands$/), contents: '1 command' });
+      expect(await createChatHost(agent).listPlugins()).toContainEqual({
+        name: 'commit-commands',
+        version: '1.2.0',
+        from: expect.stringMatching(/^team-tools: file:\/\/\S+ \.\/plugins\/commit-commands$/),
+        contents: '1 command',
+      });
     } finally {
       agent.close();
     }

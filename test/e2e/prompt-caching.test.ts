@@ -16,8 +16,13 @@ afterEach(async () => {
 /** 30 files of about 3 KB, and a model that reads one a turn, then answers. */
 function readingSession(files = 30) {
   const contents: Record<string, string> = {};
-  for (let i = 1; i <= files; i++) contents[`src/file${i}.ts`] = Array.from({ length: 60 }, (_, line) => `export const value${i}_${line} = ${i * 1000 + line}; // line ${line} of file ${i}`).join('\n');
-  const turns: ScriptOptions['turns'] = (_request, n) => (n < files ? { toolCalls: [{ name: 'read_file', args: { path: `src/file${n + 1}.ts` } }] } : { text: `Read ${files} files.` });
+  for (let i = 1; i <= files; i++)
+    contents[`src/file${i}.ts`] = Array.from(
+      { length: 60 },
+      (_, line) => `export const value${i}_${line} = ${i * 1000 + line}; // line ${line} of file ${i}`,
+    ).join('\n');
+  const turns: ScriptOptions['turns'] = (_request, n) =>
+    n < files ? { toolCalls: [{ name: 'read_file', args: { path: `src/file${n + 1}.ts` } }] } : { text: `Read ${files} files.` };
   return { contents, turns };
 }
 
@@ -30,12 +35,20 @@ describe('prompt caching on Anthropic', () => {
     const repo = makeTempRepo(contents);
     const server = await startScriptedAnthropic({ turns, promptCache: true });
     servers.push(server);
-    const run = await runBeans(['-p', 'read every file under src, one at a time', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '-o', 'json', '--max-turns', '40'], {
-      cwd: repo.dir,
-      env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
-    });
+    const run = await runBeans(
+      ['-p', 'read every file under src, one at a time', '--provider', 'anthropic', '-m', 'claude-sonnet-5-5', '-o', 'json', '--max-turns', '40'],
+      {
+        cwd: repo.dir,
+        env: { ...repo.env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url },
+      },
+    );
     expect(run.code, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as { usage: Record<string, number>; total_cost_usd: number; num_turns: number; modelUsage: Record<string, Record<string, number>> };
+    const result = JSON.parse(run.stdout) as {
+      usage: Record<string, number>;
+      total_cost_usd: number;
+      num_turns: number;
+      modelUsage: Record<string, Record<string, number>>;
+    };
     const requests = chats(server);
     expect(requests).toHaveLength(31);
     expect(result.num_turns).toBe(31);
@@ -76,7 +89,11 @@ describe('prompt caching on Anthropic', () => {
     expect(result.type).toBe('result');
     const requests = chats(server);
     expect(sum(requests, 'cacheRead')).toBeGreaterThan(0);
-    expect(result.usage).toMatchObject({ input_tokens: sum(requests, 'input'), cache_read_input_tokens: sum(requests, 'cacheRead'), cache_creation_input_tokens: sum(requests, 'cacheWrite') });
+    expect(result.usage).toMatchObject({
+      input_tokens: sum(requests, 'input'),
+      cache_read_input_tokens: sum(requests, 'cacheRead'),
+      cache_creation_input_tokens: sum(requests, 'cacheWrite'),
+    });
     const answers = lines.filter((line) => line.type === 'assistant') as { message: { usage: Record<string, number> } }[];
     expect(answers.map((answer) => answer.message.usage.cache_read_input_tokens)).toEqual(requests.map((r) => r.bill!.cacheRead));
   }, 30_000);
@@ -100,7 +117,11 @@ describe('prompt caching on OpenAI', () => {
     const requests = chats(server);
     for (const request of requests) expect((request.body as { prompt_cache_key?: string }).prompt_cache_key).toBe(result.session_id);
     expect(sum(requests, 'cacheRead')).toBeGreaterThan(0);
-    expect(result.usage).toMatchObject({ input_tokens: sum(requests, 'input'), cache_read_input_tokens: sum(requests, 'cacheRead'), cache_creation_input_tokens: 0 });
+    expect(result.usage).toMatchObject({
+      input_tokens: sum(requests, 'input'),
+      cache_read_input_tokens: sum(requests, 'cacheRead'),
+      cache_creation_input_tokens: 0,
+    });
   }, 30_000);
 
   it('does not send prompt_cache_key to a compatible server unless configured', async () => {

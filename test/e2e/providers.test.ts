@@ -32,12 +32,24 @@ const BUG_FIX: ScriptTurn[] = [
     ],
     usage: { input: 2000, output: 40 },
   },
-  { reasoning: 'The subtraction is the bug.', toolCalls: [{ name: 'edit_file', args: { path: 'src/math.js', old_string: 'return a - b;', new_string: 'return a + b;' } }], usage: { input: 2500, output: 30 } },
+  {
+    reasoning: 'The subtraction is the bug.',
+    toolCalls: [{ name: 'edit_file', args: { path: 'src/math.js', old_string: 'return a - b;', new_string: 'return a + b;' } }],
+    usage: { input: 2500, output: 30 },
+  },
   { toolCalls: [{ name: 'shell', args: { command: 'grep -c "a + b" src/math.js' } }], usage: { input: 2700, output: 20 } },
   { text: ['Fixed: add ', 'now adds.'], usage: { input: 2900, output: 10 } },
 ];
 
-type Result = { type: string; subtype: string; is_error: boolean; result: string; num_turns: number; usage: { input_tokens: number; output_tokens: number }; total_cost_usd: number };
+type Result = {
+  type: string;
+  subtype: string;
+  is_error: boolean;
+  result: string;
+  num_turns: number;
+  usage: { input_tokens: number; output_tokens: number };
+  total_cost_usd: number;
+};
 
 describe.each([
   { provider: 'openai' as const, env: (url: string) => ({ OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${url}/v1` }), model: 'gpt-5-mini' },
@@ -46,7 +58,10 @@ describe.each([
   it('fixes a bug over several turns (glob, read_file and grep in parallel, edit_file, shell) and reports the result', async () => {
     const server = await start(provider, { turns: BUG_FIX, apiKey: 'test-key' });
     const repo = makeTempRepo({ 'src/math.js': BUGGY });
-    const run = await runBeans(['-p', 'Fix the bug in add.', '--provider', provider, '-m', model, '--yolo', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, ...env(server.url) } });
+    const run = await runBeans(['-p', 'Fix the bug in add.', '--provider', provider, '-m', model, '--yolo', '-o', 'json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, ...env(server.url) },
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(repo.dir, 'src/math.js'), 'utf8')).toBe('export function add(a, b) {\n  return a + b;\n}\n');
@@ -88,8 +103,14 @@ describe('a custom OpenAI-compatible provider from settings', () => {
   it('runs with --provider <name>, its first model, and the key from apiKeyEnv', async () => {
     const server = await start('openai', { turns: BUG_FIX, apiKey: 'lm-key', models: [{ name: 'qwen2.5-coder-14b' }] });
     const repo = makeTempRepo({ 'src/math.js': BUGGY });
-    repo.write('.beans/settings.json', JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] } } }));
-    const run = await runBeans(['-p', 'Fix the bug in add.', '--provider', 'lmstudio', '--yolo', '-o', 'json', '--trust'], { cwd: repo.dir, env: { ...repo.env, LMSTUDIO_KEY: 'lm-key' } });
+    repo.write(
+      '.beans/settings.json',
+      JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] } } }),
+    );
+    const run = await runBeans(['-p', 'Fix the bug in add.', '--provider', 'lmstudio', '--yolo', '-o', 'json', '--trust'], {
+      cwd: repo.dir,
+      env: { ...repo.env, LMSTUDIO_KEY: 'lm-key' },
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(repo.dir, 'src/math.js'), 'utf8')).toContain('return a + b;');
@@ -101,8 +122,14 @@ describe('a custom OpenAI-compatible provider from settings', () => {
     const turns: ScriptTurn[] = [{ toolCalls: [{ name: 'shell', args: { command: 'echo "key=[$LMSTUDIO_KEY]"' } }] }, { text: 'done' }];
     const server = await start('openai', { turns, apiKey: 'lm-secret-key' });
     const repo = makeTempRepo();
-    repo.write('.beans/settings.json', JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'LMSTUDIO_KEY', models: ['m'] } } }));
-    const run = await runBeans(['-p', 'show the key', '--provider', 'lmstudio', '--yolo', '--trust'], { cwd: repo.dir, env: { ...repo.env, LMSTUDIO_KEY: 'lm-secret-key' } });
+    repo.write(
+      '.beans/settings.json',
+      JSON.stringify({ providers: { lmstudio: { type: 'openai', baseUrl: `${server.url}/v1`, apiKeyEnv: 'LMSTUDIO_KEY', models: ['m'] } } }),
+    );
+    const run = await runBeans(['-p', 'show the key', '--provider', 'lmstudio', '--yolo', '--trust'], {
+      cwd: repo.dir,
+      env: { ...repo.env, LMSTUDIO_KEY: 'lm-secret-key' },
+    });
     expect(run.code).toBe(0);
     const second = JSON.stringify(server.requests.filter((r) => r.kind === 'chat')[1].body);
     expect(second).toContain('key=[]');

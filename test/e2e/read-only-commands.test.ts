@@ -32,16 +32,27 @@ function committedRepo(files: Record<string, string>): TempRepo {
   return repo;
 }
 
-const toolResults = (chats: ChatBody[]) => chats.flatMap((chat) => chat.messages.filter((message) => message.role === 'tool').map((message) => message.content));
+const toolResults = (chats: ChatBody[]) =>
+  chats.flatMap((chat) => chat.messages.filter((message) => message.role === 'tool').map((message) => message.content));
 
 describe('read-only commands in a default-mode one-shot', () => {
   it('runs git log and ls without asking and denies touch, leaving the disk unchanged', async () => {
     const repo = committedRepo({ 'notes.txt': 'beans\n' });
     const before = readdirSync(repo.dir).sort();
-    const { run, chats } = await oneShot(repo, ['-p', 'summarize what changed', '-o', 'json'], [
-      { toolCalls: [{ name: 'shell', args: { command: 'git log --oneline -5' } }, { name: 'shell', args: { command: 'ls -la && git status --short' } }, { name: 'shell', args: { command: 'touch x' } }] },
-      { text: 'One commit.' },
-    ]);
+    const { run, chats } = await oneShot(
+      repo,
+      ['-p', 'summarize what changed', '-o', 'json'],
+      [
+        {
+          toolCalls: [
+            { name: 'shell', args: { command: 'git log --oneline -5' } },
+            { name: 'shell', args: { command: 'ls -la && git status --short' } },
+            { name: 'shell', args: { command: 'touch x' } },
+          ],
+        },
+        { text: 'One commit.' },
+      ],
+    );
     expect(run.code).toBe(0);
     const results = toolResults(chats);
     expect(results[0]).toContain('first commit');
@@ -71,9 +82,24 @@ describe('read-only commands in a default-mode one-shot', () => {
     // Records each call; refuses `ls -la` (exit 2: the hook's reason goes to the model).
     const hook = `input=$(cat); printf '%s\\n' "$input" >> "${record}"; printf '%s' "$input" | grep -q '"command": *"ls -la"' && { echo "no listing today" >&2; exit 2; }; exit 0`;
     writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }));
-    const { run, chats } = await oneShot(repo, ['-p', 'look', '-o', 'json'], [{ toolCalls: [{ name: 'shell', args: { command: 'git status --short' } }, { name: 'shell', args: { command: 'ls -la' } }] }, { text: 'ok' }]);
+    const { run, chats } = await oneShot(
+      repo,
+      ['-p', 'look', '-o', 'json'],
+      [
+        {
+          toolCalls: [
+            { name: 'shell', args: { command: 'git status --short' } },
+            { name: 'shell', args: { command: 'ls -la' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    );
     expect(run.code).toBe(0);
-    const seen = readFileSync(record, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { tool_input: { command: string } }).tool_input.command);
+    const seen = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { tool_input: { command: string } }).tool_input.command);
     expect(seen).toEqual(['git status --short', 'ls -la']);
     const results = toolResults(chats);
     expect(results[1]).toContain('no listing today');
@@ -82,7 +108,19 @@ describe('read-only commands in a default-mode one-shot', () => {
 
   it('a deny rule still wins over the read-only rule', async () => {
     const repo = committedRepo({ 'notes.txt': 'beans\n' });
-    const denied = await oneShot(repo, ['-p', 'look', '-o', 'json', '--disallowed-tools', 'shell(git log:*)'], [{ toolCalls: [{ name: 'shell', args: { command: 'git log' } }, { name: 'shell', args: { command: 'git status' } }] }, { text: 'ok' }]);
+    const denied = await oneShot(
+      repo,
+      ['-p', 'look', '-o', 'json', '--disallowed-tools', 'shell(git log:*)'],
+      [
+        {
+          toolCalls: [
+            { name: 'shell', args: { command: 'git log' } },
+            { name: 'shell', args: { command: 'git status' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+    );
     expect((JSON.parse(denied.run.stdout) as Result).permission_denials.map((denial) => denial.tool_input.command)).toEqual(['git log']);
   });
 
@@ -91,7 +129,11 @@ describe('read-only commands in a default-mode one-shot', () => {
     const marker = path.join(repo.home, 'ext-diff-ran');
     execFileSync('git', ['config', 'diff.external', `sh -c 'touch ${marker}'`], { cwd: repo.dir });
     writeFileSync(path.join(repo.dir, 'notes.txt'), 'more beans\n');
-    const { run, chats } = await oneShot(repo, ['-p', 'diff', '-o', 'json'], [{ toolCalls: [{ name: 'shell', args: { command: 'git diff' } }] }, { text: 'ok' }]);
+    const { run, chats } = await oneShot(
+      repo,
+      ['-p', 'diff', '-o', 'json'],
+      [{ toolCalls: [{ name: 'shell', args: { command: 'git diff' } }] }, { text: 'ok' }],
+    );
     expect(run.code).toBe(0);
     expect(toolResults(chats)[0]).toContain('+more beans');
     expect(existsSync(marker)).toBe(false);
@@ -143,11 +185,21 @@ describe('deny rules under --yolo (issue #43 item 5)', () => {
     const remote = path.join(path.dirname(repo.dir), 'remote.git');
     execFileSync('git', ['init', '-q', '--bare', remote]);
     execFileSync('git', ['remote', 'add', 'origin', remote], { cwd: repo.dir });
-    const attacks = ["eval 'rm a.txt'", "echo 'rm b.txt' | bash", 'git --no-pager push origin HEAD', "bash -ec 'rm c.txt'", 'setsid rm d.txt', "env -S 'rm e.txt'", 'git -C . push origin HEAD', 'X=rm; $X a.txt'];
-    const { run, chats } = await oneShot(repo, ['-p', 'clean up', '--yolo', '-o', 'json', '--disallowed-tools', 'shell(rm:*)', '--disallowed-tools', 'shell(git push:*)'], [
-      { toolCalls: attacks.map((command) => ({ name: 'shell', args: { command } })) },
-      { text: 'done' },
-    ]);
+    const attacks = [
+      "eval 'rm a.txt'",
+      "echo 'rm b.txt' | bash",
+      'git --no-pager push origin HEAD',
+      "bash -ec 'rm c.txt'",
+      'setsid rm d.txt',
+      "env -S 'rm e.txt'",
+      'git -C . push origin HEAD',
+      'X=rm; $X a.txt',
+    ];
+    const { run, chats } = await oneShot(
+      repo,
+      ['-p', 'clean up', '--yolo', '-o', 'json', '--disallowed-tools', 'shell(rm:*)', '--disallowed-tools', 'shell(git push:*)'],
+      [{ toolCalls: attacks.map((command) => ({ name: 'shell', args: { command } })) }, { text: 'done' }],
+    );
     expect(run.code).toBe(0);
     expect(toolResults(chats).every((text) => text.startsWith('Permission denied'))).toBe(true);
     expect((JSON.parse(run.stdout) as Result).permission_denials.map((denial) => denial.tool_input.command)).toEqual(attacks);

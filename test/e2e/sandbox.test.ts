@@ -36,12 +36,21 @@ async function run(commands: string[], args: string[], userSettings?: unknown, f
   const tmp = path.join(path.dirname(repo.dir), 'tmp');
   mkdirSync(tmp, { recursive: true });
   const expand = (command: string) => command.replaceAll('OUTSIDE', outside).replaceAll('PORT', String(port));
-  const model = await scriptedOllama({ turns: [{ toolCalls: commands.map((command) => ({ name: 'shell', args: { command: expand(command) } })) }, { text: 'done' }] });
-  const result = await runBeans(['-p', 'go', '-o', 'json', ...args], { cwd: repo.dir, env: { ...repo.env, TMPDIR: tmp, OLLAMA_HOST: model.url }, timeoutMs: 40_000 });
+  const model = await scriptedOllama({
+    turns: [{ toolCalls: commands.map((command) => ({ name: 'shell', args: { command: expand(command) } })) }, { text: 'done' }],
+  });
+  const result = await runBeans(['-p', 'go', '-o', 'json', ...args], {
+    cwd: repo.dir,
+    env: { ...repo.env, TMPDIR: tmp, OLLAMA_HOST: model.url },
+    timeoutMs: 40_000,
+  });
   return { result, repo, outside, json: result.code === 0 ? (JSON.parse(result.stdout) as { permission_denials: unknown[] }) : undefined };
 }
 
-const WRITES = ['touch OUTSIDE/canary', 'touch inside.txt && mkdir -p "${TMPDIR:-/tmp}" && touch "${TMPDIR:-/tmp}/beans-sandbox-tmp-$$" && echo tmp-ok > tmp-result.txt'];
+const WRITES = [
+  'touch OUTSIDE/canary',
+  'touch inside.txt && mkdir -p "${TMPDIR:-/tmp}" && touch "${TMPDIR:-/tmp}/beans-sandbox-tmp-$$" && echo tmp-ok > tmp-result.txt',
+];
 // --noproxy '': use the sandbox's proxy even for 127.0.0.1 (inside the sandbox, loopback is its own).
 const FETCH = [`curl -sS -m 5 --noproxy '' http://127.0.0.1:PORT/ > fetched.txt 2>&1; true`];
 
@@ -75,7 +84,13 @@ describe.skipIf(sandboxUnavailable)('--sandbox', () => {
     // Made inside the TMPDIR Beans was given, and gone once the session ended.
     expect(tmpdir.startsWith(path.join(path.dirname(repo.dir), 'tmp') + path.sep)).toBe(true);
     expect(existsSync(tmpdir)).toBe(false);
-    expect(readFileSync(path.join(repo.dir, 'result.txt'), 'utf8').split('\n').filter(Boolean)).toEqual(['mktemp-ok', 'tmpdir-ok', 'node-ok', 'host-tmp-refused', ...(claudeBefore ? [] : ['claude-refused'])]);
+    expect(readFileSync(path.join(repo.dir, 'result.txt'), 'utf8').split('\n').filter(Boolean)).toEqual([
+      'mktemp-ok',
+      'tmpdir-ok',
+      'node-ok',
+      'host-tmp-refused',
+      ...(claudeBefore ? [] : ['claude-refused']),
+    ]);
     expect(existsSync(path.join(path.dirname(repo.dir), 'tmp', 'escape'))).toBe(false);
     if (!claudeBefore) expect(existsSync('/tmp/claude')).toBe(false);
   });
@@ -101,14 +116,19 @@ describe.skipIf(sandboxUnavailable)('--sandbox', () => {
   });
 
   it('a sandboxed command, which runs without asking, cannot write the settings that would grant the next run more', async () => {
-    const { result, repo } = await run(["mkdir -p .beans; echo '{\"permissions\":{\"mode\":\"yolo\"}}' > .beans/settings.json; echo x > .git/hooks/post-checkout"], ['--sandbox']);
+    const { result, repo } = await run(
+      ['mkdir -p .beans; echo \'{"permissions":{"mode":"yolo"}}\' > .beans/settings.json; echo x > .git/hooks/post-checkout'],
+      ['--sandbox'],
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(existsSync(path.join(repo.dir, '.beans', 'settings.json'))).toBe(false);
     expect(existsSync(path.join(repo.dir, '.git', 'hooks', 'post-checkout'))).toBe(false);
   });
 
   it('keeps a file that a read_file deny rule names from shell commands', async () => {
-    const { result, repo } = await run(['cat .env > copy.txt 2>&1; true'], ['--sandbox', '--disallowed-tools', 'read_file(.env)'], undefined, { '.env': 'KEY=canary-secret\n' });
+    const { result, repo } = await run(['cat .env > copy.txt 2>&1; true'], ['--sandbox', '--disallowed-tools', 'read_file(.env)'], undefined, {
+      '.env': 'KEY=canary-secret\n',
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(path.join(repo.dir, 'copy.txt'), 'utf8')).not.toContain('canary-secret');
   });
@@ -127,7 +147,9 @@ describe.skipIf(sandboxUnavailable)('--sandbox', () => {
     }
     const repo = makeTempRepo();
     const outside = path.join(path.dirname(repo.dir), 'outside');
-    const model = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command: `mkdir -p ${outside}; touch ${outside}/canary` } }] }, { text: 'done' }] });
+    const model = await scriptedOllama({
+      turns: [{ toolCalls: [{ name: 'shell', args: { command: `mkdir -p ${outside}; touch ${outside}/canary` } }] }, { text: 'done' }],
+    });
     const result = await runBeans(['-p', 'go', '--sandbox', '--yolo'], { cwd: repo.dir, env: { ...repo.env, PATH: bin, OLLAMA_HOST: model.url } });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('bubblewrap');

@@ -29,7 +29,18 @@ function typeCheck(lines: Record<string, unknown>[], groups: Record<string, unkn
     writeFileSync(path.join(dir, 'check.ts'), `import type { ${names.join(', ')} } from '@anthropic-ai/claude-agent-sdk';\n${checks}\n${body}\n`);
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: true, types: ['node'] }, files: ['check.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2023',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        files: ['check.ts'],
+      }),
     );
     try {
       execFileSync(TSC, ['-p', dir], { encoding: 'utf8', stdio: 'pipe' });
@@ -47,7 +58,11 @@ function typeCheck(lines: Record<string, unknown>[], groups: Record<string, unkn
  * then `prompt` as a user message, until its result. Returns the answers and every other line.
  */
 async function controlResponses(repo: TempRepo, env: NodeJS.ProcessEnv, requests: Record<string, unknown>[], prompt: string) {
-  const child = spawn(BEANS_BIN, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], { cwd: repo.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(BEANS_BIN, ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
+    cwd: repo.dir,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const answers: Record<string, unknown>[] = [];
   const others: Record<string, unknown>[] = [];
@@ -77,7 +92,13 @@ describe('stream-json against the Claude Agent SDK types', () => {
     const repo = makeTempRepo({ 'a.txt': 'alpha\n' });
     const server = await scriptedOllama({
       turns: [
-        { text: ['Let me ', 'look.'], toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }, { name: 'shell', args: { command: 'echo hi' } }] },
+        {
+          text: ['Let me ', 'look.'],
+          toolCalls: [
+            { name: 'read_file', args: { path: 'a.txt' } },
+            { name: 'shell', args: { command: 'echo hi' } },
+          ],
+        },
         { text: 'It says alpha.' },
       ],
     });
@@ -97,45 +118,81 @@ describe('stream-json against the Claude Agent SDK types', () => {
 
   it("#40's shapes: Claude names, a background Task and TaskOutput, structured_output and its error subtype, MCP control answers", async () => {
     const repo = makeTempRepo({ 'a.txt': 'alpha\n' });
-    const child = (request: { body: unknown }) => ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
+    const child = (request: { body: unknown }) =>
+      ((request.body as { messages: { role: string; content: string }[] }).messages[0]?.content ?? '').startsWith('You are a general-purpose agent');
     const server = await scriptedOllama({
       turns: (request, n) => {
         if (child(request)) return { text: 'alpha it is' };
-        if (n === 0) return { toolCalls: [{ name: 'write_file', args: { path: 'b.txt', content: 'beta\n' } }, { name: 'task', args: { description: 'read a', prompt: 'Read a.txt.', subagent_type: 'general-purpose', run_in_background: true } }] };
+        if (n === 0)
+          return {
+            toolCalls: [
+              { name: 'write_file', args: { path: 'b.txt', content: 'beta\n' } },
+              { name: 'task', args: { description: 'read a', prompt: 'Read a.txt.', subagent_type: 'general-purpose', run_in_background: true } },
+            ],
+          };
         if (n === 1) return { toolCalls: [{ name: 'shell_output', args: { task_id: 'bg-1', wait_ms: 20_000 } }] };
         return { text: '{"word": "alpha"}' };
       },
     });
     const env = { ...repo.env, OLLAMA_HOST: server.url };
     const schema = JSON.stringify({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] });
-    const ok = await runBeans(['-p', 'go', '-o', 'stream-json', '--verbose', '--tool-names', 'claude', '--json-schema', schema, '--yolo'], { cwd: repo.dir, env });
+    const ok = await runBeans(['-p', 'go', '-o', 'stream-json', '--verbose', '--tool-names', 'claude', '--json-schema', schema, '--yolo'], {
+      cwd: repo.dir,
+      env,
+    });
     expect(ok.code, ok.stderr).toBe(0);
     const lines = parseJsonLines(ok.stdout);
-    const names = lines.flatMap((line) => (line.type === 'assistant' ? ((line.message as { content: { type: string; name?: string }[] }).content.filter((block) => block.type === 'tool_use').map((block) => block.name)) : []));
+    const names = lines.flatMap((line) =>
+      line.type === 'assistant'
+        ? (line.message as { content: { type: string; name?: string }[] }).content.filter((block) => block.type === 'tool_use').map((block) => block.name)
+        : [],
+    );
     expect(names).toEqual(['Write', 'Task', 'TaskOutput']);
     expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', structured_output: { word: 'alpha' } });
 
     const never = await scriptedOllama({ turns: [{ text: 'not json' }] });
-    const failed = await runBeans(['-p', 'go', '-o', 'stream-json', '--verbose', '--json-schema', schema], { cwd: repo.dir, env: { ...env, OLLAMA_HOST: never.url } });
+    const failed = await runBeans(['-p', 'go', '-o', 'stream-json', '--verbose', '--json-schema', schema], {
+      cwd: repo.dir,
+      env: { ...env, OLLAMA_HOST: never.url },
+    });
     expect(failed.code).toBe(1);
     const failedLines = parseJsonLines(failed.stdout);
     expect(failedLines.at(-1)).toMatchObject({ type: 'result', subtype: 'error_max_structured_output_retries' });
 
-    const { answers, lines: sdkLines } = await controlResponses(repo, env, [
-      { subtype: 'initialize' },
-      { subtype: 'mcp_set_servers', servers: { ev: { command: process.execPath, args: [everything, 'stdio'] }, broken: { command: '/nonexistent/mcp-server' } } },
-      { subtype: 'mcp_toggle', serverName: 'ev', enabled: false },
-      { subtype: 'mcp_reconnect', serverName: 'broken' },
-      { subtype: 'mcp_status' },
-    ], 'go');
+    const { answers, lines: sdkLines } = await controlResponses(
+      repo,
+      env,
+      [
+        { subtype: 'initialize' },
+        {
+          subtype: 'mcp_set_servers',
+          servers: { ev: { command: process.execPath, args: [everything, 'stdio'] }, broken: { command: '/nonexistent/mcp-server' } },
+        },
+        { subtype: 'mcp_toggle', serverName: 'ev', enabled: false },
+        { subtype: 'mcp_reconnect', serverName: 'broken' },
+        { subtype: 'mcp_status' },
+      ],
+      'go',
+    );
     // Under the SDK protocol the background Task is bracketed by Claude Code's task events.
-    expect(sdkLines.filter((line) => line.type === 'system').map((line) => line.subtype)).toEqual(expect.arrayContaining(['task_started', 'task_notification']));
+    expect(sdkLines.filter((line) => line.type === 'system').map((line) => line.subtype)).toEqual(
+      expect.arrayContaining(['task_started', 'task_notification']),
+    );
     const payload = (answer: Record<string, unknown>) => (answer.response as { response?: Record<string, unknown> }).response ?? {};
     expect(payload(answers[1]!)).toMatchObject({ added: ['ev', 'broken'], removed: [], errors: { broken: expect.any(String) } });
     expect(answers[3]!.response).toMatchObject({ subtype: 'error', error: expect.stringContaining('broken') });
     const statuses = payload(answers[4]!).mcpServers as Record<string, unknown>[];
-    expect(statuses.map((status) => [status.name, status.status])).toEqual([['ev', 'disabled'], ['broken', 'failed']]);
-    expect(typeCheck([...lines, ...failedLines, ...sdkLines], { SDKControlResponse: answers, McpSetServersResult: [payload(answers[1]!)], McpServerStatus: statuses })).toBe('');
+    expect(statuses.map((status) => [status.name, status.status])).toEqual([
+      ['ev', 'disabled'],
+      ['broken', 'failed'],
+    ]);
+    expect(
+      typeCheck([...lines, ...failedLines, ...sdkLines], {
+        SDKControlResponse: answers,
+        McpSetServersResult: [payload(answers[1]!)],
+        McpServerStatus: statuses,
+      }),
+    ).toBe('');
   }, 120_000);
 
   it('the check fails on a line that is not an SDKMessage (the test can fail)', () => {

@@ -16,7 +16,11 @@ describe('warnings printed by a provider SDK', () => {
   it('a three-request run on a deprecated Claude model says so once on stderr; stdout has only the answer', async () => {
     const repo = makeTempRepo({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
     server = await startScriptedAnthropic({
-      turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { toolCalls: [{ name: 'read_file', args: { path: 'b.txt' } }] }, { text: 'Read both.' }],
+      turns: [
+        { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+        { toolCalls: [{ name: 'read_file', args: { path: 'b.txt' } }] },
+        { text: 'Read both.' },
+      ],
     });
     const run = await runBeans(['-p', 'read a.txt and b.txt', '--provider', 'anthropic', '-m', DEPRECATED_MODEL], {
       cwd: repo.dir,

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempRepo, runBeans, scriptedOllama, spawnBeans } from './harness.ts';
 
-const toolResults = (body: unknown) => ((body as { messages: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === 'tool').map((m) => m.content);
+const toolResults = (body: unknown) =>
+  ((body as { messages: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === 'tool').map((m) => m.content);
 
 describe('file tools under attack', () => {
   it('edit_file refuses a file that is not UTF-8 and leaves its bytes alone (finding 6)', async () => {
@@ -13,7 +14,9 @@ describe('file tools under attack', () => {
     // "café = 1\n" in Latin-1: the é is the single byte 0xE9.
     const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x3d, 0x20, 0x31, 0x0a]);
     writeFileSync(path.join(repo.dir, 'legacy.txt'), latin1);
-    const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'edit_file', args: { path: 'legacy.txt', old_string: '= 1', new_string: '= 2' } }] }, { text: 'ok' }] });
+    const server = await scriptedOllama({
+      turns: [{ toolCalls: [{ name: 'edit_file', args: { path: 'legacy.txt', old_string: '= 1', new_string: '= 2' } }] }, { text: 'ok' }],
+    });
     const run = await runBeans(['-p', 'bump it', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
     expect(run.code).toBe(0);
     expect(readFileSync(path.join(repo.dir, 'legacy.txt')).equals(latin1)).toBe(true);
@@ -33,7 +36,11 @@ describe('file tools under attack', () => {
     for (let i = 0; i < 400 && !(existsSync(tempDir) && readdirSync(tempDir).length > 0); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('close', resolve));
-    expect(execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo.dir, encoding: 'utf8' }).split('\n').filter((line) => line && !line.endsWith('big.txt'))).toEqual([]);
+    expect(
+      execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo.dir, encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line && !line.endsWith('big.txt')),
+    ).toEqual([]);
     expect(readdirSync(repo.dir).filter((name) => name.includes('beans-tmp'))).toEqual([]);
     // A later start cleans what the dead process left in .git/beans-tmp.
     mkdirSync(tempDir, { recursive: true });
@@ -64,7 +71,9 @@ describe('a full disk under the session folder (finding 11)', () => {
       const dir = path.join(state, 'beans-agent', 'sessions');
       const [folder] = readdirSync(dir);
       const file = readdirSync(path.join(dir, folder!)).find((name) => name.endsWith('.jsonl'))!;
-      const lines = readFileSync(path.join(dir, folder!, file), 'utf8').split('\n').filter(Boolean);
+      const lines = readFileSync(path.join(dir, folder!, file), 'utf8')
+        .split('\n')
+        .filter(Boolean);
       for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
       expect(lines.some((line) => line.includes('write a long answer'))).toBe(true);
     } finally {

@@ -6,10 +6,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempRepo, runBeans, scriptedOllama } from './harness.ts';
 
-const SECRETS = { ANTHROPIC_API_KEY: 'anthropic-hook-secret', GEMINI_API_KEY: 'gemini-hook-secret', OPENAI_API_KEY: 'openai-hook-secret', LMSTUDIO_KEY: 'lmstudio-hook-secret' };
+const SECRETS = {
+  ANTHROPIC_API_KEY: 'anthropic-hook-secret',
+  GEMINI_API_KEY: 'gemini-hook-secret',
+  OPENAI_API_KEY: 'openai-hook-secret',
+  LMSTUDIO_KEY: 'lmstudio-hook-secret',
+};
 
 describe('hooks run without the provider keys (issue 43, item 9)', () => {
-  it('a SessionStart hook sees no key, a custom provider\'s key neither, and only what hooks.env.passThrough names', async () => {
+  it("a SessionStart hook sees no key, a custom provider's key neither, and only what hooks.env.passThrough names", async () => {
     const repo = makeTempRepo({
       // An untrusted repository cannot add to the list.
       '.beans/settings.json': JSON.stringify({ hooks: { env: { passThrough: ['ANTHROPIC_API_KEY'] } } }),

@@ -31,7 +31,17 @@ describe('limits that keep one call from ending the process', () => {
   it('glob refuses a brace bomb with an error the model can act on, and the run goes on', async () => {
     const repo = makeTempRepo({ 'a/b.txt': 'x\n' });
     const bomb = '{a,b}'.repeat(20);
-    const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'glob', args: { pattern: bomb } }, { name: 'glob', args: { pattern: '{a,b}/{b,c}.txt' } }] }, { text: 'done' }] });
+    const server = await scriptedOllama({
+      turns: [
+        {
+          toolCalls: [
+            { name: 'glob', args: { pattern: bomb } },
+            { name: 'glob', args: { pattern: '{a,b}/{b,c}.txt' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+    });
     const started = Date.now();
     const run = await runBeans(['-p', 'find'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, timeoutMs: 30_000 });
     expect(run.code, run.stderr).toBe(0);

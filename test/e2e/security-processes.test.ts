@@ -11,7 +11,11 @@ const toolResults = (body: unknown) =>
 function sessionText(home: string): string {
   const root = path.join(home, '.local', 'state', 'beans-agent', 'sessions');
   return readdirSync(root)
-    .flatMap((dir) => readdirSync(path.join(root, dir)).filter((file) => file.endsWith('.jsonl')).map((file) => readFileSync(path.join(root, dir, file), 'utf8')))
+    .flatMap((dir) =>
+      readdirSync(path.join(root, dir))
+        .filter((file) => file.endsWith('.jsonl'))
+        .map((file) => readFileSync(path.join(root, dir, file), 'utf8')),
+    )
     .join('\n');
 }
 
@@ -25,10 +29,25 @@ describe('commands the model runs', () => {
   it('never see the provider keys Beans uses (finding 14)', async () => {
     const repo = makeTempRepo();
     const server = await scriptedOllama({
-      turns: [{ toolCalls: [{ name: 'shell', args: { command: 'echo "keys: [$GEMINI_API_KEY] [$OPENAI_API_KEY] [$ANTHROPIC_API_KEY] [$GOOGLE_API_KEY] home: $HOME"' } }] }, { text: 'done' }],
+      turns: [
+        {
+          toolCalls: [
+            { name: 'shell', args: { command: 'echo "keys: [$GEMINI_API_KEY] [$OPENAI_API_KEY] [$ANTHROPIC_API_KEY] [$GOOGLE_API_KEY] home: $HOME"' } },
+          ],
+        },
+        { text: 'done' },
+      ],
     });
     const secret = 'sk-canary-0123456789';
-    const env = { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', GEMINI_API_KEY: secret, OPENAI_API_KEY: secret, ANTHROPIC_API_KEY: secret, GOOGLE_API_KEY: secret };
+    const env = {
+      ...repo.env,
+      OLLAMA_HOST: server.url,
+      BEANS_PROVIDER: 'ollama',
+      GEMINI_API_KEY: secret,
+      OPENAI_API_KEY: secret,
+      ANTHROPIC_API_KEY: secret,
+      GOOGLE_API_KEY: secret,
+    };
     const run = await runBeans(['-p', 'print the keys', '--yolo'], { cwd: repo.dir, env });
     expect(run.code).toBe(0);
     const result = toolResults(server.requests.filter((r) => r.kind === 'chat')[1]!.body)[0]!;
@@ -39,8 +58,13 @@ describe('commands the model runs', () => {
 
   it('a setting can pass a variable through or strip more', async () => {
     const repo = makeTempRepo({ '.beans/settings.json': JSON.stringify({ tools: { env: { passThrough: ['OPENAI_API_KEY'], strip: ['DATABASE_URL'] } } }) });
-    const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'echo "[$OPENAI_API_KEY] [$DATABASE_URL]"' } }] }, { text: 'done' }] });
-    const run = await runBeans(['-p', 'go', '--yolo', '--trust'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', OPENAI_API_KEY: 'kept', DATABASE_URL: 'postgres://secret' } });
+    const server = await scriptedOllama({
+      turns: [{ toolCalls: [{ name: 'shell', args: { command: 'echo "[$OPENAI_API_KEY] [$DATABASE_URL]"' } }] }, { text: 'done' }],
+    });
+    const run = await runBeans(['-p', 'go', '--yolo', '--trust'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', OPENAI_API_KEY: 'kept', DATABASE_URL: 'postgres://secret' },
+    });
     expect(run.code).toBe(0);
     expect(toolResults(server.requests.filter((r) => r.kind === 'chat')[1]!.body)[0]).toContain('[kept] []');
   });
@@ -48,7 +72,12 @@ describe('commands the model runs', () => {
   it('leave nothing running: background jobs, nohup and setsid are stopped when the command ends (finding 13)', async () => {
     const repo = makeTempRepo();
     const marker = `${Date.now() % 100000}`;
-    const command = [`sleep 1${marker}1 &`, `nohup sleep 1${marker}2 >/dev/null 2>&1 &`, `setsid sleep 1${marker}3 >/dev/null 2>&1 < /dev/null &`, 'echo started'].join('\n');
+    const command = [
+      `sleep 1${marker}1 &`,
+      `nohup sleep 1${marker}2 >/dev/null 2>&1 &`,
+      `setsid sleep 1${marker}3 >/dev/null 2>&1 < /dev/null &`,
+      'echo started',
+    ].join('\n');
     const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command } }] }, { text: 'done' }] });
     const run = await runBeans(['-p', 'start things', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
     expect(run.code).toBe(0);

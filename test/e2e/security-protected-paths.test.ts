@@ -30,7 +30,10 @@ describe('files that make Beans run code are protected paths (issue 43, item 3)'
       { name: 'write_file', args: { path: 'plugins/tools/commands/new.md', content: 'new\n' } },
     ];
     const server = await scriptedOllama({ turns: [{ toolCalls: calls }, { text: 'done' }] });
-    const run = await runBeans(['-p', 'go', '--permission-mode', 'auto-edit', '-o', 'stream-json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    const run = await runBeans(['-p', 'go', '--permission-mode', 'auto-edit', '-o', 'stream-json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url },
+    });
     expect(run.code, run.stderr).toBe(0);
     for (const file of PROTECTED) expect(existsSync(path.join(repo.dir, file)), file).toBe(false);
     expect(readFileSync(path.join(repo.dir, 'plugins/old/.mcp.json'), 'utf8')).toBe('{"mcpServers":{}}\n');
@@ -43,28 +46,38 @@ describe('files that make Beans run code are protected paths (issue 43, item 3)'
 
   it('--yolo writes them (the one mode that never asks)', async () => {
     const repo = makeTempRepo();
-    const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'write_file', args: { path: 'plugins/tools/.mcp.json', content: SERVER } }] }, { text: 'done' }] });
+    const server = await scriptedOllama({
+      turns: [{ toolCalls: [{ name: 'write_file', args: { path: 'plugins/tools/.mcp.json', content: SERVER } }] }, { text: 'done' }],
+    });
     const run = await runBeans(['-p', 'go', '--yolo'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
     expect(run.code, run.stderr).toBe(0);
     expect(existsSync(path.join(repo.dir, 'plugins/tools/.mcp.json'))).toBe(true);
   });
 
-  it.skipIf(sandboxUnavailable !== undefined)(`under --sandbox a shell command cannot write them${sandboxUnavailable ? ` (skipped: ${sandboxUnavailable})` : ''}`, async () => {
-    const repo = makeTempRepo({ 'plugins/tools/commands/hi.md': 'hi\n' });
-    const commands = [
-      `echo '${SERVER}' > plugins/tools/.mcp.json`,
-      `mkdir -p plugins/fresh && echo '${SERVER}' > plugins/fresh/.mcp.json`,
-      'mkdir -p plugins/tools/hooks && echo x > plugins/tools/hooks/hooks.json',
-      'echo {} > .lsp.json',
-      'echo ok > src.txt',
-    ];
-    const tmp = path.join(path.dirname(repo.dir), 'tmp');
-    const server = await scriptedOllama({ turns: [{ toolCalls: commands.map((command) => ({ name: 'shell', args: { command } })) }, { text: 'done' }] });
-    const run = await runBeans(['-p', 'go', '--sandbox', '-o', 'json'], { cwd: repo.dir, env: { ...repo.env, TMPDIR: tmp, OLLAMA_HOST: server.url }, timeoutMs: 40_000 });
-    expect(run.code, run.stderr).toBe(0);
-    for (const file of ['plugins/tools/.mcp.json', 'plugins/fresh/.mcp.json', 'plugins/tools/hooks/hooks.json']) expect(existsSync(path.join(repo.dir, file)), file).toBe(false);
-    // A path bubblewrap blocks by mounting /dev/null on it may remain as an empty file; it holds no server.
-    expect(existsSync(path.join(repo.dir, '.lsp.json')) ? readFileSync(path.join(repo.dir, '.lsp.json'), 'utf8') : '').toBe('');
-    expect(readFileSync(path.join(repo.dir, 'src.txt'), 'utf8')).toBe('ok\n');
-  });
+  it.skipIf(sandboxUnavailable !== undefined)(
+    `under --sandbox a shell command cannot write them${sandboxUnavailable ? ` (skipped: ${sandboxUnavailable})` : ''}`,
+    async () => {
+      const repo = makeTempRepo({ 'plugins/tools/commands/hi.md': 'hi\n' });
+      const commands = [
+        `echo '${SERVER}' > plugins/tools/.mcp.json`,
+        `mkdir -p plugins/fresh && echo '${SERVER}' > plugins/fresh/.mcp.json`,
+        'mkdir -p plugins/tools/hooks && echo x > plugins/tools/hooks/hooks.json',
+        'echo {} > .lsp.json',
+        'echo ok > src.txt',
+      ];
+      const tmp = path.join(path.dirname(repo.dir), 'tmp');
+      const server = await scriptedOllama({ turns: [{ toolCalls: commands.map((command) => ({ name: 'shell', args: { command } })) }, { text: 'done' }] });
+      const run = await runBeans(['-p', 'go', '--sandbox', '-o', 'json'], {
+        cwd: repo.dir,
+        env: { ...repo.env, TMPDIR: tmp, OLLAMA_HOST: server.url },
+        timeoutMs: 40_000,
+      });
+      expect(run.code, run.stderr).toBe(0);
+      for (const file of ['plugins/tools/.mcp.json', 'plugins/fresh/.mcp.json', 'plugins/tools/hooks/hooks.json'])
+        expect(existsSync(path.join(repo.dir, file)), file).toBe(false);
+      // A path bubblewrap blocks by mounting /dev/null on it may remain as an empty file; it holds no server.
+      expect(existsSync(path.join(repo.dir, '.lsp.json')) ? readFileSync(path.join(repo.dir, '.lsp.json'), 'utf8') : '').toBe('');
+      expect(readFileSync(path.join(repo.dir, 'src.txt'), 'utf8')).toBe('ok\n');
+    },
+  );
 });

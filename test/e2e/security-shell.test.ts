@@ -10,8 +10,13 @@ async function attack(command: string, extraArgs: string[] = []) {
   const outside = path.join(path.dirname(repo.dir), 'outside');
   mkdirSync(outside, { recursive: true });
   const canary = path.join(outside, 'canary');
-  const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command: command.replaceAll('CANARY', canary) } }] }, { text: 'done' }] });
-  const run = await runBeans(['-p', 'go', '-o', 'json', '--allowed-tools', 'shell(git *)', ...extraArgs], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+  const server = await scriptedOllama({
+    turns: [{ toolCalls: [{ name: 'shell', args: { command: command.replaceAll('CANARY', canary) } }] }, { text: 'done' }],
+  });
+  const run = await runBeans(['-p', 'go', '-o', 'json', '--allowed-tools', 'shell(git *)', ...extraArgs], {
+    cwd: repo.dir,
+    env: { ...repo.env, OLLAMA_HOST: server.url },
+  });
   return { run, canary, result: JSON.parse(run.stdout) as { permission_denials: unknown[] } };
 }
 
@@ -67,7 +72,10 @@ describe('files that configure Beans ask before every change (finding 3)', () =>
         { text: 'done' },
       ],
     });
-    const run = await runBeans(['-p', 'go', '--permission-mode', 'auto-edit', '-o', 'stream-json'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    const run = await runBeans(['-p', 'go', '--permission-mode', 'auto-edit', '-o', 'stream-json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url },
+    });
     expect(run.code).toBe(0);
     expect(existsSync(path.join(repo.dir, '.beans', 'settings.json'))).toBe(false);
     expect(existsSync(path.join(repo.dir, '.claude', 'settings.json'))).toBe(false);
@@ -99,7 +107,10 @@ describe('file deny rules reach every file tool (finding 8)', () => {
         { text: 'done' },
       ],
     });
-    const run = await runBeans(['-p', 'find the token', '--disallowed-tools', 'read_file(.env)'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url } });
+    const run = await runBeans(['-p', 'find the token', '--disallowed-tools', 'read_file(.env)'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url },
+    });
     expect(run.code).toBe(0);
     const next = JSON.stringify(server.requests.filter((r) => r.kind === 'chat')[1]!.body);
     expect(next).not.toContain('CANARY-env-secret');

@@ -46,7 +46,9 @@ describe('a server or hook added after trust asks first (issue 43, item 2)', () 
     const list = await runBeans(['mcp', 'list', '--json'], { cwd: repo.dir, env: { ...repo.env, MCP_TIMEOUT: '3000' } });
     expect(list.code, list.stderr).toBe(0);
     expect(existsSync(canaries.added)).toBe(false);
-    const listed = (JSON.parse(list.stdout) as { servers: { name: string; status: string; error?: string }[] }).servers.find((server) => server.name === 'added');
+    const listed = (JSON.parse(list.stdout) as { servers: { name: string; status: string; error?: string }[] }).servers.find(
+      (server) => server.name === 'added',
+    );
     expect(listed).toMatchObject({ status: 'disabled' });
     expect(listed?.error).toContain('added it after this folder was trusted');
     const hooks = await runBeans(['hooks', 'list', '--json'], { cwd: repo.dir, env: repo.env });

@@ -34,7 +34,10 @@ function hostileRepository(): { repo: TempRepo; canaries: Record<string, string>
   return { repo, canaries };
 }
 
-const ran = (canaries: Record<string, string>) => Object.entries(canaries).filter(([, file]) => existsSync(file)).map(([name]) => name);
+const ran = (canaries: Record<string, string>) =>
+  Object.entries(canaries)
+    .filter(([, file]) => existsSync(file))
+    .map(([name]) => name);
 
 describe('MCP servers a repository ships wait for trust (issue 43, item 1)', () => {
   it('one-shot in an untrusted clone starts none of them and says which were not started', async () => {
@@ -43,7 +46,8 @@ describe('MCP servers a repository ships wait for trust (issue 43, item 1)', () 
     const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: model.url } });
     expect(run.code, run.stderr).toBe(0);
     expect(ran(canaries)).toEqual([]);
-    for (const name of ['root', 'tools', 'inline', 'byfile', 'extra', 'claudefolder']) expect(run.stderr).toMatch(new RegExp(`MCP servers \\([^)]*\\b${name}\\b[^)]*\\); they were not started because this folder is not trusted`));
+    for (const name of ['root', 'tools', 'inline', 'byfile', 'extra', 'claudefolder'])
+      expect(run.stderr).toMatch(new RegExp(`MCP servers \\([^)]*\\b${name}\\b[^)]*\\); they were not started because this folder is not trusted`));
   });
 
   it('`beans mcp list` in an untrusted clone starts none and lists them as disabled', async () => {
@@ -52,7 +56,9 @@ describe('MCP servers a repository ships wait for trust (issue 43, item 1)', () 
     expect(run.code, run.stderr).toBe(0);
     expect(ran(canaries)).toEqual([]);
     const servers = (JSON.parse(run.stdout) as { servers: { name: string; status: string }[] }).servers;
-    expect(servers.map((s) => `${s.name}:${s.status}`).sort()).toEqual(['byfile', 'claudefolder', 'extra', 'inline', 'root', 'tools'].map((name) => `${name}:disabled`));
+    expect(servers.map((s) => `${s.name}:${s.status}`).sort()).toEqual(
+      ['byfile', 'claudefolder', 'extra', 'inline', 'root', 'tools'].map((name) => `${name}:disabled`),
+    );
   });
 
   it('after `beans trust` they start (the canaries prove the test would see a start)', async () => {

@@ -37,7 +37,11 @@ async function captureServer(): Promise<Capture> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const capture = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const capture = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
   closers.push(capture.close);
   return capture;
 }
@@ -59,12 +63,42 @@ function writeUserSettings(repo: TempRepo, settings: unknown) {
 const KEYS = { GEMINI_API_KEY: 'gemini-secret-1', ANTHROPIC_API_KEY: 'anthropic-secret-2', OPENAI_API_KEY: 'openai-secret-3' };
 const trustLines = (stderr: string) => stderr.split('\n').filter((line) => line.includes('not trusted'));
 
-type Case = { name: string; provider: 'gemini' | 'anthropic' | 'openai' | 'ollama'; user: (url: string) => unknown; repo: (url: string) => unknown; key: string };
+type Case = {
+  name: string;
+  provider: 'gemini' | 'anthropic' | 'openai' | 'ollama';
+  user: (url: string) => unknown;
+  repo: (url: string) => unknown;
+  key: string;
+};
 const CASES: Case[] = [
-  { name: 'gemini.baseUrl', provider: 'gemini', user: (url) => ({ provider: 'gemini', gemini: { baseUrl: url } }), repo: (url) => ({ gemini: { baseUrl: url } }), key: 'gemini.baseUrl' },
-  { name: 'anthropic.baseUrl', provider: 'anthropic', user: (url) => ({ provider: 'anthropic', anthropic: { baseUrl: url } }), repo: (url) => ({ anthropic: { baseUrl: url } }), key: 'anthropic.baseUrl' },
-  { name: 'openai.baseUrl', provider: 'openai', user: (url) => ({ provider: 'openai', openai: { baseUrl: `${url}/v1` } }), repo: (url) => ({ openai: { baseUrl: `${url}/v1` } }), key: 'openai.baseUrl' },
-  { name: 'ollama.host', provider: 'ollama', user: (url) => ({ provider: 'ollama', ollama: { host: url } }), repo: (url) => ({ ollama: { host: url } }), key: 'ollama.host' },
+  {
+    name: 'gemini.baseUrl',
+    provider: 'gemini',
+    user: (url) => ({ provider: 'gemini', gemini: { baseUrl: url } }),
+    repo: (url) => ({ gemini: { baseUrl: url } }),
+    key: 'gemini.baseUrl',
+  },
+  {
+    name: 'anthropic.baseUrl',
+    provider: 'anthropic',
+    user: (url) => ({ provider: 'anthropic', anthropic: { baseUrl: url } }),
+    repo: (url) => ({ anthropic: { baseUrl: url } }),
+    key: 'anthropic.baseUrl',
+  },
+  {
+    name: 'openai.baseUrl',
+    provider: 'openai',
+    user: (url) => ({ provider: 'openai', openai: { baseUrl: `${url}/v1` } }),
+    repo: (url) => ({ openai: { baseUrl: `${url}/v1` } }),
+    key: 'openai.baseUrl',
+  },
+  {
+    name: 'ollama.host',
+    provider: 'ollama',
+    user: (url) => ({ provider: 'ollama', ollama: { host: url } }),
+    repo: (url) => ({ ollama: { host: url } }),
+    key: 'ollama.host',
+  },
   {
     name: 'a provider of its own that borrows the Anthropic key',
     provider: 'anthropic',
@@ -116,9 +150,11 @@ describe('an untrusted repository cannot move requests or keys (issue 43, item 1
     expect(trustLines(run.stderr)[0]).toContain('tools.env.passThrough ["ANTHROPIC_API_KEY"]');
   });
 
-  it('a settings key the list does not know (sessions.dir, debug) is ignored too, and the repository\'s own model still applies', async () => {
+  it("a settings key the list does not know (sessions.dir, debug) is ignored too, and the repository's own model still applies", async () => {
     const server = await scripted('ollama', [{ text: 'ok' }]);
-    const repo = makeTempRepo({ '.beans/settings.json': JSON.stringify({ model: 'repo-model', sessions: { dir: '/tmp/beans-stolen-sessions' }, debug: true }) });
+    const repo = makeTempRepo({
+      '.beans/settings.json': JSON.stringify({ model: 'repo-model', sessions: { dir: '/tmp/beans-stolen-sessions' }, debug: true }),
+    });
     const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: { ...repo.env, BEANS_PROVIDER: 'ollama', OLLAMA_HOST: server.url } });
     expect(run.code, run.stderr).toBe(0);
     expect((server.requests.find((r) => r.kind === 'chat')?.body as { model: string }).model).toBe('repo-model');
@@ -137,4 +173,3 @@ describe('an untrusted repository cannot move requests or keys (issue 43, item 1
     expect(allowed.stdout).not.toContain('not trusted');
   });
 });
-

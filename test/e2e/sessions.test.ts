@@ -13,7 +13,11 @@ type ChatBody = { messages: { role: string; content: string; tool_calls?: unknow
 function sessionFiles(home: string): string[] {
   const root = path.join(home, '.local', 'state', 'beans-agent', 'sessions');
   if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((workspace) => readdirSync(path.join(root, workspace)).filter((file) => file.endsWith('.jsonl')).map((file) => path.join(root, workspace, file)));
+  return readdirSync(root).flatMap((workspace) =>
+    readdirSync(path.join(root, workspace))
+      .filter((file) => file.endsWith('.jsonl'))
+      .map((file) => path.join(root, workspace, file)),
+  );
 }
 
 describe('sessions', () => {

@@ -22,7 +22,17 @@ const PROBE = path.resolve(import.meta.dirname, '../support/module-probe.mjs');
 // node:perf_hooks, node:timers/promises (~0.4 ms; tools/shell.ts and two others wait with it),
 // node:child_process with node:dgram (~1 ms), node:crypto (~5 ms), and node:fs/promises (~1 ms; core
 // reads through async-fs.ts) except on Ollama, whose SDK imports `promises` from node:fs itself.
-const WATCHED = ['internal/util/parse_args/parse_args', 'internal/util/diff', 'internal/util/trace_sigint', 'worker_threads', 'perf_hooks', 'timers/promises', 'child_process', 'dgram', 'crypto'];
+const WATCHED = [
+  'internal/util/parse_args/parse_args',
+  'internal/util/diff',
+  'internal/util/trace_sigint',
+  'worker_threads',
+  'perf_hooks',
+  'timers/promises',
+  'child_process',
+  'dgram',
+  'crypto',
+];
 const watchedOn = (provider: string) => (provider === 'ollama' ? WATCHED : [...WATCHED, 'fs/promises']);
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 type Spec = { start: (options: { turns: { text: string }[] }) => Promise<ScriptedServer>; env: (url: string) => Record<string, string> };
@@ -40,20 +50,41 @@ describe.each(['ollama', 'gemini', 'anthropic', 'openai'])('bin/beans -p on %s',
     servers.push(server);
     const repo = makeTempRepo();
     const probeFile = path.join(repo.home, 'modules.jsonl');
-    const env = { ...repo.env, ...spec.env(server.url), MODULE_PROBE_FILE: probeFile, MODULE_PROBE_WATCH: watchedOn(name).join(','), NODE_OPTIONS: `--import=${PROBE}` };
+    const env = {
+      ...repo.env,
+      ...spec.env(server.url),
+      MODULE_PROBE_FILE: probeFile,
+      MODULE_PROBE_WATCH: watchedOn(name).join(','),
+      NODE_OPTIONS: `--import=${PROBE}`,
+    };
     const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env });
     expect(run.stderr).toBe('');
     expect([run.code, run.stdout.trim()]).toEqual([0, 'Hello from the script.']);
-    const reports = readFileSync(probeFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { loaded: string[] });
+    const reports = readFileSync(probeFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { loaded: string[] });
     expect(reports.length).toBeGreaterThan(0);
     expect(reports[0]!.loaded).toEqual([]);
 
     // The sessions folder is named as node:crypto's SHA-256 named it, so earlier sessions are found.
-    const folder = path.join(repo.env.XDG_STATE_HOME!, 'beans-agent', 'sessions', `${repo.dir.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(-48).replace(/^[-.]+/, '')}-${createHash('sha256').update(repo.dir).digest('hex').slice(0, 8)}`);
+    const folder = path.join(
+      repo.env.XDG_STATE_HOME!,
+      'beans-agent',
+      'sessions',
+      `${repo.dir
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^[-.]+|-+$/g, '')
+        .slice(-48)
+        .replace(/^[-.]+/, '')}-${createHash('sha256').update(repo.dir).digest('hex').slice(0, 8)}`,
+    );
     const files = readdirSync(folder).filter((file) => file.endsWith('.jsonl'));
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{6}\.jsonl$/);
-    const records = readFileSync(path.join(folder, files[0]!), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; message?: Record<string, unknown> });
+    const records = readFileSync(path.join(folder, files[0]!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; message?: Record<string, unknown> });
     const messages = records.flatMap((record) => (record.type === 'message' && record.message ? [record.message] : []));
     const user = messages.find((message) => message.role === 'user');
     const assistant = messages.find((message) => message.role === 'assistant');

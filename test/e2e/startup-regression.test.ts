@@ -7,8 +7,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkStartup, readBaseline } from '../../bench/startup-check.mjs';
 
-interface Attempt { ratio: number; cpuRatio: number }
-interface Check { ok: boolean; cpuLimit: number; attempts: Attempt[] }
+interface Attempt {
+  ratio: number;
+  cpuRatio: number;
+}
+interface Check {
+  ok: boolean;
+  cpuLimit: number;
+  attempts: Attempt[];
+}
 const check = checkStartup as (options: { env?: NodeJS.ProcessEnv; runs?: number; log?: (line: string) => void }) => Promise<Check>;
 
 describe('start-up against the committed baseline', () => {

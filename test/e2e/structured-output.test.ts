@@ -44,8 +44,13 @@ describe('structured output (--json-schema)', () => {
 
   it('ends with error_max_structured_output_retries and exit 1 when no answer validates (stream-json, inline schema)', async () => {
     const repo = makeTempRepo();
-    const server = await scriptedOllama({ turns: [{ text: 'Sure! Here you go.' }, { text: '{"name": 1}' }, { text: 'still not JSON' }, { text: 'never asked' }] });
-    const run = await runBeans(['-p', 'Count the beans', '--json-schema', JSON.stringify(SCHEMA), '-o', 'stream-json'], { cwd: repo.dir, env: env(repo, server.url) });
+    const server = await scriptedOllama({
+      turns: [{ text: 'Sure! Here you go.' }, { text: '{"name": 1}' }, { text: 'still not JSON' }, { text: 'never asked' }],
+    });
+    const run = await runBeans(['-p', 'Count the beans', '--json-schema', JSON.stringify(SCHEMA), '-o', 'stream-json'], {
+      cwd: repo.dir,
+      env: env(repo, server.url),
+    });
     expect(run.code).toBe(1);
     const result = parseJsonLines(run.stdout).at(-1)!;
     expect(result).toMatchObject({ type: 'result', subtype: 'error_max_structured_output_retries', is_error: true, result: 'still not JSON' });
@@ -58,7 +63,10 @@ describe('structured output (--json-schema)', () => {
 
   it('refuses a schema that is neither JSON nor a file (exit 2)', async () => {
     const repo = makeTempRepo();
-    const run = await runBeans(['-p', 'hi', '--json-schema', 'missing.json'], { cwd: repo.dir, env: { ...repo.env, BEANS_PROVIDER: 'ollama', OLLAMA_HOST: 'http://127.0.0.1:9' } });
+    const run = await runBeans(['-p', 'hi', '--json-schema', 'missing.json'], {
+      cwd: repo.dir,
+      env: { ...repo.env, BEANS_PROVIDER: 'ollama', OLLAMA_HOST: 'http://127.0.0.1:9' },
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/missing\.json is neither JSON nor a readable file/);
   });

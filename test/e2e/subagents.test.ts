@@ -7,13 +7,17 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
 import { makeTempRepo, parseJsonLines, runBeans, scriptedGemini, scriptedOllama, spawnBeans } from './harness.ts';
 
-type ChatBody = { messages: { role: string; content: string; tool_calls?: { function: { name: string } }[] }[]; tools?: { function: { name: string; description: string } }[] };
+type ChatBody = {
+  messages: { role: string; content: string; tool_calls?: { function: { name: string } }[] }[];
+  tools?: { function: { name: string; description: string } }[];
+};
 const body = (request: RecordedRequest) => request.body as ChatBody;
 const systemOf = (request: RecordedRequest) => body(request).messages.find((m) => m.role === 'system')?.content ?? '';
 const lastUser = (request: RecordedRequest) => body(request).messages.findLast((m) => m.role === 'user')?.content ?? '';
 const toolNames = (request: RecordedRequest) => body(request).tools?.map((tool) => tool.function.name) ?? [];
 
-const FINDER = '---\nname: finder\ndescription: |\n  Finds where things are defined.\n  <example>user: where is X\nassistant: I will use the finder</example>\ntools: Read, Grep\n---\nFINDER: find what you are asked and answer with the file.\n';
+const FINDER =
+  '---\nname: finder\ndescription: |\n  Finds where things are defined.\n  <example>user: where is X\nassistant: I will use the finder</example>\ntools: Read, Grep\n---\nFINDER: find what you are asked and answer with the file.\n';
 
 function repoWithAgents(files: Record<string, string> = {}) {
   return makeTempRepo({ 'plugins/search/agents/finder.md': FINDER, 'a.ts': 'export const alpha = 1;\n', ...files });
@@ -25,7 +29,11 @@ const chats = (requests: RecordedRequest[]) => requests.filter((request) => requ
 function sessionFiles(home: string): string[] {
   const root = path.join(home, '.local', 'state', 'beans-agent', 'sessions');
   if (!existsSync(root)) return [];
-  return readdirSync(root).flatMap((workspace) => readdirSync(path.join(root, workspace)).filter((file) => file.endsWith('.jsonl')).map((file) => path.join(root, workspace, file)));
+  return readdirSync(root).flatMap((workspace) =>
+    readdirSync(path.join(root, workspace))
+      .filter((file) => file.endsWith('.jsonl'))
+      .map((file) => path.join(root, workspace, file)),
+  );
 }
 
 describe('subagents (the task tool)', () => {
@@ -39,10 +47,13 @@ describe('subagents (the task tool)', () => {
             : { text: 'found in a.ts', usage: { input: 60, output: 6 } };
         }
         return n === 0
-          ? { toolCalls: [
-              { id: 'task_1', name: 'task', args: { description: 'find alpha', prompt: 'alpha', subagent_type: 'finder' } },
-              { id: 'task_2', name: 'task', args: { description: 'find beta', prompt: 'beta', subagent_type: 'search:finder' } },
-            ], usage: { input: 100, output: 10 } }
+          ? {
+              toolCalls: [
+                { id: 'task_1', name: 'task', args: { description: 'find alpha', prompt: 'alpha', subagent_type: 'finder' } },
+                { id: 'task_2', name: 'task', args: { description: 'find beta', prompt: 'beta', subagent_type: 'search:finder' } },
+              ],
+              usage: { input: 100, output: 10 },
+            }
           : { text: 'Both are in a.ts.', usage: { input: 200, output: 20 } };
       },
     });
@@ -88,7 +99,13 @@ describe('subagents (the task tool)', () => {
     const server = await scriptedOllama({
       turns: (request, n): ScriptTurn => {
         if (systemOf(request).startsWith('You are a general-purpose agent')) return { text: 'alpha is in a.ts' };
-        if (n === 0) return { toolCalls: [{ name: 'task', args: { description: 'look', prompt: 'where is alpha?', subagent_type: 'general-purpose' } }, { name: 'task', args: { description: 'look', prompt: 'x', subagent_type: 'nobody' } }] };
+        if (n === 0)
+          return {
+            toolCalls: [
+              { name: 'task', args: { description: 'look', prompt: 'where is alpha?', subagent_type: 'general-purpose' } },
+              { name: 'task', args: { description: 'look', prompt: 'x', subagent_type: 'nobody' } },
+            ],
+          };
         return { text: 'done' };
       },
     });
@@ -130,30 +147,41 @@ describe('subagents (the task tool)', () => {
     expect(JSON.parse(stdout)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
   }, 60_000);
 
-  it('SubagentStop hooks get the child\'s agent_type, agent_id, last message and transcript, and matchers select agent_type', async () => {
+  it("SubagentStop hooks get the child's agent_type, agent_id, last message and transcript, and matchers select agent_type", async () => {
     const repo = repoWithAgents();
     repo.write('hooks/record.sh', '#!/usr/bin/env bash\ncat > "$CLAUDE_PROJECT_DIR/stop-input.json"\n');
     repo.write('hooks/never.sh', '#!/usr/bin/env bash\ntouch "$CLAUDE_PROJECT_DIR/never-ran"\n');
     for (const name of ['record.sh', 'never.sh']) chmodSync(path.join(repo.dir, 'hooks', name), 0o755);
     // User settings: hooks there need no workspace trust.
-    repo.write('../home/.config/beans-agent/settings.json', JSON.stringify({
-      hooks: {
-        SubagentStop: [
-          { matcher: 'finder', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR/hooks/record.sh"' }] },
-          { matcher: 'reviewer', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR/hooks/never.sh"' }] },
-        ],
-      },
-    }));
+    repo.write(
+      '../home/.config/beans-agent/settings.json',
+      JSON.stringify({
+        hooks: {
+          SubagentStop: [
+            { matcher: 'finder', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR/hooks/record.sh"' }] },
+            { matcher: 'reviewer', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR/hooks/never.sh"' }] },
+          ],
+        },
+      }),
+    );
     const server = await scriptedOllama({
       turns: (request, n): ScriptTurn => {
         if (systemOf(request).startsWith('FINDER')) return { text: 'alpha is in a.ts' };
-        return n === 0 ? { toolCalls: [{ id: 'task_7', name: 'task', args: { description: 'find', prompt: 'alpha', subagent_type: 'finder' } }] } : { text: 'done' };
+        return n === 0
+          ? { toolCalls: [{ id: 'task_7', name: 'task', args: { description: 'find', prompt: 'alpha', subagent_type: 'finder' } }] }
+          : { text: 'done' };
       },
     });
     const run = await runBeans(['-p', 'go', '-o', 'json'], { cwd: repo.dir, env: env(repo, server.url) });
     expect(run.code, run.stderr).toBe(0);
     const input = JSON.parse(readFileSync(path.join(repo.dir, 'stop-input.json'), 'utf8'));
-    expect(input).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'finder', agent_id: 'task_7', last_assistant_message: 'alpha is in a.ts', stop_hook_active: false });
+    expect(input).toMatchObject({
+      hook_event_name: 'SubagentStop',
+      agent_type: 'finder',
+      agent_id: 'task_7',
+      last_assistant_message: 'alpha is in a.ts',
+      stop_hook_active: false,
+    });
     expect(readFileSync(input.agent_transcript_path, 'utf8')).toContain('"type":"subagent","toolCallId":"task_7"');
     expect(existsSync(path.join(repo.dir, 'never-ran'))).toBe(false);
   }, 60_000);
@@ -161,13 +189,17 @@ describe('subagents (the task tool)', () => {
   it('a child counts against --max-budget-usd: it gets only what is left, and the parent stops with exit 4', async () => {
     const repo = repoWithAgents();
     type GeminiBody = { systemInstruction?: { parts: { text: string }[] } };
-    const isChild = (request: RecordedRequest) => ((request.body as GeminiBody).systemInstruction?.parts.map((part) => part.text).join('') ?? '').startsWith('FINDER');
+    const isChild = (request: RecordedRequest) =>
+      ((request.body as GeminiBody).systemInstruction?.parts.map((part) => part.text).join('') ?? '').startsWith('FINDER');
     const server = await scriptedGemini({
       // The child reads forever, each request costing about $0.30 on gemini-2.5-flash.
       turns: (request): ScriptTurn =>
         isChild(request)
           ? { toolCalls: [{ name: 'read_file', args: { path: 'a.ts' } }], usage: { input: 1_000_000, output: 1_000 } }
-          : { toolCalls: [{ name: 'task', args: { description: 'read', prompt: 'read a.ts', subagent_type: 'finder' } }], usage: { input: 1_000, output: 100 } },
+          : {
+              toolCalls: [{ name: 'task', args: { description: 'read', prompt: 'read a.ts', subagent_type: 'finder' } }],
+              usage: { input: 1_000, output: 100 },
+            },
     });
     const run = await runBeans(['-p', 'spend', '--max-budget-usd', '0.5', '-o', 'json'], {
       cwd: repo.dir,
@@ -181,7 +213,7 @@ describe('subagents (the task tool)', () => {
     expect(chats(server.requests).filter(isChild)).toHaveLength(2);
   }, 60_000);
 
-  it('--continue after a task: the child\'s transcript stays in the session file, linked to its call, and the parent goes on', async () => {
+  it("--continue after a task: the child's transcript stays in the session file, linked to its call, and the parent goes on", async () => {
     const repo = repoWithAgents();
     const server = await scriptedOllama({
       turns: (request, n): ScriptTurn => {
@@ -200,7 +232,10 @@ describe('subagents (the task tool)', () => {
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     const files = sessionFiles(repo.home);
     expect(files).toHaveLength(1);
-    const records = readFileSync(files[0]!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; toolCallId?: string; agent?: string; message?: { role: string } });
+    const records = readFileSync(files[0]!, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; toolCallId?: string; agent?: string; message?: { role: string } });
     const childRecords = records.filter((record) => record.type === 'subagent');
     expect(childRecords.map((record) => [record.toolCallId, record.agent, record.message?.role])).toEqual([
       ['task_9', 'finder', 'user'],
@@ -214,17 +249,21 @@ describe('subagents (the task tool)', () => {
 });
 
 const DESK = {
-  'plugins/desk/agents/billing.md': '---\nname: billing\ndescription: Invoices, payments and refunds.\nhandoffs: [support]\nmatch:\n  - invoice\n  - /refunds?\\b/\n---\nBILLING: you handle money questions.\n',
-  'plugins/desk/agents/support.md': '---\nname: support\ndescription: Accounts and logins.\nhandoffs: [billing]\nmatch: [password reset, login]\n---\nSUPPORT: you handle accounts.\n',
+  'plugins/desk/agents/billing.md':
+    '---\nname: billing\ndescription: Invoices, payments and refunds.\nhandoffs: [support]\nmatch:\n  - invoice\n  - /refunds?\\b/\n---\nBILLING: you handle money questions.\n',
+  'plugins/desk/agents/support.md':
+    '---\nname: support\ndescription: Accounts and logins.\nhandoffs: [billing]\nmatch: [password reset, login]\n---\nSUPPORT: you handle accounts.\n',
 };
 
 describe('handoffs', () => {
-  it('the request after a handoff carries the new agent\'s system prompt and the whole history; stream-json says so', async () => {
+  it("the request after a handoff carries the new agent's system prompt and the whole history; stream-json says so", async () => {
     const repo = makeTempRepo(DESK);
     const server = await scriptedOllama({
       turns: (request, n): ScriptTurn => {
         if (systemOf(request).startsWith('BILLING')) return { text: 'Billing: it is paid.' };
-        return n === 0 ? { text: 'Passing you on.', toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'a payment question' } }] } : { text: 'wrong agent' };
+        return n === 0
+          ? { text: 'Passing you on.', toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'a payment question' } }] }
+          : { text: 'wrong agent' };
       },
     });
     const run = await runBeans(['-p', 'is my bill paid?', '-o', 'stream-json', '--verbose'], { cwd: repo.dir, env: env(repo, server.url) });
@@ -232,13 +271,19 @@ describe('handoffs', () => {
     const [first, second] = chats(server.requests);
     expect(systemOf(first!)).not.toContain('BILLING');
     expect(systemOf(second!)).toMatch(/^BILLING: you handle money questions\./);
-    expect(body(second!).messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content])).toEqual([
+    expect(
+      body(second!)
+        .messages.filter((m) => m.role !== 'system')
+        .map((m) => [m.role, m.content]),
+    ).toEqual([
       ['user', 'is my bill paid?'],
       ['assistant', 'Passing you on.'],
       ['tool', 'The conversation is now with the billing agent. Continue as billing, following its instructions.'],
     ]);
     const lines = parseJsonLines(run.stdout);
-    expect(lines).toContainEqual(expect.objectContaining({ type: 'system', subtype: 'handoff', from: 'default', to: 'billing', reason: 'a payment question', trigger: 'tool' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ type: 'system', subtype: 'handoff', from: 'default', to: 'billing', reason: 'a payment question', trigger: 'tool' }),
+    );
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'Billing: it is paid.' });
   }, 60_000);
 
@@ -258,13 +303,17 @@ describe('handoffs', () => {
   it('allows at most 3 handoffs per user message', async () => {
     const repo = makeTempRepo(DESK);
     const server = await scriptedOllama({
-      turns: (_request, n): ScriptTurn => (n < 4 ? { toolCalls: [{ name: 'handoff', args: { agent: n % 2 === 0 ? 'billing' : 'support', reason: `round ${n}` } }] } : { text: 'settled' }),
+      turns: (_request, n): ScriptTurn =>
+        n < 4 ? { toolCalls: [{ name: 'handoff', args: { agent: n % 2 === 0 ? 'billing' : 'support', reason: `round ${n}` } }] } : { text: 'settled' },
     });
     const run = await runBeans(['-p', 'help', '-o', 'stream-json', '--verbose'], { cwd: repo.dir, env: env(repo, server.url) });
     expect(run.code, run.stderr).toBe(0);
     const lines = parseJsonLines(run.stdout);
     expect(lines.filter((line) => line.subtype === 'handoff').map((line) => line.to)).toEqual(['billing', 'support', 'billing']);
-    const refused = lines.filter((line) => line.type === 'user').map((line) => (line.message as { content: { content: string; is_error: boolean }[] }).content[0]!).at(-1)!;
+    const refused = lines
+      .filter((line) => line.type === 'user')
+      .map((line) => (line.message as { content: { content: string; is_error: boolean }[] }).content[0]!)
+      .at(-1)!;
     expect(refused).toMatchObject({ is_error: true, content: 'The conversation was already handed off 3 times for this message; answer the user yourself.' });
     expect(systemOf(chats(server.requests).at(-1)!)).toMatch(/^BILLING:/);
   }, 60_000);

@@ -24,11 +24,18 @@ const SECRET = 'sk-ant-telemetry-must-never-see-this';
 async function oneShotWithATool(env: NodeJS.ProcessEnv, prompt = 'read the notes please') {
   const repo = makeTempRepo({ 'notes.txt': 'FILE-CONTENT-NOT-EXPORTED\n' });
   const model = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'The notes say hello.' }] });
-  const run = await runBeans(['-p', prompt], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: model.url, BEANS_PROVIDER: 'ollama', ANTHROPIC_API_KEY: SECRET, ...env } });
+  const run = await runBeans(['-p', prompt], {
+    cwd: repo.dir,
+    env: { ...repo.env, OLLAMA_HOST: model.url, BEANS_PROVIDER: 'ollama', ANTHROPIC_API_KEY: SECRET, ...env },
+  });
   return run;
 }
 
-const otlp = (url: string, protocol = 'http/json') => ({ BEANS_ENABLE_TELEMETRY: '1', OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_PROTOCOL: protocol });
+const otlp = (url: string, protocol = 'http/json') => ({
+  BEANS_ENABLE_TELEMETRY: '1',
+  OTEL_EXPORTER_OTLP_ENDPOINT: url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+});
 
 describe('OpenTelemetry export', () => {
   it('a one-shot run with a tool call exports metrics, events and spans before it exits, under the TRACEPARENT it was given', async () => {
@@ -47,7 +54,8 @@ describe('OpenTelemetry export', () => {
     expect(named('api_request')).toHaveLength(2);
     expect(named('tool_decision')).toEqual([expect.objectContaining({ tool_name: 'read_file', decision: 'accept' })]);
     expect(named('tool_result')).toEqual([expect.objectContaining({ tool_name: 'read_file', success: true })]);
-    for (const event of events) expect(event).toMatchObject({ 'session.id': expect.any(String), 'prompt.id': expect.any(String), 'app.version': expect.any(String) });
+    for (const event of events)
+      expect(event).toMatchObject({ 'session.id': expect.any(String), 'prompt.id': expect.any(String), 'app.version': expect.any(String) });
 
     const spans = spansOf(collector.requests);
     const turn = spans.find((span) => span.name.startsWith('invoke_agent'))!;
@@ -58,7 +66,11 @@ describe('OpenTelemetry export', () => {
     expect(chats).toHaveLength(2);
     for (const chat of chats) {
       expect(chat.parentSpanId).toBe(turn.spanId);
-      expect(chat.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'ollama', 'gen_ai.usage.output_tokens': expect.any(Number) });
+      expect(chat.attributes).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.provider.name': 'ollama',
+        'gen_ai.usage.output_tokens': expect.any(Number),
+      });
     }
     const tool = spans.find((span) => span.name === 'execute_tool read_file')!;
     expect(tool.parentSpanId).toBe(turn.spanId);
@@ -74,11 +86,16 @@ describe('OpenTelemetry export', () => {
     const collector = await receiver();
     const repo = makeTempRepo({ 'notes.txt': 'hello\n' });
     const seen = path.join(repo.home, 'traceparent.txt');
-    const settings = { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `printf '%s\\n' "$TRACEPARENT" >> ${JSON.stringify(seen)}` }] }] } };
+    const settings = {
+      hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: `printf '%s\\n' "$TRACEPARENT" >> ${JSON.stringify(seen)}` }] }] },
+    };
     mkdirSync(path.join(repo.home, '.config', 'beans-agent'), { recursive: true });
     writeFileSync(path.join(repo.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify(settings));
     const model = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'ok' }] });
-    const run = await runBeans(['-p', 'read it'], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: model.url, ...otlp(collector.url), TRACEPARENT: `00-${TRACE_ID}-${PARENT_SPAN}-01` } });
+    const run = await runBeans(['-p', 'read it'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: model.url, ...otlp(collector.url), TRACEPARENT: `00-${TRACE_ID}-${PARENT_SPAN}-01` },
+    });
     expect(run.code, run.stderr).toBe(0);
     const turn = spansOf(collector.requests).find((span) => span.name.startsWith('invoke_agent'))!;
     expect(readFileSync(seen, 'utf8').trim()).toBe(`00-${TRACE_ID}-${turn.spanId}-01`);
@@ -110,7 +127,9 @@ describe('OpenTelemetry export', () => {
   it('http/protobuf and gRPC exporters each reach a receiver', async () => {
     const proto = await receiver();
     expect((await oneShotWithATool(otlp(proto.url, 'http/protobuf'))).code).toBe(0);
-    expect(proto.requests.map((request) => `${request.path} ${request.contentType}`)).toEqual(expect.arrayContaining(['/v1/traces application/x-protobuf', '/v1/logs application/x-protobuf', '/v1/metrics application/x-protobuf']));
+    expect(proto.requests.map((request) => `${request.path} ${request.contentType}`)).toEqual(
+      expect.arrayContaining(['/v1/traces application/x-protobuf', '/v1/logs application/x-protobuf', '/v1/metrics application/x-protobuf']),
+    );
 
     const grpc = await receiver({ grpc: true });
     expect((await oneShotWithATool(otlp(grpc.url, 'grpc'))).code).toBe(0);

@@ -39,7 +39,7 @@ describe.skipIf(!hasScript)('escape codes on a terminal', () => {
     expect(out.replace(/\r\n/g, '')).not.toContain('\r');
   });
 
-  it("shows a server-chosen error text on stderr with its control characters escaped", async () => {
+  it('shows a server-chosen error text on stderr with its control characters escaped', async () => {
     const repo = makeTempRepo();
     const server = await scriptedOllama({ turns: [{ text: 'x' }], faults: [{ status: 400, always: true, body: { error: HOSTILE } }] });
     const out = await onTerminal(['-p', 'hi'], repo.dir, { ...repo.env, OLLAMA_HOST: server.url });

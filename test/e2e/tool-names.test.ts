@@ -7,10 +7,20 @@ import { makeTempRepo, parseJsonLines, runBeans, scriptedOllama } from './harnes
 async function toolUses(extra: string[]) {
   const repo = makeTempRepo();
   const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'a\n' } }] }, { text: 'done' }] });
-  const run = await runBeans(['-p', 'write a', '-o', 'stream-json', '--yolo', ...extra], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' } });
+  const run = await runBeans(['-p', 'write a', '-o', 'stream-json', '--yolo', ...extra], {
+    cwd: repo.dir,
+    env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' },
+  });
   expect(run.code).toBe(0);
-  const lines = parseJsonLines(run.stdout) as { type: string; subtype?: string; tools?: string[]; message?: { content: { type: string; name?: string; input?: unknown }[] } }[];
-  const uses = lines.flatMap((line) => (line.type === 'assistant' ? line.message!.content.filter((b) => b.type === 'tool_use').map((b) => [b.name, b.input]) : []));
+  const lines = parseJsonLines(run.stdout) as {
+    type: string;
+    subtype?: string;
+    tools?: string[];
+    message?: { content: { type: string; name?: string; input?: unknown }[] };
+  }[];
+  const uses = lines.flatMap((line) =>
+    line.type === 'assistant' ? line.message!.content.filter((b) => b.type === 'tool_use').map((b) => [b.name, b.input]) : [],
+  );
   return { repo, uses, tools: lines[0]!.tools! };
 }
 

@@ -52,7 +52,7 @@ describe('an untrusted repository cannot loosen its own permissions (finding 3)'
 });
 
 describe('trusting a folder', () => {
-  it('`beans trust` makes the repository\'s own settings apply; `beans untrust` takes it back', async () => {
+  it("`beans trust` makes the repository's own settings apply; `beans untrust` takes it back", async () => {
     const settings = { '.beans/settings.json': '{"permissions":{"mode":"yolo"}}' };
     const trusted = await attack(settings, [], async (repo) => {
       const run = await runBeans(['trust'], { cwd: repo.dir, env: repo.env });

@@ -31,7 +31,11 @@ interface ChatBody {
 /** One-shot: the model fetches `url`, then answers; returns the run and what the tool gave the model. */
 async function fetchOnce(repo: TempRepo, url: string, args: string[] = ['--allowed-tools', 'web_fetch(domain:127.0.0.1)']) {
   const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'web_fetch', args: { url, prompt: 'What is on the page?' } }] }, { text: 'done' }] });
-  const run = await runBeans(['-p', 'read the page', '-o', 'json', ...args], { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, timeoutMs: 40_000 });
+  const run = await runBeans(['-p', 'read the page', '-o', 'json', ...args], {
+    cwd: repo.dir,
+    env: { ...repo.env, OLLAMA_HOST: server.url },
+    timeoutMs: 40_000,
+  });
   const chats = server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as ChatBody);
   const toolResult = chats[1]?.messages.find((message) => message.role === 'tool')?.content ?? '';
   return { run, result: JSON.parse(run.stdout) as { subtype: string; permission_denials: { tool_name: string; tool_input: unknown }[] }, toolResult };
@@ -125,7 +129,9 @@ describe('web_fetch end to end', () => {
     const repo = makeTempRepo();
     userSettings(repo, { webFetch: { allowPrivateNetwork: true } });
     const denied = await fetchOnce(repo, `${web.base}/p`, []);
-    expect(denied.result.permission_denials).toEqual([{ tool_name: 'web_fetch', tool_use_id: expect.any(String), tool_input: { url: `${web.base}/p`, prompt: 'What is on the page?' } }]);
+    expect(denied.result.permission_denials).toEqual([
+      { tool_name: 'web_fetch', tool_use_id: expect.any(String), tool_input: { url: `${web.base}/p`, prompt: 'What is on the page?' } },
+    ]);
     expect(denied.toolResult).toContain('--allowed-tools "web_fetch(domain:127.0.0.1)"');
     const otherDomain = await fetchOnce(repo, `${web.base}/p`, ['--allowed-tools', 'web_fetch(domain:example.com)']);
     expect(otherDomain.result.permission_denials).toHaveLength(1);

@@ -76,11 +76,22 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     const servers = await Promise.all([0, 1, 2].map(() => scriptedOllama({ turns: slowly(releaseAgents(), 150) })));
     await startWorker(repo, env(servers[0]!), 'w1');
     await startWorker(repo, env(servers[1]!), 'w2');
-    const run = await runBeans(['workflow', 'run', 'release-notes', '--input', 'since=v1.2', '-o', 'stream-json'], { cwd: repo.dir, env: env(servers[2]!), timeoutMs: 40_000 });
+    const run = await runBeans(['workflow', 'run', 'release-notes', '--input', 'since=v1.2', '-o', 'stream-json'], {
+      cwd: repo.dir,
+      env: env(servers[2]!),
+      timeoutMs: 40_000,
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const lines = parseJsonLines(run.stdout);
-    expect(lines.at(-1)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'features written\n\nfixed 1 item(s)', workflow: 'release-notes', status: 'completed' });
+    expect(lines.at(-1)).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'features written\n\nfixed 1 item(s)',
+      workflow: 'release-notes',
+      status: 'completed',
+    });
     const everyCall = servers.flatMap((server) => callsOf(server.requests));
     expect(everyCall.sort()).toEqual(['checker:a', 'checker:b', 'checker:c', 'fixer', 'planner', 'planner', 'writer:features', 'writer:fixes']);
     // Same progress as the local backend: never backwards, the planner's report placed in its range.
@@ -206,7 +217,10 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
   it('holds the global concurrency limit and the rate limit across workers', async () => {
     const calls = 6;
     const repo = releaseRepo();
-    repo.write('.beans/workflows/fan.md', `---\nname: fan\nsteps:\n  - parallel:\n${Array.from({ length: calls }, (_, i) => `      - { call: ./agents/writer.md, input: { part: "p${i}" }, store: "r${i}" }`).join('\n')}\n---\n`);
+    repo.write(
+      '.beans/workflows/fan.md',
+      `---\nname: fan\nsteps:\n  - parallel:\n${Array.from({ length: calls }, (_, i) => `      - { call: ./agents/writer.md, input: { part: "p${i}" }, store: "r${i}" }`).join('\n')}\n---\n`,
+    );
     const { env } = await dbosRepo(repo, { maxConcurrentCalls: 2, rateLimit: { calls: 3, periodMs: 1000 } });
     const answer = (): ScriptTurn => ({ text: ['half', ' done'], chunkDelayMs: 800 });
     const servers = await Promise.all([0, 1, 2].map(() => scriptedOllama({ turns: answer })));
@@ -214,7 +228,9 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     await startWorker(repo, env(servers[1]!), 'w2');
     const run = await runBeans(['workflow', 'run', 'fan', '-o', 'json'], { cwd: repo.dir, env: env(servers[2]!), timeoutMs: 50_000 });
     expect(run.code).toBe(0);
-    const arrivals = servers.flatMap((server) => server.requests.filter((request) => request.kind === 'chat').map((request) => request.time)).sort((a, b) => a - b);
+    const arrivals = servers
+      .flatMap((server) => server.requests.filter((request) => request.kind === 'chat').map((request) => request.time))
+      .sort((a, b) => a - b);
     expect(arrivals).toHaveLength(calls);
     // Each answer takes >= 800 ms: requests arriving within 700 ms of each other overlapped (the
     // margin leaves room for a busy machine's dispatch, which a 400/350 ms pair did not).
@@ -229,7 +245,10 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
   it("counts the rate limit per provider, and runs each call with its run's provider on any worker", { timeout: 90_000 }, async () => {
     const calls = 6;
     const repo = releaseRepo();
-    repo.write('.beans/workflows/fan.md', `---\nname: fan\nsteps:\n  - parallel:\n${Array.from({ length: calls }, (_, i) => `      - { call: ./agents/writer.md, input: { part: "p${i}" }, store: "r${i}" }`).join('\n')}\n---\n`);
+    repo.write(
+      '.beans/workflows/fan.md',
+      `---\nname: fan\nsteps:\n  - parallel:\n${Array.from({ length: calls }, (_, i) => `      - { call: ./agents/writer.md, input: { part: "p${i}" }, store: "r${i}" }`).join('\n')}\n---\n`,
+    );
     const { url, env } = await dbosRepo(repo, { rateLimit: { calls: 2, periodMs: 3000 } });
     const answer = (): ScriptTurn => ({ text: 'written' });
     const ollama = await scriptedOllama({ turns: answer });
@@ -239,7 +258,11 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     await startWorker(repo, { ...env(ollama), ...openaiEnv }, 'w1');
     const [onOllama, onOpenAi] = await Promise.all([
       runBeans(['workflow', 'run', 'fan', '--no-work', '-o', 'json'], { cwd: repo.dir, env: env(ollama), timeoutMs: 70_000 }),
-      runBeans(['workflow', 'run', 'fan', '--no-work', '-o', 'json'], { cwd: repo.dir, env: { ...env(ollama), ...openaiEnv, BEANS_PROVIDER: 'openai', BEANS_MODEL: 'gpt-5-mini' }, timeoutMs: 70_000 }),
+      runBeans(['workflow', 'run', 'fan', '--no-work', '-o', 'json'], {
+        cwd: repo.dir,
+        env: { ...env(ollama), ...openaiEnv, BEANS_PROVIDER: 'openai', BEANS_MODEL: 'gpt-5-mini' },
+        timeoutMs: 70_000,
+      }),
     ]);
     expect(onOllama.code).toBe(0);
     expect(onOpenAi.code).toBe(0);
@@ -250,8 +273,15 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(chats(openai).map((request) => (request.body as { model: string }).model)).toEqual(Array(calls).fill('gpt-5-mini'));
     // When each call started, by the database's clock (what the limit counts; arrivals at the servers
     // add the worker's varying latency on a busy machine).
-    const rows = await pg.sql("SELECT queue_partition_key AS provider, started_at_epoch_ms::float8 AS at FROM dbos.workflow_status WHERE queue_name = 'beans_calls'", url.slice(url.lastIndexOf('/') + 1));
-    const starts = (provider?: string) => rows.filter((row) => !provider || row.provider === provider).map((row) => Number(row.at)).sort((a, b) => a - b);
+    const rows = await pg.sql(
+      "SELECT queue_partition_key AS provider, started_at_epoch_ms::float8 AS at FROM dbos.workflow_status WHERE queue_name = 'beans_calls'",
+      url.slice(url.lastIndexOf('/') + 1),
+    );
+    const starts = (provider?: string) =>
+      rows
+        .filter((row) => !provider || row.provider === provider)
+        .map((row) => Number(row.at))
+        .sort((a, b) => a - b);
     const within = (times: number[], ms: number) => Math.max(...times.map((time) => times.filter((other) => other <= time && other > time - ms).length));
     for (const provider of ['ollama', 'openai']) {
       expect(starts(provider)).toHaveLength(calls);
@@ -299,7 +329,10 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     const repo = releaseRepo();
     const { env } = await dbosRepo(repo);
     let slow = true;
-    const server = await scriptedOllama({ turns: (request, n) => (callsOf([request])[0] === 'checker:b' && slow ? { text: ['{"item": "b",', ' "ok": false}'], chunkDelayMs: 10_000 } : releaseAgents()(request, n)) });
+    const server = await scriptedOllama({
+      turns: (request, n) =>
+        callsOf([request])[0] === 'checker:b' && slow ? { text: ['{"item": "b",', ' "ok": false}'], chunkDelayMs: 10_000 } : releaseAgents()(request, n),
+    });
     const child = spawnBeans(['workflow', 'run', 'release-notes', '-o', 'stream-json'], { cwd: repo.dir, env: env(server) });
     children.push(child);
     let out = '';
@@ -354,9 +387,15 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
   // the run process serving its own calls: same output, same exit codes.
   it('as with the local backend: text output, retries with backoff, maxDurationMs (exit 4), an invalid workflow (exit 2)', async () => {
     const repo = releaseRepo();
-    repo.write('flaky.md', '---\nname: flaky\ndurability:\n  retry: { maxAttempts: 3, backoffMs: 100, backoffMultiplier: 2 }\nsteps:\n  - call: ./worker.md\n    store: answer\n---\n');
+    repo.write(
+      'flaky.md',
+      '---\nname: flaky\ndurability:\n  retry: { maxAttempts: 3, backoffMs: 100, backoffMultiplier: 2 }\nsteps:\n  - call: ./worker.md\n    store: answer\n---\n',
+    );
     repo.write('worker.md', agentFile('worker', 'worker'));
-    repo.write('slow.md', '---\nname: slow\ndurability:\n  maxDurationMs: 800\nsteps:\n  - transform: "\'quick\'"\n    store: first\n  - call: ./worker.md\n    store: answer\n---\n');
+    repo.write(
+      'slow.md',
+      '---\nname: slow\ndurability:\n  maxDurationMs: 800\nsteps:\n  - transform: "\'quick\'"\n    store: first\n  - call: ./worker.md\n    store: answer\n---\n',
+    );
     repo.write('.beans/workflows/broken.md', '---\nname: broken\nsteps:\n  - transform: "1"\n  - call: nobody-here\n---\n');
     const { env } = await dbosRepo(repo);
 
@@ -367,7 +406,13 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(text.stderr).toMatch(/^\[##---+\]  10% planner 0-20% · \d+\.\ds · reading history$/m);
     expect(text.stderr).toMatch(/beans: run \S+ completed in \d+\.\ds\.\n$/);
 
-    const flakyServer = await scriptedOllama({ turns: [{ text: 'done at last' }], faults: [{ status: 400, body: { error: 'bad request' } }, { status: 400, body: { error: 'bad request' } }] });
+    const flakyServer = await scriptedOllama({
+      turns: [{ text: 'done at last' }],
+      faults: [
+        { status: 400, body: { error: 'bad request' } },
+        { status: 400, body: { error: 'bad request' } },
+      ],
+    });
     const flaky = await runBeans(['workflow', 'run', 'flaky.md'], { cwd: repo.dir, env: env(flakyServer) });
     expect(flaky.code).toBe(0);
     expect(flaky.stdout).toBe('done at last\n');

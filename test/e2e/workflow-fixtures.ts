@@ -38,7 +38,8 @@ steps:
 Plans, writes both parts at once, checks each item, fixes what failed, assembles.
 `;
 
-export const agentFile = (name: string, role: string) => `---\nname: ${name}\ndescription: The ${name} of the release notes workflow\ntools: [read_file]\n---\nROLE=${role}. Do your part of the release notes.\n`;
+export const agentFile = (name: string, role: string) =>
+  `---\nname: ${name}\ndescription: The ${name} of the release notes workflow\ntools: [read_file]\n---\nROLE=${role}. Do your part of the release notes.\n`;
 
 export function releaseRepo(): TempRepo {
   return makeTempRepo({
@@ -59,7 +60,9 @@ export const inputOf = (request: RecordedRequest): Record<string, unknown> => {
 };
 /** Who was asked what: `planner`, `writer:features`, `checker:b`... */
 export const callsOf = (requests: RecordedRequest[]) =>
-  requests.filter((request) => request.kind === 'chat').map((request) => [roleOf(request), inputOf(request).part ?? inputOf(request).item].filter(Boolean).join(':'));
+  requests
+    .filter((request) => request.kind === 'chat')
+    .map((request) => [roleOf(request), inputOf(request).part ?? inputOf(request).item].filter(Boolean).join(':'));
 
 /** Each agent answers by its system prompt; the planner reports its progress first. */
 export function releaseAgents(options: { slowChecker?: () => boolean } = {}) {

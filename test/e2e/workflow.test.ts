@@ -35,7 +35,14 @@ describe('beans workflow', () => {
     expect(run.code).toBe(0);
     const lines = parseJsonLines(run.stdout);
     const result = lines.at(-1)!;
-    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'features written\n\nfixed 1 item(s)', workflow: 'release-notes', status: 'completed' });
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'features written\n\nfixed 1 item(s)',
+      workflow: 'release-notes',
+      status: 'completed',
+    });
     expect(callsOf(server.requests).sort()).toEqual(['checker:a', 'checker:b', 'checker:c', 'fixer', 'planner', 'planner', 'writer:features', 'writer:fixes']);
     expect(inputOf(server.requests[0]!)).toEqual({ since: 'v1.2' });
 
@@ -56,7 +63,9 @@ describe('beans workflow', () => {
     }
 
     const runs = await runBeans(['workflow', 'runs', '--json'], { cwd: repo.dir, env });
-    expect(JSON.parse(runs.stdout).runs).toEqual([expect.objectContaining({ id: result.run_id, workflow: 'release-notes', status: 'completed', percent: 100 })]);
+    expect(JSON.parse(runs.stdout).runs).toEqual([
+      expect.objectContaining({ id: result.run_id, workflow: 'release-notes', status: 'completed', percent: 100 }),
+    ]);
     const state = JSON.parse(readFileSync(path.join(repo.dir, '.beans/runs', String(result.run_id), 'state.json'), 'utf8'));
     expect(state.artifacts.plan).toEqual({ items: ['a', 'b', 'c'] });
     expect(state.done).toEqual(expect.arrayContaining(['0', '1/b0', '1/b1', '1', '2/i0', '2/i1', '2/i2', '2', '3', '4']));
@@ -94,10 +103,17 @@ describe('beans workflow', () => {
 
   it('retries a step that fails twice, then succeeds', async () => {
     const repo = makeTempRepo({
-      'flaky.md': '---\nname: flaky\ndurability:\n  retry: { maxAttempts: 3, backoffMs: 100, backoffMultiplier: 2 }\nsteps:\n  - call: ./worker.md\n    store: answer\n---\n',
+      'flaky.md':
+        '---\nname: flaky\ndurability:\n  retry: { maxAttempts: 3, backoffMs: 100, backoffMultiplier: 2 }\nsteps:\n  - call: ./worker.md\n    store: answer\n---\n',
       'worker.md': agentFile('worker', 'worker'),
     });
-    const server = await scriptedOllama({ turns: [{ text: 'done at last' }], faults: [{ status: 400, body: { error: 'bad request' } }, { status: 400, body: { error: 'bad request' } }] });
+    const server = await scriptedOllama({
+      turns: [{ text: 'done at last' }],
+      faults: [
+        { status: 400, body: { error: 'bad request' } },
+        { status: 400, body: { error: 'bad request' } },
+      ],
+    });
     const run = await runBeans(['workflow', 'run', 'flaky.md'], { cwd: repo.dir, env: { ...repo.env, ...ollamaEnv(server.url) } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('done at last\n');
@@ -110,7 +126,8 @@ describe('beans workflow', () => {
 
   it('stops at maxDurationMs with exit 4 and a resumable run', async () => {
     const repo = makeTempRepo({
-      'slow.md': '---\nname: slow\ndurability:\n  maxDurationMs: 800\nsteps:\n  - transform: "\'quick\'"\n    store: first\n  - call: ./worker.md\n    store: answer\n---\n',
+      'slow.md':
+        '---\nname: slow\ndurability:\n  maxDurationMs: 800\nsteps:\n  - transform: "\'quick\'"\n    store: first\n  - call: ./worker.md\n    store: answer\n---\n',
       'worker.md': agentFile('worker', 'worker'),
     });
     const server = await scriptedOllama({ turns: [{ text: ['slow', ' answer'], chunkDelayMs: 5000 }] });
@@ -156,10 +173,15 @@ describe('beans workflow', () => {
   });
 
   it('lists a WORKFLOW.md at the repository root, also when run from a subfolder, and runs it by name', async () => {
-    const repo = makeTempRepo({ 'WORKFLOW.md': '---\nname: root-flow\ndescription: The repository workflow\nsteps:\n  - transform: "\'root ran\'"\n    store: out\n---\n', 'src/x.txt': 'x\n' });
+    const repo = makeTempRepo({
+      'WORKFLOW.md': '---\nname: root-flow\ndescription: The repository workflow\nsteps:\n  - transform: "\'root ran\'"\n    store: out\n---\n',
+      'src/x.txt': 'x\n',
+    });
     const run = await runBeans(['workflow', 'list', '--json'], { cwd: path.join(repo.dir, 'src'), env: repo.env });
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout).workflows).toEqual([{ name: 'root-flow', qualifiedName: 'root-flow', description: 'The repository workflow', path: path.join(repo.dir, 'WORKFLOW.md'), source: 'workspace' }]);
+    expect(JSON.parse(run.stdout).workflows).toEqual([
+      { name: 'root-flow', qualifiedName: 'root-flow', description: 'The repository workflow', path: path.join(repo.dir, 'WORKFLOW.md'), source: 'workspace' },
+    ]);
     const text = await runBeans(['workflow', 'list'], { cwd: repo.dir, env: repo.env });
     expect(text.stdout).toBe('root-flow  The repository workflow  (WORKFLOW.md)\n');
     const server = await scriptedOllama({ turns: [] });
@@ -183,7 +205,8 @@ describe('beans workflow', () => {
 
   it('runs on Gemini too, where report_progress arrives as a functionCall', async () => {
     const repo = makeTempRepo({
-      'one.md': '---\nname: one\ninputs:\n  topic: {}\nsteps:\n  - call: ./agents/planner.md\n    store: plan\n  - transform: "$join(plan.items, \', \')"\n    store: list\n---\n',
+      'one.md':
+        '---\nname: one\ninputs:\n  topic: {}\nsteps:\n  - call: ./agents/planner.md\n    store: plan\n  - transform: "$join(plan.items, \', \')"\n    store: list\n---\n',
       'agents/planner.md': agentFile('planner', 'planner'),
     });
     const server = await scriptedGemini({

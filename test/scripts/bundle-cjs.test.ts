@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script without types
 import { chunksToCommonJs } from '../../scripts/bundle-cjs.mjs';
 
-const BANNER = "import { createRequire as __beansRequire } from 'node:module'; const require = (globalThis[Symbol.for('beans.require')] ??= __beansRequire(import.meta.url));";
+const BANNER =
+  "import { createRequire as __beansRequire } from 'node:module'; const require = (globalThis[Symbol.for('beans.require')] ??= __beansRequire(import.meta.url));";
 
 let dir: string | undefined;
 afterEach(() => {
@@ -48,7 +49,9 @@ describe('chunksToCommonJs', () => {
     });
     expect((await chunksToCommonJs(out, BANNER)).sort()).toEqual(['cli.mjs', 'counter.mjs', 'lazy.mjs']);
     expect(readdirSync(out).sort()).toEqual(['cli.cjs', 'counter.cjs', 'lazy.cjs', 'main.js']);
-    const printed = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `import ${JSON.stringify(path.join(out, 'main.js'))};`], { encoding: 'utf8', cwd: out }));
+    const printed = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', `import ${JSON.stringify(path.join(out, 'main.js'))};`], { encoding: 'utf8', cwd: out }),
+    );
     expect(printed).toEqual({ count: 2, here: `file://${path.join(out, 'counter.cjs')}`, answer: 42, os: 'function', strict: true });
   });
 
@@ -60,7 +63,11 @@ describe('chunksToCommonJs', () => {
     });
     expect(await chunksToCommonJs(out, BANNER)).toEqual(['shared.mjs']);
     expect(readdirSync(out).sort()).toEqual(['layout.mjs', 'shared.cjs', 'ui.mjs']);
-    const printed = execFileSync(process.execPath, ['--input-type=module', '-e', `const { screen } = await import(${JSON.stringify(path.join(out, 'ui.mjs'))}); console.log(screen);`], { encoding: 'utf8' });
+    const printed = execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `const { screen } = await import(${JSON.stringify(path.join(out, 'ui.mjs'))}); console.log(screen);`],
+      { encoding: 'utf8' },
+    );
     expect(printed.trim()).toBe('hi yoga');
   });
 });

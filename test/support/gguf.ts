@@ -138,7 +138,8 @@ export function encodeGguf(metadata: Record<string, GgufValue>, tensors: readonl
   const offsets: number[] = [];
   for (const tensor of tensors) {
     const elements = tensor.dims.reduce((a, b) => a * b, 1);
-    if (!options.dataless && elements !== tensor.data.length) throw new Error(`tensor ${tensor.name}: ${tensor.data.length} values for dims ${tensor.dims.join('x')}`);
+    if (!options.dataless && elements !== tensor.data.length)
+      throw new Error(`tensor ${tensor.name}: ${tensor.data.length} values for dims ${tensor.dims.join('x')}`);
     w.string(tensor.name);
     w.u32(tensor.dims.length);
     for (const d of tensor.dims) w.u64(d);

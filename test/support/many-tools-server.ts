@@ -8,7 +8,23 @@ const sdkStdio = require.resolve('@modelcontextprotocol/sdk/server/stdio.js');
 const sdkTypes = require.resolve('@modelcontextprotocol/sdk/types.js');
 
 const VERBS = ['list', 'get', 'create', 'update', 'delete', 'archive', 'assign', 'comment_on', 'search', 'export'];
-const NOUNS = ['issues', 'projects', 'users', 'teams', 'labels', 'milestones', 'sprints', 'boards', 'pages', 'alerts', 'dashboards', 'reports', 'widgets', 'releases', 'builds'];
+const NOUNS = [
+  'issues',
+  'projects',
+  'users',
+  'teams',
+  'labels',
+  'milestones',
+  'sprints',
+  'boards',
+  'pages',
+  'alerts',
+  'dashboards',
+  'reports',
+  'widgets',
+  'releases',
+  'builds',
+];
 
 /**
  * A real stdio MCP server (the official SDK) offering `count` tools with realistic descriptions and
@@ -17,14 +33,25 @@ const NOUNS = ['issues', 'projects', 'users', 'teams', 'labels', 'milestones', '
  */
 export function writeManyToolsServer(dir: string, count: number): string {
   const tools: { name: string; description: string; inputSchema: unknown }[] = [
-    tool('create_invoice', 'Create an invoice for a customer in the billing system and return its number.', { customer: 'The customer id or name', amount: 'The amount in cents' }),
-    tool('refund_invoice', 'Refund a paid invoice, in whole or in part, and return the refund id.', { invoice: 'The invoice number', amount: 'The amount to refund in cents' }),
+    tool('create_invoice', 'Create an invoice for a customer in the billing system and return its number.', {
+      customer: 'The customer id or name',
+      amount: 'The amount in cents',
+    }),
+    tool('refund_invoice', 'Refund a paid invoice, in whole or in part, and return the refund id.', {
+      invoice: 'The invoice number',
+      amount: 'The amount to refund in cents',
+    }),
   ];
   for (let i = 0; tools.length < count; i++) {
     const verb = VERBS[i % VERBS.length]!;
     const noun = NOUNS[Math.floor(i / VERBS.length) % NOUNS.length]!;
     const suffix = i >= VERBS.length * NOUNS.length ? `_${Math.floor(i / (VERBS.length * NOUNS.length))}` : '';
-    tools.push(tool(`${verb}_${noun}${suffix}`, `${verb.replace('_', ' ')} ${noun} in the project tracker; linked payments show their invoice number.`, { project: 'The project key, e.g. ENG', query: 'Free text to filter by' }));
+    tools.push(
+      tool(`${verb}_${noun}${suffix}`, `${verb.replace('_', ' ')} ${noun} in the project tracker; linked payments show their invoice number.`, {
+        project: 'The project key, e.g. ENG',
+        query: 'Free text to filter by',
+      }),
+    );
   }
   const file = path.join(dir, `many-tools-${count}.cjs`);
   writeFileSync(
@@ -44,5 +71,13 @@ server.connect(new StdioServerTransport());
 
 function tool(name: string, description: string, fields: Record<string, string>) {
   const properties = Object.fromEntries(Object.entries(fields).map(([key, text]) => [key, { type: 'string', description: text }]));
-  return { name, description, inputSchema: { type: 'object', properties: { ...properties, limit: { type: 'integer', minimum: 1, maximum: 100, description: 'At most this many results' } }, required: Object.keys(fields).slice(0, 1) } };
+  return {
+    name,
+    description,
+    inputSchema: {
+      type: 'object',
+      properties: { ...properties, limit: { type: 'integer', minimum: 1, maximum: 100, description: 'At most this many results' } },
+      required: Object.keys(fields).slice(0, 1),
+    },
+  };
 }

@@ -41,7 +41,12 @@ function pngOf(width: number, height: number, paint: (row: Buffer, y: number) =>
     paint(row, y);
     rows.push(row);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A PDF whose pages each show one line of text, in FlateDecode-compressed content streams. */
@@ -71,7 +76,11 @@ export function makePdf(pages: string[]): Buffer {
     parts.push(piece);
     size += piece.length;
   }
-  const xref = [`xref\n0 ${objects.length}\n`, '0000000000 65535 f \n', ...offsets.slice(1).map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`)].join('');
+  const xref = [
+    `xref\n0 ${objects.length}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.slice(1).map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`),
+  ].join('');
   parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`, 'latin1'));
   return Buffer.concat(parts);
 }
@@ -84,16 +93,37 @@ export function makeNotebook(picture: Buffer): string {
     metadata: {},
     cells: [
       { cell_type: 'markdown', id: 'intro', metadata: {}, source: ['# Analysis\n'] },
-      { cell_type: 'code', id: 'load', metadata: {}, execution_count: 1, source: ['print("rows:", 42)'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['rows: 42\n'] }] },
+      {
+        cell_type: 'code',
+        id: 'load',
+        metadata: {},
+        execution_count: 1,
+        source: ['print("rows:", 42)'],
+        outputs: [{ output_type: 'stream', name: 'stdout', text: ['rows: 42\n'] }],
+      },
       {
         cell_type: 'code',
         id: 'boom',
         metadata: {},
         execution_count: 2,
         source: ['1 / 0'],
-        outputs: [{ output_type: 'error', ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'] }],
+        outputs: [
+          {
+            output_type: 'error',
+            ename: 'ZeroDivisionError',
+            evalue: 'division by zero',
+            traceback: ['\u001b[0;31mZeroDivisionError\u001b[0m: division by zero'],
+          },
+        ],
       },
-      { cell_type: 'code', id: 'plot', metadata: {}, execution_count: 3, source: ['plot()'], outputs: [{ output_type: 'display_data', metadata: {}, data: { 'image/png': picture.toString('base64'), 'text/plain': ['<Figure>'] } }] },
+      {
+        cell_type: 'code',
+        id: 'plot',
+        metadata: {},
+        execution_count: 3,
+        source: ['plot()'],
+        outputs: [{ output_type: 'display_data', metadata: {}, data: { 'image/png': picture.toString('base64'), 'text/plain': ['<Figure>'] } }],
+      },
     ],
   });
 }

@@ -34,7 +34,11 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      requests,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
   }
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -42,7 +46,12 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
     request.on('end', () => {
       const body = Buffer.concat(chunks);
       const contentType = request.headers['content-type'] ?? '';
-      requests.push({ path: request.url ?? '', contentType, bytes: body.length, ...(contentType.includes('json') ? { json: JSON.parse(body.toString('utf8')) as Record<string, unknown> } : {}) });
+      requests.push({
+        path: request.url ?? '',
+        contentType,
+        bytes: body.length,
+        ...(contentType.includes('json') ? { json: JSON.parse(body.toString('utf8')) as Record<string, unknown> } : {}),
+      });
       response.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' });
       response.end(contentType.includes('json') ? '{}' : '');
     });
@@ -51,10 +60,11 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -64,7 +74,8 @@ type OtlpAttribute = { key: string; value: Record<string, unknown> };
 export function attributeMap(attributes: OtlpAttribute[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { key, value } of attributes ?? []) {
-    out[key] = value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.doubleValue ?? value.boolValue ?? value.arrayValue;
+    out[key] =
+      value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.doubleValue ?? value.boolValue ?? value.arrayValue;
   }
   return out;
 }

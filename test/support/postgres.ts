@@ -28,7 +28,9 @@ export function postgresBin(): string | undefined {
   if (onPath) return path.dirname(realpathSync(onPath));
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base).filter((name) => existsSync(path.join(base, name, 'bin/pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((name) => existsSync(path.join(base, name, 'bin/pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? path.join(base, versions[0]!, 'bin') : undefined;
 }
 
@@ -61,11 +63,24 @@ export async function startPostgres(): Promise<Postgres> {
   chmodSync(base, 0o755);
   const data = path.join(base, 'data');
   if (root) execFileSync('chown', ['postgres:postgres', base]);
-  const as = (command: string, args: string[]) => (root ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args], { stdio: 'pipe', cwd: base }) : execFileSync(path.join(bin, command), args, { stdio: 'pipe', cwd: base }));
+  const as = (command: string, args: string[]) =>
+    root
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args], { stdio: 'pipe', cwd: base })
+      : execFileSync(path.join(bin, command), args, { stdio: 'pipe', cwd: base });
   as('initdb', ['-D', data, '-A', 'trust', '-U', 'beans', '--no-sync']);
   const port = await freePort();
   // fsync off: the tests kill processes, not the machine.
-  const start = () => as('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, '-l', path.join(base, 'log'), '-w', 'start']);
+  const start = () =>
+    as('pg_ctl', [
+      '-D',
+      data,
+      '-o',
+      `-p ${port} -k ${base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      '-l',
+      path.join(base, 'log'),
+      '-w',
+      'start',
+    ]);
   start();
   const sql = async (statement: string, database = 'beans') => {
     const client = new pg.Client({ connectionString: `postgresql://beans@127.0.0.1:${port}/${database}` });

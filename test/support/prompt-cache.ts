@@ -94,7 +94,8 @@ export function anthropicPromptCache(options: { minTokens?: number; lookback?: n
       const blocks = anthropicBlocks(body);
       const model = String((body as { model?: unknown })?.model ?? '');
       const marks = blocks.flatMap((b, i) => (b.breakpoint ? [i] : []));
-      if (marks.length > ANTHROPIC_MAX_BREAKPOINTS) throw new CacheLimitError(`A maximum of ${ANTHROPIC_MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks.length}.`);
+      if (marks.length > ANTHROPIC_MAX_BREAKPOINTS)
+        throw new CacheLimitError(`A maximum of ${ANTHROPIC_MAX_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks.length}.`);
       const chain = prefixes(model, blocks);
       const total = chain.at(-1)?.tokens ?? 0;
       let read = 0;
@@ -124,7 +125,12 @@ export function anthropicPromptCache(options: { minTokens?: number; lookback?: n
  * Automatic prefix caching (OpenAI, Gemini). `blocksOf` splits a body into its prompt blocks in
  * order; `keyOf` partitions the cache (OpenAI's `prompt_cache_key`).
  */
-export function automaticPromptCache(options: { blocksOf: (body: unknown) => string[]; minTokens: number; granularity?: number; keyOf?: (body: unknown) => string }): PromptCache {
+export function automaticPromptCache(options: {
+  blocksOf: (body: unknown) => string[];
+  minTokens: number;
+  granularity?: number;
+  keyOf?: (body: unknown) => string;
+}): PromptCache {
   const seen = new Set<string>();
   const bills: CacheBill[] = [];
   const step = options.granularity ?? 1;
@@ -132,7 +138,10 @@ export function automaticPromptCache(options: { blocksOf: (body: unknown) => str
     bills,
     bill(body) {
       const key = `${String((body as { model?: unknown })?.model ?? '')}|${options.keyOf?.(body) ?? ''}`;
-      const chain = prefixes(key, options.blocksOf(body).map((json) => ({ json, breakpoint: false })));
+      const chain = prefixes(
+        key,
+        options.blocksOf(body).map((json) => ({ json, breakpoint: false })),
+      );
       const total = chain.at(-1)?.tokens ?? 0;
       let read = 0;
       for (const entry of chain) if (entry.tokens >= options.minTokens && seen.has(entry.hash)) read = entry.tokens;
@@ -164,7 +173,9 @@ export function geminiPromptCache(): PromptCache {
     minTokens: 1_024,
     blocksOf: (body) => {
       const request = (body ?? {}) as { systemInstruction?: unknown; tools?: unknown[]; contents?: unknown[] };
-      return [...(request.systemInstruction ? [request.systemInstruction] : []), ...(request.tools ?? []), ...(request.contents ?? [])].map((part) => JSON.stringify(part));
+      return [...(request.systemInstruction ? [request.systemInstruction] : []), ...(request.tools ?? []), ...(request.contents ?? [])].map((part) =>
+        JSON.stringify(part),
+      );
     },
   });
 }

@@ -15,7 +15,9 @@ export const sandboxUnavailable: string | undefined = (() => {
     }
   }
   try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--unshare-user', 'true'], { stdio: 'pipe' });
+    execFileSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--unshare-user', 'true'], {
+      stdio: 'pipe',
+    });
   } catch (error) {
     return `bubblewrap cannot create namespaces here (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})`;
   }

@@ -118,7 +118,11 @@ export function argumentPieces(args: Record<string, unknown>): string[] {
   return [json.slice(0, middle), json.slice(middle)].filter((piece) => piece !== '');
 }
 
-export function turnUsage(turn: ScriptTurn, requestBytes: number, bill?: RecordedRequest['bill']): { input: number; output: number; cacheRead?: number; cacheWrite?: number } {
+export function turnUsage(
+  turn: ScriptTurn,
+  requestBytes: number,
+  bill?: RecordedRequest['bill'],
+): { input: number; output: number; cacheRead?: number; cacheWrite?: number } {
   if (turn.usage) return turn.usage;
   const textLength = textChunks(turn).join('').length;
   const output = Math.ceil(textLength / 4) + 10 * (turn.toolCalls?.length ?? 0);

@@ -72,11 +72,15 @@ export async function startScriptedAnthropic(options: ScriptOptions): Promise<Sc
     }
     record.turn = n;
     const events = messageEvents(`msg_${n}`, model, n, turn, turnUsage(turn, record.bytes, record.bill));
-    await streamChunks(res, events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`), {
-      contentType: 'text/event-stream',
-      delayMs: turn.chunkDelayMs,
-      cutAfter: turn.cutAfterChunks,
-    });
+    await streamChunks(
+      res,
+      events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+      {
+        contentType: 'text/event-stream',
+        delayMs: turn.chunkDelayMs,
+        cutAfter: turn.cutAfterChunks,
+      },
+    );
   };
 
   const server = await listen({ kindOf, handle }, options.port ?? 0, requests, options.onRequest);
@@ -97,7 +101,12 @@ function messageEvents(id: string, model: string, n: number, turn: ScriptTurn, u
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: usage.input, output_tokens: 1, cache_read_input_tokens: usage.cacheRead ?? 0, cache_creation_input_tokens: usage.cacheWrite ?? 0 },
+        usage: {
+          input_tokens: usage.input,
+          output_tokens: 1,
+          cache_read_input_tokens: usage.cacheRead ?? 0,
+          cache_creation_input_tokens: usage.cacheWrite ?? 0,
+        },
       },
     },
   ];
@@ -119,11 +128,16 @@ function messageEvents(id: string, model: string, n: number, turn: ScriptTurn, u
   }
   (turn.toolCalls ?? []).forEach((call, i) => {
     events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id ?? `toolu_${n}_${i}`, name: call.name, input: {} } });
-    for (const piece of argumentPieces(call.args)) events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+    for (const piece of argumentPieces(call.args))
+      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
     events.push({ type: 'content_block_stop', index });
     index++;
   });
-  events.push({ type: 'message_delta', delta: { stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } });
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: turn.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null },
+    usage: { output_tokens: usage.output },
+  });
   events.push({ type: 'message_stop' });
   return events;
 }

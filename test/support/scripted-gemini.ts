@@ -46,9 +46,13 @@ export async function startScriptedGemini(options: ScriptOptions): Promise<Scrip
     const [path, query = ''] = record.path.split('?');
     const key = record.headers['x-goog-api-key'] ?? new URLSearchParams(query).get('key') ?? '';
     if (options.apiKey !== undefined && key !== options.apiKey) {
-      return sendJson(res, 400, geminiErrorBody(400, 'API key not valid. Please pass a valid API key.', [
-        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
-      ]));
+      return sendJson(
+        res,
+        400,
+        geminiErrorBody(400, 'API key not valid. Please pass a valid API key.', [
+          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' },
+        ]),
+      );
     }
     if (record.kind === 'models') return sendJson(res, 200, { models: models.map(modelEntry) }); // no nextPageToken: the SDK pager would loop
     if (record.kind === 'show') {
@@ -68,7 +72,14 @@ export async function startScriptedGemini(options: ScriptOptions): Promise<Scrip
       return sendFault(res, fault, geminiErrorBody(fault.status, `scripted fault: HTTP ${fault.status}`));
     }
     if (strictModels && !models.some((m) => m.name === modelName)) {
-      return sendJson(res, 404, geminiErrorBody(404, `models/${modelName} is not found for API version ${version}, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`));
+      return sendJson(
+        res,
+        404,
+        geminiErrorBody(
+          404,
+          `models/${modelName} is not found for API version ${version}, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`,
+        ),
+      );
     }
     const body = (record.body ?? {}) as { contents?: { role?: string }[] };
     const n = (body.contents ?? []).filter((c) => c.role === 'model').length;
@@ -93,7 +104,11 @@ export async function startScriptedGemini(options: ScriptOptions): Promise<Scrip
 }
 
 type Part = Record<string, unknown>;
-type Chunk = { candidates: { content: { role: 'model'; parts: Part[] }; finishReason?: string; index: number }[]; usageMetadata?: unknown; modelVersion: string };
+type Chunk = {
+  candidates: { content: { role: 'model'; parts: Part[] }; finishReason?: string; index: number }[];
+  usageMetadata?: unknown;
+  modelVersion: string;
+};
 
 /** Text chunks, then one chunk with every function call; the last chunk carries finishReason and usage. */
 function responseChunks(turn: ScriptTurn, model: string, usage: { input: number; output: number; cacheRead?: number }): Chunk[] {

@@ -83,7 +83,9 @@ function line(model: string, message: Record<string, unknown>, done: boolean): R
 
 function toolCallsField(turn: ScriptTurn): { tool_calls?: unknown[] } {
   if (!turn.toolCalls?.length) return {};
-  return { tool_calls: turn.toolCalls.map((call, index) => ({ ...(call.id ? { id: call.id } : {}), function: { index, name: call.name, arguments: call.args } })) };
+  return {
+    tool_calls: turn.toolCalls.map((call, index) => ({ ...(call.id ? { id: call.id } : {}), function: { index, name: call.name, arguments: call.args } })),
+  };
 }
 
 /** Ollama resolves `name` to `name:latest`. */

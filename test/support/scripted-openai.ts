@@ -30,7 +30,11 @@ export async function startScriptedOpenAi(options: ScriptOptions): Promise<Scrip
     const path = record.path.split('?')[0];
     const key = (record.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
     if (options.apiKey !== undefined && key !== options.apiKey) {
-      return sendJson(res, 401, openAiErrorBody(401, 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_api_key'));
+      return sendJson(
+        res,
+        401,
+        openAiErrorBody(401, 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_api_key'),
+      );
     }
     if (record.kind === 'models') {
       return sendJson(res, 200, { object: 'list', data: models.map((m) => ({ id: m.name, object: 'model', created: CREATED, owned_by: 'scripted' })) });
@@ -59,11 +63,15 @@ export async function startScriptedOpenAi(options: ScriptOptions): Promise<Scrip
     const usage = turnUsage(turn, record.bytes, record.bill);
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
     const chunks = completionChunks(`chatcmpl-${n}`, model, turn, usage, withUsage);
-    await streamChunks(res, chunks.map((chunk) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`), {
-      contentType: 'text/event-stream',
-      delayMs: turn.chunkDelayMs,
-      cutAfter: turn.cutAfterChunks,
-    });
+    await streamChunks(
+      res,
+      chunks.map((chunk) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`),
+      {
+        contentType: 'text/event-stream',
+        delayMs: turn.chunkDelayMs,
+        cutAfter: turn.cutAfterChunks,
+      },
+    );
   };
 
   const server = await listen({ kindOf, handle }, options.port ?? 0, requests, options.onRequest);
@@ -96,7 +104,12 @@ function completionChunks(id: string, model: string, turn: ScriptTurn, usage: Re
       created: CREATED,
       model,
       choices: [],
-      usage: { prompt_tokens: usage.input + cached, completion_tokens: usage.output, total_tokens: usage.input + cached + usage.output, prompt_tokens_details: { cached_tokens: cached } },
+      usage: {
+        prompt_tokens: usage.input + cached,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + cached + usage.output,
+        prompt_tokens_details: { cached_tokens: cached },
+      },
     });
   }
   out.push('[DONE]');

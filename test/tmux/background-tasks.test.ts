@@ -19,7 +19,10 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
   test('the status line shows the running task, /tasks lists it with its last lines and stops it', async () => {
     const marker = `${Date.now() % 100000}`;
     const server = await startScriptedOllama({
-      turns: [{ toolCalls: [{ name: 'shell', args: { command: `echo watcher-started; sleep 4${marker}`, run_in_background: true } }] }, { text: 'The watcher runs in the background.' }],
+      turns: [
+        { toolCalls: [{ name: 'shell', args: { command: `echo watcher-started; sleep 4${marker}`, run_in_background: true } }] },
+        { text: 'The watcher runs in the background.' },
+      ],
     });
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
@@ -41,11 +44,16 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     expect(after).not.toContain('task running');
   });
 
-  test('Ctrl+X Ctrl+K twice within 3 s stops every background task (Claude Code\'s key); once only asks', async () => {
+  test("Ctrl+X Ctrl+K twice within 3 s stops every background task (Claude Code's key); once only asks", async () => {
     const marker = `${Date.now() % 100000}`;
     const server = await startScriptedOllama({
       turns: [
-        { toolCalls: [{ name: 'shell', args: { command: `sleep 6${marker}`, run_in_background: true } }, { name: 'shell', args: { command: `sleep 7${marker}`, run_in_background: true } }] },
+        {
+          toolCalls: [
+            { name: 'shell', args: { command: `sleep 6${marker}`, run_in_background: true } },
+            { name: 'shell', args: { command: `sleep 7${marker}`, run_in_background: true } },
+          ],
+        },
         { text: 'Both run.' },
       ],
     });

@@ -22,7 +22,10 @@ describe.skipIf(!hasTmux)('/btw in a real terminal against Anthropic (tmux)', ()
       },
     });
     const workspace = makeTempRepo({ 'notes.md': `${notes}\n` });
-    const session = TmuxSession.start({ workspace, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', BEANS_PROVIDER: 'anthropic', BEANS_MODEL: 'claude-sonnet-5-5' } });
+    const session = TmuxSession.start({
+      workspace,
+      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', BEANS_PROVIDER: 'anthropic', BEANS_MODEL: 'claude-sonnet-5-5' },
+    });
     open.push({ session, server, workspace });
     await session.waitForText('Ask anything', 15_000);
     await session.submit('read notes.md');

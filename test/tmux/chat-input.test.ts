@@ -23,7 +23,9 @@ async function startBeans(turns: ScriptTurn[], reuse?: { server: ScriptedServer;
 
 type ChatBody = { messages: { role: string; content: string }[] };
 const userPrompts = (server: ScriptedServer) =>
-  server.requests.filter((request) => request.kind === 'chat').map((request) => (request.body as ChatBody).messages.filter((m) => m.role === 'user').at(-1)?.content);
+  server.requests
+    .filter((request) => request.kind === 'chat')
+    .map((request) => (request.body as ChatBody).messages.filter((m) => m.role === 'user').at(-1)?.content);
 
 /** The input row: the line with the prompt sign above the status line. */
 const inputLine = (screen: string) => screen.split('\n').findLast((row) => row.startsWith('› ')) ?? '';
@@ -46,7 +48,10 @@ describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
     expect(found).toContain('› rename the helper in src/parse-config.ts');
     await pause(100);
     session.press('Enter');
-    await session.waitFor((screen) => !screen.includes('search prompts:') && inputLine(screen).includes('rename the helper in src/parse-config.ts'), 'the prompt in the input');
+    await session.waitFor(
+      (screen) => !screen.includes('search prompts:') && inputLine(screen).includes('rename the helper in src/parse-config.ts'),
+      'the prompt in the input',
+    );
     const before = userPrompts(server).length;
     await pause(100);
     session.press('Enter');
@@ -67,7 +72,10 @@ describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const editor = path.join(workspace.home, 'rewrite-draft.sh');
     // Draws on the screen like a real editor, then rewrites the file from what it was given.
-    writeFileSync(editor, '#!/bin/sh\necho "EDITOR WAS HERE with $1"\nsleep 0.3\nprintf \'EDITED: %s\\nsecond line from the editor\\n\' "$(cat "$1")" > "$1"\n');
+    writeFileSync(
+      editor,
+      '#!/bin/sh\necho "EDITOR WAS HERE with $1"\nsleep 0.3\nprintf \'EDITED: %s\\nsecond line from the editor\\n\' "$(cat "$1")" > "$1"\n',
+    );
     chmodSync(editor, 0o755);
     const server = await startScriptedOllama({ turns: [{ text: 'Got both lines.' }] });
     open.push({ server, workspace });
@@ -101,7 +109,12 @@ describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
     const server = await startScriptedOllama({ turns: [{ text: 'First answer here.' }] });
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     // An interactive bash with job control, as in a person's terminal.
-    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', PS1: 'shell$ ' }, program: ['bash', '--norc', '-i'], args: [] });
+    const session = TmuxSession.start({
+      workspace,
+      env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', PS1: 'shell$ ' },
+      program: ['bash', '--norc', '-i'],
+      args: [],
+    });
     open.push({ session, server, workspace });
     await session.waitForText('shell$');
     await session.submit(`${BEANS_BIN} chat`);

@@ -21,7 +21,9 @@ async function startBeans(turns: ScriptTurn[], files: Record<string, string | Bu
 
 type ChatBody = { messages: { role: string; content: string }[] };
 const toolResults = (server: ScriptedServer) =>
-  server.requests.filter((request) => request.kind === 'chat').flatMap((request) => (request.body as ChatBody).messages.filter((message) => message.role === 'tool').map((message) => message.content));
+  server.requests
+    .filter((request) => request.kind === 'chat')
+    .flatMap((request) => (request.body as ChatBody).messages.filter((message) => message.role === 'tool').map((message) => message.content));
 
 describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
   test('an edit whose old_string is missing reaches the next model turn with no question', async () => {
@@ -37,9 +39,12 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
   });
 
   test('a question about a write with no diff (binary file) shows the path and text, not JSON', async () => {
-    const { session, workspace } = await startBeans([{ toolCalls: [{ name: 'write_file', args: { path: 'blob.dat', content: 'plain words now\n' } }] }, { text: 'Left it.' }], {
-      'blob.dat': Buffer.from([0, 1, 2, 3, 0, 255]),
-    });
+    const { session, workspace } = await startBeans(
+      [{ toolCalls: [{ name: 'write_file', args: { path: 'blob.dat', content: 'plain words now\n' } }] }, { text: 'Left it.' }],
+      {
+        'blob.dat': Buffer.from([0, 1, 2, 3, 0, 255]),
+      },
+    );
     await session.submit('replace the blob');
     const question = await session.waitForText('+ plain words now');
     expect(question).toContain('Allow write_file blob.dat?');
@@ -86,7 +91,10 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
   });
 
   test('/context shows each category with tokens and a share of the window', async () => {
-    const { session } = await startBeans([{ text: 'A short answer.' }], { 'README.md': '# demo\n', 'AGENTS.md': `# Rules\n${'Keep every change small and tested. '.repeat(40)}\n` });
+    const { session } = await startBeans([{ text: 'A short answer.' }], {
+      'README.md': '# demo\n',
+      'AGENTS.md': `# Rules\n${'Keep every change small and tested. '.repeat(40)}\n`,
+    });
     await session.submit('hello');
     await session.waitForText('A short answer.');
     await session.submit('/context');
@@ -118,7 +126,12 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
   });
   test('Ctrl+_ undoes typing a word at a time and Ctrl+Y puts back what Ctrl+W cut, in a real terminal', async () => {
     const { session } = await startBeans([{ text: 'ok' }]);
-    const inputRow = () => session.visible().split('\n').findLast((row) => row.startsWith('› '))?.trimEnd() ?? '';
+    const inputRow = () =>
+      session
+        .visible()
+        .split('\n')
+        .findLast((row) => row.startsWith('› '))
+        ?.trimEnd() ?? '';
     for (const char of 'run the slow tests') session.type(char);
     await session.waitFor(() => inputRow() === '› run the slow tests', 'the typed prompt');
     session.press('C-_');
@@ -154,6 +167,9 @@ describe.skipIf(!hasTmux)('chat keys and commands of issue #44 (tmux)', () => {
     await session.waitForText('Stashed the draft');
     await session.submit('check first');
     await session.waitForText('Checked.');
-    await session.waitFor((screen) => screen.split('\n').some((row) => row.trimEnd() === '› the long request') && !screen.includes('Stashed the draft'), 'the draft back');
+    await session.waitFor(
+      (screen) => screen.split('\n').some((row) => row.trimEnd() === '› the long request') && !screen.includes('Stashed the draft'),
+      'the draft back',
+    );
   });
 });

@@ -27,8 +27,13 @@ describe.skipIf(!hasTmux)('pictures in chat (tmux)', () => {
     const screen = await session.waitForText('a gradient');
     expect(screen).toContain('› what is in @shot.png?');
     expect(screen).toMatch(/⎿ \[image: shot\.png 40×30, [\d.]+ KB\]/);
-    const chats = () => server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as { messages: { role: string; images?: string[] }[] });
-    expect(chats()[0]!.messages.filter((message) => message.role === 'user').at(-1)!.images).toEqual([PNG.toString('base64')]);
+    const chats = () =>
+      server.requests.filter((request) => request.kind === 'chat').map((request) => request.body as { messages: { role: string; images?: string[] }[] });
+    expect(
+      chats()[0]!
+        .messages.filter((message) => message.role === 'user')
+        .at(-1)!.images,
+    ).toEqual([PNG.toString('base64')]);
 
     const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'beans-drop-'));
     const dropped = makePng(24, 12);
@@ -40,6 +45,10 @@ describe.skipIf(!hasTmux)('pictures in chat (tmux)', () => {
     const after = await session.waitForText('another gradient');
     expect(after).toContain('⎿ [image: ');
     expect(after).toContain('Screen Shot.png 24×12');
-    expect(chats()[1]!.messages.filter((message) => message.role === 'user').at(-1)!.images).toEqual([dropped.toString('base64')]);
+    expect(
+      chats()[1]!
+        .messages.filter((message) => message.role === 'user')
+        .at(-1)!.images,
+    ).toEqual([dropped.toString('base64')]);
   });
 });

@@ -8,7 +8,10 @@ import { makeTempRepo } from '../support/scratch.ts';
 
 afterEach(closeOpen);
 
-async function startBeans(turns: ScriptTurn[], options: { env?: Record<string, string>; files?: Record<string, string>; args?: string[]; userSettings?: object } = {}) {
+async function startBeans(
+  turns: ScriptTurn[],
+  options: { env?: Record<string, string>; files?: Record<string, string>; args?: string[]; userSettings?: object } = {},
+) {
   const server = await startScriptedOllama({ turns });
   const workspace = makeTempRepo({ 'README.md': '# demo\n', ...options.files });
   if (options.userSettings) {
@@ -65,7 +68,15 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
   test('finished tools say what they did with numbers; Ctrl+O shows the whole output and folds it again', async () => {
     const fifty = Array.from({ length: 50 }, (_, i) => `row ${i + 1}`).join('\n') + '\n';
     const { session } = await startBeans(
-      [{ toolCalls: [{ name: 'read_file', args: { path: 'fifty.txt' } }, { name: 'shell', args: { command: 'seq 201 240' } }] }, { text: 'all done' }],
+      [
+        {
+          toolCalls: [
+            { name: 'read_file', args: { path: 'fifty.txt' } },
+            { name: 'shell', args: { command: 'seq 201 240' } },
+          ],
+        },
+        { text: 'all done' },
+      ],
       { args: ['chat', '--yolo'], files: { 'fifty.txt': fifty } },
     );
     await session.submit('look');
@@ -106,7 +117,9 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     await session.waitForText('first done');
     await session.submit('/permissions');
     const listing = await session.waitForText('Forget a session approval?');
-    expect(listing).toMatch(new RegExp(`shell\\(git status\\)\\s+${path.join(workspace.home, '.config', 'beans-agent', 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(listing).toMatch(
+      new RegExp(`shell\\(git status\\)\\s+${path.join(workspace.home, '.config', 'beans-agent', 'settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
     expect(listing).toMatch(/^\s+write_file\s+this session$/m);
     session.press('Enter');
     await session.waitForText('Forgot 1 session approval');

@@ -64,7 +64,11 @@ describe.skipIf(!hasTmux)('the approval question (tmux)', () => {
   test('Ctrl+O prints the whole diff above the open question; a answers at once for the session', async () => {
     const content = Array.from({ length: 80 }, (_, index) => `row ${index + 1}`).join('\n');
     const { session, workspace } = await startBeans(
-      [{ toolCalls: [{ name: 'write_file', args: { path: 'big.txt', content: `${content}\n` } }] }, { toolCalls: [{ name: 'write_file', args: { path: 'small.txt', content: 'x\n' } }] }, { text: 'Both written.' }],
+      [
+        { toolCalls: [{ name: 'write_file', args: { path: 'big.txt', content: `${content}\n` } }] },
+        { toolCalls: [{ name: 'write_file', args: { path: 'small.txt', content: 'x\n' } }] },
+        { text: 'Both written.' },
+      ],
       undefined,
       { columns: 100, rows: 24 },
     );
@@ -134,7 +138,9 @@ describe.skipIf(!hasTmux)('the status line (tmux)', () => {
     const scripts = path.join(workspace.home, 'scripts');
     mkdirSync(scripts, { recursive: true });
     writeFileSync(path.join(scripts, 'status.cjs'), STATUS_SCRIPT);
-    const again = await restart(workspace, { statusLine: { type: 'command', command: `node ${path.join(scripts, 'status.cjs')}`, padding: 2 } }, [{ text: 'First answer.' }]);
+    const again = await restart(workspace, { statusLine: { type: 'command', command: `node ${path.join(scripts, 'status.cjs')}`, padding: 2 } }, [
+      { text: 'First answer.' },
+    ]);
     await again.session.waitFor((screen) => /^ {2}SL scripted:latest in repo run \d+ mode default$/m.test(screen), 'the status line');
     expect(again.session.screen()).not.toContain('second line never shown');
     // The default footer, below it, names the branch.
@@ -142,7 +148,10 @@ describe.skipIf(!hasTmux)('the status line (tmux)', () => {
     const runsBefore = Number(readFileSync(path.join(scripts, 'runs'), 'utf8'));
     await again.session.submit('hello');
     await again.session.waitForText('First answer.');
-    await again.session.waitFor((screen) => Number(/SL scripted:latest in repo run (\d+)/.exec(screen.split('\n').slice(-3).join('\n'))?.[1]) > runsBefore, 'a newer run after the message');
+    await again.session.waitFor(
+      (screen) => Number(/SL scripted:latest in repo run (\d+)/.exec(screen.split('\n').slice(-3).join('\n'))?.[1]) > runsBefore,
+      'a newer run after the message',
+    );
     again.session.press('BTab');
     await again.session.waitForText('mode auto-edit');
     const input = JSON.parse(readFileSync(path.join(scripts, 'last.json'), 'utf8')) as Record<string, any>;
@@ -174,7 +183,10 @@ describe.skipIf(!hasTmux)("a repository's status line waits for trust (tmux)", (
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const canary = path.join(workspace.home, 'repo-status-ran');
     mkdirSync(path.join(workspace.dir, '.beans'), { recursive: true });
-    writeFileSync(path.join(workspace.dir, '.beans', 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: `touch ${canary}; echo REPO-STATUS` } }));
+    writeFileSync(
+      path.join(workspace.dir, '.beans', 'settings.json'),
+      JSON.stringify({ statusLine: { type: 'command', command: `touch ${canary}; echo REPO-STATUS` } }),
+    );
     const server = await startScriptedOllama({ turns: [{ text: 'ok' }] });
     const env = { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' };
     const first = TmuxSession.start({ workspace, env });
@@ -199,7 +211,7 @@ describe.skipIf(!hasTmux)("a repository's status line waits for trust (tmux)", (
 });
 
 describe.skipIf(!hasTmux)('the resume picker (tmux)', () => {
-  test('`beans -r` with no id lists this workspace\'s sessions newest first; a typed word filters; Enter resumes it', async () => {
+  test("`beans -r` with no id lists this workspace's sessions newest first; a typed word filters; Enter resumes it", async () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const server = await startScriptedOllama({ turns: [{ text: 'Answer about parsers.' }] });
     const env = { ...workspace.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' };

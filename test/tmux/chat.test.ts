@@ -22,7 +22,9 @@ const chats = (server: ScriptedServer) => server.requests.filter((request) => re
 
 describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
   test('a streamed answer appears piece by piece, rendered as Markdown', async () => {
-    const { session } = await startBeans([{ text: ['## Findings\n', 'The **parser** ', 'drops the last token.\n', '- fix `lexer.ts`\n', 'That is all.'], chunkDelayMs: 400 }]);
+    const { session } = await startBeans([
+      { text: ['## Findings\n', 'The **parser** ', 'drops the last token.\n', '- fix `lexer.ts`\n', 'That is all.'], chunkDelayMs: 400 },
+    ]);
     await session.submit('what is wrong?');
     const partial = await session.waitForText('The parser');
     expect(partial).not.toContain('That is all.');
@@ -52,7 +54,10 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
     ]);
     await session.submit('write a greeting');
     // The diff follows the question as soon as the preview is ready.
-    const prompt = await session.waitFor((screen) => screen.includes('Allow write_file notes/hello.txt?') && /1 \+ Hello from beans/.test(screen), 'the question with its diff');
+    const prompt = await session.waitFor(
+      (screen) => screen.includes('Allow write_file notes/hello.txt?') && /1 \+ Hello from beans/.test(screen),
+      'the question with its diff',
+    );
     expect(prompt).toMatch(/1 \+ Hello from beans/);
     expect(existsSync(path.join(workspace.dir, 'notes/hello.txt'))).toBe(false);
     // A person reads the question and answers with one key, as in Claude Code.
@@ -72,7 +77,7 @@ describe.skipIf(!hasTmux)('beans chat in a real terminal (tmux)', () => {
     await session.submit('clean the build folder');
     // The user keeps typing ("that ...") while the question appears; the a and the Enter land in it.
     // Bounded by time, not keys: on a loaded machine each tmux call takes longer.
-    for (const until = Date.now() + 20_000; Date.now() < until && !session.visible().includes('Allow shell'); ) {
+    for (const until = Date.now() + 20_000; Date.now() < until && !session.visible().includes('Allow shell');) {
       session.type('th');
       await new Promise((resolve) => setTimeout(resolve, 40));
     }

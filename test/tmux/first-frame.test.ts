@@ -19,7 +19,10 @@ describe.skipIf(!hasTmux)('the chat draws its prompt before the session is built
     // The session is built with its hooks, plugins and MCP servers; this hook holds it until the test says go.
     const hold = `while [ ! -f '${go}' ]; do sleep 0.05; done; echo 'Session note: released'`;
     mkdirSync(path.join(workspace.home, '.config', 'beans-agent'), { recursive: true });
-    writeFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hold }] }] } }));
+    writeFileSync(
+      path.join(workspace.home, '.config', 'beans-agent', 'settings.json'),
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hold }] }] } }),
+    );
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' } });
     open.push({ session, server, workspace });
 
@@ -52,7 +55,10 @@ describe.skipIf(!hasTmux)('the chat draws its prompt before the session is built
     const go = path.join(workspace.home, 'go');
     const hold = `while [ ! -f '${go}' ]; do sleep 0.05; done`;
     mkdirSync(path.join(workspace.home, '.config', 'beans-agent'), { recursive: true });
-    writeFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hold }] }] } }));
+    writeFileSync(
+      path.join(workspace.home, '.config', 'beans-agent', 'settings.json'),
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: hold }] }] } }),
+    );
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' } });
     open.push({ session, server, workspace });
     await session.waitForText('Ask anything', 15_000);

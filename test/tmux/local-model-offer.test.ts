@@ -58,7 +58,11 @@ describe.skipIf(!hasTmux)('chat with nothing to answer (tmux)', () => {
     const { session, workspace, requests } = await start();
     await session.waitForText('? [y/N]', 20_000);
     session.type('y');
-    const screen = await session.waitFor((text) => /using the local model/.test(text) && text.includes('Ask anything'), 'the chat on the pulled model, its input drawn', 40_000);
+    const screen = await session.waitFor(
+      (text) => /using the local model/.test(text) && text.includes('Ask anything'),
+      'the chat on the pulled model, its input drawn',
+      40_000,
+    );
     expect(screen).toContain('Saved ');
     expect(screen).toContain(' · local · ');
     expect(screen).toContain('Ask anything');

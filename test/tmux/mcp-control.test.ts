@@ -14,14 +14,18 @@ const require = createRequire(import.meta.url);
 const everything = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
 
 describe.skipIf(!hasTmux)('/mcp in chat (tmux)', () => {
-  test('disable takes the server\'s tools out of the next request, enable and reconnect bring them back', { timeout: 60_000 }, async () => {
+  test("disable takes the server's tools out of the next request, enable and reconnect bring them back", { timeout: 60_000 }, async () => {
     const server = await startScriptedOllama({ turns: [{ text: 'first answer' }, { text: 'second answer' }, { text: 'third answer' }] });
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     workspace.write('servers.json', JSON.stringify({ mcpServers: { ev: { command: process.execPath, args: [everything, 'stdio'] } } }));
     // Declared, not deferred: the request's tool list shows what the session offers.
     mkdirSync(path.join(workspace.home, '.config', 'beans-agent'), { recursive: true });
     writeFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ tools: { defer: 'never' } }));
-    const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--mcp-config', 'servers.json'] });
+    const session = TmuxSession.start({
+      workspace,
+      env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' },
+      args: ['chat', '--mcp-config', 'servers.json'],
+    });
     open.push({ session, server, workspace });
     await session.waitForText('Ask anything', 20_000);
     await session.submit('one');

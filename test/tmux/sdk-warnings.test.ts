@@ -14,7 +14,10 @@ describe.skipIf(!hasTmux)('a provider SDK warning in the chat (tmux)', () => {
       turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }, { text: 'First answer.' }, { text: 'Second answer.' }],
     });
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
-    const session = TmuxSession.start({ workspace, env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', BEANS_PROVIDER: 'anthropic', BEANS_MODEL: DEPRECATED_MODEL } });
+    const session = TmuxSession.start({
+      workspace,
+      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', BEANS_PROVIDER: 'anthropic', BEANS_MODEL: DEPRECATED_MODEL },
+    });
     open.push({ session, server, workspace });
     await session.waitForText('Ask anything', 15_000);
     await session.submit('read the readme');

@@ -9,16 +9,19 @@ import { makeTempRepo } from '../support/scratch.ts';
 afterEach(closeOpen);
 
 const FINDER = '---\nname: finder\ndescription: Finds where things are defined.\ntools: Bash, Read\n---\nFINDER: find what you are asked.\n';
-const systemOf = (request: RecordedRequest) => (request.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'system')?.content ?? '';
+const systemOf = (request: RecordedRequest) =>
+  (request.body as { messages: { role: string; content: string }[] }).messages.find((m) => m.role === 'system')?.content ?? '';
 
 describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
-  test('a running task shows its child\'s turn and current tool under it, collapsed to one line when done', async () => {
+  test("a running task shows its child's turn and current tool under it, collapsed to one line when done", async () => {
     const server = await startScriptedOllama({
       turns: (request, n): ScriptTurn => {
         if (systemOf(request).startsWith('FINDER')) {
           return n === 0 ? { toolCalls: [{ name: 'shell', args: { command: 'sleep 2 && echo found' } }] } : { text: 'alpha is in a.ts' };
         }
-        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'find alpha', prompt: 'where is alpha?', subagent_type: 'finder' } }] } : { text: 'The finder says: a.ts.' };
+        return n === 0
+          ? { toolCalls: [{ name: 'task', args: { description: 'find alpha', prompt: 'where is alpha?', subagent_type: 'finder' } }] }
+          : { text: 'The finder says: a.ts.' };
       },
     });
     const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });
@@ -35,11 +38,13 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     expect(done).not.toContain('✓ shell');
   }, 40_000);
 
-  test('chat --continue shows a stored task with its child\'s summary under it', async () => {
+  test("chat --continue shows a stored task with its child's summary under it", async () => {
     const server = await startScriptedOllama({
       turns: (request, n): ScriptTurn => {
         if (systemOf(request).startsWith('FINDER')) return { text: 'alpha is in a.ts' };
-        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'find alpha', prompt: 'where is alpha?', subagent_type: 'finder' } }] } : { text: 'Found it in a.ts.' };
+        return n === 0
+          ? { toolCalls: [{ name: 'task', args: { description: 'find alpha', prompt: 'where is alpha?', subagent_type: 'finder' } }] }
+          : { text: 'Found it in a.ts.' };
       },
     });
     const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });
@@ -58,11 +63,14 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     expect(screen).toMatch(/✓ task finder: find alpha\n\s+└ finder · 1 turn · 0 tool calls/);
   }, 40_000);
 
-  test('a child\'s permission question is asked in chat, with its task marked as waiting', async () => {
+  test("a child's permission question is asked in chat, with its task marked as waiting", async () => {
     const server = await startScriptedOllama({
       turns: (request, n): ScriptTurn => {
-        if (systemOf(request).startsWith('FINDER')) return n === 0 ? { toolCalls: [{ name: 'shell', args: { command: 'echo from-the-child > child.txt' } }] } : { text: 'wrote it' };
-        return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'write child.txt', subagent_type: 'finder' } }] } : { text: 'The child is done.' };
+        if (systemOf(request).startsWith('FINDER'))
+          return n === 0 ? { toolCalls: [{ name: 'shell', args: { command: 'echo from-the-child > child.txt' } }] } : { text: 'wrote it' };
+        return n === 0
+          ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'write child.txt', subagent_type: 'finder' } }] }
+          : { text: 'The child is done.' };
       },
     });
     const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });

@@ -26,7 +26,14 @@ export class TmuxSession {
    * Starts `bin/beans <args>` in a detached pane of the given size. The shell keeps the pane open
    * after beans exits and prints `[beans exited with N]`, so tests can read the exit code.
    */
-  static start(options: { workspace: TempRepo; env: Record<string, string>; args?: string[]; columns?: number; rows?: number; program?: string[] }): TmuxSession {
+  static start(options: {
+    workspace: TempRepo;
+    env: Record<string, string>;
+    args?: string[];
+    columns?: number;
+    rows?: number;
+    program?: string[];
+  }): TmuxSession {
     const socket = `beans-test-${process.pid}-${++counter}`;
     const { workspace } = options;
     const env = {
@@ -47,7 +54,23 @@ export class TmuxSession {
       ...(options.args ?? ['chat']).map(quote),
       '; echo "[beans exited with $?]"; sleep 600',
     ].join(' ');
-    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'beans', '-x', String(options.columns ?? 120), '-y', String(options.rows ?? 40), '-c', workspace.dir, command]);
+    execFileSync('tmux', [
+      '-L',
+      socket,
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      'beans',
+      '-x',
+      String(options.columns ?? 120),
+      '-y',
+      String(options.rows ?? 40),
+      '-c',
+      workspace.dir,
+      command,
+    ]);
     return new TmuxSession(socket, 'beans');
   }
 

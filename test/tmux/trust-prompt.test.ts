@@ -50,7 +50,7 @@ describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
     expect(JSON.parse(readFileSync(trustFile(workspace), 'utf8')).folders[workspace.dir]).toBe('trusted');
   });
 
-  test("\"Don't trust\" is recorded, so the question is asked once", async () => {
+  test('"Don\'t trust" is recorded, so the question is asked once', async () => {
     const first = start('{"permissions":{"allow":["shell"]}}');
     await first.session.waitForText('Esc not now');
     await new Promise((resolve) => setTimeout(resolve, 400));
@@ -80,7 +80,10 @@ describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
   // Issue 43, items 1 and 2: servers a repository's plugins ship ask too, and a server added after
   // trust is asked about on its own.
   test('a folder that ships only a plugin MCP server asks; trusting records it; a server added later is asked about alone', async () => {
-    const workspace = makeTempRepo({ 'plugins/tools/commands/hi.md': 'hi\n', 'plugins/tools/.mcp.json': JSON.stringify({ mcpServers: { tools: { command: 'touch', args: ['/tmp/never-run'] } } }) });
+    const workspace = makeTempRepo({
+      'plugins/tools/commands/hi.md': 'hi\n',
+      'plugins/tools/.mcp.json': JSON.stringify({ mcpServers: { tools: { command: 'touch', args: ['/tmp/never-run'] } } }),
+    });
     const first = TmuxSession.start({ workspace, env: {}, program: [NODE, DRIVER], args: [] });
     open.push({ session: first, workspace });
     const screen = await first.waitForText('Esc not now');
@@ -91,7 +94,10 @@ describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
     const recorded = path.join(workspace.home, '.config', 'beans-agent', 'trusted-declarations.json');
     expect(JSON.parse(readFileSync(recorded, 'utf8')).folders[workspace.dir]).toHaveLength(1);
 
-    workspace.write('plugins/tools/.mcp.json', JSON.stringify({ mcpServers: { tools: { command: 'touch', args: ['/tmp/never-run'] }, later: { command: 'touch', args: ['/tmp/later'] } } }));
+    workspace.write(
+      'plugins/tools/.mcp.json',
+      JSON.stringify({ mcpServers: { tools: { command: 'touch', args: ['/tmp/never-run'] }, later: { command: 'touch', args: ['/tmp/later'] } } }),
+    );
     const second = TmuxSession.start({ workspace, env: {}, program: [NODE, DRIVER], args: [] });
     open.push({ session: second, workspace: makeTempRepo() });
     const asked = await second.waitForText('Esc not now');
@@ -104,4 +110,3 @@ describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
     expect(JSON.parse(readFileSync(recorded, 'utf8')).folders[workspace.dir]).toHaveLength(2);
   });
 });
-

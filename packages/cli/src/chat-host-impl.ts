@@ -1,5 +1,18 @@
 import path from 'node:path';
-import { PluginStore, describeHookSource, programEnvironment, sessionPrompts, storedPrompts, formatConfigSource, memoryFiles, saveNote, setConfigValue, userSettingsPath, walkFiles, type AgentSession } from '@beans/core';
+import {
+  PluginStore,
+  describeHookSource,
+  programEnvironment,
+  sessionPrompts,
+  storedPrompts,
+  formatConfigSource,
+  memoryFiles,
+  saveNote,
+  setConfigValue,
+  userSettingsPath,
+  walkFiles,
+  type AgentSession,
+} from '@beans/core';
 import { openInEditor } from './open-editor.js';
 import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from './chat-host.js';
 
@@ -20,7 +33,9 @@ export function createChatHost(app: AgentSession): ChatHost {
       .catch(() => undefined);
 
   const commands: SlashCommandInfo[] = [
-    ...app.catalog.commands().map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint, source: 'command' as const })),
+    ...app.catalog
+      .commands()
+      .map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint, source: 'command' as const })),
     ...app.catalog.skills().map((skill) => ({ name: skill.name, description: skill.description, source: 'skill' as const })),
   ];
 
@@ -76,24 +91,42 @@ export function createChatHost(app: AgentSession): ChatHost {
     pasteImage: async () => (await import('./clipboard-image.js')).pasteClipboardImage(),
     runTurn: (prompts, signal) => app.runTurn(prompts, signal),
     notify: (message) => void app.notify(message).catch(() => undefined),
-    listHooks: () => app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),
+    listHooks: () =>
+      app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),
     async listPlugins() {
       const store = new PluginStore(app.base.configDir);
       const installed = (await store.state().catch(() => undefined))?.plugins ?? {};
       return app.catalog.plugins.map((plugin) => {
         // Installed from a marketplace only when it is the copy in the user's plugin folder.
         const install = plugin.root === path.join(store.pluginsDir, plugin.name) ? installed[plugin.name] : undefined;
-        const counts = [[plugin.agents.length, 'agent'], [plugin.skills.length, 'skill'], [plugin.commands.length, 'command']] as const;
+        const counts = [
+          [plugin.agents.length, 'agent'],
+          [plugin.skills.length, 'skill'],
+          [plugin.commands.length, 'command'],
+        ] as const;
         return {
           name: plugin.name,
           ...(plugin.version ? { version: plugin.version } : {}),
           from: install ? `${install.marketplace}: ${install.source}` : plugin.root,
-          contents: counts.filter(([count]) => count > 0).map(([count, noun]) => `${count} ${noun}${count === 1 ? '' : 's'}`).join(', ') || 'hooks or servers only',
+          contents:
+            counts
+              .filter(([count]) => count > 0)
+              .map(([count, noun]) => `${count} ${noun}${count === 1 ? '' : 's'}`)
+              .join(', ') || 'hooks or servers only',
         };
       });
     },
     listLspServers: () => app.lspServers(),
-    listMcpServers: () => app.mcpServers().map((server) => ({ name: server.name, status: server.status, tools: server.tools, ...(server.error ? { error: server.error } : {}), ...(server.deferred ? { deferred: server.deferred } : {}) })),
+    listMcpServers: () =>
+      app
+        .mcpServers()
+        .map((server) => ({
+          name: server.name,
+          status: server.status,
+          tools: server.tools,
+          ...(server.error ? { error: server.error } : {}),
+          ...(server.deferred ? { deferred: server.deferred } : {}),
+        })),
     toggleMcpServer: (name, enabled) => app.toggleMcpServer(name, enabled),
     reconnectMcpServer: (name) => app.reconnectMcpServer(name),
     describeProfile: () => app.describeProfile(),
@@ -132,7 +165,10 @@ export function createChatHost(app: AgentSession): ChatHost {
     async completePath(prefix) {
       if (!files || Date.now() - files.at > FILE_LIST_MAX_AGE_MS) {
         const root = app.workspace.root;
-        files = { at: Date.now(), list: walkFiles(root, { absolute: root, relative: '.' }, '**/*', { stats: false }).then((walk) => walk.files.map((file) => file.path)) };
+        files = {
+          at: Date.now(),
+          list: walkFiles(root, { absolute: root, relative: '.' }, '**/*', { stats: false }).then((walk) => walk.files.map((file) => file.path)),
+        };
       }
       const lower = prefix.toLowerCase();
       return (await files.list).filter((file) => file.toLowerCase().startsWith(lower)).slice(0, 50);

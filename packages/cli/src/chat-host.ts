@@ -1,4 +1,18 @@
-import type { AgentMessage, AskUser, BackgroundTasks, ChatSession, SessionCheckpoints, MemoryFileInfo, ModelInfo, NoteTarget, PermissionMode, PermissionRulesInfo, ToolResult, TurnOutcome, UserMessage } from '@beans/core';
+import type {
+  AgentMessage,
+  AskUser,
+  BackgroundTasks,
+  ChatSession,
+  SessionCheckpoints,
+  MemoryFileInfo,
+  ModelInfo,
+  NoteTarget,
+  PermissionMode,
+  PermissionRulesInfo,
+  ToolResult,
+  TurnOutcome,
+  UserMessage,
+} from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
 export interface SlashCommandInfo {

@@ -27,7 +27,22 @@ export async function runCli(argv: string[]): Promise<number> {
  * name, so they are declared only then, or when help is asked for: a `beans -p` start skips making
  * ~35 commands and their options (~2 ms).
  */
-export const COMMAND_NAMES = ['chat', 'plugins', 'models', 'checkpoints', 'rewind', 'sessions', 'hooks', 'lsp', 'mcp', 'acp', 'workflow', 'config', 'trust', 'untrust'];
+export const COMMAND_NAMES = [
+  'chat',
+  'plugins',
+  'models',
+  'checkpoints',
+  'rewind',
+  'sessions',
+  'hooks',
+  'lsp',
+  'mcp',
+  'acp',
+  'workflow',
+  'config',
+  'trust',
+  'untrust',
+];
 const HELP_WORDS = ['help', '-h', '--help'];
 
 export function buildProgram(setExit: (code: number) => void, argv?: readonly string[]): Command {
@@ -41,12 +56,25 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
   program
     .option('-p, --prompt <text>', 'one-shot: run the agent to completion, print the answer, exit (piped stdin is prepended)')
     .addOption(new Option('-o, --output-format <format>', 'one-shot output').choices(['text', 'json', 'stream-json']).default('text'))
-    .option('--provider <name>', 'LLM provider: gemini, anthropic, openai, ollama, or an endpoint of the "providers" setting (default: the first with a key set, else ollama)')
+    .option(
+      '--provider <name>',
+      'LLM provider: gemini, anthropic, openai, ollama, or an endpoint of the "providers" setting (default: the first with a key set, else ollama)',
+    )
     .option('-m, --model <name>', 'model name')
     .option('--agent-profile <file-or-agent>', 'profile: a Markdown file, or a plugin agent (agent or plugin:agent)')
     .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')
     .option('--yolo', 'approve every tool call')
-    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(['default', 'auto-edit', 'yolo', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']))
+    .addOption(
+      new Option('--permission-mode <mode>', 'permission mode').choices([
+        'default',
+        'auto-edit',
+        'yolo',
+        'plan',
+        'acceptEdits',
+        'bypassPermissions',
+        'dontAsk',
+      ]),
+    )
     // Repeatable: a second --disallowed-tools adds rules; it must never silently drop the first.
     .option('--allowed-tools <rules>', 'tools that run without asking, e.g. "write_file,shell(git *)" (repeatable)', collect)
     .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)" (repeatable)', collect)
@@ -63,23 +91,43 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('-c, --continue', 'continue the newest session of this workspace')
     .option('-r, --resume [id]', 'resume a session by id (a unique prefix is enough); in chat without an id, pick one from a list')
     .option('--plugin-dir <dir>', 'an extra plugin root (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--mcp-config <file-or-json>', 'MCP servers from a file or JSON text with {"mcpServers": ...} (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .option(
+      '--mcp-config <file-or-json>',
+      'MCP servers from a file or JSON text with {"mcpServers": ...} (repeatable)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
     .option('--debug', 'show stack traces and debug details')
     // The Claude Agent SDK passes --verbose; stream-json is always complete, so it changes nothing.
     .option('--verbose', 'accepted for compatibility: stream-json output is always verbose')
-    .option('--json-schema <schema>', 'the final answer must be JSON valid against this JSON Schema (JSON text or a file); json and stream-json results carry it as structured_output')
-    .addOption(new Option('--tool-names <vocabulary>', "json and stream-json: Beans' tool names, or Claude Code's (Write with file_path); the SDK protocol always uses claude").choices(['beans', 'claude']).default('beans'))
+    .option(
+      '--json-schema <schema>',
+      'the final answer must be JSON valid against this JSON Schema (JSON text or a file); json and stream-json results carry it as structured_output',
+    )
+    .addOption(
+      new Option(
+        '--tool-names <vocabulary>',
+        "json and stream-json: Beans' tool names, or Claude Code's (Write with file_path); the SDK protocol always uses claude",
+      )
+        .choices(['beans', 'claude'])
+        .default('beans'),
+    )
     .option('--include-partial-messages', 'with -o stream-json: also print raw stream events as text and tool input arrive')
-    .addOption(new Option('--input-format <format>', 'one-shot input: text, or stream-json (the Claude Agent SDK protocol)').choices(['text', 'stream-json']).default('text'))
-    .addOption(new Option('--permission-prompt-tool <tool>', 'who answers permission questions in stream-json input: stdio (the SDK program)').choices(['stdio']))
+    .addOption(
+      new Option('--input-format <format>', 'one-shot input: text, or stream-json (the Claude Agent SDK protocol)')
+        .choices(['text', 'stream-json'])
+        .default('text'),
+    )
+    .addOption(
+      new Option('--permission-prompt-tool <tool>', 'who answers permission questions in stream-json input: stdio (the SDK program)').choices(['stdio']),
+    )
     .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
     .option('--session-id <id>', 'the id of a new session')
     .option('--no-session-persistence', 'keep no session file')
     .option('--agents <json>', 'subagents for the task tool, as JSON: {"name": {"description", "prompt", "tools"?, "model"?}}')
-    .option('--trust', "trust this folder for this run: apply its own looser permissions, hooks and MCP servers")
+    .option('--trust', 'trust this folder for this run: apply its own looser permissions, hooks and MCP servers')
     .option('--sandbox', 'run shell commands in an OS sandbox: writes only in the workspace and temp, no network but allowed hosts')
-    .option('--keep-tasks', "one-shot: leave the model's background commands running at exit (by default they are stopped)")
+    .option('--keep-tasks', "one-shot: leave the model's background commands running at exit (by default they are stopped)");
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();
@@ -91,7 +139,10 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
 }
 
 function declareCommands(program: Command, run: (forceChat: boolean) => Promise<void>, setExit: (code: number) => void): void {
-  program.command('chat').description('open an interactive session (the default)').action(() => run(true));
+  program
+    .command('chat')
+    .description('open an interactive session (the default)')
+    .action(() => run(true));
 
   type Listing = (options: CliOptions, local: { json?: boolean }) => Promise<number>;
   // `beans <noun> list [--json]`; each listing's module loads only when it runs.
@@ -103,29 +154,74 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
       .description(description)
       .option('--json', 'print JSON')
       .action(async (local: { json?: boolean }) => setExit(await (await load())(program.opts<CliOptions>(), local)));
-  const plugins = listing('plugins', 'inspect and install plugins', 'every plugin with its agents, skills and commands, and every load problem', async () => (await import('./commands/plugins-list.js')).pluginsList).parent!;
+  const plugins = listing(
+    'plugins',
+    'inspect and install plugins',
+    'every plugin with its agents, skills and commands, and every load problem',
+    async () => (await import('./commands/plugins-list.js')).pluginsList,
+  ).parent!;
   type Marketplace = typeof import('./commands/plugins-marketplace.js');
   const pluginAction =
     <A extends unknown[]>(pick: (module: Marketplace) => (options: CliOptions, ...args: A) => Promise<number>) =>
     async (...args: A) =>
       setExit(await pick(await import('./commands/plugins-marketplace.js'))(program.opts<CliOptions>(), ...args));
   const marketplace = plugins.command('marketplace').description('plugin marketplaces in the Claude Code format');
-  marketplace.command('add <source>').description('add a marketplace: a folder, a git URL or owner/repo').action(pluginAction((m) => m.marketplaceAdd));
-  marketplace.command('list').description('added marketplaces and their plugins').option('--json', 'print JSON').action(pluginAction((m) => m.marketplaceList));
-  marketplace.command('update [name]').description('pull the newest version of git marketplaces').action(pluginAction((m) => m.marketplaceUpdate));
-  marketplace.command('remove <name>').description('forget a marketplace').action(pluginAction((m) => m.marketplaceRemove));
-  plugins.command('install <plugin>').description('install plugin[@marketplace] into the user plugin folder').action(pluginAction((m) => m.pluginInstall));
-  plugins.command('uninstall <plugin>').description('remove an installed plugin').action(pluginAction((m) => m.pluginUninstall));
-  plugins.command('update <plugin>').description('re-install a plugin from its marketplace').action(pluginAction((m) => m.pluginUpdate));
-  plugins.command('enable <plugin>').description('load an installed plugin again').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, true)));
-  plugins.command('disable <plugin>').description('keep an installed plugin but do not load it').action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, false)));
-  listing('models', 'inspect and download models', "models the provider offers, and the local models pulled", async () => (await import('./commands/models-list.js')).modelsList)
+  marketplace
+    .command('add <source>')
+    .description('add a marketplace: a folder, a git URL or owner/repo')
+    .action(pluginAction((m) => m.marketplaceAdd));
+  marketplace
+    .command('list')
+    .description('added marketplaces and their plugins')
+    .option('--json', 'print JSON')
+    .action(pluginAction((m) => m.marketplaceList));
+  marketplace
+    .command('update [name]')
+    .description('pull the newest version of git marketplaces')
+    .action(pluginAction((m) => m.marketplaceUpdate));
+  marketplace
+    .command('remove <name>')
+    .description('forget a marketplace')
+    .action(pluginAction((m) => m.marketplaceRemove));
+  plugins
+    .command('install <plugin>')
+    .description('install plugin[@marketplace] into the user plugin folder')
+    .action(pluginAction((m) => m.pluginInstall));
+  plugins
+    .command('uninstall <plugin>')
+    .description('remove an installed plugin')
+    .action(pluginAction((m) => m.pluginUninstall));
+  plugins
+    .command('update <plugin>')
+    .description('re-install a plugin from its marketplace')
+    .action(pluginAction((m) => m.pluginUpdate));
+  plugins
+    .command('enable <plugin>')
+    .description('load an installed plugin again')
+    .action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, true)));
+  plugins
+    .command('disable <plugin>')
+    .description('keep an installed plugin but do not load it')
+    .action(pluginAction((m) => (options: CliOptions, name: string) => m.pluginSetEnabled(options, name, false)));
+  listing(
+    'models',
+    'inspect and download models',
+    'models the provider offers, and the local models pulled',
+    async () => (await import('./commands/models-list.js')).modelsList,
+  )
     .parent!.command('pull [uri]')
     .description('download a GGUF model for --provider local (default: Qwen3 1.7B): hf:<user>/<repo>:<quant>, hf:<user>/<repo>/<file>.gguf or an https URL')
     .option('--sha256 <sha256>', 'the SHA-256 the file must have')
     .option('--force', 'download again, even over a finished or partial file')
-    .action(async (uri: string | undefined, local: { sha256?: string; force?: boolean }) => setExit(await (await import('./commands/models-pull.js')).modelsPull(uri, local)));
-  listing('checkpoints', 'file checkpoints of a session (-r ID, else the newest)', "the session's user messages and rewinds, with the files each changed", async () => (await import('./commands/checkpoints.js')).checkpointsList);
+    .action(async (uri: string | undefined, local: { sha256?: string; force?: boolean }) =>
+      setExit(await (await import('./commands/models-pull.js')).modelsPull(uri, local)),
+    );
+  listing(
+    'checkpoints',
+    'file checkpoints of a session (-r ID, else the newest)',
+    "the session's user messages and rewinds, with the files each changed",
+    async () => (await import('./commands/checkpoints.js')).checkpointsList,
+  );
   program
     .command('rewind <user-message-uuid>')
     .description('put the code and the conversation back as they were at a user message of a session (-r ID, else the newest)')
@@ -138,9 +234,19 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
       const { rewindCommand } = await import('./commands/checkpoints.js');
       setExit(await rewindCommand(program.opts<CliOptions>(), messageId, local));
     });
-  listing('sessions', 'inspect saved sessions', 'sessions of this workspace, newest first', async () => (await import('./commands/sessions-list.js')).sessionsList);
+  listing(
+    'sessions',
+    'inspect saved sessions',
+    'sessions of this workspace, newest first',
+    async () => (await import('./commands/sessions-list.js')).sessionsList,
+  );
   listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
-  listing('lsp', 'inspect language servers', 'language servers from plugins (lspServers, .lsp.json) and the lsp.servers setting', async () => (await import('./commands/lsp-list.js')).lspList);
+  listing(
+    'lsp',
+    'inspect language servers',
+    'language servers from plugins (lspServers, .lsp.json) and the lsp.servers setting',
+    async () => (await import('./commands/lsp-list.js')).lspList,
+  );
 
   const mcp = program.command('mcp').description('MCP servers: list, add, remove');
   mcp
@@ -152,8 +258,15 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     .command('add <name> <command-or-url> [args...]')
     .description("add a server to the project's .mcp.json, or the scope's settings (put -- before a command's own options)")
     .addOption(new Option('-t, --transport <transport>', 'how to reach it').choices(['stdio', 'http', 'sse']).default('stdio'))
-    .addOption(new Option('-s, --scope <scope>', 'project: .mcp.json; local: .beans/settings.local.json; user: your settings').choices(['project', 'local', 'user']).default('project'))
-    .option('-e, --env <KEY=VALUE>', 'an environment variable for a stdio server (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
+    .addOption(
+      new Option('-s, --scope <scope>', 'project: .mcp.json; local: .beans/settings.local.json; user: your settings')
+        .choices(['project', 'local', 'user'])
+        .default('project'),
+    )
+    .option('-e, --env <KEY=VALUE>', 'an environment variable for a stdio server (repeatable)', (value: string, previous: string[] = []) => [
+      ...previous,
+      value,
+    ])
     .option('-H, --header <header>', 'an HTTP header "Name: value" (repeatable)', (value: string, previous: string[] = []) => [...previous, value])
     .action(async (name: string, target: string, args: string[], local: import('./commands/mcp.js').McpAddOptions) =>
       setExit(await (await import('./commands/mcp.js')).mcpAdd(program.opts<CliOptions>(), name, target, args, local)),
@@ -162,7 +275,9 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     .command('remove <name>')
     .description('remove a server from .mcp.json or the settings that hold it')
     .addOption(new Option('-s, --scope <scope>', 'only this scope').choices(['project', 'local', 'user']))
-    .action(async (name: string, local: { scope?: import('./commands/mcp.js').McpScope }) => setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name, local)));
+    .action(async (name: string, local: { scope?: import('./commands/mcp.js').McpScope }) =>
+      setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name, local)),
+    );
 
   // `beans acp`: an Agent Client Protocol agent on stdio for editors; its code loads only here.
   program
@@ -177,7 +292,8 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     async (...args: A) =>
       setExit(await pick(await import('./commands/workflow.js'))(program.opts<CliOptions>(), ...args));
   const workflow = program.command('workflow').description('declarative multi-agent workflows (WORKFLOW.md) with progress and checkpoints');
-  const backendOption = () => new Option('--backend <backend>', 'where runs live: local (.beans/runs) or dbos (PostgreSQL, workers)').choices(['local', 'dbos']);
+  const backendOption = () =>
+    new Option('--backend <backend>', 'where runs live: local (.beans/runs) or dbos (PostgreSQL, workers)').choices(['local', 'dbos']);
   workflow
     .command('run <file-or-name>')
     .description('run a workflow file, or one listed by `beans workflow list`')
@@ -186,20 +302,37 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     .option('--no-work', 'dbos: do not run agent calls in this process (workers do)')
     .addOption(backendOption())
     .action(workflowAction((m) => m.workflowRun));
-  workflow.command('list').description("workflows: WORKFLOW.md at the repository root, .beans/workflows/ and plugins' workflows/ folders").option('--json', 'print JSON').action(workflowAction((m) => m.workflowList));
-  workflow.command('runs').description('past runs and their status (dbos: which worker ran each call)').option('--json', 'print JSON').addOption(backendOption()).action(workflowAction((m) => m.workflowRuns));
+  workflow
+    .command('list')
+    .description("workflows: WORKFLOW.md at the repository root, .beans/workflows/ and plugins' workflows/ folders")
+    .option('--json', 'print JSON')
+    .action(workflowAction((m) => m.workflowList));
+  workflow
+    .command('runs')
+    .description('past runs and their status (dbos: which worker ran each call)')
+    .option('--json', 'print JSON')
+    .addOption(backendOption())
+    .action(workflowAction((m) => m.workflowRuns));
   workflow
     .command('resume <run-id>')
     .description('continue a stopped run from its last checkpoint')
     .option('--no-work', 'dbos: do not run agent calls in this process (workers do)')
     .addOption(backendOption())
     .action(workflowAction((m) => m.workflowResume));
-  workflow.command('wait <run-id>').description('follow a run to its end (dbos: started on any machine)').addOption(backendOption()).action(workflowAction((m) => m.workflowWait));
-  workflow.command('cancel <run-id>').description('stop a run wherever it runs; it stays resumable').addOption(backendOption()).action(workflowAction((m) => m.workflowCancel));
+  workflow
+    .command('wait <run-id>')
+    .description('follow a run to its end (dbos: started on any machine)')
+    .addOption(backendOption())
+    .action(workflowAction((m) => m.workflowWait));
+  workflow
+    .command('cancel <run-id>')
+    .description('stop a run wherever it runs; it stays resumable')
+    .addOption(backendOption())
+    .action(workflowAction((m) => m.workflowCancel));
   workflow
     .command('worker')
     .description('dbos: serve workflow runs and agent calls from the database until SIGTERM')
-    .option('--id <name>', 'this worker\'s id; started again under the same id it recovers its calls in flight')
+    .option('--id <name>', "this worker's id; started again under the same id it recovers its calls in flight")
     .option('--concurrency <n>', 'calls this worker runs at once (workflows.workerConcurrency)')
     .addOption(backendOption())
     .action(workflowAction((m) => m.workflowWorker));
@@ -223,8 +356,8 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
 
   // `beans trust [DIR]`, `beans untrust [DIR]`: the user's list of trusted folders.
   for (const [name, decision, about] of [
-    ['trust', 'trusted', "trust a folder (default: this workspace): its own looser permissions, hooks and MCP servers apply"],
-    ['untrust', 'untrusted', "stop trusting a folder (default: this workspace): its own looser settings are ignored"],
+    ['trust', 'trusted', 'trust a folder (default: this workspace): its own looser permissions, hooks and MCP servers apply'],
+    ['untrust', 'untrusted', 'stop trusting a folder (default: this workspace): its own looser settings are ignored'],
   ] as const) {
     program
       .command(`${name} [dir]`)
@@ -234,11 +367,13 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
         setExit(await trustCommand(decision, dir));
       });
   }
-
 }
 
 function settingSources(value: string): string[] {
-  const sources = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const sources = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const wrong = sources.filter((source) => !['user', 'project', 'local'].includes(source));
   if (wrong.length > 0) throw new InvalidArgumentError(`unknown source ${wrong.join(', ')}; use user, project and local.`);
   return sources;

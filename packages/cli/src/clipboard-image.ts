@@ -43,9 +43,13 @@ function fromOsascript(output: Buffer): Buffer {
  * Ctrl+V: the picture on the clipboard saved as a PNG file in Beans' own temporary folder, whose path
  * the prompt then names (and attaches, as a pasted path does); or why there is none.
  */
-export async function pasteClipboardImage(env: NodeJS.ProcessEnv = process.env, folder = path.join(tmpdir(), 'beans-clipboard')): Promise<{ path: string } | { error: string }> {
+export async function pasteClipboardImage(
+  env: NodeJS.ProcessEnv = process.env,
+  folder = path.join(tmpdir(), 'beans-clipboard'),
+): Promise<{ path: string } | { error: string }> {
   const candidates = readers(env);
-  if (candidates.length === 0) return { error: 'No clipboard to read a picture from here (no DISPLAY or WAYLAND_DISPLAY); paste or drop the picture file\'s path instead.' };
+  if (candidates.length === 0)
+    return { error: "No clipboard to read a picture from here (no DISPLAY or WAYLAND_DISPLAY); paste or drop the picture file's path instead." };
   let missing = 0;
   for (const reader of candidates) {
     const output = await run(reader, env);
@@ -60,6 +64,9 @@ export async function pasteClipboardImage(env: NodeJS.ProcessEnv = process.env, 
     await writeFile(file, bytes, { mode: 0o600 });
     return { path: file };
   }
-  if (missing === candidates.length) return { error: `Reading a picture from the clipboard needs ${candidates.map((reader) => reader.command).join(' or ')}; install it, or paste the picture file's path instead.` };
+  if (missing === candidates.length)
+    return {
+      error: `Reading a picture from the clipboard needs ${candidates.map((reader) => reader.command).join(' or ')}; install it, or paste the picture file's path instead.`,
+    };
   return { error: 'There is no picture on the clipboard.' };
 }

@@ -43,7 +43,10 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   await app.end('prompt_input_exit');
   // Chat never leaves the model's background commands behind: it says so, then stops them.
   const running = app.backgroundTasks.list().filter((task) => task.state === 'running');
-  if (running.length > 0) process.stderr.write(`beans: stopping ${running.length} background task${running.length === 1 ? '' : 's'}: ${running.map((task) => `${task.id} (${task.command})`).join(', ')}\n`);
+  if (running.length > 0)
+    process.stderr.write(
+      `beans: stopping ${running.length} background task${running.length === 1 ? '' : 's'}: ${running.map((task) => `${task.id} (${task.command})`).join(', ')}\n`,
+    );
   await app.close();
   return code;
 }
@@ -56,24 +59,36 @@ export async function runInteractive(options: CliOptions): Promise<number> {
 async function firstFrame(options: CliOptions, noColor: boolean): Promise<FirstFrame | undefined> {
   if (options.resume === true || !process.stdin.isTTY) return undefined;
   const workspace = resolveWorkspace();
-  const config = await loadConfig({ workspaceRoot: workspace.root, cwd: workspace.cwd, env: process.env, flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust }).catch(() => undefined);
+  const config = await loadConfig({
+    workspaceRoot: workspace.root,
+    cwd: workspace.cwd,
+    env: process.env,
+    flags: configFlags(options),
+    settingSources: options.settingSources,
+    trusted: options.trust,
+  }).catch(() => undefined);
   if (!config) return undefined;
   const { values } = config;
-  const frame: FirstFrame | undefined = drawFirstFrame(process.stdout, process.stdin, {
-    width: Math.max(20, process.stdout.columns || 80),
-    rows: Math.max(6, process.stdout.rows || 24),
-    theme: values.ui.theme ?? 'dark',
-    noColor,
-    mode: values.permissions.mode,
-    ...(values.model ? { model: values.model } : {}),
-    branch: gitBranch(workspace.root),
-    vim: values.editorMode === 'vim',
-  }, () => {
-    // Ctrl+C twice before the chat reads keys: exit 130, as the terminal's interrupt did before raw
-    // mode, but through process.exit, whose 'exit' handlers stop what Beans started (a SessionStart
-    // hook still holding the start); death by the signal would leave it running.
-    frame?.clear();
-    process.exit(130);
-  });
+  const frame: FirstFrame | undefined = drawFirstFrame(
+    process.stdout,
+    process.stdin,
+    {
+      width: Math.max(20, process.stdout.columns || 80),
+      rows: Math.max(6, process.stdout.rows || 24),
+      theme: values.ui.theme ?? 'dark',
+      noColor,
+      mode: values.permissions.mode,
+      ...(values.model ? { model: values.model } : {}),
+      branch: gitBranch(workspace.root),
+      vim: values.editorMode === 'vim',
+    },
+    () => {
+      // Ctrl+C twice before the chat reads keys: exit 130, as the terminal's interrupt did before raw
+      // mode, but through process.exit, whose 'exit' handlers stop what Beans started (a SessionStart
+      // hook still holding the start); death by the signal would leave it running.
+      frame?.clear();
+      process.exit(130);
+    },
+  );
   return frame;
 }

@@ -16,7 +16,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   // The bundle's CommonJS chunks keep a cache made after they ran (bundle-cache.ts); their import()
   // of anything but another chunk comes here, to resolve from this folder like an ES module would.
   // Without a home folder to keep it in, the chunks compile as Node does.
-  if (cacheFolder && !process.env.NODE_DISABLE_COMPILE_CACHE) (await import('./bundle-cache.js')).cacheBundleChunks(import.meta.dirname, `${cacheFolder}/chunks`);
+  if (cacheFolder && !process.env.NODE_DISABLE_COMPILE_CACHE)
+    (await import('./bundle-cache.js')).cacheBundleChunks(import.meta.dirname, `${cacheFolder}/chunks`);
   (globalThis as Record<symbol, unknown>)[Symbol.for('beans.import')] = (specifier: string) => import(specifier);
   const { guardStderrMessages } = await import('./output/terminal-safe.js');
   // A reader that stops early (`beans -p ... | head -1`) is not an error: end quietly.

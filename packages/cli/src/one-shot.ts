@@ -27,7 +27,13 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     prepared.messages[prepared.messages.length - 1] = attached.message;
   }
 
-  const mapper = new SdkMessageMapper({ sessionId: session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(agent.providerId, model), toolNames: options.toolNames, workspaceRoot: agent.workspace.root });
+  const mapper = new SdkMessageMapper({
+    sessionId: session.id,
+    includePartialMessages: options.includePartialMessages,
+    modelLimits: (model) => modelLimits(agent.providerId, model),
+    toolNames: options.toolNames,
+    workspaceRoot: agent.workspace.root,
+  });
   if (format === 'stream-json') {
     writeLine(JSON.stringify(mapper.init(agent.initInfo())));
     session.subscribe((event) => {
@@ -79,11 +85,16 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     process.stderr.write(`beans: ${message}\n`);
     return 1;
   }
-  const code = stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : unstructured && result.stopReason === 'completed' ? 1 : exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
+  const code = stoppedBy
+    ? SIGNAL_EXIT_CODES[stoppedBy]
+    : unstructured && result.stopReason === 'completed'
+      ? 1
+      : exitCodeForRun(result, result.failure ? exitCodeForFailure(result.failure) : 1);
 
   if (format === 'text') {
     if (result.stopReason === 'completed') writeLine(forTerminal(answered.finalText));
-    if (error && code !== 0) process.stderr.write(`beans: ${error}
+    if (error && code !== 0)
+      process.stderr.write(`beans: ${error}
 `);
   } else {
     writeLine(JSON.stringify(mapper.result({ result: answered, durationMs: Date.now() - started, error, structured: turn.structured })));

@@ -6,7 +6,10 @@ import path from 'node:path';
  * Runs the user's editor ($VISUAL, $EDITOR, else vi) on `file` and waits for it. The command runs
  * through sh like git's, so `EDITOR="code --wait"` works. The caller hands it the terminal.
  */
-export function runEditor(file: string, env: NodeJS.ProcessEnv): { ok: true } | { error: string; /** It ran and failed (the file may be half-edited). */ exited?: boolean } {
+export function runEditor(
+  file: string,
+  env: NodeJS.ProcessEnv,
+): { ok: true } | { error: string; /** It ran and failed (the file may be half-edited). */ exited?: boolean } {
   const editor = env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
   const run = spawnSync('/bin/sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit', env });
   if (run.error) return { error: `Could not start the editor (${run.error.message}). Set $EDITOR to your editor's command.` };

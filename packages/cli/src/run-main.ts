@@ -19,7 +19,8 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
     // the file descriptor: process.stdin would set up a stream (~2 ms) that a `-p` run may never read.
     const stdinIsTerminal = isatty(0);
     if (options.prompt !== undefined || !stdinIsTerminal) {
-      if (options.resume === true) throw new UsageError('-r/--resume needs a session id here (beans sessions list shows them); in the chat, -r alone opens a list to pick from.');
+      if (options.resume === true)
+        throw new UsageError('-r/--resume needs a session id here (beans sessions list shows them); in the chat, -r alone opens a list to pick from.');
       const piped = stdinIsTerminal ? '' : await readStdin(options.prompt !== undefined, () => stdinLimit(options));
       const prompt = joinPrompt(options.prompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
@@ -59,7 +60,13 @@ const DEFAULT_STDIN_LIMIT = CONFIG_DEFAULTS['input.maxStdinBytes'] as number;
 function stdinLimit(options: CliOptions): Promise<number> {
   return (async () => {
     const workspace = resolveWorkspace();
-    const loaded = await loadConfig({ workspaceRoot: workspace.root, cwd: workspace.cwd, env: process.env, flags: configFlags(options), settingSources: options.settingSources });
+    const loaded = await loadConfig({
+      workspaceRoot: workspace.root,
+      cwd: workspace.cwd,
+      env: process.env,
+      flags: configFlags(options),
+      settingSources: options.settingSources,
+    });
     return loaded.values.input?.maxStdinBytes ?? DEFAULT_STDIN_LIMIT;
   })().catch(() => DEFAULT_STDIN_LIMIT);
 }

@@ -45,4 +45,3 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>, opti
     await release().catch(() => undefined);
   }
 }
-

@@ -17,7 +17,14 @@ export { withFileLock, type FileLockOptions } from './file-lock.js';
 export * from './protocol/index.js';
 export * from './claude/index.js';
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';
-export { createShellSandbox, sandboxReadDenials, SandboxUnavailableError, type ShellSandbox, type ShellSandboxOptions, type SandboxedCommand } from './sandbox/index.js';
+export {
+  createShellSandbox,
+  sandboxReadDenials,
+  SandboxUnavailableError,
+  type ShellSandbox,
+  type ShellSandboxOptions,
+  type SandboxedCommand,
+} from './sandbox/index.js';
 export * from './hooks/index.js';
 export * from './guardrails/index.js';
 export * from './memory/index.js';

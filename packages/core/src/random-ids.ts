@@ -19,7 +19,7 @@ function randomBytes(size: number): Buffer {
     try {
       const fd = openSync('/dev/urandom', 'r');
       try {
-        for (let filled = 0; filled < size; ) {
+        for (let filled = 0; filled < size;) {
           const read = readSync(fd, bytes, filled, size - filled, null);
           if (read === 0) throw new Error('/dev/urandom ended');
           filled += read;

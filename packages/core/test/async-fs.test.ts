@@ -46,7 +46,10 @@ describe('async-fs: node:fs/promises without loading it at start', () => {
       ['readlink', (fs) => fs.readlink(path.join(dir, 'link'))],
       ['readlink a file', (fs) => fs.readlink(file)],
       ['readdir', (fs) => fs.readdir(dir).then((names) => names.sort())],
-      ['readdir types', (fs) => fs.readdir(dir, { withFileTypes: true }).then((entries) => entries.map((e) => [e.name, e.isDirectory(), e.isSymbolicLink()]).sort())],
+      [
+        'readdir types',
+        (fs) => fs.readdir(dir, { withFileTypes: true }).then((entries) => entries.map((e) => [e.name, e.isDirectory(), e.isSymbolicLink()]).sort()),
+      ],
       ['readdir recursive', (fs) => fs.readdir(dir, { recursive: true }).then((names) => names.sort())],
       ['readdir missing', (fs) => fs.readdir(path.join(dir, 'missing'))],
     ];

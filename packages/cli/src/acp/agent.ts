@@ -34,7 +34,11 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
     // A client that went away mid-turn: the turn goes on and is saved; its updates have nowhere to go.
     client.notify(methods.client.session.update, { sessionId, update }).catch(() => undefined);
   };
-  const open = async (client: AgentContext, params: { cwd: string; mcpServers: Parameters<Bridges['SessionBridge']['open']>[0]['mcpServers'] }, resume?: string) => {
+  const open = async (
+    client: AgentContext,
+    params: { cwd: string; mcpServers: Parameters<Bridges['SessionBridge']['open']>[0]['mcpServers'] },
+    resume?: string,
+  ) => {
     const { SessionBridge } = await loadBridges();
     return SessionBridge.open({
       cli: options.cli,
@@ -106,7 +110,8 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
     .onRequest(methods.agent.session.setConfigOption, ({ params, client }) => {
       const bridge = bridgeOf(params.sessionId);
       const configOptions = bridge.setConfigOption(params.configId, params.value);
-      if (params.configId === 'mode') setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'current_mode_update', currentModeId: bridge.modes().currentModeId }));
+      if (params.configId === 'mode')
+        setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'current_mode_update', currentModeId: bridge.modes().currentModeId }));
       return { configOptions };
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => ({ stopReason: await bridgeOf(params.sessionId).prompt(params.prompt) }))

@@ -51,7 +51,12 @@ export function earlyInitialize(stdin: NodeJS.ReadableStream, write: (line: stri
 
 /** Answers the line when it is a well-formed `initialize` request; undefined leaves it to the SDK. */
 function answer(line: string, write: (line: string) => void): Initialized | undefined {
-  let message: { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { protocolVersion?: unknown; clientCapabilities?: Initialized['clientCapabilities'] } };
+  let message: {
+    jsonrpc?: unknown;
+    id?: unknown;
+    method?: unknown;
+    params?: { protocolVersion?: unknown; clientCapabilities?: Initialized['clientCapabilities'] };
+  };
   try {
     message = JSON.parse(line) as typeof message;
   } catch {

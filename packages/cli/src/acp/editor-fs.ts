@@ -13,7 +13,11 @@ export interface EditorFsRequests {
  * disk. Core's file tools confine every path to the workspace before calling these; a path outside
  * `root` is refused here as well, so the editor is never asked about anything else.
  */
-export function editorFiles(capabilities: ClientCapabilities, session: () => { sessionId: string; root: string }, requests: EditorFsRequests): EditorFiles | undefined {
+export function editorFiles(
+  capabilities: ClientCapabilities,
+  session: () => { sessionId: string; root: string },
+  requests: EditorFsRequests,
+): EditorFiles | undefined {
   const fs = capabilities.fs;
   if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
   const inside = (absolute: string) => {
@@ -22,7 +26,14 @@ export function editorFiles(capabilities: ClientCapabilities, session: () => { s
     return absolute;
   };
   return {
-    ...(fs.readTextFile ? { readText: async (absolute: string) => (await requests.read({ sessionId: session().sessionId, path: inside(absolute) })).content } : {}),
-    ...(fs.writeTextFile ? { writeText: async (absolute: string, text: string) => void (await requests.write({ sessionId: session().sessionId, path: inside(absolute), content: text })) } : {}),
+    ...(fs.readTextFile
+      ? { readText: async (absolute: string) => (await requests.read({ sessionId: session().sessionId, path: inside(absolute) })).content }
+      : {}),
+    ...(fs.writeTextFile
+      ? {
+          writeText: async (absolute: string, text: string) =>
+            void (await requests.write({ sessionId: session().sessionId, path: inside(absolute), content: text })),
+        }
+      : {}),
   };
 }

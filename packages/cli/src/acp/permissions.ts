@@ -27,7 +27,11 @@ export function editorAsker(options: EditorAskerOptions): AskUser {
   const rejected = new Set<string>();
   return async (request, signal) => {
     const key = rejectionKey(request.tool.name, request.input);
-    if (rejected.has(key)) return { decision: 'deny', reason: `the user chose to reject ${describeKey(key)} for the rest of this session. Do not retry it; ask them how to proceed.` };
+    if (rejected.has(key))
+      return {
+        decision: 'deny',
+        reason: `the user chose to reject ${describeKey(key)} for the rest of this session. Do not retry it; ask them how to proceed.`,
+      };
     const presentation = presentToolCall(request.tool.name, (request.input ?? {}) as Record<string, unknown>, options.root);
     const asked = options.request({
       sessionId: options.sessionId,

@@ -36,7 +36,9 @@ export function promptInput(blocks: readonly ContentBlock[], root: string): Prom
         } else if (block.resource.mimeType?.startsWith('image/')) {
           parts.push({ type: 'image', mimeType: block.resource.mimeType, data: block.resource.blob });
         } else {
-          attached.push(`(The user attached ${mention(block.resource.uri, root)}, a binary file of type ${block.resource.mimeType ?? 'unknown'}; it is not included.)`);
+          attached.push(
+            `(The user attached ${mention(block.resource.uri, root)}, a binary file of type ${block.resource.mimeType ?? 'unknown'}; it is not included.)`,
+          );
         }
         break;
       case 'image':

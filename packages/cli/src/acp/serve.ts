@@ -6,7 +6,10 @@ import { createAcpAgent } from './agent.js';
 import type { Initialized } from './initialize.js';
 
 /** The SDK's connection on stdout and the rest of stdin, serving the ACP agent. */
-export function connect(options: { cli: CliOptions; warn(text: string): void; input: ReadableStream<Uint8Array>; initialized?: Initialized }): { connection: AgentConnection; closeAll(): Promise<void> } {
+export function connect(options: { cli: CliOptions; warn(text: string): void; input: ReadableStream<Uint8Array>; initialized?: Initialized }): {
+  connection: AgentConnection;
+  closeAll(): Promise<void>;
+} {
   // stderr reaches the editor's log: a provider SDK's warning once, not on every prompt.
   sdkWarningsOnce();
   const { app, closeAll } = createAcpAgent(options);

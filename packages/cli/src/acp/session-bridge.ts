@@ -1,4 +1,13 @@
-import type { AvailableCommand, ClientCapabilities, ContentBlock, McpServer, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type {
+  AvailableCommand,
+  ClientCapabilities,
+  ContentBlock,
+  McpServer,
+  SessionConfigOption,
+  SessionModeState,
+  SessionUpdate,
+  StopReason,
+} from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { BeansError, createAgentSession, modelLimits, type AgentSession, type PermissionMode, type Usage, type UserMessage } from '@beans/core';
 import { randomUUID } from 'node:crypto';
@@ -100,7 +109,14 @@ export class SessionBridge {
     const current = this.agent.session.model;
     const listed = this.models.some((model) => model.value === current) ? this.models : [{ value: current, name: current }, ...this.models];
     return [
-      { type: 'select', id: 'mode', name: 'Mode', category: 'mode', currentValue: this.agent.permissionMode, options: MODES.map((mode) => ({ value: mode.id, name: mode.name, description: mode.description })) },
+      {
+        type: 'select',
+        id: 'mode',
+        name: 'Mode',
+        category: 'mode',
+        currentValue: this.agent.permissionMode,
+        options: MODES.map((mode) => ({ value: mode.id, name: mode.name, description: mode.description })),
+      },
       { type: 'select', id: 'model', name: 'Model', category: 'model', description: `${this.agent.providerId} model`, currentValue: current, options: listed },
     ];
   }
@@ -161,7 +177,9 @@ export class SessionBridge {
       const { result } = turn;
       if (controller.signal.aborted || result.stopReason === 'aborted') return 'cancelled';
       if (result.stopReason === 'max_turns' || result.stopReason === 'max_budget' || result.stopReason === 'loop') {
-        this.say(`\n\n_Stopped: ${result.stopReason === 'max_turns' ? 'the turn limit was reached' : result.stopReason === 'loop' ? `the agent was repeating itself (${result.loop ?? 'same call'})` : 'the budget was reached'}._`);
+        this.say(
+          `\n\n_Stopped: ${result.stopReason === 'max_turns' ? 'the turn limit was reached' : result.stopReason === 'loop' ? `the agent was repeating itself (${result.loop ?? 'same call'})` : 'the budget was reached'}._`,
+        );
         return 'max_turn_requests';
       }
       if (result.stopReason === 'error') throw RequestError.internalError({ sessionId: this.id }, result.failure?.message ?? 'The model request failed.');
@@ -216,7 +234,11 @@ function claudeShapedServers(servers: readonly McpServer[]): Record<string, unkn
     if ('type' in server && (server.type === 'http' || server.type === 'sse')) {
       shaped[server.name] = { type: server.type, url: server.url, headers: Object.fromEntries(server.headers.map((header) => [header.name, header.value])) };
     } else if ('command' in server) {
-      shaped[server.name] = { command: server.command, args: server.args, env: Object.fromEntries(server.env.map((variable) => [variable.name, variable.value])) };
+      shaped[server.name] = {
+        command: server.command,
+        args: server.args,
+        env: Object.fromEntries(server.env.map((variable) => [variable.name, variable.value])),
+      };
     }
   }
   return shaped;

@@ -87,7 +87,11 @@ export function presentToolCall(name: string, args: Args, root: string, readDisk
     case 'glob':
       return { title: `Find ${text('pattern') ?? ''}${text('path') ? ` in ${text('path')}` : ''}`, kind, locations: [] };
     case 'grep':
-      return { title: `Search for "${text('pattern') ?? ''}"${text('path') ? ` in ${text('path')}` : ''}${text('include') ? ` (${text('include')})` : ''}`, kind, locations: [] };
+      return {
+        title: `Search for "${text('pattern') ?? ''}"${text('path') ? ` in ${text('path')}` : ''}${text('include') ? ` (${text('include')})` : ''}`,
+        kind,
+        locations: [],
+      };
     case 'web_fetch':
       return { title: `Fetch ${text('url') ?? ''}`, kind, locations: [] };
     case 'todo_write':

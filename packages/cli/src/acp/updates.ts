@@ -26,7 +26,8 @@ export class UpdateTranslator {
   event(event: AgentEvent): void {
     switch (event.type) {
       case 'message_update':
-        if (event.thinking) this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.thinking }, ...messageId(event.message.id) });
+        if (event.thinking)
+          this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.thinking }, ...messageId(event.message.id) });
         if (event.delta) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.delta }, ...messageId(event.message.id) });
         if (event.toolCall) this.announce(event.toolCall, 'pending');
         return;
@@ -59,7 +60,8 @@ export class UpdateTranslator {
       if (message.role === 'user') {
         this.send({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: message.display ?? message.content } });
       } else if (message.role === 'assistant') {
-        for (const reasoning of message.reasoning ?? []) if (reasoning.text) this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: reasoning.text }, ...messageId(message.id) });
+        for (const reasoning of message.reasoning ?? [])
+          if (reasoning.text) this.send({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: reasoning.text }, ...messageId(message.id) });
         if (message.content) this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: message.content }, ...messageId(message.id) });
         for (const call of message.toolCalls) {
           calls.set(call.id, call);
@@ -94,8 +96,15 @@ export class UpdateTranslator {
     this.children.delete(call.id);
     const presentation = known?.presentation ?? presentToolCall(call.name, call.arguments, this.root, false);
     const ok = result.status === 'ok' && !result.isError;
-    const content: ToolCallContent[] = ok && presentation.diff ? presentation.diff : resultContent(result, presentation.kind === 'execute' || presentation.kind === 'read');
-    this.send({ sessionUpdate: 'tool_call_update', toolCallId: call.id, status: acpStatus(result.status, result.isError), content, rawOutput: { status: result.status } });
+    const content: ToolCallContent[] =
+      ok && presentation.diff ? presentation.diff : resultContent(result, presentation.kind === 'execute' || presentation.kind === 'read');
+    this.send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: call.id,
+      status: acpStatus(result.status, result.isError),
+      content,
+      rawOutput: { status: result.status },
+    });
     if (ok && call.name === 'todo_write') this.send({ sessionUpdate: 'plan', entries: planEntries(result, call.arguments) });
   }
 
@@ -128,7 +137,9 @@ function textContent(text: string): ToolCallContent {
 function resultContent(result: ToolResultMessage, asCode: boolean): ToolCallContent[] {
   const parts: ContentPart[] = typeof result.content === 'string' ? [{ type: 'text', text: result.content }] : result.content;
   return parts.map((part) =>
-    part.type === 'image' ? { type: 'content', content: { type: 'image', data: part.data, mimeType: part.mimeType } } : textContent(asCode && !result.isError ? fenced(cutEnd(part.text)) : cutEnd(part.text)),
+    part.type === 'image'
+      ? { type: 'content', content: { type: 'image', data: part.data, mimeType: part.mimeType } }
+      : textContent(asCode && !result.isError ? fenced(cutEnd(part.text)) : cutEnd(part.text)),
   );
 }
 
@@ -148,7 +159,8 @@ function cutStart(text: string): string {
 }
 
 function planEntries(result: ToolResultMessage, args: Record<string, unknown>): PlanEntry[] {
-  const todos = result.details?.kind === 'todos' ? result.details.todos : Array.isArray(args.todos) ? (args.todos as { content?: unknown; status?: unknown }[]) : [];
+  const todos =
+    result.details?.kind === 'todos' ? result.details.todos : Array.isArray(args.todos) ? (args.todos as { content?: unknown; status?: unknown }[]) : [];
   return todos.map((todo) => ({
     content: String(todo.content ?? ''),
     priority: 'medium',

@@ -1,4 +1,14 @@
-import { CheckpointStore, checkpointRows, checkpointsDirOf, findUserTurn, rewindCode, UsageError, type CheckpointRow, type RewindResult, type SessionStore } from '@beans/core';
+import {
+  CheckpointStore,
+  checkpointRows,
+  checkpointsDirOf,
+  findUserTurn,
+  rewindCode,
+  UsageError,
+  type CheckpointRow,
+  type RewindResult,
+  type SessionStore,
+} from '@beans/core';
 import { loadBase, sessionStore, type Base } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -13,7 +23,12 @@ function chosenSession(store: SessionStore, options: CliOptions): string {
 function checkpointStore(base: Base, store: SessionStore, id: string): CheckpointStore | undefined {
   const settings = base.config.values.checkpoints;
   if (settings.enabled === false) return undefined;
-  return new CheckpointStore({ dir: checkpointsDirOf(store.dir, id), workspace: base.workspace, maxBytes: settings.maxBytes, maxFileBytes: settings.maxFileBytes });
+  return new CheckpointStore({
+    dir: checkpointsDirOf(store.dir, id),
+    workspace: base.workspace,
+    maxBytes: settings.maxBytes,
+    maxFileBytes: settings.maxFileBytes,
+  });
 }
 
 /** `beans checkpoints list [-r ID] [--json]`: the session's user messages and rewinds, with what changed from each. */
@@ -36,7 +51,10 @@ export async function checkpointsList(options: CliOptions, local: { json?: boole
     const mark = row.available ? '' : '  (dropped: over checkpoints.maxBytes)';
     const what = row.kind === 'rewind' ? row.text : JSON.stringify(firstLine(row.text));
     process.stdout.write(`${row.id}  ${time(row.at)}  ${changes}  ${what}${mark}\n`);
-    for (const file of row.files) process.stdout.write(`    ${file.action.padEnd(6)} ${file.path}${file.insertions !== undefined ? ` +${file.insertions} -${file.deletions}` : ''}${file.restorable ? '' : ' (not restorable: over checkpoints.maxFileBytes)'}\n`);
+    for (const file of row.files)
+      process.stdout.write(
+        `    ${file.action.padEnd(6)} ${file.path}${file.insertions !== undefined ? ` +${file.insertions} -${file.deletions}` : ''}${file.restorable ? '' : ' (not restorable: over checkpoints.maxFileBytes)'}\n`,
+      );
   }
   process.stdout.write('\nRewind with `beans rewind <id>` (--code or --conversation for one of them, --dry-run to see first).\n');
   return 0;
@@ -61,7 +79,8 @@ export async function rewindCommand(options: CliOptions, messageId: string, flag
   const wantsConversation = flags.conversation || both;
   const checkpoints = checkpointStore(base, store, id);
   const isRewindCheckpoint = messageId.startsWith('rewind-');
-  if (isRewindCheckpoint && flags.conversation) throw new UsageError(`${messageId} is the state before a rewind, not a message: only the code can go back to it.`);
+  if (isRewindCheckpoint && flags.conversation)
+    throw new UsageError(`${messageId} is the state before a rewind, not a message: only the code can go back to it.`);
   let code: RewindResult | undefined;
   if (wantsCode) {
     if (!checkpoints) throw new UsageError('File checkpoints are off (checkpoints.enabled is false): rewind the conversation with --conversation.');
@@ -84,7 +103,9 @@ export async function rewindCommand(options: CliOptions, messageId: string, flag
   }
   if (flags.json) {
     const { targets: _unused, ...shown } = (code ?? {}) as RewindResult & { targets?: unknown };
-    process.stdout.write(`${JSON.stringify({ sessionId: id, messageId, dryRun: flags.dryRun === true, ...(code ? { code: shown } : {}), ...(conversation ? { conversation } : {}) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ sessionId: id, messageId, dryRun: flags.dryRun === true, ...(code ? { code: shown } : {}), ...(conversation ? { conversation } : {}) })}\n`,
+    );
     return codeRefused ? 1 : 0;
   }
   if (code) {
@@ -93,16 +114,24 @@ export async function rewindCommand(options: CliOptions, messageId: string, flag
       return 1;
     }
     const verb = flags.dryRun ? 'Would change' : 'Changed';
-    process.stdout.write(code.files.length === 0 ? 'The code is already as it was then: nothing to change.\n' : `${verb} ${code.files.length} file${code.files.length === 1 ? '' : 's'} (+${code.insertions} -${code.deletions}):\n`);
+    process.stdout.write(
+      code.files.length === 0
+        ? 'The code is already as it was then: nothing to change.\n'
+        : `${verb} ${code.files.length} file${code.files.length === 1 ? '' : 's'} (+${code.insertions} -${code.deletions}):\n`,
+    );
     for (const file of code.files) {
-      const notes = [file.changedByHand ? 'changed by hand since' : '', file.restorable ? '' : 'not restorable: over checkpoints.maxFileBytes'].filter(Boolean).join('; ');
+      const notes = [file.changedByHand ? 'changed by hand since' : '', file.restorable ? '' : 'not restorable: over checkpoints.maxFileBytes']
+        .filter(Boolean)
+        .join('; ');
       process.stdout.write(`    ${file.action.padEnd(7)} ${file.path} +${file.insertions} -${file.deletions}${notes ? ` (${notes})` : ''}\n`);
     }
     for (const failure of code.failed ?? []) process.stderr.write(`beans: could not restore ${failure.path}: ${failure.reason}\n`);
     if (code.undoId) process.stdout.write(`Undo this with \`beans rewind ${code.undoId}\`.\n`);
   }
   if (conversation) {
-    process.stdout.write(`${flags.dryRun ? 'Would cut' : 'Cut'} the conversation before that message (${conversation.removedMessages} message${conversation.removedMessages === 1 ? '' : 's'}${flags.dryRun ? '' : ' gone'}); it read:\n${conversation.text}\n`);
+    process.stdout.write(
+      `${flags.dryRun ? 'Would cut' : 'Cut'} the conversation before that message (${conversation.removedMessages} message${conversation.removedMessages === 1 ? '' : 's'}${flags.dryRun ? '' : ' gone'}); it read:\n${conversation.text}\n`,
+    );
   }
   return code?.failed?.length ? 1 : 0;
 }

@@ -34,7 +34,9 @@ export async function configSet(_options: CliOptions, key: string, value: string
   process.stdout.write(`Set ${key} in ${file}\n`);
   // The workspace file is the repository's word: in an untrusted folder only the allow-list applies.
   if (!local.global && !untrustedAllowedKeys().includes(key) && !isTrusted(root, process.env)) {
-    process.stdout.write(`This folder is not trusted, so ${key} in its settings has no effect until you run \`beans trust\`; \`beans config set --global\` sets it for you everywhere.\n`);
+    process.stdout.write(
+      `This folder is not trusted, so ${key} in its settings has no effect until you run \`beans trust\`; \`beans config set --global\` sets it for you everywhere.\n`,
+    );
   }
   return 0;
 }

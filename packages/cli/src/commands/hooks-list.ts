@@ -10,10 +10,28 @@ export async function hooksList(options: CliOptions, local: { json?: boolean }):
   const base = await loadBase(options);
   const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
   const catalog = await loadCatalog(base);
-  const set = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trusted, builtinPluginsDir: builtinPluginsDir() });
+  const set = await loadWorkspaceHooks({
+    workspaceRoot: base.workspace.root,
+    env: base.env,
+    plugins: catalog.plugins,
+    trusted,
+    builtinPluginsDir: builtinPluginsDir(),
+  });
   // As a session: a hook the folder declared after it was trusted does not run until approved.
-  const fresh = trusted && options.trust !== true ? new Set((await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() })).filter((d) => d.kind === 'hook').map((d) => d.id)) : new Set<string>();
-  const rows = [...set.hooks.map((hook) => row(hook, !fresh.has(hookId(hook)), fresh.has(hookId(hook)) ? 'added after this folder was trusted (`beans trust` approves it)' : undefined)), ...set.untrusted.map((hook) => row(hook, false))];
+  const fresh =
+    trusted && options.trust !== true
+      ? new Set(
+          (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() }))
+            .filter((d) => d.kind === 'hook')
+            .map((d) => d.id),
+        )
+      : new Set<string>();
+  const rows = [
+    ...set.hooks.map((hook) =>
+      row(hook, !fresh.has(hookId(hook)), fresh.has(hookId(hook)) ? 'added after this folder was trusted (`beans trust` approves it)' : undefined),
+    ),
+    ...set.untrusted.map((hook) => row(hook, false)),
+  ];
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ hooks: rows, problems: set.problems })}\n`);
     return 0;
@@ -23,10 +41,15 @@ export async function hooksList(options: CliOptions, local: { json?: boolean }):
     lines.push(`${event}:`);
     for (const r of rows.filter((x) => x.event === event)) {
       const matcher = r.matcher === undefined || r.matcher === '' ? '' : `[${r.matcher}] `;
-      lines.push(`  ${showUntrusted(matcher, 400)}${showUntrusted(r.command, 400)}  (${describeHookSource(r.source)}, ${r.timeout} s${r.runs ? '' : `, not run: ${r.notRun ?? 'this workspace is not trusted'}`})`);
+      lines.push(
+        `  ${showUntrusted(matcher, 400)}${showUntrusted(r.command, 400)}  (${describeHookSource(r.source)}, ${r.timeout} s${r.runs ? '' : `, not run: ${r.notRun ?? 'this workspace is not trusted'}`})`,
+      );
     }
   }
-  if (rows.length === 0) lines.push('No hooks configured. Add them under "hooks" in .beans/settings.json or ~/.config/beans-agent/settings.json, or install a plugin with hooks/hooks.json.');
+  if (rows.length === 0)
+    lines.push(
+      'No hooks configured. Add them under "hooks" in .beans/settings.json or ~/.config/beans-agent/settings.json, or install a plugin with hooks/hooks.json.',
+    );
   if (set.problems.length > 0) {
     lines.push('', `Problems (${set.problems.length}):`);
     for (const problem of set.problems) lines.push(`  ${problem.path}: ${problem.message}`);

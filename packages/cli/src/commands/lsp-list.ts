@@ -1,6 +1,15 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { builtinPluginsDir, collectLspServers, commandLineOf, isTrusted, lspServerId, newSinceTrust, showUntrusted, type LspServerDeclaration } from '@beans/core';
+import {
+  builtinPluginsDir,
+  collectLspServers,
+  commandLineOf,
+  isTrusted,
+  lspServerId,
+  newSinceTrust,
+  showUntrusted,
+  type LspServerDeclaration,
+} from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -15,9 +24,23 @@ export async function lspList(options: CliOptions, local: { json?: boolean }): P
   const base = await loadBase(options);
   const catalog = await loadCatalog(base);
   const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
-  const fresh = trusted && options.trust !== true ? new Set((await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() })).filter((d) => d.kind === 'LSP server').map((d) => d.id)) : new Set<string>();
+  const fresh =
+    trusted && options.trust !== true
+      ? new Set(
+          (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() }))
+            .filter((d) => d.kind === 'LSP server')
+            .map((d) => d.id),
+        )
+      : new Set<string>();
   const settings = base.config.values.lsp;
-  const collected = collectLspServers({ workspaceRoot: base.workspace.root, plugins: catalog.plugins, ...(settings.servers ? { settingsServers: settings.servers } : {}), projectTrusted: trusted, builtinPluginsDir: builtinPluginsDir(), ...(fresh.size ? { skip: (server) => fresh.has(lspServerId(server)) } : {}) });
+  const collected = collectLspServers({
+    workspaceRoot: base.workspace.root,
+    plugins: catalog.plugins,
+    ...(settings.servers ? { settingsServers: settings.servers } : {}),
+    projectTrusted: trusted,
+    builtinPluginsDir: builtinPluginsDir(),
+    ...(fresh.size ? { skip: (server) => fresh.has(lspServerId(server)) } : {}),
+  });
   const env = { ...base.env };
   const rows = [
     ...collected.servers.map((server) => row(server, onPath(server, env) ? 'ready' : 'not installed')),
@@ -27,15 +50,28 @@ export async function lspList(options: CliOptions, local: { json?: boolean }): P
     process.stdout.write(`${JSON.stringify({ servers: rows, problems: collected.problems })}\n`);
     return 0;
   }
-  const lines = rows.map((r) => `${r.name}  ${r.status}  ${r.extensions.join(' ')}\n  ${showUntrusted(r.command, 400)}  (${showUntrusted(r.origin)}${r.reason ? `; ${r.reason}` : ''})`);
-  if (rows.length === 0) lines.push('No language servers configured. Install a Claude Code LSP plugin, or add them under "lsp": {"servers": {...}} in your settings.');
+  const lines = rows.map(
+    (r) =>
+      `${r.name}  ${r.status}  ${r.extensions.join(' ')}\n  ${showUntrusted(r.command, 400)}  (${showUntrusted(r.origin)}${r.reason ? `; ${r.reason}` : ''})`,
+  );
+  if (rows.length === 0)
+    lines.push('No language servers configured. Install a Claude Code LSP plugin, or add them under "lsp": {"servers": {...}} in your settings.');
   for (const problem of collected.problems) lines.push(`problem: ${problem.file}: ${problem.message}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }
 
 function row(server: LspServerDeclaration, status: Availability, reason?: string) {
-  return { name: server.name, origin: server.origin, file: server.file, command: commandLineOf(server), languages: [...new Set(Object.values(server.extensionToLanguage))], extensions: Object.keys(server.extensionToLanguage), status, ...(reason ? { reason } : {}) };
+  return {
+    name: server.name,
+    origin: server.origin,
+    file: server.file,
+    command: commandLineOf(server),
+    languages: [...new Set(Object.values(server.extensionToLanguage))],
+    extensions: Object.keys(server.extensionToLanguage),
+    status,
+    ...(reason ? { reason } : {}),
+  };
 }
 
 /** True when the command is a path to an executable, or found on PATH (the server's own env PATH wins). */

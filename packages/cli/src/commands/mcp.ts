@@ -1,7 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { builtinPluginsDir, collectMcpServers, mcpToolsWouldDefer, programEnvironment, isTrusted, localSettingsPath, mcpServerId, newSinceTrust, showUntrusted, userSettingsPath, UsageError, withFileLock, type McpServerStatus } from '@beans/core';
+import {
+  builtinPluginsDir,
+  collectMcpServers,
+  mcpToolsWouldDefer,
+  programEnvironment,
+  isTrusted,
+  localSettingsPath,
+  mcpServerId,
+  newSinceTrust,
+  showUntrusted,
+  userSettingsPath,
+  UsageError,
+  withFileLock,
+  type McpServerStatus,
+} from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -14,7 +28,12 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
   const catalog = await loadCatalog(base);
   const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
   // As a session: a server the folder declared after it was trusted does not start until approved.
-  const fresh = trusted && options.trust !== true ? (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() })).filter((d) => d.kind === 'MCP server') : [];
+  const fresh =
+    trusted && options.trust !== true
+      ? (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() })).filter(
+          (d) => d.kind === 'MCP server',
+        )
+      : [];
   const freshIds = new Set(fresh.map((d) => d.id));
   const collected = collectMcpServers({
     workspaceRoot: base.workspace.root,
@@ -36,14 +55,27 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
     const set = await connectMcpServers(collected.servers, { cwd: base.workspace.cwd, env: programEnvironment(base), ...(timeoutMs ? { timeoutMs } : {}) });
     statuses = set.statuses();
     // A new session offers them by name only, and loads none until the model asks with tool_search.
-    if (mcpToolsWouldDefer(base, set.tools())) statuses = statuses.map((status) => (status.tools.length > 0 ? { ...status, deferred: { loaded: [] } } : status));
+    if (mcpToolsWouldDefer(base, set.tools()))
+      statuses = statuses.map((status) => (status.tools.length > 0 ? { ...status, deferred: { loaded: [] } } : status));
     await set.close();
   }
-  const transportOf = (name: string) => readServers(path.join(base.workspace.root, '.mcp.json'))[name]?.type === 'http' ? 'http' : 'stdio';
+  const transportOf = (name: string) => (readServers(path.join(base.workspace.root, '.mcp.json'))[name]?.type === 'http' ? 'http' : 'stdio');
   const disabled = collected.ignored.flatMap((skipped) =>
-    skipped.names.map((name): McpServerStatus => ({ name, transport: transportOf(name), status: 'disabled', tools: [], error: `${showUntrusted(skipped.file)} is in a folder that is not trusted.` })),
+    skipped.names.map((name): McpServerStatus => ({
+      name,
+      transport: transportOf(name),
+      status: 'disabled',
+      tools: [],
+      error: `${showUntrusted(skipped.file)} is in a folder that is not trusted.`,
+    })),
   );
-  const unapproved = fresh.map((d): McpServerStatus => ({ name: d.name, transport: /^https?:/.test(d.command) ? 'http' : 'stdio', status: 'disabled', tools: [], error: `${showUntrusted(d.file)} added it after this folder was trusted; \`beans trust\` approves it (the chat asks).` }));
+  const unapproved = fresh.map((d): McpServerStatus => ({
+    name: d.name,
+    transport: /^https?:/.test(d.command) ? 'http' : 'stdio',
+    status: 'disabled',
+    tools: [],
+    error: `${showUntrusted(d.file)} added it after this folder was trusted; \`beans trust\` approves it (the chat asks).`,
+  }));
   const servers = [...statuses, ...disabled, ...unapproved];
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ servers, problems: collected.problems })}\n`);

@@ -18,7 +18,9 @@ export async function modelsList(options: CliOptions, local: { json?: boolean })
     throw new ProviderError(`Could not list ${providerId} models: ${error instanceof Error ? error.message : String(error)}`, 'unreachable', 3);
   }
   if (local.json) {
-    process.stdout.write(`${JSON.stringify({ provider: providerId, models, local: pulled.map((entry) => ({ name: entry.name, file: entry.file, bytes: entry.bytes })) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ provider: providerId, models, local: pulled.map((entry) => ({ name: entry.name, file: entry.file, bytes: entry.bytes })) })}\n`,
+    );
     return 0;
   }
   try {
@@ -43,7 +45,9 @@ function printModels(providerId: string, models: { name: string; contextWindow?:
   }
   const width = Math.max(...models.map((model) => model.name.length));
   for (const model of models) {
-    const notes = [model.contextWindow ? `${Math.round(model.contextWindow / 1000)}k context` : '', model.supportsTools === false ? 'no tools' : ''].filter(Boolean).join(', ');
+    const notes = [model.contextWindow ? `${Math.round(model.contextWindow / 1000)}k context` : '', model.supportsTools === false ? 'no tools' : '']
+      .filter(Boolean)
+      .join(', ');
     process.stdout.write(`${model.name.padEnd(width)}  ${notes}\n`);
   }
   return 0;

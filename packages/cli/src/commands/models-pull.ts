@@ -25,12 +25,19 @@ export async function modelsPull(uri: string | undefined, local: { sha256?: stri
       ...(local.force ? { force: true } : {}),
       signal: controller.signal,
       onStart: ({ url, resumeFrom, total }) =>
-        process.stderr.write(`Downloading ${url}${total ? ` (${formatModelBytes(total)})` : ''}${resumeFrom > 0 ? `, resuming at ${formatModelBytes(resumeFrom)}` : ''}\n`),
+        process.stderr.write(
+          `Downloading ${url}${total ? ` (${formatModelBytes(total)})` : ''}${resumeFrom > 0 ? `, resuming at ${formatModelBytes(resumeFrom)}` : ''}\n`,
+        ),
       onProgress: (progress) => draw(progress),
     });
     if (!result.present) draw({ received: result.bytes, total: result.bytes, bytesPerSecond: 0 }, true);
-    const check = result.verified === 'given' ? 'checksum verified' : result.verified === 'server' ? "checksum verified against the server's" : 'no checksum to verify';
-    process.stdout.write(result.present ? `Already downloaded: ${result.file}\n` : `Saved ${result.file} (${formatModelBytes(result.bytes)}, ${check}). Use it with: beans --provider local -m ${result.file}\n`);
+    const check =
+      result.verified === 'given' ? 'checksum verified' : result.verified === 'server' ? "checksum verified against the server's" : 'no checksum to verify';
+    process.stdout.write(
+      result.present
+        ? `Already downloaded: ${result.file}\n`
+        : `Saved ${result.file} (${formatModelBytes(result.bytes)}, ${check}). Use it with: beans --provider local -m ${result.file}\n`,
+    );
     return 0;
   } finally {
     stopListening();

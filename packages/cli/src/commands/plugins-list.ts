@@ -13,7 +13,13 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
   const entry = (item: { name: string; description: string }) => ({ name: item.name, description: item.description });
   // A plugin that only ships hooks is not an empty plugin: list its hooks (and whether they run here).
   const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
-  const hookSet = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trusted, builtinPluginsDir: builtinPluginsDir() });
+  const hookSet = await loadWorkspaceHooks({
+    workspaceRoot: base.workspace.root,
+    env: base.env,
+    plugins: catalog.plugins,
+    trusted,
+    builtinPluginsDir: builtinPluginsDir(),
+  });
   const hooksOf = (name: string) =>
     [...hookSet.hooks.map((hook) => ({ hook, runs: true })), ...hookSet.untrusted.map((hook) => ({ hook, runs: false }))]
       .filter(({ hook }) => hook.source.kind === 'plugin' && hook.source.plugin === name)
@@ -22,17 +28,23 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
     name: plugin.name,
     root: plugin.root,
     ...(plugin.version ? { version: plugin.version } : {}),
-    ...(installOf(plugin.name, plugin.root) ? { source: installOf(plugin.name, plugin.root)!.source, marketplace: installOf(plugin.name, plugin.root)!.marketplace } : {}),
+    ...(installOf(plugin.name, plugin.root)
+      ? { source: installOf(plugin.name, plugin.root)!.source, marketplace: installOf(plugin.name, plugin.root)!.marketplace }
+      : {}),
     // An agent's own skills are private to it; the exposed ones are what callers see as agent:skill.
     agents: plugin.agents.map((agent) => ({
       ...entry(agent),
-      ...(agent.ownSkills ? { skills: agent.ownSkills.map((skill) => ({ ...entry(skill), exposed: agent.exposedSkills?.includes(skill.name) === true })) } : {}),
+      ...(agent.ownSkills
+        ? { skills: agent.ownSkills.map((skill) => ({ ...entry(skill), exposed: agent.exposedSkills?.includes(skill.name) === true })) }
+        : {}),
     })),
     skills: plugin.skills.map(entry),
     commands: plugin.commands.map(entry),
     hooks: hooksOf(plugin.name),
   }));
-  const disabled = Object.entries(installed).filter(([, plugin]) => !plugin.enabled).map(([name, plugin]) => ({ name, ...plugin }));
+  const disabled = Object.entries(installed)
+    .filter(([, plugin]) => !plugin.enabled)
+    .map(([name, plugin]) => ({ name, ...plugin }));
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ plugins, disabled, problems: catalog.problems })}\n`);
     return 0;
@@ -41,22 +53,33 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
   for (const plugin of plugins) {
     const from = plugin.source ? `  (from ${plugin.marketplace}: ${plugin.source})` : '';
     lines.push(`${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}  ${plugin.root}${from}`);
-    for (const [label, items] of [['agents', plugin.agents], ['skills', plugin.skills], ['commands', plugin.commands]] as const) {
+    for (const [label, items] of [
+      ['agents', plugin.agents],
+      ['skills', plugin.skills],
+      ['commands', plugin.commands],
+    ] as const) {
       if (items.length === 0) continue;
       lines.push(`  ${label}:`);
       for (const item of items) {
         lines.push(`    ${label === 'commands' ? '/' : ''}${item.name}${item.description ? `  ${summaryLine(item.description, 100)}` : ''}`);
         const own = 'skills' in item ? item.skills : undefined;
-        if (own) lines.push(`      own skills: ${own.map((skill) => (skill.exposed ? `${skill.name} (exposed as ${item.name}:${skill.name})` : skill.name)).join(', ')}`);
+        if (own)
+          lines.push(
+            `      own skills: ${own.map((skill) => (skill.exposed ? `${skill.name} (exposed as ${item.name}:${skill.name})` : skill.name)).join(', ')}`,
+          );
       }
     }
     if (plugin.hooks.length > 0) {
       lines.push('  hooks:');
-      for (const hook of plugin.hooks) lines.push(`    ${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}  ${hook.command}${hook.runs ? '' : '  (not run: this workspace is not trusted)'}`);
+      for (const hook of plugin.hooks)
+        lines.push(
+          `    ${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}  ${hook.command}${hook.runs ? '' : '  (not run: this workspace is not trusted)'}`,
+        );
     }
   }
   if (plugins.length === 0) lines.push('No plugins found.');
-  for (const plugin of disabled) lines.push(`${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}  disabled (\`beans plugins enable ${plugin.name}\` loads it again)`);
+  for (const plugin of disabled)
+    lines.push(`${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}  disabled (\`beans plugins enable ${plugin.name}\` loads it again)`);
   if (catalog.problems.length > 0) {
     lines.push('', `Problems (${catalog.problems.length}):`);
     for (const problem of catalog.problems) lines.push(`  ${problem.path}: ${problem.message}`);

@@ -13,7 +13,9 @@ function say(text: string): number {
 /** `beans plugins marketplace add <path | git-url | owner/repo>` */
 export async function marketplaceAdd(_options: CliOptions, source: string): Promise<number> {
   const added = await store().addMarketplace(source, process.cwd());
-  return say(`Added marketplace ${added.name} (${added.plugins.length} plugin${added.plugins.length === 1 ? '' : 's'}). Install one with \`beans plugins install <plugin>@${added.name}\`.`);
+  return say(
+    `Added marketplace ${added.name} (${added.plugins.length} plugin${added.plugins.length === 1 ? '' : 's'}). Install one with \`beans plugins install <plugin>@${added.name}\`.`,
+  );
 }
 
 /** `beans plugins marketplace list [--json]` */
@@ -24,7 +26,8 @@ export async function marketplaceList(_options: CliOptions, local: { json?: bool
   const lines: string[] = [];
   for (const market of markets) {
     lines.push(`${market.name}  ${market.source}`);
-    for (const plugin of market.plugins) lines.push(`  ${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}${plugin.description ? `  ${plugin.description}` : ''}`);
+    for (const plugin of market.plugins)
+      lines.push(`  ${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}${plugin.description ? `  ${plugin.description}` : ''}`);
   }
   return say(lines.join('\n'));
 }

@@ -5,7 +5,15 @@ import type { CliOptions } from '../options.js';
 export async function sessionsList(options: CliOptions, local: { json?: boolean }): Promise<number> {
   const sessions = sessionStore(await loadBase(options)).list();
   if (local.json) {
-    const rows = sessions.map(({ id, startedAt, lastActivity, turns, firstPrompt, model, provider }) => ({ id, startedAt, lastActivity, turns, firstPrompt, model, provider }));
+    const rows = sessions.map(({ id, startedAt, lastActivity, turns, firstPrompt, model, provider }) => ({
+      id,
+      startedAt,
+      lastActivity,
+      turns,
+      firstPrompt,
+      model,
+      provider,
+    }));
     process.stdout.write(`${JSON.stringify({ sessions: rows })}\n`);
     return 0;
   }
@@ -14,7 +22,9 @@ export async function sessionsList(options: CliOptions, local: { json?: boolean 
     return 0;
   }
   for (const session of sessions) {
-    process.stdout.write(`${session.id}  ${formatTime(session.lastActivity)}  ${String(session.turns).padStart(3)} turns  ${session.model ?? ''}  ${session.firstPrompt}\n`);
+    process.stdout.write(
+      `${session.id}  ${formatTime(session.lastActivity)}  ${String(session.turns).padStart(3)} turns  ${session.model ?? ''}  ${session.firstPrompt}\n`,
+    );
   }
   process.stdout.write('\nResume one with `beans --resume <id>` (a unique prefix is enough), or the newest with `beans --continue`.\n');
   return 0;

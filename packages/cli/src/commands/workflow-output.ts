@@ -5,7 +5,13 @@ import type { OutputFormat } from '../options.js';
 // messages, the text progress bar, and the exit code of each final status.
 
 export const EXIT_CODES: Record<RunStatus, number> = { completed: 0, failed: 1, timed_out: 4, interrupted: 130, running: 1 };
-const SUBTYPES: Record<RunStatus, string> = { completed: 'success', failed: 'error_during_execution', timed_out: 'error_max_duration', interrupted: 'error_interrupted', running: 'error_during_execution' };
+const SUBTYPES: Record<RunStatus, string> = {
+  completed: 'success',
+  failed: 'error_during_execution',
+  timed_out: 'error_max_duration',
+  interrupted: 'error_interrupted',
+  running: 'error_during_execution',
+};
 
 export function report(state: RunState, format: OutputFormat): void {
   if (format !== 'text') {
@@ -14,7 +20,7 @@ export function report(state: RunState, format: OutputFormat): void {
         type: 'result',
         subtype: SUBTYPES[state.status],
         is_error: state.status !== 'completed',
-        result: state.status === 'completed' ? state.result ?? null : state.error,
+        result: state.status === 'completed' ? (state.result ?? null) : state.error,
         run_id: state.id,
         workflow: state.workflow.name,
         status: state.status,
@@ -31,7 +37,9 @@ export function report(state: RunState, format: OutputFormat): void {
     return;
   }
   process.stderr.write(`beans: ${state.error ?? `the run ${state.status}`}\n`);
-  process.stderr.write(`beans: run ${state.id} stopped at ${Math.floor(state.percent)}%; its finished steps are kept. Resume it with \`beans workflow resume ${state.id}\`.\n`);
+  process.stderr.write(
+    `beans: run ${state.id} stopped at ${Math.floor(state.percent)}%; its finished steps are kept. Resume it with \`beans workflow resume ${state.id}\`.\n`,
+  );
 }
 
 /**

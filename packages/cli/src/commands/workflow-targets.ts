@@ -24,7 +24,10 @@ export function targetRunners(options: CliOptions, session: AgentSession, own: C
       const key = `${target.provider}\n${target.model ?? ''}`;
       let other = others.get(key);
       if (!other) {
-        other = createCliSession({ ...options, provider: target.provider, model: target.model }, 'one-shot', { tools: [reportProgressTool], persistSession: false });
+        other = createCliSession({ ...options, provider: target.provider, model: target.model }, 'one-shot', {
+          tools: [reportProgressTool],
+          persistSession: false,
+        });
         others.set(key, other);
         other.catch(() => others.delete(key));
       }

@@ -68,13 +68,27 @@ export async function workflowRun(options: CliOptions, reference: string, local:
 /** `beans workflow resume <run-id>`: continues from the last checkpoint; finished steps never run again. */
 export async function workflowResume(options: CliOptions, runId: string, local: BackendFlags & { work?: boolean }): Promise<number> {
   const base = await loadBase(options);
-  return withBackend(options, base, local, { serve: local.work === false ? 'none' : 'calls', session: true }, (backend, _session, hooks) => backend.resume(runId, hooks), followRun(options));
+  return withBackend(
+    options,
+    base,
+    local,
+    { serve: local.work === false ? 'none' : 'calls', session: true },
+    (backend, _session, hooks) => backend.resume(runId, hooks),
+    followRun(options),
+  );
 }
 
 /** `beans workflow wait <run-id>`: follows a run started anywhere to its end, with its progress and exit code. */
 export async function workflowWait(options: CliOptions, runId: string, local: BackendFlags): Promise<number> {
   const base = await loadBase(options);
-  return withBackend(options, base, local, { serve: 'none', session: false }, (backend, _session, hooks) => backend.wait(runId, hooks), followRun(options, true));
+  return withBackend(
+    options,
+    base,
+    local,
+    { serve: 'none', session: false },
+    (backend, _session, hooks) => backend.wait(runId, hooks),
+    followRun(options, true),
+  );
 }
 
 /** `beans workflow cancel <run-id>`: stops a run wherever it runs; it stays resumable. */
@@ -83,7 +97,10 @@ export async function workflowCancel(options: CliOptions, runId: string, local: 
   return withBackend(options, base, local, { serve: 'none', session: false }, async (backend) => {
     const state = await backend.cancel(runId);
     if (options.outputFormat !== 'text') process.stdout.write(`${JSON.stringify({ run_id: state.id, status: state.status })}\n`);
-    else process.stderr.write(`beans: run ${state.id} is ${state.status}${state.status === 'interrupted' ? `; resume it with \`beans workflow resume ${state.id}\`` : ''}.\n`);
+    else
+      process.stderr.write(
+        `beans: run ${state.id} is ${state.status}${state.status === 'interrupted' ? `; resume it with \`beans workflow resume ${state.id}\`` : ''}.\n`,
+      );
     return 0;
   });
 }
@@ -93,11 +110,15 @@ export async function workflowList(options: CliOptions, local: { json?: boolean 
   const base = await loadBase(options);
   const listings = listWorkflows(base.workspace.root, (await loadCatalog(base)).plugins);
   if (local.json) {
-    process.stdout.write(`${JSON.stringify({ workflows: listings.map(({ name, qualifiedName, description, path: file, source }) => ({ name, qualifiedName, description, path: file, source })) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ workflows: listings.map(({ name, qualifiedName, description, path: file, source }) => ({ name, qualifiedName, description, path: file, source })) })}\n`,
+    );
     return 0;
   }
   if (listings.length === 0) {
-    process.stdout.write("No workflows yet. Put a WORKFLOW.md at the repository root, or workflow files in .beans/workflows/ or a plugin's workflows/ folder.\n");
+    process.stdout.write(
+      "No workflows yet. Put a WORKFLOW.md at the repository root, or workflow files in .beans/workflows/ or a plugin's workflows/ folder.\n",
+    );
     return 0;
   }
   for (const listing of listings) {
@@ -112,7 +133,18 @@ export async function workflowRuns(options: CliOptions, local: BackendFlags & { 
   return withBackend(options, base, local, { serve: 'none', session: false }, async (backend) => {
     const runs = await backend.list();
     if (local.json) {
-      const rows = runs.map(({ id, workflow, status, percent, startedAt, updatedAt, elapsedMs, error, calls }) => ({ id, workflow: workflow.name, path: workflow.path, status, percent, startedAt, updatedAt, elapsedMs, ...(error ? { error } : {}), ...(calls ? { calls } : {}) }));
+      const rows = runs.map(({ id, workflow, status, percent, startedAt, updatedAt, elapsedMs, error, calls }) => ({
+        id,
+        workflow: workflow.name,
+        path: workflow.path,
+        status,
+        percent,
+        startedAt,
+        updatedAt,
+        elapsedMs,
+        ...(error ? { error } : {}),
+        ...(calls ? { calls } : {}),
+      }));
       process.stdout.write(`${JSON.stringify({ runs: rows })}\n`);
       return 0;
     }
@@ -122,9 +154,12 @@ export async function workflowRuns(options: CliOptions, local: BackendFlags & { 
     }
     for (const run of runs) {
       const workers = new Set((run.calls ?? []).map((call) => call.worker).filter(Boolean));
-      process.stdout.write(`${run.id}  ${run.workflow.name}  ${run.status.padEnd(11)} ${String(Math.floor(run.percent)).padStart(3)}%  ${run.startedAt.slice(0, 16).replace('T', ' ')}${workers.size ? `  workers: ${[...workers].join(', ')}` : ''}\n`);
+      process.stdout.write(
+        `${run.id}  ${run.workflow.name}  ${run.status.padEnd(11)} ${String(Math.floor(run.percent)).padStart(3)}%  ${run.startedAt.slice(0, 16).replace('T', ' ')}${workers.size ? `  workers: ${[...workers].join(', ')}` : ''}\n`,
+      );
     }
-    if (runs.some((run) => run.status !== 'completed' && run.status !== 'running')) process.stdout.write('\nContinue a stopped run with `beans workflow resume <id>`.\n');
+    if (runs.some((run) => run.status !== 'completed' && run.status !== 'running'))
+      process.stdout.write('\nContinue a stopped run with `beans workflow resume <id>`.\n');
     return 0;
   });
 }
@@ -132,9 +167,11 @@ export async function workflowRuns(options: CliOptions, local: BackendFlags & { 
 /** `beans workflow worker [--id NAME] [--concurrency N]`: serves runs and calls from the database until SIGTERM. */
 export async function workflowWorker(options: CliOptions, local: BackendFlags & { id?: string; concurrency?: string }): Promise<number> {
   const base = await loadBase(options);
-  if (backendKind(base, local) !== 'dbos') throw new UsageError('`beans workflow worker` needs workflows.backend "dbos" (or --backend dbos) and workflows.databaseUrl: a local run has no workers.');
+  if (backendKind(base, local) !== 'dbos')
+    throw new UsageError('`beans workflow worker` needs workflows.backend "dbos" (or --backend dbos) and workflows.databaseUrl: a local run has no workers.');
   const concurrency = local.concurrency === undefined ? undefined : Number(local.concurrency);
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) throw new UsageError(`--concurrency takes a positive whole number, not "${local.concurrency}".`);
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0))
+    throw new UsageError(`--concurrency takes a positive whole number, not "${local.concurrency}".`);
   const id = local.id ?? `${hostname()}-${process.pid}`;
   const session = await createCliSession(options, 'one-shot', { tools: [reportProgressTool], persistSession: false });
   const { openDbosBackend } = await import('@beans/core/workflows/dbos');
@@ -142,7 +179,11 @@ export async function workflowWorker(options: CliOptions, local: BackendFlags & 
   const runners = targetRunners(options, session, settings.target);
   let backend;
   try {
-    backend = await openDbosBackend({ ...settings, runnerFor: runners.runnerFor, ...(concurrency ? { limits: { ...limitsOf(base), workerConcurrency: concurrency } } : {}) });
+    backend = await openDbosBackend({
+      ...settings,
+      runnerFor: runners.runnerFor,
+      ...(concurrency ? { limits: { ...limitsOf(base), workerConcurrency: concurrency } } : {}),
+    });
   } catch (error) {
     await session.close();
     throw error;
@@ -154,7 +195,9 @@ export async function workflowWorker(options: CliOptions, local: BackendFlags & 
       resolve(signal);
     });
   });
-  process.stderr.write(`beans: worker ${id} stopping (${stopped}): finishing the calls in flight; a second signal stops at once, and a worker started again as --id ${id} recovers them.\n`);
+  process.stderr.write(
+    `beans: worker ${id} stopping (${stopped}): finishing the calls in flight; a second signal stops at once, and a worker started again as --id ${id} recovers them.\n`,
+  );
   const second = onStopSignals(() => process.exit(SIGNAL_EXIT_CODES[stopped]));
   await backend.drain(10 * 60_000);
   await backend.close();
@@ -188,7 +231,8 @@ function backendKind(base: Base, flags: BackendFlags): 'local' | 'dbos' {
 function limitsOf(base: Base) {
   const settings = base.config.values.workflows;
   const rate = settings.rateLimit;
-  if (rate && (rate.calls === undefined) !== (rate.periodMs === undefined)) throw new ConfigError('workflows.rateLimit needs both "calls" and "periodMs" (e.g. {"calls": 60, "periodMs": 60000}).');
+  if (rate && (rate.calls === undefined) !== (rate.periodMs === undefined))
+    throw new ConfigError('workflows.rateLimit needs both "calls" and "periodMs" (e.g. {"calls": 60, "periodMs": 60000}).');
   return {
     maxConcurrentCalls: settings.maxConcurrentCalls,
     workerConcurrency: settings.workerConcurrency,
@@ -198,7 +242,10 @@ function limitsOf(base: Base) {
 
 function dbosOptions(base: Base, executorId: string, serve: Serve) {
   const databaseUrl = base.config.values.workflows.databaseUrl;
-  if (!databaseUrl) throw new ConfigError('The dbos backend needs a PostgreSQL database: set workflows.databaseUrl (or the environment variable BEANS_DATABASE_URL) to a URL such as postgresql://user:password@host:5432/beans.');
+  if (!databaseUrl)
+    throw new ConfigError(
+      'The dbos backend needs a PostgreSQL database: set workflows.databaseUrl (or the environment variable BEANS_DATABASE_URL) to a URL such as postgresql://user:password@host:5432/beans.',
+    );
   return {
     databaseUrl,
     workspaceRoot: base.workspace.root,
@@ -214,7 +261,14 @@ function dbosOptions(base: Base, executorId: string, serve: Serve) {
  * Opens the configured backend (DBOS is imported only here, only when chosen), runs `job` with
  * Ctrl+C and the progress display wired, closes everything, and returns the exit code.
  */
-async function withBackend(options: CliOptions, base: Base, flags: BackendFlags, want: { serve: Serve; session: boolean }, job: Job, finish?: (state: RunState, stoppedBy: StopSignal | undefined) => number): Promise<number> {
+async function withBackend(
+  options: CliOptions,
+  base: Base,
+  flags: BackendFlags,
+  want: { serve: Serve; session: boolean },
+  job: Job,
+  finish?: (state: RunState, stoppedBy: StopSignal | undefined) => number,
+): Promise<number> {
   const kind = backendKind(base, flags);
   // Fails before a session is made: a missing URL or a bad database is exit 3 at once.
   const settings = kind === 'dbos' ? dbosOptions(base, `run-${hostname()}-${process.pid}`, want.serve) : undefined;

@@ -19,8 +19,10 @@ export function exitCodeForRun(result: AgentRunResult, failureExitCode: number):
 
 /** A limit ends the run with a sentence that says which one and how to raise it. */
 export function limitMessage(result: AgentRunResult, limits: { maxTurns?: number; maxBudgetUsd?: number }): string | undefined {
-  if (result.stopReason === 'max_turns') return `Stopped after ${result.turns} turns (--max-turns ${limits.maxTurns}). Raise the limit or continue with \`beans --continue\`.`;
-  if (result.stopReason === 'max_budget') return `Stopped at $${result.usage.costUsd.toFixed(4)} (--max-budget-usd ${limits.maxBudgetUsd}). Raise the budget or continue with \`beans --continue\`.`;
+  if (result.stopReason === 'max_turns')
+    return `Stopped after ${result.turns} turns (--max-turns ${limits.maxTurns}). Raise the limit or continue with \`beans --continue\`.`;
+  if (result.stopReason === 'max_budget')
+    return `Stopped at $${result.usage.costUsd.toFixed(4)} (--max-budget-usd ${limits.maxBudgetUsd}). Raise the budget or continue with \`beans --continue\`.`;
   if (result.stopReason === 'loop') return `loop detected: ${result.loop}. The run was stopped; rephrase the task or continue with \`beans --continue\`.`;
   return undefined;
 }

@@ -54,10 +54,8 @@ export function ChatApp({ controller, noColor }: { controller: ChatController; n
   return (
     <NoColorContext.Provider value={noColor}>
       <ThemeContext.Provider value={THEMES[controller.theme]}>
-      <Static items={controller.blocks}>
-        {(block) => <BlockText key={block.id} lines={block.lines} />}
-      </Static>
-      <Lines lines={live} />
+        <Static items={controller.blocks}>{(block) => <BlockText key={block.id} lines={block.lines} />}</Static>
+        <Lines lines={live} />
       </ThemeContext.Provider>
     </NoColorContext.Provider>
   );

@@ -31,7 +31,14 @@ const BUILTINS: Record<string, Builtin> = {
       const out: StyledLine[] = [];
       for (const [title, commands] of groups) {
         if (commands.length === 0) continue;
-        out.push(heading(title), ...table(commands.map((command) => ({ name: label(command), description: command.description })), width, ''));
+        out.push(
+          heading(title),
+          ...table(
+            commands.map((command) => ({ name: label(command), description: command.description })),
+            width,
+            '',
+          ),
+        );
       }
       out.push(heading('Keys'), ...table([...KEYS_HELP], width, '', true));
       print(out);
@@ -97,12 +104,21 @@ const BUILTINS: Record<string, Builtin> = {
         if (models.length === 0) return note('info', `${session.provider} lists no models. Switch with /model <name>.`);
         openPicker({
           title: `Models (${session.provider}) — current: ${session.model}`,
-          selected: Math.max(0, models.findIndex((model) => model.name === session.model)),
+          selected: Math.max(
+            0,
+            models.findIndex((model) => model.name === session.model),
+          ),
           action: 'switch',
           items: models.map((model) => ({
             value: model.name,
             label: `${model.name === session.model ? '●' : ' '} ${model.name}`,
-            detail: [model.contextWindow ? `${formatTokens(model.contextWindow)} context` : '', model.supportsTools === false ? 'no tools' : '', model.description ?? ''].filter(Boolean).join(' · '),
+            detail: [
+              model.contextWindow ? `${formatTokens(model.contextWindow)} context` : '',
+              model.supportsTools === false ? 'no tools' : '',
+              model.description ?? '',
+            ]
+              .filter(Boolean)
+              .join(' · '),
           })),
           onSelect: switchTo,
         });
@@ -152,7 +168,12 @@ const BUILTINS: Record<string, Builtin> = {
         [span('  tokens   '), span(`${usage.inputTokens.toLocaleString('en-US')} in · ${usage.outputTokens.toLocaleString('en-US')} out`)],
         // Prompt caching: what was read back at the provider's discount, and written (Anthropic bills writes at 1.25x).
         ...(usage.cacheReadTokens || usage.cacheWriteTokens
-          ? [[span('  cache    '), span(`${usage.cacheReadTokens.toLocaleString('en-US')} read · ${usage.cacheWriteTokens.toLocaleString('en-US')} written`)] as StyledLine]
+          ? [
+              [
+                span('  cache    '),
+                span(`${usage.cacheReadTokens.toLocaleString('en-US')} read · ${usage.cacheWriteTokens.toLocaleString('en-US')} written`),
+              ] as StyledLine,
+            ]
           : []),
         [span('  cost     '), span(cost)],
       ];
@@ -163,14 +184,19 @@ const BUILTINS: Record<string, Builtin> = {
   hooks: {
     description: 'list the hooks that run in this session',
     run(_args, { host, width, print }) {
-      const rows = host.listHooks().map((hook) => ({ name: `${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}`, description: `${hook.command} (${hook.source})` }));
+      const rows = host
+        .listHooks()
+        .map((hook) => ({ name: `${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}`, description: `${hook.command} (${hook.source})` }));
       print([heading('Hooks'), ...table(rows, width, 'No hooks configured (settings "hooks", or a plugin\'s hooks/hooks.json).')]);
     },
   },
   plugins: {
     description: 'list loaded plugins with their version and source',
     async run(_args, { host, width, print }) {
-      const rows = (await host.listPlugins()).map((plugin) => ({ name: `${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}`, description: `${plugin.contents} · ${plugin.from}` }));
+      const rows = (await host.listPlugins()).map((plugin) => ({
+        name: `${plugin.name}${plugin.version ? ` ${plugin.version}` : ''}`,
+        description: `${plugin.contents} · ${plugin.from}`,
+      }));
       print([heading('Plugins'), ...table(rows, width, 'No plugins loaded. Install one with: beans plugins install <plugin>@<marketplace>')]);
     },
   },
@@ -185,7 +211,14 @@ const BUILTINS: Record<string, Builtin> = {
     description: 'show the memory files; pick one to open in $EDITOR (# note saves a note)',
     async run(_args, { host, width, print, note, openPicker }) {
       const files = await host.memoryFiles();
-      print([heading('Memory files'), ...table(files.map((file) => ({ name: file.label, description: `${file.path}${file.exists ? '' : ' (not created yet)'}` })), width, '')]);
+      print([
+        heading('Memory files'),
+        ...table(
+          files.map((file) => ({ name: file.label, description: `${file.path}${file.exists ? '' : ' (not created yet)'}` })),
+          width,
+          '',
+        ),
+      ]);
       openPicker({
         title: 'Open a memory file in your editor',
         selected: 0,
@@ -222,7 +255,12 @@ export const BUILTIN_NAMES = Object.keys(BUILTINS);
 
 /** The chat's own commands first, then the host's plugin commands and skills. */
 export function allCommands(hostCommands: readonly SlashCommandInfo[]): SlashCommandInfo[] {
-  const builtins = Object.entries(BUILTINS).map(([name, builtin]): SlashCommandInfo => ({ name, description: builtin.description, argumentHint: builtin.argumentHint, source: 'builtin' }));
+  const builtins = Object.entries(BUILTINS).map(([name, builtin]): SlashCommandInfo => ({
+    name,
+    description: builtin.description,
+    argumentHint: builtin.argumentHint,
+    source: 'builtin',
+  }));
   return [...builtins, ...hostCommands.filter((command) => command.source !== 'builtin')];
 }
 
@@ -231,4 +269,3 @@ function firstSentence(text: string): string {
   const stop = line.search(/\.\s/);
   return stop === -1 ? line : line.slice(0, stop + 1);
 }
-

@@ -77,10 +77,7 @@ export function renderCompletion(completion: Completion, width: number, maxRows:
   for (let index = first; index < first + rows; index++) {
     const item = completion.items[index]!;
     const selected = index === completion.selected;
-    const line: StyledLine = [
-      span(selected ? '› ' : '  ', S.cyan),
-      span(item.value.padEnd(nameWidth), selected ? { color: 'cyan', bold: true } : undefined),
-    ];
+    const line: StyledLine = [span(selected ? '› ' : '  ', S.cyan), span(item.value.padEnd(nameWidth), selected ? { color: 'cyan', bold: true } : undefined)];
     if (item.description) line.push(span(item.description, S.dim));
     out.push(truncateLine(line, width));
   }

@@ -51,7 +51,11 @@ export function previewRows(ask: PendingAsk, width: number): StyledLine[] {
  */
 function fileChangeRows(input: Record<string, unknown>, width: number): StyledLine[] {
   const text = (value: unknown, color: SpanStyle, mark: string) =>
-    typeof value === 'string' && value !== '' ? value.split('\n').flatMap((line) => wrapText(`${mark}${line}`, width, color, { first: [span(INDENT)], continuation: [span(`${INDENT}  `)], hard: true })) : [];
+    typeof value === 'string' && value !== ''
+      ? value
+          .split('\n')
+          .flatMap((line) => wrapText(`${mark}${line}`, width, color, { first: [span(INDENT)], continuation: [span(`${INDENT}  `)], hard: true }))
+      : [];
   const rows: StyledLine[] = [[span(`${INDENT}${String(input.path)}`, S.bold), span(input.append === true ? ' (append)' : '', S.dim)]];
   rows.push(...text(input.old_string, S.red, '- '), ...text(input.new_string, S.green, '+ '), ...text(input.content, S.green, '+ '));
   return rows;
@@ -60,7 +64,12 @@ function fileChangeRows(input: Record<string, unknown>, width: number): StyledLi
 /** The confirmation prompt, at most `maxRows` rows: title, what will happen, the keys. */
 export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): StyledLine[] {
   const title = truncateLine(
-    [span('? ', { color: 'yellow', bold: true }), span(`Allow ${ask.request.tool.name}`, S.bold), span(ask.summary ? ` ${ask.summary}` : '', S.dim), span('?', S.bold)],
+    [
+      span('? ', { color: 'yellow', bold: true }),
+      span(`Allow ${ask.request.tool.name}`, S.bold),
+      span(ask.summary ? ` ${ask.summary}` : '', S.dim),
+      span('?', S.bold),
+    ],
     width,
   );
   const choice = (value: PendingAsk['selected'], key: string, label: string, color: string) =>

@@ -20,13 +20,19 @@ export const CONTEXT_BUILTINS: Record<string, Builtin> = {
         const filled = share === undefined ? 0 : Math.min(BAR_WIDTH, Math.round(share * BAR_WIDTH));
         const bar = share === undefined ? [] : [span('█'.repeat(filled), { color: 'cyan' }), span('░'.repeat(BAR_WIDTH - filled), S.dim), span(' ')];
         const percent = share === undefined ? '' : ` ${(share * 100).toFixed(1).padStart(5)}%`;
-        return truncateLine([span('  '), ...bar, span(category.name.padEnd(nameWidth)), span(formatTokens(category.tokens).padStart(7)), span(percent, S.dim)], width);
+        return truncateLine(
+          [span('  '), ...bar, span(category.name.padEnd(nameWidth)), span(formatTokens(category.tokens).padStart(7)), span(percent, S.dim)],
+          width,
+        );
       });
       const total = window
         ? `${session.model}: ${formatTokens(usage.used)} of ${formatTokens(window)} tokens (${Math.round((usage.used / window) * 100)}%)`
         : `${session.model}: ${formatTokens(usage.used)} tokens (the provider does not say how large the window is)`;
       const notes: StyledLine[] = [
-        [span('Estimated as UTF-8 bytes / 4 per category', S.dim), span(usage.reported ? `; the provider counted ${formatTokens(usage.reported)} tokens in the newest request.` : '.', S.dim)],
+        [
+          span('Estimated as UTF-8 bytes / 4 per category', S.dim),
+          span(usage.reported ? `; the provider counted ${formatTokens(usage.reported)} tokens in the newest request.` : '.', S.dim),
+        ],
       ];
       if (threshold === undefined && window) notes.push([span('Auto-compaction is off (compaction.enabled: false): no reserve.', S.dim)]);
       print([heading(`Context window · ${total}`), ...rows, ...notes]);

@@ -60,10 +60,14 @@ function messageText(message: AgentMessage): string {
 }
 
 /** `/context`: what fills the model's window, by category, with the free space and the compaction reserve. */
-export function contextUsage(session: ChatSession, options: { window: number | undefined; compactionThreshold: number | undefined; reported: number }): ContextUsage {
+export function contextUsage(
+  session: ChatSession,
+  options: { window: number | undefined; compactionThreshold: number | undefined; reported: number },
+): ContextUsage {
   const parts = splitSystemPrompt(session.systemPrompt);
   const declarations = session.tools.declarations();
-  const toolTokens = (mcp: boolean) => declarations.filter((tool) => tool.name.startsWith('mcp__') === mcp).reduce((sum, tool) => sum + estimateTokens(JSON.stringify(tool)), 0);
+  const toolTokens = (mcp: boolean) =>
+    declarations.filter((tool) => tool.name.startsWith('mcp__') === mcp).reduce((sum, tool) => sum + estimateTokens(JSON.stringify(tool)), 0);
   const categories: ContextCategory[] = [
     { name: 'System prompt', tokens: estimateTokens(parts.instructions) },
     { name: 'Built-in tools', tokens: toolTokens(false) },

@@ -1,4 +1,17 @@
-import { addUsage, contentText, emptyUsage, gitBranch, plural, userMessage, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type PermissionMode, type UserMessage } from '@beans/core';
+import {
+  addUsage,
+  contentText,
+  emptyUsage,
+  gitBranch,
+  plural,
+  userMessage,
+  type UsageTotals,
+  type AgentEvent,
+  type AgentRunResult,
+  type ChatSession,
+  type PermissionMode,
+  type UserMessage,
+} from '@beans/core';
 import type { ThemeName } from './theme.js';
 import type { ChatHost } from '../chat-host.js';
 import { AskQueue } from './ask-queue.js';
@@ -211,7 +224,10 @@ export class ChatController {
   private printPreview(): void {
     const ask = this.questions.current!;
     const rows = previewRows(ask, this.transcript.width);
-    this.transcript.output([[span(`Whole preview of ${ask.request.tool.name}${ask.summary ? ` ${ask.summary}` : ''} (${rows.length} rows):`, S.bold)], ...rows]);
+    this.transcript.output([
+      [span(`Whole preview of ${ask.request.tool.name}${ask.summary ? ` ${ask.summary}` : ''} (${rows.length} rows):`, S.bold)],
+      ...rows,
+    ]);
     this.changed();
   }
 
@@ -268,7 +284,8 @@ export class ChatController {
     this.session = session;
     this.usageBefore = emptyUsage();
     // Answers, and the compaction summaries their notes recorded.
-    for (const message of session.messages) if ((message.role === 'assistant' || message.role === 'note') && message.usage) addUsage(this.usageBefore, message.usage);
+    for (const message of session.messages)
+      if ((message.role === 'assistant' || message.role === 'note') && message.usage) addUsage(this.usageBefore, message.usage);
     this.transcript.bind(session);
     this.unsubscribeSession = session.subscribe((event) => this.onSessionEvent(event));
     if (replaced) this.transcript.note('info', `Session ${session.id}${session.messages.length ? ' (resumed)' : ' (new)'}`);
@@ -291,7 +308,15 @@ export class ChatController {
       this.showKeys = false;
       this.changed();
       if (event.type === 'text' && event.text === '?') return;
-    } else if (event.type === 'text' && event.text === '?' && !event.paste && this.input.editor.text === '' && !this.questions.current && !this.picker && !this.input.search) {
+    } else if (
+      event.type === 'text' &&
+      event.text === '?' &&
+      !event.paste &&
+      this.input.editor.text === '' &&
+      !this.questions.current &&
+      !this.picker &&
+      !this.input.search
+    ) {
       this.showKeys = true;
       return this.changed();
     }
@@ -347,7 +372,9 @@ export class ChatController {
 
   /** A built-in command as if typed, without showing it (`beans -r` opens /resume). */
   runCommand(name: string, args = ''): void {
-    void Promise.resolve(findBuiltin(name)?.run?.(args, this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+    void Promise.resolve(findBuiltin(name)?.run?.(args, this.commandContext())).catch((error: unknown) =>
+      this.transcript.note('error', this.describeError(error)),
+    );
   }
 
   /** Esc twice on an empty input opens /rewind, as in Claude Code. */
@@ -355,7 +382,9 @@ export class ChatController {
     const now = Date.now();
     if (now - this.lastEscape < DOUBLE_ESC_MS) {
       this.lastEscape = 0;
-      void Promise.resolve(findBuiltin('rewind')?.run?.('', this.commandContext())).catch((error: unknown) => this.transcript.note('error', this.describeError(error)));
+      void Promise.resolve(findBuiltin('rewind')?.run?.('', this.commandContext())).catch((error: unknown) =>
+        this.transcript.note('error', this.describeError(error)),
+      );
       return;
     }
     this.lastEscape = now;
@@ -456,7 +485,8 @@ export class ChatController {
     }
     if (text.length > 1 && text.startsWith('!')) return void this.runCommandLine(text.slice(1).trim());
     if (this.running) void this.queue(text);
-    else if (this.task) this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
+    else if (this.task)
+      this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
     else void this.runPrompt(text, display);
   }
 
@@ -523,7 +553,8 @@ export class ChatController {
       const turn = await this.host.runTurn(prompts, abort.signal);
       for (const notice of turn.notices) this.transcript.note('info', notice);
       if (this.host.display.debug) this.transcript.note('info', debugLine(turn.result, Date.now() - (this.turn?.startedAt ?? Date.now())));
-      if (turn.refused) this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
+      if (turn.refused)
+        this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
     } catch (error) {
       this.transcript.note('error', this.describeError(error));
     } finally {

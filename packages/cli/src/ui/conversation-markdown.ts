@@ -20,7 +20,12 @@ const MAX_CALL_CHARS = 120;
 export function conversationMarkdown(messages: readonly AgentMessage[], header: ExportHeader): string {
   const results = new Map<string, ToolResultMessage>();
   for (const message of messages) if (message.role === 'tool') results.set(message.toolCallId, message);
-  const out: string[] = [`# Beans conversation ${header.sessionId}`, '', `Exported ${header.exportedAt.toISOString()} · model ${header.model} · workspace ${header.workspace}`, ''];
+  const out: string[] = [
+    `# Beans conversation ${header.sessionId}`,
+    '',
+    `Exported ${header.exportedAt.toISOString()} · model ${header.model} · workspace ${header.workspace}`,
+    '',
+  ];
   let speaker: 'user' | 'assistant' | undefined;
   for (const message of messages) {
     if (message.role === 'user') {
@@ -44,7 +49,11 @@ export function conversationMarkdown(messages: readonly AgentMessage[], header: 
 /** `- edit_file README.md · error: old_string not found…` */
 function callLine(call: ToolCall, result: ToolResultMessage | undefined): string {
   const summary = shortArguments(call.arguments);
-  const outcome = !result ? 'no result' : result.status === 'ok' ? 'ok' : `${result.status}: ${firstLine(typeof result.content === 'string' ? result.content : '')}`;
+  const outcome = !result
+    ? 'no result'
+    : result.status === 'ok'
+      ? 'ok'
+      : `${result.status}: ${firstLine(typeof result.content === 'string' ? result.content : '')}`;
   return `- \`${call.name}\`${summary ? ` ${inlineCode(summary)}` : ''} · ${outcome}`;
 }
 

@@ -58,18 +58,20 @@ export function renderDiff(diff: string, width: number, indent = ''): StyledLine
       continue;
     }
     const style = row.sign === '+' ? ADDED : row.sign === '-' ? REMOVED : S.dim;
-    out.push(...wrapSpans([span(`${row.sign} `, style), ...row.body], width, {
-      first: [span(indent), span(`${row.number} `, NUMBER)],
-      continuation: [span(indent), span(`${blank}   `)],
-      hard: true,
-    }));
+    out.push(
+      ...wrapSpans([span(`${row.sign} `, style), ...row.body], width, {
+        first: [span(indent), span(`${row.number} `, NUMBER)],
+        continuation: [span(indent), span(`${blank}   `)],
+        hard: true,
+      }),
+    );
   }
   return out;
 }
 
 /** Pairs each run of removed lines with the added run right after it, line by line, and marks the words that differ. */
 function markChangedWords(rows: (DiffRow | 'hunk')[]): void {
-  for (let at = 0; at < rows.length; ) {
+  for (let at = 0; at < rows.length;) {
     const removedStart = at;
     while (at < rows.length && rows[at] !== 'hunk' && (rows[at] as DiffRow).sign === '-') at++;
     const addedStart = at;

@@ -122,7 +122,10 @@ export class History {
   private index: number;
   private draft = '';
 
-  constructor(entries: string[] = [], private readonly limit = 500) {
+  constructor(
+    entries: string[] = [],
+    private readonly limit = 500,
+  ) {
     this.entries = entries.slice(-limit);
     this.index = this.entries.length;
   }

@@ -8,7 +8,12 @@ export const EXPORT_BUILTINS: Record<string, Builtin> = {
     async run(args, context) {
       const { conversationMarkdown } = await import('./conversation-markdown.js');
       const { host, session } = context;
-      const markdown = conversationMarkdown(session.messages, { sessionId: session.id, model: session.model, workspace: host.header.workspace, exportedAt: new Date() });
+      const markdown = conversationMarkdown(session.messages, {
+        sessionId: session.id,
+        model: session.model,
+        workspace: host.header.workspace,
+        exportedAt: new Date(),
+      });
       const file = args.trim();
       if (file) return writeExport(context, file, markdown);
       const fallback = `beans-conversation-${session.id.slice(0, 8)}.md`;
@@ -52,6 +57,10 @@ async function writeExport(context: CommandContext, file: string, markdown: stri
  */
 async function copyToClipboard(context: CommandContext, text: string, what: string): Promise<void> {
   const { osc52 } = await import('./conversation-markdown.js');
-  if (!context.writeTerminal(osc52(text))) return context.note('error', `Cannot copy ${what}: the chat is not writing to a terminal. Use /export <file> instead.`);
-  context.note('info', `Copied ${what} (${text.length} characters) to the clipboard with OSC 52. If your terminal does not take OSC 52, nothing was copied: use /export <file>.`);
+  if (!context.writeTerminal(osc52(text)))
+    return context.note('error', `Cannot copy ${what}: the chat is not writing to a terminal. Use /export <file> instead.`);
+  context.note(
+    'info',
+    `Copied ${what} (${text.length} characters) to the clipboard with OSC 52. If your terminal does not take OSC 52, nothing was copied: use /export <file>.`,
+  );
 }

@@ -35,7 +35,19 @@ export function firstFrameLines(info: FirstFrameInfo): StyledLine[] {
   // layoutLive's budget: the screen less one row, less the status row, then a third for the input.
   const budget = Math.max(2, info.rows - 1) - 1;
   const input = renderInput(EMPTY_EDITOR, { width, maxRows: Math.min(10, Math.max(1, Math.floor(budget / 3))), placeholder: INPUT_PLACEHOLDER });
-  const status = renderStatus({ model: info.model ?? '', branch: info.branch, inputTokens: 0, outputTokens: 0, queued: 0, mode: info.mode, hint: '/help for commands', ...(info.vim ? { vimMode: 'insert' as const } : {}) }, width);
+  const status = renderStatus(
+    {
+      model: info.model ?? '',
+      branch: info.branch,
+      inputTokens: 0,
+      outputTokens: 0,
+      queued: 0,
+      mode: info.mode,
+      hint: '/help for commands',
+      ...(info.vim ? { vimMode: 'insert' as const } : {}),
+    },
+    width,
+  );
   return [[span('─'.repeat(width), S.gray)], ...input, status];
 }
 

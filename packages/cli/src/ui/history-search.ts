@@ -51,7 +51,8 @@ export class HistorySearch {
     }
     const newestFirst = (a: { item: Entry }, b: { item: Entry }) => a.item.index - b.item.index;
     const fzf = new Fzf(this.entries, { selector: (entry: Entry) => entry.line, casing: 'smart-case', tiebreakers: [newestFirst] });
-    this.finder = (query) => fzf.find(query).map((result: FzfResultItem<Entry>) => ({ text: result.item.text, line: result.item.line, positions: result.positions }));
+    this.finder = (query) =>
+      fzf.find(query).map((result: FzfResultItem<Entry>) => ({ text: result.item.text, line: result.item.line, positions: result.positions }));
     this.loading = false;
     this.refresh();
   }
@@ -107,7 +108,8 @@ export class HistorySearch {
 
   private refresh(): void {
     this.selected = 0;
-    if (this.finder) this.matches = this.query.trim() ? this.finder(this.query) : this.entries.map((entry) => ({ text: entry.text, line: entry.line, positions: new Set() }));
+    if (this.finder)
+      this.matches = this.query.trim() ? this.finder(this.query) : this.entries.map((entry) => ({ text: entry.text, line: entry.line, positions: new Set() }));
     this.changed();
   }
 }
@@ -118,7 +120,10 @@ const MATCHED: SpanStyle = { color: 'yellow', bold: true };
 export function renderHistorySearch(search: HistorySearch, width: number, maxRows: number): StyledLine[] {
   const footer = truncateLine([span('↑↓/Ctrl+R choose · Enter put in the input · Esc leave', S.dim)], width);
   const count = search.loading ? 'reading history…' : `${search.matches.length} prompt${search.matches.length === 1 ? '' : 's'}`;
-  const queryLine = truncateLine([span('search prompts: ', { color: 'cyan', bold: true }), span(search.query), span(' ', S.inverse), span(`  ${count}`, S.dim)], width);
+  const queryLine = truncateLine(
+    [span('search prompts: ', { color: 'cyan', bold: true }), span(search.query), span(' ', S.inverse), span(`  ${count}`, S.dim)],
+    width,
+  );
   const listRows = Math.max(0, Math.min(search.matches.length, maxRows - 2));
   const first = Math.min(Math.max(0, search.selected - listRows + 1), Math.max(0, search.matches.length - listRows));
   const list: StyledLine[] = [];
@@ -130,7 +135,8 @@ export function renderHistorySearch(search: HistorySearch, width: number, maxRow
     [...match.line].forEach((char, at) => line.push(span(char, match.positions.has(at) ? MATCHED : base)));
     list.push(truncateLine(mergeSpans(line), width));
   }
-  if (!search.loading && search.matches.length === 0) list.push([span(search.query ? '  no earlier prompt matches' : '  no earlier prompts in this workspace', S.dim)]);
+  if (!search.loading && search.matches.length === 0)
+    list.push([span(search.query ? '  no earlier prompt matches' : '  no earlier prompts in this workspace', S.dim)]);
   return [...list, queryLine, footer].slice(-Math.max(1, maxRows));
 }
 

@@ -7,7 +7,8 @@ import type { KeyEvent } from './keys.js';
 import { VimInput } from './vim.js';
 
 /** What a key in the input box asks the rest of the UI to do. */
-export type InputAction = { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' } | { type: 'edit-draft' } | { type: 'stop-background' };
+export type InputAction =
+  { type: 'submit'; text: string; display?: string } | { type: 'escape' } | { type: 'exit' } | { type: 'edit-draft' } | { type: 'stop-background' };
 
 /** How many edits Ctrl+_ can take back. */
 const UNDO_STEPS = 200;
@@ -323,7 +324,8 @@ export class InputBox {
         // A newer keystroke has asked again, or the word is gone: drop this answer.
         const token = pathToken(this.editor);
         if (request !== this.pathRequest || token?.start !== path.start) return;
-        this.completion = paths.length > 0 ? { kind: 'path', token, items: paths.slice(0, 50).map((value) => ({ value: `@${value}` })), selected: 0 } : undefined;
+        this.completion =
+          paths.length > 0 ? { kind: 'path', token, items: paths.slice(0, 50).map((value) => ({ value: `@${value}` })), selected: 0 } : undefined;
         this.changed();
       })
       .catch(() => undefined);

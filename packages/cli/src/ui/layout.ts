@@ -65,12 +65,25 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
   }
   const activity = controller.activity;
   const activityRows: StyledLine[] = activity
-    ? [truncateLine([span(`${SPINNER[frame % SPINNER.length]} ${activity.label}… `, S.cyan), span(`${Math.max(0, Math.floor((now - activity.startedAt) / 1000))}s · esc to interrupt`, S.dim)], width)]
+    ? [
+        truncateLine(
+          [
+            span(`${SPINNER[frame % SPINNER.length]} ${activity.label}… `, S.cyan),
+            span(`${Math.max(0, Math.floor((now - activity.startedAt) / 1000))}s · esc to interrupt`, S.dim),
+          ],
+          width,
+        ),
+      ]
     : [];
   const activityKept = take(activityRows);
   const queuedKept = take(queued);
   const stashed = controller.input.stashed;
-  const stashKept = stashed === undefined ? [] : take([truncateLine([span('Stashed the draft (back after your next prompt, or Ctrl+S now): ', S.dim), span(stashed.replace(/\s+/g, ' '), S.dim)], width)]);
+  const stashKept =
+    stashed === undefined
+      ? []
+      : take([
+          truncateLine([span('Stashed the draft (back after your next prompt, or Ctrl+S now): ', S.dim), span(stashed.replace(/\s+/g, ' '), S.dim)], width),
+        ]);
   const todos = controller.showTodos ? currentTodos(controller.session) : [];
   const todosKept = todos.length > 0 ? take(renderTodosPanel(todos, width, Math.min(12, budget))) : [];
   const transcript = take(controller.transcript.liveLines(frame, now));
@@ -93,7 +106,10 @@ function statusInfo(controller: ChatController) {
     contextPercent: window && used ? Math.min(100, Math.round((used / window) * 100)) : undefined,
     queued: session.queuedCount,
     tasks: host.backgroundTasks?.runningCount(),
-    languageServers: host.listLspServers().filter((server) => server.state === 'running').map((server) => server.name),
+    languageServers: host
+      .listLspServers()
+      .filter((server) => server.state === 'running')
+      .map((server) => server.name),
     mode: host.permissionMode,
     hint: controller.busy ? undefined : '/help for commands',
     vimMode: controller.input.vim?.mode,

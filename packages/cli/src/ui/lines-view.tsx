@@ -49,7 +49,15 @@ export const BlockText = memo(function BlockText({ lines }: { lines: readonly St
       {lines.map((line, row) => (
         <Fragment key={row}>
           {row > 0 ? '\n' : ''}
-          {line.map((part, index) => (part.style ? <Text key={index} {...textProps(part.style, noColor, theme)}>{part.text}</Text> : part.text))}
+          {line.map((part, index) =>
+            part.style ? (
+              <Text key={index} {...textProps(part.style, noColor, theme)}>
+                {part.text}
+              </Text>
+            ) : (
+              part.text
+            ),
+          )}
         </Fragment>
       ))}
     </Text>

@@ -9,7 +9,10 @@ export const LSP_BUILTINS: Record<string, Builtin> = {
         name: server.name,
         description: `${server.state}${server.pid ? ` (pid ${server.pid})` : ''} · ${server.languages.join(', ')}${server.restarts ? ` · restarted ${server.restarts}x` : ''} · ${server.origin}${server.problem ? ` · ${server.problem}` : ''}`,
       }));
-      return print([heading('Language servers'), ...table(rows, width, 'No language servers configured (a plugin\'s lspServers or .lsp.json, or the "lsp": {"servers"} setting).')]);
+      return print([
+        heading('Language servers'),
+        ...table(rows, width, 'No language servers configured (a plugin\'s lspServers or .lsp.json, or the "lsp": {"servers"} setting).'),
+      ]);
     },
   },
 };

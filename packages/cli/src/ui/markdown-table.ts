@@ -77,10 +77,18 @@ export function renderTable(lines: readonly string[], width: number): StyledLine
   const all = header ? [header, ...body] : body;
   const columns = Math.max(0, ...all.map((row) => row.length));
   if (columns === 0) return [];
-  const spans = all.map((row, index) => Array.from({ length: columns }, (_, column) => parseInline(row[column] ?? '', header && index === 0 ? HEADER : undefined)));
+  const spans = all.map((row, index) =>
+    Array.from({ length: columns }, (_, column) => parseInline(row[column] ?? '', header && index === 0 ? HEADER : undefined)),
+  );
   const natural = Array.from({ length: columns }, (_, column) => Math.max(1, ...spans.map((row) => lineWidth(row[column]!))));
   const widths = fitWidths(natural, width - (3 * columns + 1));
-  if (!widths) return spans.flatMap((row) => wrapSpans(row.flatMap((cell, column) => (column > 0 ? [span(' │ ', BORDER), ...cell] : cell)), width));
+  if (!widths)
+    return spans.flatMap((row) =>
+      wrapSpans(
+        row.flatMap((cell, column) => (column > 0 ? [span(' │ ', BORDER), ...cell] : cell)),
+        width,
+      ),
+    );
 
   const out: StyledLine[] = [rule(widths, '┌', '┬', '┐')];
   const drawRow = (row: Span[][]) => {

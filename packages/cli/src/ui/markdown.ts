@@ -18,13 +18,8 @@ export interface MarkdownState {
 }
 
 const GUTTER: SpanStyle = { color: 'gray' };
-const HEADINGS: SpanStyle[] = [
-  { bold: true, underline: true, color: 'magenta' },
-  { bold: true, color: 'magenta' },
-  { bold: true },
-];
+const HEADINGS: SpanStyle[] = [{ bold: true, underline: true, color: 'magenta' }, { bold: true, color: 'magenta' }, { bold: true }];
 const BULLETS = ['•', '◦', '▪'];
-
 
 const FENCE = /^\s*(`{3,}|~{3,})\s*([^`\s]*)/;
 const HEADING = /^(#{1,6})\s+(.*?)\s*#*\s*$/;

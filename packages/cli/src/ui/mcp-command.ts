@@ -13,11 +13,14 @@ export const MCP_BUILTINS: Record<string, Builtin> = {
     argumentHint: '[enable | disable | reconnect <server>]',
     async run(args, { host, width, print, note, runTask }) {
       if (!args) {
-        const rows = host.listMcpServers().map((server) => ({ name: server.name, description: `${server.status}${server.error ? `: ${server.error}` : ''}${mcpToolsText(server)}` }));
+        const rows = host
+          .listMcpServers()
+          .map((server) => ({ name: server.name, description: `${server.status}${server.error ? `: ${server.error}` : ''}${mcpToolsText(server)}` }));
         return print([heading('MCP servers'), ...table(rows, width, 'No MCP servers configured (.mcp.json, settings "mcpServers", or --mcp-config).')]);
       }
       const [action, name, ...rest] = args.split(/\s+/);
-      if (!ACTIONS.includes(action as (typeof ACTIONS)[number]) || !name || rest.length > 0) return note('error', `Usage: /mcp, or /mcp ${ACTIONS.join('|')} <server>.`);
+      if (!ACTIONS.includes(action as (typeof ACTIONS)[number]) || !name || rest.length > 0)
+        return note('error', `Usage: /mcp, or /mcp ${ACTIONS.join('|')} <server>.`);
       const known = host.listMcpServers().map((server) => server.name);
       if (!known.includes(name)) return note('error', `There is no MCP server named ${name}${known.length ? ` (servers: ${known.join(', ')})` : ''}.`);
       if (action === 'disable') {

@@ -79,6 +79,8 @@ export function renderPicker(picker: Picker, width: number, maxRows: number): St
   }
   out.push(...previewRows);
   const keys = (picker.keys ?? []).map((key) => ` · ${key.hint}`).join('');
-  out.push(truncateLine([span(`${picker.searchable ? 'type to search · ' : ''}↑↓ choose · Enter ${picker.action ?? 'open'} · Esc cancel${keys}`, S.dim)], width));
+  out.push(
+    truncateLine([span(`${picker.searchable ? 'type to search · ' : ''}↑↓ choose · Enter ${picker.action ?? 'open'} · Esc cancel${keys}`, S.dim)], width),
+  );
   return out.slice(0, Math.max(1, maxRows));
 }

@@ -30,7 +30,9 @@ export async function openResumePicker(context: CommandContext): Promise<void> {
   const filters = { branchOnly: false, everywhere: false };
 
   async function readPrompts(listings: SessionListing[]) {
-    const unread = listings.filter((listing) => !prompts.has(listing.id) && (!listing.workspaceRoot || listing.workspaceRoot === root)).slice(0, READ_PROMPTS_OF);
+    const unread = listings
+      .filter((listing) => !prompts.has(listing.id) && (!listing.workspaceRoot || listing.workspaceRoot === root))
+      .slice(0, READ_PROMPTS_OF);
     await Promise.all(unread.map(async (listing) => prompts.set(listing.id, await host.sessionPrompts(listing.id).catch(() => []))));
   }
   const shown = (): SessionListing[] =>
@@ -39,7 +41,9 @@ export async function openResumePicker(context: CommandContext): Promise<void> {
       .sort((a, b) => b.lastActivity.localeCompare(a.lastActivity));
   const build = (): Picker => {
     const listings = shown();
-    const scope = [filters.everywhere ? 'every workspace' : 'this workspace', filters.branchOnly ? `branch ${branch ?? '(none)'}` : ''].filter(Boolean).join(', ');
+    const scope = [filters.everywhere ? 'every workspace' : 'this workspace', filters.branchOnly ? `branch ${branch ?? '(none)'}` : '']
+      .filter(Boolean)
+      .join(', ');
     return {
       title: `Resume a session (${scope})`,
       selected: 0,
@@ -60,7 +64,11 @@ export async function openResumePicker(context: CommandContext): Promise<void> {
         return previewRows(id, prompts.get(id) ?? (listing?.firstPrompt ? [listing.firstPrompt] : []), listing, root, width);
       },
       keys: [
-        { name: 'ctrl-b', hint: filters.branchOnly ? 'ctrl+b every branch' : 'ctrl+b this branch', press: () => ((filters.branchOnly = !filters.branchOnly), build()) },
+        {
+          name: 'ctrl-b',
+          hint: filters.branchOnly ? 'ctrl+b every branch' : 'ctrl+b this branch',
+          press: () => ((filters.branchOnly = !filters.branchOnly), build()),
+        },
         {
           name: 'ctrl-a',
           hint: filters.everywhere ? 'ctrl+a this workspace' : 'ctrl+a every workspace',
@@ -76,7 +84,8 @@ export async function openResumePicker(context: CommandContext): Promise<void> {
       ],
       onSelect: (id) => {
         const listing = listings.find((candidate) => candidate.id === id);
-        if (listing?.workspaceRoot && listing.workspaceRoot !== root) return note('info', `That session is from ${listing.workspaceRoot}. Resume it there: cd ${shellQuote(listing.workspaceRoot)} && beans -r ${id}`);
+        if (listing?.workspaceRoot && listing.workspaceRoot !== root)
+          return note('info', `That session is from ${listing.workspaceRoot}. Resume it there: cd ${shellQuote(listing.workspaceRoot)} && beans -r ${id}`);
         return runTask('Loading the session', () => host.resume(id));
       },
     };

@@ -11,7 +11,16 @@ export interface RetryWait {
 
 /** Why the provider is asked again, in a person's words, with the HTTP status when there is one. */
 export function retryCause(failure: ProviderFailure): string {
-  const words = failure.status === 529 || /overloaded/i.test(failure.message) ? 'overloaded' : failure.kind === 'rate_limit' ? 'rate limited' : failure.kind === 'server' ? 'server error' : failure.kind === 'network' ? 'connection dropped' : failure.kind.replace(/_/g, ' ');
+  const words =
+    failure.status === 529 || /overloaded/i.test(failure.message)
+      ? 'overloaded'
+      : failure.kind === 'rate_limit'
+        ? 'rate limited'
+        : failure.kind === 'server'
+          ? 'server error'
+          : failure.kind === 'network'
+            ? 'connection dropped'
+            : failure.kind.replace(/_/g, ' ');
   return failure.status ? `${words} (${failure.status})` : words;
 }
 

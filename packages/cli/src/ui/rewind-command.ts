@@ -26,7 +26,11 @@ export const REWIND_BUILTINS: Record<string, Builtin> = {
         selected: rows.length - 1,
         action: 'choose',
         items: rows.map((row) => ({ value: row.id, label: firstLine(row.text), detail: describeChanges(row) })),
-        onSelect: (id) => chooseWhat(context, rows.find((row) => row.id === id)!),
+        onSelect: (id) =>
+          chooseWhat(
+            context,
+            rows.find((row) => row.id === id)!,
+          ),
       });
     },
   },
@@ -52,11 +56,29 @@ async function preview(context: CommandContext, row: CheckpointRow, choice: Choi
   if (code) {
     if (code.files.length === 0) out.push([span('  The code is already as it was then.', S.dim)]);
     for (const file of code.files) {
-      const notes = [file.changedByHand ? 'changed by hand since: will be overwritten' : '', file.restorable ? '' : 'not restorable (over checkpoints.maxFileBytes)'].filter(Boolean).join('; ');
-      out.push(truncateLine([span(`  ${file.action.padEnd(7)} `), span(file.path, { color: 'cyan' }), span(` +${file.insertions} -${file.deletions}`, S.dim), ...(notes ? [span(`  ${notes}`, { color: 'yellow' })] : [])], context.width));
+      const notes = [
+        file.changedByHand ? 'changed by hand since: will be overwritten' : '',
+        file.restorable ? '' : 'not restorable (over checkpoints.maxFileBytes)',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      out.push(
+        truncateLine(
+          [
+            span(`  ${file.action.padEnd(7)} `),
+            span(file.path, { color: 'cyan' }),
+            span(` +${file.insertions} -${file.deletions}`, S.dim),
+            ...(notes ? [span(`  ${notes}`, { color: 'yellow' })] : []),
+          ],
+          context.width,
+        ),
+      );
     }
   }
-  if (planned.conversation) out.push([span(`  The conversation goes back to before this message (${planned.conversation.removedMessages} messages); it returns to the input box.`, S.dim)]);
+  if (planned.conversation)
+    out.push([
+      span(`  The conversation goes back to before this message (${planned.conversation.removedMessages} messages); it returns to the input box.`, S.dim),
+    ]);
   context.print(out);
   const force = (code?.changedByHand.length ?? 0) > 0;
   context.openPicker({
@@ -77,8 +99,14 @@ async function preview(context: CommandContext, row: CheckpointRow, choice: Choi
       }
       const failed = done.code?.failed ?? [];
       for (const failure of failed) context.note('error', `Could not restore ${failure.path}: ${failure.reason}`);
-      const parts = [done.code ? `the code (${done.code.files.length} file${done.code.files.length === 1 ? '' : 's'})` : '', done.conversation ? 'the conversation' : ''].filter(Boolean);
-      context.note('info', `Rewound ${parts.join(' and ')} to before "${firstLine(row.text)}".${done.code?.undoId ? ' /rewind again lists the state before this rewind too (beans rewind ' + done.code.undoId + ').' : ''}`);
+      const parts = [
+        done.code ? `the code (${done.code.files.length} file${done.code.files.length === 1 ? '' : 's'})` : '',
+        done.conversation ? 'the conversation' : '',
+      ].filter(Boolean);
+      context.note(
+        'info',
+        `Rewound ${parts.join(' and ')} to before "${firstLine(row.text)}".${done.code?.undoId ? ' /rewind again lists the state before this rewind too (beans rewind ' + done.code.undoId + ').' : ''}`,
+      );
     },
   });
 }

@@ -84,7 +84,12 @@ export class StatusCommand {
     const started = Date.now();
     let stdout = '';
     let problem: string | undefined;
-    const child = spawn('sh', ['-c', this.options.command], { cwd: this.options.cwd, env: this.options.env, stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const child = spawn('sh', ['-c', this.options.command], {
+      cwd: this.options.cwd,
+      env: this.options.env,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      detached: true,
+    });
     this.child = child;
     const timer = setTimeout(() => {
       problem = `stopped after ${TIMEOUT_MS / 1000} s`;

@@ -42,11 +42,18 @@ const MODE_LABELS: Record<string, string> = {
  */
 export function renderStatus(info: StatusInfo, width: number): StyledLine {
   const parts: Span[][] = [[span(info.model, { color: 'magenta' })]];
-  if (info.mode && info.mode !== 'default') parts.splice(0, 0, [span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }), span(' (shift+tab)', S.dim)]);
+  if (info.mode && info.mode !== 'default')
+    parts.splice(0, 0, [
+      span(`⏵⏵ ${MODE_LABELS[info.mode] ?? info.mode}`, { color: info.mode === 'plan' ? 'cyan' : info.mode === 'yolo' ? 'red' : 'yellow', bold: true }),
+      span(' (shift+tab)', S.dim),
+    ]);
   if (info.tasks) parts.splice(0, 0, [span(`${info.tasks} task${info.tasks === 1 ? '' : 's'} running`, S.cyan), span(' (/tasks)', S.dim)]);
   if (info.queued > 0) parts.splice(0, 0, [span(`${info.queued} queued`, { color: 'yellow', bold: true })]);
-  if (info.vimMode) parts.splice(0, 0, [span(info.vimMode === 'insert' ? '-- INSERT --' : '-- NORMAL --', info.vimMode === 'insert' ? S.dim : { color: 'green', bold: true })]);
-  parts.push([span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}${info.cachedTokens ? ` (${formatTokens(info.cachedTokens)} cached)` : ''}`)]);
+  if (info.vimMode)
+    parts.splice(0, 0, [span(info.vimMode === 'insert' ? '-- INSERT --' : '-- NORMAL --', info.vimMode === 'insert' ? S.dim : { color: 'green', bold: true })]);
+  parts.push([
+    span(`↑${formatTokens(info.inputTokens)} ↓${formatTokens(info.outputTokens)}${info.cachedTokens ? ` (${formatTokens(info.cachedTokens)} cached)` : ''}`),
+  ]);
   if (info.contextPercent !== undefined) {
     const style = info.contextPercent >= 90 ? S.red : info.contextPercent >= 70 ? S.yellow : undefined;
     parts.push([span(`${info.contextPercent}% context`, style)]);

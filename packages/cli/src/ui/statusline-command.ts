@@ -40,7 +40,12 @@ export function statusLineInput({ host, session, usage, startedAt, branch }: Sta
     workspace: { current_dir: host.statusLine?.cwd ?? host.header.workspace, project_dir: host.header.workspace },
     version: VERSION,
     output_style: { name: 'default' },
-    cost: { total_cost_usd: usage.costKnown ? usage.costUsd : 0, total_duration_ms: Date.now() - startedAt, total_lines_added: added, total_lines_removed: removed },
+    cost: {
+      total_cost_usd: usage.costKnown ? usage.costUsd : 0,
+      total_duration_ms: Date.now() - startedAt,
+      total_lines_added: added,
+      total_lines_removed: removed,
+    },
     context_window: {
       ...(window ? { context_window_size: window, used_percentage: Math.min(100, Math.round((used / window) * 100)) } : {}),
       total_input_tokens: usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens,
@@ -59,9 +64,20 @@ export const STATUSLINE_BUILTINS: Record<string, Builtin> = {
     run(args, { host, width, print, note, statusLine }) {
       if (!statusLine) {
         const out: StyledLine[] = [heading('Status line')];
-        out.push(...wrapText('No statusLine command is set. Add one to ~/.config/beans-agent/settings.json (or, in a trusted workspace, .beans/settings.json), as in Claude Code:', width));
+        out.push(
+          ...wrapText(
+            'No statusLine command is set. Add one to ~/.config/beans-agent/settings.json (or, in a trusted workspace, .beans/settings.json), as in Claude Code:',
+            width,
+          ),
+        );
         out.push([span('  "statusLine": { "type": "command", "command": "~/.config/beans-agent/statusline.sh" }', S.cyan)]);
-        out.push(...wrapText('The command reads the session as JSON on stdin (session_id, model.display_name, workspace.current_dir, cost.total_cost_usd, ...) and the first line it prints is drawn above the footer.', width, S.dim));
+        out.push(
+          ...wrapText(
+            'The command reads the session as JSON on stdin (session_id, model.display_name, workspace.current_dir, cost.total_cost_usd, ...) and the first line it prints is drawn above the footer.',
+            width,
+            S.dim,
+          ),
+        );
         return print(out);
       }
       if (args === 'refresh') {

@@ -15,7 +15,9 @@ export function taskLines(tasks: readonly BackgroundTaskInfo[], width: number, n
   if (tasks.length === 0) return [[span('  No background tasks. The model starts one with shell run_in_background.', S.dim)]];
   const out: StyledLine[] = [];
   for (const task of tasks) {
-    out.push(truncateLine([span(`  ${task.id} `, S.bold), span(stateText(task, now), task.state === 'running' ? S.green : S.dim), span(`  ${task.command}`)], width));
+    out.push(
+      truncateLine([span(`  ${task.id} `, S.bold), span(stateText(task, now), task.state === 'running' ? S.green : S.dim), span(`  ${task.command}`)], width),
+    );
     for (const line of task.recentLines.slice(-LAST_LINES)) out.push(truncateLine([span(`    │ ${line}`, S.dim)], width));
     if (task.outputFile) out.push(truncateLine([span(`    whole output: ${task.outputFile}`, S.dim)], width));
   }
@@ -28,7 +30,10 @@ export function taskLines(tasks: readonly BackgroundTaskInfo[], width: number, n
  */
 export function outputLines(view: { info: BackgroundTaskInfo; lines: string[]; totalLines: number }, width: number): StyledLine[] {
   const { info, lines, totalLines } = view;
-  const shown = lines.length < totalLines ? `the last ${lines.length.toLocaleString('en-US')} of ${totalLines.toLocaleString('en-US')} lines` : `${totalLines.toLocaleString('en-US')} line${totalLines === 1 ? '' : 's'}`;
+  const shown =
+    lines.length < totalLines
+      ? `the last ${lines.length.toLocaleString('en-US')} of ${totalLines.toLocaleString('en-US')} lines`
+      : `${totalLines.toLocaleString('en-US')} line${totalLines === 1 ? '' : 's'}`;
   const out: StyledLine[] = [heading(`Output of ${info.id} (${shown}): ${info.command}`)];
   const indent = { first: [span('  ')], continuation: [span('  ')] };
   if (lines.length === 0) out.push([span('  (no output yet)', S.dim)]);
@@ -39,7 +44,7 @@ export function outputLines(view: { info: BackgroundTaskInfo; lines: string[]; t
 
 /** `/tasks`: the session's background commands; a picker views one's output or stops a running one. */
 export const TASKS_BUILTIN: Builtin = {
-  description: 'list background tasks (command, state, run time, last lines), view one\'s output or stop one',
+  description: "list background tasks (command, state, run time, last lines), view one's output or stop one",
   argumentHint: '[task id to view its output]',
   run(args, { host, width, print, note, openPicker }) {
     const registry = host.backgroundTasks;
@@ -54,7 +59,7 @@ export const TASKS_BUILTIN: Builtin = {
     if (!registry || tasks.length === 0) return;
     const running = tasks.filter((task) => task.state === 'running');
     openPicker({
-      title: running.length > 0 ? 'Stop a task? Or view its output (Esc leaves them running)' : 'View a task\'s output? (Esc closes)',
+      title: running.length > 0 ? 'Stop a task? Or view its output (Esc leaves them running)' : "View a task's output? (Esc closes)",
       selected: 0,
       action: 'choose',
       items: [

@@ -25,7 +25,16 @@ export const THEMES: Record<ThemeName, Theme> = {
   // Bright colours only, gray as white, and no dimmed text.
   'high-contrast': {
     name: 'high-contrast',
-    colors: { red: 'redBright', green: 'greenBright', yellow: 'yellowBright', blue: 'blueBright', magenta: 'magentaBright', cyan: 'cyanBright', gray: 'whiteBright', white: 'whiteBright' },
+    colors: {
+      red: 'redBright',
+      green: 'greenBright',
+      yellow: 'yellowBright',
+      blue: 'blueBright',
+      magenta: 'magentaBright',
+      cyan: 'cyanBright',
+      gray: 'whiteBright',
+      white: 'whiteBright',
+    },
     noDim: true,
   },
 };

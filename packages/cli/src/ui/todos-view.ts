@@ -26,7 +26,12 @@ export const TODOS_BUILTINS: Record<string, Builtin> = {
     description: "show the agent's current task list (Ctrl+T keeps it above the input)",
     run(_args, { session, width, print }) {
       const todos = currentTodos(session);
-      print([heading('Tasks'), ...(todos.length > 0 ? renderTodos(todos, width, '  ') : [[span('  (no task list yet: the agent writes one with todo_write when it plans)', S.dim)] as StyledLine])]);
+      print([
+        heading('Tasks'),
+        ...(todos.length > 0
+          ? renderTodos(todos, width, '  ')
+          : [[span('  (no task list yet: the agent writes one with todo_write when it plans)', S.dim)] as StyledLine]),
+      ]);
     },
   },
 };

@@ -1,4 +1,16 @@
-import { attachmentLabels, summarizeCall, type ToolResult, type ToolResultMessage, type AgentEvent, type AgentMessage, type AgentRunResult, type ChatSession, type NoteMessage, type ToolCall, type UserMessage } from '@beans/core';
+import {
+  attachmentLabels,
+  summarizeCall,
+  type ToolResult,
+  type ToolResultMessage,
+  type AgentEvent,
+  type AgentMessage,
+  type AgentRunResult,
+  type ChatSession,
+  type NoteMessage,
+  type ToolCall,
+  type UserMessage,
+} from '@beans/core';
 import { MarkdownStream, renderMarkdown } from './markdown.js';
 import { S, lineWidth, span, wrapSpans, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 import { retryCause, retryLine, type RetryWait } from './retry-line.js';
@@ -143,7 +155,9 @@ export class TranscriptStore {
     // The icon marks the first line only; later lines (a stack with `debug`) sit under the text.
     const indent = [span(' '.repeat(icon.length))];
     this.add('note', (width) =>
-      body.split('\n').flatMap((line, index) => wrapSpans([span(line, style)], width, { first: index === 0 && icon ? [span(icon, style)] : indent, continuation: indent })),
+      body
+        .split('\n')
+        .flatMap((line, index) => wrapSpans([span(line, style)], width, { first: index === 0 && icon ? [span(icon, style)] : indent, continuation: indent })),
     );
     this.changed();
   }
@@ -157,15 +171,38 @@ export class TranscriptStore {
   /** Rows a command printed; a function of the width lays them out again on a redraw. */
   output(lines: StyledLine[] | ((width: number) => StyledLine[])): void {
     const made = this.width;
-    this.add('output', typeof lines === 'function' ? lines : (width) => (width >= made ? lines : lines.flatMap((line) => (lineWidth(line) <= width ? [line] : wrapSpans(line, width)))));
+    this.add(
+      'output',
+      typeof lines === 'function'
+        ? lines
+        : (width) => (width >= made ? lines : lines.flatMap((line) => (lineWidth(line) <= width ? [line] : wrapSpans(line, width)))),
+    );
     this.changed();
   }
 
   /** The output of a `!command` the user ran, drawn like a finished shell call (Ctrl+O opens it). */
   commandResult(command: string, result: ToolResult): void {
     const status = result.isError ? 'error' : 'ok';
-    const message: ToolResultMessage = { role: 'tool', toolCallId: `user-shell-${Date.now()}`, toolName: 'shell', content: result.content, isError: result.isError === true, status, details: result.details, timestamp: Date.now() };
-    this.commitTool({ id: message.toolCallId, name: 'shell', summary: command, kind: 'execute', phase: status, startedAt: Date.now(), output: '', result: message });
+    const message: ToolResultMessage = {
+      role: 'tool',
+      toolCallId: `user-shell-${Date.now()}`,
+      toolName: 'shell',
+      content: result.content,
+      isError: result.isError === true,
+      status,
+      details: result.details,
+      timestamp: Date.now(),
+    };
+    this.commitTool({
+      id: message.toolCallId,
+      name: 'shell',
+      summary: command,
+      kind: 'execute',
+      phase: status,
+      startedAt: Date.now(),
+      output: '',
+      result: message,
+    });
     this.changed();
   }
 
@@ -288,8 +325,7 @@ export class TranscriptStore {
     else if (message.role === 'note') {
       this.note(message.kind, message.text);
       if (message.notice) this.warning(message.notice);
-    }
-    else if (message.role === 'assistant') this.endStream(message.content);
+    } else if (message.role === 'assistant') this.endStream(message.content);
   }
 
   private userMessage(message: UserMessage): void {
@@ -353,7 +389,11 @@ export class TranscriptStore {
     if (result.stopReason === 'error') this.note('error', result.failure?.message ?? 'The provider failed without saying why.');
     else if (result.stopReason === 'max_turns') this.note('interrupted', 'Stopped: the turn limit was reached (--max-turns).');
     else if (result.stopReason === 'max_budget') this.note('interrupted', 'Stopped: the budget limit was reached (--max-budget-usd).');
-    else if (result.stopReason === 'loop') this.note('interrupted', `Stopped: loop detected (${result.loop ?? 'the agent repeated itself'}). Tell it what to do differently, or send a message to let it go on.`);
+    else if (result.stopReason === 'loop')
+      this.note(
+        'interrupted',
+        `Stopped: loop detected (${result.loop ?? 'the agent repeated itself'}). Tell it what to do differently, or send a message to let it go on.`,
+      );
   }
 
   /** Finished tools move to the transcript in the model's order, never ahead of a running one. */

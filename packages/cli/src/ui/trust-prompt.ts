@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { describeDeclaration, recordApprovedDeclarations, setTrustDecision, showSettingKey, showSettingValue, type ApprovalQuestion, type Declaration, type TrustQuestion } from '@beans/core';
+import {
+  describeDeclaration,
+  recordApprovedDeclarations,
+  setTrustDecision,
+  showSettingKey,
+  showSettingValue,
+  type ApprovalQuestion,
+  type Declaration,
+  type TrustQuestion,
+} from '@beans/core';
 import { KeyDecoder, type KeyEvent } from './keys.js';
 
 // The workspace-trust question, asked in the terminal before the chat mounts (no Ink: it must not
@@ -27,7 +36,10 @@ function options(question: TrustQuestion): Option[] {
 /** The prompt as plain lines (the selected option marked with ›), for the terminal and for tests. */
 export function trustPromptLines(question: TrustQuestion, selected: number): string[] {
   // The repository chose these keys, values and names: escaped, so they cannot drive the terminal.
-  const asked = question.requests.map((request) => `  • ${showSettingKey(request.key)} ${showSettingValue(request.value)}  (${showSettingKey(path.relative(question.workspaceRoot, request.file))})`);
+  const asked = question.requests.map(
+    (request) =>
+      `  • ${showSettingKey(request.key)} ${showSettingValue(request.value)}  (${showSettingKey(path.relative(question.workspaceRoot, request.file))})`,
+  );
   return [
     'This folder is not trusted, and its own settings ask for more than Beans allows by default:',
     ...asked,
@@ -106,17 +118,22 @@ function askSelection(render: (selected: number) => string[], count: number, io:
  * Asks (when `question` is set) and records the answer in the user's trusted folders. Resolves
  * with whether the workspace is trusted now; 'interrupted' means Ctrl+C (exit 130).
  */
-export async function settleWorkspaceTrust(question: TrustQuestion, io?: TrustPromptIO, env: NodeJS.ProcessEnv = process.env): Promise<boolean | 'interrupted'> {
+export async function settleWorkspaceTrust(
+  question: TrustQuestion,
+  io?: TrustPromptIO,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<boolean | 'interrupted'> {
   const choice = await askWorkspaceTrust(question, io);
   const out = io?.output ?? process.stdout;
   if (choice === 'interrupted') return 'interrupted';
   if (choice === 'trust') await setTrustDecision(question.workspaceRoot, 'trusted', env);
   else if (choice === 'trust-parent') await setTrustDecision(path.dirname(question.workspaceRoot), 'trusted', env);
   // Trust covers the servers and hooks just listed; one added later asks before it runs.
-  if (choice === 'trust' || choice === 'trust-parent') await recordApprovedDeclarations(question.workspaceRoot, question.declarationIds, env, { replace: true });
+  if (choice === 'trust' || choice === 'trust-parent')
+    await recordApprovedDeclarations(question.workspaceRoot, question.declarationIds, env, { replace: true });
   else if (choice === 'untrust') await setTrustDecision(question.workspaceRoot, 'untrusted', env);
   const trusted = choice === 'trust' || choice === 'trust-parent';
-  out.write(trusted ? 'Trusted. The folder\'s settings apply.\n\n' : 'Not trusted: those settings are ignored. Run `beans trust` to change this.\n\n');
+  out.write(trusted ? "Trusted. The folder's settings apply.\n\n" : 'Not trusted: those settings are ignored. Run `beans trust` to change this.\n\n');
   return trusted;
 }
 
@@ -138,7 +155,11 @@ export function approvalPromptLines(declaration: Declaration, workspaceRoot: str
  * Asks about each new server and hook in turn (as Claude Code approves project MCP servers one by
  * one) and records the approved ones. 'interrupted' means Ctrl+C (exit 130).
  */
-export async function settleNewDeclarations(question: ApprovalQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }, env: NodeJS.ProcessEnv = process.env): Promise<number | 'interrupted'> {
+export async function settleNewDeclarations(
+  question: ApprovalQuestion,
+  io: TrustPromptIO = { input: process.stdin, output: process.stdout },
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number | 'interrupted'> {
   let approved = 0;
   for (const declaration of question.declarations) {
     const answer = await askSelection((selected) => approvalPromptLines(declaration, question.workspaceRoot, selected), 2, io);

@@ -7,7 +7,8 @@ export const VIM_BUILTINS: Record<string, Builtin> = {
     async run(_args, { host, editorMode, setEditorMode, note }) {
       const mode = editorMode === 'vim' ? 'normal' : 'vim';
       setEditorMode(mode);
-      const said = mode === 'vim' ? 'Vim mode on: Esc for normal mode (h j k l w b e 0 $, x, dd, cw, u...), i to insert.' : 'Vim mode off: the usual key bindings.';
+      const said =
+        mode === 'vim' ? 'Vim mode on: Esc for normal mode (h j k l w b e 0 $, x, dd, cw, u...), i to insert.' : 'Vim mode off: the usual key bindings.';
       try {
         const file = await host.saveUserSetting('editorMode', mode);
         note('info', `${said} (editorMode "${mode}" saved in ${file})`);

@@ -24,7 +24,11 @@ describe('answering initialize before the protocol library loads', () => {
     const early = await started;
     stdin.end('"method":"session/new"}\n');
     expect(early.initialized).toEqual({ clientCapabilities: { fs: { readTextFile: true } } });
-    expect(JSON.parse(written[0]!)).toMatchObject({ jsonrpc: '2.0', id: 7, result: { protocolVersion: 1, authMethods: [], agentCapabilities: { loadSession: true } } });
+    expect(JSON.parse(written[0]!)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { protocolVersion: 1, authMethods: [], agentCapabilities: { loadSession: true } },
+    });
     expect(await rest(early.input)).toBe('{"jsonrpc":"2.0","id":8,"method":"session/new"}\n');
   });
 

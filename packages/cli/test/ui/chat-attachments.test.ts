@@ -7,7 +7,8 @@ import { KEY, closeChats, startFakeChat } from './harness.js';
 
 afterEach(closeChats);
 
-const userText = (request: { messages: { role: string; content: unknown }[] }) => String(request.messages.filter((message) => message.role === 'user').at(-1)?.content);
+const userText = (request: { messages: { role: string; content: unknown }[] }) =>
+  String(request.messages.filter((message) => message.role === 'user').at(-1)?.content);
 
 describe('@file', () => {
   test("attaches the file's content for the model and shows one line in the transcript", async () => {

@@ -7,7 +7,9 @@ type Sent = { messages: { role: string; content: unknown }[]; tools?: unknown[];
 
 describe('/btw: a side question (Claude Code 2.1.72)', () => {
   test('is answered from the conversation and kept out of it: the next prompt does not carry it', async () => {
-    const { chat, fake } = startFakeChat({ turns: [{ chunks: ['The parser lives in src/parse.ts.'] }, { chunks: ['Because of the old lexer.'] }, { chunks: ['Next answer.'] }] });
+    const { chat, fake } = startFakeChat({
+      turns: [{ chunks: ['The parser lives in src/parse.ts.'] }, { chunks: ['Because of the old lexer.'] }, { chunks: ['Next answer.'] }],
+    });
     await chat.submit('where is the parser?');
     await chat.waitForText('The parser lives in src/parse.ts.');
     const kept = fake.host.session.messages.length;

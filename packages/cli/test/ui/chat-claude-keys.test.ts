@@ -9,7 +9,11 @@ const ALT_P = '\x1bp';
 const ALT_T = '\x1bt';
 const CTRL_S = '\x13';
 const statusRow = (frame: string) => frame.trimEnd().split('\n').at(-1)!;
-const inputLine = (frame: string) => frame.split('\n').findLast((row) => row.startsWith('› '))?.trimEnd() ?? '';
+const inputLine = (frame: string) =>
+  frame
+    .split('\n')
+    .findLast((row) => row.startsWith('› '))
+    ?.trimEnd() ?? '';
 
 describe("Claude Code's Alt keys and Ctrl+S in the chat", () => {
   test('Alt+M cycles the permission mode as Shift+Tab does', async () => {

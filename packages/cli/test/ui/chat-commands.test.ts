@@ -75,7 +75,10 @@ describe('slash commands', () => {
   });
 
   test('prompt caching: /cost shows cache reads and writes, the status line the cached tokens, the context counts them', async () => {
-    const { chat } = setup({ contextWindow: 100_000, turns: [{ chunks: ['answer'], usage: { inputTokens: 300, outputTokens: 200, cacheReadTokens: 40_000, cacheWriteTokens: 2_500, costUsd: 0.02 } }] });
+    const { chat } = setup({
+      contextWindow: 100_000,
+      turns: [{ chunks: ['answer'], usage: { inputTokens: 300, outputTokens: 200, cacheReadTokens: 40_000, cacheWriteTokens: 2_500, costUsd: 0.02 } }],
+    });
     await chat.submit('hi');
     await chat.waitForText('answer');
     // ↑ is the fresh prompt (input + cache writes); the cached part is shown apart.
@@ -122,9 +125,15 @@ describe('slash commands', () => {
   });
 
   test('/agents shows one line per agent: no <example> dialogues, cut to the width', async () => {
-    const description = 'Use this agent when code needs a careful review of style and correctness before merging. '.repeat(3) +
+    const description =
+      'Use this agent when code needs a careful review of style and correctness before merging. '.repeat(3) +
       '<example>Context: the user wrote code.\nuser: "review it"\nassistant: "I will use the reviewer"</example>';
-    const { chat } = setup({ agents: [{ name: 'code:reviewer', description }, { name: 'tester', description: 'Writes tests' }] });
+    const { chat } = setup({
+      agents: [
+        { name: 'code:reviewer', description },
+        { name: 'tester', description: 'Writes tests' },
+      ],
+    });
     await chat.submit('/agents');
     const frame = await chat.waitFor((text) => /tester\s+Writes tests/.test(text));
     const reviewerLines = frame.split('\n').filter((line) => line.includes('careful review') || line.includes('merging'));
@@ -156,7 +165,14 @@ describe('slash commands', () => {
     const { chat, fake } = setup({
       sessions: [
         { id: 'older-session-id', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 2, firstPrompt: 'fix the parser' },
-        { id: 'newer-session-id', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 9, prompts: 5, firstPrompt: 'write the docs' },
+        {
+          id: 'newer-session-id',
+          startedAt: '2025-02-01T10:00:00Z',
+          lastActivity: '2025-02-01T11:00:00Z',
+          turns: 9,
+          prompts: 5,
+          firstPrompt: 'write the docs',
+        },
       ],
     });
     await chat.submit('/resume');
@@ -176,7 +192,10 @@ describe('slash commands', () => {
         { id: 'parser-session', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 3, firstPrompt: 'fix the parser' },
         { id: 'docs-session', startedAt: '2025-02-01T10:00:00Z', lastActivity: '2025-02-01T11:00:00Z', turns: 2, firstPrompt: 'write the docs' },
       ],
-      sessionPrompts: { 'parser-session': ['fix the parser', 'now add a regression test', 'run the flaky suite'], 'docs-session': ['write the docs', 'shorter please'] },
+      sessionPrompts: {
+        'parser-session': ['fix the parser', 'now add a regression test', 'run the flaky suite'],
+        'docs-session': ['write the docs', 'shorter please'],
+      },
     });
     await chat.submit('/resume');
     const first = await chat.waitForText('Resume a session');
@@ -201,9 +220,26 @@ describe('slash commands', () => {
     const { chat, fake } = setup({
       sessions: [
         { id: 'main-session', startedAt: '2025-01-01T10:00:00Z', lastActivity: '2025-01-01T11:00:00Z', turns: 1, firstPrompt: 'on main', gitBranch: 'main' },
-        { id: 'feature-session', startedAt: '2025-01-02T10:00:00Z', lastActivity: '2025-01-02T11:00:00Z', turns: 1, firstPrompt: 'on the feature', gitBranch: 'feature/login' },
+        {
+          id: 'feature-session',
+          startedAt: '2025-01-02T10:00:00Z',
+          lastActivity: '2025-01-02T11:00:00Z',
+          turns: 1,
+          firstPrompt: 'on the feature',
+          gitBranch: 'feature/login',
+        },
       ],
-      otherSessions: [{ id: 'elsewhere-session', startedAt: '2025-01-03T10:00:00Z', lastActivity: '2025-01-03T11:00:00Z', turns: 1, firstPrompt: 'in the other repo', workspaceRoot: '/srv/other-repo', gitBranch: 'main' }],
+      otherSessions: [
+        {
+          id: 'elsewhere-session',
+          startedAt: '2025-01-03T10:00:00Z',
+          lastActivity: '2025-01-03T11:00:00Z',
+          turns: 1,
+          firstPrompt: 'in the other repo',
+          workspaceRoot: '/srv/other-repo',
+          gitBranch: 'main',
+        },
+      ],
     });
     mkdirSync(path.join(fake.root, '.git'), { recursive: true });
     writeFileSync(path.join(fake.root, '.git', 'HEAD'), 'ref: refs/heads/feature/login\n');
@@ -260,7 +296,14 @@ describe('slash commands', () => {
       history: [
         { role: 'user', content: 'earlier', origin: 'prompt', timestamp: 1 },
         { role: 'assistant', content: 'earlier answer', toolCalls: [], usage: { inputTokens: 5000, outputTokens: 700, costUsd: 0.5 }, timestamp: 2 },
-        { role: 'note', kind: 'compaction', text: 'SUMMARY', trigger: 'auto', usage: { inputTokens: 3000, outputTokens: 300, cacheReadTokens: 1000, costUsd: 0.25 }, timestamp: 3 },
+        {
+          role: 'note',
+          kind: 'compaction',
+          text: 'SUMMARY',
+          trigger: 'auto',
+          usage: { inputTokens: 3000, outputTokens: 300, cacheReadTokens: 1000, costUsd: 0.25 },
+          timestamp: 3,
+        },
       ],
     });
     await chat.waitForText('Ask anything');
@@ -353,7 +396,10 @@ describe('Notification hooks', () => {
     const controller = new ChatController(fake.host, { width: 80, exit: () => undefined, idleNoticeMs: 80 });
     controller.handleKey({ type: 'text', text: 'hi' });
     controller.handleKey({ type: 'key', name: 'enter' });
-    await vi.waitFor(() => expect(fake.calls.filter((call) => call.startsWith('notify:'))).toEqual(['notify:Beans is waiting for your input']), { timeout: 3_000, interval: 20 });
+    await vi.waitFor(() => expect(fake.calls.filter((call) => call.startsWith('notify:'))).toEqual(['notify:Beans is waiting for your input']), {
+      timeout: 3_000,
+      interval: 20,
+    });
     controller.dispose();
     fake.cleanup();
   });

@@ -29,7 +29,14 @@ describe('smaller things', () => {
 
   test('"Waiting for your answer" counts from when the question appeared, not from the start of the turn', async () => {
     const { chat } = startFakeChat({
-      turns: [{ chunks: ['thinking ', 'a while ', 'before asking'], chunkDelayMs: 700, toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }] }, { chunks: ['done'] }],
+      turns: [
+        {
+          chunks: ['thinking ', 'a while ', 'before asking'],
+          chunkDelayMs: 700,
+          toolCalls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' } }],
+        },
+        { chunks: ['done'] },
+      ],
     });
     await chat.submit('go');
     await chat.waitFor((frame) => /Working… [1-9]s/.test(frame), 'the turn to run a second or more', 6000);

@@ -7,7 +7,11 @@ const CTRL_G = '\x07';
 const CTRL_X = '\x18';
 const CTRL_Z = '\x1a';
 
-const inputLine = (frame: string) => frame.split('\n').findLast((row) => row.startsWith('› '))?.trimEnd() ?? '';
+const inputLine = (frame: string) =>
+  frame
+    .split('\n')
+    .findLast((row) => row.startsWith('› '))
+    ?.trimEnd() ?? '';
 const statusRow = (frame: string) => frame.split('\n').at(-1) ?? '';
 
 describe('the editor keys without a terminal', () => {

@@ -34,7 +34,7 @@ describe('Ctrl+R: searching earlier prompts', () => {
     expect(fake.prompts).toEqual(['fix the flaky login test']);
   });
 
-  test('this session\'s prompts come first; Ctrl+R again and arrows move; Esc leaves with the draft kept', async () => {
+  test("this session's prompts come first; Ctrl+R again and arrows move; Esc leaves with the draft kept", async () => {
     const { chat } = startFakeChat({ turns: [{ chunks: ['one'] }], promptHistory: ['an older prompt about tests'] });
     await chat.submit('a newer prompt about tests');
     await chat.waitForText('one');

@@ -78,7 +78,9 @@ describe('/memory and /init', () => {
   });
 
   test('/init has the agent write AGENTS.md: the model receives the init prompt, shown as /init', async () => {
-    const { chat, fake } = setup({ turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'AGENTS.md', content: '# AGENTS.md\n' } }] }, { chunks: ['Wrote AGENTS.md.'] }] });
+    const { chat, fake } = setup({
+      turns: [{ toolCalls: [{ name: 'write_file', arguments: { path: 'AGENTS.md', content: '# AGENTS.md\n' } }] }, { chunks: ['Wrote AGENTS.md.'] }],
+    });
     await chat.submit('/init the test setup');
     await chat.waitForText('write_file');
     await chat.answer('y');
@@ -112,7 +114,9 @@ describe('the external editor', () => {
     expect(line).toContain(`Edited ${file}`);
     expect(readFileSync(file, 'utf8')).toBe(`edited by ${script}\n`);
     expect(openInEditor(file, { PATH: process.env.PATH, EDITOR: 'false' }, process.stdin)).toContain('exited with status 1');
-    expect(openInEditor(file, { PATH: process.env.PATH, EDITOR: 'no-such-editor-here' }, process.stdin)).toContain('"no-such-editor-here" was not found. Set $EDITOR');
+    expect(openInEditor(file, { PATH: process.env.PATH, EDITOR: 'no-such-editor-here' }, process.stdin)).toContain(
+      '"no-such-editor-here" was not found. Set $EDITOR',
+    );
   });
 });
 

@@ -26,7 +26,9 @@ describe('the permission mode', () => {
   });
 
   test('the chosen mode governs the next tool call: auto-edit writes without asking, plan refuses', async () => {
-    const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('a.txt')] }, { chunks: ['wrote a'] }, { toolCalls: [write('b.txt')] }, { chunks: ['planned b'] }] });
+    const { chat, fake } = startFakeChat({
+      turns: [{ toolCalls: [write('a.txt')] }, { chunks: ['wrote a'] }, { toolCalls: [write('b.txt')] }, { chunks: ['planned b'] }],
+    });
     await chat.press(SHIFT_TAB);
     await chat.submit('write a');
     await chat.waitForText('wrote a');

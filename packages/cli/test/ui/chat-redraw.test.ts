@@ -11,7 +11,9 @@ afterEach(async () => {
 const CLEAR = '\x1b[2J\x1b[3J\x1b[H';
 
 const LONG = 'This sentence is long enough that it wraps differently at a hundred and twenty columns than at eighty columns, as real answers do.';
-const turns: FakeHostOptions['turns'] = [{ chunks: [`## Result\n\n${LONG}\n\n- first point that is also rather long, long enough to wrap once the window is narrow\n- second`] }];
+const turns: FakeHostOptions['turns'] = [
+  { chunks: [`## Result\n\n${LONG}\n\n- first point that is also rather long, long enough to wrap once the window is narrow\n- second`] },
+];
 
 function setup(columns: number) {
   const fake = createFakeHost({ turns });
@@ -20,7 +22,13 @@ function setup(columns: number) {
 }
 
 /** The frame with the temporary workspace path (different per chat) taken out. */
-const normalise = (frame: string, root: string) => frame.split(root).join('<ws>').split('\n').map((row) => row.trimEnd()).join('\n');
+const normalise = (frame: string, root: string) =>
+  frame
+    .split(root)
+    .join('<ws>')
+    .split('\n')
+    .map((row) => row.trimEnd())
+    .join('\n');
 
 describe('redraw', () => {
   test('shrinking the window in steps lays the whole transcript out again, the same as a fresh chat at that width', async () => {

@@ -58,7 +58,10 @@ describe('narrow and resized terminals', () => {
   test('at 60 columns no row is wider than the terminal', async () => {
     const { chat } = setup(
       {
-        turns: [{ toolCalls: [write('src/some/deeply/nested/folder/with/a/long/file-name.ts', `${'x'.repeat(150)}\n`)] }, { chunks: [`${longText}\n\`\`\`\n${'y'.repeat(130)}\n\`\`\``] }],
+        turns: [
+          { toolCalls: [write('src/some/deeply/nested/folder/with/a/long/file-name.ts', `${'x'.repeat(150)}\n`)] },
+          { chunks: [`${longText}\n\`\`\`\n${'y'.repeat(130)}\n\`\`\``] },
+        ],
         contextWindow: 100000,
       },
       { columns: 60, rows: 30 },
@@ -140,7 +143,10 @@ describe('the live area', () => {
     const content = Array.from({ length: 200 }, (_, index) => `line ${index}`).join('\n');
     const { chat } = setup({ turns: [{ toolCalls: [write('big.txt', content)] }, { chunks: ['ok'] }] }, { columns: 80, rows: 20 });
     await chat.submit('write big');
-    const frame = await chat.waitFor((current) => current.includes('Enter takes the highlighted') && /↓ \d+ more lines/.test(current), 'the question with its diff window');
+    const frame = await chat.waitFor(
+      (current) => current.includes('Enter takes the highlighted') && /↓ \d+ more lines/.test(current),
+      'the question with its diff window',
+    );
     const liveRows = stripAnsi(frame).split('\n');
     const promptAt = liveRows.findIndex((row) => row.startsWith('? Allow write_file'));
     expect(liveRows.length - promptAt).toBeLessThanOrEqual(19);

@@ -31,7 +31,12 @@ describe('finished tools say what they did, with numbers', () => {
   test('grep: 12 matches in 4 files', async () => {
     const { chat, fake } = setup({ turns: [{ toolCalls: [{ name: 'grep', arguments: { pattern: 'needle' } }] }, { chunks: ['found'] }] });
     mkdirSync(path.join(fake.root, 'src'));
-    for (const [file, count] of [['a.ts', 3], ['b.ts', 3], ['c.ts', 3], ['src/d.ts', 3]] as const) {
+    for (const [file, count] of [
+      ['a.ts', 3],
+      ['b.ts', 3],
+      ['c.ts', 3],
+      ['src/d.ts', 3],
+    ] as const) {
       writeFileSync(path.join(fake.root, file), 'needle\nhay\n'.repeat(count));
     }
     await chat.submit('find the needle');
@@ -41,7 +46,15 @@ describe('finished tools say what they did, with numbers', () => {
 
   test('glob and list_directory count files', async () => {
     const { chat, fake } = setup({
-      turns: [{ toolCalls: [{ name: 'glob', arguments: { pattern: '*.md' } }, { name: 'list_directory', arguments: { path: '.' } }] }, { chunks: ['listed'] }],
+      turns: [
+        {
+          toolCalls: [
+            { name: 'glob', arguments: { pattern: '*.md' } },
+            { name: 'list_directory', arguments: { path: '.' } },
+          ],
+        },
+        { chunks: ['listed'] },
+      ],
     });
     for (const name of ['a.md', 'b.md', 'c.txt']) writeFileSync(path.join(fake.root, name), 'x\n');
     await chat.submit('list');
@@ -52,7 +65,11 @@ describe('finished tools say what they did, with numbers', () => {
 
   test('shell: exit 0 · 496 lines, and a failing command its exit code', async () => {
     const { chat } = setup({
-      turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 496' } }] }, { toolCalls: [{ name: 'shell', arguments: { command: 'echo oops; exit 3' } }] }, { chunks: ['ran'] }],
+      turns: [
+        { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 496' } }] },
+        { toolCalls: [{ name: 'shell', arguments: { command: 'echo oops; exit 3' } }] },
+        { chunks: ['ran'] },
+      ],
     });
     await chat.submit('count');
     await chat.waitForText('Allow shell');

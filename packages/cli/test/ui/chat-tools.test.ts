@@ -27,11 +27,16 @@ describe('tool lines', () => {
 
   test('an edit shows a unified diff with line numbers and +/- counts', async () => {
     const { chat, fake } = startFakeChat({
-      turns: [{ toolCalls: [{ name: 'edit_file', arguments: { path: 'app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' } }] }, { chunks: ['edited'] }],
+      turns: [
+        { toolCalls: [{ name: 'edit_file', arguments: { path: 'app.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' } }] },
+        { chunks: ['edited'] },
+      ],
     });
     writeFileSync(path.join(fake.root, 'app.ts'), 'const a = 1;\nconst b = 2;\nconst c = 4;\n');
     // edit_file refuses files the model has not read; mark it read the way read_file would.
-    await fake.host.session.tools.get('read_file')!.execute({ path: 'app.ts' }, { workspace: fake.host.session.workspace, state: fake.host.session.toolState, signal: new AbortController().signal });
+    await fake.host.session.tools
+      .get('read_file')!
+      .execute({ path: 'app.ts' }, { workspace: fake.host.session.workspace, state: fake.host.session.toolState, signal: new AbortController().signal });
     await chat.submit('change b');
     await chat.waitForText('Allow edit_file');
     await chat.answer('y');
@@ -59,9 +64,17 @@ describe('tool lines', () => {
 
   test('Ctrl+T shows the current task list above the input until pressed again; /todos prints it', async () => {
     const CTRL_T = '\x14';
-    const plan = (done: number) => ['Read the failing test', 'Fix the parser', 'Run the suite'].map((content, index) => ({ content, status: index < done ? 'completed' : index === done ? 'in_progress' : 'pending' }));
+    const plan = (done: number) =>
+      ['Read the failing test', 'Fix the parser', 'Run the suite'].map((content, index) => ({
+        content,
+        status: index < done ? 'completed' : index === done ? 'in_progress' : 'pending',
+      }));
     const { chat } = startFakeChat({
-      turns: [{ toolCalls: [{ name: 'todo_write', arguments: { todos: plan(0) } }] }, { toolCalls: [{ name: 'todo_write', arguments: { todos: plan(1) } }] }, { chunks: ['planned'] }],
+      turns: [
+        { toolCalls: [{ name: 'todo_write', arguments: { todos: plan(0) } }] },
+        { toolCalls: [{ name: 'todo_write', arguments: { todos: plan(1) } }] },
+        { chunks: ['planned'] },
+      ],
     });
     await chat.press(CTRL_T);
     await chat.waitForText('No task list yet');
@@ -110,10 +123,7 @@ describe('tool lines', () => {
 
   test('calls after a steering message are skipped and say so', async () => {
     const { chat } = startFakeChat({
-      turns: [
-        { toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.3' } }, write('later.txt', 'x')] },
-        { chunks: ['changed course'] },
-      ],
+      turns: [{ toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.3' } }, write('later.txt', 'x')] }, { chunks: ['changed course'] }],
     });
     await chat.submit('two steps');
     await chat.waitForText('Allow shell');
@@ -130,7 +140,10 @@ describe('the confirmation prompt', () => {
     const { chat, fake } = startFakeChat({ turns: [{ toolCalls: [write('hello.txt', 'Hello\nWorld\n')] }, { chunks: ['written'] }] });
     await chat.submit('write hello');
     // The diff loads after the question appears; on a busy machine that takes a moment.
-    const prompt = await chat.waitFor((frame) => frame.includes('always this session') && frame.includes('Enter takes the highlighted') && frame.includes('hello.txt +2 -0'), 'the question with its diff');
+    const prompt = await chat.waitFor(
+      (frame) => frame.includes('always this session') && frame.includes('Enter takes the highlighted') && frame.includes('hello.txt +2 -0'),
+      'the question with its diff',
+    );
     expect(prompt).toContain('? Allow write_file hello.txt?');
     expect(prompt).toContain('hello.txt +2 -0');
     expect(prompt).toMatch(/1 \+ Hello/);

@@ -116,10 +116,7 @@ describe('the transcript', () => {
 
   test('typing while the agent works queues a steering message the model sees next', async () => {
     const { chat, fake } = setup({
-      turns: [
-        { chunks: ['checking'], toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.4; echo hi' } }] },
-        { chunks: ['ok, using tabs'] },
-      ],
+      turns: [{ chunks: ['checking'], toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.4; echo hi' } }] }, { chunks: ['ok, using tabs'] }],
     });
     // Approve the shell call with "always", then steer while it runs.
     await chat.submit('run it');

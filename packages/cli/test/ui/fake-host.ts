@@ -77,7 +77,6 @@ export interface FakeHostOptions {
   prepareDelayMs?: number;
 }
 
-
 /**
  * A ChatHost backed by a real ChatSession, real tools on a temporary workspace and the real
  * permission policy; only the model is scripted (no HTTP). It records every request.
@@ -103,7 +102,12 @@ export function createFakeHost(options: FakeHostOptions) {
       const turn = options.turns[Math.min(requests.length - 1, options.turns.length - 1)]!;
       const usage = turn.usage ?? { inputTokens: 1200, outputTokens: 300 };
       if (turn.retry) {
-        yield { type: 'retry', attempt: 1, delayMs: turn.retry.delayMs, failure: { kind: 'rate_limit', message: 'slow down', status: turn.retry.status, retryable: true } };
+        yield {
+          type: 'retry',
+          attempt: 1,
+          delayMs: turn.retry.delayMs,
+          failure: { kind: 'rate_limit', message: 'slow down', status: turn.retry.status, retryable: true },
+        };
         await sleep(turn.retry.delayMs, request.signal);
       }
       let text = '';
@@ -138,11 +142,31 @@ export function createFakeHost(options: FakeHostOptions) {
     workspace,
     ask: (request, signal) => (asker ? asker(request, signal) : Promise.resolve<AskAnswer>({ decision: 'deny', reason: 'no asker' })),
   });
-  const tools = new ToolRegistry([readFileTool, writeFileTool, editFileTool, shellTool, todoWriteTool, grepTool, globTool, listDirectoryTool, ...(options.extraTools ?? [])]);
+  const tools = new ToolRegistry([
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    shellTool,
+    todoWriteTool,
+    grepTool,
+    globTool,
+    listDirectoryTool,
+    ...(options.extraTools ?? []),
+  ]);
   // Where the shell saves an output it had to cut (Ctrl+O reads it back).
   const outputDir = path.join(root, '.beans-output');
   const makeSession = (messages?: AgentMessage[]) =>
-    new ChatSession({ client, provider: 'fake', model: 'fake-model', systemPrompt: 'You are a test.', tools, workspace, beforeToolCall: permissionHook(authorize), messages, toolContext: { outputDir } });
+    new ChatSession({
+      client,
+      provider: 'fake',
+      model: 'fake-model',
+      systemPrompt: 'You are a test.',
+      tools,
+      workspace,
+      beforeToolCall: permissionHook(authorize),
+      messages,
+      toolContext: { outputDir },
+    });
 
   let session = makeSession(options.history);
   const listeners = new Set<(session: ChatSession) => void>();
@@ -187,7 +211,12 @@ export function createFakeHost(options: FakeHostOptions) {
     set permissionMode(next) {
       mode = next;
     },
-    permissionRules: () => ({ allow: allow.map((rule) => ({ rule: rule.source, source: '/home/me/.config/beans/settings.json' })), deny: [], approved: approved.map((rule) => rule.source), readOnlyCommands: { enabled: true, source: 'default' } }),
+    permissionRules: () => ({
+      allow: allow.map((rule) => ({ rule: rule.source, source: '/home/me/.config/beans/settings.json' })),
+      deny: [],
+      approved: approved.map((rule) => rule.source),
+      readOnlyCommands: { enabled: true, source: 'default' },
+    }),
     removeApprovals(rule) {
       const kept = approved.filter((entry) => rule !== undefined && entry.source !== rule);
       const removed = approved.length - kept.length;
@@ -198,8 +227,12 @@ export function createFakeHost(options: FakeHostOptions) {
       asker = next;
     },
     listHooks: () => [{ event: 'PreToolUse', matcher: 'Bash', command: 'guard.sh', source: 'user settings' }],
-    listLspServers: () => [{ name: 'typescript', origin: 'plugin typescript-lsp', state: 'running', languages: ['typescript', 'typescriptreact'], pid: 4242, restarts: 1 }],
-    listMcpServers: () => [mcpDocs.enabled ? { name: 'docs', status: 'connected', tools: ['mcp__docs__search'] } : { name: 'docs', status: 'disabled', tools: [] }],
+    listLspServers: () => [
+      { name: 'typescript', origin: 'plugin typescript-lsp', state: 'running', languages: ['typescript', 'typescriptreact'], pid: 4242, restarts: 1 },
+    ],
+    listMcpServers: () => [
+      mcpDocs.enabled ? { name: 'docs', status: 'connected', tools: ['mcp__docs__search'] } : { name: 'docs', status: 'disabled', tools: [] },
+    ],
     async toggleMcpServer(name, enabled) {
       calls.push(`mcp:${enabled ? 'enable' : 'disable'}:${name}`);
       mcpDocs.enabled = enabled;
@@ -249,10 +282,12 @@ export function createFakeHost(options: FakeHostOptions) {
     promptHistory: async () => options.promptHistory ?? [],
     async resume(id) {
       calls.push(`resume:${id}`);
-      replace(makeSession([
-        { role: 'user', content: `hello from ${id}`, origin: 'prompt', timestamp: 1 },
-        { role: 'assistant', content: 'An **old** answer.', toolCalls: [], timestamp: 2 },
-      ]));
+      replace(
+        makeSession([
+          { role: 'user', content: `hello from ${id}`, origin: 'prompt', timestamp: 1 },
+          { role: 'assistant', content: 'An **old** answer.', toolCalls: [], timestamp: 2 },
+        ]),
+      );
     },
     async clear() {
       calls.push('clear');

@@ -31,7 +31,14 @@ describe('the first frame drawn before the session (issue #36)', () => {
   });
 
   test('as terminal text: theme colours, NO_COLOR keeps bold, dim and inverse', () => {
-    const line = [[{ text: 'model', style: { color: 'magenta' as const } }, { text: ' hint', style: { dim: true } }, { text: ' ', style: { inverse: true } }, { text: 'plain' }]];
+    const line = [
+      [
+        { text: 'model', style: { color: 'magenta' as const } },
+        { text: ' hint', style: { dim: true } },
+        { text: ' ', style: { inverse: true } },
+        { text: 'plain' },
+      ],
+    ];
     expect(linesToAnsi(line, 'dark', false, {})).toBe('\x1b[35mmodel\x1b[0m\x1b[2m hint\x1b[0m\x1b[7m \x1b[0mplain');
     expect(linesToAnsi(line, 'dark', true, {})).toBe('model\x1b[0m\x1b[2m hint\x1b[0m\x1b[7m \x1b[0mplain'.replace('model\x1b[0m', 'model'));
     // light: #9b1d9b as 256 colours, or as RGB when the terminal says truecolor; high contrast: bright, nothing dim.
@@ -49,9 +56,31 @@ describe('the first frame drawn before the session (issue #36)', () => {
   });
 
   test('reads what is typed until the chat takes over, hands it over in order, then what comes until Ink reads', () => {
-    const stdout = { written: '', write(text: string) { this.written += text; return true; } };
-    const stdin = Object.assign(new EventEmitter(), { isTTY: true, isRaw: false, raw: [] as boolean[], setRawMode(on: boolean) { this.isRaw = on; this.raw.push(on); }, pause() {} });
-    const frame = drawFirstFrame(stdout as unknown as NodeJS.WriteStream, stdin as unknown as NodeJS.ReadStream, { width: 40, rows: 20, theme: 'dark', noColor: true, mode: 'default', vim: false });
+    const stdout = {
+      written: '',
+      write(text: string) {
+        this.written += text;
+        return true;
+      },
+    };
+    const stdin = Object.assign(new EventEmitter(), {
+      isTTY: true,
+      isRaw: false,
+      raw: [] as boolean[],
+      setRawMode(on: boolean) {
+        this.isRaw = on;
+        this.raw.push(on);
+      },
+      pause() {},
+    });
+    const frame = drawFirstFrame(stdout as unknown as NodeJS.WriteStream, stdin as unknown as NodeJS.ReadStream, {
+      width: 40,
+      rows: 20,
+      theme: 'dark',
+      noColor: true,
+      mode: 'default',
+      vim: false,
+    });
     expect(stdin.raw).toEqual([true]);
     expect(stdout.written).toContain('Ask anything');
     stdin.emit('data', Buffer.from('hello\rmo'));
@@ -73,9 +102,31 @@ describe('the first frame drawn before the session (issue #36)', () => {
   });
 
   test('cleared (a question or an error comes instead of the chat): erased, cursor back, raw mode off, keys dropped', () => {
-    const stdout = { written: '', write(text: string) { this.written += text; return true; } };
-    const stdin = Object.assign(new EventEmitter(), { isTTY: true, isRaw: false, raw: [] as boolean[], setRawMode(on: boolean) { this.isRaw = on; this.raw.push(on); }, pause() {} });
-    const frame = drawFirstFrame(stdout as unknown as NodeJS.WriteStream, stdin as unknown as NodeJS.ReadStream, { width: 40, rows: 20, theme: 'dark', noColor: true, mode: 'default', vim: false });
+    const stdout = {
+      written: '',
+      write(text: string) {
+        this.written += text;
+        return true;
+      },
+    };
+    const stdin = Object.assign(new EventEmitter(), {
+      isTTY: true,
+      isRaw: false,
+      raw: [] as boolean[],
+      setRawMode(on: boolean) {
+        this.isRaw = on;
+        this.raw.push(on);
+      },
+      pause() {},
+    });
+    const frame = drawFirstFrame(stdout as unknown as NodeJS.WriteStream, stdin as unknown as NodeJS.ReadStream, {
+      width: 40,
+      rows: 20,
+      theme: 'dark',
+      noColor: true,
+      mode: 'default',
+      vim: false,
+    });
     stdin.emit('data', Buffer.from('y'));
     frame.clear();
     expect(stdout.written.endsWith('\x1b[G\x1b[?25h\x1b[?2004l')).toBe(true);
@@ -85,9 +136,29 @@ describe('the first frame drawn before the session (issue #36)', () => {
   });
 
   test('a resize before the chat takes over: the screen is cleared instead of counting reflowed rows back up', () => {
-    const stdout = Object.assign(new EventEmitter(), { written: '', write(text: string) { this.written += text; return true; } });
-    const stdin = Object.assign(new EventEmitter(), { isTTY: true, isRaw: false, setRawMode(on: boolean) { this.isRaw = on; }, pause() {} });
-    const frame = drawFirstFrame(stdout as unknown as NodeJS.WriteStream, stdin as unknown as NodeJS.ReadStream, { width: 40, rows: 20, theme: 'dark', noColor: true, mode: 'default', vim: false });
+    const stdout = Object.assign(new EventEmitter(), {
+      written: '',
+      write(text: string) {
+        this.written += text;
+        return true;
+      },
+    });
+    const stdin = Object.assign(new EventEmitter(), {
+      isTTY: true,
+      isRaw: false,
+      setRawMode(on: boolean) {
+        this.isRaw = on;
+      },
+      pause() {},
+    });
+    const frame = drawFirstFrame(stdout as unknown as NodeJS.WriteStream, stdin as unknown as NodeJS.ReadStream, {
+      width: 40,
+      rows: 20,
+      theme: 'dark',
+      noColor: true,
+      mode: 'default',
+      vim: false,
+    });
     stdout.emit('resize');
     expect(frame.handOver()).toBe('\x1b[?2026h\x1b[2J\x1b[3J\x1b[H');
     expect(stdout.listenerCount('resize')).toBe(0);

@@ -113,7 +113,10 @@ export function startChat(host: ChatHost, options: { columns?: number; rows?: nu
     /** Everything written so far, frames joined. */
     output: () => stripAnsi(stdout.frames.join('')),
     /** Rows of the current frame, trailing spaces trimmed. */
-    rows: () => frame().split('\n').map((row) => row.trimEnd()),
+    rows: () =>
+      frame()
+        .split('\n')
+        .map((row) => row.trimEnd()),
     async type(text: string) {
       await mounted;
       stdin.write(text);

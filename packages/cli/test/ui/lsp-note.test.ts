@@ -14,7 +14,16 @@ function view(content: string): ToolView {
     phase: 'ok',
     startedAt: 0,
     output: '',
-    result: { role: 'tool', toolCallId: 'c1', toolName: 'edit_file', content, isError: false, status: 'ok', details: { kind: 'diff', path: 'src/bad.ts', diff, added: 1, removed: 1 }, timestamp: 0 },
+    result: {
+      role: 'tool',
+      toolCallId: 'c1',
+      toolName: 'edit_file',
+      content,
+      isError: false,
+      status: 'ok',
+      details: { kind: 'diff', path: 'src/bad.ts', diff, added: 1, removed: 1 },
+      timestamp: 0,
+    },
   };
 }
 

@@ -11,14 +11,7 @@ const texts = (lines: StyledLine[]) => lines.map(lineText);
 describe('Markdown tables', () => {
   test('columns are aligned to the widest cell, with a header rule and the alignment of the separator row', () => {
     const out = texts(renderTable(['| name | count |', '|:-----|------:|', '| apples | 3 |', '| kiwi | 12 |'], 80));
-    expect(out).toEqual([
-      '┌────────┬───────┐',
-      '│ name   │ count │',
-      '├────────┼───────┤',
-      '│ apples │     3 │',
-      '│ kiwi   │    12 │',
-      '└────────┴───────┘',
-    ]);
+    expect(out).toEqual(['┌────────┬───────┐', '│ name   │ count │', '├────────┼───────┤', '│ apples │     3 │', '│ kiwi   │    12 │', '└────────┴───────┘']);
   });
 
   test('a table wider than the terminal wraps its cells inside their columns', () => {

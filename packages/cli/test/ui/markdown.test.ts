@@ -15,7 +15,10 @@ describe('inline Markdown', () => {
   });
 
   test('snake_case words, lone stars and unclosed markers stay as typed', () => {
-    const plain = (text: string) => parseInline(text).map((part) => part.text).join('');
+    const plain = (text: string) =>
+      parseInline(text)
+        .map((part) => part.text)
+        .join('');
     expect(plain('call my_func_name now')).toBe('call my_func_name now');
     expect(plain('2 * 3 * 4')).toBe('2 * 3 * 4');
     expect(plain('an **unfinished thought')).toBe('an **unfinished thought');

@@ -12,7 +12,8 @@ function run(start: Editor, keys: KeyEvent[], vim = new VimInput(), recall = (ed
   for (const key of keys) {
     const next = vim.handleKey(key, editor, recall);
     if (next) editor = next;
-    else if (key.type === 'text') editor = { text: editor.text.slice(0, editor.cursor) + key.text + editor.text.slice(editor.cursor), cursor: editor.cursor + key.text.length };
+    else if (key.type === 'text')
+      editor = { text: editor.text.slice(0, editor.cursor) + key.text + editor.text.slice(editor.cursor), cursor: editor.cursor + key.text.length };
   }
   return { editor, vim, view: editor.text.slice(0, editor.cursor) + '|' + editor.text.slice(editor.cursor) };
 }
@@ -98,7 +99,7 @@ describe('vim mode of the input', () => {
     expect(run(edited, [text('u')], vim).editor.text).toBe('abc');
   });
 
-  test('j and k ask the input box (lines, then history); other keys and pastes are not vim\'s', () => {
+  test("j and k ask the input box (lines, then history); other keys and pastes are not vim's", () => {
     const vim = new VimInput();
     const start = run(at('draft|'), [ESC], vim).editor;
     const recalled = run(start, [text('k')], vim, (_editor) => ({ text: 'an older prompt', cursor: 15 }));

@@ -8,15 +8,7 @@ import { LoopDetector, type LoopDetectionOptions } from './loop-detector.js';
 import { executeToolCalls } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage, subagentUsage, type SpendFn } from './usage.js';
-import type {
-  AgentEventSink,
-  AgentMessage,
-  AgentRunResult,
-  AgentStopReason,
-  AssistantMessage,
-  PermissionDenial,
-  UsageTotals,
-} from './types.js';
+import type { AgentEventSink, AgentMessage, AgentRunResult, AgentStopReason, AssistantMessage, PermissionDenial, UsageTotals } from './types.js';
 
 const YIELD_EVERY_EVENTS = 64;
 
@@ -57,12 +49,7 @@ export interface AgentLoopConfig {
  * reached, the provider fails, or the signal aborts. `messages` is the live history: prompts and
  * every produced message are appended to it, and each append is announced with `message_end`.
  */
-export async function runAgentLoop(
-  prompts: AgentMessage[],
-  messages: AgentMessage[],
-  config: AgentLoopConfig,
-  emit: AgentEventSink,
-): Promise<AgentRunResult> {
+export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessage[], config: AgentLoopConfig, emit: AgentEventSink): Promise<AgentRunResult> {
   const signal = config.signal ?? new AbortController().signal;
   const convert = config.convertToLlm ?? defaultConvertToLlm;
   const usage: UsageTotals = emptyUsage();
@@ -160,12 +147,7 @@ export async function runAgentLoop(
   }
 }
 
-async function streamAssistant(
-  config: AgentLoopConfig,
-  llmMessages: LlmMessage[],
-  signal: AbortSignal,
-  emit: AgentEventSink,
-): Promise<AssistantMessage> {
+async function streamAssistant(config: AgentLoopConfig, llmMessages: LlmMessage[], signal: AbortSignal, emit: AgentEventSink): Promise<AssistantMessage> {
   const message: AssistantMessage = {
     role: 'assistant',
     id: `msg_${randomUuid().replaceAll('-', '')}`,
@@ -208,7 +190,14 @@ async function streamAssistant(
         break;
       case 'retry':
         if (event.restart) message.content = '';
-        emit({ type: 'retry', attempt: event.attempt, delayMs: event.delayMs, failure: event.failure, ...(event.restart ? { restart: true } : {}), ...(event.maxAttempts ? { maxAttempts: event.maxAttempts } : {}) });
+        emit({
+          type: 'retry',
+          attempt: event.attempt,
+          delayMs: event.delayMs,
+          failure: event.failure,
+          ...(event.restart ? { restart: true } : {}),
+          ...(event.maxAttempts ? { maxAttempts: event.maxAttempts } : {}),
+        });
         break;
       case 'done':
         if (event.reasoning?.length) message.reasoning = event.reasoning;
@@ -223,7 +212,13 @@ async function streamAssistant(
   return message;
 }
 
-function finishMessage(message: AssistantMessage, stopReason: AssistantMessage['stopReason'], text: string, toolCalls: ToolCall[], usage: Usage): AssistantMessage {
+function finishMessage(
+  message: AssistantMessage,
+  stopReason: AssistantMessage['stopReason'],
+  text: string,
+  toolCalls: ToolCall[],
+  usage: Usage,
+): AssistantMessage {
   message.stopReason = stopReason;
   message.content = text;
   // A failed or aborted turn keeps its text but not half-formed tool calls: they never ran.

@@ -49,7 +49,14 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
       case 'tool':
         if (!open.has(message.toolCallId)) break; // orphan result: its call was dropped
         open.delete(message.toolCallId);
-        out.push({ role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError, ...(message.metadata ? { metadata: message.metadata } : {}) });
+        out.push({
+          role: 'tool',
+          toolCallId: message.toolCallId,
+          toolName: message.toolName,
+          content: message.content,
+          isError: message.isError,
+          ...(message.metadata ? { metadata: message.metadata } : {}),
+        });
         break;
       case 'note':
         if (message.kind === 'compaction') {

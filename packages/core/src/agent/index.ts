@@ -4,5 +4,13 @@ export { ChatSession, userMessage, type ChatSessionOptions, type SessionListener
 export { convertToLlm, INTERRUPTED_NOTE, INTERRUPTED_RESULT } from './convert.js';
 export { executeToolCalls, truncateMiddle, MAX_TOOL_OUTPUT_CHARS, SKIPPED_RESULT } from './tool-executor.js';
 export { addUsage, emptyUsage } from './usage.js';
-export { composeBeforeToolCall, composeAfterToolCall, permissionHook, type BeforeToolCall, type AfterToolCall, type BeforeToolCallResult, type ToolCallContext } from './tool-hooks.js';
+export {
+  composeBeforeToolCall,
+  composeAfterToolCall,
+  permissionHook,
+  type BeforeToolCall,
+  type AfterToolCall,
+  type BeforeToolCallResult,
+  type ToolCallContext,
+} from './tool-hooks.js';
 export { LoopDetector, DEFAULT_MAX_REPEATS, type LoopDetectionOptions } from './loop-detector.js';

@@ -28,7 +28,9 @@ export class LoopDetector {
   record(text: string, calls: readonly ToolCall[], results: readonly ToolResultMessage[]): string | undefined {
     const callKey = calls.map((call) => `${call.name} ${stableJson(call.arguments)}`).join('\n');
     this.calls.push(callKey);
-    this.outcomes.push(`${callKey}\n=>\n${results.map((result) => (typeof result.content === 'string' ? result.content : JSON.stringify(result.content))).join('\n')}`);
+    this.outcomes.push(
+      `${callKey}\n=>\n${results.map((result) => (typeof result.content === 'string' ? result.content : JSON.stringify(result.content))).join('\n')}`,
+    );
     this.texts.push(text.trim());
     // Only the last 2 × maxRepeats turns are ever compared: a long run must not hold every result.
     for (const history of [this.calls, this.outcomes, this.texts]) if (history.length > 2 * this.maxRepeats) history.shift();

@@ -32,5 +32,10 @@ export async function askSideQuestion(client: LLMClient, request: Omit<ChatReque
   const answer = result.text.trim();
   if (answer) return { answer, ...spent };
   const call = result.toolCalls[0];
-  return { error: call ? `the model wanted to call ${call.name}; a side question is answered from the conversation alone (ask it as a prompt to let the agent look)` : 'the model gave no answer', ...spent };
+  return {
+    error: call
+      ? `the model wanted to call ${call.name}; a side question is answered from the conversation alone (ask it as a prompt to let the agent look)`
+      : 'the model gave no answer',
+    ...spent,
+  };
 }

@@ -89,7 +89,12 @@ async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<To
   }
   // The model has only seen the name of a deferred tool: it must load the schema before a call.
   if (options.tools.deferral?.isPending(call.name)) {
-    return finish(call, options, 'error', `${call.name} is a deferred tool and its schema is not loaded yet. Load it first with tool_search, query "select:${call.name}", then call it.`);
+    return finish(
+      call,
+      options,
+      'error',
+      `${call.name} is a deferred tool and its schema is not loaded yet. Load it first with tool_search, query "select:${call.name}", then call it.`,
+    );
   }
   let input: unknown;
   const checked = await validateToolInput(tool, call.arguments);

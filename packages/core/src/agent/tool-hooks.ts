@@ -49,7 +49,11 @@ export function composeBeforeToolCall(...hooks: (BeforeToolCall | undefined)[]):
       if (result.block) return result;
       if (result.input !== undefined || result.permission !== undefined) {
         changed = true;
-        current = { ...current, ...(result.input !== undefined ? { input: result.input } : {}), ...(result.permission ? { permission: result.permission } : {}) };
+        current = {
+          ...current,
+          ...(result.input !== undefined ? { input: result.input } : {}),
+          ...(result.permission ? { permission: result.permission } : {}),
+        };
       }
     }
     return changed ? { input: current.input, permission: current.permission } : undefined;
@@ -75,7 +79,8 @@ export function permissionHook(authorize: Authorize): BeforeToolCall {
     } catch (error) {
       decision = { allow: false as const, reason: `Permission check failed: ${error instanceof Error ? error.message : String(error)}` };
     }
-    if (!decision.allow) return { block: true, reason: `Permission denied: ${decision.reason}`, status: 'denied', ...(decision.interrupt ? { interrupt: true } : {}) };
+    if (!decision.allow)
+      return { block: true, reason: `Permission denied: ${decision.reason}`, status: 'denied', ...(decision.interrupt ? { interrupt: true } : {}) };
     return decision.updatedInput !== undefined ? { input: decision.updatedInput } : undefined;
   };
 }

@@ -137,7 +137,15 @@ export class CheckpointStore {
       }
       const insertions = files.reduce((sum, file) => sum + (file.insertions ?? 0), 0);
       const deletions = files.reduce((sum, file) => sum + (file.deletions ?? 0), 0);
-      summaries.push({ id: checkpoint.id, kind: checkpoint.kind, at: checkpoint.at, label: checkpoint.label, available: !checkpoint.dropped, files, ...(options.lines ? { insertions, deletions } : {}) });
+      summaries.push({
+        id: checkpoint.id,
+        kind: checkpoint.kind,
+        at: checkpoint.at,
+        label: checkpoint.label,
+        available: !checkpoint.dropped,
+        files,
+        ...(options.lines ? { insertions, deletions } : {}),
+      });
     }
     return summaries;
   }
@@ -162,7 +170,11 @@ export class CheckpointStore {
       const plan = await this.plan(target);
       if (!plan.canRewind || options.dryRun) return plan;
       if (plan.changedByHand.length > 0 && !options.force) {
-        return { ...plan, canRewind: false, error: `${plan.changedByHand.length} file(s) changed since Beans last wrote them: ${plan.changedByHand.join(', ')}. Rewinding would overwrite those changes; rewind with --force to do it anyway.` };
+        return {
+          ...plan,
+          canRewind: false,
+          error: `${plan.changedByHand.length} file(s) changed since Beans last wrote them: ${plan.changedByHand.join(', ')}. Rewinding would overwrite those changes; rewind with --force to do it anyway.`,
+        };
       }
       const files = plan.files.filter((file) => file.restorable);
       if (files.length === 0) return plan;
@@ -199,12 +211,24 @@ export class CheckpointStore {
 
   private async plan(target: RewindTarget): Promise<RewindPlan & { targets: Map<string, FileState> }> {
     const wanted = typeof target === 'string' ? { id: target, at: this.log.get(target)?.at } : target;
-    const none = (error: string) => ({ canRewind: false, error, label: '', files: [], filesChanged: [], insertions: 0, deletions: 0, changedByHand: [], notRestorable: [], targets: new Map<string, FileState>() });
+    const none = (error: string) => ({
+      canRewind: false,
+      error,
+      label: '',
+      files: [],
+      filesChanged: [],
+      insertions: 0,
+      deletions: 0,
+      changedByHand: [],
+      notRestorable: [],
+      targets: new Map<string, FileState>(),
+    });
     const own = this.log.get(wanted.id);
     const at = own?.at ?? wanted.at;
     if (at === undefined) return none(`No checkpoint for message ${wanted.id}: it is not a user message of this session, or nothing was changed from it on.`);
     const included = this.log.checkpoints.filter((checkpoint) => checkpoint === own || checkpoint.at >= at);
-    if (included.some((checkpoint) => checkpoint.dropped)) return none(`The checkpoint for message ${wanted.id} was dropped to stay under checkpoints.maxBytes; it can no longer be restored.`);
+    if (included.some((checkpoint) => checkpoint.dropped))
+      return none(`The checkpoint for message ${wanted.id} was dropped to stay under checkpoints.maxBytes; it can no longer be restored.`);
     // Each path goes back to what it held before the first change at or after the message.
     const targets = new Map<string, FileState>();
     for (const checkpoint of included) for (const [file, change] of checkpoint.files) if (!targets.has(file)) targets.set(file, change.before);
@@ -295,8 +319,10 @@ export class CheckpointStore {
     }
     if (dropped.length === 0) return;
     const kept = new Set<string>();
-    for (const checkpoint of live) for (const change of checkpoint.files.values()) for (const state of [change.before, change.after]) if (state && 'oid' in state) kept.add(state.oid);
-    for (const checkpoint of dropped) for (const change of checkpoint.files.values()) if ('oid' in change.before && !kept.has(change.before.oid)) this.dropObject(change.before.oid);
+    for (const checkpoint of live)
+      for (const change of checkpoint.files.values()) for (const state of [change.before, change.after]) if (state && 'oid' in state) kept.add(state.oid);
+    for (const checkpoint of dropped)
+      for (const change of checkpoint.files.values()) if ('oid' in change.before && !kept.has(change.before.oid)) this.dropObject(change.before.oid);
   }
 
   private async countLines(before: FileState, after: FileState | undefined): Promise<{ insertions: number; deletions: number }> {

@@ -64,7 +64,12 @@ export async function readFileState(root: string, absolute: string, maxFileBytes
   if (!stats.isFile()) return { kind: 'absent' };
   if (stats.size > maxFileBytes) return { kind: 'too-large', size: stats.size, mtimeMs: stats.mtimeMs };
   const content = await fs.readFile(absolute);
-  return { kind: 'file', oid: objectsDir ? writeLooseBlob(objectsDir, content) : blobId(content), size: content.length, executable: (stats.mode & 0o111) !== 0 };
+  return {
+    kind: 'file',
+    oid: objectsDir ? writeLooseBlob(objectsDir, content) : blobId(content),
+    size: content.length,
+    executable: (stats.mode & 0o111) !== 0,
+  };
 }
 
 async function insideThroughLinks(root: string, dir: string): Promise<boolean> {

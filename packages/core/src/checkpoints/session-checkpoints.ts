@@ -17,5 +17,10 @@ export interface SessionCheckpointOptions {
 
 /** The checkpoint store of one session (nothing is written until a turn changes a file). */
 export function openSessionCheckpoints(options: SessionCheckpointOptions): CheckpointStore {
-  return new CheckpointStore({ dir: checkpointsDirOf(options.sessionsDir, options.sessionId), workspace: options.workspace, maxBytes: options.maxBytes, maxFileBytes: options.maxFileBytes });
+  return new CheckpointStore({
+    dir: checkpointsDirOf(options.sessionsDir, options.sessionId),
+    workspace: options.workspace,
+    maxBytes: options.maxBytes,
+    maxFileBytes: options.maxFileBytes,
+  });
 }

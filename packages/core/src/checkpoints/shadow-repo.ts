@@ -42,7 +42,15 @@ export class ShadowRepo {
     // The user's GIT_* variables (a hook that runs Beans sets GIT_DIR) must not point git elsewhere.
     const env: NodeJS.ProcessEnv = {};
     for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('GIT_')) env[name] = value;
-    this.env = { ...env, GIT_DIR: gitDir, GIT_WORK_TREE: workspace.root, GIT_INDEX_FILE: path.join(gitDir, 'index'), GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+    this.env = {
+      ...env,
+      GIT_DIR: gitDir,
+      GIT_WORK_TREE: workspace.root,
+      GIT_INDEX_FILE: path.join(gitDir, 'index'),
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      LC_ALL: 'C',
+    };
   }
 
   /** A tree of the whole work tree as it is now. */
@@ -182,7 +190,11 @@ const CONVERTING = /\b(filter|text|eol|crlf|working-tree-encoding|ident)\b/;
 /** False when the user's git may store other bytes than the file holds (autocrlf, LFS, eol rules). */
 function bytesAreBlobs(root: string, userGit: string): boolean {
   const home = process.env.HOME ?? '';
-  const configs = [path.join(userGit, 'config'), path.join(home, '.gitconfig'), path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config')];
+  const configs = [
+    path.join(userGit, 'config'),
+    path.join(home, '.gitconfig'),
+    path.join(process.env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'),
+  ];
   if (configs.some((file) => /^\s*autocrlf\s*=\s*(true|input)/im.test(readOrEmpty(file)))) return false;
   for (const file of [path.join(root, '.gitattributes'), path.join(userGit, 'info', 'attributes')]) {
     if (CONVERTING.test(readOrEmpty(file))) return false;

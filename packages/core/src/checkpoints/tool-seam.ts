@@ -20,7 +20,11 @@ const PATH_KEYS = ['path', 'file_path', 'notebook_path'] as const;
  * Subagents run their calls through their parent's hooks, so their changes count for the parent's turn.
  * Never blocks a call: a checkpoint that cannot be taken is reported, and the call runs.
  */
-export function checkpointToolHooks(store: () => CheckpointStore | undefined, workspace: Pick<Workspace, 'root'>, onProblem: (message: string) => void = () => {}): CheckpointToolHooks {
+export function checkpointToolHooks(
+  store: () => CheckpointStore | undefined,
+  workspace: Pick<Workspace, 'root'>,
+  onProblem: (message: string) => void = () => {},
+): CheckpointToolHooks {
   const guard = async (action: (checkpoints: CheckpointStore) => Promise<void>) => {
     const checkpoints = store();
     if (!checkpoints) return;

@@ -54,11 +54,29 @@ export async function checkpointRows(store: CheckpointStore | undefined, message
   const byId = new Map(summaries.map((summary) => [summary.id, summary]));
   const rows: CheckpointRow[] = userTurns(messages).map((turn) => {
     const summary = byId.get(turn.uuid);
-    return { id: turn.uuid, kind: 'message', at: turn.at, text: turn.text, available: summary?.available ?? true, files: summary?.files ?? [], insertions: summary?.insertions ?? 0, deletions: summary?.deletions ?? 0 };
+    return {
+      id: turn.uuid,
+      kind: 'message',
+      at: turn.at,
+      text: turn.text,
+      available: summary?.available ?? true,
+      files: summary?.files ?? [],
+      insertions: summary?.insertions ?? 0,
+      deletions: summary?.deletions ?? 0,
+    };
   });
   for (const summary of summaries) {
     if (summary.kind !== 'rewind') continue;
-    rows.push({ id: summary.id, kind: 'rewind', at: summary.at, text: summary.label, available: summary.available, files: summary.files, insertions: summary.insertions ?? 0, deletions: summary.deletions ?? 0 });
+    rows.push({
+      id: summary.id,
+      kind: 'rewind',
+      at: summary.at,
+      text: summary.label,
+      available: summary.available,
+      files: summary.files,
+      insertions: summary.insertions ?? 0,
+      deletions: summary.deletions ?? 0,
+    });
   }
   // A message dropped from the conversation by an earlier rewind keeps no row, but its changes still count.
   const earliest = rows.filter((row) => row.kind === 'message' && !row.available).map((row) => row.at);

@@ -39,7 +39,8 @@ export function interpretHookOutput(output: unknown): HookOutcome {
     if (s.permissionDecision === 'deny') outcome.block = { reason: reason ?? 'Denied by a hook.' };
     else if (s.permissionDecision === 'allow') outcome.permission = 'allow';
     else if (s.permissionDecision === 'ask') outcome.permission = 'ask';
-    if (s.updatedInput && typeof s.updatedInput === 'object' && !Array.isArray(s.updatedInput)) outcome.updatedInput = s.updatedInput as Record<string, unknown>;
+    if (s.updatedInput && typeof s.updatedInput === 'object' && !Array.isArray(s.updatedInput))
+      outcome.updatedInput = s.updatedInput as Record<string, unknown>;
     if (typeof s.additionalContext === 'string' && s.additionalContext) outcome.additionalContext = s.additionalContext;
   }
   return outcome;

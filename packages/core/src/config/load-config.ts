@@ -71,7 +71,12 @@ interface Layer {
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig & { ignored: IgnoredRequest[] }> {
   const loaded = await mergeConfig(options);
   const userOnly = (options.settingSources ?? SETTING_SOURCES).filter((source) => source === 'user');
-  return applyWorkspaceTrust(loaded, { workspaceRoot: options.workspaceRoot, env: options.env ?? process.env, trusted: options.trusted, loadWithoutWorkspaceFiles: () => mergeConfig({ ...options, settingSources: userOnly }) });
+  return applyWorkspaceTrust(loaded, {
+    workspaceRoot: options.workspaceRoot,
+    env: options.env ?? process.env,
+    trusted: options.trusted,
+    loadWithoutWorkspaceFiles: () => mergeConfig({ ...options, settingSources: userOnly }),
+  });
 }
 
 async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
@@ -101,7 +106,7 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const entries: ConfigEntry[] = [];
   for (const { key } of leafSettingKeys()) {
     const entry = CONCAT_KEYS.has(key)
-      ? concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers)
+      ? (concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers))
       : MERGED_RECORD_KEYS.has(key)
         ? mergedRecord(key, [user, workspace, local])
         : pick(key, layers);
@@ -109,7 +114,27 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
     entries.push(entry);
     setDotted(values, key, entry.value);
   }
-  for (const parent of ['models', 'providers', ...BUILTIN_PROVIDERS.map((p) => p.id), 'permissions', 'plugins', 'sessions', 'ui', 'tools', 'shell', 'loopDetection', 'compaction', 'retry', 'agents', 'mcp', 'lsp', 'webFetch', 'workflows', 'input']) values[parent] ??= {};
+  for (const parent of [
+    'models',
+    'providers',
+    ...BUILTIN_PROVIDERS.map((p) => p.id),
+    'permissions',
+    'plugins',
+    'sessions',
+    'ui',
+    'tools',
+    'shell',
+    'loopDetection',
+    'compaction',
+    'retry',
+    'agents',
+    'mcp',
+    'lsp',
+    'webFetch',
+    'workflows',
+    'input',
+  ])
+    values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
   return { values: values as unknown as BeansConfig, entries, warnings, files };
@@ -174,7 +199,8 @@ function environmentLayer(env: NodeJS.ProcessEnv): Layer {
     if (!setting) throw new Error(`CONFIG_ENV_VARS names unknown setting ${key}`);
     const value = parseSettingText(setting, text);
     const problem = checkSettingValue(setting, value);
-    if (problem) throw new ConfigError(`The environment variable ${variable} must be ${problem.expected} (it sets "${key}"), not ${problem.got}. Fix or unset it.`);
+    if (problem)
+      throw new ConfigError(`The environment variable ${variable} must be ${problem.expected} (it sets "${key}"), not ${problem.got}. Fix or unset it.`);
     values.set(key, value);
   }
   return { source: 'env', values };

@@ -64,7 +64,9 @@ export function sessionsDir(env: Env, workspaceRoot: string, root: string = path
  */
 export function workspaceSlug(workspaceRoot: string): string {
   const resolved = path.resolve(workspaceRoot);
-  const hash = Buffer.from(sha256(Buffer.from(resolved, 'utf8'))).toString('hex').slice(0, 8);
+  const hash = Buffer.from(sha256(Buffer.from(resolved, 'utf8')))
+    .toString('hex')
+    .slice(0, 8);
   const slug = resolved
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[-.]+|-+$/g, '')

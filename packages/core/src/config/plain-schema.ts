@@ -84,7 +84,9 @@ export function fitsPlain(schema: PlainSchema, value: unknown): boolean {
     case 'object': {
       if (!isJsonObject(value)) return false;
       // A key set to undefined is left to zod (it keeps such keys in what it returns).
-      return schema.keys.every((key) => (Object.hasOwn(value, key.name) ? value[key.name] !== undefined && fitsPlain(key.schema, value[key.name]) : key.optional === true));
+      return schema.keys.every((key) =>
+        Object.hasOwn(value, key.name) ? value[key.name] !== undefined && fitsPlain(key.schema, value[key.name]) : key.optional === true,
+      );
     }
   }
 }

@@ -23,7 +23,10 @@ const PROVIDER_OPTIONS: Record<string, () => Record<string, z.ZodType>> = {
   // How long Ollama keeps the model, and so its prompt cache, loaded: "30m", "1h", or seconds (-1: forever).
   // images: whether the model sees pictures (default: what /api/show's capabilities say).
   ollama: () => ({
-    keepAlive: z.string().regex(/^-?\d+(\.\d+)?(ms|s|m|h)?$/).describe('a duration such as "30m" or "1h", or seconds such as "3600" ("-1": keep it loaded)'),
+    keepAlive: z
+      .string()
+      .regex(/^-?\d+(\.\d+)?(ms|s|m|h)?$/)
+      .describe('a duration such as "30m" or "1h", or seconds such as "3600" ("-1": keep it loaded)'),
     images: z.boolean().describe('true or false'),
   }),
 };
@@ -36,7 +39,10 @@ const customProviderSchema = lazily(() =>
     .object({
       type: z.literal('openai').describe('"openai" (the only protocol custom endpoints speak)'),
       baseUrl: z.url().describe('an endpoint URL such as "http://localhost:1234/v1"'),
-      apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).describe('the name of the environment variable holding the key'),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .describe('the name of the environment variable holding the key'),
       models: list('a list of model names'),
       promptCacheKey: z.boolean().describe('true or false'),
       images: z.boolean().describe('true or false'),
@@ -66,7 +72,12 @@ const sections = {
   ...Object.fromEntries(
     BUILTIN_PROVIDERS.filter((p) => p.endpoint).map((p) => [
       p.id,
-      lazily(() => z.object({ [p.endpoint!.name]: name(p.endpoint!.describe), ...(PROVIDER_OPTIONS[p.id]?.() ?? {}) }).partial().describe('an object')),
+      lazily(() =>
+        z
+          .object({ [p.endpoint!.name]: name(p.endpoint!.describe), ...(PROVIDER_OPTIONS[p.id]?.() ?? {}) })
+          .partial()
+          .describe('an object'),
+      ),
     ]),
   ),
   // The embedded llama.cpp provider (issue 45).
@@ -86,7 +97,13 @@ const sections = {
   ),
   providers: lazily(() =>
     z
-      .record(z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).refine((id) => !builtinIds.has(id), 'a name that is not a built-in provider'), customProviderSchema())
+      .record(
+        z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9_-]*$/)
+          .refine((id) => !builtinIds.has(id), 'a name that is not a built-in provider'),
+        customProviderSchema(),
+      )
       .describe('an object of OpenAI-compatible endpoints by provider name (lower-case letters, digits, - and _, not a built-in name)'),
   ),
   permissions: lazily(() =>
@@ -103,7 +120,12 @@ const sections = {
   maxTurns: lazily(() => z.int().positive().describe('a positive whole number')),
   maxBudgetUsd: lazily(() => z.number().positive().describe('a positive number of US dollars')),
   // A string, so `beans config set thinking 8000` and the settings keys' one kind per key both work.
-  thinking: lazily(() => z.string().regex(/^(off|low|medium|high|\d+)$/).describe('off, low, medium, high, or a token budget such as "8000"')),
+  thinking: lazily(() =>
+    z
+      .string()
+      .regex(/^(off|low|medium|high|\d+)$/)
+      .describe('off, low, medium, high, or a token budget such as "8000"'),
+  ),
   plugins: lazily(() =>
     z
       .object({
@@ -273,7 +295,10 @@ const sections = {
     z
       .object({
         backend: z.enum(['local', 'dbos']).describe('"local" or "dbos"'),
-        databaseUrl: z.string().regex(/^postgres(ql)?:\/\//, 'a postgresql:// URL').describe('a PostgreSQL URL such as "postgresql://user:password@host:5432/beans"'),
+        databaseUrl: z
+          .string()
+          .regex(/^postgres(ql)?:\/\//, 'a postgresql:// URL')
+          .describe('a PostgreSQL URL such as "postgresql://user:password@host:5432/beans"'),
         maxConcurrentCalls: z.int().positive().describe('a positive whole number'),
         workerConcurrency: z.int().positive().describe('a positive whole number'),
         rateLimit: z
@@ -299,7 +324,7 @@ const sections = {
   lsp: lazily(() =>
     z
       .object({
-        servers: z.record(z.string(), z.unknown()).describe('an object of language servers by name, as in a plugin\'s .lsp.json'),
+        servers: z.record(z.string(), z.unknown()).describe("an object of language servers by name, as in a plugin's .lsp.json"),
         diagnostics: z.boolean().describe('true or false'),
         diagnosticsTimeoutMs: z.int().positive().describe('a number of milliseconds'),
         requestTimeoutMs: z.int().positive().describe('a number of milliseconds'),
@@ -311,7 +336,13 @@ const sections = {
   // `env`: hooks run without the provider keys, as MCP servers and commands do; these are kept.
   hooks: lazily(() =>
     hooksSchema()
-      .extend({ env: z.object({ passThrough: list('a list of environment variable names') }).partial().describe('an object {"passThrough": [names]}').optional() })
+      .extend({
+        env: z
+          .object({ passThrough: list('a list of environment variable names') })
+          .partial()
+          .describe('an object {"passThrough": [names]}')
+          .optional(),
+      })
       .describe(hooksSchema().description ?? 'an object'),
   ),
   guardrails: guardrailsSchema,
@@ -352,10 +383,23 @@ export interface BeansConfig {
   openai: { baseUrl?: string; promptCacheKey?: boolean; images?: boolean };
   anthropic: { baseUrl?: string };
   /** The embedded llama.cpp provider's options (llm/local-client.ts). */
-  local: { gpu?: 'auto' | 'off'; strictTools?: boolean; toolChoice?: 'auto' | 'required'; contextSize?: number; threads?: number; maxTokens?: number; seed?: number };
+  local: {
+    gpu?: 'auto' | 'off';
+    strictTools?: boolean;
+    toolChoice?: 'auto' | 'required';
+    contextSize?: number;
+    threads?: number;
+    maxTokens?: number;
+    seed?: number;
+  };
   /** OpenAI-compatible endpoints added by settings, by provider name. */
   providers: Record<string, { type: 'openai'; baseUrl: string; apiKeyEnv?: string; models?: string[]; promptCacheKey?: boolean }>;
-  permissions: { mode: PermissionMode; allow: string[]; deny: string[]; /** Read-only command lines run without asking (issue #31). */ readOnlyCommands: boolean };
+  permissions: {
+    mode: PermissionMode;
+    allow: string[];
+    deny: string[];
+    /** Read-only command lines run without asking (issue #31). */ readOnlyCommands: boolean;
+  };
   maxTurns?: number;
   maxBudgetUsd?: number;
   /** How much the model may think: off, a level, or a token budget (0 is off). */
@@ -381,7 +425,13 @@ export interface BeansConfig {
   mcp: { timeoutMs?: number };
   /** Language servers (issue #35): diagnostics after edits and the `lsp` tool. */
   lsp: { servers?: Record<string, unknown>; diagnostics: boolean; diagnosticsTimeoutMs: number; requestTimeoutMs: number };
-  workflows: { backend?: 'local' | 'dbos'; databaseUrl?: string; maxConcurrentCalls?: number; workerConcurrency?: number; rateLimit?: { calls?: number; periodMs?: number } };
+  workflows: {
+    backend?: 'local' | 'dbos';
+    databaseUrl?: string;
+    maxConcurrentCalls?: number;
+    workerConcurrency?: number;
+    rateLimit?: { calls?: number; periodMs?: number };
+  };
   hooks?: HooksSettings & { env?: { passThrough?: string[] } };
   guardrails?: GuardrailsSettings;
   sop?: string;

@@ -181,7 +181,9 @@ export async function applyWorkspaceTrust(loaded: LoadedConfig, options: Workspa
 
 /** The one line the front ends print: exactly what was ignored and how to trust. */
 export function describeIgnored(requests: readonly IgnoredRequest[], workspaceRoot: string): string {
-  const asked = requests.map((request) => `${showSettingKey(request.key)} ${showSettingValue(request.value)} (${path.relative(workspaceRoot, request.file)})`).join(', ');
+  const asked = requests
+    .map((request) => `${showSettingKey(request.key)} ${showSettingValue(request.value)} (${path.relative(workspaceRoot, request.file)})`)
+    .join(', ');
   return `This folder is not trusted, so its settings were ignored where they loosen Beans: ${asked}. Run \`beans trust\` to trust ${workspaceRoot}, or pass --trust for one run.`;
 }
 

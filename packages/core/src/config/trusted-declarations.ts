@@ -38,7 +38,12 @@ export function readApprovedDeclarations(workspaceRoot: string, env: NodeJS.Proc
 }
 
 /** Adds ids to the workspace's approved set (`replace`: the set becomes exactly these). */
-export async function recordApprovedDeclarations(workspaceRoot: string, ids: readonly string[], env: NodeJS.ProcessEnv, options: { replace?: boolean } = {}): Promise<void> {
+export async function recordApprovedDeclarations(
+  workspaceRoot: string,
+  ids: readonly string[],
+  env: NodeJS.ProcessEnv,
+  options: { replace?: boolean } = {},
+): Promise<void> {
   const file = trustedDeclarationsPath(env);
   const folder = realPath(workspaceRoot);
   await mkdir(path.dirname(file), { recursive: true });

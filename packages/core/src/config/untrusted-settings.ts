@@ -47,7 +47,11 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   // Plugin folders inside the repository are the repository's plugins: their hooks and servers
   // wait for trust like the rest (hooks/workspace-hooks.ts, mcp/collect-servers.ts).
   // The merged list also holds the user's own folders, which may lie anywhere.
-  'plugins.dirs': { allowed: (value, userValue, root) => Array.isArray(value) && value.every((dir) => typeof dir === 'string' && (isInsideOrSame(root, dir) || (Array.isArray(userValue) && userValue.includes(dir)))) },
+  'plugins.dirs': {
+    allowed: (value, userValue, root) =>
+      Array.isArray(value) &&
+      value.every((dir) => typeof dir === 'string' && (isInsideOrSame(root, dir) || (Array.isArray(userValue) && userValue.includes(dir)))),
+  },
   'ui.theme': any,
   'ui.markdown': any,
   'ui.showCost': any,

@@ -50,7 +50,11 @@ export function checkOutputFunctions(functions: GuardrailFunctions | undefined, 
   return firstTrip(functions?.output ?? [], 'answer', (guardrail) => guardrail.execute({ agentOutput, context: functions?.context, signal }));
 }
 
-async function firstTrip<G extends { name: string }>(list: readonly G[], what: 'prompt' | 'answer', run: (guardrail: G) => GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>): Promise<GuardrailTrip | undefined> {
+async function firstTrip<G extends { name: string }>(
+  list: readonly G[],
+  what: 'prompt' | 'answer',
+  run: (guardrail: G) => GuardrailFunctionOutput | Promise<GuardrailFunctionOutput>,
+): Promise<GuardrailTrip | undefined> {
   if (list.length === 0) return undefined;
   // Fail closed: a guardrail that cannot say yes has not said yes.
   const outputs = await Promise.all(
@@ -58,7 +62,10 @@ async function firstTrip<G extends { name: string }>(list: readonly G[], what: '
       try {
         return await run(guardrail);
       } catch (error) {
-        return { tripwireTriggered: true, message: `The guardrail ${guardrail.name} failed (${error instanceof Error ? error.message : String(error)}), so the ${what} was stopped.` };
+        return {
+          tripwireTriggered: true,
+          message: `The guardrail ${guardrail.name} failed (${error instanceof Error ? error.message : String(error)}), so the ${what} was stopped.`,
+        };
       }
     }),
   );
@@ -66,5 +73,9 @@ async function firstTrip<G extends { name: string }>(list: readonly G[], what: '
   if (index < 0) return undefined;
   const output = outputs[index]!;
   const name = list[index]!.name;
-  return { name, message: output.message ?? `The ${what} was blocked by the guardrail ${name}.`, ...(output.outputInfo !== undefined ? { outputInfo: output.outputInfo } : {}) };
+  return {
+    name,
+    message: output.message ?? `The ${what} was blocked by the guardrail ${name}.`,
+    ...(output.outputInfo !== undefined ? { outputInfo: output.outputInfo } : {}),
+  };
 }

@@ -47,7 +47,9 @@ export interface GuardrailSource {
  */
 export async function compileGuardrails(...sources: GuardrailSource[]): Promise<Guardrails> {
   const compile = (list: 'input' | 'output') =>
-    Promise.all(sources.flatMap(({ rules, where }) => (rules?.[list] ?? []).map((rule, index) => compileRule(rule, `guardrails.${list}[${index}] in ${where}`))));
+    Promise.all(
+      sources.flatMap(({ rules, where }) => (rules?.[list] ?? []).map((rule, index) => compileRule(rule, `guardrails.${list}[${index}] in ${where}`))),
+    );
   const [input, output] = await Promise.all([compile('input'), compile('output')]);
   return { input, output, redactsToolResults: [...input, ...output].some((rule) => rule.detector === BUILTIN_DETECTORS.secrets) };
 }
@@ -59,7 +61,10 @@ export async function compileGuardrails(...sources: GuardrailSource[]): Promise<
 export function parseGuardrails(value: unknown, where: string): GuardrailsSettings {
   const result = guardrailsSchema().safeParse(value, PARSE_ONCE);
   if (result.success) return result.data;
-  const problems = describeIssues(result.error.issues.map((issue) => ({ ...issue, path: ['guardrails', ...issue.path] })), { guardrails: value });
+  const problems = describeIssues(
+    result.error.issues.map((issue) => ({ ...issue, path: ['guardrails', ...issue.path] })),
+    { guardrails: value },
+  );
   throw new ConfigError(`Invalid guardrails in ${where}: ${problems.slice(0, 3).join('; ')}. Fix the rules or remove them.`);
 }
 
@@ -102,6 +107,8 @@ function check(rules: CompiledRule[], original: string, what: 'prompt' | 'answer
 async function compileRule(rule: GuardrailRule, where: string): Promise<CompiledRule> {
   const name = rule.name ?? (rule.builtin ? `builtin ${rule.builtin}` : `pattern /${rule.pattern}/`);
   // The schema holds exactly one of `builtin` and `pattern`.
-  const detector = rule.builtin ? BUILTIN_DETECTORS[rule.builtin] : await patternDetector(rule.pattern!, rule.name ?? 'pattern', rule.name ? `"${rule.name}", ${where}` : where);
+  const detector = rule.builtin
+    ? BUILTIN_DETECTORS[rule.builtin]
+    : await patternDetector(rule.pattern!, rule.name ?? 'pattern', rule.name ? `"${rule.name}", ${where}` : where);
   return { name, action: rule.action, ...(rule.message ? { message: rule.message } : {}), detector };
 }

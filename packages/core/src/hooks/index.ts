@@ -3,7 +3,15 @@ export { DEFAULT_HOOK_TIMEOUT_SECONDS, describeHookSource, type HookCommand, typ
 export { loadHooks, readSettingsHooks, type LoadHooksOptions, type SettingsHooks } from './load-hooks.js';
 export { runHookCommand, type CommandRun, type RunCommandOptions } from './run-command.js';
 export { createHookRunner, type HookRunner, type HookRunnerOptions, type ToolCallInfo } from './runner.js';
-export type { HookOutcomeBase, NoticeOutcome, PostToolUseOutcome, PreToolUseOutcome, SessionStartOutcome, StopOutcome, UserPromptSubmitOutcome } from './outcomes.js';
+export type {
+  HookOutcomeBase,
+  NoticeOutcome,
+  PostToolUseOutcome,
+  PreToolUseOutcome,
+  SessionStartOutcome,
+  StopOutcome,
+  UserPromptSubmitOutcome,
+} from './outcomes.js';
 export { claudeToolResponse, type ToolResultLike } from './tool-response.js';
 export { hookToolCallbacks } from './tool-callbacks.js';
 export { loadWorkspaceHooks } from './workspace-hooks.js';

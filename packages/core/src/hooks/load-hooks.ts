@@ -34,7 +34,10 @@ export async function loadHooks(options: LoadHooksOptions): Promise<HookSet> {
   const problems: HookProblem[] = [];
   const { user, project, local } = options.settingsHooks;
   if (user) hooks.push(...flatten(user.hooks, { kind: 'user', file: user.file }));
-  for (const [kind, entry] of [['project', project], ['local', local]] as const) {
+  for (const [kind, entry] of [
+    ['project', project],
+    ['local', local],
+  ] as const) {
     if (!entry) continue;
     (options.trusted ? hooks : untrusted).push(...flatten(entry.hooks, { kind, file: entry.file }));
   }
@@ -160,12 +163,19 @@ function hooksOf(value: unknown, file: string, problems: HookProblem[]): HooksSe
   const parsed = parseHooks(body);
   if (!parsed.success) {
     // Paths from the settings root, so each problem says what the `hooks` key expects at that place.
-    const issues = describeIssues(parsed.error.issues.map((issue) => ({ ...issue, path: ['hooks', ...issue.path] })), { hooks: body });
+    const issues = describeIssues(
+      parsed.error.issues.map((issue) => ({ ...issue, path: ['hooks', ...issue.path] })),
+      { hooks: body },
+    );
     problems.push({ path: file, message: `${issues.slice(0, 3).join('; ')}; its hooks are not loaded.` });
     return undefined;
   }
   const unknown = Object.keys(body as object).filter((key) => !(HOOK_EVENTS as readonly string[]).includes(key));
-  if (unknown.length) problems.push({ path: file, message: `unknown hook event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ignored (known: ${HOOK_EVENTS.join(', ')}).` });
+  if (unknown.length)
+    problems.push({
+      path: file,
+      message: `unknown hook event${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} ignored (known: ${HOOK_EVENTS.join(', ')}).`,
+    });
   return parsed.data;
 }
 

@@ -37,7 +37,12 @@ export function runHookCommand(command: string, options: RunCommandOptions): Pro
     let child;
     sweepAtExit();
     try {
-      child = builtin('node:child_process').spawn('bash', ['-c', command], { cwd: options.cwd, env: options.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = builtin('node:child_process').spawn('bash', ['-c', command], {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
     } catch (error) {
       resolve({ exitCode: null, stdout: '', stderr: '', timedOut: false, startError: (error as Error).message, durationMs: performance.now() - started });
       return;

@@ -80,7 +80,12 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
   let subagentStopRefused = false;
 
   /** `subject`: the Beans tool name for tool events; SessionStart's source and PreCompact's trigger, which Claude Code's matchers also select. */
-  const run = async (event: HookEventName, payload: Record<string, unknown>, signal: AbortSignal | undefined, subject?: { tool: string } | { value: string }): Promise<Reading[]> => {
+  const run = async (
+    event: HookEventName,
+    payload: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    subject?: { tool: string } | { value: string },
+  ): Promise<Reading[]> => {
     const matched = all.filter((hook) => hook.event === event && matches(hook.matcher, subject));
     // Identical commands run once per event, as in Claude Code.
     const unique = [...new Map(matched.map((hook) => [hook.command, hook])).values()];
@@ -93,7 +98,15 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       hook_event_name: event,
       ...payload,
     });
-    return Promise.all(unique.map(async (hook) => read(hook, await runHookCommand(hook.command, { cwd: options.cwd, env: hookEnv(options, hook), input, timeoutMs: hook.timeout * 1000, signal }), signal?.aborted === true)));
+    return Promise.all(
+      unique.map(async (hook) =>
+        read(
+          hook,
+          await runHookCommand(hook.command, { cwd: options.cwd, env: hookEnv(options, hook), input, timeoutMs: hook.timeout * 1000, signal }),
+          signal?.aborted === true,
+        ),
+      ),
+    );
   };
 
   const base = (readings: Reading[]): HookOutcomeBase => {
@@ -110,7 +123,9 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const contextOf = (readings: Reading[]) => joined(readings.flatMap((r) => [r.text, r.json?.additionalContext]));
 
   const stopEvent = async (event: 'Stop' | 'SubagentStop', active: boolean, signal?: AbortSignal, agent?: SubagentStopInfo): Promise<StopOutcome> => {
-    const payload = agent ? { agent_id: agent.id, agent_type: agent.type, agent_transcript_path: agent.transcriptPath, last_assistant_message: agent.lastMessage } : {};
+    const payload = agent
+      ? { agent_id: agent.id, agent_type: agent.type, agent_transcript_path: agent.transcriptPath, last_assistant_message: agent.lastMessage }
+      : {};
     const readings = await run(event, { stop_hook_active: active, ...payload }, signal, agent ? { value: agent.type } : undefined);
     const outcome = base(readings);
     const continueWith = joined(readings.flatMap((r) => [r.blocking, r.json?.block?.reason]));
@@ -121,7 +136,12 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     has: (event) => all.some((hook) => hook.event === event),
 
     async preToolUse(call, signal) {
-      const readings = await run('PreToolUse', { tool_name: claudeToolName(call.tool), tool_input: toClaudeInput(call.tool, call.input, options.cwd), tool_use_id: call.id }, signal, { tool: call.tool });
+      const readings = await run(
+        'PreToolUse',
+        { tool_name: claudeToolName(call.tool), tool_input: toClaudeInput(call.tool, call.input, options.cwd), tool_use_id: call.id },
+        signal,
+        { tool: call.tool },
+      );
       const outcome: PreToolUseOutcome = base(readings);
       const denials = readings.flatMap((r) => [r.blocking, r.json?.block?.reason]).filter((reason): reason is string => reason !== undefined);
       if (denials.length) return { ...outcome, decision: 'deny', reason: denials.join('\n') };
@@ -135,7 +155,12 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     async postToolUse(call, result, signal) {
       const readings = await run(
         'PostToolUse',
-        { tool_name: claudeToolName(call.tool), tool_input: toClaudeInput(call.tool, call.input, options.cwd), tool_response: claudeToolResponse(call.tool, call.input, result, options.cwd), tool_use_id: call.id },
+        {
+          tool_name: claudeToolName(call.tool),
+          tool_input: toClaudeInput(call.tool, call.input, options.cwd),
+          tool_response: claudeToolResponse(call.tool, call.input, result, options.cwd),
+          tool_use_id: call.id,
+        },
         signal,
         { tool: call.tool },
       );
@@ -173,7 +198,8 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     },
 
     sessionEnd: async (reason, signal) => notices(base, await run('SessionEnd', { reason }, signal)),
-    preCompact: async (trigger, customInstructions, signal) => notices(base, await run('PreCompact', { trigger, custom_instructions: customInstructions ?? '' }, signal, { value: trigger })),
+    preCompact: async (trigger, customInstructions, signal) =>
+      notices(base, await run('PreCompact', { trigger, custom_instructions: customInstructions ?? '' }, signal, { value: trigger })),
     notification: async (message, signal) => notices(base, await run('Notification', { message }, signal)),
   };
 }

@@ -8,7 +8,10 @@ import type { HookRunner } from './runner.js';
  * permission hint (deny rules still win over `allow`), and `updatedInput` replaces the input before
  * the permission check judges it. `notify` receives what is for the user only.
  */
-export function hookToolCallbacks(runner: HookRunner, notify: (message: string) => void = () => {}): { beforeToolCall?: BeforeToolCall; afterToolCall?: AfterToolCall } {
+export function hookToolCallbacks(
+  runner: HookRunner,
+  notify: (message: string) => void = () => {},
+): { beforeToolCall?: BeforeToolCall; afterToolCall?: AfterToolCall } {
   const beforeToolCall: BeforeToolCall | undefined = runner.has('PreToolUse')
     ? async ({ call, tool, input }, signal) => {
         const outcome = await runner.preToolUse({ id: call.id, tool: tool.name, input: input as Record<string, unknown> }, signal);
@@ -24,9 +27,11 @@ export function hookToolCallbacks(runner: HookRunner, notify: (message: string) 
     ? async ({ call, tool, input, result }, signal) => {
         const outcome = await runner.postToolUse({ id: call.id, tool: tool.name, input: input as Record<string, unknown> }, result, signal);
         outcome.userMessages.forEach((message) => notify(message));
-        const notes = [outcome.feedback && `PostToolUse hook feedback: ${outcome.feedback}`, outcome.additionalContext, outcome.stop && `A hook stopped the run: ${outcome.stop.reason}`].filter(
-          (note): note is string => !!note,
-        );
+        const notes = [
+          outcome.feedback && `PostToolUse hook feedback: ${outcome.feedback}`,
+          outcome.additionalContext,
+          outcome.stop && `A hook stopped the run: ${outcome.stop.reason}`,
+        ].filter((note): note is string => !!note);
         if (notes.length === 0) return undefined;
         return { ...result, content: `${contentText(result.content)}\n\n${notes.join('\n')}` };
       }

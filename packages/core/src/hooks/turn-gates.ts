@@ -34,7 +34,13 @@ export async function gateUserPrompt(prompt: string, guardrails: Guardrails, hoo
   const outcome = hooks?.has('UserPromptSubmit') ? await hooks.userPromptSubmit(verdict.text, signal) : undefined;
   const userMessages = [...verdict.warnings, ...(outcome?.userMessages ?? [])];
   if (outcome?.blocked) return { allowed: false, reason: outcome.blocked.reason, userMessages };
-  return { allowed: true, prompt: verdict.text, userMessages, ...(outcome?.context ? { context: outcome.context } : {}), ...(outcome?.stop ? { stop: outcome.stop } : {}) };
+  return {
+    allowed: true,
+    prompt: verdict.text,
+    userMessages,
+    ...(outcome?.context ? { context: outcome.context } : {}),
+    ...(outcome?.stop ? { stop: outcome.stop } : {}),
+  };
 }
 
 export interface AnswerGate {

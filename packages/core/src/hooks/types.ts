@@ -1,9 +1,7 @@
 import type { HookEventName } from './schema.js';
 
 /** Where a hook was configured. */
-export type HookSource =
-  | { kind: 'user' | 'project' | 'local'; file: string }
-  | { kind: 'plugin'; plugin: string; root: string; file: string };
+export type HookSource = { kind: 'user' | 'project' | 'local'; file: string } | { kind: 'plugin'; plugin: string; root: string; file: string };
 
 /** One command hook, ready to run. */
 export interface HookCommand {

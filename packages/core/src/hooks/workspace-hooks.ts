@@ -19,6 +19,10 @@ export async function loadWorkspaceHooks(options: {
   builtinPluginsDir?: string;
 }): Promise<HookSet> {
   const settingsHooks = await readSettingsHooks({ workspaceRoot: options.workspaceRoot, env: options.env, settingSources: options.settingSources });
-  const plugins = options.plugins.map((plugin) => ({ name: plugin.name, root: plugin.root, repository: isRepositoryPlugin(plugin.root, options.workspaceRoot, options.builtinPluginsDir) }));
+  const plugins = options.plugins.map((plugin) => ({
+    name: plugin.name,
+    root: plugin.root,
+    repository: isRepositoryPlugin(plugin.root, options.workspaceRoot, options.builtinPluginsDir),
+  }));
   return loadHooks({ settingsHooks, trusted: options.trusted, plugins });
 }

@@ -1,6 +1,16 @@
 import { anthropicThinking } from './thinking.js';
 import { BaseAnthropic } from '@anthropic-ai/sdk';
-import { Messages, type ContentBlockParam, type DocumentBlockParam, type ImageBlockParam, type MessageCreateParamsStreaming, type MessageParam, type RawMessageStreamEvent, type TextBlockParam, type Tool } from '@anthropic-ai/sdk/resources/messages';
+import {
+  Messages,
+  type ContentBlockParam,
+  type DocumentBlockParam,
+  type ImageBlockParam,
+  type MessageCreateParamsStreaming,
+  type MessageParam,
+  type RawMessageStreamEvent,
+  type TextBlockParam,
+  type Tool,
+} from '@anthropic-ai/sdk/resources/messages';
 import { Models } from '@anthropic-ai/sdk/resources/models';
 import { anthropicProvider } from './anthropic.js';
 import { withConversationBreakpoints } from './anthropic-cache.js';
@@ -10,13 +20,29 @@ import { providerFetch } from './provider-fetch.js';
 import { costUsd } from './pricing.js';
 import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
-import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderMetadata, ProviderOptions, Reasoning, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
+import type {
+  ChatRequest,
+  ContentPart,
+  LLMClient,
+  LlmMessage,
+  ModelInfo,
+  ProviderMetadata,
+  ProviderOptions,
+  Reasoning,
+  StreamEvent,
+  ToolCall,
+  ToolDeclaration,
+  Usage,
+} from './types.js';
 import { fitMedia, type MediaLimits } from './image-fit.js';
 
 // Anthropic scales a picture's long side over 1,568 px down itself, and refuses one over 5 MB once
 // base64-encoded (3.75 MB of file): sending more pixels only costs upload time.
 // PDFs: 100 pages and 32 MB a request (base64 included) for documents.
-export const MEDIA_LIMITS: MediaLimits = { image: { maxLongSide: 1568, maxBytes: 3.75 * 1024 * 1024 }, document: { maxPages: 100, maxBytes: 24 * 1024 * 1024 } };
+export const MEDIA_LIMITS: MediaLimits = {
+  image: { maxLongSide: 1568, maxBytes: 3.75 * 1024 * 1024 },
+  document: { maxPages: 100, maxBytes: 24 * 1024 * 1024 },
+};
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -76,14 +102,22 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
     chat: (request) => collectStream(chatStream(request)),
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
       if (!client) throw failureToError(missingKeyFailure(definition));
-      const result = await withRetry(async (attemptSignal) => {
-        const models: ModelInfo[] = [];
-        for await (const model of client.models.list({ limit: 100 }, attemptSignal ? { signal: attemptSignal } : {})) {
-          const window = longestPrefix(definition.contextWindows ?? [], model.id);
-          models.push({ name: model.id, provider: 'anthropic', ...(window ? { contextWindow: window } : {}), ...(model.display_name ? { description: model.display_name } : {}) });
-        }
-        return models;
-      }, { policy, signal, context });
+      const result = await withRetry(
+        async (attemptSignal) => {
+          const models: ModelInfo[] = [];
+          for await (const model of client.models.list({ limit: 100 }, attemptSignal ? { signal: attemptSignal } : {})) {
+            const window = longestPrefix(definition.contextWindows ?? [], model.id);
+            models.push({
+              name: model.id,
+              provider: 'anthropic',
+              ...(window ? { contextWindow: window } : {}),
+              ...(model.display_name ? { description: model.display_name } : {}),
+            });
+          }
+          return models;
+        },
+        { policy, signal, context },
+      );
       if ('failure' in result) throw failureToError(result.failure);
       return result.value;
     },
@@ -96,7 +130,11 @@ type Block =
   | { type: 'thinking'; text: string; signature: string }
   | { type: 'redacted_thinking'; data: string };
 
-async function* streamOnce(client: AnthropicClient, body: MessageCreateParamsStreaming, signal: AbortSignal | undefined): AsyncGenerator<AttemptChunk, AttemptResult> {
+async function* streamOnce(
+  client: AnthropicClient,
+  body: MessageCreateParamsStreaming,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<AttemptChunk, AttemptResult> {
   const stream = await client.messages.create(body, signal ? { signal } : {});
   const blocks = new Map<number, Block>();
   const reasoning: Reasoning[] = [];
@@ -200,7 +238,10 @@ export function toAnthropicMessages(messages: readonly LlmMessage[]): MessagePar
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        push('user', typeof message.content === 'string' ? (message.content ? [{ type: 'text', text: message.content }] : []) : message.content.map(toAnthropicPart));
+        push(
+          'user',
+          typeof message.content === 'string' ? (message.content ? [{ type: 'text', text: message.content }] : []) : message.content.map(toAnthropicPart),
+        );
         break;
       case 'assistant': {
         const blocks: ContentBlockParam[] = [];
@@ -219,7 +260,10 @@ export function toAnthropicMessages(messages: readonly LlmMessage[]): MessagePar
           {
             type: 'tool_result',
             tool_use_id: message.toolCallId,
-            content: withReferences(toolReferences(message.metadata), typeof message.content === 'string' ? message.content : message.content.map(toAnthropicPart)),
+            content: withReferences(
+              toolReferences(message.metadata),
+              typeof message.content === 'string' ? message.content : message.content.map(toAnthropicPart),
+            ),
             ...(message.isError ? { is_error: true } : {}),
           },
         ]);
@@ -255,7 +299,9 @@ export function toAnthropicTools(tools: readonly ToolDeclaration[]): Tool[] {
 function toolReferences(metadata: ProviderMetadata | undefined): ContentBlockParam[] {
   const names = metadata?.anthropic?.toolReferences;
   if (!Array.isArray(names)) return [];
-  return names.filter((name): name is string => typeof name === 'string').map((name) => ({ type: 'tool_reference', tool_name: name }) as unknown as ContentBlockParam);
+  return names
+    .filter((name): name is string => typeof name === 'string')
+    .map((name) => ({ type: 'tool_reference', tool_name: name }) as unknown as ContentBlockParam);
 }
 
 type ToolResultContent = string | (TextBlockParam | ImageBlockParam | DocumentBlockParam)[];

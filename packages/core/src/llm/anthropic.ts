@@ -64,7 +64,8 @@ export const anthropicProvider: ProviderDefinition = {
     name: 'Anthropic',
     auth: 'Anthropic rejected the API key ({http}){said}. Check ANTHROPIC_API_KEY; you can create a key at https://console.anthropic.com/settings/keys.',
     unreachable: 'Cannot reach Anthropic at {host} ({detail}). Check your network connection, or ANTHROPIC_BASE_URL if you set it.',
-    missingKey: 'No Anthropic API key found. Set ANTHROPIC_API_KEY to a key from https://console.anthropic.com/settings/keys, or choose another provider with --provider.',
+    missingKey:
+      'No Anthropic API key found. Set ANTHROPIC_API_KEY to a key from https://console.anthropic.com/settings/keys, or choose another provider with --provider.',
   },
   isConfigured: (env) => apiKeyFrom({ apiKeyEnv: ['ANTHROPIC_API_KEY'] }, env) !== undefined,
   client: 'anthropic',

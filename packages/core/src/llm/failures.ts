@@ -279,6 +279,9 @@ function parseJson(text: string): unknown {
 }
 
 function oneLine(text: string, max = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/, '');
+  const flat = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.\s]+$/, '');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

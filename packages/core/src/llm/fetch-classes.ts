@@ -40,7 +40,12 @@ export class LazyReadableStream {
   }
 
   static [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === 'object' && value !== null && Object.prototype.toString.call(value) === '[object ReadableStream]' && value instanceof globalThis.ReadableStream;
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      Object.prototype.toString.call(value) === '[object ReadableStream]' &&
+      value instanceof globalThis.ReadableStream
+    );
   }
 
   static {

@@ -170,7 +170,8 @@ export function fillHeaders(headers: FetchHeaders, init: unknown, prefix: string
   if (typeof iterator === 'function') {
     const pairs: string[][] = [];
     for (const pair of init as Iterable<unknown>) {
-      if (typeof pair !== 'object' || pair === null || typeof (pair as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function') throw new TypeError(`${prefix}: Expected sequence<ByteString>.`);
+      if (typeof pair !== 'object' || pair === null || typeof (pair as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== 'function')
+        throw new TypeError(`${prefix}: Expected sequence<ByteString>.`);
       pairs.push([...(pair as Iterable<unknown>)].map(byteString));
     }
     for (const pair of pairs) {
@@ -214,7 +215,8 @@ class HeadersIterator {
   }
 
   next(): IteratorResult<string | [string, string]> {
-    if (typeof this !== 'object' || this === null || !(#target in this)) throw new TypeError("'next' called on an object that does not implement interface Headers Iterator.");
+    if (typeof this !== 'object' || this === null || !(#target in this))
+      throw new TypeError("'next' called on an object that does not implement interface Headers Iterator.");
     // Read again at every step: a change made while iterating shows, as with Node's.
     const entries = sortedEntries(this.#target);
     if (this.#index >= entries.length) return { value: undefined, done: true };
@@ -290,7 +292,8 @@ export function byteString(value: unknown): string {
   const text = String(value);
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
-    if (code > 255) throw new TypeError(`Cannot convert argument to a ByteString because the character at index ${i} has a value of ${code} which is greater than 255.`);
+    if (code > 255)
+      throw new TypeError(`Cannot convert argument to a ByteString because the character at index ${i} has a value of ${code} which is greater than 255.`);
   }
   return text;
 }

@@ -204,7 +204,8 @@ function own(value: FetchResponse): FetchResponse {
 
 /** WebIDL ResponseInit: `status` an unsigned short (default 200), `statusText` a ByteString, `headers` a HeadersInit. */
 function responseInit(init: unknown): { status: number; statusText: string; headers: unknown } {
-  if (init !== undefined && init !== null && typeof init !== 'object' && typeof init !== 'function') throw new TypeError(`undefined: Expected ${String(init)} to be one of: Null, Undefined, Object.`); // Node's words, prefix and all
+  if (init !== undefined && init !== null && typeof init !== 'object' && typeof init !== 'function')
+    throw new TypeError(`undefined: Expected ${String(init)} to be one of: Null, Undefined, Object.`); // Node's words, prefix and all
   const dictionary = (init ?? {}) as Record<string, unknown>;
   const status = dictionary.status === undefined ? 200 : unsignedShort(dictionary.status);
   const statusText = dictionary.statusText === undefined ? '' : byteString(dictionary.statusText);
@@ -221,9 +222,11 @@ function unsignedShort(value: unknown): number {
 /** The body's stream and content type for the kinds this class builds; undefined for the others. */
 function extractBody(body: unknown): Extracted | null | undefined {
   if (typeof body === 'string') return { stream: bytesStream(new TextEncoder().encode(body)), type: 'text/plain;charset=UTF-8' };
-  if (body instanceof URLSearchParams) return { stream: bytesStream(new TextEncoder().encode(body.toString())), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (body instanceof URLSearchParams)
+    return { stream: bytesStream(new TextEncoder().encode(body.toString())), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
   if (body instanceof ArrayBuffer) return { stream: bytesStream(new Uint8Array(body.slice(0))), type: null };
-  if (ArrayBuffer.isView(body) && body.buffer instanceof ArrayBuffer) return { stream: bytesStream(new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength))), type: null };
+  if (ArrayBuffer.isView(body) && body.buffer instanceof ArrayBuffer)
+    return { stream: bytesStream(new Uint8Array(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength))), type: null };
   if (body instanceof Blob) return { stream: body.stream() as ReadableStream<Uint8Array>, type: body.type || null };
   if (body instanceof ReadableStream) {
     if (body.locked || disturbed(body)) throw new TypeError('Response body object should not be disturbed or locked');

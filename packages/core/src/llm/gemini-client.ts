@@ -8,7 +8,19 @@ import { DEFAULT_GEMINI_BASE_URL, DEFAULT_GEMINI_MODEL, geminiApiKey, geminiProv
 import { costUsd } from './pricing.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { isGeneratedToolCallId, newToolCallId } from './tool-call-ids.js';
-import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration, Usage } from './types.js';
+import type {
+  ChatRequest,
+  ContentPart,
+  LLMClient,
+  LlmMessage,
+  ModelInfo,
+  ProviderFailure,
+  ProviderOptions,
+  StreamEvent,
+  ToolCall,
+  ToolDeclaration,
+  Usage,
+} from './types.js';
 import { fitMedia, type MediaLimits } from './image-fit.js';
 
 // Gemini takes up to 20 MB of inline data per request (base64 included) and tiles large pictures;
@@ -17,7 +29,17 @@ import { fitMedia, type MediaLimits } from './image-fit.js';
 export const MEDIA_LIMITS: MediaLimits = { image: { maxLongSide: 3072, maxBytes: 7 * 1024 * 1024 }, document: { maxPages: 1000, maxBytes: 14 * 1024 * 1024 } };
 
 // Finish reasons that mean "no answer, and asking again the same way will not help".
-const REFUSALS = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'LANGUAGE', 'IMAGE_SAFETY', 'MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL']);
+const REFUSALS = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'LANGUAGE',
+  'IMAGE_SAFETY',
+  'MALFORMED_FUNCTION_CALL',
+  'UNEXPECTED_TOOL_CALL',
+]);
 
 // Gemini 3 rejects a history whose function calls lack a thought signature (calls made by another
 // model or provider); this documented placeholder tells it to skip that check.
@@ -70,22 +92,27 @@ export function createGeminiClient(options: ProviderOptions = {}): LLMClient {
       if (!ai) throw failureToError(missingGeminiKeyFailure());
       const context: FailureContext = { provider: 'gemini', host, hints: geminiProvider.hints };
       const watcher = retryAfterWatcher();
-      const result = await withRetry(async (attemptSignal) => {
-        const pager = await ai.models.list({ config: { pageSize: 100, httpOptions: { fetch: watcher.fetch }, ...(attemptSignal ? { abortSignal: attemptSignal } : {}) } });
-        const models: ModelInfo[] = [];
-        for await (const model of pager) {
-          if (model.supportedActions && !model.supportedActions.includes('generateContent')) continue;
-          const name = (model.name ?? '').replace(/^models\//, '');
-          if (!name) continue;
-          models.push({
-            name,
-            provider: 'gemini',
-            ...(model.inputTokenLimit ? { contextWindow: model.inputTokenLimit } : {}),
-            ...(model.displayName || model.description ? { description: model.displayName ?? model.description } : {}),
+      const result = await withRetry(
+        async (attemptSignal) => {
+          const pager = await ai.models.list({
+            config: { pageSize: 100, httpOptions: { fetch: watcher.fetch }, ...(attemptSignal ? { abortSignal: attemptSignal } : {}) },
           });
-        }
-        return models;
-      }, { policy, signal, context, retryAfterMs: watcher.retryAfterMs });
+          const models: ModelInfo[] = [];
+          for await (const model of pager) {
+            if (model.supportedActions && !model.supportedActions.includes('generateContent')) continue;
+            const name = (model.name ?? '').replace(/^models\//, '');
+            if (!name) continue;
+            models.push({
+              name,
+              provider: 'gemini',
+              ...(model.inputTokenLimit ? { contextWindow: model.inputTokenLimit } : {}),
+              ...(model.displayName || model.description ? { description: model.displayName ?? model.description } : {}),
+            });
+          }
+          return models;
+        },
+        { policy, signal, context, retryAfterMs: watcher.retryAfterMs },
+      );
       if ('failure' in result) throw failureToError(result.failure);
       return result.value;
     },
@@ -103,7 +130,11 @@ async function* streamOnce(ai: GoogleGenAI, model: string, contents: Content[], 
       const u = chunk.usageMetadata;
       // promptTokenCount includes what implicit caching served (cachedContentTokenCount), billed at its discount.
       const cached = u.cachedContentTokenCount ?? 0;
-      usage = { inputTokens: Math.max(0, (u.promptTokenCount ?? 0) - cached), outputTokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0), ...(cached ? { cacheReadTokens: cached } : {}) };
+      usage = {
+        inputTokens: Math.max(0, (u.promptTokenCount ?? 0) - cached),
+        outputTokens: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0),
+        ...(cached ? { cacheReadTokens: cached } : {}),
+      };
     }
     if (chunk.promptFeedback?.blockReason) blockReason = String(chunk.promptFeedback.blockReason);
     const candidate = chunk.candidates?.[0];
@@ -177,7 +208,10 @@ export function toGeminiContents(messages: readonly LlmMessage[], model = ''): C
       }
       case 'tool': {
         const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
-        const text = parts.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+        const text = parts
+          .filter((part) => part.type === 'text')
+          .map((part) => part.text)
+          .join('\n');
         push('user', [
           {
             functionResponse: {

@@ -18,7 +18,10 @@ export function geminiApiKey(env: NodeJS.ProcessEnv): string | undefined {
 const GEMINI_PRICES: [string, ModelPrice][] = [
   ['gemini-3-pro', { inputPerMTok: 2, outputPerMTok: 12, cacheReadPerMTok: 0.2, longContext: { threshold: 200_000, inputPerMTok: 4, outputPerMTok: 18 } }],
   ['gemini-3-flash', { inputPerMTok: 0.5, outputPerMTok: 3, cacheReadPerMTok: 0.05 }],
-  ['gemini-2.5-pro', { inputPerMTok: 1.25, outputPerMTok: 10, cacheReadPerMTok: 0.125, longContext: { threshold: 200_000, inputPerMTok: 2.5, outputPerMTok: 15 } }],
+  [
+    'gemini-2.5-pro',
+    { inputPerMTok: 1.25, outputPerMTok: 10, cacheReadPerMTok: 0.125, longContext: { threshold: 200_000, inputPerMTok: 2.5, outputPerMTok: 15 } },
+  ],
   ['gemini-2.5-flash-lite', { inputPerMTok: 0.1, outputPerMTok: 0.4, cacheReadPerMTok: 0.01 }],
   ['gemini-2.5-flash', { inputPerMTok: 0.3, outputPerMTok: 2.5, cacheReadPerMTok: 0.03 }],
   ['gemini-2.0-flash-lite', { inputPerMTok: 0.075, outputPerMTok: 0.3 }],

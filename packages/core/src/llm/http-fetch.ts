@@ -36,7 +36,12 @@ const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const UNDICI_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 /** Builds the answer: a `Response` with the socket's body, knowing its URL and whether it was redirected. */
-export type ResponseFactory = (body: ReadableStream<Uint8Array> | null, init: { status: number; statusText: string; headers: [string, string][] }, url: string, redirected: boolean) => Response;
+export type ResponseFactory = (
+  body: ReadableStream<Uint8Array> | null,
+  init: { status: number; statusText: string; headers: [string, string][] },
+  url: string,
+  redirected: boolean,
+) => Response;
 
 /** Timings are options so tests can use short ones. */
 export interface HttpFetchOptions {
@@ -47,7 +52,11 @@ export interface HttpFetchOptions {
 }
 
 export function createHttpFetch(options: HttpFetchOptions = {}): FetchFunction {
-  const timeouts = { headers: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, body: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS, response: options.response ?? nodeResponse };
+  const timeouts = {
+    headers: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+    body: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
+    response: options.response ?? nodeResponse,
+  };
   return async (input, init = {}) => {
     const body = requestBody(init.body);
     if (typeof input !== 'string' && !(input instanceof URL)) return globalThis.fetch(input, init);
@@ -66,9 +75,11 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchFunction {
     for (let redirects = 0; ; redirects += 1) {
       const res = await send(url, method, headers, payload, init.signal ?? undefined, timeouts.headers);
       const location = res.headers.location;
-      if (!REDIRECT_STATUS.has(res.statusCode ?? 0) || !location || init.redirect === 'manual') return toResponse(res, url, method, redirects > 0, init.signal ?? undefined, timeouts);
+      if (!REDIRECT_STATUS.has(res.statusCode ?? 0) || !location || init.redirect === 'manual')
+        return toResponse(res, url, method, redirects > 0, init.signal ?? undefined, timeouts);
       res.destroy();
-      if (init.redirect === 'error' || redirects >= MAX_REDIRECTS) throw new TypeError('fetch failed', { cause: new Error(init.redirect === 'error' ? 'unexpected redirect' : 'redirect count exceeded') });
+      if (init.redirect === 'error' || redirects >= MAX_REDIRECTS)
+        throw new TypeError('fetch failed', { cause: new Error(init.redirect === 'error' ? 'unexpected redirect' : 'redirect count exceeded') });
       const next = new URL(location, url);
       if (next.origin !== url.origin) headers = headers.filter(([name]) => name.toLowerCase() !== 'authorization');
       if (res.statusCode === 303 ? method !== 'HEAD' : (res.statusCode === 301 || res.statusCode === 302) && method === 'POST') {
@@ -123,7 +134,14 @@ function transport(url: URL): typeof Http | typeof Https {
   return (process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id)) as typeof Http | typeof Https;
 }
 
-function send(url: URL, method: string, headers: [string, string][], body: Buffer | null, signal: AbortSignal | undefined, headersTimeoutMs: number): Promise<IncomingMessage> {
+function send(
+  url: URL,
+  method: string,
+  headers: [string, string][],
+  body: Buffer | null,
+  signal: AbortSignal | undefined,
+  headersTimeoutMs: number,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const outgoing = new Map<string, string>();
     for (const [name, value] of headers) {
@@ -157,7 +175,14 @@ function send(url: URL, method: string, headers: [string, string][], body: Buffe
   });
 }
 
-function toResponse(res: IncomingMessage, url: URL, method: string, redirected: boolean, signal: AbortSignal | undefined, options: { body: number; response: ResponseFactory }): Response {
+function toResponse(
+  res: IncomingMessage,
+  url: URL,
+  method: string,
+  redirected: boolean,
+  signal: AbortSignal | undefined,
+  options: { body: number; response: ResponseFactory },
+): Response {
   const status = res.statusCode ?? 0;
   // Node's parser takes any 3-digit status; a Response cannot hold one outside 200-599.
   if (status < 200 || status > 599) {
@@ -174,7 +199,12 @@ function toResponse(res: IncomingMessage, url: URL, method: string, redirected: 
   return options.response(bodyStream(res, signal, options.body), init, url.href, redirected);
 }
 
-function nodeResponse(body: ReadableStream<Uint8Array> | null, init: { status: number; statusText: string; headers: [string, string][] }, url: string, redirected: boolean): Response {
+function nodeResponse(
+  body: ReadableStream<Uint8Array> | null,
+  init: { status: number; statusText: string; headers: [string, string][] },
+  url: string,
+  redirected: boolean,
+): Response {
   const response = new Response(body, init);
   // fetch's Response knows where it came from; the SDKs put `url` in their logs and errors.
   Object.defineProperties(response, { url: { value: url }, redirected: { value: redirected } });

@@ -38,7 +38,8 @@ export function fitImages(messages: readonly LlmMessage[], limits: ImageLimits):
  * within their pages and bytes, else as its extracted text (with a line saying why, past the limits).
  */
 export async function fitMedia(messages: readonly LlmMessage[], limits: MediaLimits): Promise<LlmMessage[]> {
-  if (!messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type !== 'text'))) return messages as LlmMessage[];
+  if (!messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type !== 'text')))
+    return messages as LlmMessage[];
   const out: LlmMessage[] = [];
   for (const message of messages) {
     if (message.role === 'assistant' || typeof message.content === 'string') {
@@ -60,7 +61,10 @@ function fitDocument(part: DocumentPart, limits: DocumentLimits | undefined): Co
   if (!limits) return { type: 'text', text: part.text };
   const bytes = Math.floor((part.data.length * 3) / 4);
   if (part.pages <= limits.maxPages && bytes <= limits.maxBytes) return part;
-  const over = part.pages > limits.maxPages ? `${part.pages} pages, over the ${limits.maxPages} this provider reads as a document` : `over the ${megabytes(limits.maxBytes)} this provider reads as a document`;
+  const over =
+    part.pages > limits.maxPages
+      ? `${part.pages} pages, over the ${limits.maxPages} this provider reads as a document`
+      : `over the ${megabytes(limits.maxBytes)} this provider reads as a document`;
   return { type: 'text', text: `[${part.name}: ${over}; its text follows]\n${part.text}` };
 }
 
@@ -91,7 +95,10 @@ async function scaleIfNeeded(part: Image, limits: ImageLimits): Promise<ContentP
     return await scale(bytes, part.mimeType, limits);
   } catch (error) {
     const why = (error as Error).message.split('\n')[0];
-    return { type: 'text', text: `[picture left out: it is over what this provider takes (${limits.maxLongSide} px a side, ${megabytes(limits.maxBytes)}) and could not be scaled down: ${why}]` };
+    return {
+      type: 'text',
+      text: `[picture left out: it is over what this provider takes (${limits.maxLongSide} px a side, ${megabytes(limits.maxBytes)}) and could not be scaled down: ${why}]`,
+    };
   }
 }
 

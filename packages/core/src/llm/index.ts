@@ -21,7 +21,15 @@ export {
 export { geminiProvider, geminiApiKey, DEFAULT_GEMINI_MODEL, DEFAULT_GEMINI_BASE_URL } from './gemini.js';
 export { ollamaProvider, resolveOllamaHost } from './ollama.js';
 export { localProvider, DEFAULT_LOCAL_MODEL, isLocalModelName } from './local.js';
-export { localModelsDir, listLocalModelFiles, parseModelUri, cachedFileName, resolveLocalModel, formatBytes as formatModelBytes, type ModelUri } from './local-models.js';
+export {
+  localModelsDir,
+  listLocalModelFiles,
+  parseModelUri,
+  cachedFileName,
+  resolveLocalModel,
+  formatBytes as formatModelBytes,
+  type ModelUri,
+} from './local-models.js';
 export { pullModel, type PullOptions, type PullProgress, type PullResult } from './local-pull.js';
 export { openaiProvider, DEFAULT_OPENAI_MODEL } from './openai.js';
 export { anthropicProvider, DEFAULT_ANTHROPIC_MODEL } from './anthropic.js';
@@ -39,5 +47,15 @@ export {
   type ErrorInfo,
   type FailureContext,
 } from './failures.js';
-export { DEFAULT_RETRY_POLICY, INTERACTIVE_RETRY_POLICY, retryPolicy, retryDelayMs, parseRetryAfter, sleep, streamWithRetry, withRetry, type RetryPolicy } from './retry.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  INTERACTIVE_RETRY_POLICY,
+  retryPolicy,
+  retryDelayMs,
+  parseRetryAfter,
+  sleep,
+  streamWithRetry,
+  withRetry,
+  type RetryPolicy,
+} from './retry.js';
 export { priceForModel, costUsd } from './pricing.js';

@@ -59,7 +59,8 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
       return {
         failure: {
           kind: 'model_not_found',
-          message: 'No local model is downloaded. Run `beans models pull` to fetch the default one (Qwen3 1.7B, about 2 GB) or pass a .gguf file with --model; or use a provider: set GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY, or start Ollama.',
+          message:
+            'No local model is downloaded. Run `beans models pull` to fetch the default one (Qwen3 1.7B, about 2 GB) or pass a .gguf file with --model; or use a provider: set GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY, or start Ollama.',
           retryable: false,
         },
       };
@@ -118,7 +119,9 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     queue = turn.then(() => new Promise<void>((resolve) => (release = resolve)));
     await turn;
     try {
-      const ready = await loaded(request.signal).catch((error: unknown) => ({ failure: { kind: 'unknown', message: `The local model failed to load: ${String(error)}`, retryable: false } as ProviderFailure }));
+      const ready = await loaded(request.signal).catch((error: unknown) => ({
+        failure: { kind: 'unknown', message: `The local model failed to load: ${String(error)}`, retryable: false } as ProviderFailure,
+      }));
       if ('failure' in ready) {
         yield errorEvent(ready.failure);
         return;
@@ -138,9 +141,13 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     const strict = tools.length > 0 && (settings.strictTools === true || !ready.knownTemplate);
     const history = toChatHistory(request.system, request.messages, strict ? 'strict' : 'native', tools, rawReplies);
     const lastUser = [...request.messages].reverse().find((m) => m.role !== 'assistant')?.role === 'user';
-    const grammar = strict ? await ready.llama.createGrammarForJsonSchema(strictReplySchema(tools, settings.toolChoice === 'required' && lastUser) as never) : undefined;
+    const grammar = strict
+      ? await ready.llama.createGrammarForJsonSchema(strictReplySchema(tools, settings.toolChoice === 'required' && lastUser) as never)
+      : undefined;
     const functions: ChatModelFunctions | undefined =
-      !strict && tools.length > 0 ? Object.fromEntries(tools.map((tool) => [tool.name, { description: tool.description, params: toGrammarSchema(tool.parameters, 0) }])) : undefined;
+      !strict && tools.length > 0
+        ? Object.fromEntries(tools.map((tool) => [tool.name, { description: tool.description, params: toGrammarSchema(tool.parameters, 0) }]))
+        : undefined;
 
     // Events are produced inside node-llama-cpp's callbacks and drained here as they come.
     const pending: StreamEvent[] = [];
@@ -175,7 +182,11 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
         }
       },
     };
-    const run = (grammar ? ready.chat.generateResponse(history, { ...common, grammar }) : ready.chat.generateResponse(history, { ...common, ...(functions ? { functions } : {}) })).then(
+    const run = (
+      grammar
+        ? ready.chat.generateResponse(history, { ...common, grammar })
+        : ready.chat.generateResponse(history, { ...common, ...(functions ? { functions } : {}) })
+    ).then(
       (response) => ({ response }),
       (error: unknown) => ({ error }),
     );
@@ -192,7 +203,9 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     const usage = usageSince(ready, before);
     if ('error' in outcome) {
       const aborted = request.signal?.aborted || (outcome.error instanceof Error && outcome.error.name === 'AbortError');
-      const failure: ProviderFailure = aborted ? abortedFailure() : { kind: 'unknown', message: `The local model failed: ${String(outcome.error)}`, retryable: false };
+      const failure: ProviderFailure = aborted
+        ? abortedFailure()
+        : { kind: 'unknown', message: `The local model failed: ${String(outcome.error)}`, retryable: false };
       yield { type: 'error', stopReason: aborted ? 'aborted' : 'error', failure, text, toolCalls: [], usage };
       return;
     }
@@ -213,10 +226,14 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
         if (!streamed && text) yield { type: 'text_delta', text };
       }
     } else {
-      const calls = ((response as { functionCalls?: { functionName: string; params: unknown }[] }).functionCalls ?? []);
+      const calls = (response as { functionCalls?: { functionName: string; params: unknown }[] }).functionCalls ?? [];
       for (const call of calls) {
         const params = call.params as unknown;
-        toolCalls.push({ id: newToolCallId(), name: call.functionName, arguments: params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {} });
+        toolCalls.push({
+          id: newToolCallId(),
+          name: call.functionName,
+          arguments: params && typeof params === 'object' && !Array.isArray(params) ? (params as Record<string, unknown>) : {},
+        });
       }
     }
     for (const call of toolCalls) yield { type: 'tool_call', call };
@@ -228,7 +245,9 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     provider: 'local',
     async resolveModel(signal?: AbortSignal) {
       // Loading here (not at the first request) makes a wrong file one sentence before any turn starts.
-      const ready = await loaded(signal).catch((error: unknown) => ({ failure: { kind: 'unknown', message: String(error), retryable: false } as ProviderFailure }));
+      const ready = await loaded(signal).catch((error: unknown) => ({
+        failure: { kind: 'unknown', message: String(error), retryable: false } as ProviderFailure,
+      }));
       if ('failure' in ready) return ready;
       return { model: configured ?? DEFAULT_LOCAL_MODEL };
     },
@@ -238,9 +257,13 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
       const { listLocalModelFiles } = await import('./local-models.js');
       const name = configured ?? DEFAULT_LOCAL_MODEL;
       const ready = loading ? await loading : undefined;
-      const active: ModelInfo[] = ready && !('failure' in ready) ? [{ name, provider: 'local', contextWindow: ready.context.contextSize, supportsTools: true }] : [];
+      const active: ModelInfo[] =
+        ready && !('failure' in ready) ? [{ name, provider: 'local', contextWindow: ready.context.contextSize, supportsTools: true }] : [];
       const files = listLocalModelFiles(env).filter((entry) => !active.some((model) => model.name === entry.file));
-      return [...active, ...files.map((entry) => ({ name: entry.name, provider: 'local', supportsTools: true, description: `${(entry.bytes / 1024 ** 2).toFixed(0)} MB` }))];
+      return [
+        ...active,
+        ...files.map((entry) => ({ name: entry.name, provider: 'local', supportsTools: true, description: `${(entry.bytes / 1024 ** 2).toFixed(0)} MB` })),
+      ];
     },
   };
 }

@@ -91,7 +91,11 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
       const now = Date.now();
       if (now - lastReport >= 200) {
         lastReport = now;
-        options.onProgress?.({ received, ...(total !== undefined ? { total } : {}), bytesPerSecond: ((received - resumeFrom) * 1000) / Math.max(1, now - started) });
+        options.onProgress?.({
+          received,
+          ...(total !== undefined ? { total } : {}),
+          bytesPerSecond: ((received - resumeFrom) * 1000) / Math.max(1, now - started),
+        });
       }
     }
   } catch (error) {
@@ -99,7 +103,11 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
   } finally {
     await out.close().catch(() => undefined);
   }
-  options.onProgress?.({ received, ...(total !== undefined ? { total } : {}), bytesPerSecond: ((received - resumeFrom) * 1000) / Math.max(1, Date.now() - started) });
+  options.onProgress?.({
+    received,
+    ...(total !== undefined ? { total } : {}),
+    bytesPerSecond: ((received - resumeFrom) * 1000) / Math.max(1, Date.now() - started),
+  });
   if (total !== undefined && received < total) {
     throw new ProviderError(`The download of ${wanted} stopped at ${received} of ${total} bytes; run the same command again to resume it.`, 'network', 1);
   }
@@ -143,11 +151,21 @@ async function request(url: string, headers: Record<string, string>, wanted: str
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new ProviderError(`Cannot reach ${new URL(url).host} to download ${wanted} (${cause?.code ?? cause?.message ?? String(error)}).`, 'unreachable', 3);
   }
-  if (response.status === 404) throw new ProviderError(`There is no model at ${wanted} (HTTP 404 from ${new URL(url).host}); check the repository, file or quant name.`, 'model_not_found', 3);
+  if (response.status === 404)
+    throw new ProviderError(
+      `There is no model at ${wanted} (HTTP 404 from ${new URL(url).host}); check the repository, file or quant name.`,
+      'model_not_found',
+      3,
+    );
   if (response.status === 401 || response.status === 403) {
-    throw new ProviderError(`${new URL(url).host} refused the download of ${wanted} (HTTP ${response.status}); a gated or private model needs HF_TOKEN set to a token with access.`, 'auth', 3);
+    throw new ProviderError(
+      `${new URL(url).host} refused the download of ${wanted} (HTTP ${response.status}); a gated or private model needs HF_TOKEN set to a token with access.`,
+      'auth',
+      3,
+    );
   }
-  if (response.status === 416) throw new ProviderError(`The partial download of ${wanted} is larger than the file on the server; run again with --force to start over.`, 'bad_request', 1);
+  if (response.status === 416)
+    throw new ProviderError(`The partial download of ${wanted} is larger than the file on the server; run again with --force to start over.`, 'bad_request', 1);
   if (!response.ok || !response.body) throw new ProviderError(`Downloading ${wanted} failed: HTTP ${response.status} from ${new URL(url).host}.`, 'server', 1);
   return response;
 }
@@ -162,14 +180,27 @@ function linkedSha256(headers: Headers): string | undefined {
 }
 
 function checksumError(wanted: string, expected: string, actual: string, what: string): ProviderError {
-  return new ProviderError(`${what} of ${wanted} does not match its checksum (expected SHA-256 ${expected}, got ${actual}); it was not kept.`, 'bad_request', 1);
+  return new ProviderError(
+    `${what} of ${wanted} does not match its checksum (expected SHA-256 ${expected}, got ${actual}); it was not kept.`,
+    'bad_request',
+    1,
+  );
 }
 
 function transferError(error: unknown, wanted: string, file: string, received: number, signal?: AbortSignal): ProviderError {
   const code = (error as { code?: string }).code;
-  if (code === 'ENOSPC') return new ProviderError(`The disk is full: ${path.dirname(file)} has no room for the rest of ${wanted} (${received} bytes written so far). Free some space and run the same command again to resume.`, 'unknown', 1);
+  if (code === 'ENOSPC')
+    return new ProviderError(
+      `The disk is full: ${path.dirname(file)} has no room for the rest of ${wanted} (${received} bytes written so far). Free some space and run the same command again to resume.`,
+      'unknown',
+      1,
+    );
   if (signal?.aborted) return new ProviderError('The download was interrupted; run the same command again to resume it.', 'aborted', 130);
-  return new ProviderError(`The download of ${wanted} was cut after ${received} bytes (${(error as Error).message ?? String(error)}); run the same command again to resume it.`, 'network', 1);
+  return new ProviderError(
+    `The download of ${wanted} was cut after ${received} bytes (${(error as Error).message ?? String(error)}); run the same command again to resume it.`,
+    'network',
+    1,
+  );
 }
 
 async function hashFile(file: string): Promise<string> {

@@ -27,7 +27,9 @@ export async function nodeLlamaCpp(): Promise<NodeLlamaCpp | { failure: Provider
     return await moduleLoad;
   } catch (error) {
     moduleLoad = undefined;
-    return fail(`The local provider needs the optional package node-llama-cpp, which is not installed or does not load here (${firstLine(error)}). Reinstall Beans with optional dependencies, or choose another provider with --provider.`);
+    return fail(
+      `The local provider needs the optional package node-llama-cpp, which is not installed or does not load here (${firstLine(error)}). Reinstall Beans with optional dependencies, or choose another provider with --provider.`,
+    );
   }
 }
 
@@ -69,12 +71,18 @@ export async function checkModelFile(file: string): Promise<{ size: number } | {
   } finally {
     await handle.close();
   }
-  if (magic.toString('latin1') !== 'GGUF') return fail(`${file} is not a GGUF model file (it does not start with the GGUF signature); local models must be .gguf files.`);
+  if (magic.toString('latin1') !== 'GGUF')
+    return fail(`${file} is not a GGUF model file (it does not start with the GGUF signature); local models must be .gguf files.`);
   return { size };
 }
 
 /** What the header says, or the sentence that explains why the file cannot be a model. */
-export async function inspectModelFile(lib: NodeLlamaCpp, llama: Llama, file: string, size: number): Promise<{ info: GgufFileInfo } | { failure: ProviderFailure }> {
+export async function inspectModelFile(
+  lib: NodeLlamaCpp,
+  llama: Llama,
+  file: string,
+  size: number,
+): Promise<{ info: GgufFileInfo } | { failure: ProviderFailure }> {
   let info: GgufFileInfo;
   try {
     info = await lib.readGgufFileInfo(file, { readTensorInfo: true, ignoreKeys: [], logWarnings: false });
@@ -85,17 +93,27 @@ export async function inspectModelFile(lib: NodeLlamaCpp, llama: Llama, file: st
   const weights = lib.GgufInsights ? (await lib.GgufInsights.from(info, llama)).modelSize : 0;
   const dataStart = tensors.reduce((min, t) => Math.min(min, Number(t.fileOffset)), Number.POSITIVE_INFINITY);
   if (tensors.length > 0 && size < dataStart + weights) {
-    return fail(`${file} is truncated: it holds ${formatBytes(size)} but its header describes ${formatBytes(dataStart + weights)}; download it again (\`beans models pull --force\`).`);
+    return fail(
+      `${file} is truncated: it holds ${formatBytes(size)} but its header describes ${formatBytes(dataStart + weights)}; download it again (\`beans models pull --force\`).`,
+    );
   }
   const memory = os.totalmem();
   if (weights > memory * 0.9) {
-    return fail(`${file} needs about ${formatBytes(weights)} of memory for its weights, more than this machine has (${formatBytes(memory)}); use a smaller model or a smaller quantization.`);
+    return fail(
+      `${file} needs about ${formatBytes(weights)} of memory for its weights, more than this machine has (${formatBytes(memory)}); use a smaller model or a smaller quantization.`,
+    );
   }
   return { info };
 }
 
 /** Loads (once) the model in `file`, already inspected; a llama.cpp refusal becomes a sentence. */
-export async function loadModel(lib: NodeLlamaCpp, llama: Llama, file: string, info: GgufFileInfo, signal?: AbortSignal): Promise<LlamaModel | { failure: ProviderFailure }> {
+export async function loadModel(
+  lib: NodeLlamaCpp,
+  llama: Llama,
+  file: string,
+  info: GgufFileInfo,
+  signal?: AbortSignal,
+): Promise<LlamaModel | { failure: ProviderFailure }> {
   const key = `${llama.gpu}:${file}`;
   let pending = models.get(key);
   if (!pending) {
@@ -111,7 +129,9 @@ export async function loadModel(lib: NodeLlamaCpp, llama: Llama, file: string, i
     const known: string[] = Object.values(((lib as unknown as Record<string, unknown>).GgufArchitectureType ?? {}) as Record<string, string>);
     const said = recentLogs.find((line) => /unknown model architecture|error loading model/i.test(line));
     if ((architecture && !known.includes(architecture)) || /unknown model architecture/i.test(said ?? '')) {
-      return fail(`${file} is a "${architecture || 'unnamed'}" model, an architecture this version of llama.cpp does not know; use a model of a supported architecture (Llama, Qwen, Mistral, Gemma, Phi...).`);
+      return fail(
+        `${file} is a "${architecture || 'unnamed'}" model, an architecture this version of llama.cpp does not know; use a model of a supported architecture (Llama, Qwen, Mistral, Gemma, Phi...).`,
+      );
     }
     return fail(`llama.cpp could not load ${file}: ${said ?? firstLine(error)}.`);
   }

@@ -8,7 +8,18 @@ import { providerFetch } from './provider-fetch.js';
 import { ollamaProvider, resolveOllamaHost } from './ollama.js';
 import { parseRetryAfter, retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
-import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderFailure, ProviderOptions, StreamEvent, ToolCall, ToolDeclaration } from './types.js';
+import type {
+  ChatRequest,
+  ContentPart,
+  LLMClient,
+  LlmMessage,
+  ModelInfo,
+  ProviderFailure,
+  ProviderOptions,
+  StreamEvent,
+  ToolCall,
+  ToolDeclaration,
+} from './types.js';
 import { blindView, fitMedia, type MediaLimits } from './image-fit.js';
 
 // Ollama documents no limit, but its vision models read at most ~1,120 px (llama3.2-vision) and the
@@ -48,10 +59,21 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
   }
 
   /** The request's messages as this model can take them: pictures scaled, or a line each for a model that cannot see. */
-  async function messagesFor(model: string, messages: readonly LlmMessage[], signal: AbortSignal | undefined): Promise<{ messages: LlmMessage[]; notice?: string }> {
-    const hasImages = messages.some((message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type === 'image'));
+  async function messagesFor(
+    model: string,
+    messages: readonly LlmMessage[],
+    signal: AbortSignal | undefined,
+  ): Promise<{ messages: LlmMessage[]; notice?: string }> {
+    const hasImages = messages.some(
+      (message) => message.role !== 'assistant' && Array.isArray(message.content) && message.content.some((part) => part.type === 'image'),
+    );
     if (!hasImages || (await seesImages(model, signal))) return { messages: await fitMedia(messages, MEDIA_LIMITS) };
-    return blindView(model, await fitMedia(messages, MEDIA_LIMITS), told, 'Pick a vision model (`ollama show <model>` lists "vision"), or set "ollama": {"images": true} if it can.');
+    return blindView(
+      model,
+      await fitMedia(messages, MEDIA_LIMITS),
+      told,
+      'Pick a vision model (`ollama show <model>` lists "vision"), or set "ollama": {"images": true} if it can.',
+    );
   }
 
   function connect(signal: AbortSignal | undefined, timeoutMs?: number): { ollama: Ollama; retryAfterMs: () => number | undefined } {
@@ -91,7 +113,12 @@ export function createOllamaClient(options: ProviderOptions = {}): LLMClient {
       ...(options.keepAlive !== undefined ? { keep_alive: ollamaKeepAlive(options.keepAlive) } : {}),
       ...ollamaThink(request.thinking),
       ...(request.temperature !== undefined || request.maxOutputTokens !== undefined
-        ? { options: { ...(request.temperature !== undefined ? { temperature: request.temperature } : {}), ...(request.maxOutputTokens !== undefined ? { num_predict: request.maxOutputTokens } : {}) } }
+        ? {
+            options: {
+              ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+              ...(request.maxOutputTokens !== undefined ? { num_predict: request.maxOutputTokens } : {}),
+            },
+          }
         : {}),
     };
     let retryAfterMs: () => number | undefined = () => undefined;
@@ -200,7 +227,10 @@ function ollamaContent(content: string | readonly ContentPart[]): { content: str
 
 export function toOllamaTools(tools: readonly ToolDeclaration[]): Tool[] {
   // Ollama's Tool type narrows JSON Schema; the server accepts any schema object.
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters as Tool['function']['parameters'] } }));
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters as Tool['function']['parameters'] },
+  }));
 }
 
 async function pickToolModel(ollama: Ollama, host: string): Promise<ResolvedModel> {
@@ -218,11 +248,17 @@ async function pickToolModel(ollama: Ollama, host: string): Promise<ResolvedMode
   const shows = await Promise.all(names.map((model) => ollama.show({ model })));
   const index = shows.findIndex((show) => show.capabilities?.includes('tools'));
   if (index >= 0) {
-    return { model: names[index], note: `No model configured; using ${names[index]}, the first installed Ollama model that supports tools. Choose another with --model.` };
+    return {
+      model: names[index],
+      note: `No model configured; using ${names[index]}, the first installed Ollama model that supports tools. Choose another with --model.`,
+    };
   }
   // Ollama before 0.6.4 did not report capabilities: nothing to go by but the list order.
   if (!shows.some((show) => Array.isArray(show.capabilities))) {
-    return { model: names[0], note: `No model configured; using ${names[0]}, the first installed Ollama model (this Ollama does not report which models support tools). Choose another with --model.` };
+    return {
+      model: names[0],
+      note: `No model configured; using ${names[0]}, the first installed Ollama model (this Ollama does not report which models support tools). Choose another with --model.`,
+    };
   }
   return {
     failure: {
@@ -245,7 +281,9 @@ async function listInstalled(ollama: Ollama): Promise<ModelInfo[]> {
       name,
       provider: 'ollama',
       ...(contextWindow ? { contextWindow } : {}),
-      ...(Array.isArray(show?.capabilities) ? { supportsTools: show.capabilities.includes('tools'), supportsImages: show.capabilities.includes('vision') } : {}),
+      ...(Array.isArray(show?.capabilities)
+        ? { supportsTools: show.capabilities.includes('tools'), supportsImages: show.capabilities.includes('vision') }
+        : {}),
       ...(details?.parameter_size ? { description: [details.family, details.parameter_size, details.quantization_level].filter(Boolean).join(' ') } : {}),
     };
   });
@@ -277,6 +315,10 @@ function ollamaFetch(signal: AbortSignal | undefined, timeoutMs: number | undefi
     const text = await response.text().catch(() => '');
     const error = text.trim() || response.statusText || `HTTP ${response.status}`;
     // fetch-response.ts's Response: a retried error does not load undici either.
-    return new FetchResponse(JSON.stringify({ error }), { status: response.status, statusText: response.statusText, headers: { 'content-type': 'application/json' } }) as unknown as Response;
+    return new FetchResponse(JSON.stringify({ error }), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: { 'content-type': 'application/json' },
+    }) as unknown as Response;
   };
 }

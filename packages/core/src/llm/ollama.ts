@@ -37,7 +37,8 @@ export const ollamaProvider: ProviderDefinition = {
     name: 'Ollama',
     auth: 'Ollama at {host} refused the request ({http}){said}. Check OLLAMA_HOST and the credentials of any proxy in front of Ollama.',
     unreachable: 'Cannot reach Ollama at {host} ({detail}). Start Ollama (`ollama serve`) or set OLLAMA_HOST to the address it listens on.',
-    modelNotFound: 'Model "{model}" is not installed in Ollama at {host}. Pull it with `ollama pull {model}`, or run `beans models list` to see the installed models.',
+    modelNotFound:
+      'Model "{model}" is not installed in Ollama at {host}. Pull it with `ollama pull {model}`, or run `beans models list` to see the installed models.',
     noModels: 'Install one with `ollama pull qwen3`.',
     rateLimit: 'Ollama at {host} is too busy ({http}){tries}{said}. Wait a moment and try again.',
   },

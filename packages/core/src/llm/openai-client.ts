@@ -8,7 +8,18 @@ import { apiKeyFrom, longestPrefix, missingKeyFailure } from './provider-info.js
 import { providerFetch } from './provider-fetch.js';
 import { retryPolicy, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from './retry.js';
 import { newToolCallId } from './tool-call-ids.js';
-import type { ChatRequest, ContentPart, LLMClient, LlmMessage, ModelInfo, ProviderDefinition, ProviderOptions, StreamEvent, ToolDeclaration, Usage } from './types.js';
+import type {
+  ChatRequest,
+  ContentPart,
+  LLMClient,
+  LlmMessage,
+  ModelInfo,
+  ProviderDefinition,
+  ProviderOptions,
+  StreamEvent,
+  ToolDeclaration,
+  Usage,
+} from './types.js';
 import { blindView, fitMedia, type MediaLimits } from './image-fit.js';
 
 // OpenAI fits high-detail pictures in 2,048 × 2,048 and takes up to 20 MB each.
@@ -73,21 +84,36 @@ export function createOpenAiClient(definition: ProviderDefinition, options: Prov
     provider: definition.id,
     async resolveModel() {
       if (!openai) return { failure: missingKeyFailure(definition) };
-      if (!defaultModel) return { failure: { kind: 'model_not_found', message: `No model is configured for ${definition.hints.name}. Run \`beans models list --provider ${definition.id}\` and pick one with --model.`, retryable: false } };
+      if (!defaultModel)
+        return {
+          failure: {
+            kind: 'model_not_found',
+            message: `No model is configured for ${definition.hints.name}. Run \`beans models list --provider ${definition.id}\` and pick one with --model.`,
+            retryable: false,
+          },
+        };
       return { model: defaultModel };
     },
     chatStream,
     chat: (request) => collectStream(chatStream(request)),
     async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
       if (!openai) throw failureToError(missingKeyFailure(definition));
-      const result = await withRetry(async (attemptSignal) => {
-        const models: ModelInfo[] = [];
-        for await (const model of openai.models.list({ signal: attemptSignal })) {
-          const window = definition.contextWindows ? longestPrefix(definition.contextWindows, model.id) : undefined;
-          models.push({ name: model.id, provider: definition.id, ...(window ? { contextWindow: window } : {}), ...(model.owned_by ? { description: `owned by ${model.owned_by}` } : {}) });
-        }
-        return models.sort((a, b) => a.name.localeCompare(b.name));
-      }, { policy, signal, context });
+      const result = await withRetry(
+        async (attemptSignal) => {
+          const models: ModelInfo[] = [];
+          for await (const model of openai.models.list({ signal: attemptSignal })) {
+            const window = definition.contextWindows ? longestPrefix(definition.contextWindows, model.id) : undefined;
+            models.push({
+              name: model.id,
+              provider: definition.id,
+              ...(window ? { contextWindow: window } : {}),
+              ...(model.owned_by ? { description: `owned by ${model.owned_by}` } : {}),
+            });
+          }
+          return models.sort((a, b) => a.name.localeCompare(b.name));
+        },
+        { policy, signal, context },
+      );
       if ('failure' in result) throw failureToError(result.failure);
       return result.value;
     },
@@ -182,14 +208,23 @@ export function toOpenAiMessages(system: string | undefined, messages: readonly 
           role: 'assistant',
           content: message.content || (calls.length > 0 ? null : ''),
           ...(calls.length > 0
-            ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
+              }
             : {}),
         });
         break;
       }
       case 'tool': {
         const parts = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
-        const text = parts.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+        const text = parts
+          .filter((part) => part.type === 'text')
+          .map((part) => part.text)
+          .join('\n');
         out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.isError ? `Error: ${text}` : text });
         pendingImages.push(...parts.filter((part) => part.type === 'image').map(toOpenAiPart));
         break;

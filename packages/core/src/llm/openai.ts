@@ -64,7 +64,8 @@ export const openaiProvider: ProviderDefinition = {
   hints: {
     ...openAiCompatibleHints('OpenAI', 'Check OPENAI_API_KEY; you can create a key at https://platform.openai.com/api-keys.'),
     unreachable: 'Cannot reach OpenAI at {host} ({detail}). Check your network connection, or OPENAI_BASE_URL if you set it.',
-    missingKey: 'No OpenAI API key found. Set OPENAI_API_KEY (for a local server that needs none, any value will do), or choose another provider with --provider.',
+    missingKey:
+      'No OpenAI API key found. Set OPENAI_API_KEY (for a local server that needs none, any value will do), or choose another provider with --provider.',
   },
   isConfigured: (env) => apiKeyFrom({ apiKeyEnv: ['OPENAI_API_KEY'] }, env) !== undefined,
   client: 'openai',

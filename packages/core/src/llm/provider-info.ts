@@ -26,7 +26,8 @@ export function keyVariables(definition: Pick<ProviderDefinition, 'apiKeyEnv'>):
 }
 
 export function missingKeyFailure(definition: Pick<ProviderDefinition, 'apiKeyEnv' | 'hints'>): ProviderFailure {
-  const message = definition.hints.missingKey ?? `No ${definition.hints.name} API key found. Set ${keyVariables(definition)}, or choose another provider with --provider.`;
+  const message =
+    definition.hints.missingKey ?? `No ${definition.hints.name} API key found. Set ${keyVariables(definition)}, or choose another provider with --provider.`;
   return { kind: 'auth', message, retryable: false };
 }
 

@@ -13,7 +13,9 @@ export { BUILTIN_PROVIDERS, providerDefinition, registerBuiltinProviders };
 export async function createClient(providerId: string, options: ProviderOptions = {}): Promise<LLMClient> {
   const definition = providerDefinition(providerId);
   if (!definition) {
-    const known = listProviders().map((p) => p.id).join(', ');
+    const known = listProviders()
+      .map((p) => p.id)
+      .join(', ');
     throw new ConfigError(`Unknown provider "${providerId}". Known providers: ${known}.`);
   }
   return loadClient(definition, options);
@@ -55,7 +57,12 @@ export function customProviderDefinition(id: string, settings: CustomProviderSet
     isConfigured: (env) => keyEnv.length === 0 || Boolean(env[keyEnv[0]]?.trim()),
     // The OpenAI client (imported by client-loader.ts on first use), with the endpoint's own prompt-cache setting.
     client: 'openai',
-    create: (options) => loadBuiltinClient(definition, { ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}), ...(settings.images !== undefined ? { images: settings.images } : {}), ...options }),
+    create: (options) =>
+      loadBuiltinClient(definition, {
+        ...(settings.promptCacheKey !== undefined ? { promptCacheKey: settings.promptCacheKey } : {}),
+        ...(settings.images !== undefined ? { images: settings.images } : {}),
+        ...options,
+      }),
   };
   return definition;
 }
@@ -92,27 +99,46 @@ export function resolveProvider(config: ProviderConfig, env: NodeJS.ProcessEnv =
   const chosen = config.values.provider;
   const source = config.entries?.find((entry) => entry.key === 'provider')?.source;
   if (chosen) {
-    const where = source === 'flag' ? '--provider' : source === 'env' ? 'BEANS_PROVIDER' : source && typeof source === 'object' ? source.file : 'the configuration';
+    const where =
+      source === 'flag' ? '--provider' : source === 'env' ? 'BEANS_PROVIDER' : source && typeof source === 'object' ? source.file : 'the configuration';
     if (getProvider(chosen)) return { providerId: chosen, reason: `set by ${where}` };
-    const known = `Known providers: ${listProviders().map((provider) => provider.id).join(', ')}.`;
+    const known = `Known providers: ${listProviders()
+      .map((provider) => provider.id)
+      .join(', ')}.`;
     if (source === 'flag') throw new UsageError(`Unknown provider "${chosen}". ${known}`);
-    const place = source === 'env' ? 'the environment variable BEANS_PROVIDER' : source && typeof source === 'object' ? `the settings file ${source.file}` : 'the configuration';
+    const place =
+      source === 'env'
+        ? 'the environment variable BEANS_PROVIDER'
+        : source && typeof source === 'object'
+          ? `the settings file ${source.file}`
+          : 'the configuration';
     throw new ConfigError(`Unknown provider "${chosen}" in ${place}. ${known} Fix the setting "provider", or add the endpoint to the "providers" setting.`);
   }
   // A GGUF file or an hf: URI can only be run by the embedded llama.cpp.
   if (isLocalModelName(config.values.model)) return { providerId: 'local', reason: 'the model is a GGUF file or a model URI' };
   for (const definition of BUILTIN_PROVIDERS) {
     if (definition.id === 'ollama') break;
-    if (definition.isConfigured(env)) return { providerId: definition.id, reason: `${(definition.apiKeyEnv ?? []).find((v) => env[v]?.trim()) ?? 'its key'} is set` };
+    if (definition.isConfigured(env))
+      return { providerId: definition.id, reason: `${(definition.apiKeyEnv ?? []).find((v) => env[v]?.trim()) ?? 'its key'} is set` };
   }
   return { providerId: 'ollama', reason: 'no provider is set and no GEMINI_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY is set' };
 }
 
 /** A client for a provider, configured from settings: `models.<id>` or `model`, and `<id>.<endpoint>`. */
-export async function createProviderClient(providerId: string, config: ProviderConfig, env: NodeJS.ProcessEnv = process.env, retry?: ProviderOptions['retry']): Promise<LLMClient> {
+export async function createProviderClient(
+  providerId: string,
+  config: ProviderConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  retry?: ProviderOptions['retry'],
+): Promise<LLMClient> {
   registerCustomProviders(config);
   const definition = providerDefinition(providerId);
-  if (!definition) throw new ConfigError(`Unknown provider "${providerId}". Known providers: ${listProviders().map((p) => p.id).join(', ')}.`);
+  if (!definition)
+    throw new ConfigError(
+      `Unknown provider "${providerId}". Known providers: ${listProviders()
+        .map((p) => p.id)
+        .join(', ')}.`,
+    );
   const values = config.values;
   const model = values.model ?? values.models?.[providerId];
   const section = (values as Record<string, unknown>)[providerId] as Record<string, unknown> | undefined;

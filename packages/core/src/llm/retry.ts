@@ -65,9 +65,7 @@ export type AttemptChunk =
   | { type: 'usage'; usage: Usage };
 
 /** How one attempt ended when it did not throw. A `failure` is a non-retryable refusal (e.g. a safety block). */
-export type AttemptResult =
-  | { stopReason: 'stop' | 'tool_use' | 'length'; usage: Usage; reasoning?: Reasoning[] }
-  | { failure: ProviderFailure; usage: Usage };
+export type AttemptResult = { stopReason: 'stop' | 'tool_use' | 'length'; usage: Usage; reasoning?: Reasoning[] } | { failure: ProviderFailure; usage: Usage };
 
 export interface StreamWithRetryOptions {
   policy: RetryPolicy;
@@ -94,7 +92,8 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
   // far: a request the server started answering is billed, so it counts.
   let earlier: Usage | undefined;
   let current: Usage | undefined;
-  const spent = (last?: Usage): Usage | undefined => [earlier, last].reduce<Usage | undefined>((total, usage) => (usage ? addCounts(total, usage) : total), undefined);
+  const spent = (last?: Usage): Usage | undefined =>
+    [earlier, last].reduce<Usage | undefined>((total, usage) => (usage ? addCounts(total, usage) : total), undefined);
   const fail = (failure: ProviderFailure, usage: Usage | undefined = spent(current)): StreamEvent => ({
     type: 'error',
     stopReason: failure.kind === 'aborted' ? 'aborted' : 'error',
@@ -161,7 +160,14 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
         restarted = true;
         state.text = '';
       }
-      yield { type: 'retry', attempt: attempt + 1, delayMs, maxAttempts: policy.maxAttempts, failure: failureFromInfo(info, { ...context, attempts: attempt }), ...(restart ? { restart: true } : {}) };
+      yield {
+        type: 'retry',
+        attempt: attempt + 1,
+        delayMs,
+        maxAttempts: policy.maxAttempts,
+        failure: failureFromInfo(info, { ...context, attempts: attempt }),
+        ...(restart ? { restart: true } : {}),
+      };
       if (!(await sleep(delayMs, signal))) {
         yield fail(abortedFailure());
         return;
@@ -236,7 +242,10 @@ export interface RetryOptions {
 }
 
 /** The unary counterpart of streamWithRetry, for listings and lookups. Never throws. */
-export async function withRetry<T>(run: (signal: AbortSignal | undefined) => Promise<T>, options: RetryOptions): Promise<{ value: T } | { failure: ProviderFailure }> {
+export async function withRetry<T>(
+  run: (signal: AbortSignal | undefined) => Promise<T>,
+  options: RetryOptions,
+): Promise<{ value: T } | { failure: ProviderFailure }> {
   const { policy, signal, context } = options;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) return { failure: abortedFailure() };

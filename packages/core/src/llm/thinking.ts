@@ -23,7 +23,10 @@ export function thinkingLevel(thinking: Thinking): 'off' | 'low' | 'medium' | 'h
 }
 
 /** Anthropic: extended thinking with a budget (at least 1,024), and room for the answer after it. */
-export function anthropicThinking(thinking: Thinking | undefined, maxTokens: number): { thinking?: { type: 'enabled'; budget_tokens: number }; max_tokens: number } {
+export function anthropicThinking(
+  thinking: Thinking | undefined,
+  maxTokens: number,
+): { thinking?: { type: 'enabled'; budget_tokens: number }; max_tokens: number } {
   const budget = thinking === undefined ? 0 : thinkingBudget(thinking);
   if (budget <= 0) return { max_tokens: maxTokens };
   const budgetTokens = Math.max(1_024, budget);

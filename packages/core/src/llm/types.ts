@@ -10,10 +10,7 @@ export interface ToolCall {
 }
 
 /** A piece of message content beyond plain text: tool results and user messages may carry images and documents. */
-export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mimeType: string; /** base64 */ data: string }
-  | DocumentPart;
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mimeType: string; /** base64 */ data: string } | DocumentPart;
 
 /**
  * A PDF as the file itself, for providers that read documents (Anthropic `document` blocks, Gemini

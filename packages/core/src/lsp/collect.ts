@@ -55,7 +55,10 @@ export function collectLspServers(sources: LspSources): CollectedLspServers {
     problems.push(...parsed.problems);
     // Settings files of an untrusted workspace never reach here (config/untrusted-settings.ts), but
     // a trusted one's server added since it was trusted is skipped like the repository's others.
-    take(parsed.servers.filter((server) => !sources.skip?.(server)), false);
+    take(
+      parsed.servers.filter((server) => !sources.skip?.(server)),
+      false,
+    );
   }
   const workspaceFile = path.join(sources.workspaceRoot, WORKSPACE_LSP_FILE);
   const workspace = lspFile(workspaceFile, 'the workspace .lsp.json', { CLAUDE_PROJECT_DIR: sources.workspaceRoot });

@@ -81,14 +81,17 @@ export function parseLspServers(raw: unknown, file: string, origin: string, vars
       fail(`transport "${String(value.transport)}" is not supported by Beans (only "stdio")`);
       continue;
     }
-    const number = (key: string, fallback: number) => (typeof value[key] === 'number' && Number.isFinite(value[key]) && (value[key] as number) >= 0 ? (value[key] as number) : fallback);
+    const number = (key: string, fallback: number) =>
+      typeof value[key] === 'number' && Number.isFinite(value[key]) && (value[key] as number) >= 0 ? (value[key] as number) : fallback;
     servers.push({
       name,
       origin,
       file,
       command: put(value.command),
       args: ((value.args as string[] | undefined) ?? []).map(put),
-      extensionToLanguage: Object.fromEntries(Object.entries(mapping as Record<string, string>).map(([extension, language]) => [normalizeExtension(extension), language])),
+      extensionToLanguage: Object.fromEntries(
+        Object.entries(mapping as Record<string, string>).map(([extension, language]) => [normalizeExtension(extension), language]),
+      ),
       env: Object.fromEntries(Object.entries((value.env as Record<string, string> | undefined) ?? {}).map(([key, text]) => [key, put(text)])),
       ...(value.initializationOptions !== undefined ? { initializationOptions: value.initializationOptions } : {}),
       ...(value.settings !== undefined ? { settings: value.settings } : {}),

@@ -46,15 +46,22 @@ export function newDiagnostics(after: readonly Diagnostic[], before: readonly Di
 /** One line: `src/a.ts:3:7 error TS2322: message` (1-based line and column, as editors show them). */
 export function formatDiagnostic(file: string, diagnostic: Diagnostic): string {
   const { line, character } = diagnostic.range.start;
-  const code = diagnostic.code !== undefined && diagnostic.code !== '' ? ` ${typeof diagnostic.code === 'number' && diagnostic.source === 'typescript' ? `TS${diagnostic.code}` : diagnostic.code}` : '';
-  const message = messageOf(diagnostic).replace(/\s*\n\s*/g, ' ').trim();
+  const code =
+    diagnostic.code !== undefined && diagnostic.code !== ''
+      ? ` ${typeof diagnostic.code === 'number' && diagnostic.source === 'typescript' ? `TS${diagnostic.code}` : diagnostic.code}`
+      : '';
+  const message = messageOf(diagnostic)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   const cut = message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS)}…` : message;
   return `${file}:${line + 1}:${character + 1} ${SEVERITY[diagnostic.severity ?? 1] ?? 'error'}${code}: ${cut}`;
 }
 
 /** The lines for one file: the first `max` by position, then how many more there are. */
 export function formatFileDiagnostics(file: string, diagnostics: readonly Diagnostic[], max = MAX_DIAGNOSTICS_PER_FILE): string[] {
-  const sorted = [...diagnostics].sort((a, b) => (a.severity ?? 1) - (b.severity ?? 1) || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  const sorted = [...diagnostics].sort(
+    (a, b) => (a.severity ?? 1) - (b.severity ?? 1) || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
   const lines = sorted.slice(0, max).map((diagnostic) => formatDiagnostic(file, diagnostic));
   if (sorted.length > max) lines.push(`… and ${sorted.length - max} more in ${file}`);
   return lines;

@@ -83,7 +83,8 @@ export class EditDiagnostics {
       // A server that has not published anything yet is still loading its project (tsserver reads
       // the project's lib files first): its first answer may take up to its start-up time, and the
       // parts of it (syntax, then types) come further apart than a warm server's.
-      const timeout = () => (served.server.hasPublished ? this.options.timeoutMs : Math.max(this.options.timeoutMs, served.server.declaration.startupTimeoutMs));
+      const timeout = () =>
+        served.server.hasPublished ? this.options.timeoutMs : Math.max(this.options.timeoutMs, served.server.declaration.startupTimeoutMs);
       const quiet = () => (served.server.hasPublished ? this.options.quietMs : Math.max(this.options.quietMs, COLD_QUIET_MS));
       // A warm server that usually answers in `answerMs` and is silent for several times that has
       // nothing new to say (typescript-language-server publishes nothing for a clean file kept clean).

@@ -46,9 +46,11 @@ export function createLspTool(manager: LspManager, options: { requestTimeoutMs: 
       return guarded(ctx.signal, async () => {
         const target = resolveInWorkspace(ctx.workspace, input.file_path);
         if (ctx.readDenied?.(target.relative)) throw new ToolInputError(`${target.relative} is denied by a permission rule.`);
-        if (!manager.handles(target.absolute)) return errorResult(`No language server is configured for ${target.relative}. Configured: ${describeServers(manager)}.`);
+        if (!manager.handles(target.absolute))
+          return errorResult(`No language server is configured for ${target.relative}. Configured: ${describeServers(manager)}.`);
         const positional = POSITIONAL.has(input.operation);
-        if (positional && (input.line === undefined || input.character === undefined)) throw new ToolInputError(`${input.operation} needs line and character (1-based) of a symbol in ${target.relative}.`);
+        if (positional && (input.line === undefined || input.character === undefined))
+          throw new ToolInputError(`${input.operation} needs line and character (1-based) of a symbol in ${target.relative}.`);
         const position = { line: (input.line ?? 1) - 1, character: (input.character ?? 1) - 1 };
         const synced = await manager.sync(target.absolute);
         if (!synced) {
@@ -58,7 +60,10 @@ export function createLspTool(manager: LspManager, options: { requestTimeoutMs: 
         const query = input.query ?? (input.operation === 'workspaceSymbol' ? await wordAt(target.absolute, position) : '');
         if (input.operation === 'workspaceSymbol' && !query) throw new ToolInputError('workspaceSymbol needs a query, or line and character on a word.');
         try {
-          const text = await runOperation({ operation: input.operation, position, query }, { served: synced.served, workspaceRoot: ctx.workspace.root, timeoutMs: options.requestTimeoutMs, signal: ctx.signal });
+          const text = await runOperation(
+            { operation: input.operation, position, query },
+            { served: synced.served, workspaceRoot: ctx.workspace.root, timeoutMs: options.requestTimeoutMs, signal: ctx.signal },
+          );
           return { content: text };
         } catch (error) {
           return errorResult(`${input.operation} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -71,7 +71,8 @@ export class LspManager {
       open: new Set(),
     }));
     // The first declaration of an extension serves it (a later source replaced same-named servers already).
-    for (const slot of this.slots) for (const extension of Object.keys(slot.declaration.extensionToLanguage)) if (!this.byExtension.has(extension)) this.byExtension.set(extension, slot);
+    for (const slot of this.slots)
+      for (const extension of Object.keys(slot.declaration.extensionToLanguage)) if (!this.byExtension.has(extension)) this.byExtension.set(extension, slot);
   }
 
   /** True when some server is declared for the file's extension. */
@@ -172,7 +173,12 @@ export class LspManager {
     slot.state = slot.state === 'restarting' ? 'restarting' : 'starting';
     try {
       const { RunningServer } = await import('./server.js');
-      const server = await RunningServer.start({ declaration: slot.declaration, root: slot.root, env: this.options.env, onExit: (detail) => this.crashed(slot, detail) });
+      const server = await RunningServer.start({
+        declaration: slot.declaration,
+        root: slot.root,
+        env: this.options.env,
+        onExit: (detail) => this.crashed(slot, detail),
+      });
       if (this.closed) {
         await server.stop();
         return undefined;

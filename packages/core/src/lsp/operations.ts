@@ -1,21 +1,79 @@
 import { readFile } from '../async-fs.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, DocumentSymbol, Hover, Location, LocationLink, MarkedString, Range, SymbolInformation, WorkspaceSymbol } from 'vscode-languageserver-protocol';
+import type {
+  CallHierarchyIncomingCall,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
+  DocumentSymbol,
+  Hover,
+  Location,
+  LocationLink,
+  MarkedString,
+  Range,
+  SymbolInformation,
+  WorkspaceSymbol,
+} from 'vscode-languageserver-protocol';
 import type { ServedFile } from './manager.js';
 
 // Claude Code's nine LSP operations, as requests to a running server, and their answers as short
 // `file:line:col` lines with the line of source they point at.
 
-export const LSP_OPERATIONS = ['goToDefinition', 'findReferences', 'hover', 'documentSymbol', 'workspaceSymbol', 'goToImplementation', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls'] as const;
+export const LSP_OPERATIONS = [
+  'goToDefinition',
+  'findReferences',
+  'hover',
+  'documentSymbol',
+  'workspaceSymbol',
+  'goToImplementation',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+] as const;
 export type LspOperation = (typeof LSP_OPERATIONS)[number];
 
 /** Operations that need a position in the file. */
-export const POSITIONAL: ReadonlySet<LspOperation> = new Set(['goToDefinition', 'findReferences', 'hover', 'goToImplementation', 'prepareCallHierarchy', 'incomingCalls', 'outgoingCalls']);
+export const POSITIONAL: ReadonlySet<LspOperation> = new Set([
+  'goToDefinition',
+  'findReferences',
+  'hover',
+  'goToImplementation',
+  'prepareCallHierarchy',
+  'incomingCalls',
+  'outgoingCalls',
+]);
 
 const MAX_RESULTS = 50;
 const MAX_HOVER_CHARS = 3_000;
-const SYMBOL_KINDS = ['', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable', 'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter'];
+const SYMBOL_KINDS = [
+  '',
+  'file',
+  'module',
+  'namespace',
+  'package',
+  'class',
+  'method',
+  'property',
+  'field',
+  'constructor',
+  'enum',
+  'interface',
+  'function',
+  'variable',
+  'constant',
+  'string',
+  'number',
+  'boolean',
+  'array',
+  'object',
+  'key',
+  'null',
+  'enum member',
+  'struct',
+  'event',
+  'operator',
+  'type parameter',
+];
 
 export interface OperationInput {
   operation: LspOperation;
@@ -48,9 +106,15 @@ export async function runOperation(input: OperationInput, context: OperationCont
     case 'hover':
       return hoverText(await request<Hover | null>('textDocument/hover', at));
     case 'documentSymbol':
-      return show.documentSymbols(await request<(DocumentSymbol | SymbolInformation)[] | null>('textDocument/documentSymbol', { textDocument: { uri: served.uri } }), served.uri);
+      return show.documentSymbols(
+        await request<(DocumentSymbol | SymbolInformation)[] | null>('textDocument/documentSymbol', { textDocument: { uri: served.uri } }),
+        served.uri,
+      );
     case 'workspaceSymbol':
-      return show.symbols(await request<(SymbolInformation | WorkspaceSymbol)[] | null>('workspace/symbol', { query: input.query }), `No symbols match "${input.query}".`);
+      return show.symbols(
+        await request<(SymbolInformation | WorkspaceSymbol)[] | null>('workspace/symbol', { query: input.query }),
+        `No symbols match "${input.query}".`,
+      );
     case 'prepareCallHierarchy':
       return show.callItems(await request<CallHierarchyItem[] | null>('textDocument/prepareCallHierarchy', at), 'No call hierarchy item at this position.');
     case 'incomingCalls':
@@ -59,10 +123,16 @@ export async function runOperation(input: OperationInput, context: OperationCont
       if (items.length === 0) return 'No call hierarchy item at this position.';
       if (input.operation === 'incomingCalls') {
         const calls = (await request<CallHierarchyIncomingCall[] | null>('callHierarchy/incomingCalls', { item: items[0] })) ?? [];
-        return show.callItems(calls.map((call) => ({ ...call.from, selectionRange: call.fromRanges[0] ?? call.from.selectionRange })), `Nothing calls ${items[0]!.name}.`);
+        return show.callItems(
+          calls.map((call) => ({ ...call.from, selectionRange: call.fromRanges[0] ?? call.from.selectionRange })),
+          `Nothing calls ${items[0]!.name}.`,
+        );
       }
       const calls = (await request<CallHierarchyOutgoingCall[] | null>('callHierarchy/outgoingCalls', { item: items[0] })) ?? [];
-      return show.callItems(calls.map((call) => call.to), `${items[0]!.name} calls nothing.`);
+      return show.callItems(
+        calls.map((call) => call.to),
+        `${items[0]!.name} calls nothing.`,
+      );
     }
   }
 }
@@ -106,7 +176,9 @@ class Shower {
         if (symbol.children) walk(symbol.children, depth + 1);
       }
     };
-    if ('location' in answer[0]!) for (const symbol of answer as SymbolInformation[]) lines.push(`${symbol.name} (${SYMBOL_KINDS[symbol.kind] ?? 'symbol'}) ${this.position(symbol.location.range)}`);
+    if ('location' in answer[0]!)
+      for (const symbol of answer as SymbolInformation[])
+        lines.push(`${symbol.name} (${SYMBOL_KINDS[symbol.kind] ?? 'symbol'}) ${this.position(symbol.location.range)}`);
     else walk(answer as DocumentSymbol[], 0);
     return [`${this.relative(uri)}:`, ...this.cut(lines)].join('\n');
   }
@@ -117,7 +189,9 @@ class Shower {
       answer.slice(0, MAX_RESULTS).map((symbol) => {
         const location = symbol.location;
         const range = 'range' in location ? location.range : undefined;
-        return range ? this.place(location.uri, range, `${symbol.name} (${SYMBOL_KINDS[symbol.kind] ?? 'symbol'})`) : Promise.resolve(`${symbol.name} (${SYMBOL_KINDS[symbol.kind] ?? 'symbol'}) ${this.relative(location.uri)}`);
+        return range
+          ? this.place(location.uri, range, `${symbol.name} (${SYMBOL_KINDS[symbol.kind] ?? 'symbol'})`)
+          : Promise.resolve(`${symbol.name} (${SYMBOL_KINDS[symbol.kind] ?? 'symbol'}) ${this.relative(location.uri)}`);
       }),
     );
     return this.withRest(lines, answer.length);
@@ -125,7 +199,9 @@ class Shower {
 
   async callItems(items: CallHierarchyItem[] | null, none: string): Promise<string> {
     if (!items?.length) return none;
-    const lines = await Promise.all(items.slice(0, MAX_RESULTS).map((item) => this.place(item.uri, item.selectionRange, `${item.name} (${SYMBOL_KINDS[item.kind] ?? 'symbol'})`)));
+    const lines = await Promise.all(
+      items.slice(0, MAX_RESULTS).map((item) => this.place(item.uri, item.selectionRange, `${item.name} (${SYMBOL_KINDS[item.kind] ?? 'symbol'})`)),
+    );
     return this.withRest(lines, items.length);
   }
 
@@ -149,7 +225,12 @@ class Shower {
   private sourceLines(uri: string): Promise<string[]> {
     let lines = this.files.get(uri);
     if (!lines) {
-      lines = uri.startsWith('file:') ? readFile(fileURLToPath(uri), 'utf8').then((text) => text.split('\n'), () => []) : Promise.resolve([]);
+      lines = uri.startsWith('file:')
+        ? readFile(fileURLToPath(uri), 'utf8').then(
+            (text) => text.split('\n'),
+            () => [],
+          )
+        : Promise.resolve([]);
       this.files.set(uri, lines);
     }
     return lines;

@@ -119,7 +119,11 @@ export class RunningServer {
     });
     if (spawned) {
       const notFound = (spawned as NodeJS.ErrnoException).code === 'ENOENT';
-      throw new Error(notFound ? `LSP server "${declaration.name}" (${declaration.origin}) is not installed: \`${declaration.command}\` was not found on PATH` : `LSP server "${declaration.name}" (${declaration.origin}) could not start \`${commandLineOf(declaration)}\`: ${spawned.message}`);
+      throw new Error(
+        notFound
+          ? `LSP server "${declaration.name}" (${declaration.origin}) is not installed: \`${declaration.command}\` was not found on PATH`
+          : `LSP server "${declaration.name}" (${declaration.origin}) could not start \`${commandLineOf(declaration)}\`: ${spawned.message}`,
+      );
     }
     trackProcessGroup(child.pid!);
     const server = new RunningServer(options, child);
@@ -140,7 +144,9 @@ export class RunningServer {
       else if (params.value?.kind === 'end') this.busy.delete(params.token);
       for (const listener of this.listeners) listener('');
     });
-    this.connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) => params.items.map((item) => sectionOf(settings, item.section)));
+    this.connection.onRequest('workspace/configuration', (params: { items: { section?: string }[] }) =>
+      params.items.map((item) => sectionOf(settings, item.section)),
+    );
     this.connection.onRequest('workspace/workspaceFolders', () => [{ uri: pathToFileURL(this.root).href, name: this.declaration.name }]);
     this.connection.onRequest('window/workDoneProgress/create', () => null);
     this.connection.onRequest('client/registerCapability', () => null);
@@ -180,7 +186,13 @@ export class RunningServer {
       }
     }
     this.hasPublished = true;
-    this.published.set(uri, { diagnostics: params.diagnostics, seq: ++this.seq, at: now, ...(typeof params.version === 'number' ? { version: params.version } : {}), early });
+    this.published.set(uri, {
+      diagnostics: params.diagnostics,
+      seq: ++this.seq,
+      at: now,
+      ...(typeof params.version === 'number' ? { version: params.version } : {}),
+      early,
+    });
     for (const listener of this.listeners) listener(uri);
   }
 
@@ -232,7 +244,11 @@ export class RunningServer {
       },
     };
     const timeout = declaration.startupTimeoutMs;
-    const answer = await this.withTimeout(this.connection.sendRequest<InitializeResult>('initialize', params), timeout, `did not answer initialize within ${timeout} ms (startupTimeout)`);
+    const answer = await this.withTimeout(
+      this.connection.sendRequest<InitializeResult>('initialize', params),
+      timeout,
+      `did not answer initialize within ${timeout} ms (startupTimeout)`,
+    );
     this.capabilities = answer.capabilities ?? {};
     await this.connection.sendNotification('initialized', {});
     if (declaration.settings !== undefined) await this.connection.sendNotification('workspace/didChangeConfiguration', { settings: declaration.settings });

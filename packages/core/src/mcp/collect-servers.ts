@@ -44,7 +44,8 @@ export interface CollectedMcpServers extends McpConfigResult {
 export function collectMcpServers(sources: McpSources): CollectedMcpServers {
   const results: McpConfigResult[] = [];
   const ignored: CollectedMcpServers['ignored'] = [];
-  const approved = (result: McpConfigResult): McpConfigResult => (sources.skip ? { ...result, servers: result.servers.filter((server) => !sources.skip!(server)) } : result);
+  const approved = (result: McpConfigResult): McpConfigResult =>
+    sources.skip ? { ...result, servers: result.servers.filter((server) => !sources.skip!(server)) } : result;
   const ignore = (file: string, result: McpConfigResult) => {
     if (result.servers.length > 0) ignored.push({ file, names: result.servers.map((server) => server.name), servers: result.servers });
   };

@@ -30,7 +30,13 @@ export interface McpConfigResult {
 // Claude Code's shapes: `type` is optional for stdio servers, "http" or "sse" for remote ones.
 const serverSchema = lazily(() => {
   const stringMap = z.record(z.string(), z.string());
-  const stdio = z.object({ type: z.literal('stdio').optional(), command: z.string().min(1), args: z.array(z.string()).optional(), env: stringMap.optional(), cwd: z.string().optional() });
+  const stdio = z.object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().optional(),
+  });
   const remote = z.object({ type: z.enum(['http', 'sse']), url: z.string().min(1), headers: stringMap.optional() });
   return z.union([stdio, remote]);
 });
@@ -64,7 +70,13 @@ export function parseMcpServers(raw: unknown, source: string, env: NodeJS.Proces
       const server = parsed.data;
       const config: McpServerConfig =
         'command' in server
-          ? { transport: 'stdio', command: expand(server.command), args: (server.args ?? []).map(expand), env: mapValues(server.env ?? {}, expand), ...(server.cwd ? { cwd: expand(server.cwd) } : {}) }
+          ? {
+              transport: 'stdio',
+              command: expand(server.command),
+              args: (server.args ?? []).map(expand),
+              env: mapValues(server.env ?? {}, expand),
+              ...(server.cwd ? { cwd: expand(server.cwd) } : {}),
+            }
           : { transport: server.type, url: expand(server.url), headers: mapValues(server.headers ?? {}, expand) };
       result.servers.push({ name, source, config });
     } catch (error) {

@@ -37,12 +37,20 @@ export async function expandMcpPrompt(text: string, prompts: readonly McpPromptI
   });
   const missing = prompt.arguments.filter((argument) => argument.required && !(argument.name in args));
   if (missing.length > 0) {
-    throw new Error(`/${match[1]} needs ${missing.map((argument) => argument.name).join(', ')}: /${match[1]} ${prompt.arguments.map((argument) => `<${argument.name}>`).join(' ')}`);
+    throw new Error(
+      `/${match[1]} needs ${missing.map((argument) => argument.name).join(', ')}: /${match[1]} ${prompt.arguments.map((argument) => `<${argument.name}>`).join(' ')}`,
+    );
   }
   const server = servers.find((candidate) => candidate.name === prompt.server);
   if (!server) return undefined;
   const result = await (await server.client()).getPrompt({ name: prompt.name, arguments: args });
   return result.messages
-    .map((message) => (message.content.type === 'text' ? message.content.text : message.content.type === 'resource' && 'text' in message.content.resource ? String(message.content.resource.text) : `[${message.content.type}]`))
+    .map((message) =>
+      message.content.type === 'text'
+        ? message.content.text
+        : message.content.type === 'resource' && 'text' in message.content.resource
+          ? String(message.content.resource.text)
+          : `[${message.content.type}]`,
+    )
     .join('\n\n');
 }

@@ -16,7 +16,14 @@ export interface ResourceServer {
 export function mcpResourceTools(servers: () => ResourceServer[]): AnyTool[] {
   const find = (name: unknown): ResourceServer => {
     const server = servers().find((candidate) => candidate.name === name);
-    if (!server) throw new ToolInputError(`No MCP server named ${String(name)} offers resources. Servers with resources: ${servers().map((s) => s.name).join(', ') || 'none'}.`);
+    if (!server)
+      throw new ToolInputError(
+        `No MCP server named ${String(name)} offers resources. Servers with resources: ${
+          servers()
+            .map((s) => s.name)
+            .join(', ') || 'none'
+        }.`,
+      );
     return server;
   };
   const list = defineJsonSchemaTool({
@@ -33,7 +40,15 @@ export function mcpResourceTools(servers: () => ResourceServer[]): AnyTool[] {
         const client = await server.client();
         const { resources } = await client.listResources(undefined, { signal: context.signal });
         for (const resource of resources) {
-          lines.push(JSON.stringify({ server: server.name, uri: resource.uri, name: resource.name, ...(resource.description ? { description: resource.description } : {}), ...(resource.mimeType ? { mimeType: resource.mimeType } : {}) }));
+          lines.push(
+            JSON.stringify({
+              server: server.name,
+              uri: resource.uri,
+              name: resource.name,
+              ...(resource.description ? { description: resource.description } : {}),
+              ...(resource.mimeType ? { mimeType: resource.mimeType } : {}),
+            }),
+          );
         }
       }
       return { content: lines.length > 0 ? lines.join('\n') : 'No resources.' };

@@ -61,7 +61,6 @@ export interface McpServerSet {
   close(): Promise<void>;
 }
 
-
 export interface McpConnectOptions {
   /** Per server, for connecting and listing its tools (setting mcp.timeoutMs, env MCP_TIMEOUT). */
   timeoutMs?: number;
@@ -104,9 +103,15 @@ export async function connectMcpServers(entries: readonly McpServerEntry[], opti
   const control = serverControl(slots, (entry) => serverConnection(entry, options, changed), watchExit, changed);
   return {
     tools: () => [...servers().flatMap((server) => server.tools()), ...(resourceServers().length > 0 ? resourceTools : [])],
-    statuses: () => slots.map((slot) => slot.connection?.status() ?? { name: slot.entry.name, transport: slot.entry.config.transport, status: 'disabled', tools: [] }),
+    statuses: () =>
+      slots.map((slot) => slot.connection?.status() ?? { name: slot.entry.name, transport: slot.entry.config.transport, status: 'disabled', tools: [] }),
     prompts: () => servers().flatMap((server) => server.prompts()),
-    expandPrompt: (text) => expandMcpPrompt(text, servers().flatMap((server) => server.prompts()), servers()),
+    expandPrompt: (text) =>
+      expandMcpPrompt(
+        text,
+        servers().flatMap((server) => server.prompts()),
+        servers(),
+      ),
     onToolsChanged: (listener) => listeners.push(listener),
     startRemembered: () => servers().forEach((server) => void server.start()),
     ...control,
@@ -183,7 +188,12 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       prompts = [];
       if (client.getServerCapabilities()?.prompts) {
         const listed = await client.listPrompts(undefined, { timeout });
-        prompts = listed.prompts.map((prompt) => ({ server: entry.name, name: prompt.name, ...(prompt.description ? { description: prompt.description } : {}), arguments: prompt.arguments ?? [] }));
+        prompts = listed.prompts.map((prompt) => ({
+          server: entry.name,
+          name: prompt.name,
+          ...(prompt.description ? { description: prompt.description } : {}),
+          arguments: prompt.arguments ?? [],
+        }));
       }
       description = serverDescription(client);
       if (memory) rememberServer(memory, { tools: infos, prompts, resources, ...(description ? { description } : {}) });
@@ -305,7 +315,13 @@ async function createTransport(entry: McpServerEntry, options: McpConnectOptions
   if (config.transport === 'stdio') {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const env = { ...stringEnv(toolEnvironment(options.env ?? process.env)), ...config.env };
-    const transport = new StdioClientTransport({ command: config.command, args: config.args, env, cwd: config.cwd ? path.resolve(options.cwd, config.cwd) : options.cwd, stderr: options.logDir ? 'pipe' : 'ignore' });
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env,
+      cwd: config.cwd ? path.resolve(options.cwd, config.cwd) : options.cwd,
+      stderr: options.logDir ? 'pipe' : 'ignore',
+    });
     if (options.logDir) {
       mkdirSync(options.logDir, { recursive: true });
       const log = createWriteStream(path.join(options.logDir, `${entry.name}.log`), { flags: 'a' });
@@ -333,8 +349,10 @@ function describeFailure(entry: McpServerEntry, failure: unknown, timeout: numbe
   const config = entry.config;
   const what = config.transport === 'stdio' ? `"${[config.command, ...config.args].join(' ')}"` : config.url;
   const code = (failure as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' && config.transport === 'stdio') return `The MCP server ${entry.name} could not start: the command ${config.command} was not found. Install it or fix "command" in ${entry.source}.`;
+  if (code === 'ENOENT' && config.transport === 'stdio')
+    return `The MCP server ${entry.name} could not start: the command ${config.command} was not found. Install it or fix "command" in ${entry.source}.`;
   const message = (failure as Error).message ?? String(failure);
-  if (/timed out|timeout/i.test(message)) return `The MCP server ${entry.name} (${what}) did not answer within ${timeout} ms. Check that it starts, or raise mcp.timeoutMs (MCP_TIMEOUT).`;
+  if (/timed out|timeout/i.test(message))
+    return `The MCP server ${entry.name} (${what}) did not answer within ${timeout} ms. Check that it starts, or raise mcp.timeoutMs (MCP_TIMEOUT).`;
   return `The MCP server ${entry.name} (${what}) failed: ${message}`;
 }

@@ -38,7 +38,15 @@ export function mcpTools(server: string, tools: readonly McpToolInfo[], client: 
 }
 
 interface McpCallResult {
-  content?: { type: string; text?: string; data?: string; mimeType?: string; uri?: string; name?: string; resource?: { uri?: string; text?: string; mimeType?: string } }[];
+  content?: {
+    type: string;
+    text?: string;
+    data?: string;
+    mimeType?: string;
+    uri?: string;
+    name?: string;
+    resource?: { uri?: string; text?: string; mimeType?: string };
+  }[];
   structuredContent?: unknown;
   isError?: boolean;
 }

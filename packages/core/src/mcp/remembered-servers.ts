@@ -23,7 +23,11 @@ export interface RememberedServer {
  * in an environment or header appears in it.
  */
 export function rememberedServerFile(dir: string, entry: McpServerEntry): string {
-  const key = builtin('node:crypto').createHash('sha256').update(JSON.stringify([VERSION, entry.name, entry.config])).digest('hex').slice(0, 32);
+  const key = builtin('node:crypto')
+    .createHash('sha256')
+    .update(JSON.stringify([VERSION, entry.name, entry.config]))
+    .digest('hex')
+    .slice(0, 32);
   return path.join(dir, `${key}.json`);
 }
 

@@ -31,7 +31,12 @@ export interface ServerSlot<C extends ControlledConnection = ControlledConnectio
 }
 
 /** toggle, reconnect and setServers over the set's slots; one change at a time. */
-export function serverControl<C extends ControlledConnection>(slots: ServerSlot<C>[], open: (entry: McpServerEntry) => C, watchExit: () => void, changed: () => void): ServerControl {
+export function serverControl<C extends ControlledConnection>(
+  slots: ServerSlot<C>[],
+  open: (entry: McpServerEntry) => C,
+  watchExit: () => void,
+  changed: () => void,
+): ServerControl {
   let queue: Promise<unknown> = Promise.resolve();
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
     const next = queue.then(work, work);

@@ -23,7 +23,9 @@ export async function startSessionMcp(input: SessionMcpInput, warnings: string[]
   const collected = collectMcpServers({ ...input, projectTrusted: input.projectTrusted ?? false });
   for (const problem of collected.problems) warnings.push(`MCP config ${problem.source}: ${problem.message}`);
   for (const skipped of collected.ignored) {
-    warnings.push(`${showUntrusted(skipped.file)} asks to start MCP servers (${skipped.names.map((name) => showUntrusted(name)).join(', ')}); they were not started because this folder is not trusted.`);
+    warnings.push(
+      `${showUntrusted(skipped.file)} asks to start MCP servers (${skipped.names.map((name) => showUntrusted(name)).join(', ')}); they were not started because this folder is not trusted.`,
+    );
   }
   const servers = await connectMcpServers(collected.servers, {
     cwd: input.cwd,

@@ -10,7 +10,10 @@ export function fileMemoryStore(workspaceRoot: string): MemoryStore {
     async list() {
       if (!(await statOrUndefined(file))?.isFile()) return [];
       const text = (await readFileConfined(workspaceRoot, file)).toString('utf8');
-      return text.split('\n').filter((line) => line.startsWith('- ')).map((line) => line.slice(2).trim());
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('- '))
+        .map((line) => line.slice(2).trim());
     },
     add: async (fact) => ({ added: (await appendMemoryFact(workspaceRoot, fact)).added }),
   };

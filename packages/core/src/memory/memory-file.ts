@@ -24,7 +24,11 @@ export interface AppendOutcome {
  * off (the chat's `#` shortcut and a model's own bullet), refused when empty or too long.
  */
 export function noteLine(text: string): string {
-  const folded = text.replace(/\s+/g, ' ').trim().replace(/^#+\s*/, '').replace(/^[-*]\s+/, '');
+  const folded = text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^#+\s*/, '')
+    .replace(/^[-*]\s+/, '');
   if (folded === '') throw new ToolInputError('The note is empty. Write the fact itself, e.g. "Run tests with pnpm test".');
   if (folded.length > MAX_NOTE_CHARS) throw new ToolInputError(`The note is ${folded.length} characters; keep it under ${MAX_NOTE_CHARS}, one fact per note.`);
   return `- ${folded}`;

@@ -26,7 +26,9 @@ export const memoryTool = memoryToolDescribed(
  * The same tool when a program keeps the memory in its own store (`memory` option): its description
  * names no file.
  */
-export const storeMemoryTool = memoryToolDescribed('Save one durable project fact (build/test commands, conventions) to the project memory for future sessions; not task progress.');
+export const storeMemoryTool = memoryToolDescribed(
+  'Save one durable project fact (build/test commands, conventions) to the project memory for future sessions; not task progress.',
+);
 
 function memoryToolDescribed(description: string) {
   return defineTool({
@@ -50,7 +52,9 @@ function memoryToolDescribed(description: string) {
       return guarded(ctx.signal, async () => {
         if (ctx.memory) {
           const { added } = await ctx.memory.add(noteLine(input.fact).slice(2));
-          return { content: added ? 'Remembered in the project memory; future sessions will read it.' : 'The project memory already holds this fact; nothing changed.' };
+          return {
+            content: added ? 'Remembered in the project memory; future sessions will read it.' : 'The project memory already holds this fact; nothing changed.',
+          };
         }
         const outcome = await appendMemoryFact(ctx.workspace.root, input.fact);
         if (!outcome.added) return { content: `${MEMORY_FILE} already holds this fact; nothing changed.` };

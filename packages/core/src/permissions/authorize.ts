@@ -64,7 +64,9 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     }
     // Reading a page changes nothing, so plan mode does not refuse it; a new domain is still asked about.
     if (mode === 'plan' && !tool.asksPerDomain) {
-      return deny(`plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`);
+      return deny(
+        `plan mode is on, so nothing that changes files or runs commands may run (${tool.name} was refused). Describe the change you would make instead; the user leaves plan mode to apply it.`,
+      );
     }
     if (mode === 'yolo') return ALLOW;
     if (options.sandboxed && tool.name === 'shell' && request.hint !== 'ask') return ALLOW;
@@ -73,13 +75,18 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
     }
     if (!options.ask) {
-      if (protectedPath) return deny(`${subject} configures Beans, Claude Code, MCP or git, so changing it always needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it; tell the user what you wanted to change.`);
+      if (protectedPath)
+        return deny(
+          `${subject} configures Beans, Claude Code, MCP or git, so changing it always needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it; tell the user what you wanted to change.`,
+        );
       return deny(oneShotReason(tool, kind, subject));
     }
     const answer = await options.ask(request, signal);
     if (answer.decision === 'deny') {
       const reason = answer.reason?.trim();
-      const text = reason ? `the user declined this ${tool.name} call: ${reason}` : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`;
+      const text = reason
+        ? `the user declined this ${tool.name} call: ${reason}`
+        : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`;
       return answer.interrupt ? { allow: false, reason: text, interrupt: true } : deny(text);
     }
     if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject, analysis));

@@ -21,7 +21,8 @@ export function hasOpaqueProgram(command: SimpleCommand): boolean {
  * approve `git -c alias.x='!cmd' x` (runs cmd), `git diff --output=/elsewhere` (writes anywhere),
  * `--exec-path`, `--git-dir`/`--work-tree` (another repository), or `-C` (another folder).
  */
-const GIT_UNSAFE = /^(-c|--config-env|--exec-path|--git-dir|--work-tree|--namespace|-C|--output|-o|--upload-pack|--receive-pack|--ext-diff|--open-files-in-pager|-O)(=.*)?$|^-c.+/;
+const GIT_UNSAFE =
+  /^(-c|--config-env|--exec-path|--git-dir|--work-tree|--namespace|-C|--output|-o|--upload-pack|--receive-pack|--ext-diff|--open-files-in-pager|-O)(=.*)?$|^-c.+/;
 
 /** Why a command line cannot be approved by an allow rule, or undefined when it can be judged. */
 export function approvalBlocker(analysis: ShellAnalysis): string | undefined {
@@ -34,7 +35,8 @@ export function approvalBlocker(analysis: ShellAnalysis): string | undefined {
     if (hasOpaqueProgram(command)) return 'a program name that is not a literal word';
     if (command.assignments.length > 0) return `a variable set for the command (${command.assignments[0]}=) that can change what it runs`;
     for (const variant of commandVariants(command)) {
-      if (baseName(variant[0] ?? '') === 'git' && variant.slice(1).some((word) => GIT_UNSAFE.test(word))) return `a git option that reconfigures git (${variant.join(' ')})`;
+      if (baseName(variant[0] ?? '') === 'git' && variant.slice(1).some((word) => GIT_UNSAFE.test(word)))
+        return `a git option that reconfigures git (${variant.join(' ')})`;
     }
   }
   return undefined;
@@ -53,7 +55,11 @@ export function denyPatternMatches(pattern: string, command: SimpleCommand, vari
   if (unknownAt === -1) return false;
   // Put in the unknown word's place whatever the pattern wants there, and the rest of the pattern with it.
   const wanted = pattern.trim().replace(/:\*$/, ' *').split(/\s+/);
-  const filler = wanted.slice(unknownAt).map((token) => token.replace(/\*/g, 'x')).join(' ') || 'x';
+  const filler =
+    wanted
+      .slice(unknownAt)
+      .map((token) => token.replace(/\*/g, 'x'))
+      .join(' ') || 'x';
   const filled = known.map((word, i) => (i === unknownAt ? filler : (word ?? 'x')));
   return matches(pattern, filled.join(' '));
 }

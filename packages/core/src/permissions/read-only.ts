@@ -117,9 +117,12 @@ function checkArgs(name: string, spec: ReadOnlyProgram, args: Words, globbed: re
   const { operands, seen, values } = parsed;
   if (spec.requires && !spec.requires.some((option) => seen.has(option))) return `needs one of ${spec.requires.join(', ')} to only read`;
   if (spec.maxOperands !== undefined && operands.length > spec.maxOperands) {
-    return spec.maxOperands === 0 ? 'takes no operand here' : `has more than ${spec.maxOperands} operand${spec.maxOperands === 1 ? '' : 's'} (the next one would be written)`;
+    return spec.maxOperands === 0
+      ? 'takes no operand here'
+      : `has more than ${spec.maxOperands} operand${spec.maxOperands === 1 ? '' : 's'} (the next one would be written)`;
   }
-  if (operands.length > 0 && spec.operandsNeed && !spec.operandsNeed.some((option) => seen.has(option))) return `with ${operands[0]!.word} but without ${spec.operandsNeed.join(' or ')} would change the repository`;
+  if (operands.length > 0 && spec.operandsNeed && !spec.operandsNeed.some((option) => seen.has(option)))
+    return `with ${operands[0]!.word} but without ${spec.operandsNeed.join(' or ')} would change the repository`;
   const patternGiven = spec.patternFirst?.some((option) => seen.has(option)) ?? false;
   for (const [index, operand] of operands.entries()) {
     if (spec.textOperands || (spec.patternFirst && !patternGiven && index === 0)) continue;
@@ -193,7 +196,8 @@ function parseOptions(name: string, spec: ReadOnlyProgram, args: Words, globbed:
           i += 2;
           continue;
         }
-        if (!spec.anyOption && !spec.long?.includes(option) && !spec.longValued?.includes(option)) return `uses ${option}, which is not on the read-only list for ${name}`;
+        if (!spec.anyOption && !spec.long?.includes(option) && !spec.longValued?.includes(option))
+          return `uses ${option}, which is not on the read-only list for ${name}`;
         if (spec.longValued?.includes(option) && attached === undefined) {
           const problem = takeValue(option, args[++i]);
           if (problem) return problem;
@@ -205,7 +209,8 @@ function parseOptions(name: string, spec: ReadOnlyProgram, args: Words, globbed:
       }
       if (spec.anyOption) {
         // Display options such as -p, -n5, --stat: all allowed but the refused ones (`-O<file>`).
-        if (spec.refuse?.some((refused) => refused.length === 2 && !refused.startsWith('--') && word.startsWith(refused))) return `uses ${word.slice(0, 2)}, which is refused for ${name}`;
+        if (spec.refuse?.some((refused) => refused.length === 2 && !refused.startsWith('--') && word.startsWith(refused)))
+          return `uses ${word.slice(0, 2)}, which is refused for ${name}`;
         seen.add(word.slice(0, 2));
         continue;
       }
@@ -246,7 +251,11 @@ function checkFind(args: Words, globbed: readonly boolean[], paths: PathCheck): 
     for (let k = 1; k <= count; k++) {
       const value = args[i + k];
       if (value === undefined) return `has a value for ${word} that is not a literal`;
-      if (!FIND_PATTERNS.includes(word) && word !== '-type' && !/time|min|size|depth|perm|user|group|uid|gid|links|inum|regextype|fstype|context|xtype/.test(word)) {
+      if (
+        !FIND_PATTERNS.includes(word) &&
+        word !== '-type' &&
+        !/time|min|size|depth|perm|user|group|uid|gid|links|inum|regextype|fstype|context|xtype/.test(word)
+      ) {
         const problem = paths.check(value, false);
         if (problem) return problem;
       }
@@ -320,7 +329,9 @@ export function sedScriptProblem(script: string): string | undefined {
       if (i < n && !/[\s;}]/.test(script[i]!)) return refuse('cannot be read');
       continue;
     }
-    return refuse(`uses the command ${command}${'wWeErRv'.includes(command) ? ` (${'wW'.includes(command) ? 'writes a file' : 'eE'.includes(command) ? 'runs a command' : 'rR'.includes(command) ? 'reads any file' : 'is not known'})` : ''}`);
+    return refuse(
+      `uses the command ${command}${'wWeErRv'.includes(command) ? ` (${'wW'.includes(command) ? 'writes a file' : 'eE'.includes(command) ? 'runs a command' : 'rR'.includes(command) ? 'reads any file' : 'is not known'})` : ''}`,
+    );
   }
   return undefined;
 }

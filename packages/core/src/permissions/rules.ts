@@ -97,7 +97,10 @@ export type SubjectKind = 'command' | 'path' | 'domain';
  * subdomains, `domain:*` every host. Host names are compared without case.
  */
 export function matchesDomainPattern(pattern: string, host: string): boolean {
-  const wanted = pattern.trim().replace(/^domain:/i, '').toLowerCase();
+  const wanted = pattern
+    .trim()
+    .replace(/^domain:/i, '')
+    .toLowerCase();
   const actual = host.toLowerCase().replace(/\.$/, '');
   if (wanted === '*') return true;
   if (wanted.startsWith('*.')) return actual.endsWith(wanted.slice(1));
@@ -111,7 +114,13 @@ export function matchesDomainPattern(pattern: string, host: string): boolean {
  * denied command past the rule. A line whose programs cannot all be known (`$CMD`, `echo rm f | sh`,
  * `alias`, `source`) cannot be judged, so any command rule denies it: when in doubt, the deny wins.
  */
-export function findDenyingRule(rules: readonly ToolRule[], tool: string, kind: SubjectKind, subject: string | undefined, analysis?: ShellAnalysis): ToolRule | undefined {
+export function findDenyingRule(
+  rules: readonly ToolRule[],
+  tool: string,
+  kind: SubjectKind,
+  subject: string | undefined,
+  analysis?: ShellAnalysis,
+): ToolRule | undefined {
   return rules.find((rule) => {
     if (!ruleCoversTool(rule.tool, tool)) return false;
     if (rule.pattern === undefined) return true;

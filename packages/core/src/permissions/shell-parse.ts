@@ -157,7 +157,7 @@ function collectCommand(node: Node, out: ShellAnalysis, context: WalkContext): v
       assignments.push(child.childForFieldName('name')?.text ?? child.text);
       continue;
     }
-    const target = child.type === 'command_name' ? child.firstNamedChild ?? child : child;
+    const target = child.type === 'command_name' ? (child.firstNamedChild ?? child) : child;
     words.push(literal(target));
     parts.push(target.text);
     globbed.push(expands(target));
@@ -207,7 +207,6 @@ function follow(start: Words, command: SimpleCommand, out: ShellAnalysis, contex
   return current;
 }
 
-
 /** Redirections to files can write anywhere; only fd duplications and /dev/null are harmless. */
 function checkRedirect(node: Node, out: ShellAnalysis): void {
   const destination = node.namedChildren.filter((child) => child && child.type !== 'file_descriptor').at(-1);
@@ -256,11 +255,24 @@ function expands(node: Node): boolean {
 }
 
 function decodeAnsiC(body: string): string {
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  const simple: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    E: '\x1b',
+    f: '\f',
+    v: '\v',
+    '\\': '\\',
+    "'": "'",
+    '"': '"',
+    '?': '?',
+  };
   return body.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/gs, (_, escape: string) => {
     if (escape.startsWith('x') && escape.length > 1) return String.fromCharCode(parseInt(escape.slice(1), 16));
     if (/^[0-7]+$/.test(escape)) return String.fromCharCode(parseInt(escape, 8));
     return simple[escape] ?? `\\${escape}`;
   });
 }
-

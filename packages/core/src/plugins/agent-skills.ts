@@ -20,7 +20,12 @@ export interface AgentSkillsSource {
  * plugin skill loader, and its `expose:` list cut to names it really has; the rest are problems.
  * `owner` is the plugin (or `workflow`) named in a skill's heading; `root` bounds where links may lead.
  */
-export function loadOwnSkills(agent: AgentSkillsSource, owner: string, problems: PluginProblem[], root: string): { ownSkills?: SkillEntry[]; exposedSkills?: string[] } {
+export function loadOwnSkills(
+  agent: AgentSkillsSource,
+  owner: string,
+  problems: PluginProblem[],
+  root: string,
+): { ownSkills?: SkillEntry[]; exposedSkills?: string[] } {
   const dir = agentSkillsDir(agent.path);
   const found = skillFilesAt(dir) ?? [];
   const ownSkills = found
@@ -30,7 +35,11 @@ export function loadOwnSkills(agent: AgentSkillsSource, owner: string, problems:
   const exposed: string[] = [];
   for (const name of agent.exposedSkills ?? []) {
     if (ownSkills.some((skill) => skill.name === name)) exposed.push(name);
-    else problems.push({ path: agent.path, message: `skills.expose names "${name}", which is not one of its own skills (${path.relative(path.dirname(agent.path), dir)}/); ignored` });
+    else
+      problems.push({
+        path: agent.path,
+        message: `skills.expose names "${name}", which is not one of its own skills (${path.relative(path.dirname(agent.path), dir)}/); ignored`,
+      });
   }
   return { ...(ownSkills.length ? { ownSkills } : {}), ...(exposed.length ? { exposedSkills: exposed } : {}) };
 }
@@ -77,7 +86,11 @@ export function equipOwnSkills(tools: ToolRegistry, catalog: PluginCatalog, own:
 }
 
 /** An agent's instructions followed by the skills it preloads. */
-export async function withPreloadedSkills(instructions: string, names: readonly string[] | undefined, catalog: Pick<PluginCatalog, 'findSkill'>): Promise<string> {
+export async function withPreloadedSkills(
+  instructions: string,
+  names: readonly string[] | undefined,
+  catalog: Pick<PluginCatalog, 'findSkill'>,
+): Promise<string> {
   const preloaded = await preloadedSkillsText(names, catalog);
   return preloaded ? `${instructions.trim()}\n\n${preloaded}` : instructions;
 }

@@ -12,7 +12,8 @@ const FILE_REFERENCE = /(?<=^|\s)@([\w.~/-][^\s`'"<>]*)/gm;
 
 // A picture's path pasted or dropped into the prompt: terminals paste a dragged file as its path,
 // quoted, with escaped spaces, or as a file:// URL.
-const PASTED_PICTURE = /(?<=^|\s)(?:file:\/\/)?(?:'(\/[^'\n]+?\.(?:png|jpe?g|gif|webp))'|"(\/[^"\n]+?\.(?:png|jpe?g|gif|webp))"|((?:\/|~\/)(?:\\ |[^\s'"])+?\.(?:png|jpe?g|gif|webp)))(?=\s|$)/gi;
+const PASTED_PICTURE =
+  /(?<=^|\s)(?:file:\/\/)?(?:'(\/[^'\n]+?\.(?:png|jpe?g|gif|webp))'|"(\/[^"\n]+?\.(?:png|jpe?g|gif|webp))"|((?:\/|~\/)(?:\\ |[^\s'"])+?\.(?:png|jpe?g|gif|webp)))(?=\s|$)/gi;
 
 export interface AttachOptions {
   /** The session's read_file deny rules: a denied file is refused, as read_file refuses it. */

@@ -50,7 +50,11 @@ export function storeBuiltinPlugins(dir: string, loaded: { plugins: PluginInfo[]
     plugins: loaded.plugins.map((plugin) => ({
       ...plugin,
       root: to(plugin.root),
-      agents: plugin.agents.map(({ loadBody: _body, ownSkills, ...entry }) => ({ ...entry, path: to(entry.path), ...(ownSkills ? { ownSkills: ownSkills.map(skill) } : {}) })),
+      agents: plugin.agents.map(({ loadBody: _body, ownSkills, ...entry }) => ({
+        ...entry,
+        path: to(entry.path),
+        ...(ownSkills ? { ownSkills: ownSkills.map(skill) } : {}),
+      })),
       skills: plugin.skills.map(skill),
       commands: plugin.commands.map(({ loadBody: _body, ...entry }) => ({ ...entry, path: to(entry.path) })),
     })),

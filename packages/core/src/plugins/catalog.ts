@@ -5,11 +5,20 @@ const KIND_WORD = { agent: 'agent', skill: 'skill', command: 'command' } as cons
 
 /** Lookups over loaded plugins. Plugins come in root order, so the first definition of a name wins. */
 export function createCatalog(plugins: PluginInfo[], problems: PluginProblem[]): PluginCatalog {
-  const agents = indexEntries(plugins.flatMap((plugin) => plugin.agents), problems);
-  const skills = indexEntries(plugins.flatMap((plugin) => plugin.skills), problems);
+  const agents = indexEntries(
+    plugins.flatMap((plugin) => plugin.agents),
+    problems,
+  );
+  const skills = indexEntries(
+    plugins.flatMap((plugin) => plugin.skills),
+    problems,
+  );
   addExposedSkills(skills, [...agents.plain.values()], problems);
   checkPreloads([...agents.qualified.values()], (name) => find(skills, name), problems);
-  const commands = indexEntries(plugins.flatMap((plugin) => plugin.commands), problems);
+  const commands = indexEntries(
+    plugins.flatMap((plugin) => plugin.commands),
+    problems,
+  );
   return {
     plugins,
     problems,

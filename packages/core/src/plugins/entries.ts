@@ -129,7 +129,11 @@ export function handoffFields(data: Record<string, unknown>): { handoffs?: strin
  * An agent's `skills:`. Claude Code's list (or comma string) names skills to preload into it; the
  * mapping `{ expose: [...], preload: [...] }` also exposes some of its own skills to its callers.
  */
-export function agentSkillFields(data: Record<string, unknown>, file: string, problems: PluginProblem[]): { exposedSkills?: string[]; preloadSkills?: string[] } {
+export function agentSkillFields(
+  data: Record<string, unknown>,
+  file: string,
+  problems: PluginProblem[],
+): { exposedSkills?: string[]; preloadSkills?: string[] } {
   const value = data.skills;
   if (value === undefined || value === null) return {};
   const isMapping = typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date);
@@ -139,7 +143,8 @@ export function agentSkillFields(data: Record<string, unknown>, file: string, pr
   }
   const record = value as Record<string, unknown>;
   const unknown = Object.keys(record).filter((key) => key !== 'expose' && key !== 'preload');
-  if (unknown.length > 0) problems.push({ path: file, message: `skills: has ${unknown.map((key) => `"${key}"`).join(', ')}, which Beans does not know (expose, preload); ignored` });
+  if (unknown.length > 0)
+    problems.push({ path: file, message: `skills: has ${unknown.map((key) => `"${key}"`).join(', ')}, which Beans does not know (expose, preload); ignored` });
   const expose = asList(record.expose);
   const preload = asList(record.preload);
   return { ...(expose?.length ? { exposedSkills: expose } : {}), ...(preload?.length ? { preloadSkills: preload } : {}) };

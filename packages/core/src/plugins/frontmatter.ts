@@ -73,7 +73,10 @@ function parseUnclosed(rest: string): ParsedFrontmatter {
   let end = 0;
   while (end < lines.length && /^([A-Za-z][\w-]*[ \t]*:|[ \t]+\S)/.test(lines[end])) end += 1;
   const yaml = lines.slice(0, end).join('\n');
-  const body = lines.slice(end).join('\n').replace(/^\r?\n/, '');
+  const body = lines
+    .slice(end)
+    .join('\n')
+    .replace(/^\r?\n/, '');
   return recovered({ yaml, body }, 'frontmatter opens with --- but never closes');
 }
 
@@ -184,7 +187,7 @@ function dateText(date: Date): string {
 /** A description for files without one: the first non-empty body line, without heading marks. */
 export function firstBodyLine(body: string): string | undefined {
   // Walks line by line instead of splitting: the body may be long and only its start matters.
-  for (let start = 0; start < body.length; ) {
+  for (let start = 0; start < body.length;) {
     const newline = body.indexOf('\n', start);
     const end = newline === -1 ? body.length : newline;
     const text = body

@@ -1,12 +1,4 @@
-export type {
-  AgentEntry,
-  CommandEntry,
-  PluginCatalog,
-  PluginEntry,
-  PluginInfo,
-  PluginProblem,
-  SkillEntry,
-} from './types.js';
+export type { AgentEntry, CommandEntry, PluginCatalog, PluginEntry, PluginInfo, PluginProblem, SkillEntry } from './types.js';
 export { shippedPluginsDir } from './builtin-catalog.js';
 export { parseFrontmatter, splitFrontmatter, type ParsedFrontmatter } from './frontmatter.js';
 export {
@@ -29,14 +21,7 @@ export {
   type CommandRunScope,
   type SlashInput,
 } from './commands.js';
-export {
-  createLoadSkillTool,
-  renderSkill,
-  skillInvocation,
-  skillsTriggeredBy,
-  triggeredSkillMessage,
-  type SkillInvocation,
-} from './skills.js';
+export { createLoadSkillTool, renderSkill, skillInvocation, skillsTriggeredBy, triggeredSkillMessage, type SkillInvocation } from './skills.js';
 export { loadOwnSkills, preloadedSkillsText, withOwnSkills } from './agent-skills.js';
 export { expandSlashInput, type SlashExpansion } from './slash.js';
 export {
@@ -64,11 +49,5 @@ export {
   type ShellRunResult,
 } from './preprocess.js';
 export { attachmentLabels, expandAttachments, type AttachOptions, type Attachments } from './attachments.js';
-export {
-  MarketplaceError,
-  PluginStore,
-  type InstalledPlugin,
-  type MarketplacePlugin,
-  type MarketplaceRecord,
-} from './marketplace.js';
+export { MarketplaceError, PluginStore, type InstalledPlugin, type MarketplacePlugin, type MarketplaceRecord } from './marketplace.js';
 export { summaryLine } from './summary.js';

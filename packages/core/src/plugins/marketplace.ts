@@ -113,7 +113,11 @@ export class PluginStore {
   async listMarketplaces(): Promise<Array<MarketplaceRecord & { name: string; plugins: MarketplacePlugin[] }>> {
     const state = await this.state();
     return Promise.all(
-      Object.entries(state.marketplaces).map(async ([name, record]) => ({ name, ...record, plugins: (await readMarketplace(record.dir).catch(() => ({ plugins: [] }))).plugins })),
+      Object.entries(state.marketplaces).map(async ([name, record]) => ({
+        name,
+        ...record,
+        plugins: (await readMarketplace(record.dir).catch(() => ({ plugins: [] }))).plugins,
+      })),
     );
   }
 
@@ -144,7 +148,8 @@ export class PluginStore {
   async install(spec: string, options: { replace?: boolean } = {}): Promise<{ name: string; version?: string; marketplace: string }> {
     const { plugin, marketplace } = await this.findPlugin(spec);
     const state = await this.state();
-    if (state.plugins[plugin.name] && !options.replace) throw new UsageError(`Plugin "${plugin.name}" is already installed; use \`beans plugins update ${plugin.name}\`.`);
+    if (state.plugins[plugin.name] && !options.replace)
+      throw new UsageError(`Plugin "${plugin.name}" is already installed; use \`beans plugins update ${plugin.name}\`.`);
     const record = state.marketplaces[marketplace]!;
     const target = path.join(this.pluginsDir, plugin.name);
     if (!options.replace && (await exists(target))) throw new UsageError(`${target} already exists and was not installed by Beans; move it away first.`);
@@ -156,7 +161,13 @@ export class PluginStore {
       await rm(target, { recursive: true, force: true });
       await rename(staging, target);
       await this.updateState(
-        (latest) => (latest.plugins[plugin.name] = { marketplace, source, ...(plugin.version ? { version: plugin.version } : {}), enabled: latest.plugins[plugin.name]?.enabled ?? true }),
+        (latest) =>
+          (latest.plugins[plugin.name] = {
+            marketplace,
+            source,
+            ...(plugin.version ? { version: plugin.version } : {}),
+            enabled: latest.plugins[plugin.name]?.enabled ?? true,
+          }),
       );
       return { name: plugin.name, version: plugin.version, marketplace };
     } catch (error) {
@@ -191,17 +202,28 @@ export class PluginStore {
   /** Installed plugins turned off with `beans plugins disable`; the loader leaves them out. */
   async disabledPlugins(): Promise<string[]> {
     const state = await this.state();
-    return Object.entries(state.plugins).filter(([, plugin]) => !plugin.enabled).map(([name]) => name);
+    return Object.entries(state.plugins)
+      .filter(([, plugin]) => !plugin.enabled)
+      .map(([name]) => name);
   }
 
   private async findPlugin(spec: string): Promise<{ plugin: MarketplacePlugin; marketplace: string }> {
     const [name, wanted] = spec.split('@') as [string, string | undefined];
     const all = await this.listMarketplaces();
     if (all.length === 0) throw new UsageError('No marketplace is added; run `beans plugins marketplace add <path | git-url | owner/repo>` first.');
-    const matches = all.filter((market) => wanted === undefined || market.name === wanted).flatMap((market) => market.plugins.filter((plugin) => plugin.name === name).map((plugin) => ({ plugin, marketplace: market.name })));
-    if (matches.length === 0) throw new UsageError(`No plugin "${name}" in ${wanted ? `marketplace "${wanted}"` : 'any added marketplace'}; \`beans plugins marketplace list\` shows what they offer.`);
-    if (matches.length > 1) throw new UsageError(`Plugin "${name}" is in several marketplaces (${matches.map((match) => match.marketplace).join(', ')}); name one: ${name}@<marketplace>.`);
-    if (!NAME.test(matches[0]!.plugin.name)) throw new MarketplaceError(`Marketplace "${matches[0]!.marketplace}" names a plugin "${name}", which is not a safe folder name.`);
+    const matches = all
+      .filter((market) => wanted === undefined || market.name === wanted)
+      .flatMap((market) => market.plugins.filter((plugin) => plugin.name === name).map((plugin) => ({ plugin, marketplace: market.name })));
+    if (matches.length === 0)
+      throw new UsageError(
+        `No plugin "${name}" in ${wanted ? `marketplace "${wanted}"` : 'any added marketplace'}; \`beans plugins marketplace list\` shows what they offer.`,
+      );
+    if (matches.length > 1)
+      throw new UsageError(
+        `Plugin "${name}" is in several marketplaces (${matches.map((match) => match.marketplace).join(', ')}); name one: ${name}@<marketplace>.`,
+      );
+    if (!NAME.test(matches[0]!.plugin.name))
+      throw new MarketplaceError(`Marketplace "${matches[0]!.marketplace}" names a plugin "${name}", which is not a safe folder name.`);
     return matches[0]!;
   }
 
@@ -209,8 +231,10 @@ export class PluginStore {
     const source = plugin.source;
     if (typeof source === 'string' && !looksLikeRemote(source)) {
       const from = path.resolve(record.dir, source);
-      if (!isInside(record.dir, from) && from !== record.dir) throw new MarketplaceError(`Plugin "${plugin.name}" points outside its marketplace (${source}); it was not installed.`);
-      if (!(await exists(from))) throw new MarketplaceError(`Plugin "${plugin.name}" is missing from its marketplace (${source}); run \`beans plugins marketplace update\`.`);
+      if (!isInside(record.dir, from) && from !== record.dir)
+        throw new MarketplaceError(`Plugin "${plugin.name}" points outside its marketplace (${source}); it was not installed.`);
+      if (!(await exists(from)))
+        throw new MarketplaceError(`Plugin "${plugin.name}" is missing from its marketplace (${source}); run \`beans plugins marketplace update\`.`);
       await cp(from, staging, { recursive: true, verbatimSymlinks: true });
       return `${record.source} ${source}`;
     }
@@ -245,7 +269,9 @@ async function readMarketplace(dir: string): Promise<{ name: string; plugins: Ma
   }
   const record = (typeof json === 'object' && json !== null ? json : {}) as { name?: unknown; plugins?: unknown };
   if (typeof record.name !== 'string' || !NAME.test(record.name)) throw new MarketplaceError(`${file} has no usable "name".`);
-  const plugins = Array.isArray(record.plugins) ? record.plugins.filter((item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined) : [];
+  const plugins = Array.isArray(record.plugins)
+    ? record.plugins.filter((item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined)
+    : [];
   return { name: record.name, plugins };
 }
 

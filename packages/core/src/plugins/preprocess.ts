@@ -113,7 +113,11 @@ function refusal(verdict: Extract<CommandLineVerdict, { run: false }>, options: 
  * rules cover every simple command in it, exactly as settings allow rules do, or it is read-only
  * (as Claude Code runs its read-only commands without asking).
  */
-export function commandRulesAllow(rules: readonly string[] | undefined, deny: readonly ToolRule[] = [], options: CommandRulesOptions = {}): (command: string) => Promise<CommandLineVerdict> {
+export function commandRulesAllow(
+  rules: readonly string[] | undefined,
+  deny: readonly ToolRule[] = [],
+  options: CommandRulesOptions = {},
+): (command: string) => Promise<CommandLineVerdict> {
   const parsed = rules && rules.length > 0 ? parseToolRules(rules) : [];
   return async (command) => {
     const analysis = await analyzeShellCommand(command);

@@ -83,7 +83,8 @@ async function profileFromFlag(value: string, options: ResolveProfileOptions): P
     const info = await stat(file).catch(() => undefined);
     if (info?.isFile()) {
       const profile = await profileFromFile(file, 'flag-file');
-      if (profile.systemPrompt === '') throw new UsageError(`The profile file ${value} has no instructions after its frontmatter; write the system prompt in it.`);
+      if (profile.systemPrompt === '')
+        throw new UsageError(`The profile file ${value} has no instructions after its frontmatter; write the system prompt in it.`);
       return profile;
     }
     if (info?.isDirectory()) throw new UsageError(`--agent-profile ${value} is a folder; give a Markdown file or an agent name.`);

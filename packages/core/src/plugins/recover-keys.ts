@@ -79,7 +79,9 @@ export function recoverKeysWithNotes(yaml: string): { data: Record<string, strin
     // The first occurrence wins, as it would for a reader skimming the file.
     if (data[entry.key] === undefined) data[entry.key] = entryValue(entry);
   }
-  const notes = rescuedFrom ? [`an unclosed <${rescuedFrom.tag}> tag in ${rescuedFrom.key} would have hidden ${rescued.join(', ')}; they were read as keys`] : [];
+  const notes = rescuedFrom
+    ? [`an unclosed <${rescuedFrom.tag}> tag in ${rescuedFrom.key} would have hidden ${rescued.join(', ')}; they were read as keys`]
+    : [];
   return { data, notes };
 }
 

@@ -55,8 +55,7 @@ usePrecomputedParameters(loadSkillInput, BUILTIN_PARAMETERS.load_skill);
 export function createLoadSkillTool(catalog: PluginCatalog): Tool<{ name: string }> {
   return defineTool({
     name: 'load_skill',
-    description:
-      'Load a listed skill\'s instructions by name; "skill/path" reads a file from its folder.',
+    description: 'Load a listed skill\'s instructions by name; "skill/path" reads a file from its folder.',
     kind: 'meta',
     schema: loadSkillInput,
     ruleSubject: (input) => input.name,
@@ -77,7 +76,10 @@ export function createLoadSkillTool(catalog: PluginCatalog): Tool<{ name: string
 }
 
 function unknownSkillMessage(name: string, catalog: PluginCatalog): string {
-  const known = catalog.skills().filter((skill) => !skill.disableModelInvocation).map((skill) => skill.name);
+  const known = catalog
+    .skills()
+    .filter((skill) => !skill.disableModelInvocation)
+    .map((skill) => skill.name);
   if (known.length === 0) return `Unknown skill "${name}": no skills are installed.`;
   return `Unknown skill "${name}". Known skills: ${known.join(', ')}.`;
 }
@@ -119,7 +121,10 @@ const ASCII = /^[\x00-\x7f]*$/;
 // that search is exact; for any other, the expression decides (Unicode case folding differs).
 function mayOccur(phrase: string, asciiLowerText: string | undefined): boolean {
   if (asciiLowerText === undefined || !ASCII.test(phrase)) return true;
-  return phrase.toLowerCase().split(/\s+/).every((word) => asciiLowerText.includes(word));
+  return phrase
+    .toLowerCase()
+    .split(/\s+/)
+    .every((word) => asciiLowerText.includes(word));
 }
 
 function phraseRegExp(phrase: string): RegExp | undefined {
@@ -163,7 +168,7 @@ export async function skillInvocation(
 async function realOutside(target: string, dir: string): Promise<string | undefined> {
   try {
     const [real, realDir] = await Promise.all([realpath(target), realpath(dir)]);
-    return isInside(realDir, real) ? undefined : 'leads outside the skill\'s folder';
+    return isInside(realDir, real) ? undefined : "leads outside the skill's folder";
   } catch {
     return undefined; // missing: the caller says so
   }

@@ -8,7 +8,11 @@ const MAX_SUMMARY = 160;
 export function summaryLine(description: string, max = MAX_SUMMARY): string {
   const beforeExamples = description.split(/<example\b|^\s*examples?:\s*$/im)[0] ?? '';
   // "... Examples:" that only introduced the blocks goes with them.
-  const flat = beforeExamples.replace(/\s+/g, ' ').trim().replace(/\s*(?:for )?examples?:?$/i, '').replace(/[\s:,;-]+$/, '');
+  const flat = beforeExamples
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\s*(?:for )?examples?:?$/i, '')
+    .replace(/[\s:,;-]+$/, '');
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max - 1);
   const atWord = cut.lastIndexOf(' ');

@@ -59,7 +59,8 @@ export async function loadContextFiles(options: LoadContextFilesOptions): Promis
     CONTEXT_FILE_NAMES.map((name) => ({ file: path.join(folder, name), confineTo: importRoots })),
   );
   // What the `memory` tool recorded, after the root's own files.
-  if (options.agentMemoryFile !== false) repository.splice(CONTEXT_FILE_NAMES.length, 0, { file: path.join(options.workspace.root, MEMORY_FILE), confineTo: importRoots, noImports: true });
+  if (options.agentMemoryFile !== false)
+    repository.splice(CONTEXT_FILE_NAMES.length, 0, { file: path.join(options.workspace.root, MEMORY_FILE), confineTo: importRoots, noImports: true });
   const read = await Promise.all(
     [...user, ...repository].map(async (candidate) => ({
       candidate,
@@ -130,7 +131,8 @@ async function readImport(
   const roots = await Promise.all(confineTo.map((root) => realpath(root).catch(() => root)));
   if (!roots.some((root) => isInside(root, real))) {
     const userFolders = await Promise.all((untrustedUserFolders ?? []).map((folder) => realpath(folder).catch(() => folder)));
-    if (userFolders.some((folder) => isInside(folder, real))) warn?.(`${importer} imports ${target}, one of your own files; it is read only in a trusted workspace (run "beans trust").`);
+    if (userFolders.some((folder) => isInside(folder, real)))
+      warn?.(`${importer} imports ${target}, one of your own files; it is read only in a trusted workspace (run "beans trust").`);
     else warn?.(`${importer} imports ${target}, which is outside the workspace; it was not read.`);
     return undefined;
   }
@@ -154,7 +156,11 @@ function foldersDown(workspace: Pick<Workspace, 'root' | 'cwd'>): string[] {
  * linked to ~/.ssh/id_rsa would put the key into the prompt) and be a regular file (a FIFO would
  * hang start-up); such files are skipped with a warning.
  */
-async function readContextFile(file: string, confineTo: string | undefined, warn: ((text: string) => void) | undefined): Promise<(ContextFile & { real: string }) | undefined> {
+async function readContextFile(
+  file: string,
+  confineTo: string | undefined,
+  warn: ((text: string) => void) | undefined,
+): Promise<(ContextFile & { real: string }) | undefined> {
   let real: string;
   try {
     real = await realpath(file);

@@ -41,10 +41,7 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
 
 function environmentSection(options: SystemPromptOptions): string {
   const { workspace } = options;
-  const lines = [
-    '# Environment',
-    `Workspace root: ${workspace.root}${workspace.isGit ? ' (git repository)' : ' (not a git repository)'}`,
-  ];
+  const lines = ['# Environment', `Workspace root: ${workspace.root}${workspace.isGit ? ' (git repository)' : ' (not a git repository)'}`];
   if (workspace.cwd !== workspace.root) lines.push(`Current folder: ${workspace.cwd}`);
   lines.push(`Platform: ${options.platform ?? process.platform}`);
   lines.push(`Date: ${localDate(options.date ?? new Date())}`);
@@ -52,10 +49,14 @@ function environmentSection(options: SystemPromptOptions): string {
 }
 
 function contextSection(files: ContextFile[], workspace: Workspace): string {
-  const parts = ['# Project instructions', 'Instruction files from the user and the project. Follow them; where they conflict, the later (more specific) file wins.'];
+  const parts = [
+    '# Project instructions',
+    'Instruction files from the user and the project. Follow them; where they conflict, the later (more specific) file wins.',
+  ];
   for (const file of files) {
     const content = file.content.trim();
-    const cut = content.length > MAX_CONTEXT_FILE_CHARS ? `${content.slice(0, MAX_CONTEXT_FILE_CHARS)}\n[... cut at ${MAX_CONTEXT_FILE_CHARS} characters]` : content;
+    const cut =
+      content.length > MAX_CONTEXT_FILE_CHARS ? `${content.slice(0, MAX_CONTEXT_FILE_CHARS)}\n[... cut at ${MAX_CONTEXT_FILE_CHARS} characters]` : content;
     parts.push(`## ${file.label ?? displayPath(file.path, workspace)}\n${cut}`);
   }
   return parts.join('\n\n');

@@ -9,9 +9,7 @@ export interface ControlRequest {
 
 export interface ControlResponse {
   type: 'control_response';
-  response:
-    | { subtype: 'success'; request_id: string; response?: Record<string, unknown> }
-    | { subtype: 'error'; request_id: string; error: string };
+  response: { subtype: 'success'; request_id: string; response?: Record<string, unknown> } | { subtype: 'error'; request_id: string; error: string };
 }
 
 /**

@@ -10,7 +10,11 @@ export const MCP_CONTROL_SUBTYPES = new Set(['mcp_status', 'mcp_toggle', 'mcp_re
  * sends; throws with the reason for a request that fails (the caller answers it as an error).
  * `sdkServers`: the program's in-process servers named at initialize, which live in the program.
  */
-export async function answerMcpControl(session: AgentSession, request: Record<string, unknown>, sdkServers: ReadonlySet<string>): Promise<Record<string, unknown>> {
+export async function answerMcpControl(
+  session: AgentSession,
+  request: Record<string, unknown>,
+  sdkServers: ReadonlySet<string>,
+): Promise<Record<string, unknown>> {
   switch (request.subtype) {
     case 'mcp_status':
       // Claude Code's McpServerStatus shape (Beans' states are a subset of its).
@@ -40,7 +44,8 @@ function serverName(request: Record<string, unknown>): string {
  * running Beans (its tools are bridged from initialize only): it is reported in `errors`.
  */
 async function setServers(session: AgentSession, servers: unknown, sdkServers: ReadonlySet<string>) {
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new Error('mcp_set_servers needs "servers": an object of server configurations.');
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+    throw new Error('mcp_set_servers needs "servers": an object of server configurations.');
   const processServers: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const [name, config] of Object.entries(servers)) {

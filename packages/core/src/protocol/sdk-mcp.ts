@@ -44,7 +44,11 @@ class ControlTransport implements Transport {
  * The tools of the program's in-process MCP servers. The tool lists come from the manifests sent
  * with `initialize`; the MCP client connects on the first call.
  */
-export function sdkMcpTools(servers: readonly string[], manifests: Record<string, { toolsListResult?: { tools?: McpToolInfo[] } }> | undefined, channel: ControlChannel): AnyTool[] {
+export function sdkMcpTools(
+  servers: readonly string[],
+  manifests: Record<string, { toolsListResult?: { tools?: McpToolInfo[] } }> | undefined,
+  channel: ControlChannel,
+): AnyTool[] {
   return servers.flatMap((server) => {
     let connecting: Promise<import('@modelcontextprotocol/sdk/client/index.js').Client> | undefined;
     const connect = () =>

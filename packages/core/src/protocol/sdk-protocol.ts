@@ -62,7 +62,13 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
       const session: AgentSession = await createAgentSession(sessionOptions(options, init, channel, () => session));
       for (const warning of session.warnings) options.warn(`warning: ${warning}`);
       // SDK programs are written against Claude Code's tools: every message they read names them so.
-      mapper = new SdkMessageMapper({ sessionId: session.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(session.providerId, model), toolNames: 'claude', workspaceRoot: session.workspace.root });
+      mapper = new SdkMessageMapper({
+        sessionId: session.session.id,
+        includePartialMessages: options.includePartialMessages,
+        modelLimits: (model) => modelLimits(session.providerId, model),
+        toolNames: 'claude',
+        workspaceRoot: session.workspace.root,
+      });
       session.session.subscribe((event) => {
         for (const message of mapper!.event(event)) writeJson(message);
       });
@@ -86,7 +92,14 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           const session = await start();
           session.permissionMode = parsePermissionMode(String(request.mode));
           channel.respond(id);
-          return writeJson({ type: 'system', subtype: 'status', status: null, permissionMode: sdkPermissionMode(session.permissionMode), uuid: randomUuid(), session_id: session.session.id });
+          return writeJson({
+            type: 'system',
+            subtype: 'status',
+            status: null,
+            permissionMode: sdkPermissionMode(session.permissionMode),
+            uuid: randomUuid(),
+            session_id: session.session.id,
+          });
         }
         case 'set_model': {
           const session = await start();
@@ -145,7 +158,10 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
 
   const onAbort = () => {
     turns.end();
-    void agent?.then((session) => session.session.abort(), () => undefined);
+    void agent?.then(
+      (session) => session.session.abort(),
+      () => undefined,
+    );
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   for await (const prompt of turns.drain()) {
@@ -167,11 +183,19 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
   }
   options.signal?.removeEventListener('abort', onAbort);
   if (!options.signal?.aborted) await reader;
-  await agent?.then((session) => session.close(), () => undefined);
+  await agent?.then(
+    (session) => session.close(),
+    () => undefined,
+  );
   return 0;
 }
 
-function sessionOptions(options: SdkProtocolOptions, init: InitializeRequest | undefined, channel: ControlChannel, self: () => AgentSession): AgentSessionOptions {
+function sessionOptions(
+  options: SdkProtocolOptions,
+  init: InitializeRequest | undefined,
+  channel: ControlChannel,
+  self: () => AgentSession,
+): AgentSessionOptions {
   const session = { ...options.session };
   // As Claude Code: the SDK's enableFileCheckpointing (this variable) turns checkpoints on for its sessions.
   const env = session.env ?? process.env;
@@ -187,7 +211,8 @@ function sessionOptions(options: SdkProtocolOptions, init: InitializeRequest | u
   if (init?.hooks) {
     // Only tool events are bridged to the program's callbacks; say so rather than skip the others silently.
     const unbridged = Object.keys(init.hooks).filter((event) => event !== 'PreToolUse' && event !== 'PostToolUse' && init.hooks![event]?.length);
-    if (unbridged.length > 0) options.warn(`warning: the program's ${unbridged.join(', ')} hook callbacks are not run by Beans; PreToolUse and PostToolUse are.`);
+    if (unbridged.length > 0)
+      options.warn(`warning: the program's ${unbridged.join(', ')} hook callbacks are not run by Beans; PreToolUse and PostToolUse are.`);
     const hooks = sdkToolHooks(init.hooks, channel, {
       sessionId: () => self().session.id,
       cwd: session.cwd ?? process.cwd(),
@@ -207,17 +232,30 @@ function askProgram(channel: ControlChannel, workspaceRoot: () => string): CanUs
     let answer: Record<string, unknown>;
     try {
       answer = await channel.request(
-        { subtype: 'can_use_tool', tool_name: claudeToolName(toolName), input: toClaudeInput(toolName, input, workspaceRoot()), tool_use_id: toolUseID, permission_suggestions: [] },
+        {
+          subtype: 'can_use_tool',
+          tool_name: claudeToolName(toolName),
+          input: toClaudeInput(toolName, input, workspaceRoot()),
+          tool_use_id: toolUseID,
+          permission_suggestions: [],
+        },
         signal,
       );
     } catch (error) {
       return { behavior: 'deny', message: `The SDK program could not be asked: ${error instanceof Error ? error.message : String(error)}` };
     }
     if (answer.behavior === 'allow') {
-      const updated = answer.updatedInput && typeof answer.updatedInput === 'object' ? fromClaudeInput(beansToolNameOf(claudeToolName(toolName)), answer.updatedInput as Record<string, unknown>) : undefined;
+      const updated =
+        answer.updatedInput && typeof answer.updatedInput === 'object'
+          ? fromClaudeInput(beansToolNameOf(claudeToolName(toolName)), answer.updatedInput as Record<string, unknown>)
+          : undefined;
       return { behavior: 'allow', ...(updated ? { updatedInput: updated } : {}) };
     }
-    return { behavior: 'deny', message: typeof answer.message === 'string' && answer.message ? answer.message : 'The SDK program denied it.', ...(answer.interrupt === true ? { interrupt: true } : {}) };
+    return {
+      behavior: 'deny',
+      message: typeof answer.message === 'string' && answer.message ? answer.message : 'The SDK program denied it.',
+      ...(answer.interrupt === true ? { interrupt: true } : {}),
+    };
   };
 }
 

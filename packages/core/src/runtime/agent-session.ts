@@ -51,6 +51,8 @@ export async function createAgentSession<TContext = unknown>(options: CreateSess
  * permission mode, the asker, SessionStart context): parts read it when called, never at build time.
  * A new capability is one new part file and one line here; see packages/core/README.md.
  */
+// Kept one line per part by hand until each part takes only the fields it reads (issue 52).
+// prettier-ignore
 async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop: () => Promise<void>) => void): Promise<AgentSession> {
   const { base, warnings } = await settleWorkspace(options);
   const live = createLive(options, base.config.values.permissions.mode);

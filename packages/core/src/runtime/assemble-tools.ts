@@ -38,7 +38,9 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
   // The lsp tool is kept by every agent like the MCP tools: it exists only because servers were configured.
   const extraTools = [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])];
   // With the program's own memory store, the memory tool's description names no file.
-  const builtins = builtinTools({ webFetch: input.base.config.values.webFetch }).map((tool) => (options.memory && tool === memoryTool ? storeMemoryTool : tool));
+  const builtins = builtinTools({ webFetch: input.base.config.values.webFetch }).map((tool) =>
+    options.memory && tool === memoryTool ? storeMemoryTool : tool,
+  );
   const allTools: AnyTool[] = [...builtins, createLoadSkillTool(input.catalog), input.taskTool, ...extraTools];
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));
@@ -58,5 +60,9 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
     }
     mcpToolNames = names;
   });
-  return { available, tools, keptToolNames: () => [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])].map((tool) => tool.name) };
+  return {
+    available,
+    tools,
+    keptToolNames: () => [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])].map((tool) => tool.name),
+  };
 }

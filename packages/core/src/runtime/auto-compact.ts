@@ -114,7 +114,9 @@ export function autoCompaction(
         timestamp: Date.now(),
         ...(spent ? { usage: spent } : {}),
         ...(fallback && !told
-          ? { notice: `The model's summary of the earlier turns ${reason ? `failed (${reason})` : 'is not tried again yet'}; Beans shortened them itself: the first request, one line per step, the plan and the files in play are kept, with the recent turns whole.` }
+          ? {
+              notice: `The model's summary of the earlier turns ${reason ? `failed (${reason})` : 'is not tried again yet'}; Beans shortened them itself: the first request, one line per step, the plan and the files in play are kept, with the recent turns whole.`,
+            }
           : {}),
       };
       if (fallback) told = true;
@@ -247,9 +249,23 @@ function shortenedView(messages: AgentMessage[], fixedChars: number, limitChars:
         return { role: 'user', content: words, ...(parts.length > 0 ? { parts } : {}), timestamp: 0 };
       }
       case 'assistant':
-        return { role: 'assistant', content: message.content, toolCalls: message.toolCalls ?? [], ...(message.reasoning ? { reasoning: message.reasoning } : {}), timestamp: 0 };
+        return {
+          role: 'assistant',
+          content: message.content,
+          toolCalls: message.toolCalls ?? [],
+          ...(message.reasoning ? { reasoning: message.reasoning } : {}),
+          timestamp: 0,
+        };
       case 'tool':
-        return { role: 'tool', toolCallId: message.toolCallId, toolName: message.toolName, content: message.content, isError: message.isError ?? false, status: 'ok', timestamp: 0 };
+        return {
+          role: 'tool',
+          toolCallId: message.toolCallId,
+          toolName: message.toolName,
+          content: message.content,
+          isError: message.isError ?? false,
+          status: 'ok',
+          timestamp: 0,
+        };
     }
   });
 }

@@ -31,7 +31,14 @@ export interface RuntimeBaseOptions {
 export async function loadRuntimeBase(options: RuntimeBaseOptions = {}): Promise<RuntimeBase> {
   const env = options.env ?? process.env;
   const workspace = resolveWorkspace(options.cwd ?? process.cwd());
-  const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd, trusted: options.trusted });
+  const config = await loadConfig({
+    workspaceRoot: workspace.root,
+    env,
+    flags: options.flags,
+    settingSources: options.settingSources,
+    cwd: workspace.cwd,
+    trusted: options.trusted,
+  });
   return { env, workspace, config, configDir: userConfigDir(env) };
 }
 
@@ -41,7 +48,11 @@ export async function loadRuntimeBase(options: RuntimeBaseOptions = {}): Promise
  * `tools.env.strip` names; `passThrough` names are kept.
  */
 export function programEnvironment(base: RuntimeBase, passThrough: readonly string[] = []): NodeJS.ProcessEnv {
-  return toolEnvironment(base.env, { extraKeyVars: providerKeyVariables(base.config), passThrough: [...passThrough], strip: base.config.values.tools.env.strip });
+  return toolEnvironment(base.env, {
+    extraKeyVars: providerKeyVariables(base.config),
+    passThrough: [...passThrough],
+    strip: base.config.values.tools.env.strip,
+  });
 }
 
 /** The built-in plugins ship beside the packages: `<repo>/plugins`. */
@@ -56,7 +67,13 @@ export function claudeHomeDir(): string {
 
 /** Every plugin root's plugins, in precedence order, with clashes with built-in names reported. */
 export async function loadCatalog(base: RuntimeBase, builtinDir: string = builtinPluginsDir()): Promise<PluginCatalog> {
-  const roots = pluginRoots({ builtinDir, workspaceRoot: base.workspace.root, configDir: base.configDir, claudeHome: claudeHomeDir(), extraDirs: base.config.values.plugins.dirs });
+  const roots = pluginRoots({
+    builtinDir,
+    workspaceRoot: base.workspace.root,
+    configDir: base.configDir,
+    claudeHome: claudeHomeDir(),
+    extraDirs: base.config.values.plugins.dirs,
+  });
   // Plugins turned off with `beans plugins disable` stay installed but do not load.
   const installedOff = await new PluginStore(base.configDir).disabledPlugins().catch(() => []);
   const catalog = await loadPlugins({ roots, disabled: [...base.config.values.plugins.disabled, ...installedOff] });

@@ -43,12 +43,19 @@ export function createCommandPrompt(input: CommandPromptInput): (text: string) =
       workspaceRoot: base.workspace.root,
       readDenied: permissions.readDenied,
       runShell: async (command, signal) => {
-        const result = await shellTool.execute({ command }, { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox });
+        const result = await shellTool.execute(
+          { command },
+          { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox },
+        );
         const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
         return { output: contentText(result.content), exitCode };
       },
       // Read-only lines run too (issue #31), as Claude Code runs a command's read-only context lines.
-      isAllowed: (run) => commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny, { readOnlyCommands: permissions.readOnlyCommands, workspaceRoot: base.workspace.root }),
+      isAllowed: (run) =>
+        commandRulesAllow([...run.allowedTools, ...allow.map((rule) => rule.source)], deny, {
+          readOnlyCommands: permissions.readOnlyCommands,
+          workspaceRoot: base.workspace.root,
+        }),
       // A repository's own commands may not loosen permissions until its owner trusts it.
       commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || input.workspaceTrusted,
     });

@@ -19,6 +19,14 @@ export async function compactSession(session: ChatSession, signal: AbortSignal, 
   if (outcome.usage) session.emit({ type: 'usage', usage: outcome.usage, model: session.model, purpose: 'compaction' });
   if ('reason' in outcome) return `Could not compact: ${outcome.reason}.`;
   const tokensBefore = Math.ceil(JSON.stringify(history).length / 4);
-  session.append({ role: 'note', kind: 'compaction', text: outcome.summary, tokensBefore, trigger: 'manual', timestamp: Date.now(), ...(outcome.usage ? { usage: outcome.usage } : {}) });
+  session.append({
+    role: 'note',
+    kind: 'compaction',
+    text: outcome.summary,
+    tokensBefore,
+    trigger: 'manual',
+    timestamp: Date.now(),
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+  });
   return `Compacted ${history.length} messages into a ${outcome.summary.length}-character summary.`;
 }

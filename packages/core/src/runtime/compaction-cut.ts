@@ -15,7 +15,12 @@ const TASK_CHARS = 2_000;
 const LINE_CHARS = 160;
 const EARLIER_SUMMARY_SHARE = 0.3;
 
-export function deterministicSummary(older: readonly AgentMessage[], firstPrompt: UserMessage | undefined, state: ToolSessionState, budgetChars: number): string {
+export function deterministicSummary(
+  older: readonly AgentMessage[],
+  firstPrompt: UserMessage | undefined,
+  state: ToolSessionState,
+  budgetChars: number,
+): string {
   const head = [CUT_HEADER];
   if (firstPrompt) head.push(`The task (the first request):\n${cut(firstPrompt.content, TASK_CHARS)}`);
   const tail = workingState(state);

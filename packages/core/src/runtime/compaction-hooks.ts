@@ -29,7 +29,12 @@ export function createCompaction(input: CompactionInput): Compaction {
       let found = windows.get(name);
       if (!found) {
         const known = modelLimits(agent.providerId, name).contextWindow;
-        found = known ? Promise.resolve(known) : agent.client.listModels(signal).then((models) => models.find((entry) => entry.name === name)?.contextWindow, () => undefined);
+        found = known
+          ? Promise.resolve(known)
+          : agent.client.listModels(signal).then(
+              (models) => models.find((entry) => entry.name === name)?.contextWindow,
+              () => undefined,
+            );
         windows.set(name, found);
       }
       return found;

@@ -95,7 +95,15 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       workspace: base.workspace,
       beforeToolCall: check.beforeToolCall,
       afterToolCall: input.hooks.afterToolCall,
-      toolContext: { env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, outputDir: storage.outputDirOf(id), editorFiles: options.editorFiles, backgroundTasks: input.background.tasks, memory: options.memory },
+      toolContext: {
+        env: storage.toolEnv,
+        readDenied: permissions.readDenied,
+        sandbox: input.sandbox,
+        outputDir: storage.outputDirOf(id),
+        editorFiles: options.editorFiles,
+        backgroundTasks: input.background.tasks,
+        memory: options.memory,
+      },
       maxTurns: values.maxTurns,
       ...(parseThinking(values.thinking) !== undefined ? { thinking: parseThinking(values.thinking) } : {}),
       maxBudgetUsd: values.maxBudgetUsd,
@@ -115,7 +123,11 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       // The file is created with the first message, so opening and closing chat leaves no empty session.
       // A final answer is saved as output guardrails let it be printed (redacted or replaced).
       record: (message) =>
-        openWriter(session)?.append(message.role === 'assistant' && message.toolCalls.length === 0 && message.content ? { ...message, content: gateFinalAnswer(message.content, guardrails).text } : message),
+        openWriter(session)?.append(
+          message.role === 'assistant' && message.toolCalls.length === 0 && message.content
+            ? { ...message, content: gateFinalAnswer(message.content, guardrails).text }
+            : message,
+        ),
       onClose: () => writer?.close(),
       recordChange: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
     });

@@ -46,7 +46,12 @@ export function deferMcpTools(input: DeferToolsInput): ToolDeferral {
   let known = new Set(deferred.tools().map((tool) => tool.name));
   input.mcp?.onToolsChanged(() => {
     for (const tool of registry.list().filter(isMcpTool)) if (!known.has(tool.name)) deferred.defer(tool.name);
-    known = new Set(registry.list().filter(isMcpTool).map((tool) => tool.name));
+    known = new Set(
+      registry
+        .list()
+        .filter(isMcpTool)
+        .map((tool) => tool.name),
+    );
   });
   deferred.onLoad((names) => input.logs.get(input.live.session)?.recordMeta({ kind: 'tools', loaded: names }));
   const listing = deferredToolsListing(
@@ -75,7 +80,12 @@ export function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferTool
 /** For a subagent's registry: defers its MCP tools if they cost too much; returns the prompt's listing ('' when none). */
 export function deferChildTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent' | 'mcp'>): string {
   const deferred = deferRegistryTools(registry, input);
-  return deferred ? `\n\n${deferredToolsListing(deferred.tools().map((tool) => tool.name), input.mcp?.statuses())}` : '';
+  return deferred
+    ? `\n\n${deferredToolsListing(
+        deferred.tools().map((tool) => tool.name),
+        input.mcp?.statuses(),
+      )}`
+    : '';
 }
 
 /**
@@ -85,7 +95,10 @@ export function deferChildTools(registry: ToolRegistry, input: Pick<DeferToolsIn
 export function mcpToolsWouldDefer(base: RuntimeBase, mcpTools: readonly AnyTool[]): boolean {
   const providerId = providerIdOf(base);
   const { model, models } = base.config.values;
-  return shouldDefer({ base, agent: { providerId, model: model ?? models[providerId] ?? providerDefinition(providerId)?.defaultModel ?? '' } }, mcpTools.filter(isMcpTool));
+  return shouldDefer(
+    { base, agent: { providerId, model: model ?? models[providerId] ?? providerDefinition(providerId)?.defaultModel ?? '' } },
+    mcpTools.filter(isMcpTool),
+  );
 }
 
 function isMcpTool(tool: AnyTool): boolean {

@@ -40,5 +40,9 @@ export async function settleModel(base: RuntimeBase, providerId: string, client:
   const local = await createProviderClient('local', { ...base.config, values: { ...base.config.values, model: file } }, base.env);
   const picked = await local.resolveModel();
   if ('failure' in picked) throw new ProviderError(picked.failure.message, picked.failure.kind, exitCodeForFailure(picked.failure));
-  return { providerId: 'local', client: local, resolved: { model: picked.model, note: `${unreachable} and no API key is set: using the local model ${file}. Choose another with --provider and --model.` } };
+  return {
+    providerId: 'local',
+    client: local,
+    resolved: { model: picked.model, note: `${unreachable} and no API key is set: using the local model ${file}. Choose another with --provider and --model.` },
+  };
 }

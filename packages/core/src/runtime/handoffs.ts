@@ -49,7 +49,8 @@ export function createHandoffs(input: HandoffsInput): Handoffs {
       const listing = deferChildTools(agentTools, { base: input.base, agent, mcp: input.mcp });
       return (await input.prompts.systemPromptFor(instructions, target, agentTools)) + listing;
     },
-    modelFor: (agentModel) => (agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(agent.providerId, agentModel, agent.model) : agent.model),
+    modelFor: (agentModel) =>
+      agentModel && agentModel !== 'inherit' && !options.model && !values.model ? resolveModelAlias(agent.providerId, agentModel, agent.model) : agent.model,
     session: () => live.session,
     recordAgent: (target, name) => logs.get(target)?.recordMeta({ kind: 'agent', agent: name }),
     beforeApply: programHandoffHooks(options),
@@ -58,7 +59,9 @@ export function createHandoffs(input: HandoffsInput): Handoffs {
   const restoreAgent = async (target: ChatSession) => {
     const name = logs.get(target)?.restoredAgent;
     if (!name || name === handoffs.controller.active.name) return;
-    await handoffs.handoff(name, 'the session was resumed', 'command').catch((error: Error) => warnings.push(`Could not return to the ${name} agent: ${error.message}`));
+    await handoffs
+      .handoff(name, 'the session was resumed', 'command')
+      .catch((error: Error) => warnings.push(`Could not return to the ${name} agent: ${error.message}`));
   };
   return { ...handoffs, restoreAgent };
 }

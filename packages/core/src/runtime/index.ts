@@ -3,7 +3,18 @@ export { bindRunContext, type CreateSessionOptions, type RunContextOptions } fro
 export type { HandoffInfo, HandoffInputData, HandoffTrigger } from '../subagents/handoff.js';
 export type { AgentSessionOptions, CanUseTool, PermissionResult, ToolLimits } from './session-options.js';
 export { mcpToolsWouldDefer } from './defer-tools.js';
-export { loadRuntimeBase, loadCatalog, sessionStore, providerIdOf, clientFor, resolveClientModel, builtinPluginsDir, programEnvironment, type RuntimeBase, type RuntimeBaseOptions } from './base.js';
+export {
+  loadRuntimeBase,
+  loadCatalog,
+  sessionStore,
+  providerIdOf,
+  clientFor,
+  resolveClientModel,
+  builtinPluginsDir,
+  programEnvironment,
+  type RuntimeBase,
+  type RuntimeBaseOptions,
+} from './base.js';
 export { parsePermissionMode, sdkPermissionMode, type SdkPermissionMode } from './permission-mode.js';
 export { preparePrompt, type Prepared } from './prepare-prompt.js';
 export { attachFileReferences, type Attached } from './attach-files.js';
@@ -11,11 +22,35 @@ export { compactSession } from './compact.js';
 export { generateProfile } from './profile-writer.js';
 export { parseOutputSchema, withStructuredOutput, STRUCTURED_OUTPUT_RETRIES, type OutputFormat, type OutputSchema } from './structured-output.js';
 export { wireNames, type ToolNames } from './wire-names.js';
-export { SdkMessageMapper, startupFailureResult, resultSubtype, sdkStopReason, sdkUsage, type SessionInitInfo, type SdkMessageMapperOptions, type RunSummary } from './sdk-messages.js';
+export {
+  SdkMessageMapper,
+  startupFailureResult,
+  resultSubtype,
+  sdkStopReason,
+  sdkUsage,
+  type SessionInitInfo,
+  type SdkMessageMapperOptions,
+  type RunSummary,
+} from './sdk-messages.js';
 export type * from './sdk-types.js';
 export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock, type McpServerStatusInfo } from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
 export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
-export { repositoryDeclarations, recordTrustedDeclarations, describeDeclaration, newSinceTrust, mcpServerId, lspServerId, hookId, type Declaration } from './repository-declarations.js';
-export { rewindFilesResult, type RewindFilesResult, type SessionCheckpoints, type SessionRewindOptions, type SessionRewindResult } from './session-checkpoints.js';
+export {
+  repositoryDeclarations,
+  recordTrustedDeclarations,
+  describeDeclaration,
+  newSinceTrust,
+  mcpServerId,
+  lspServerId,
+  hookId,
+  type Declaration,
+} from './repository-declarations.js';
+export {
+  rewindFilesResult,
+  type RewindFilesResult,
+  type SessionCheckpoints,
+  type SessionRewindOptions,
+  type SessionRewindResult,
+} from './session-checkpoints.js';
 export { NoModelError } from './fallback-provider.js';

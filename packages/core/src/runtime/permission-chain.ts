@@ -75,7 +75,8 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       ...options,
       onAsk: (tool) => {
         options.onAsk?.(tool);
-        if (hooks.runner.has('Notification')) void hooks.runner.notification(`Beans needs your permission to use ${claudeToolName(tool)}`).then((outcome) => live.notices(outcome.userMessages));
+        if (hooks.runner.has('Notification'))
+          void hooks.runner.notification(`Beans needs your permission to use ${claudeToolName(tool)}`).then((outcome) => live.notices(outcome.userMessages));
       },
     },
     () => live.asker,
@@ -109,7 +110,18 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       const check = composeBeforeToolCall(
         options.beforeToolCall,
         hookAndNote,
-        permissionHook(createAuthorize({ mode: () => live.permissionMode, allow, deny, workspace: base.workspace, ask: askAndNote, sandboxed: input.sandboxed, approved, readOnlyCommands })),
+        permissionHook(
+          createAuthorize({
+            mode: () => live.permissionMode,
+            allow,
+            deny,
+            workspace: base.workspace,
+            ask: askAndNote,
+            sandboxed: input.sandboxed,
+            approved,
+            readOnlyCommands,
+          }),
+        ),
         // Only calls the policy let through use up a quota.
         quota?.beforeToolCall,
         // Only calls the policy let through reach the parts that wrap execution (checkpoints).

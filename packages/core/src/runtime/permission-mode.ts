@@ -24,7 +24,9 @@ const TO_SDK: Record<PermissionMode, Exclude<SdkPermissionMode, 'dontAsk'>> = {
 export function parsePermissionMode(name: string): PermissionMode {
   if (name in TO_SDK) return name as PermissionMode;
   if (name in FROM_SDK) return FROM_SDK[name as SdkPermissionMode];
-  throw new UsageError(`Unknown permission mode "${name}". Use one of ${[...Object.keys(TO_SDK), ...Object.keys(FROM_SDK).filter((m) => m !== 'default')].join(', ')}.`);
+  throw new UsageError(
+    `Unknown permission mode "${name}". Use one of ${[...Object.keys(TO_SDK), ...Object.keys(FROM_SDK).filter((m) => m !== 'default')].join(', ')}.`,
+  );
 }
 
 /** True for the SDK mode that forbids asking even when someone could answer. */

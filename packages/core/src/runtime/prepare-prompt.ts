@@ -56,7 +56,9 @@ export async function preparePrompt(text: string, catalog: PluginCatalog, prepro
         isAllowed: preprocessing.isAllowed(run),
         signal: preprocessing.signal ?? new AbortController().signal,
         commandName,
-        ...(trusted || expanded.run.allowedTools.length === 0 ? {} : { deniedBecause: `this folder is not trusted, so the allowed-tools of ${commandName} do not apply; \`beans trust\` trusts it` }),
+        ...(trusted || expanded.run.allowedTools.length === 0
+          ? {}
+          : { deniedBecause: `this folder is not trusted, so the allowed-tools of ${commandName} do not apply; \`beans trust\` trusts it` }),
       });
       const attached = await expandAttachments(shell, preprocessing.workspaceRoot, { readDenied: preprocessing.readDenied });
       if ('error' in attached) return attached;

@@ -24,9 +24,7 @@ export interface SdkUserInput {
 }
 
 export type SdkInputBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
-  | { type: string; [key: string]: unknown };
+  { type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } } | { type: string; [key: string]: unknown };
 
 export interface QueryOptions<TContext = unknown> extends Omit<CreateSessionOptions<TContext>, 'interactive' | 'flags'> {
   /** Aborting it interrupts the run in progress and ends the query. */
@@ -73,7 +71,12 @@ export interface McpServerStatusInfo {
 
 /** A session's MCP servers as Claude Code's mcp_status reports them. */
 export function mcpServerStatusInfo(servers: readonly McpServerStatus[]): McpServerStatusInfo[] {
-  return servers.map((server) => ({ name: server.name, status: server.status, ...(server.error ? { error: server.error } : {}), tools: server.tools.map((name) => ({ name })) }));
+  return servers.map((server) => ({
+    name: server.name,
+    status: server.status,
+    ...(server.error ? { error: server.error } : {}),
+    tools: server.tools.map((name) => ({ name })),
+  }));
 }
 
 /**
@@ -91,11 +94,21 @@ export function query<TContext = unknown>({ prompt, options = {} }: { prompt: st
   const run = async () => {
     agent = await ready;
     const providerId = agent.providerId;
-    const mapper = new SdkMessageMapper({ sessionId: agent.session.id, includePartialMessages: options.includePartialMessages, modelLimits: (model) => modelLimits(providerId, model), toolNames, workspaceRoot: agent.workspace.root });
+    const mapper = new SdkMessageMapper({
+      sessionId: agent.session.id,
+      includePartialMessages: options.includePartialMessages,
+      modelLimits: (model) => modelLimits(providerId, model),
+      toolNames,
+      workspaceRoot: agent.workspace.root,
+    });
     agent.session.subscribe((event) => {
       for (const message of mapper.event(event)) outbox.push(message);
     });
-    watchBackgroundTasks(agent.backgroundTasks, () => agent!.session.id, (message) => outbox.push(message));
+    watchBackgroundTasks(
+      agent.backgroundTasks,
+      () => agent!.session.id,
+      (message) => outbox.push(message),
+    );
     const onAbort = () => agent?.session.abort();
     options.abortController?.signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -110,7 +123,10 @@ export function query<TContext = unknown>({ prompt, options = {} }: { prompt: st
       await agent.close();
     }
   };
-  run().then(() => outbox.end(), (error: unknown) => outbox.fail(error));
+  run().then(
+    () => outbox.end(),
+    (error: unknown) => outbox.fail(error),
+  );
 
   const generator = outbox.drain() as Query;
   generator.interrupt = async () => {

@@ -62,26 +62,65 @@ export function statusLineId(command: string): string {
 
 /** Every server, hook and status line command the repository itself declares, whether or not it is trusted. */
 export async function repositoryDeclarations(input: DeclarationsInput): Promise<Declaration[]> {
-  const collected = collectMcpServers({ workspaceRoot: input.workspaceRoot, cwd: input.workspaceRoot, env: input.env, pluginRoots: input.plugins.map((plugin) => plugin.root), configArguments: [], strict: false, projectTrusted: false, ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}) });
+  const collected = collectMcpServers({
+    workspaceRoot: input.workspaceRoot,
+    cwd: input.workspaceRoot,
+    env: input.env,
+    pluginRoots: input.plugins.map((plugin) => plugin.root),
+    configArguments: [],
+    strict: false,
+    projectTrusted: false,
+    ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}),
+  });
   const servers = collected.ignored.flatMap(({ file, servers }) => servers.map((server) => ({ file, server })));
   const sources = new Set(input.settingSources ?? ['user', 'project', 'local']);
   const statusLines: Declaration[] = [];
-  for (const [kind, file] of [['project', workspaceSettingsPath(input.workspaceRoot)], ['local', localSettingsPath(input.workspaceRoot)]] as const) {
+  for (const [kind, file] of [
+    ['project', workspaceSettingsPath(input.workspaceRoot)],
+    ['local', localSettingsPath(input.workspaceRoot)],
+  ] as const) {
     if (!sources.has(kind)) continue;
     const settings = await readSettings(file);
     servers.push(...settingsServers(settings, file, input.env).map((server) => ({ file, server })));
     const command = (settings as { statusLine?: { command?: unknown } } | undefined)?.statusLine?.command;
     if (typeof command === 'string' && command) statusLines.push({ kind: 'status line', name: 'statusLine', file, command, id: statusLineId(command) });
   }
-  const lspServers = collectLspServers({ workspaceRoot: input.workspaceRoot, plugins: input.plugins, projectTrusted: false, ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}) }).ignored;
-  for (const [kind, file] of [['project', workspaceSettingsPath(input.workspaceRoot)], ['local', localSettingsPath(input.workspaceRoot)]] as const) {
+  const lspServers = collectLspServers({
+    workspaceRoot: input.workspaceRoot,
+    plugins: input.plugins,
+    projectTrusted: false,
+    ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}),
+  }).ignored;
+  for (const [kind, file] of [
+    ['project', workspaceSettingsPath(input.workspaceRoot)],
+    ['local', localSettingsPath(input.workspaceRoot)],
+  ] as const) {
     if (sources.has(kind)) lspServers.push(...(await settingsLspServers(file)));
   }
-  const hooks = await loadWorkspaceHooks({ workspaceRoot: input.workspaceRoot, env: input.env, settingSources: input.settingSources, plugins: input.plugins, trusted: false, ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}) });
+  const hooks = await loadWorkspaceHooks({
+    workspaceRoot: input.workspaceRoot,
+    env: input.env,
+    settingSources: input.settingSources,
+    plugins: input.plugins,
+    trusted: false,
+    ...(input.builtinPluginsDir ? { builtinPluginsDir: input.builtinPluginsDir } : {}),
+  });
   return [
     ...servers.map(({ file, server }): Declaration => ({ kind: 'MCP server', name: server.name, file, command: commandOf(server), id: mcpServerId(server) })),
-    ...lspServers.map((server): Declaration => ({ kind: 'LSP server', name: server.name, file: server.file, command: commandLineOf(server), id: lspServerId(server) })),
-    ...hooks.untrusted.map((hook): Declaration => ({ kind: 'hook', name: hook.matcher ? `${hook.event} ${hook.matcher}` : hook.event, file: hook.source.file, command: hook.command, id: hookId(hook) })),
+    ...lspServers.map((server): Declaration => ({
+      kind: 'LSP server',
+      name: server.name,
+      file: server.file,
+      command: commandLineOf(server),
+      id: lspServerId(server),
+    })),
+    ...hooks.untrusted.map((hook): Declaration => ({
+      kind: 'hook',
+      name: hook.matcher ? `${hook.event} ${hook.matcher}` : hook.event,
+      file: hook.source.file,
+      command: hook.command,
+      id: hookId(hook),
+    })),
     ...statusLines,
   ];
 }
@@ -119,7 +158,12 @@ export async function newSinceTrust(input: DeclarationsInput): Promise<Declarati
   const declarations = await repositoryDeclarations(input);
   const approved = readApprovedDeclarations(input.workspaceRoot, input.env);
   if (!approved) {
-    if (declarations.length > 0) await recordApprovedDeclarations(input.workspaceRoot, declarations.map((d) => d.id), input.env);
+    if (declarations.length > 0)
+      await recordApprovedDeclarations(
+        input.workspaceRoot,
+        declarations.map((d) => d.id),
+        input.env,
+      );
     return [];
   }
   return declarations.filter((declaration) => !approved.has(declaration.id));
@@ -128,7 +172,12 @@ export async function newSinceTrust(input: DeclarationsInput): Promise<Declarati
 /** Records what the workspace declares now as what its trust covers (`beans trust`, the chat's answer). */
 export async function recordTrustedDeclarations(input: DeclarationsInput): Promise<number> {
   const declarations = await repositoryDeclarations(input);
-  await recordApprovedDeclarations(input.workspaceRoot, declarations.map((d) => d.id), input.env, { replace: true });
+  await recordApprovedDeclarations(
+    input.workspaceRoot,
+    declarations.map((d) => d.id),
+    input.env,
+    { replace: true },
+  );
   return declarations.length;
 }
 

@@ -65,7 +65,8 @@ export async function runTurn(
 
   const gate = gateFinalAnswer(result.finalText, context.guardrails);
   notices.push(...gate.warnings);
-  if (gate.blocked) return { result, answer: gate.text, refused: { stage: 'answer', reason: `${gate.blocked.message} (guardrail: ${gate.blocked.rule})` }, notices };
+  if (gate.blocked)
+    return { result, answer: gate.text, refused: { stage: 'answer', reason: `${gate.blocked.message} (guardrail: ${gate.blocked.rule})` }, notices };
   // The program's output guardrails judge any answer text the program would be given, as the rules
   // do (a run cut by maxTurns still hands over its last text).
   const tripped = gate.text ? await checkOutputFunctions(context.guardrails.functions, gate.text, context.signal ?? new AbortController().signal) : undefined;

@@ -132,7 +132,13 @@ export class SdkMessageMapper {
         if (message.role === 'assistant') return this.assistantEnd(message);
         if (message.role === 'tool') return [this.toolResult(message)];
         if (message.role === 'note' && message.kind === 'compaction') {
-          const boundary: SdkMessage = { type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: message.trigger ?? 'manual', pre_tokens: message.tokensBefore ?? 0 }, uuid: randomUuid(), session_id: this.options.sessionId };
+          const boundary: SdkMessage = {
+            type: 'system',
+            subtype: 'compact_boundary',
+            compact_metadata: { trigger: message.trigger ?? 'manual', pre_tokens: message.tokensBefore ?? 0 },
+            uuid: randomUuid(),
+            session_id: this.options.sessionId,
+          };
           // A summary the model failed to give: said once, beside the boundary.
           if (!message.notice) return [boundary];
           return [boundary, { type: 'system', subtype: 'warning', message: message.notice, uuid: randomUuid(), session_id: this.options.sessionId }];
@@ -148,7 +154,18 @@ export class SdkMessageMapper {
         this.children.delete(event.call.id);
         return [];
       case 'handoff':
-        return [{ type: 'system', subtype: 'handoff', from: event.from, to: event.to, reason: event.reason, trigger: event.trigger, uuid: randomUuid(), session_id: this.options.sessionId }];
+        return [
+          {
+            type: 'system',
+            subtype: 'handoff',
+            from: event.from,
+            to: event.to,
+            reason: event.reason,
+            trigger: event.trigger,
+            uuid: randomUuid(),
+            session_id: this.options.sessionId,
+          },
+        ];
       default:
         return [];
     }
@@ -169,7 +186,15 @@ export class SdkMessageMapper {
     const message = event.message;
     if (message.role === 'assistant' && message.usage && message.model) this.addModelUsage(message.model, message.usage);
     if (message.role !== 'user') return child.event(event);
-    return [{ type: 'user', message: { role: 'user', content: [{ type: 'text', text: message.content }] }, parent_tool_use_id: toolCallId, uuid: message.uuid ?? randomUuid(), session_id: this.options.sessionId }];
+    return [
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'text', text: message.content }] },
+        parent_tool_use_id: toolCallId,
+        uuid: message.uuid ?? randomUuid(),
+        session_id: this.options.sessionId,
+      },
+    ];
   }
 
   /** The `result` message of a finished run; usage per model starts again after it. */
@@ -192,7 +217,11 @@ export class SdkMessageMapper {
       usage: sdkUsage(result.usage),
       modelUsage: this.modelUsage,
       total_cost_usd: roundCost(result.usage.costUsd),
-      permission_denials: result.permissionDenials.map((denial) => ({ ...denial, tool_name: this.wire.name(denial.tool_name), tool_input: this.wire.input(denial.tool_name, denial.tool_input) })),
+      permission_denials: result.permissionDenials.map((denial) => ({
+        ...denial,
+        tool_name: this.wire.name(denial.tool_name),
+        tool_input: this.wire.input(denial.tool_name, denial.tool_input),
+      })),
     };
     if (structured && 'value' in structured) message.structured_output = structured.value;
     if (subtype !== 'success') message.errors = [summary.error ?? (structured && 'error' in structured ? structured.error : defaultError(result))];
@@ -208,12 +237,23 @@ export class SdkMessageMapper {
       if (this.openBlock) out.push(this.partial({ type: 'content_block_stop', index: this.openBlock.index }));
       this.openBlock = undefined;
       const usage = message.usage ?? { inputTokens: 0, outputTokens: 0 };
-      out.push(this.partial({
-        type: 'message_delta',
-        delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null },
-        usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cache_creation_input_tokens: usage.cacheWriteTokens ?? 0, cache_read_input_tokens: usage.cacheReadTokens ?? 0, server_tool_use: null, output_tokens_details: null, iterations: null, fallback_credit: null },
-        context_management: null,
-      }));
+      out.push(
+        this.partial({
+          type: 'message_delta',
+          delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null },
+          usage: {
+            input_tokens: usage.inputTokens,
+            output_tokens: usage.outputTokens,
+            cache_creation_input_tokens: usage.cacheWriteTokens ?? 0,
+            cache_read_input_tokens: usage.cacheReadTokens ?? 0,
+            server_tool_use: null,
+            output_tokens_details: null,
+            iterations: null,
+            fallback_credit: null,
+          },
+          context_management: null,
+        }),
+      );
       out.push(this.partial({ type: 'message_stop' }));
     }
     if (message.usage && message.model) this.addModelUsage(message.model, message.usage);
@@ -224,7 +264,8 @@ export class SdkMessageMapper {
       content.push({ type: 'thinking', thinking: thought.text, signature: typeof signature === 'string' ? signature : '' });
     }
     if (message.content) content.push({ type: 'text', text: message.content, citations: null });
-    for (const call of message.toolCalls) content.push({ type: 'tool_use', id: call.id, name: this.wire.name(call.name), input: this.wire.input(call.name, call.arguments ?? {}) });
+    for (const call of message.toolCalls)
+      content.push({ type: 'tool_use', id: call.id, name: this.wire.name(call.name), input: this.wire.input(call.name, call.arguments ?? {}) });
     if (content.length === 0) return out;
     const assistant: SdkAssistantMessage = {
       type: 'assistant',
@@ -267,8 +308,20 @@ export class SdkMessageMapper {
       if (this.openBlock) out.push(this.partial({ type: 'content_block_stop', index: this.openBlock.index }));
       this.openBlock = undefined;
       const index = this.blockCount++;
-      out.push(this.partial({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: toolCall.id, name: this.wire.name(toolCall.name), input: {} } }));
-      out.push(this.partial({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(this.wire.input(toolCall.name, toolCall.arguments ?? {})) } }));
+      out.push(
+        this.partial({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: toolCall.id, name: this.wire.name(toolCall.name), input: {} },
+        }),
+      );
+      out.push(
+        this.partial({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(this.wire.input(toolCall.name, toolCall.arguments ?? {})) },
+        }),
+      );
       out.push(this.partial({ type: 'content_block_stop', index }));
     }
     return out;
@@ -277,7 +330,10 @@ export class SdkMessageMapper {
   private toolResult(message: ToolResultMessage): SdkUserMessage {
     return {
       type: 'user',
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message.content), is_error: message.isError }] },
+      message: {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message.content), is_error: message.isError }],
+      },
       parent_tool_use_id: this.options.parentToolUseId ?? null,
       uuid: randomUuid(),
       session_id: this.options.sessionId,
@@ -362,7 +418,11 @@ export function sdkUsage(usage: Pick<Usage, 'inputTokens' | 'outputTokens' | 'ca
 
 function toolResultContent(content: string | ContentPart[]): SdkToolResultContent {
   if (typeof content === 'string') return content;
-  return content.map((part) => (part.type !== 'image' ? { type: 'text' as const, text: part.text } : { type: 'image' as const, source: { type: 'base64' as const, media_type: part.mimeType, data: part.data } }));
+  return content.map((part) =>
+    part.type !== 'image'
+      ? { type: 'text' as const, text: part.text }
+      : { type: 'image' as const, source: { type: 'base64' as const, media_type: part.mimeType, data: part.data } },
+  );
 }
 
 function roundCost(cost: number): number {

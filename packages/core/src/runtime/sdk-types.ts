@@ -49,7 +49,8 @@ export interface SdkAssistantMessage {
   session_id: string;
 }
 
-export type SdkToolResultContent = string | ({ type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } })[];
+export type SdkToolResultContent =
+  string | ({ type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } })[];
 
 export interface SdkUserMessage {
   type: 'user';

@@ -2,7 +2,18 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChatSession } from '../agent/chat-session.js';
 import type { AgentMessage } from '../agent/types.js';
-import { checkpointRows, checkpointsDirOf, checkpointToolHooks, CheckpointStore, findUserTurn, rewindCode, type CheckpointRow, type CheckpointToolHooks, type RewindResult, type TurnInfo } from '../checkpoints/index.js';
+import {
+  checkpointRows,
+  checkpointsDirOf,
+  checkpointToolHooks,
+  CheckpointStore,
+  findUserTurn,
+  rewindCode,
+  type CheckpointRow,
+  type CheckpointToolHooks,
+  type RewindResult,
+  type TurnInfo,
+} from '../checkpoints/index.js';
 import { UsageError } from '../errors.js';
 import type { RuntimeBase } from './base.js';
 import type { ConversationLogs } from './conversation-logs.js';

@@ -38,11 +38,19 @@ export interface SessionHooks {
 /** Part 7: the command hooks of settings and plugins, their runner, and the after-call chain. */
 export async function loadSessionHooks(input: SessionHooksInput): Promise<SessionHooks> {
   const { base, options, live, store, warnings } = input;
-  const loaded = await loadWorkspaceHooks({ workspaceRoot: base.workspace.root, env: base.env, settingSources: options.settingSources, plugins: input.catalog.plugins, trusted: input.workspaceTrusted, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir() });
+  const loaded = await loadWorkspaceHooks({
+    workspaceRoot: base.workspace.root,
+    env: base.env,
+    settingSources: options.settingSources,
+    plugins: input.catalog.plugins,
+    trusted: input.workspaceTrusted,
+    builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
+  });
   const skip = input.skipHook;
   const set: HookSet = skip ? { ...loaded, hooks: loaded.hooks.filter((hook) => !skip(hook)) } : loaded;
   for (const problem of set.problems) warnings.push(`${problem.path}: ${problem.message}`);
-  if (set.untrusted.length) warnings.push(`${set.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
+  if (set.untrusted.length)
+    warnings.push(`${set.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
   const runner = createHookRunner({
     hooks: set,
     sessionId: () => live.session.id,
@@ -57,8 +65,19 @@ export async function loadSessionHooks(input: SessionHooksInput): Promise<Sessio
   // Redaction last, so nothing a hook appends carries a secret to the model either.
   // Cross-cutting parts (checkpoints) see the call's outcome first, before hooks or redaction change it.
   const seams = input.toolSeams ?? [];
-  const afterHooks = [...seams.map((seam) => seam.afterToolCall), options.afterToolCall, commandHooks.afterToolCall, guardrailToolHook(input.guardrails)].filter((hook): hook is AfterToolCall => hook !== undefined);
+  const afterHooks = [
+    ...seams.map((seam) => seam.afterToolCall),
+    options.afterToolCall,
+    commandHooks.afterToolCall,
+    guardrailToolHook(input.guardrails),
+  ].filter((hook): hook is AfterToolCall => hook !== undefined);
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
   const afterPermission = seams.length ? composeBeforeToolCall(...seams.map((seam) => seam.beforeToolCall)) : undefined;
-  return { set, runner, ...(commandHooks.beforeToolCall ? { beforeToolCall: commandHooks.beforeToolCall } : {}), ...(afterToolCall ? { afterToolCall } : {}), ...(afterPermission ? { afterPermission } : {}) };
+  return {
+    set,
+    runner,
+    ...(commandHooks.beforeToolCall ? { beforeToolCall: commandHooks.beforeToolCall } : {}),
+    ...(afterToolCall ? { afterToolCall } : {}),
+    ...(afterPermission ? { afterPermission } : {}),
+  };
 }

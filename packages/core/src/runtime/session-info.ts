@@ -29,7 +29,9 @@ export function describeSession(input: SessionInfoInput): SessionInfo {
   return {
     describeProfile: () => {
       const active = handoffs.controller.active.name;
-      return active === handoffs.controller.initial.name ? describeProfile(settled.profile) : `${describeProfile(settled.profile)}\nThe conversation was handed off: the ${active} agent holds it now.`;
+      return active === handoffs.controller.initial.name
+        ? describeProfile(settled.profile)
+        : `${describeProfile(settled.profile)}\nThe conversation was handed off: the ${active} agent holds it now.`;
     },
     initInfo: () => ({
       cwd: base.workspace.cwd,

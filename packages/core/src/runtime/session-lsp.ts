@@ -56,10 +56,16 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
     ...(input.skipServer ? { skip: input.skipServer } : {}),
   });
   for (const problem of collected.problems) input.warnings.push(`${problem.file}: ${problem.message}`);
-  if (collected.ignored.length) input.warnings.push(`${collected.ignored.length} language server(s) this repository declares did not start because the workspace is not trusted.`);
+  if (collected.ignored.length)
+    input.warnings.push(`${collected.ignored.length} language server(s) this repository declares did not start because the workspace is not trusted.`);
   if (collected.servers.length === 0) return { list: () => [], close: async () => undefined };
 
-  const manager = new LspManager({ servers: collected.servers, workspaceRoot: base.workspace.root, env: programEnvironment(base), warn: (message) => live.notices([message]) });
+  const manager = new LspManager({
+    servers: collected.servers,
+    workspaceRoot: base.workspace.root,
+    env: programEnvironment(base),
+    warn: (message) => live.notices([message]),
+  });
   const tool = createLspTool(manager, { requestTimeoutMs: settings.requestTimeoutMs });
   // The least quiet after a publication; a server whose answers come in parts waits longer (server.ts).
   const diagnostics = new EditDiagnostics(manager, { timeoutMs: settings.diagnosticsTimeoutMs, quietMs: 80 });
@@ -80,7 +86,11 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
           return undefined;
         }) satisfies BeforeToolCall,
         afterToolCall: (async ({ result, ...call }) => {
-          if (call.tool.name === 'shell' && typeof result.content === 'string' && !(call.input as { run_in_background?: boolean } | undefined)?.run_in_background) {
+          if (
+            call.tool.name === 'shell' &&
+            typeof result.content === 'string' &&
+            !(call.input as { run_in_background?: boolean } | undefined)?.run_in_background
+          ) {
             // A command may have changed files the servers have open (a formatter, a code generator, sed).
             const note = await diagnostics.afterCommand((absolute) => path.relative(base.workspace.root, absolute));
             return note ? { ...result, content: `${result.content}\n\n${note}` } : undefined;

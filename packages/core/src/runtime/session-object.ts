@@ -92,7 +92,10 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     workspaceTrusted,
     runUserShell(command, signal) {
-      return shellTool.execute({ command }, { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox, outputDir: storage.outputDirOf(live.session.id) });
+      return shellTool.execute(
+        { command },
+        { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox, outputDir: storage.outputDirOf(live.session.id) },
+      );
     },
     permissionRules: () => permissions.rules(live.session),
     removeApprovals: (rule) => permissions.removeApprovals(live.session, rule),
@@ -141,7 +144,9 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       if ('error' in prepared) return refusedTurn(prepared.error);
       const last = prepared.messages.at(-1);
       // What the program sent beyond text stays on the message that carries its words.
-      const messages = last ? [...prepared.messages.slice(0, -1), { ...last, ...(message.parts ? { parts: message.parts } : {}), ...(message.uuid ? { uuid: message.uuid } : {}) }] : [message];
+      const messages = last
+        ? [...prepared.messages.slice(0, -1), { ...last, ...(message.parts ? { parts: message.parts } : {}), ...(message.uuid ? { uuid: message.uuid } : {}) }]
+        : [message];
       return parts.runTurn(messages, signal);
     },
     checkpoints: parts.checkpoints,

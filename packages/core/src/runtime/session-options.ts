@@ -20,9 +20,7 @@ export type CanUseTool = (
   options: { signal: AbortSignal; toolUseID: string; suggestions: unknown[] },
 ) => Promise<PermissionResult>;
 
-export type PermissionResult =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown> }
-  | { behavior: 'deny'; message: string; interrupt?: boolean };
+export type PermissionResult = { behavior: 'allow'; updatedInput?: Record<string, unknown> } | { behavior: 'deny'; message: string; interrupt?: boolean };
 
 /** How to build a session. Names follow the Claude Agent SDK's options where the meaning is the same. */
 export interface AgentSessionOptions {

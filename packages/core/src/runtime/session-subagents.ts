@@ -69,12 +69,27 @@ export function createSessionSubagents(input: SessionSubagentsInput): SessionSub
     beforeToolCall: async (context, signal) => permissions.checkOf(live.session)?.(context, signal) ?? { block: true, reason: 'The session has ended.' },
     afterToolCall: async (context, signal) => hooks.afterToolCall?.(context, signal),
     // A child's background commands are the session's: listed, read and stopped like the parent's, killed at close.
-    toolContext: () => ({ env: storage.toolEnv, readDenied: permissions.readDenied, sandbox: input.sandbox, editorFiles: input.editorFiles, backgroundTasks: input.background.tasks, memory: input.memory }),
+    toolContext: () => ({
+      env: storage.toolEnv,
+      readDenied: permissions.readDenied,
+      sandbox: input.sandbox,
+      editorFiles: input.editorFiles,
+      backgroundTasks: input.background.tasks,
+      memory: input.memory,
+    }),
     maxTurns: values.agents.maxTurns,
     // A child's own conversation, compacted like the parent's (no PreCompact/SessionStart hooks: those are the session's).
-    compaction: (child) => autoCompaction(child, { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled }, input.compaction.contextWindowOf),
+    compaction: (child) =>
+      autoCompaction(
+        child,
+        { threshold: values.compaction.threshold, contextWindow: values.compaction.contextWindow, enabled: values.compaction.enabled },
+        input.compaction.contextWindowOf,
+      ),
     record: (link, message) => logs.get(live.session)?.recordSubagent(link.toolCallId, link.agent, message),
-    budgetLeftUsd: () => (values.maxBudgetUsd === undefined ? undefined : Math.max(0, values.maxBudgetUsd - (live.session.usage.costUsd - (logs.get(live.session)?.runStartCostUsd ?? 0)))),
+    budgetLeftUsd: () =>
+      values.maxBudgetUsd === undefined
+        ? undefined
+        : Math.max(0, values.maxBudgetUsd - (live.session.usage.costUsd - (logs.get(live.session)?.runStartCostUsd ?? 0))),
     onEvent: (child, event) => listeners.forEach((listener) => listener(child, event)),
     deferTools: (tools) => deferChildTools(tools, { base, agent, mcp: input.mcp }),
     onChildStop: async ({ link, lastMessage, stopHookActive }, signal) => {

@@ -33,29 +33,35 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
       ({ providerId, client } = settled);
       return settled.resolved;
     }));
-  const profile: Profile = options.systemPrompt !== undefined
-    ? { name: 'custom', source: 'system-prompt' as const, systemPrompt: options.systemPrompt }
-    : await resolveProfile({
-        agentProfile: options.agentProfile,
-        agentDescription: options.agentDescription,
-        workspaceRoot: base.workspace.root,
-        cwd: base.workspace.cwd,
-        catalog,
-        generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
-      });
+  const profile: Profile =
+    options.systemPrompt !== undefined
+      ? { name: 'custom', source: 'system-prompt' as const, systemPrompt: options.systemPrompt }
+      : await resolveProfile({
+          agentProfile: options.agentProfile,
+          agentDescription: options.agentDescription,
+          workspaceRoot: base.workspace.root,
+          cwd: base.workspace.cwd,
+          catalog,
+          generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
+        });
   const profileWhere = profile.sourcePath ?? profile.name;
   const agentGuardrails: GuardrailSource = options.guardrails
     ? { rules: options.guardrails, where: 'the guardrails option' }
     : { rules: profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profileWhere) : undefined, where: profileWhere };
   const rules = await compileGuardrails(...settingsGuardrails(base.config), agentGuardrails);
   const { inputGuardrails = [], outputGuardrails = [] } = options;
-  const guardrails: Guardrails = inputGuardrails.length + outputGuardrails.length > 0 ? { ...rules, functions: { input: inputGuardrails, output: outputGuardrails, context: options.context } } : rules;
+  const guardrails: Guardrails =
+    inputGuardrails.length + outputGuardrails.length > 0
+      ? { ...rules, functions: { input: inputGuardrails, output: outputGuardrails, context: options.context } }
+      : rules;
   const resolved: { model: string; note?: string } = options.model ? { model: options.model } : await modelOnce();
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
   const model = profile.model && !options.model && !values.model ? resolveModelAlias(providerId, profile.model, resolved.model) : resolved.model;
   // A budget Beans cannot measure would let the run go on unbounded: refuse it up front.
   if (values.maxBudgetUsd !== undefined && costUsd(providerId, model, { inputTokens: 0, outputTokens: 0 }) === undefined) {
-    throw new UsageError(`The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`);
+    throw new UsageError(
+      `The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`,
+    );
   }
   return { providerId, client, profile, guardrails, model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
 }

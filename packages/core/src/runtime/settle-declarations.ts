@@ -31,7 +31,13 @@ export interface NewDeclarations {
 export async function settleNewDeclarations(input: NewDeclarationsInput): Promise<NewDeclarations> {
   const { base, options } = input;
   if (!input.workspaceTrusted || options.trustWorkspace === true) return {};
-  const fresh = await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: input.catalog.plugins, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(), settingSources: options.settingSources });
+  const fresh = await newSinceTrust({
+    workspaceRoot: base.workspace.root,
+    env: base.env,
+    plugins: input.catalog.plugins,
+    builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
+    settingSources: options.settingSources,
+  });
   if (fresh.length === 0) return {};
   input.warnings.push(
     `This folder was trusted before it declared these, so they did not run: ${fresh.map((d) => describeDeclaration(d, base.workspace.root)).join('; ')}. Run \`beans trust\` to approve them, or start \`beans\` (chat) to be asked about each.`,
@@ -39,5 +45,10 @@ export async function settleNewDeclarations(input: NewDeclarationsInput): Promis
   const servers = new Set(fresh.filter((d) => d.kind === 'MCP server').map((d) => d.id));
   const lspServers = new Set(fresh.filter((d) => d.kind === 'LSP server').map((d) => d.id));
   const hooks = new Set(fresh.filter((d) => d.kind === 'hook').map((d) => d.id));
-  return { skipServer: (server) => servers.has(mcpServerId(server)), skipLspServer: (server) => lspServers.has(lspServerId(server)), skipHook: (hook) => hooks.has(hookId(hook)), skipStatusLine: fresh.some((d) => d.kind === 'status line') };
+  return {
+    skipServer: (server) => servers.has(mcpServerId(server)),
+    skipLspServer: (server) => lspServers.has(lspServerId(server)),
+    skipHook: (hook) => hooks.has(hookId(hook)),
+    skipStatusLine: fresh.some((d) => d.kind === 'status line'),
+  };
 }

@@ -12,7 +12,13 @@ export interface SettledWorkspace {
 
 /** Part 1: finds the workspace and loads its settings, with the options that are settings on top. */
 export async function settleWorkspace(options: AgentSessionOptions): Promise<SettledWorkspace> {
-  const base = await loadRuntimeBase({ cwd: options.cwd, env: options.env, flags: optionFlags(options), settingSources: options.settingSources, trusted: options.trustWorkspace || undefined });
+  const base = await loadRuntimeBase({
+    cwd: options.cwd,
+    env: options.env,
+    flags: optionFlags(options),
+    settingSources: options.settingSources,
+    trusted: options.trustWorkspace || undefined,
+  });
   return { base, warnings: [...base.config.warnings] };
 }
 

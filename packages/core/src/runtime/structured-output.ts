@@ -32,7 +32,9 @@ export function withStructuredOutput(run: Turn, schema: OutputSchema, retries = 
     // Loaded on first use: only runs with a schema need it.
     validator ??= new (await import('@cfworker/json-schema')).Validator(schema as never, '7', false) as Validator;
     const last = prompts.at(-1);
-    const asked = last ? [...prompts.slice(0, -1), { ...last, content: `${last.content}\n\n${schemaInstruction(schema)}`, display: last.display ?? last.content }] : prompts;
+    const asked = last
+      ? [...prompts.slice(0, -1), { ...last, content: `${last.content}\n\n${schemaInstruction(schema)}`, display: last.display ?? last.content }]
+      : prompts;
     let outcome = await run(asked, signal);
     let spent = outcome.result;
     for (let attempt = 0; ; attempt++) {

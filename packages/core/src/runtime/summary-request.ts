@@ -68,7 +68,9 @@ function fitForSummary(history: LlmMessage[], limitChars: number): LlmMessage[] 
       start++;
     }
   }
-  return start === 1 ? history : [history[0]!, { role: 'assistant', content: '[Older turns left out of this summary request to fit the context window.]' }, ...history.slice(start)];
+  return start === 1
+    ? history
+    : [history[0]!, { role: 'assistant', content: '[Older turns left out of this summary request to fit the context window.]' }, ...history.slice(start)];
 }
 
 function shorten(text: string): string {

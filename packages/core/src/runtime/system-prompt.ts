@@ -30,14 +30,30 @@ export interface SystemPrompts {
 export async function loadSystemPrompts(input: SystemPromptsInput): Promise<SystemPrompts> {
   const { base, catalog, warnings } = input;
   const memory = input.options.memory;
-  const contextFiles = await loadContextFiles({ configDir: base.configDir, claudeHome: claudeHomeDir(), workspace: base.workspace, trusted: input.workspaceTrusted, onWarning: (text) => warnings.push(text), agentMemoryFile: !memory });
+  const contextFiles = await loadContextFiles({
+    configDir: base.configDir,
+    claudeHome: claudeHomeDir(),
+    workspace: base.workspace,
+    trusted: input.workspaceTrusted,
+    onWarning: (text) => warnings.push(text),
+    agentMemoryFile: !memory,
+  });
   if (memory) contextFiles.push(...(await memoryFromStore(memory, warnings)));
   // Its own skills are its to load (its load_skill finds them first); an agent the conversation is
   // handed to has its own instead.
   const systemPromptFor: SystemPrompts['systemPromptFor'] = async (instructions, agent, tools, warn) => {
     const seen = equipOwnSkills(tools, catalog, agent.skills);
     const whole = await withPreloadedSkills(instructions, agent.preloadSkills, seen);
-    return withAppendix(buildSystemPrompt({ profile: { systemPrompt: whole }, contextFiles, skills: tools.get('load_skill') ? seen.skills() : [], workspace: base.workspace, warn }), input.options.appendSystemPrompt);
+    return withAppendix(
+      buildSystemPrompt({
+        profile: { systemPrompt: whole },
+        contextFiles,
+        skills: tools.get('load_skill') ? seen.skills() : [],
+        workspace: base.workspace,
+        warn,
+      }),
+      input.options.appendSystemPrompt,
+    );
   };
   return { contextFiles, systemPromptFor };
 }

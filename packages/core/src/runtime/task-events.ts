@@ -15,11 +15,27 @@ export function watchBackgroundTasks(tasks: BackgroundTasks, sessionId: () => st
     for (const info of tasks.list()) {
       if (!told.has(info.id)) {
         told.set(info.id, 'started');
-        emit({ type: 'system', subtype: 'task_started', task_id: info.id, description: info.command, task_type: info.kind === 'agent' ? 'local_agent' : 'local_bash', is_backgrounded: true, ...envelope() });
+        emit({
+          type: 'system',
+          subtype: 'task_started',
+          task_id: info.id,
+          description: info.command,
+          task_type: info.kind === 'agent' ? 'local_agent' : 'local_bash',
+          is_backgrounded: true,
+          ...envelope(),
+        });
       }
       if (info.state !== 'running' && told.get(info.id) === 'started') {
         told.set(info.id, 'ended');
-        emit({ type: 'system', subtype: 'task_notification', task_id: info.id, status: statusOf(info), output_file: info.outputFile ?? '', summary: `${info.command} ${describeEnd(info)}`, ...envelope() });
+        emit({
+          type: 'system',
+          subtype: 'task_notification',
+          task_id: info.id,
+          status: statusOf(info),
+          output_file: info.outputFile ?? '',
+          summary: `${info.command} ${describeEnd(info)}`,
+          ...envelope(),
+        });
       }
     }
   });

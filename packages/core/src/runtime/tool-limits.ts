@@ -32,7 +32,11 @@ export function createToolQuota(limits: ToolLimits | undefined): ToolQuota | und
       const limit = limits[key]!;
       const used = counts.get(key) ?? 0;
       if (used >= limit) {
-        return { block: true, status: 'error', reason: `Tool limit reached: ${key} may be called at most ${limit} time${limit === 1 ? '' : 's'} per run, so this call was not run. Finish the task without calling ${key} again.` };
+        return {
+          block: true,
+          status: 'error',
+          reason: `Tool limit reached: ${key} may be called at most ${limit} time${limit === 1 ? '' : 's'} per run, so this call was not run. Finish the task without calling ${key} again.`,
+        };
       }
       counts.set(key, used + 1);
       return undefined;

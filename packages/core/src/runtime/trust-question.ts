@@ -37,10 +37,18 @@ export async function workspaceTrustQuestion(options: TrustQuestionOptions = {})
   if (trustDecisionFor(workspace.root, env)) return undefined;
   const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd });
   const catalog = await loadCatalog({ env, workspace, config, configDir: configDir(env) }, options.builtinPluginsDir);
-  const declarations = await repositoryDeclarations({ workspaceRoot: workspace.root, env, plugins: catalog.plugins, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(), settingSources: options.settingSources });
+  const declarations = await repositoryDeclarations({
+    workspaceRoot: workspace.root,
+    env,
+    plugins: catalog.plugins,
+    builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
+    settingSources: options.settingSources,
+  });
   // Servers and hooks of the settings files are already among the settings requests.
   const settingsFiles = new Set([workspaceSettingsPath(workspace.root), localSettingsPath(workspace.root)].map((file) => path.resolve(file)));
-  const shipped = declarations.filter((d) => !settingsFiles.has(path.resolve(d.file))).map((d): IgnoredRequest => ({ key: `${d.kind} ${d.name}`, value: d.command, file: d.file }));
+  const shipped = declarations
+    .filter((d) => !settingsFiles.has(path.resolve(d.file)))
+    .map((d): IgnoredRequest => ({ key: `${d.kind} ${d.name}`, value: d.command, file: d.file }));
   const requests = [...config.ignored, ...shipped];
   if (requests.length === 0) return undefined;
   return { workspaceRoot: workspace.root, requests, declarationIds: declarations.map((d) => d.id) };
@@ -60,6 +68,12 @@ export async function newDeclarationsQuestion(options: TrustQuestionOptions = {}
   if (!isTrusted(workspace.root, env)) return undefined;
   const config = await loadConfig({ workspaceRoot: workspace.root, env, flags: options.flags, settingSources: options.settingSources, cwd: workspace.cwd });
   const catalog = await loadCatalog({ env, workspace, config, configDir: configDir(env) }, options.builtinPluginsDir);
-  const declarations = await newSinceTrust({ workspaceRoot: workspace.root, env, plugins: catalog.plugins, builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(), settingSources: options.settingSources });
+  const declarations = await newSinceTrust({
+    workspaceRoot: workspace.root,
+    env,
+    plugins: catalog.plugins,
+    builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
+    settingSources: options.settingSources,
+  });
   return declarations.length ? { workspaceRoot: workspace.root, declarations } : undefined;
 }

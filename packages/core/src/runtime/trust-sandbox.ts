@@ -20,7 +20,11 @@ export async function settleTrustAndSandbox(base: RuntimeBase, options: AgentSes
   // --sandbox: shell commands run in an OS sandbox, or the run stops here, before any network
   // (SandboxUnavailableError, exit 3).
   const sandbox = values.sandbox.enabled
-    ? await createShellSandbox({ workspaceRoot: base.workspace.root, allowedHosts: values.sandbox.allowedHosts, denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root) })
+    ? await createShellSandbox({
+        workspaceRoot: base.workspace.root,
+        allowedHosts: values.sandbox.allowedHosts,
+        denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root),
+      })
     : undefined;
   return { workspaceTrusted, sandbox };
 }

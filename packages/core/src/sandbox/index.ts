@@ -1,1 +1,8 @@
-export { createShellSandbox, sandboxReadDenials, SandboxUnavailableError, type ShellSandbox, type ShellSandboxOptions, type SandboxedCommand } from './shell-sandbox.js';
+export {
+  createShellSandbox,
+  sandboxReadDenials,
+  SandboxUnavailableError,
+  type ShellSandbox,
+  type ShellSandboxOptions,
+  type SandboxedCommand,
+} from './shell-sandbox.js';

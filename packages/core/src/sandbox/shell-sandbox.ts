@@ -185,7 +185,9 @@ function makeTempFolder(parent: string): TempFolder {
 async function start(writable: string[], allowedHosts: string[], denyRead: string[], denyWrite: string[]): Promise<Runtime['SandboxManager']> {
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
   if (!SandboxManager.isSupportedPlatform()) {
-    throw new SandboxUnavailableError(`--sandbox is not supported on ${process.platform}. Run without --sandbox (and without the setting sandbox.enabled) to run shell commands unsandboxed.`);
+    throw new SandboxUnavailableError(
+      `--sandbox is not supported on ${process.platform}. Run without --sandbox (and without the setting sandbox.enabled) to run shell commands unsandboxed.`,
+    );
   }
   const check = SandboxManager.checkDependencies();
   if (check.errors.length > 0) throw new SandboxUnavailableError(`The shell sandbox cannot start: ${check.errors.join('; ')}. ${installHint()}`);
@@ -210,7 +212,9 @@ async function probe(manager: Runtime['SandboxManager']): Promise<void> {
   if (result.exitCode !== 0) {
     await manager.reset();
     const detail = `${result.stderr}`.trim().split('\n').at(-1) || `exit code ${result.exitCode}`;
-    throw new SandboxUnavailableError(`The shell sandbox cannot start here (${detail}). ${installHint()} Unprivileged user namespaces must be enabled (in a container, run it with them allowed).`);
+    throw new SandboxUnavailableError(
+      `The shell sandbox cannot start here (${detail}). ${installHint()} Unprivileged user namespaces must be enabled (in a container, run it with them allowed).`,
+    );
   }
 }
 

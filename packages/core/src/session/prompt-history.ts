@@ -26,7 +26,15 @@ export async function storedPrompts(dir: string, limit = 1000): Promise<StoredPr
   } catch {
     return [];
   }
-  const files = await Promise.all(names.map(async (name) => ({ file: path.join(dir, name), mtime: await stat(path.join(dir, name)).then((s) => s.mtimeMs, () => 0) })));
+  const files = await Promise.all(
+    names.map(async (name) => ({
+      file: path.join(dir, name),
+      mtime: await stat(path.join(dir, name)).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      ),
+    })),
+  );
   files.sort((a, b) => b.mtime - a.mtime || b.file.localeCompare(a.file));
   const newest = new Map<string, number>();
   for (const { file } of files) {

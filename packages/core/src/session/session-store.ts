@@ -125,7 +125,9 @@ export class SessionStore {
     const root = path.dirname(this.dir);
     let folders: string[];
     try {
-      folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => path.join(root, entry.name));
+      folders = readdirSync(root, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => path.join(root, entry.name));
     } catch {
       return this.list();
     }
@@ -225,7 +227,8 @@ export function parseSession(text: string, file: string): LoadedSession {
     if (line.trim() === '') continue;
     const parsed = parseJson(line);
     // Valid JSON that is not an object (`null`, a number, a string) is as damaged as cut-off text.
-    const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { type?: unknown; message?: unknown; kind?: unknown }) : undefined;
+    const record =
+      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { type?: unknown; message?: unknown; kind?: unknown }) : undefined;
     if (record === undefined) {
       const isLast = index === lines.length - 1;
       warnings.push(

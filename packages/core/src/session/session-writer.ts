@@ -84,7 +84,9 @@ export class SessionWriter {
       if (code !== 'ENOSPC' && code !== 'EDQUOT' && code !== 'EFBIG') throw error;
       // Keep the file whole: no half line is left for the next load to stumble on.
       ftruncateSync(this.fd, before);
-      throw new StorageError(`The disk is full, so the session could not be saved to ${this.path} (${code}). Free some space, then pick up where it stopped with \`beans --continue\`.`);
+      throw new StorageError(
+        `The disk is full, so the session could not be saved to ${this.path} (${code}). Free some space, then pick up where it stopped with \`beans --continue\`.`,
+      );
     }
     this.pendingHeader = undefined;
   }

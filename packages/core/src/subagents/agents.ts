@@ -69,7 +69,9 @@ export function parseInlineAgents(value: string | unknown): InlineAgents {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    throw new UsageError(`The agents definition is not valid${where}: ${issue?.message ?? 'unknown problem'}. Each agent needs "description" and "prompt"; "tools" and "model" are optional.`);
+    throw new UsageError(
+      `The agents definition is not valid${where}: ${issue?.message ?? 'unknown problem'}. Each agent needs "description" and "prompt"; "tools" and "model" are optional.`,
+    );
   }
   return parsed.data;
 }

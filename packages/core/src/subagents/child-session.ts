@@ -68,7 +68,9 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     const offered = parent.tools();
     // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
     // tool_search belongs to the registry that defers: a child defers its own tools (deferTools).
-    const allowed = (toolsWithOwnSkills(agent.tools, agent.skills) ?? offered.names()).filter((name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME && name !== TOOL_SEARCH);
+    const allowed = (toolsWithOwnSkills(agent.tools, agent.skills) ?? offered.names()).filter(
+      (name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME && name !== TOOL_SEARCH,
+    );
     const tools = offered.only(allowed);
     const deferredListing = parent.deferTools?.(tools) ?? '';
     // Its own skills are seen by it alone: its load_skill looks there first, then in the plugins.
@@ -79,12 +81,13 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
       client: parent.client,
       provider: parent.provider,
       model,
-      systemPrompt: buildSystemPrompt({
-        profile: { systemPrompt: instructions },
-        contextFiles: parent.contextFiles(),
-        skills: tools.get('load_skill') ? (agent.skills ?? []) : [],
-        workspace: parent.workspace,
-      }) + deferredListing,
+      systemPrompt:
+        buildSystemPrompt({
+          profile: { systemPrompt: instructions },
+          contextFiles: parent.contextFiles(),
+          skills: tools.get('load_skill') ? (agent.skills ?? []) : [],
+          workspace: parent.workspace,
+        }) + deferredListing,
       tools,
       workspace: parent.workspace,
       beforeToolCall: parent.beforeToolCall,

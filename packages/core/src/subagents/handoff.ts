@@ -78,7 +78,9 @@ export class HandoffController {
   /** The agents the active one may hand the conversation to. */
   targets(): SubagentDefinition[] {
     const restriction = this.current.handoffs;
-    return this.options.agents.filter((agent) => !this.isActive(agent) && (!restriction || restriction.some((name) => name === agent.name || name === agent.qualifiedName)));
+    return this.options.agents.filter(
+      (agent) => !this.isActive(agent) && (!restriction || restriction.some((name) => name === agent.name || name === agent.qualifiedName)),
+    );
   }
 
   /** Passes the conversation to `name`; throws a HandoffError saying why not. `/agent` by hand ignores `handoffs:` and the limit. */
@@ -88,7 +90,9 @@ export class HandoffController {
     if (!agent) {
       if (this.matches(name)) throw new HandoffError(`The conversation is already with ${this.current.name}.`);
       const valid = (byHand ? this.options.agents : this.targets()).map((target) => target.name);
-      throw new HandoffError(`There is no agent "${name}" to hand off to. ${valid.length > 0 ? `Valid agents: ${valid.join(', ')}.` : `${this.current.name} may not hand off to anyone.`}`);
+      throw new HandoffError(
+        `There is no agent "${name}" to hand off to. ${valid.length > 0 ? `Valid agents: ${valid.join(', ')}.` : `${this.current.name} may not hand off to anyone.`}`,
+      );
     }
     if (!byHand && this.count >= MAX_HANDOFFS_PER_MESSAGE) {
       throw new HandoffError(`The conversation was already handed off ${MAX_HANDOFFS_PER_MESSAGE} times for this message; answer the user yourself.`);
@@ -163,7 +167,9 @@ async function patternScorer(patterns: readonly string[]): Promise<(pattern: str
     if (regex && re2) {
       const flags = regex[2]!;
       try {
-        return re2.compile(regex[1]!, re2.CASE_INSENSITIVE | (flags.includes('s') ? re2.DOTALL : 0) | (flags.includes('m') ? re2.MULTILINE : 0)).test(text) ? 2 : 0;
+        return re2.compile(regex[1]!, re2.CASE_INSENSITIVE | (flags.includes('s') ? re2.DOTALL : 0) | (flags.includes('m') ? re2.MULTILINE : 0)).test(text)
+          ? 2
+          : 0;
       } catch {
         return 0;
       }

@@ -89,7 +89,9 @@ function startInBackground(label: string, context: ToolContext, runChild: (conte
       const result = await runChild({ ...context, signal, emit: undefined });
       return { exitCode: result.isError ? 1 : 0, output: `${typeof result.content === 'string' ? result.content : JSON.stringify(result.content)}\n` };
     });
-    return { content: `Started the agent in the background as task ${task.id}. Read its answer with shell_output (task_id "${task.id}"; wait_ms waits for it to finish), stop it with kill_shell. You will be told when it finishes.` };
+    return {
+      content: `Started the agent in the background as task ${task.id}. Read its answer with shell_output (task_id "${task.id}"; wait_ms waits for it to finish), stop it with kill_shell. You will be told when it finishes.`,
+    };
   } catch (error) {
     if (error instanceof BackgroundTaskError) return { content: error.message, isError: true };
     throw error;

@@ -4,7 +4,13 @@ import type { TelemetrySettings } from './types.js';
 import { builtin } from '../node-builtins.js';
 
 /** Attributes every signal carries: who (anonymously), which session, which version, where. */
-export function commonAttributes(options: { sessionId: string; version: string; settings: TelemetrySettings; workspaceRoot: string; env: NodeJS.ProcessEnv }): Record<string, string> {
+export function commonAttributes(options: {
+  sessionId: string;
+  version: string;
+  settings: TelemetrySettings;
+  workspaceRoot: string;
+  env: NodeJS.ProcessEnv;
+}): Record<string, string> {
   const { settings, env } = options;
   return {
     'session.id': options.sessionId,

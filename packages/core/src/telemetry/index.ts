@@ -58,9 +58,28 @@ export async function startTelemetry(options: StartTelemetryOptions): Promise<Te
     import('./instruments.js'),
     import('./trace-parent.js'),
   ]);
-  const attributes: Attributes = commonAttributes({ sessionId: options.sessionId, version: options.version, settings, workspaceRoot: options.workspaceRoot, env: options.env });
-  const { instruments, shutdown } = await instrumentsFor(options.providers, { 'service.name': 'beans', 'service.version': options.version }, options.version, options.debug);
-  const observer: SessionObserver = createSessionObserver({ instruments, settings, attributes, parent: parentContext(options.env.TRACEPARENT), agentName: options.agentName, onTurnContext: options.onTurnContext, workflowRunId: options.workflowRunId });
+  const attributes: Attributes = commonAttributes({
+    sessionId: options.sessionId,
+    version: options.version,
+    settings,
+    workspaceRoot: options.workspaceRoot,
+    env: options.env,
+  });
+  const { instruments, shutdown } = await instrumentsFor(
+    options.providers,
+    { 'service.name': 'beans', 'service.version': options.version },
+    options.version,
+    options.debug,
+  );
+  const observer: SessionObserver = createSessionObserver({
+    instruments,
+    settings,
+    attributes,
+    parent: parentContext(options.env.TRACEPARENT),
+    agentName: options.agentName,
+    onTurnContext: options.onTurnContext,
+    workflowRunId: options.workflowRunId,
+  });
   return {
     observe: (conversation) => observer.observe(conversation),
     recordDecision: (decision) => observer.recordDecision(decision),

@@ -15,7 +15,10 @@ export interface BeansMetrics {
 export function createBeansMetrics(meter: Meter): BeansMetrics {
   return {
     sessions: meter.createCounter('beans.session.count', { description: 'Sessions started' }),
-    tokens: meter.createCounter('beans.token.usage', { description: 'Tokens used, by type (input, output, cacheRead, cacheCreation) and model', unit: 'tokens' }),
+    tokens: meter.createCounter('beans.token.usage', {
+      description: 'Tokens used, by type (input, output, cacheRead, cacheCreation) and model',
+      unit: 'tokens',
+    }),
     cost: meter.createCounter('beans.cost.usage', { description: 'Cost of the session, by model', unit: 'USD' }),
     linesOfCode: meter.createCounter('beans.lines_of_code.count', { description: 'Lines of code changed (added, removed)' }),
     toolDecisions: meter.createCounter('beans.tool.decision', { description: 'Tool permission decisions, by tool, decision and source' }),

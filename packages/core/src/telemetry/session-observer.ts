@@ -59,16 +59,36 @@ export function createSessionObserver(options: ObserverOptions) {
     ...extra,
   });
   const emit = (name: string, state: RunState, body: Attributes, severity = SeverityNumber.INFO) =>
-    logger.emit({ eventName: name, severityNumber: severity, body: name, attributes: attributesOf(state, { 'event.name': name, 'event.timestamp': new Date().toISOString(), ...body }) , context: state.context });
+    logger.emit({
+      eventName: name,
+      severityNumber: severity,
+      body: name,
+      attributes: attributesOf(state, { 'event.name': name, 'event.timestamp': new Date().toISOString(), ...body }),
+      context: state.context,
+    });
 
-  const newRun = (agent: string, parent: Context): RunState => ({ agent, promptId: builtin('node:crypto').randomUUID(), context: parent, startedAt: Date.now(), tools: new Map(), children: new Map() });
+  const newRun = (agent: string, parent: Context): RunState => ({
+    agent,
+    promptId: builtin('node:crypto').randomUUID(),
+    context: parent,
+    startedAt: Date.now(),
+    tools: new Map(),
+    children: new Map(),
+  });
 
   const handle = (state: RunState, event: AgentEvent, provider: string, parent: Context): void => {
     switch (event.type) {
       case 'agent_start': {
         state.promptId = builtin('node:crypto').randomUUID();
         state.startedAt = Date.now();
-        state.span = tracer.startSpan(`invoke_agent ${state.agent}`, { kind: SpanKind.INTERNAL, attributes: attributesOf(state, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': state.agent, 'gen_ai.provider.name': provider }) }, parent);
+        state.span = tracer.startSpan(
+          `invoke_agent ${state.agent}`,
+          {
+            kind: SpanKind.INTERNAL,
+            attributes: attributesOf(state, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': state.agent, 'gen_ai.provider.name': provider }),
+          },
+          parent,
+        );
         state.context = trace.setSpan(parent, state.span);
         if (state !== top) emit('subagent', state, { 'agent.name': state.agent, phase: 'start' });
         else options.onTurnContext?.(traceparentOf(state.span));
@@ -86,16 +106,36 @@ export function createSessionObserver(options: ObserverOptions) {
         return;
       }
       case 'turn_start':
-        state.chat = { startedAt: Date.now(), span: tracer.startSpan('chat', { kind: SpanKind.CLIENT, attributes: attributesOf(state, { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider }) }, state.context) };
+        state.chat = {
+          startedAt: Date.now(),
+          span: tracer.startSpan(
+            'chat',
+            { kind: SpanKind.CLIENT, attributes: attributesOf(state, { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider }) },
+            state.context,
+          ),
+        };
         return;
       case 'retry':
-        emit('api_error', state, { status_code: event.failure.status ?? 0, error: event.failure.kind, attempt: event.attempt, retry_delay_ms: event.delayMs }, SeverityNumber.WARN);
+        emit(
+          'api_error',
+          state,
+          { status_code: event.failure.status ?? 0, error: event.failure.kind, attempt: event.attempt, retry_delay_ms: event.delayMs },
+          SeverityNumber.WARN,
+        );
         return;
       case 'tool_execution_start': {
         const server = /^mcp__([^_]+(?:_[^_]+)*?)__/.exec(event.call.name)?.[1];
         const span = tracer.startSpan(
           `execute_tool ${event.call.name}`,
-          { kind: SpanKind.INTERNAL, attributes: attributesOf(state, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': event.call.name, 'gen_ai.tool.call.id': event.call.id, ...(server ? { 'mcp.server.name': server } : {}) }) },
+          {
+            kind: SpanKind.INTERNAL,
+            attributes: attributesOf(state, {
+              'gen_ai.operation.name': 'execute_tool',
+              'gen_ai.tool.name': event.call.name,
+              'gen_ai.tool.call.id': event.call.id,
+              ...(server ? { 'mcp.server.name': server } : {}),
+            }),
+          },
           state.context,
         );
         state.tools.set(event.call.id, { span, context: trace.setSpan(state.context, span), startedAt: Date.now() });
@@ -116,8 +156,14 @@ export function createSessionObserver(options: ObserverOptions) {
         if (state === top) {
           metrics.activeTime.add(seconds, options.attributes);
           options.onTurnContext?.(undefined);
-        }
-        else emit('subagent', state, { 'agent.name': state.agent, phase: 'end', turns: event.result.turns, stop_reason: event.result.stopReason, duration_ms: Date.now() - state.startedAt });
+        } else
+          emit('subagent', state, {
+            'agent.name': state.agent,
+            phase: 'end',
+            turns: event.result.turns,
+            stop_reason: event.result.stopReason,
+            duration_ms: Date.now() - state.startedAt,
+          });
         for (const tool of state.tools.values()) tool.span.end();
         state.tools.clear();
         state.chat?.span.end();
@@ -138,7 +184,9 @@ export function createSessionObserver(options: ObserverOptions) {
     state.chat = undefined;
     const usage = message.usage;
     const model = message.model ?? 'unknown';
-    const tokens = usage ? { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens ?? 0, cacheCreation: usage.cacheWriteTokens ?? 0 } : undefined;
+    const tokens = usage
+      ? { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens ?? 0, cacheCreation: usage.cacheWriteTokens ?? 0 }
+      : undefined;
     if (chat) {
       chat.span.updateName(`chat ${model}`);
       chat.span.setAttributes({
@@ -146,7 +194,12 @@ export function createSessionObserver(options: ObserverOptions) {
         'gen_ai.response.model': model,
         ...(message.stopReason ? { 'gen_ai.response.finish_reasons': [message.stopReason] } : {}),
         ...(tokens
-          ? { 'gen_ai.usage.input_tokens': tokens.input + tokens.cacheRead + tokens.cacheCreation, 'gen_ai.usage.output_tokens': tokens.output, 'gen_ai.usage.cache_read.input_tokens': tokens.cacheRead, 'gen_ai.usage.cache_creation.input_tokens': tokens.cacheCreation }
+          ? {
+              'gen_ai.usage.input_tokens': tokens.input + tokens.cacheRead + tokens.cacheCreation,
+              'gen_ai.usage.output_tokens': tokens.output,
+              'gen_ai.usage.cache_read.input_tokens': tokens.cacheRead,
+              'gen_ai.usage.cache_creation.input_tokens': tokens.cacheCreation,
+            }
           : {}),
       });
       if (message.failure) chat.span.setStatus({ code: SpanStatusCode.ERROR, message: message.failure.message });
@@ -160,7 +213,15 @@ export function createSessionObserver(options: ObserverOptions) {
     const labels = { ...options.attributes, model, provider };
     if (tokens) for (const [type, count] of Object.entries(tokens)) if (count > 0) metrics.tokens.add(count, { ...labels, type });
     if (usage?.costUsd) metrics.cost.add(usage.costUsd, labels);
-    emit('api_request', state, { model, input_tokens: tokens?.input ?? 0, output_tokens: tokens?.output ?? 0, cache_read_tokens: tokens?.cacheRead ?? 0, cache_creation_tokens: tokens?.cacheCreation ?? 0, cost_usd: usage?.costUsd ?? 0, duration_ms: durationMs });
+    emit('api_request', state, {
+      model,
+      input_tokens: tokens?.input ?? 0,
+      output_tokens: tokens?.output ?? 0,
+      cache_read_tokens: tokens?.cacheRead ?? 0,
+      cache_creation_tokens: tokens?.cacheCreation ?? 0,
+      cost_usd: usage?.costUsd ?? 0,
+      duration_ms: durationMs,
+    });
   };
 
   const endTool = (state: RunState, event: Extract<AgentEvent, { type: 'tool_execution_end' }>) => {
@@ -172,7 +233,12 @@ export function createSessionObserver(options: ObserverOptions) {
       if (result.isError) tool.span.setStatus({ code: SpanStatusCode.ERROR });
       tool.span.end();
     }
-    const decision = decisions.get(call.id) ?? { toolName: call.name, toolUseId: call.id, decision: result.status === 'denied' ? 'reject' : 'accept', source: 'config' };
+    const decision = decisions.get(call.id) ?? {
+      toolName: call.name,
+      toolUseId: call.id,
+      decision: result.status === 'denied' ? 'reject' : 'accept',
+      source: 'config',
+    };
     decisions.delete(call.id);
     metrics.toolDecisions.add(1, { ...options.attributes, tool_name: call.name, decision: decision.decision, source: decision.source });
     emit('tool_decision', state, { tool_name: call.name, tool_use_id: call.id, decision: decision.decision, source: decision.source });

@@ -4,5 +4,9 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 /** A CI pipeline's span (TRACEPARENT, W3C trace context) as the parent of every run, else the root. */
 export function parentContext(traceparent: string | undefined): Context {
   if (!traceparent) return ROOT_CONTEXT;
-  return new W3CTraceContextPropagator().extract(ROOT_CONTEXT, { traceparent }, { get: (carrier, key) => carrier[key as keyof typeof carrier], keys: (carrier) => Object.keys(carrier) });
+  return new W3CTraceContextPropagator().extract(
+    ROOT_CONTEXT,
+    { traceparent },
+    { get: (carrier, key) => carrier[key as keyof typeof carrier], keys: (carrier) => Object.keys(carrier) },
+  );
 }

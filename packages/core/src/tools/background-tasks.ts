@@ -108,7 +108,11 @@ export class BackgroundTasks {
   }
 
   /** Starts `command` (already wrapped by the sandbox, if any); `release` runs when it ends. */
-  async start(command: string, ctx: ShellPlace & { outputDir?: string }, options: { release?: () => unknown; label?: string } = {}): Promise<BackgroundTaskInfo> {
+  async start(
+    command: string,
+    ctx: ShellPlace & { outputDir?: string },
+    options: { release?: () => unknown; label?: string } = {},
+  ): Promise<BackgroundTaskInfo> {
     const running = this.runningCount();
     if (running >= this.maxTasks) {
       throw new BackgroundTaskError(
@@ -117,7 +121,10 @@ export class BackgroundTasks {
     }
     const started = await startShellProcess(command, ctx, this.keepAtExit ? { tag: newKeptRunTag(), track: false } : {});
     if ('error' in started) throw new BackgroundTaskError(`Could not start the shell: ${started.error}`);
-    return this.adopt({ ...started, exited: once(started.subprocess, 'exit') as Promise<[number | null, NodeJS.Signals | null]> }, ctx, { label: options.label ?? command, release: options.release });
+    return this.adopt({ ...started, exited: once(started.subprocess, 'exit') as Promise<[number | null, NodeJS.Signals | null]> }, ctx, {
+      label: options.label ?? command,
+      release: options.release,
+    });
   }
 
   /**
@@ -145,8 +152,28 @@ export class BackgroundTasks {
     const { subprocess, pid, tag } = running;
     const id = `bg-${this.nextId++}`;
     const spillFile = ctx.outputDir ? path.join(ctx.outputDir, `${id}-${tag.slice(-12)}.log`) : undefined;
-    const info: BackgroundTaskInfo = { id, command: options.label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined };
-    const task: Task = { info, pid, tag, unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(spillFile), ended: Promise.resolve(), wakers: new Set(), endNoted: false, viewLines: [], lineCount: 0 };
+    const info: BackgroundTaskInfo = {
+      id,
+      command: options.label,
+      state: 'running',
+      exitCode: null,
+      startedAt: this.now(),
+      endedAt: undefined,
+      recentLines: [],
+      outputFile: undefined,
+    };
+    const task: Task = {
+      info,
+      pid,
+      tag,
+      unread: new HeadTailBuffer(UNREAD_LIMITS),
+      spill: new SpillFile(spillFile),
+      ended: Promise.resolve(),
+      wakers: new Set(),
+      endNoted: false,
+      viewLines: [],
+      lineCount: 0,
+    };
     remember(task, options.earlier?.lines ?? []);
     task.lineCount = options.earlier?.total ?? 0;
     for (const chunk of options.earlierBytes ?? []) task.spill.write(chunk);
@@ -241,11 +268,35 @@ export class BackgroundTasks {
    */
   startWork(label: string, run: (signal: AbortSignal, write: (text: string) => void) => Promise<{ exitCode: number; output?: string }>): BackgroundTaskInfo {
     const running = this.runningCount();
-    if (running >= this.maxTasks) throw new BackgroundTaskError(`${running} background tasks are already running (the limit is ${this.maxTasks}, setting shell.maxBackgroundTasks): stop one with kill_shell first, or run this in the foreground.`);
+    if (running >= this.maxTasks)
+      throw new BackgroundTaskError(
+        `${running} background tasks are already running (the limit is ${this.maxTasks}, setting shell.maxBackgroundTasks): stop one with kill_shell first, or run this in the foreground.`,
+      );
     const id = `bg-${this.nextId++}`;
-    const info: BackgroundTaskInfo = { id, command: label, state: 'running', exitCode: null, startedAt: this.now(), endedAt: undefined, recentLines: [], outputFile: undefined, kind: 'agent' };
+    const info: BackgroundTaskInfo = {
+      id,
+      command: label,
+      state: 'running',
+      exitCode: null,
+      startedAt: this.now(),
+      endedAt: undefined,
+      recentLines: [],
+      outputFile: undefined,
+      kind: 'agent',
+    };
     const abort = new AbortController();
-    const task: Task = { info, pid: 0, tag: '', unread: new HeadTailBuffer(UNREAD_LIMITS), spill: new SpillFile(undefined), ended: Promise.resolve(), wakers: new Set(), endNoted: false, viewLines: [], lineCount: 0 };
+    const task: Task = {
+      info,
+      pid: 0,
+      tag: '',
+      unread: new HeadTailBuffer(UNREAD_LIMITS),
+      spill: new SpillFile(undefined),
+      ended: Promise.resolve(),
+      wakers: new Set(),
+      endNoted: false,
+      viewLines: [],
+      lineCount: 0,
+    };
     task.stop = async () => abort.abort();
     this.tasks.set(id, task);
     const lines = new HeadTailBuffer({ headChars: 0, tailChars: 0, lineChars: UNREAD_LIMITS.lineChars });
@@ -385,7 +436,9 @@ export class BackgroundTasks {
     for (const task of this.tasks.values()) {
       if (task.info.state === 'running' || task.endNoted) continue;
       task.endNoted = true;
-      lines.push(`[Background task ${task.info.id} ${describeEnd(task.info)} after ${formatDuration((task.info.endedAt ?? this.now()) - task.info.startedAt)}: ${task.info.command}]`);
+      lines.push(
+        `[Background task ${task.info.id} ${describeEnd(task.info)} after ${formatDuration((task.info.endedAt ?? this.now()) - task.info.startedAt)}: ${task.info.command}]`,
+      );
     }
     return lines.length > 0 ? lines.join('\n') : undefined;
   }

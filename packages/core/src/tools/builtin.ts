@@ -21,7 +21,21 @@ export interface BuiltinToolOptions {
 
 /** The built-in tools in the contract's order (load_skill comes from the plugins layer). */
 export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
-  return [readFileTool, writeFileTool, editFileTool, notebookEditTool, shellTool, shellOutputTool, killShellTool, globTool, grepTool, listDirectoryTool, todoWriteTool, createWebFetchTool(options.webFetch), memoryTool];
+  return [
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    notebookEditTool,
+    shellTool,
+    shellOutputTool,
+    killShellTool,
+    globTool,
+    grepTool,
+    listDirectoryTool,
+    todoWriteTool,
+    createWebFetchTool(options.webFetch),
+    memoryTool,
+  ];
 }
 
 for (const tool of builtinTools()) {

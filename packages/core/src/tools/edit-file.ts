@@ -76,7 +76,8 @@ async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' 
   const target = resolveInWorkspace(ctx.workspace, input.path);
   const stats = await statOrUndefined(target.absolute);
   if (!stats) {
-    if (input.old_string !== '') throw new ToolInputError(`${await missingFileMessage(target)} To create a new file, call edit_file with an empty old_string (or use write_file).`);
+    if (input.old_string !== '')
+      throw new ToolInputError(`${await missingFileMessage(target)} To create a new file, call edit_file with an empty old_string (or use write_file).`);
     return { target, stats, before: '', after: input.new_string, replacements: 1, firstLine: 1 };
   }
   const before = await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal);
@@ -85,7 +86,9 @@ async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' 
   if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
   if (input.old_string === '') {
     if (before !== '') {
-      throw new ToolInputError(`old_string is empty but ${target.relative} already exists and is not empty. Give the exact text to replace, or use write_file to replace the whole file.`);
+      throw new ToolInputError(
+        `old_string is empty but ${target.relative} already exists and is not empty. Give the exact text to replace, or use write_file to replace the whole file.`,
+      );
     }
     return { target, stats, before, after: input.new_string, replacements: 1, firstLine: 1 };
   }
@@ -101,5 +104,8 @@ function snippet(after: string, firstLine: number, newString: string): string {
   const from = Math.max(1, firstLine - SNIPPET_CONTEXT);
   const to = Math.min(lines.length, firstLine + changed - 1 + SNIPPET_CONTEXT, from + SNIPPET_MAX_LINES - 1);
   if (to < from) return '';
-  return numberLines(lines.slice(from - 1, to).map((line) => cutLine(line, 500)), from);
+  return numberLines(
+    lines.slice(from - 1, to).map((line) => cutLine(line, 500)),
+    from,
+  );
 }

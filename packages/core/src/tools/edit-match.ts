@@ -15,7 +15,8 @@ export type EditPlan =
  * gets CRLF too), so models never have to type carriage returns. Failures explain how to fix the call.
  */
 export function planEdit(content: string, oldString: string, newString: string, replaceAll: boolean, displayPath: string): EditPlan {
-  if (oldString === newString) return { ok: false, message: 'old_string and new_string are identical, so nothing would change. Pass the text as it should be in new_string.' };
+  if (oldString === newString)
+    return { ok: false, message: 'old_string and new_string are identical, so nothing would change. Pass the text as it should be in new_string.' };
   let search = oldString;
   let replacement = newString;
   let positions = findAll(content, search);

@@ -11,7 +11,13 @@ import type { EditorFiles, ToolContext } from './tool.js';
 export type { EditorFiles };
 
 /** A file's text for editing: the editor's buffer when it offers one, else the disk (checked as before). */
-export async function readEditableText(editor: EditorFiles | undefined, target: WorkspacePath, stats: Stats, root: string, signal?: AbortSignal): Promise<string> {
+export async function readEditableText(
+  editor: EditorFiles | undefined,
+  target: WorkspacePath,
+  stats: Stats,
+  root: string,
+  signal?: AbortSignal,
+): Promise<string> {
   if (!editor?.readText || !stats.isFile()) return readTextFile(target, stats, root);
   const text = await editor.readText(target.absolute, signal);
   if (text.includes('\u0000')) throw new ToolInputError(`${target.relative} is a binary file; only text files can be edited.`);
@@ -19,7 +25,12 @@ export async function readEditableText(editor: EditorFiles | undefined, target: 
 }
 
 /** An edit's new text: into the editor's buffer when it offers one (ACP: the person sees it there), else atomically to disk. */
-export async function writeEditedText(ctx: Pick<ToolContext, 'editorFiles' | 'workspace' | 'signal'>, target: WorkspacePath, text: string | Buffer, stats: Stats | undefined): Promise<void> {
+export async function writeEditedText(
+  ctx: Pick<ToolContext, 'editorFiles' | 'workspace' | 'signal'>,
+  target: WorkspacePath,
+  text: string | Buffer,
+  stats: Stats | undefined,
+): Promise<void> {
   if (ctx.editorFiles?.writeText) await ctx.editorFiles.writeText(target.absolute, typeof text === 'string' ? text : text.toString('utf8'), ctx.signal);
   else await writeFileAtomic(target.absolute, text, stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
 }

@@ -26,7 +26,8 @@ export async function appendFileConfined(absolute: string, data: Uint8Array, con
   if (!descriptorPathsAvailable) {
     const dir = path.dirname(absolute);
     await fs.mkdir(dir, { recursive: true });
-    if (!isInside(confine.root, await fs.realpath(dir))) throw new ToolInputError(`The folder ${dir} now leads outside the workspace (it was replaced by a link); nothing was written.`);
+    if (!isInside(confine.root, await fs.realpath(dir)))
+      throw new ToolInputError(`The folder ${dir} now leads outside the workspace (it was replaced by a link); nothing was written.`);
     return withFileLock(absolute, () => appendAt(absolute, absolute, data), { lockDir: confine.lockDir });
   }
   const dir = await openConfinedDir(confine.root, path.dirname(absolute), { create: true });
@@ -50,12 +51,13 @@ async function appendAt(opened: string, shown: string, data: Uint8Array): Promis
   try {
     handle = await fs.open(opened, APPEND_FLAGS, 0o666);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolInputError(`${shown} is a link; append writes only to regular files inside the workspace. Nothing was written.`);
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new ToolInputError(`${shown} is a link; append writes only to regular files inside the workspace. Nothing was written.`);
     throw error;
   }
   try {
     if (!(await handle.stat()).isFile()) throw new ToolInputError(`${shown} is not a regular file; nothing was appended.`);
-    for (let offset = 0; offset < data.length; ) offset += (await handle.write(data, offset)).bytesWritten;
+    for (let offset = 0; offset < data.length;) offset += (await handle.write(data, offset)).bytesWritten;
     return { created, size: (await handle.stat()).size };
   } finally {
     await handle.close();

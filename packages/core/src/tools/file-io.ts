@@ -36,7 +36,8 @@ export async function readFileConfined(root: string | undefined, absolute: strin
       // O_NONBLOCK: a FIFO swapped in meanwhile must not block the open.
       handle = await fs.open(dir.at(path.basename(absolute)), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolInputError(`${absolute} was replaced by a link while reading it; nothing was read. Check the file and try again.`);
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+        throw new ToolInputError(`${absolute} was replaced by a link while reading it; nothing was read. Check the file and try again.`);
       throw error;
     }
     try {
@@ -56,7 +57,9 @@ export async function readTextFile(target: WorkspacePath, stats: Stats, root?: s
   // A FIFO or device would block the read forever, past any abort.
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a pipe, socket or device); it cannot be edited.`);
   if (stats.size > MAX_TEXT_FILE_BYTES) {
-    throw new ToolInputError(`${target.relative} is ${formatBytes(stats.size)}, too large to edit here (limit ${formatBytes(MAX_TEXT_FILE_BYTES)}). Use shell tools (sed, a script) for files this size.`);
+    throw new ToolInputError(
+      `${target.relative} is ${formatBytes(stats.size)}, too large to edit here (limit ${formatBytes(MAX_TEXT_FILE_BYTES)}). Use shell tools (sed, a script) for files this size.`,
+    );
   }
   const buffer = await readFileConfined(root, target.absolute);
   if (looksBinary(buffer)) throw new ToolInputError(`${target.relative} is a binary file; only text files can be edited.`);
@@ -136,7 +139,12 @@ function processAlive(pid: number): boolean {
  * symlink at any moment cannot send the write outside (finding 9 of issue 11). Elsewhere the
  * folder is checked again just before the rename.
  */
-export async function writeFileAtomic(absolute: string, data: string | Uint8Array, previous?: Stats, confine?: { root: string; tempDir?: string }): Promise<void> {
+export async function writeFileAtomic(
+  absolute: string,
+  data: string | Uint8Array,
+  previous?: Stats,
+  confine?: { root: string; tempDir?: string },
+): Promise<void> {
   if (confine && descriptorPathsAvailable) return writeThroughDescriptors(absolute, data, previous, confine);
   const dir = path.dirname(absolute);
   await fs.mkdir(dir, { recursive: true });
@@ -163,11 +171,17 @@ export async function writeFileAtomic(absolute: string, data: string | Uint8Arra
   }
 }
 
-async function writeThroughDescriptors(absolute: string, data: string | Uint8Array, previous: Stats | undefined, confine: { root: string; tempDir?: string }): Promise<void> {
+async function writeThroughDescriptors(
+  absolute: string,
+  data: string | Uint8Array,
+  previous: Stats | undefined,
+  confine: { root: string; tempDir?: string },
+): Promise<void> {
   const name = path.basename(absolute);
   const unique = uniqueName();
   const dir = await openConfinedDir(confine.root, path.dirname(absolute), { create: true });
-  const tempDir = confine.tempDir && isInside(confine.root, confine.tempDir) ? await openConfinedDir(confine.root, confine.tempDir, { create: true }) : undefined;
+  const tempDir =
+    confine.tempDir && isInside(confine.root, confine.tempDir) ? await openConfinedDir(confine.root, confine.tempDir, { create: true }) : undefined;
   let temp = tempDir ? tempDir.at(`${unique}.tmp`) : dir.at(`.${name}.${unique}.beans-tmp`);
   try {
     await writeTemp(temp, data, previous);

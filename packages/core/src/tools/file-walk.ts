@@ -42,14 +42,24 @@ export async function walkFiles(root: string, base: WorkspacePath, pattern: stri
       if (error) return callback(error);
       const dirRel = relativeDir(dir);
       // fast-glob asks for Dirents unless told to stat; plain names would need a stat to judge.
-      callback(null, entries.filter((entry) => typeof entry === 'string' || keep(dirRel, entry)));
+      callback(
+        null,
+        entries.filter((entry) => typeof entry === 'string' || keep(dirRel, entry)),
+      );
     });
   }) as unknown as typeof nodeFs.readdir;
 
   const { default: fg } = await import('fast-glob'); // lazy: ~20 ms to import, only glob needs it
   const found = await fg(pattern, { cwd: base.absolute, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, fs: { readdir } });
   const prefix = base.relative === '.' ? '' : `${base.relative}/`;
-  return { files: await confine(root, found.map((rel) => path.posix.normalize(prefix + rel)), options.stats), ignoredCount };
+  return {
+    files: await confine(
+      root,
+      found.map((rel) => path.posix.normalize(prefix + rel)),
+      options.stats,
+    ),
+    ignoredCount,
+  };
 }
 
 /**

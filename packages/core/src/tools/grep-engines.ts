@@ -66,7 +66,21 @@ async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   // The repository's own config must not move the search elsewhere (core.worktree=/) or run a
   // command (core.fsmonitor): git's folder and work tree are pinned to the workspace, the monitor is
   // off, and every pathspec is literal, so a folder named `:(top)etc` is only that folder.
-  const args = [...gitDirArgs(query.root), '--literal-pathspecs', '-c', 'core.quotepath=off', '-c', 'core.fsmonitor=false', 'grep', '--untracked', '-I', '-n', '-z', '--no-color', '-P'];
+  const args = [
+    ...gitDirArgs(query.root),
+    '--literal-pathspecs',
+    '-c',
+    'core.quotepath=off',
+    '-c',
+    'core.fsmonitor=false',
+    'grep',
+    '--untracked',
+    '-I',
+    '-n',
+    '-z',
+    '--no-color',
+    '-P',
+  ];
   if (query.ignoreCase) args.push('-i');
   args.push('-e', query.pattern);
   // include has no literal pathspec form; the caller's exact filter applies it to each reported file.
@@ -95,7 +109,19 @@ function gitDirArgs(root: string): string[] {
 }
 
 async function ripgrep(query: GrepQuery, sink: MatchSink): Promise<void> {
-  const args = ['--no-config', '--null', '--with-filename', '--line-number', '--no-heading', '--color=never', '--no-messages', '--hidden', '--no-require-git', '--glob', '!.git'];
+  const args = [
+    '--no-config',
+    '--null',
+    '--with-filename',
+    '--line-number',
+    '--no-heading',
+    '--color=never',
+    '--no-messages',
+    '--hidden',
+    '--no-require-git',
+    '--glob',
+    '!.git',
+  ];
   if (query.ignoreCase) args.push('-i');
   // rg's --glob is only a prefilter; `!` or a leading `/` would change its meaning, so those are left to the caller's filter.
   if (query.include && !/^[!/]/.test(query.include)) args.push('--glob', query.include);
@@ -112,7 +138,13 @@ async function ripgrep(query: GrepQuery, sink: MatchSink): Promise<void> {
 /** Git variables that would point the search at another repository or work tree are dropped. */
 function searchEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!/^(GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|LITERAL_PATHSPECS|GLOB_PATHSPECS|NOGLOB_PATHSPECS|ICASE_PATHSPECS|CONFIG.*)|RIPGREP_CONFIG_PATH)$/.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(process.env))
+    if (
+      !/^(GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|LITERAL_PATHSPECS|GLOB_PATHSPECS|NOGLOB_PATHSPECS|ICASE_PATHSPECS|CONFIG.*)|RIPGREP_CONFIG_PATH)$/.test(
+        name,
+      )
+    )
+      env[name] = value;
   return env;
 }
 
@@ -150,7 +182,9 @@ async function streamProcess(command: string, args: string[], query: GrepQuery, 
   query.signal.throwIfAborted();
   if (stopped) return;
   if (result.timedOut) {
-    throw new ToolInputError(`The regex ${JSON.stringify(query.pattern)} took longer than ${REGEX_DEADLINE_MS / 1000}s and was stopped. Rewrite it without nested repetition, or search for a literal part of it.`);
+    throw new ToolInputError(
+      `The regex ${JSON.stringify(query.pattern)} took longer than ${REGEX_DEADLINE_MS / 1000}s and was stopped. Rewrite it without nested repetition, or search for a literal part of it.`,
+    );
   }
   take(rest + decoder.end() + (rest ? '\n' : ''));
   if (result.exitCode === 0 || result.exitCode === 1) return;
@@ -177,7 +211,9 @@ async function jsGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
   // Only regular files are opened: reading a FIFO or device would block the whole process.
   const paths = baseStats.isDirectory()
     ? (await walkFiles(query.root, query.base, '**/*', { stats: false })).files.map((file) => file.path).sort()
-    : baseStats.isFile() ? [query.base.relative] : [];
+    : baseStats.isFile()
+      ? [query.base.relative]
+      : [];
   const accepted = query.acceptFile ? paths.filter(query.acceptFile) : paths;
   if (accepted.length === 0) return;
   await searchInWorker({ root: query.root, paths: accepted, pattern: query.pattern, flags: query.ignoreCase ? 'i' : '', signal: query.signal }, sink);

@@ -55,7 +55,10 @@ export async function searchInWorker(search: WorkerSearch, onMatch: (file: strin
   // Loaded here, not at the top: every start paid ~3 ms for worker_threads that only regex searches use.
   const { Worker } = await import('node:worker_threads');
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root: search.root, paths: search.paths, pattern: search.pattern, flags: search.flags } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { root: search.root, paths: search.paths, pattern: search.pattern, flags: search.flags },
+    });
     let settled = false;
     const finish = (error?: Error) => {
       if (settled) return;

@@ -18,4 +18,13 @@ export { toolEnvironment, PROVIDER_KEY_VARIABLES, type ToolEnvironmentOptions } 
 export type { EditorFiles } from './editor-files.js';
 export { shellOutputTool } from './shell-output.js';
 export { killShellTool } from './kill-shell.js';
-export { BackgroundTasks, BackgroundTaskError, DEFAULT_MAX_BACKGROUND_TASKS, describeEnd, formatDuration, type BackgroundTaskInfo, type BackgroundTaskState, type BackgroundTaskRead } from './background-tasks.js';
+export {
+  BackgroundTasks,
+  BackgroundTaskError,
+  DEFAULT_MAX_BACKGROUND_TASKS,
+  describeEnd,
+  formatDuration,
+  type BackgroundTaskInfo,
+  type BackgroundTaskState,
+  type BackgroundTaskRead,
+} from './background-tasks.js';

@@ -52,7 +52,12 @@ export const listDirectoryTool = defineTool({
   },
 });
 
-async function list(held: ConfinedDir, dir: { relative: string }, filter: GitignoreFilter, ctx: { readDenied?: (relative: string) => boolean }): Promise<{ content: string }> {
+async function list(
+  held: ConfinedDir,
+  dir: { relative: string },
+  filter: GitignoreFilter,
+  ctx: { readDenied?: (relative: string) => boolean },
+): Promise<{ content: string }> {
   const entries = await fs.readdir(held.path, { withFileTypes: true });
   const folders: Dirent[] = [];
   const files: Dirent[] = [];

@@ -53,8 +53,7 @@ interface PreparedEdit {
 export const notebookEditTool = defineTool({
   name: 'notebook_edit',
   kind: 'edit',
-  description:
-    'Replace, insert or delete one cell of a Jupyter notebook (.ipynb); replacing a code cell clears its outputs. Read it with read_file first.',
+  description: 'Replace, insert or delete one cell of a Jupyter notebook (.ipynb); replacing a code cell clears its outputs. Read it with read_file first.',
   schema,
   summarize: (input) => `${input.path} (${input.edit_mode ?? 'replace'}${input.cell_id ? ` ${input.cell_id}` : ''})`,
   ruleSubject: (input) => input.path,
@@ -80,15 +79,22 @@ export const notebookEditTool = defineTool({
   },
 });
 
-async function prepareEdit(input: NotebookEditInput, ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal }): Promise<PreparedEdit> {
+async function prepareEdit(
+  input: NotebookEditInput,
+  ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal },
+): Promise<PreparedEdit> {
   const target = resolveInWorkspace(ctx.workspace, input.path);
-  if (!target.relative.toLowerCase().endsWith('.ipynb')) throw new ToolInputError(`${target.relative} is not a notebook (.ipynb); use edit_file for other files.`);
+  if (!target.relative.toLowerCase().endsWith('.ipynb'))
+    throw new ToolInputError(`${target.relative} is not a notebook (.ipynb); use edit_file for other files.`);
   const stats = await statOrUndefined(target.absolute);
-  if (!stats?.isFile()) throw new ToolInputError(`${target.relative} does not exist; notebook_edit changes cells of an existing notebook (write_file creates files).`);
+  if (!stats?.isFile())
+    throw new ToolInputError(`${target.relative} does not exist; notebook_edit changes cells of an existing notebook (write_file creates files).`);
   if (stats.size > MAX_NOTEBOOK_BYTES) throw new ToolInputError(`${target.relative} is too large a notebook to edit here.`);
   // An editor's buffer is read fresh (as edit_file does): the disk's mtime check is for other writers.
   if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
-  const before = ctx.editorFiles?.readText ? await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal) : (await readFileConfined(ctx.workspace.root, target.absolute)).toString('utf8');
+  const before = ctx.editorFiles?.readText
+    ? await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal)
+    : (await readFileConfined(ctx.workspace.root, target.absolute)).toString('utf8');
   let notebook: Notebook;
   try {
     notebook = JSON.parse(before) as Notebook;
@@ -106,7 +112,12 @@ function applyEdit(notebook: Notebook, input: NotebookEditInput, name: string): 
   if (mode === 'insert') {
     if (!input.cell_type) throw new ToolInputError('insert needs cell_type: "code" or "markdown".');
     const at = input.cell_id === undefined ? 0 : cellIndex(cells, input.cell_id, name) + 1;
-    const cell: Cell = { cell_type: input.cell_type, ...(hasCellIds(notebook) ? { id: builtin('node:crypto').randomBytes(4).toString('hex') } : {}), metadata: {}, source: sourceLines(input.new_source) };
+    const cell: Cell = {
+      cell_type: input.cell_type,
+      ...(hasCellIds(notebook) ? { id: builtin('node:crypto').randomBytes(4).toString('hex') } : {}),
+      metadata: {},
+      source: sourceLines(input.new_source),
+    };
     if (input.cell_type === 'code') Object.assign(cell, { execution_count: null, outputs: [] });
     cells.splice(at, 0, cell);
     return `Inserted a ${input.cell_type} cell${cell.id ? ` (id ${cell.id})` : ''} at position ${at}`;
@@ -136,11 +147,14 @@ function cellIndex(cells: Cell[], id: string, name: string): number {
   if (byId !== -1) return byId;
   const position = /^cell-(\d+)$/.exec(id);
   if (position && Number(position[1]) < cells.length) return Number(position[1]);
-  throw new ToolInputError(`${name} has no cell ${id} (${cells.length} cells; ids: ${cells.map((cell, index) => cell.id ?? `cell-${index}`).join(', ') || 'none'}).`);
+  throw new ToolInputError(
+    `${name} has no cell ${id} (${cells.length} cells; ids: ${cells.map((cell, index) => cell.id ?? `cell-${index}`).join(', ') || 'none'}).`,
+  );
 }
 
 /** nbformat 4.5 and later give every cell an id. */
-const hasCellIds = (notebook: Notebook) => (notebook.nbformat ?? 4) > 4 || (notebook.nbformat_minor ?? 0) >= 5 || notebook.cells.some((cell) => typeof cell.id === 'string');
+const hasCellIds = (notebook: Notebook) =>
+  (notebook.nbformat ?? 4) > 4 || (notebook.nbformat_minor ?? 0) >= 5 || notebook.cells.some((cell) => typeof cell.id === 'string');
 
 /** Source as Jupyter writes it: lines, each but the last ending with its newline. */
 function sourceLines(source: string): string[] {

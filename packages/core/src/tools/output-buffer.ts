@@ -77,7 +77,8 @@ export class HeadTailBuffer {
 
   private completeLine(): string {
     let line = stripAnsi(lastCarriageSegment(this.partial));
-    if (this.partialOverflow > 0) line = `${line.slice(0, this.limits.lineChars)}… [${(line.length - this.limits.lineChars + this.partialOverflow).toLocaleString('en-US')} more characters]`;
+    if (this.partialOverflow > 0)
+      line = `${line.slice(0, this.limits.lineChars)}… [${(line.length - this.limits.lineChars + this.partialOverflow).toLocaleString('en-US')} more characters]`;
     else line = cutLine(line, this.limits.lineChars);
     this.partial = '';
     this.partialOverflow = 0;

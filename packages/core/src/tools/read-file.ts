@@ -65,12 +65,18 @@ export const readFileTool = defineTool({
   },
 });
 
-async function readOpened(handle: FileHandle, target: WorkspacePath, input: { offset?: number; limit?: number; pages?: string }, ctx: ToolContext): Promise<ToolResult> {
+async function readOpened(
+  handle: FileHandle,
+  target: WorkspacePath,
+  input: { offset?: number; limit?: number; pages?: string },
+  ctx: ToolContext,
+): Promise<ToolResult> {
   const stats = await handle.stat();
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory. Use list_directory to see what it holds, or glob to find files in it.`);
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file (a device, socket or pipe); read_file only reads files.`);
   // Also a hard link to a denied file, which a path rule alone would miss.
-  if (ctx.readDenied?.(target.relative)) throw new ToolInputError(`${target.relative} is blocked by a read_file deny rule (the file, or a link to it). Do not try to read it another way.`);
+  if (ctx.readDenied?.(target.relative))
+    throw new ToolInputError(`${target.relative} is blocked by a read_file deny rule (the file, or a link to it). Do not try to read it another way.`);
   const media = mediaKindOf(target.relative, await readHead(handle));
   if (media) {
     const result = await readMedia(media, handle, target, stats, input.pages);
@@ -90,7 +96,13 @@ async function readOpened(handle: FileHandle, target: WorkspacePath, input: { of
   const fromEditor = ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES && !isSavedOutput(ctx, target.absolute);
   const window = fromEditor
     ? textLineWindow(await ctx.editorFiles!.readText!(target.absolute, ctx.signal), shape)
-    : await readLineWindow(target.absolute, { ...shape, countAll: stats.size <= MAX_TEXT_FILE_BYTES, signal: ctx.signal, index: lineIndexFor(target.absolute, stats), handle });
+    : await readLineWindow(target.absolute, {
+        ...shape,
+        countAll: stats.size <= MAX_TEXT_FILE_BYTES,
+        signal: ctx.signal,
+        index: lineIndexFor(target.absolute, stats),
+        handle,
+      });
   if (window.binary) {
     throw new ToolInputError(
       `${target.relative} looks like a binary file (${formatBytes(stats.size)}, contains NUL bytes); read_file only reads text. Inspect it with shell instead (e.g. \`file\`, \`xxd ${target.relative} | head\`).`,

@@ -48,9 +48,12 @@ async function readImage(handle: FileHandle, target: WorkspacePath, stats: Stats
   try {
     size = imageSize(bytes);
   } catch (error) {
-    throw new ToolInputError(`${target.relative} is not a readable ${mimeType.slice(6).toUpperCase()} picture (${(error as Error).message}); nothing was sent.`);
+    throw new ToolInputError(
+      `${target.relative} is not a readable ${mimeType.slice(6).toUpperCase()} picture (${(error as Error).message}); nothing was sent.`,
+    );
   }
-  if (!size.width || !size.height || !completeImage(bytes, mimeType)) throw new ToolInputError(`${target.relative} is a damaged or cut-off ${mimeType.slice(6).toUpperCase()} picture; nothing was sent.`);
+  if (!size.width || !size.height || !completeImage(bytes, mimeType))
+    throw new ToolInputError(`${target.relative} is a damaged or cut-off ${mimeType.slice(6).toUpperCase()} picture; nothing was sent.`);
   return [
     { type: 'text', text: `[image: ${target.relative} ${size.width}×${size.height}, ${formatBytes(stats.size)}]` },
     { type: 'image', mimeType, data: bytes.toString('base64') },
@@ -87,7 +90,8 @@ const MAX_DOCUMENT_BYTES = 24 * 1024 * 1024;
  * the providers that read PDFs (its text stays in the part for the others).
  */
 async function readPdf(handle: FileHandle, target: WorkspacePath, stats: Stats, pages: string | undefined): Promise<string | ContentPart[]> {
-  if (stats.size > MAX_PDF_BYTES) throw new ToolInputError(`${target.relative} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_PDF_BYTES)} PDFs are read to; nothing was read.`);
+  if (stats.size > MAX_PDF_BYTES)
+    throw new ToolInputError(`${target.relative} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_PDF_BYTES)} PDFs are read to; nothing was read.`);
   const file = await handle.readFile();
   // A copy: PDF.js may take over (detach) the array it is given.
   const bytes = new Uint8Array(file);
@@ -104,13 +108,23 @@ async function readPdf(handle: FileHandle, target: WorkspacePath, stats: Stats, 
   const { from, to } = pageRange(pages, totalPages);
   const chosen = text.slice(from - 1, to);
   if (chosen.every((page) => page.trim() === '')) {
-    throw new ToolInputError(`${target.relative} has no text layer on page${from === to ? ` ${from}` : `s ${from}-${to}`} (a scanned document, or only pictures); its text cannot be read.`);
+    throw new ToolInputError(
+      `${target.relative} has no text layer on page${from === to ? ` ${from}` : `s ${from}-${to}`} (a scanned document, or only pictures); its text cannot be read.`,
+    );
   }
   const body = chosen.map((page, index) => `--- page ${from + index} ---\n${page.trim()}`).join('\n\n');
-  const rest = to < totalPages ? `\n\n[Pages ${from}-${to} of ${totalPages} shown. Read more with pages: "${to + 1}-${Math.min(totalPages, to + MAX_PDF_PAGES)}".]` : '';
+  const rest =
+    to < totalPages ? `\n\n[Pages ${from}-${to} of ${totalPages} shown. Read more with pages: "${to + 1}-${Math.min(totalPages, to + MAX_PDF_PAGES)}".]` : '';
   const label = `[PDF: ${target.relative}, ${totalPages} page${totalPages === 1 ? '' : 's'}]`;
   if (pages !== undefined || stats.size > MAX_DOCUMENT_BYTES) return `${label}\n\n${body}${rest}`;
-  const document = { type: 'document' as const, mimeType: 'application/pdf' as const, data: file.toString('base64'), name: target.relative, pages: totalPages, text: `${body}${rest}` };
+  const document = {
+    type: 'document' as const,
+    mimeType: 'application/pdf' as const,
+    data: file.toString('base64'),
+    name: target.relative,
+    pages: totalPages,
+    text: `${body}${rest}`,
+  };
   return [{ type: 'text', text: label }, document];
 }
 
@@ -118,7 +132,14 @@ interface NotebookCell {
   cell_type?: string;
   id?: string;
   source?: string | string[];
-  outputs?: { output_type?: string; text?: string | string[]; data?: Record<string, string | string[]>; ename?: string; evalue?: string; traceback?: string[] }[];
+  outputs?: {
+    output_type?: string;
+    text?: string | string[];
+    data?: Record<string, string | string[]>;
+    ename?: string;
+    evalue?: string;
+    traceback?: string[];
+  }[];
 }
 
 const joined = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join('') : (value ?? ''));
@@ -146,7 +167,8 @@ async function readNotebook(handle: FileHandle, target: WorkspacePath, stats: St
     text += `\n--- cell ${index + 1} (${cell.cell_type ?? 'code'}${cell.id ? `, id ${cell.id}` : ''}) ---\n${joined(cell.source)}\n`;
     for (const output of cell.outputs ?? []) {
       if (output.output_type === 'stream') text += `[output]\n${joined(output.text)}\n`;
-      else if (output.output_type === 'error') text += `[error] ${output.ename ?? 'Error'}: ${output.evalue ?? ''}\n${plain((output.traceback ?? []).join('\n'))}\n`;
+      else if (output.output_type === 'error')
+        text += `[error] ${output.ename ?? 'Error'}: ${output.evalue ?? ''}\n${plain((output.traceback ?? []).join('\n'))}\n`;
       else if (output.data) {
         const picture = Object.keys(output.data).find((type) => type === 'image/png' || type === 'image/jpeg');
         if (picture) {

@@ -20,7 +20,7 @@ export const shellOutputTool = defineTool({
   name: 'shell_output',
   kind: 'meta',
   description:
-    'Read a background task\'s (command\'s or agent\'s) new output since the last read, and its state (running, exit code, killed). ' +
+    "Read a background task's (command's or agent's) new output since the last read, and its state (running, exit code, killed). " +
     'wait_ms waits that long for new output or the end; with filter, for a matching line (e.g. "listening").',
   schema,
   summarize: (input) => input.task_id,
@@ -41,7 +41,8 @@ export const shellOutputTool = defineTool({
     if (!read) return unknownTask(input.task_id, ctx);
     const notes: string[] = [];
     if (read.linesFiltered > 0) notes.push(`[${read.linesFiltered.toLocaleString('en-US')} lines did not match the filter.]`);
-    if (read.linesCut > 0 && read.info.outputFile) notes.push(wholeOutputNote(read.info.outputFile, `${read.linesCut.toLocaleString('en-US')} lines were cut from the middle above.`));
+    if (read.linesCut > 0 && read.info.outputFile)
+      notes.push(wholeOutputNote(read.info.outputFile, `${read.linesCut.toLocaleString('en-US')} lines were cut from the middle above.`));
     const body = read.text ? read.text : '(no new output)';
     return { content: [statusLine(read.info), body, ...notes].join('\n') };
   },

@@ -88,7 +88,9 @@ async function startInBackground(command: string, ctx: ToolContext): Promise<Too
   const sandboxed = ctx.sandbox ? await ctx.sandbox.wrap(command, ctx.signal) : undefined;
   try {
     const task = await tasks.start(sandboxed?.command ?? command, ctx, { label: command, release: sandboxed?.release });
-    return { content: `Started in the background as task ${task.id}. Read its output with shell_output (task_id "${task.id}"; wait_ms waits for output), stop it with kill_shell.` };
+    return {
+      content: `Started in the background as task ${task.id}. Read its output with shell_output (task_id "${task.id}"; wait_ms waits for output), stop it with kill_shell.`,
+    };
   } catch (error) {
     sandboxed?.release();
     if (error instanceof BackgroundTaskError) return { content: error.message, isError: true };
@@ -105,11 +107,19 @@ async function runShell(command: string, label: string, timeoutMs: number, ctx: 
   return runInGroup(command, label, timeoutMs, ctx, namespace, holds);
 }
 
-async function runInGroup(command: string, label: string, timeoutMs: number, ctx: ToolContext, namespace: PidNamespace | undefined, holds: RunHolds): Promise<ToolResult> {
+async function runInGroup(
+  command: string,
+  label: string,
+  timeoutMs: number,
+  ctx: ToolContext,
+  namespace: PidNamespace | undefined,
+  holds: RunHolds,
+): Promise<ToolResult> {
   const output = new HeadTailBuffer();
   const updates = lineBatcher(ctx.onUpdate);
   const started = await startShellProcess(command, ctx, { signal: ctx.signal, ...(namespace ? { wrap: namespace.wrap } : {}) });
-  if ('error' in started) return { content: `Could not start the shell: ${started.error}`, isError: true, details: { kind: 'shell', exitCode: null, timedOut: false } };
+  if ('error' in started)
+    return { content: `Could not start the shell: ${started.error}`, isError: true, details: { kind: 'shell', exitCode: null, timedOut: false } };
   const { subprocess, pid, tag } = started;
   // Taken now so that whoever ends up waiting for the exit (this call or a background task) sees it.
   const exited = once(subprocess, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
@@ -175,7 +185,11 @@ async function runInGroup(command: string, label: string, timeoutMs: number, ctx
   ctx.signal.throwIfAborted();
   const saved = await tee.finish(output.linesCut > 0);
   let result = formatResult(output, exitCode, exitSignal, timedOut, timeoutMs, heldOpen);
-  if (saved) result = { ...result, content: `${result.content}\n${wholeOutputNote(saved, `${output.linesCut.toLocaleString('en-US')} lines were cut from the middle above.`)}` };
+  if (saved)
+    result = {
+      ...result,
+      content: `${result.content}\n${wholeOutputNote(saved, `${output.linesCut.toLocaleString('en-US')} lines were cut from the middle above.`)}`,
+    };
   if (leftovers.length === 0) return result;
   const note = `[Stopped ${leftovers.length} process${leftovers.length === 1 ? '' : 'es'} the command left running in the background (pid ${leftovers.join(', ')}): commands cannot leave processes behind. Start servers and watchers with run_in_background: true.]`;
   return { ...result, content: `${result.content}\n${note}` };

@@ -55,5 +55,5 @@ export class SpillFile {
 }
 
 function writeAll(fd: number, chunk: Buffer): void {
-  for (let written = 0; written < chunk.length; ) written += writeSync(fd, chunk, written);
+  for (let written = 0; written < chunk.length;) written += writeSync(fd, chunk, written);
 }

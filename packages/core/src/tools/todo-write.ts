@@ -4,13 +4,12 @@ import { lazily } from '../lazily.js';
 
 const schema = lazily(() =>
   z.object({
-    todos: z
-      .array(
-        z.object({
-          content: z.string().min(1).describe('A few words'),
-          status: z.enum(['pending', 'in_progress', 'completed']),
-        }),
-      ),
+    todos: z.array(
+      z.object({
+        content: z.string().min(1).describe('A few words'),
+        status: z.enum(['pending', 'in_progress', 'completed']),
+      }),
+    ),
   }),
 );
 

@@ -28,7 +28,11 @@ export const toolSearchTool = defineTool({
     if (!deferred) return { content: 'No tools are deferred in this session: every tool is already declared.', isError: true };
     const query = input.query.trim();
     if (query.startsWith('select:')) {
-      const names = query.slice('select:'.length).split(',').map((name) => name.trim()).filter(Boolean);
+      const names = query
+        .slice('select:'.length)
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
       const unknown = names.filter((name) => !deferred.isDeferred(name));
       deferred.load(names);
       const ready = names.filter((name) => deferred.loaded().includes(name));
@@ -41,7 +45,10 @@ export const toolSearchTool = defineTool({
     if (found.length === 0) return { content: `No deferred tool matches "${query}".` };
     deferred.load(found.map((tool) => tool.name));
     const lines = found.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`);
-    return { metadata: { anthropic: { toolReferences: found.map((tool) => tool.name) } }, content: `Loaded ${found.length} tool${found.length === 1 ? '' : 's'}, best match first; you can call them from your next step:\n${lines.join('\n')}` };
+    return {
+      metadata: { anthropic: { toolReferences: found.map((tool) => tool.name) } },
+      content: `Loaded ${found.length} tool${found.length === 1 ? '' : 's'}, best match first; you can call them from your next step:\n${lines.join('\n')}`,
+    };
   },
 });
 

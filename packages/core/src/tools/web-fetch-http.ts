@@ -43,9 +43,11 @@ export async function fetchWithLimits(start: URL, limits: FetchLimits, signal: A
         // Not drained: a redirect with an endless body must not keep the connection busy.
         response.destroy();
         const next = new URL(location, url);
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new WebFetchError(`${url.href} redirects to ${next.href}, which is not an http(s) address.`);
+        if (next.protocol !== 'http:' && next.protocol !== 'https:')
+          throw new WebFetchError(`${url.href} redirects to ${next.href}, which is not an http(s) address.`);
         if (!sameSite(url, next)) return { kind: 'redirect', from: url.href, to: next.href, status: response.statusCode };
-        if (hop >= limits.maxRedirects) throw new WebFetchError(`${start.href} redirected more than ${limits.maxRedirects} times (last to ${next.href}). Try the final address directly.`);
+        if (hop >= limits.maxRedirects)
+          throw new WebFetchError(`${start.href} redirected more than ${limits.maxRedirects} times (last to ${next.href}). Try the final address directly.`);
         url = next;
         continue;
       }
@@ -53,7 +55,10 @@ export async function fetchWithLimits(start: URL, limits: FetchLimits, signal: A
       return { kind: 'page', url: url.href, status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body, truncated };
     }
   } catch (error) {
-    if (deadline.aborted && !signal.aborted) throw new WebFetchError(`${start.href} did not load within ${Math.round(limits.timeoutMs / 1000)} s (webFetch.timeoutMs). Try again later or another source.`);
+    if (deadline.aborted && !signal.aborted)
+      throw new WebFetchError(
+        `${start.href} did not load within ${Math.round(limits.timeoutMs / 1000)} s (webFetch.timeoutMs). Try again later or another source.`,
+      );
     throw error;
   }
 }
@@ -73,7 +78,11 @@ function request(url: URL, allowPrivate: boolean, signal: AbortSignal): Promise<
       lookup: guardedLookup(allowPrivate),
       // A fresh connection per request: a pooled socket would skip the address check.
       agent: false,
-      headers: { 'user-agent': USER_AGENT, accept: 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,*/*;q=0.8', 'accept-encoding': 'gzip, deflate, br' },
+      headers: {
+        'user-agent': USER_AGENT,
+        accept: 'text/html,application/xhtml+xml,text/markdown,text/plain;q=0.9,*/*;q=0.8',
+        'accept-encoding': 'gzip, deflate, br',
+      },
     });
     req.once('response', resolve);
     req.once('error', reject);
@@ -115,7 +124,11 @@ async function readCapped(response: http.IncomingMessage, maxBytes: number, sign
 class CapReached extends Error {}
 
 function decoderFor(response: http.IncomingMessage): Transform | undefined {
-  switch (String(response.headers['content-encoding'] ?? '').trim().toLowerCase()) {
+  switch (
+    String(response.headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase()
+  ) {
     case 'gzip':
     case 'x-gzip':
       return zlib.createGunzip();

@@ -40,7 +40,12 @@ export async function htmlToMarkdown(html: string, pageUrl: string): Promise<Pag
   return title ? { title, markdown } : { markdown };
 }
 
-function absolutize(document: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }> }, tag: string, attribute: string, base: string): void {
+function absolutize(
+  document: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }> },
+  tag: string,
+  attribute: string,
+  base: string,
+): void {
   for (const element of document.querySelectorAll(`${tag}[${attribute}]`)) {
     const value = element.getAttribute(attribute);
     if (!value || value.startsWith('#')) continue;

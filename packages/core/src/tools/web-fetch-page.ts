@@ -11,7 +11,10 @@ export async function fetchPage(url: URL, limits: FetchLimits, signal: AbortSign
   const type = outcome.contentType.split(';')[0]!.trim().toLowerCase();
   const cut = outcome.truncated ? `\nNote: only the first ${formatBytes(limits.maxBytes)} were read; the page is longer.` : '';
   if (!isText(type)) {
-    return { text: `${outcome.url} is ${type || 'of an unknown type'} (${formatBytes(outcome.body.length)}${outcome.truncated ? ' or more' : ''}), not a text page; web_fetch reads HTML and text only.`, isError: true };
+    return {
+      text: `${outcome.url} is ${type || 'of an unknown type'} (${formatBytes(outcome.body.length)}${outcome.truncated ? ' or more' : ''}), not a text page; web_fetch reads HTML and text only.`,
+      isError: true,
+    };
   }
   const body = decode(outcome.body, outcome.contentType);
   if (outcome.status >= 400) {
@@ -21,7 +24,8 @@ export async function fetchPage(url: URL, limits: FetchLimits, signal: AbortSign
     const { htmlToMarkdown } = await import('./web-fetch-markdown.js');
     const page = await htmlToMarkdown(body, outcome.url);
     // A page drawn by scripts has nothing to read without a browser; say so rather than return nothing.
-    const markdown = page.markdown || '(The page has no readable text: it is probably drawn by JavaScript. Look for another source, such as its API or a raw file.)';
+    const markdown =
+      page.markdown || '(The page has no readable text: it is probably drawn by JavaScript. Look for another source, such as its API or a raw file.)';
     return { text: `URL: ${outcome.url}${page.title ? `\nTitle: ${page.title}` : ''}${cut}\n\n${markdown}` };
   }
   return { text: `URL: ${outcome.url}${cut}\n\n${body}` };

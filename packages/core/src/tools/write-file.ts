@@ -32,8 +32,7 @@ export const writeFileTool = defineTool({
   name: 'write_file',
   kind: 'edit',
   description:
-    'Create a file or replace its whole content (append: true adds to its end instead); creates missing folders. ' +
-    'To change part of a file use edit_file.',
+    'Create a file or replace its whole content (append: true adds to its end instead); creates missing folders. ' + 'To change part of a file use edit_file.',
   schema,
   summarize: (input) => (input.append ? `${input.path} (append)` : input.path),
   ruleSubject: (input) => input.path,
@@ -72,7 +71,10 @@ export const writeFileTool = defineTool({
   },
 });
 
-async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal }): Promise<PreparedWrite> {
+async function prepareWrite(
+  input: WriteInput,
+  ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal },
+): Promise<PreparedWrite> {
   const target = resolveInWorkspace(ctx.workspace, input.path);
   if (target.relative === '.') throw new ToolInputError('write_file needs a file path, not the workspace root.');
   const stats = await statOrUndefined(target.absolute);
@@ -85,7 +87,10 @@ async function prepareWrite(input: WriteInput, ctx: Pick<ToolContext, 'workspace
   // For an append, what was there is read only to show the change; the append itself never rewrites it.
   if (input.append && stats.size > MAX_TEXT_FILE_BYTES) return { target, stats, after: added };
   // The editor's buffer is what the replace replaces (and what its diff shows).
-  const before = !input.append && ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES ? Buffer.from(await ctx.editorFiles.readText(target.absolute, ctx.signal), 'utf8') : await readFileConfined(ctx.workspace.root, target.absolute);
+  const before =
+    !input.append && ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES
+      ? Buffer.from(await ctx.editorFiles.readText(target.absolute, ctx.signal), 'utf8')
+      : await readFileConfined(ctx.workspace.root, target.absolute);
   return { target, stats, before, after: input.append ? Buffer.concat([before, added]) : added };
 }
 

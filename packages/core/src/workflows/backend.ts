@@ -124,5 +124,6 @@ export class LocalBackend implements WorkflowBackend {
 /** A finished run cannot be resumed, nor one another process is running. */
 export function assertResumable(state: RunState, runningWhere: string): void {
   if (state.status === 'completed') throw new UsageError(`The run ${state.id} has already completed; start a new one with \`beans workflow run\`.`);
-  if (state.status === 'running') throw new UsageError(`The run ${state.id} is still running (${runningWhere}). Stop it first (\`beans workflow cancel ${state.id}\`), or wait for it.`);
+  if (state.status === 'running')
+    throw new UsageError(`The run ${state.id} is still running (${runningWhere}). Stop it first (\`beans workflow cancel ${state.id}\`), or wait for it.`);
 }

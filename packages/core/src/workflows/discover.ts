@@ -50,5 +50,7 @@ export function findWorkflow(reference: string, cwd: string, listings: readonly 
   const match = listings.find((listing) => listing.name === reference) ?? listings.find((listing) => listing.qualifiedName === reference);
   if (match) return match.path;
   const names = listings.map((listing) => listing.qualifiedName).join(', ');
-  throw new UsageError(`There is no workflow file or workflow named "${reference}". ${names ? `Workflows: ${names}.` : 'Put workflows in WORKFLOW.md at the repository root, .beans/workflows/ or a plugin\'s workflows/ folder.'}`);
+  throw new UsageError(
+    `There is no workflow file or workflow named "${reference}". ${names ? `Workflows: ${names}.` : "Put workflows in WORKFLOW.md at the repository root, .beans/workflows/ or a plugin's workflows/ folder."}`,
+  );
 }

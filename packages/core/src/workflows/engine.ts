@@ -61,9 +61,19 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
   // last checkpoint. Resuming a run that reached it grants one more maxDurationMs.
   if (state.status === 'timed_out') state.budgetStartMs = elapsedBefore;
   const spent = elapsedBefore - (state.budgetStartMs ?? 0);
-  const deadline = workflow.maxDurationMs !== undefined
-    ? setTimeout(() => stop.abort(new StopRun('timed_out', `The run reached its maxDurationMs of ${workflow.maxDurationMs} ms; resume it with \`beans workflow resume ${state.id}\` to give it as long again.`)), Math.max(0, workflow.maxDurationMs - spent))
-    : undefined;
+  const deadline =
+    workflow.maxDurationMs !== undefined
+      ? setTimeout(
+          () =>
+            stop.abort(
+              new StopRun(
+                'timed_out',
+                `The run reached its maxDurationMs of ${workflow.maxDurationMs} ms; resume it with \`beans workflow resume ${state.id}\` to give it as long again.`,
+              ),
+            ),
+          Math.max(0, workflow.maxDurationMs - spent),
+        )
+      : undefined;
   const sleep = options.sleep ?? abortableSleep;
 
   let pending: NodeJS.Immediate | undefined;
@@ -77,7 +87,9 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     try {
       options.save(state);
     } catch (error) {
-      throw new StorageError(`Cannot write the checkpoint of run ${state.id}: ${(error as Error).message}. Free some disk space or fix the folder's permissions, then resume the run.`);
+      throw new StorageError(
+        `Cannot write the checkpoint of run ${state.id}: ${(error as Error).message}. Free some disk space or fix the folder's permissions, then resume the run.`,
+      );
     }
   };
   // Units that finish in the same tick (a call, its loop iteration, the loop) share one write;
@@ -115,7 +127,10 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
   };
 
   const runSequence = async (steps: Step[], prefix: string, range: Range, locals: Record<string, unknown>, context: string, signal: AbortSignal) => {
-    const ranges = divideRange(range, steps.map((step) => step.weight));
+    const ranges = divideRange(
+      range,
+      steps.map((step) => step.weight),
+    );
     for (const [index, step] of steps.entries()) await runStep(step, `${prefix}${index}`, ranges[index], locals, context, signal);
   };
   // A runtime error in an expression (a type mismatch, say) fails its step with the step's line.
@@ -149,7 +164,10 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
         const siblings = new AbortController();
         const stopSiblings = () => siblings.abort(signal.reason);
         signal.addEventListener('abort', stopSiblings, { once: true });
-        const ranges = divideRange(range, step.branches.map((branch) => branch.weight));
+        const ranges = divideRange(
+          range,
+          step.branches.map((branch) => branch.weight),
+        );
         const outcomes = await Promise.allSettled(
           step.branches.map(async (branch, index) => {
             const branchKey = `${key}/b${index}`;
@@ -170,19 +188,37 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
         let items = state.loops[key];
         if (!items) {
           const over = typeof step.over === 'string' ? await evaluateFor(step, step.over, locals) : step.over;
-          if (!Array.isArray(over)) throw yieldedError(workflow.path, step, 'over', step.over, over, 'a list to loop over (a lone match can be kept a list with [], e.g. "${checks.name[]}")');
+          if (!Array.isArray(over))
+            throw yieldedError(
+              workflow.path,
+              step,
+              'over',
+              step.over,
+              over,
+              'a list to loop over (a lone match can be kept a list with [], e.g. "${checks.name[]}")',
+            );
           items = over;
           // Saved with the next checkpoint; until then the same artifacts give the same items.
           state.loops[key] = items;
         }
         for (const [index, item] of items.entries()) {
           const iterationKey = `${key}/i${index}`;
-          const iterationRange = divideRange(range, items.map(() => 1))[index];
+          const iterationRange = divideRange(
+            range,
+            items.map(() => 1),
+          )[index];
           if (done.has(iterationKey)) {
             progress.complete(iterationKey, iterationRange, label);
             continue;
           }
-          await runSequence(step.steps, `${iterationKey}/`, iterationRange, { ...locals, [step.as]: item }, ` (loop ${index + 1}/${items.length})${context}`, signal);
+          await runSequence(
+            step.steps,
+            `${iterationKey}/`,
+            iterationRange,
+            { ...locals, [step.as]: item },
+            ` (loop ${index + 1}/${items.length})${context}`,
+            signal,
+          );
           finishUnit(iterationKey, iterationRange, `${label} ${index + 1}/${items.length}`);
         }
         break;
@@ -215,12 +251,20 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     progress.update(key, range, 0, label);
     for (let attempt = 1; ; attempt++) {
       try {
-        const answer = await options.runner.run({ agent: step.agent, prompt, key, attempt, signal, onProgress: (local, message) => progress.update(key, range, local, label, message) });
+        const answer = await options.runner.run({
+          agent: step.agent,
+          prompt,
+          key,
+          attempt,
+          signal,
+          onProgress: (local, message) => progress.update(key, range, local, label, message),
+        });
         return parseAnswer(answer);
       } catch (error) {
         if (signal.aborted) throw stop.signal.aborted ? stop.signal.reason : signal.reason;
         const reason = error instanceof Error ? error.message : String(error);
-        if (attempt >= retry.maxAttempts) throw new Error(`Step "${label}" (line ${step.line}) failed${retry.maxAttempts > 1 ? ` after ${attempt} attempts` : ''}: ${reason}`);
+        if (attempt >= retry.maxAttempts)
+          throw new Error(`Step "${label}" (line ${step.line}) failed${retry.maxAttempts > 1 ? ` after ${attempt} attempts` : ''}: ${reason}`);
         const wait = retry.backoffMs * retry.backoffMultiplier ** (attempt - 1);
         progress.update(key, range, 0, label, `attempt ${attempt} failed (${reason}); retrying in ${wait} ms`);
         try {
@@ -261,14 +305,19 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
 
 /** The prompt a worker gets: its input, and how its answer is used. */
 export function callPrompt(workflowName: string, input: unknown): string {
-  const body = input === undefined ? 'There is no input: do the job your instructions describe.' : typeof input === 'string' ? input : `Input (JSON):\n${JSON.stringify(input, null, 2)}`;
+  const body =
+    input === undefined
+      ? 'There is no input: do the job your instructions describe.'
+      : typeof input === 'string'
+        ? input
+        : `Input (JSON):\n${JSON.stringify(input, null, 2)}`;
   return [
     `You are one step of the workflow "${workflowName}".`,
     '',
     body,
     '',
     'Report your progress with the report_progress tool (percent 0-100) as you work.',
-    'Your final answer is stored as this step\'s result: answer with the result only, as JSON when it is structured data.',
+    "Your final answer is stored as this step's result: answer with the result only, as JSON when it is structured data.",
   ].join('\n');
 }
 
@@ -292,7 +341,10 @@ export function parseAnswer(answer: string): unknown {
  * silent else branch or an empty loop hides the mistake (a misspelt field yields undefined).
  */
 function yieldedError(file: string, step: Step, field: string, expression: unknown, value: unknown, expected: string): Error {
-  const shown = value === undefined ? 'undefined (nothing: a field or stored value of that name does not exist)' : `${Array.isArray(value) ? 'a list' : typeof value} ${JSON.stringify(value)?.slice(0, 120)}`;
+  const shown =
+    value === undefined
+      ? 'undefined (nothing: a field or stored value of that name does not exist)'
+      : `${Array.isArray(value) ? 'a list' : typeof value} ${JSON.stringify(value)?.slice(0, 120)}`;
   return new Error(`${file}:${step.line}: step "${step.label}": the ${field} expression ${JSON.stringify(expression)} yielded ${shown}, not ${expected}.`);
 }
 

@@ -20,7 +20,10 @@ export function isAgentPath(reference: string): boolean {
  * `plugin:name`) of the session, or an agent file next to the workflow. Unknown ones are reported
  * with their line.
  */
-export async function resolveWorkflowAgents(workflow: Workflow, session: Pick<AgentSession, 'subagents'> & { workspace: { root: string } }): Promise<Map<string, SubagentDefinition>> {
+export async function resolveWorkflowAgents(
+  workflow: Workflow,
+  session: Pick<AgentSession, 'subagents'> & { workspace: { root: string } },
+): Promise<Map<string, SubagentDefinition>> {
   const found = new Map<string, SubagentDefinition>();
   const problems: WorkflowProblem[] = [];
   // Agent files may live in the workspace, or beside the workflow's folder (a plugin's agents/).
@@ -44,7 +47,12 @@ export async function resolveWorkflowAgents(workflow: Workflow, session: Pick<Ag
   return found;
 }
 
-async function resolveAgent(reference: string, workflowDir: string, subagents: readonly SubagentDefinition[], roots: readonly string[]): Promise<SubagentDefinition> {
+async function resolveAgent(
+  reference: string,
+  workflowDir: string,
+  subagents: readonly SubagentDefinition[],
+  roots: readonly string[],
+): Promise<SubagentDefinition> {
   if (!isAgentPath(reference)) {
     const agent = findSubagent(subagents, reference);
     if (agent) return agent;
@@ -55,7 +63,8 @@ async function resolveAgent(reference: string, workflowDir: string, subagents: r
   const missing = () => new Error(`the agent file ${reference} does not exist next to the workflow (looked for ${file})`);
   const real = await realpath(file).catch(() => Promise.reject(missing()));
   // A repository's workflow must not make a file elsewhere on the machine into a prompt for the model.
-  if (!roots.some((root) => isInside(root, real))) throw new Error(`the agent file ${reference} is ${real}, outside the workspace and the workflow's folder; keep agent files in the repository`);
+  if (!roots.some((root) => isInside(root, real)))
+    throw new Error(`the agent file ${reference} is ${real}, outside the workspace and the workflow's folder; keep agent files in the repository`);
   const text = await readFile(real, 'utf8').catch(() => Promise.reject(missing()));
   // A problem with its own skills stops the run before it starts, like any other.
   const agent = readAgentFile(file, text, 'workflow');
@@ -111,6 +120,8 @@ export function sessionAgentRunner(session: Pick<AgentSession, 'runSubagent' | '
 }
 
 /** The runner for a workflow's calls in this session: its agents resolved first (unknown ones reported with their line). */
-export function sessionRunnerFor(session: Pick<AgentSession, 'runSubagent' | 'onSubagentEvent' | 'subagents'> & { workspace: { root: string } }): (workflow: Workflow) => Promise<AgentRunner> {
+export function sessionRunnerFor(
+  session: Pick<AgentSession, 'runSubagent' | 'onSubagentEvent' | 'subagents'> & { workspace: { root: string } },
+): (workflow: Workflow) => Promise<AgentRunner> {
   return async (workflow) => sessionAgentRunner(session, await resolveWorkflowAgents(workflow, session));
 }

@@ -37,20 +37,33 @@ const retrySchema = z.strictObject({
 });
 const common = { weight: weightSchema, name: z.string().min(1).optional() };
 const stepSchemas = {
-  call: z.strictObject({ call: z.string().trim().min(1, 'name an agent'), input: z.unknown().optional(), store: storeSchema.optional(), retry: retrySchema.optional(), ...common }),
+  call: z.strictObject({
+    call: z.string().trim().min(1, 'name an agent'),
+    input: z.unknown().optional(),
+    store: storeSchema.optional(),
+    retry: retrySchema.optional(),
+    ...common,
+  }),
   parallel: z.strictObject({ parallel: z.array(z.unknown()).min(1, 'list at least one branch'), ...common }),
   loop: z.strictObject({
     loop: z.strictObject({ over: z.union([z.string().min(1), z.array(z.unknown())]), as: identifier.optional() }),
     steps: z.array(z.unknown()).min(1, 'a loop needs steps'),
     ...common,
   }),
-  conditional: z.strictObject({ conditional: z.union([z.string().min(1), z.boolean()]), then: z.array(z.unknown()), else: z.array(z.unknown()).optional(), ...common }),
+  conditional: z.strictObject({
+    conditional: z.union([z.string().min(1), z.boolean()]),
+    then: z.array(z.unknown()),
+    else: z.array(z.unknown()).optional(),
+    ...common,
+  }),
   transform: z.strictObject({ transform: z.string().min(1), store: storeSchema.optional(), ...common }),
 };
 const topSchema = z.strictObject({
   name: z.string().trim().min(1).optional(),
   description: z.string().optional(),
-  inputs: z.record(identifier, z.strictObject({ description: z.string().optional(), default: z.unknown().optional(), required: z.boolean().optional() })).optional(),
+  inputs: z
+    .record(identifier, z.strictObject({ description: z.string().optional(), default: z.unknown().optional(), required: z.boolean().optional() }))
+    .optional(),
   output: identifier.optional(),
   durability: z.strictObject({ retry: retrySchema.optional(), maxDurationMs: z.int().positive().optional() }).optional(),
   steps: z.array(z.unknown()).min(1, 'a workflow needs at least one step'),
@@ -85,7 +98,10 @@ export async function parseWorkflow(source: string, file: string): Promise<Workf
   const document = yaml.parseDocument(split.yaml, { lineCounter: counter });
   const toLine = (offset: number) => counter.linePos(offset).line + firstLine - 1;
   if (document.errors.length > 0) {
-    throw new WorkflowError(file, document.errors.map((error) => ({ line: toLine(error.pos[0]), message: error.message.split('\n')[0] })));
+    throw new WorkflowError(
+      file,
+      document.errors.map((error) => ({ line: toLine(error.pos[0]), message: error.message.split('\n')[0] })),
+    );
   }
   const located: Located = {
     line(at) {
@@ -107,7 +123,10 @@ export async function parseWorkflow(source: string, file: string): Promise<Workf
   const stores = new Set<string>();
   collectStores(steps, stores);
   if (data.output && !stores.has(data.output)) {
-    problems.push({ line: located.line(['output']), message: `output names "${data.output}", but no step stores it (stored: ${[...stores].join(', ') || 'nothing'})` });
+    problems.push({
+      line: located.line(['output']),
+      message: `output names "${data.output}", but no step stores it (stored: ${[...stores].join(', ') || 'nothing'})`,
+    });
   }
   if (problems.length > 0) throw new WorkflowError(file, problems);
   const inputs: Record<string, WorkflowInput> = {};
@@ -168,7 +187,10 @@ async function parseStep(raw: unknown, at: Path, located: Located, problems: Wor
       return;
     }
     if (whole && (await usesLengthField(expressionOf(text).expression))) {
-      problems.push({ line: located.line(where), message: `the expression ${JSON.stringify(text)} reads a field named "length", which JSONata lists and strings do not have (it yields nothing, so a comparison with it is always false): use $count(list) or $length(text)` });
+      problems.push({
+        line: located.line(where),
+        message: `the expression ${JSON.stringify(text)} reads a field named "length", which JSONata lists and strings do not have (it yields nothing, so a comparison with it is always false): use $count(list) or $length(text)`,
+      });
     }
   };
   switch (kind) {
@@ -180,7 +202,15 @@ async function parseStep(raw: unknown, at: Path, located: Located, problems: Wor
         if (!(error instanceof ExpressionSyntaxError)) throw error;
         problems.push({ line: located.line([...at, 'input']), message: `an input template is not valid JSONata: ${error.message}` });
       }
-      return { kind, ...base, label: call.name ?? agentLabel(call.call), agent: call.call, input: call.input, store: storeTarget(call.store), ...(call.retry ? { retry: { ...DEFAULT_RETRY, ...definedOnly(call.retry) } } : {}) };
+      return {
+        kind,
+        ...base,
+        label: call.name ?? agentLabel(call.call),
+        agent: call.call,
+        input: call.input,
+        store: storeTarget(call.store),
+        ...(call.retry ? { retry: { ...DEFAULT_RETRY, ...definedOnly(call.retry) } } : {}),
+      };
     }
     case 'parallel': {
       const parallel = value as z.infer<typeof stepSchemas.parallel>;
@@ -190,8 +220,19 @@ async function parseStep(raw: unknown, at: Path, located: Located, problems: Wor
       const loop = value as z.infer<typeof stepSchemas.loop>;
       if (typeof loop.loop.over === 'string') await checkExpression(loop.loop.over, [...at, 'loop', 'over'], true);
       const as = loop.loop.as ?? 'item';
-      if (as === 'input') problems.push({ line: located.line([...at, 'loop', 'as']), message: '"input" is taken by the workflow\'s inputs; pick another name for the loop variable' });
-      return { kind, ...base, label: loop.name ?? `loop over ${as}`, over: loop.loop.over, as, steps: await parseSteps(loop.steps, [...at, 'steps'], located, problems) };
+      if (as === 'input')
+        problems.push({
+          line: located.line([...at, 'loop', 'as']),
+          message: '"input" is taken by the workflow\'s inputs; pick another name for the loop variable',
+        });
+      return {
+        kind,
+        ...base,
+        label: loop.name ?? `loop over ${as}`,
+        over: loop.loop.over,
+        as,
+        steps: await parseSteps(loop.steps, [...at, 'steps'], located, problems),
+      };
     }
     case 'conditional': {
       const conditional = value as z.infer<typeof stepSchemas.conditional>;

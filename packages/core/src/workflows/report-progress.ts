@@ -9,7 +9,8 @@ export const REPORT_PROGRESS_TOOL_NAME = 'report_progress';
  */
 export const reportProgressTool = defineTool({
   name: REPORT_PROGRESS_TOOL_NAME,
-  description: 'Reports how far you are with your workflow step: percent (0-100) of your own job done, and optionally a short message on what you are doing. Call it at milestones; it does not end your turn.',
+  description:
+    'Reports how far you are with your workflow step: percent (0-100) of your own job done, and optionally a short message on what you are doing. Call it at milestones; it does not end your turn.',
   kind: 'meta',
   schema: z.object({
     percent: z.number().min(0).max(100).describe('How much of your job is done, 0-100.'),

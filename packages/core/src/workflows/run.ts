@@ -6,7 +6,9 @@ export function workflowInputs(workflow: Workflow, given: Record<string, string>
   const unknown = Object.keys(given).filter((key) => !(key in workflow.inputs));
   if (unknown.length > 0) {
     const known = Object.keys(workflow.inputs);
-    throw new UsageError(`The workflow ${workflow.name} has no input ${unknown.join(', ')}. ${known.length ? `Its inputs: ${known.join(', ')}.` : 'It takes no inputs.'}`);
+    throw new UsageError(
+      `The workflow ${workflow.name} has no input ${unknown.join(', ')}. ${known.length ? `Its inputs: ${known.join(', ')}.` : 'It takes no inputs.'}`,
+    );
   }
   const inputs: Record<string, unknown> = {};
   const missing: string[] = [];

@@ -60,7 +60,12 @@ export class RunStore {
   /** A run by id or unique prefix; a run left `running` by a dead process reads as interrupted. */
   load(idOrPrefix: string): RunState {
     const ids = this.ids();
-    const id = ids.includes(idOrPrefix) ? idOrPrefix : onlyMatch(ids.filter((candidate) => candidate.startsWith(idOrPrefix)), idOrPrefix);
+    const id = ids.includes(idOrPrefix)
+      ? idOrPrefix
+      : onlyMatch(
+          ids.filter((candidate) => candidate.startsWith(idOrPrefix)),
+          idOrPrefix,
+        );
     return settle(JSON.parse(readFileSync(path.join(this.dir, id, STATE_FILE), 'utf8')) as RunState);
   }
 
@@ -79,7 +84,9 @@ export class RunStore {
 
   private ids(): string[] {
     if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    return readdirSync(this.dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
   }
 }
 

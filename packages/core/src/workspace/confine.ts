@@ -30,4 +30,3 @@ export function confinedPaths(root: string): (file: string) => boolean {
     }
   };
 }
-

@@ -32,7 +32,10 @@ export async function openConfinedDir(root: string, dir: string, options: { crea
   if (!isInside(root, dir)) throw replaced(dir, options.reading);
   // Without descriptor paths (macOS, BSD) the folder is used by its checked path.
   if (!descriptorPathsAvailable) return { at: (name) => path.join(dir, name), path: dir, close: async () => undefined };
-  const names = path.relative(root, dir).split(path.sep).filter((name) => name !== '');
+  const names = path
+    .relative(root, dir)
+    .split(path.sep)
+    .filter((name) => name !== '');
   let handle = await fs.open(root, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     for (const name of names) {
@@ -61,7 +64,8 @@ export async function openFileConfined(root: string, absolute: string): Promise<
   try {
     return await fs.open(dir.at(path.basename(absolute)), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new ToolInputError(`${absolute} was replaced by a link while reading it; nothing was read. Check the file and try again.`);
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new ToolInputError(`${absolute} was replaced by a link while reading it; nothing was read. Check the file and try again.`);
     throw error;
   } finally {
     await dir.close();
@@ -113,7 +117,9 @@ async function assertDescriptorInside(root: string, handle: FileHandle, dir: str
 
 function replaced(dir: string, reading = false): ToolInputError {
   const [verb, nothing] = reading ? ['reading', 'read'] : ['writing', 'written'];
-  return new ToolInputError(`The folder ${dir} changed while ${verb} (a part of it now leads outside the workspace through a link); nothing was ${nothing}. Check the folder and try again.`);
+  return new ToolInputError(
+    `The folder ${dir} changed while ${verb} (a part of it now leads outside the workspace through a link); nothing was ${nothing}. Check the folder and try again.`,
+  );
 }
 
 /**
@@ -152,7 +158,10 @@ export function createConfinedLookup(root: string): ConfinedLookup {
   return {
     lstat(dir, name) {
       if (!isInside(root, dir)) return undefined;
-      const wanted = path.relative(root, dir).split(path.sep).filter((part) => part !== '');
+      const wanted = path
+        .relative(root, dir)
+        .split(path.sep)
+        .filter((part) => part !== '');
       let same = 0;
       while (same < open.length && same < wanted.length && names[same] === wanted[same]) same++;
       closeFrom(same);

@@ -15,7 +15,10 @@ const ANYWHERE = ['.mcp.json', '.lsp.json', '.claude-plugin', 'plugin.json', 'ho
 
 /** True for a workspace-relative path whose change would make Beans run something new. */
 export function isProtectedPath(relative: string): boolean {
-  const parts = relative.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.');
+  const parts = relative
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.');
   if (parts.length === 0) return false;
   if (AT_ROOT.includes(parts[0])) return true;
   if (parts.some((part) => ANYWHERE.includes(part))) return true;

@@ -65,7 +65,15 @@ describe('agent loop', () => {
     expect(requests[0]!.system).toBe('You are a test.');
     expect(requests[0]!.messages).toEqual([{ role: 'user', content: 'hi' }]);
     expect(events.map((e) => e.type)).toEqual([
-      'agent_start', 'message_start', 'message_end', 'turn_start', 'message_start', 'message_update', 'message_end', 'turn_end', 'agent_end',
+      'agent_start',
+      'message_start',
+      'message_end',
+      'turn_start',
+      'message_start',
+      'message_update',
+      'message_end',
+      'turn_end',
+      'agent_end',
     ]);
   });
 
@@ -73,13 +81,21 @@ describe('agent loop', () => {
     const log: string[] = [];
     const { run, requests, messages } = setup(
       [
-        { toolCalls: [{ name: 'echo', arguments: { text: 'slow' } }, { name: 'echo', arguments: { text: 'fast' } }] },
+        {
+          toolCalls: [
+            { name: 'echo', arguments: { text: 'slow' } },
+            { name: 'echo', arguments: { text: 'fast' } },
+          ],
+        },
         { text: 'done' },
       ],
       {},
       new ToolRegistry([
         defineTool({
-          name: 'echo', description: 'd', kind: 'read', schema: z.object({ text: z.string() }),
+          name: 'echo',
+          description: 'd',
+          kind: 'read',
+          schema: z.object({ text: z.string() }),
           async execute({ text }) {
             log.push(`start ${text}`);
             await new Promise((r) => setTimeout(r, text === 'slow' ? 40 : 1));
@@ -101,7 +117,15 @@ describe('agent loop', () => {
   it('runs calls that change things one at a time, in order', async () => {
     const log: string[] = [];
     const { run } = setup(
-      [{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'write', arguments: { text: 'b' } }] }, { text: 'ok' }],
+      [
+        {
+          toolCalls: [
+            { name: 'write', arguments: { text: 'a' } },
+            { name: 'write', arguments: { text: 'b' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
       {},
       new ToolRegistry([writeTool(log)]),
     );
@@ -114,9 +138,20 @@ describe('agent loop', () => {
     let releaseSlow!: () => void;
     const slowStarted = new Promise<void>((resolve) => (markStarted = resolve));
     const tools = new ToolRegistry([
-      defineTool({ name: 'write', description: 'd', kind: 'edit', schema: z.object({ text: z.string() }), async execute() { return { content: 'fast done' }; } }),
       defineTool({
-        name: 'slow', description: 'd', kind: 'execute', schema: z.object({}),
+        name: 'write',
+        description: 'd',
+        kind: 'edit',
+        schema: z.object({ text: z.string() }),
+        async execute() {
+          return { content: 'fast done' };
+        },
+      }),
+      defineTool({
+        name: 'slow',
+        description: 'd',
+        kind: 'execute',
+        schema: z.object({}),
         async execute() {
           markStarted();
           await new Promise<void>((release) => (releaseSlow = release));
@@ -124,7 +159,19 @@ describe('agent loop', () => {
         },
       }),
     ]);
-    const harness = setup([{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'slow', arguments: {} }] }, { text: 'ok' }], {}, tools);
+    const harness = setup(
+      [
+        {
+          toolCalls: [
+            { name: 'write', arguments: { text: 'a' } },
+            { name: 'slow', arguments: {} },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      {},
+      tools,
+    );
     const running = harness.run();
     await slowStarted;
     const ended = harness.events.filter((e) => e.type === 'message_end').map((e) => (e as { message: AgentMessage }).message);
@@ -136,10 +183,24 @@ describe('agent loop', () => {
   });
 
   it('turns an unknown tool, bad arguments and a throwing tool into error results, not crashes', async () => {
-    const boom = defineTool({ name: 'boom', description: 'd', kind: 'read', schema: z.object({}), async execute() { throw new Error('kaboom'); } });
+    const boom = defineTool({
+      name: 'boom',
+      description: 'd',
+      kind: 'read',
+      schema: z.object({}),
+      async execute() {
+        throw new Error('kaboom');
+      },
+    });
     const { run, messages } = setup(
       [
-        { toolCalls: [{ name: 'nope', arguments: {} }, { name: 'echo', arguments: { text: 42 } }, { name: 'boom', arguments: {} }] },
+        {
+          toolCalls: [
+            { name: 'nope', arguments: {} },
+            { name: 'echo', arguments: { text: 42 } },
+            { name: 'boom', arguments: {} },
+          ],
+        },
         { text: 'recovered' },
       ],
       {},
@@ -177,33 +238,40 @@ describe('agent loop', () => {
   });
 
   it('stops when the budget is spent', async () => {
-    const { run } = setup([{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }], usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.4 } }], { maxBudgetUsd: 1 });
+    const { run } = setup([{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }], usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.4 } }], {
+      maxBudgetUsd: 1,
+    });
     const result = await run();
     expect(result.stopReason).toBe('max_budget');
     expect(result.turns).toBe(3);
     expect(result.usage.costUsd).toBeCloseTo(1.2);
   });
 
-  it('counts a compaction summary request in the run\'s usage and budget, and reports it as a usage event', async () => {
+  it("counts a compaction summary request in the run's usage and budget, and reports it as a usage event", async () => {
     let summaries = 0;
-    const { run, events, requests } = setup([{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }], usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.1 } }], {
-      maxBudgetUsd: 1,
-      transformContext: async (messages, _signal, spend) => {
-        // The second request would need a summary first; it costs what is left of the budget.
-        if (messages.length > 1) {
-          summaries++;
-          spend({ inputTokens: 5_000, outputTokens: 50, cacheReadTokens: 20_000, costUsd: 0.95 }, 'm');
-        }
-        return messages;
+    const { run, events, requests } = setup(
+      [{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }], usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.1 } }],
+      {
+        maxBudgetUsd: 1,
+        transformContext: async (messages, _signal, spend) => {
+          // The second request would need a summary first; it costs what is left of the budget.
+          if (messages.length > 1) {
+            summaries++;
+            spend({ inputTokens: 5_000, outputTokens: 50, cacheReadTokens: 20_000, costUsd: 0.95 }, 'm');
+          }
+          return messages;
+        },
       },
-    });
+    );
     const result = await run();
     expect(result.stopReason).toBe('max_budget');
     expect(summaries).toBe(1);
     expect(requests).toHaveLength(1); // the request after the summary is not sent: the budget is spent
     expect(result.usage).toMatchObject({ inputTokens: 5_001, outputTokens: 51, cacheReadTokens: 20_000 });
     expect(result.usage.costUsd).toBeCloseTo(1.05);
-    expect(events.filter((event) => event.type === 'usage')).toEqual([{ type: 'usage', usage: { inputTokens: 5_000, outputTokens: 50, cacheReadTokens: 20_000, costUsd: 0.95 }, model: 'm', purpose: 'compaction' }]);
+    expect(events.filter((event) => event.type === 'usage')).toEqual([
+      { type: 'usage', usage: { inputTokens: 5_000, outputTokens: 50, cacheReadTokens: 20_000, costUsd: 0.95 }, model: 'm', purpose: 'compaction' },
+    ]);
   });
 
   it('ends with the provider failure as data', async () => {
@@ -219,7 +287,10 @@ describe('agent loop', () => {
     const steering: AgentMessage[] = [];
     const tools = new ToolRegistry([
       defineTool({
-        name: 'write', description: 'd', kind: 'edit', schema: z.object({ text: z.string() }),
+        name: 'write',
+        description: 'd',
+        kind: 'edit',
+        schema: z.object({ text: z.string() }),
         async execute({ text }) {
           log.push(text);
           steering.push(userMessage('stop, use tabs', 'steering'));
@@ -228,7 +299,15 @@ describe('agent loop', () => {
       }),
     ]);
     const { run, requests, messages } = setup(
-      [{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'write', arguments: { text: 'b' } }] }, { text: 'switching to tabs' }],
+      [
+        {
+          toolCalls: [
+            { name: 'write', arguments: { text: 'a' } },
+            { name: 'write', arguments: { text: 'b' } },
+          ],
+        },
+        { text: 'switching to tabs' },
+      ],
       { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) },
       tools,
     );
@@ -244,7 +323,10 @@ describe('agent loop', () => {
     const steering: AgentMessage[] = [];
     const tools = new ToolRegistry([
       defineTool({
-        name: 'write', description: 'd', kind: 'edit', schema: z.object({ text: z.string() }),
+        name: 'write',
+        description: 'd',
+        kind: 'edit',
+        schema: z.object({ text: z.string() }),
         async execute({ text }) {
           log.push(`write ${text}`);
           steering.push(userMessage('look at b.txt instead', 'steering'));
@@ -252,7 +334,10 @@ describe('agent loop', () => {
         },
       }),
       defineTool({
-        name: 'read', description: 'd', kind: 'read', schema: z.object({ path: z.string() }),
+        name: 'read',
+        description: 'd',
+        kind: 'read',
+        schema: z.object({ path: z.string() }),
         async execute({ path }) {
           log.push(`read ${path}`);
           return { content: `content of ${path}` };
@@ -260,7 +345,16 @@ describe('agent loop', () => {
       }),
     ]);
     const { run, messages } = setup(
-      [{ toolCalls: [{ name: 'write', arguments: { text: 'a' } }, { name: 'write', arguments: { text: 'b' } }, { name: 'read', arguments: { path: 'b.txt' } }] }, { text: 'done' }],
+      [
+        {
+          toolCalls: [
+            { name: 'write', arguments: { text: 'a' } },
+            { name: 'write', arguments: { text: 'b' } },
+            { name: 'read', arguments: { path: 'b.txt' } },
+          ],
+        },
+        { text: 'done' },
+      ],
       { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) },
       tools,
     );
@@ -274,7 +368,10 @@ describe('agent loop', () => {
     const steering: AgentMessage[] = [];
     const tools = new ToolRegistry([
       defineTool({
-        name: 'shell', description: 'd', kind: 'execute', schema: z.object({ command: z.string() }),
+        name: 'shell',
+        description: 'd',
+        kind: 'execute',
+        schema: z.object({ command: z.string() }),
         async execute({ command }) {
           log.push(command);
           if (steering.length === 0) steering.push(userMessage('also tell me the last line', 'steering'));
@@ -282,8 +379,15 @@ describe('agent loop', () => {
         },
       }),
     ]);
-    const calls = ['wc -l numbers.txt', 'tail -n 1 numbers.txt', 'rm numbers.txt', 'git status --short'].map((command) => ({ name: 'shell', arguments: { command } }));
-    const { run, messages } = setup([{ toolCalls: calls }, { text: 'done' }], { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) }, tools);
+    const calls = ['wc -l numbers.txt', 'tail -n 1 numbers.txt', 'rm numbers.txt', 'git status --short'].map((command) => ({
+      name: 'shell',
+      arguments: { command },
+    }));
+    const { run, messages } = setup(
+      [{ toolCalls: calls }, { text: 'done' }],
+      { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) },
+      tools,
+    );
     await run();
     expect(log).toEqual(['wc -l numbers.txt', 'tail -n 1 numbers.txt', 'git status --short']);
     expect(messages.filter((m) => m.role === 'tool').map((r) => r.status)).toEqual(['ok', 'ok', 'skipped', 'ok']);
@@ -317,9 +421,14 @@ describe('agent loop', () => {
     let deltas = 0;
     let seenByTimer = -1;
     setTimeout(() => (seenByTimer = deltas), 0);
-    await runAgentLoop([userMessage('go')], [], { model: 'm', systemPrompt: 's', tools: new ToolRegistry(), stream: burst, toolContext: { workspace, state: createToolSessionState() } }, (e) => {
-      if (e.type === 'message_update') deltas++;
-    });
+    await runAgentLoop(
+      [userMessage('go')],
+      [],
+      { model: 'm', systemPrompt: 's', tools: new ToolRegistry(), stream: burst, toolContext: { workspace, state: createToolSessionState() } },
+      (e) => {
+        if (e.type === 'message_update') deltas++;
+      },
+    );
     expect(seenByTimer).toBeGreaterThanOrEqual(0);
     expect(seenByTimer).toBeLessThan(2_000);
   });
@@ -353,7 +462,12 @@ describe('ChatSession', () => {
     const { llm, requests } = client([{ text: 'one' }, { text: 'two' }]);
     const recorded: AgentMessage[] = [];
     const session = new ChatSession({
-      client: llm, provider: 'fake', model: 'm', systemPrompt: 'Base prompt.', tools: new ToolRegistry(), workspace,
+      client: llm,
+      provider: 'fake',
+      model: 'm',
+      systemPrompt: 'Base prompt.',
+      tools: new ToolRegistry(),
+      workspace,
       record: (m) => recorded.push(m),
     });
     await session.prompt('first');
@@ -368,11 +482,22 @@ describe('ChatSession', () => {
   it('reports model and SOP changes for the session log', async () => {
     const { llm, requests } = client([{ text: 'ok' }]);
     const changes: unknown[] = [];
-    const session = new ChatSession({ client: llm, provider: 'fake', model: 'm1', systemPrompt: 's', tools: new ToolRegistry(), workspace, recordChange: (c) => changes.push(c) });
+    const session = new ChatSession({
+      client: llm,
+      provider: 'fake',
+      model: 'm1',
+      systemPrompt: 's',
+      tools: new ToolRegistry(),
+      workspace,
+      recordChange: (c) => changes.push(c),
+    });
     session.setModel('m2');
     session.setSop('Be brief.');
     await session.prompt('hi');
-    expect(changes).toEqual([{ kind: 'model', provider: 'fake', model: 'm2' }, { kind: 'sop', sop: 'Be brief.' }]);
+    expect(changes).toEqual([
+      { kind: 'model', provider: 'fake', model: 'm2' },
+      { kind: 'sop', sop: 'Be brief.' },
+    ]);
     expect(requests[0]!.model).toBe('m2');
   });
 
@@ -380,7 +505,12 @@ describe('ChatSession', () => {
     const { llm } = client([{ text: 'slow', delayMs: 5_000 }]);
     const events: string[] = [];
     const session = new ChatSession({
-      client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace,
+      client: llm,
+      provider: 'fake',
+      model: 'm',
+      systemPrompt: 's',
+      tools: new ToolRegistry(),
+      workspace,
       record: (m) => events.push(`record ${m.role}`),
       onClose: () => events.push('close'),
     });
@@ -390,7 +520,7 @@ describe('ChatSession', () => {
     expect(events).toEqual(['record user', 'record assistant', 'record note', 'close']);
   });
 
-  it('drops steering left over from a run that failed, so it cannot skip the next run\'s tools', async () => {
+  it("drops steering left over from a run that failed, so it cannot skip the next run's tools", async () => {
     const { llm } = client([{ fail: { kind: 'server', message: 'down' }, delayMs: 50 }]);
     const session = new ChatSession({ client: llm, provider: 'fake', model: 'm', systemPrompt: 's', tools: new ToolRegistry(), workspace });
     const running = session.prompt('go');
@@ -422,7 +552,10 @@ describe('ChatSession', () => {
     const running = session.prompt('go');
     session.steer('a');
     session.followUp('b');
-    expect(session.takeQueued().map((queued) => [queued.kind, queued.text])).toEqual([['steering', 'a'], ['follow_up', 'b']]);
+    expect(session.takeQueued().map((queued) => [queued.kind, queued.text])).toEqual([
+      ['steering', 'a'],
+      ['follow_up', 'b'],
+    ]);
     session.abort();
     await running;
     expect(session.queued).toEqual([]);

@@ -8,7 +8,15 @@ describe('convertToLlm', () => {
   it('gives a tool call cut off by a crash an "interrupted" result so providers accept the history', () => {
     const history: AgentMessage[] = [
       { role: 'user', content: 'fix it', timestamp: t },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'shell', arguments: { command: 'sleep 9' } }, { id: 'b', name: 'read_file', arguments: { path: 'x' } }], timestamp: t },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'a', name: 'shell', arguments: { command: 'sleep 9' } },
+          { id: 'b', name: 'read_file', arguments: { path: 'x' } },
+        ],
+        timestamp: t,
+      },
       { role: 'tool', toolCallId: 'b', toolName: 'read_file', content: 'x', isError: false, status: 'ok', timestamp: t },
       { role: 'note', kind: 'interrupted', text: 'Interrupted', timestamp: t },
       { role: 'user', content: 'go on', timestamp: t },

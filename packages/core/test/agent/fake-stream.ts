@@ -28,14 +28,25 @@ export function fakeStream(turns: FakeTurn[]) {
       });
     }
     if (request.signal?.aborted) {
-      yield { type: 'error', stopReason: 'aborted', failure: { kind: 'aborted', message: 'Aborted.', retryable: false }, text: turn.text ?? '', toolCalls: [], usage };
+      yield {
+        type: 'error',
+        stopReason: 'aborted',
+        failure: { kind: 'aborted', message: 'Aborted.', retryable: false },
+        text: turn.text ?? '',
+        toolCalls: [],
+        usage,
+      };
       return;
     }
     if (turn.fail) {
       yield { type: 'error', stopReason: 'error', failure: { ...turn.fail, retryable: false }, text: '', toolCalls: [], usage };
       return;
     }
-    const toolCalls = (turn.toolCalls ?? []).map((call) => ({ id: 'id' in call ? call.id : `call_${++callCounter}`, name: call.name, arguments: call.arguments }));
+    const toolCalls = (turn.toolCalls ?? []).map((call) => ({
+      id: 'id' in call ? call.id : `call_${++callCounter}`,
+      name: call.name,
+      arguments: call.arguments,
+    }));
     for (const call of toolCalls) yield { type: 'tool_call', call };
     yield { type: 'done', stopReason: toolCalls.length ? 'tool_use' : 'stop', text: turn.text ?? '', toolCalls, usage };
   };

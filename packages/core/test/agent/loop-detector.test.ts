@@ -9,7 +9,9 @@ const result = (content: string): ToolResultMessage => ({ role: 'tool', toolCall
 describe('loop detection', () => {
   it('stops the same call with the same arguments at the fifth turn in a row (argument order does not matter)', () => {
     const detector = new LoopDetector();
-    const verdicts = [1, 2, 3, 4, 5].map((i) => detector.record('', [call('read_file', i % 2 ? { path: 'a', limit: 5 } : { limit: 5, path: 'a' })], [result(`r${i}`)]));
+    const verdicts = [1, 2, 3, 4, 5].map((i) =>
+      detector.record('', [call('read_file', i % 2 ? { path: 'a', limit: 5 } : { limit: 5, path: 'a' })], [result(`r${i}`)]),
+    );
     expect(verdicts.slice(0, 4)).toEqual([undefined, undefined, undefined, undefined]);
     expect(verdicts[4]).toMatch(/same tool call \(read_file .*\) 5 times in a row/);
   });

@@ -174,7 +174,7 @@ describe('checkpoints', () => {
     expect(tree(ws.root)).toEqual({ 'a.txt': 'A', 'b.txt': 'b'.repeat(4000), 'c.txt': 'c'.repeat(4000) });
   });
 
-  it('leaves the user\'s git index, HEAD, branches and stash untouched', async () => {
+  it("leaves the user's git index, HEAD, branches and stash untouched", async () => {
     const ws = workspaceWith({ 'a.txt': 'a\n', 'b.txt': 'b\n' }, { git: true });
     writeFileSync(path.join(ws.root, 'a.txt'), 'stashed\n');
     git(ws.root, 'stash', '-q');

@@ -15,7 +15,7 @@ describe('conversation rewind in the session log', () => {
     writer.append({ role: 'user', content: 'second, again', uuid: 'cccc-3', timestamp: 5 });
     writer.close();
     const loaded = store.load(writer.id);
-    expect(loaded.messages.map((message) => message.role === 'note' ? '' : message.content)).toEqual(['first', 'one', 'second, again']);
+    expect(loaded.messages.map((message) => (message.role === 'note' ? '' : message.content))).toEqual(['first', 'one', 'second, again']);
     expect(userTurns(loaded.messages).map((turn) => turn.uuid)).toEqual(['aaaa-1', 'cccc-3']);
   });
 

@@ -24,7 +24,11 @@ export function tempDir(prefix = 'beans-checkpoints-'): string {
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+  });
 }
 
 /** Every file and link under root (not .git), as path -> content or `-> target`. */
@@ -60,7 +64,11 @@ export function makeHarness(workspace: Workspace, options: { maxBytes?: number; 
   const storeDir = path.join(tempDir('beans-store-'), 'session.checkpoints');
   const store = new CheckpointStore({ dir: storeDir, workspace, ...options });
   const problems: string[] = [];
-  const hooks = checkpointToolHooks(() => store, workspace, (problem) => problems.push(problem));
+  const hooks = checkpointToolHooks(
+    () => store,
+    workspace,
+    (problem) => problems.push(problem),
+  );
   const tools = new ToolRegistry(builtinTools());
   const state = createToolSessionState();
   return {

@@ -24,7 +24,9 @@ describe('a rewind killed with SIGKILL', () => {
 
     // Kill the child a moment after it starts rewinding, with some files written and others not.
     const output = await new Promise<string>((resolve, reject) => {
-      const proc = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, h.storeDir, root, 'u1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, h.storeDir, root, 'u1'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let stderr = '';
       proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -9,7 +9,7 @@ import { tempHome } from './temp-home.js';
 let t: ReturnType<typeof tempHome>;
 afterEach(() => t?.cleanup());
 
-describe('provider settings read from the providers\' definitions', () => {
+describe("provider settings read from the providers' definitions", () => {
   it('accepts models.<provider> and each endpoint key, set by its environment variable', async () => {
     t = tempHome();
     t.write(t.workspaceFile, { models: { openai: 'gpt-5', anthropic: 'claude-haiku-5-5' }, anthropic: { baseUrl: 'http://proxy:9/' } });
@@ -24,9 +24,16 @@ describe('provider settings read from the providers\' definitions', () => {
 
   it('accepts a custom OpenAI-compatible endpoint, and rejects a malformed one naming the file and the key', async () => {
     t = tempHome();
-    t.write(t.workspaceFile, { providers: { lmstudio: { type: 'openai', baseUrl: 'http://localhost:1234/v1', apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] } } });
+    t.write(t.workspaceFile, {
+      providers: { lmstudio: { type: 'openai', baseUrl: 'http://localhost:1234/v1', apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] } },
+    });
     const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true });
-    expect(loaded.values.providers.lmstudio).toEqual({ type: 'openai', baseUrl: 'http://localhost:1234/v1', apiKeyEnv: 'LMSTUDIO_KEY', models: ['qwen2.5-coder-14b'] });
+    expect(loaded.values.providers.lmstudio).toEqual({
+      type: 'openai',
+      baseUrl: 'http://localhost:1234/v1',
+      apiKeyEnv: 'LMSTUDIO_KEY',
+      models: ['qwen2.5-coder-14b'],
+    });
 
     t.write(t.workspaceFile, { providers: { lmstudio: { type: 'anthropic', baseUrl: 'http://localhost:1234/v1' } } });
     const error = await loadConfig({ workspaceRoot: t.workspace, env: t.env }).catch((e: unknown) => e);
@@ -39,13 +46,25 @@ describe('provider settings read from the providers\' definitions', () => {
     t = tempHome();
     t.write(t.workspaceFile, { provider: 'nosuch' });
     const fromFile = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true });
-    let error = (() => { try { resolveProvider(fromFile, t.env); } catch (e) { return e; } })();
+    let error = (() => {
+      try {
+        resolveProvider(fromFile, t.env);
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).exitCode).toBe(3);
     expect((error as ConfigError).message).toContain(`the settings file ${t.workspaceFile}`);
 
     const fromFlag = await loadConfig({ workspaceRoot: t.workspace, env: t.env, flags: { provider: 'nosuch' } });
-    error = (() => { try { resolveProvider(fromFlag, t.env); } catch (e) { return e; } })();
+    error = (() => {
+      try {
+        resolveProvider(fromFlag, t.env);
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(UsageError);
     expect((error as UsageError).exitCode).toBe(2);
     expect((error as UsageError).message).toMatch(/Unknown provider "nosuch".*gemini, anthropic, openai, ollama/);
@@ -89,7 +108,7 @@ describe('content parts and metadata for Gemini and Ollama', () => {
     ]);
   });
 
-  it('Ollama: images as the message\'s base64 images', () => {
+  it("Ollama: images as the message's base64 images", () => {
     const messages = toOllamaMessages(undefined, [
       { role: 'user', content: [{ type: 'text', text: 'see' }, image] },
       { role: 'tool', toolCallId: 'a', toolName: 'read_file', content: [{ type: 'text', text: 'png' }, image] },

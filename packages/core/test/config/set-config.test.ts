@@ -14,7 +14,8 @@ const read = (file: string) => readFileSync(file, 'utf8');
 describe('setConfigValue', () => {
   it('changes one key and keeps the other keys, their order and 4-space indentation', async () => {
     t = tempHome();
-    const before = '{\n    "model": "llama3",\n    "permissions": {\n        "mode": "default",\n        "allow": ["read_file"]\n    },\n    "custom": {"kept": true},\n    "debug": false\n}\n';
+    const before =
+      '{\n    "model": "llama3",\n    "permissions": {\n        "mode": "default",\n        "allow": ["read_file"]\n    },\n    "custom": {"kept": true},\n    "debug": false\n}\n';
     t.write(t.workspaceFile, before);
     await setConfigValue({ file: t.workspaceFile, key: 'permissions.mode', value: 'yolo' });
     expect(read(t.workspaceFile)).toBe(

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedValue, acceptedWithoutSchema, allSettingKeys, findSettingKey, leafSettingKeys, schemaOfKey, settingKeysOfSchema, type SettingKey } from '../../src/config/setting-keys.js';
+import {
+  acceptedValue,
+  acceptedWithoutSchema,
+  allSettingKeys,
+  findSettingKey,
+  leafSettingKeys,
+  schemaOfKey,
+  settingKeysOfSchema,
+  type SettingKey,
+} from '../../src/config/setting-keys.js';
 import { SETTING_SECTIONS, settingSection } from '../../src/config/schema.js';
 import { PARSE_ONCE } from '../../src/parse-once.js';
 import { fitsPlain, plainValue } from '../../src/config/plain-schema.js';
@@ -38,14 +47,19 @@ describe('settings keys computed at build time', () => {
       }
     }
     // A value it does not accept still gets zod's words.
-    expect(checkSettingValue(findSettingKey('provider')!, '')).toEqual({ at: 'provider', expected: findSettingKey('provider')!.expected, got: 'the string ""' });
+    expect(checkSettingValue(findSettingKey('provider')!, '')).toEqual({
+      at: 'provider',
+      expected: findSettingKey('provider')!.expected,
+      got: 'the string ""',
+    });
     expect(checkSettingValue(findSettingKey('permissions.mode')!, 'sometimes')).toMatchObject({ at: 'permissions.mode' });
   });
 
   it('take lists and objects of such values as zod gives them back: lists copied, objects in schema order without unknown keys', () => {
     const quick = allSettingKeys().filter((key) => key.accepts !== undefined);
     expect(quick.map((key) => key.key)).toEqual(expect.arrayContaining(['permissions', 'permissions.allow', 'plugins', 'ui']));
-    const children = (key: SettingKey) => allSettingKeys().filter((child) => child.key.startsWith(`${key.key}.`) && !child.key.slice(key.key.length + 1).includes('.'));
+    const children = (key: SettingKey) =>
+      allSettingKeys().filter((child) => child.key.startsWith(`${key.key}.`) && !child.key.slice(key.key.length + 1).includes('.'));
     const valid = (key: SettingKey): unknown => {
       switch (key.accepts) {
         case 'boolean':
@@ -56,7 +70,12 @@ describe('settings keys computed at build time', () => {
           return ['a', 'b c'];
         case 'object':
           // Written in reverse schema order, with a key the schema lacks.
-          return Object.fromEntries([['notASetting', 1], ...children(key).reverse().map((child) => [child.key.split('.').pop()!, valid(child)])]);
+          return Object.fromEntries([
+            ['notASetting', 1],
+            ...children(key)
+              .reverse()
+              .map((child) => [child.key.split('.').pop()!, valid(child)]),
+          ]);
         default:
           return 'x';
       }
@@ -65,7 +84,8 @@ describe('settings keys computed at build time', () => {
       const good = valid(key);
       const samples: unknown[] = [good, '', 'x', true, 0, null, [], ['a', 1], [, 'a'], {}, { notASetting: true }, new Date(0)];
       if (key.accepts === 'object') {
-        for (const child of children(key)) samples.push({ ...(good as object), [child.key.split('.').pop()!]: 42 }, { [child.key.split('.').pop()!]: undefined });
+        for (const child of children(key))
+          samples.push({ ...(good as object), [child.key.split('.').pop()!]: 42 }, { [child.key.split('.').pop()!]: undefined });
       }
       for (const value of samples) {
         const zod = schemaOfKey(key.key).safeParse(value, PARSE_ONCE);
@@ -90,7 +110,12 @@ describe('settings keys computed at build time', () => {
       maxTurns: 30,
       hooks: { PreToolUse: [{ matcher: 'shell', hooks: [{ type: 'command', command: 'true' }] }] },
     };
-    const byZod = Object.fromEntries(SETTING_SECTIONS.filter((key) => Object.hasOwn(file, key)).map((key) => [key, settingSection(key)!.safeParse((file as Record<string, unknown>)[key], PARSE_ONCE).data]));
+    const byZod = Object.fromEntries(
+      SETTING_SECTIONS.filter((key) => Object.hasOwn(file, key)).map((key) => [
+        key,
+        settingSection(key)!.safeParse((file as Record<string, unknown>)[key], PARSE_ONCE).data,
+      ]),
+    );
     const { settings, warnings } = validateSettings(file, '/s.json');
     expect(settings).toStrictEqual(byZod);
     expect(Object.keys(settings.permissions!)).toEqual(['mode', 'allow', 'deny']);
@@ -144,6 +169,8 @@ describe('settings keys computed at build time', () => {
     // A settings file with hooks gets zod's value and zod's error.
     const file = { hooks: hookSamples[0] } as Record<string, unknown>;
     expect(validateSettings(file, '/s.json').settings).toStrictEqual({ hooks: settingSection('hooks')!.safeParse(file.hooks, PARSE_ONCE).data });
-    expect(() => validateSettings({ hooks: hookSamples[8] }, '/s.json')).toThrow('Invalid settings in /s.json: "hooks.PreToolUse[0].hooks[0].timeout" must be a positive number of seconds, not the number 0. Fix the file, or remove the key.');
+    expect(() => validateSettings({ hooks: hookSamples[8] }, '/s.json')).toThrow(
+      'Invalid settings in /s.json: "hooks.PreToolUse[0].hooks[0].timeout" must be a positive number of seconds, not the number 0. Fix the file, or remove the key.',
+    );
   });
 });

@@ -40,7 +40,21 @@ describe('settings of an untrusted repository', () => {
     expect(loaded.values.debug).toBe(false);
     expect(loaded.values.mcpServers ?? {}).toEqual({});
     expect(loaded.ignored.map((request) => request.key).sort()).toEqual(
-      ['anthropic.baseUrl', 'debug', 'gemini.baseUrl', 'guardrails.input', 'mcpServers', 'ollama.host', 'openai.baseUrl', 'plugins.dirs', 'plugins.disabled', 'provider', 'providers', 'sessions.dir', 'tools.env.passThrough'].sort(),
+      [
+        'anthropic.baseUrl',
+        'debug',
+        'gemini.baseUrl',
+        'guardrails.input',
+        'mcpServers',
+        'ollama.host',
+        'openai.baseUrl',
+        'plugins.dirs',
+        'plugins.disabled',
+        'provider',
+        'providers',
+        'sessions.dir',
+        'tools.env.passThrough',
+      ].sort(),
     );
     const lines = loaded.warnings.filter((line) => line.includes('not trusted'));
     expect(lines).toHaveLength(1);
@@ -73,7 +87,7 @@ describe('settings of an untrusted repository', () => {
     expect(loaded.warnings).toEqual([]);
   });
 
-  it('refuses a limit raised above the user\'s and shows a hostile value escaped', async () => {
+  it("refuses a limit raised above the user's and shows a hostile value escaped", async () => {
     t = tempHome();
     t.write(t.userFile, { maxTurns: 5 });
     t.write(t.workspaceFile, { maxTurns: 500, sop: 'fine', gemini: { baseUrl: 'http://x/\u001b]52;c;aGk=\u0007\u009b2J' } });

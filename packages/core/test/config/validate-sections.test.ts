@@ -6,7 +6,10 @@ const samples: Record<string, unknown>[] = [
   {},
   { provider: 'ollama', model: 'qwen3', ollama: { host: 'http://localhost:11434' }, unknownKey: 1 },
   { permissions: { mode: 'plan', allow: ['shell(git *)'], deny: ['write_file'] }, maxTurns: 12, debug: true },
-  { hooks: { PreToolUse: [{ matcher: 'shell', hooks: [{ type: 'command', command: 'true' }] }] }, guardrails: { input: [{ builtin: 'secrets', action: 'block' }] } },
+  {
+    hooks: { PreToolUse: [{ matcher: 'shell', hooks: [{ type: 'command', command: 'true' }] }] },
+    guardrails: { input: [{ builtin: 'secrets', action: 'block' }] },
+  },
   { providers: { lmstudio: { type: 'openai', baseUrl: 'http://localhost:1234/v1', models: ['a'] } }, mcpServers: { x: { command: 'y' } } },
   { maxTurns: 0, permissions: { mode: 'sometimes' }, ui: { theme: 'blue', markdown: 'yes' } },
   { providers: { openai: { type: 'openai', baseUrl: 'not a url' } }, compaction: { threshold: 2 }, hooks: { PreToolUse: [{ hooks: [{ type: 'prompt' }] }] } },

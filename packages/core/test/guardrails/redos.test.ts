@@ -38,7 +38,11 @@ describe("a repository's catastrophic guardrail pattern", () => {
     expect(attack.ms).toBeLessThan(LIMIT_MS);
 
     expect(checkInput(rails, 'aaaa').blocked?.rule).toBe('pattern /^(a+)+$/');
-    expect(checkOutput(rails, 'aab, b and ab end')).toEqual({ text: '[REDACTED:ab], [REDACTED:ab] and [REDACTED:ab] end', warnings: ['Ends in a word.'], redacted: ['ab'] });
+    expect(checkOutput(rails, 'aab, b and ab end')).toEqual({
+      text: '[REDACTED:ab], [REDACTED:ab] and [REDACTED:ab] end',
+      warnings: ['Ends in a word.'],
+      redacted: ['ab'],
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { PARSE_ONCE } from '../../src/parse-once.js';
 import { findSettingKey } from '../../src/config/setting-keys.js';
 import { fitsPlain } from '../../src/config/plain-schema.js';
 
-describe('parseHooks (hooks.json and the settings files\' hooks, as the hooks loader reads them)', () => {
+describe("parseHooks (hooks.json and the settings files' hooks, as the hooks loader reads them)", () => {
   it('gives what hooksSchema() gives: the same hooks, unknown keys (and the settings-only env) dropped, the same failures', () => {
     const group = (extra: Record<string, unknown> = {}) => ({ hooks: [{ timeout: 5, command: 'true', type: 'command', note: 1 }], matcher: 'shell', ...extra });
     const samples: unknown[] = [

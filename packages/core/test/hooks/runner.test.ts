@@ -36,7 +36,13 @@ describe('PreToolUse hooks', () => {
     const cwd = tempDir();
     const record = path.join(cwd, 'rec.jsonl');
     const rec = `bash ${script('record-stdin.sh')}`;
-    const hooks = [hook('PreToolUse', `${rec} # a`, { matcher: 'Bash' }), hook('PreToolUse', `${rec} # b`, { matcher: 'shell' }), hook('PreToolUse', `${rec} # c`, { matcher: '*' }), hook('PreToolUse', `${rec} # d`), hook('PreToolUse', `${rec} # e`, { matcher: 'Read' })];
+    const hooks = [
+      hook('PreToolUse', `${rec} # a`, { matcher: 'Bash' }),
+      hook('PreToolUse', `${rec} # b`, { matcher: 'shell' }),
+      hook('PreToolUse', `${rec} # c`, { matcher: '*' }),
+      hook('PreToolUse', `${rec} # d`),
+      hook('PreToolUse', `${rec} # e`, { matcher: 'Read' }),
+    ];
     await runnerFor(hooks, cwd, { env: { ...process.env, HOOK_RECORD: record } }).preToolUse({ id: 'c1', tool: 'shell', input: { command: 'ls' } });
     expect(recorded(record)).toHaveLength(4);
   });
@@ -47,7 +53,17 @@ describe('PreToolUse hooks', () => {
     const env = { ...process.env, HOOK_RECORD: record };
     const same = `bash ${script('record-stdin.sh')}`;
     const slow = (n: number) => hook('PreToolUse', `sleep 1; bash ${script('record-stdin.sh')} # ${n}`);
-    const runner = runnerFor([hook('PreToolUse', same, { matcher: 'Bash' }), hook('PreToolUse', same, { matcher: '*', source: { kind: 'plugin', plugin: 'p', root: '/p', file: '/p/hooks/hooks.json' } }), slow(1), slow(2), slow(3)], cwd, { env });
+    const runner = runnerFor(
+      [
+        hook('PreToolUse', same, { matcher: 'Bash' }),
+        hook('PreToolUse', same, { matcher: '*', source: { kind: 'plugin', plugin: 'p', root: '/p', file: '/p/hooks/hooks.json' } }),
+        slow(1),
+        slow(2),
+        slow(3),
+      ],
+      cwd,
+      { env },
+    );
     const started = performance.now();
     await runner.preToolUse({ id: 'c1', tool: 'shell', input: { command: 'ls' } });
     expect(performance.now() - started).toBeLessThan(2500);
@@ -57,14 +73,18 @@ describe('PreToolUse hooks', () => {
   it('continue: false stops the run with its stopReason; systemMessage is for the user', async () => {
     const cwd = tempDir();
     const json = JSON.stringify({ continue: false, stopReason: 'Maintenance window', systemMessage: 'hooks say hi' });
-    const outcome = await runnerFor([hook('PreToolUse', `cat >/dev/null; echo '${json}'`)], cwd).preToolUse({ id: 'c1', tool: 'glob', input: { pattern: '*' } });
+    const outcome = await runnerFor([hook('PreToolUse', `cat >/dev/null; echo '${json}'`)], cwd).preToolUse({
+      id: 'c1',
+      tool: 'glob',
+      input: { pattern: '*' },
+    });
     expect(outcome.stop).toEqual({ reason: 'Maintenance window' });
     expect(outcome.userMessages).toEqual(['hooks say hi']);
   });
 });
 
 describe('PostToolUse hooks', () => {
-  it('matcher Write|Edit gets Claude Code\'s documented payload, field by field', async () => {
+  it("matcher Write|Edit gets Claude Code's documented payload, field by field", async () => {
     const cwd = tempDir();
     const record = path.join(cwd, 'rec.jsonl');
     const runner = runnerFor([hook('PostToolUse', `bash ${script('record-stdin.sh')}`, { matcher: 'Write|Edit' })], cwd, {
@@ -72,12 +92,25 @@ describe('PostToolUse hooks', () => {
       permissionMode: () => 'acceptEdits',
     });
     await runner.postToolUse({ id: 'toolu_01', tool: 'write_file', input: { path: 'src/a.txt', content: 'file content' } }, { content: 'Wrote src/a.txt' });
-    await runner.postToolUse({ id: 'toolu_02', tool: 'edit_file', input: { path: 'src/a.txt', old_string: 'file', new_string: 'new', replace_all: true } }, { content: 'Edited' });
+    await runner.postToolUse(
+      { id: 'toolu_02', tool: 'edit_file', input: { path: 'src/a.txt', old_string: 'file', new_string: 'new', replace_all: true } },
+      { content: 'Edited' },
+    );
     await runner.postToolUse({ id: 'toolu_03', tool: 'read_file', input: { path: 'src/a.txt' } }, { content: '1: new content' });
     const [write, edit, ...rest] = recorded(record);
     expect(rest).toEqual([]);
     const file = path.join(cwd, 'src', 'a.txt');
-    expect(Object.keys(write).sort()).toEqual(['cwd', 'hook_event_name', 'permission_mode', 'session_id', 'tool_input', 'tool_name', 'tool_response', 'tool_use_id', 'transcript_path']);
+    expect(Object.keys(write).sort()).toEqual([
+      'cwd',
+      'hook_event_name',
+      'permission_mode',
+      'session_id',
+      'tool_input',
+      'tool_name',
+      'tool_response',
+      'tool_use_id',
+      'transcript_path',
+    ]);
     expect(write.session_id).toBe('sess-1');
     expect(write.transcript_path).toBe(path.join(cwd, 'sess-1.jsonl'));
     expect(write.cwd).toBe(cwd);
@@ -94,7 +127,11 @@ describe('PostToolUse hooks', () => {
 
   it('exit 2 and decision block become feedback for the model; additionalContext too', async () => {
     const cwd = tempDir();
-    const block = JSON.stringify({ decision: 'block', reason: 'lint failed: missing semicolon', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'style guide: use semicolons' } });
+    const block = JSON.stringify({
+      decision: 'block',
+      reason: 'lint failed: missing semicolon',
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'style guide: use semicolons' },
+    });
     const runner = runnerFor([hook('PostToolUse', `bash ${script('exit2.sh')}`), hook('PostToolUse', `cat >/dev/null; echo '${block}'`)], cwd);
     const outcome = await runner.postToolUse({ id: 'c1', tool: 'write_file', input: { path: 'a', content: '' } }, { content: 'ok' });
     expect(outcome.feedback?.split('\n').sort()).toEqual(['Writes to generated/ are forbidden; edit src/ instead.', 'lint failed: missing semicolon']);
@@ -115,13 +152,22 @@ describe('prompt, stop and session hooks', () => {
   it('a Stop hook blocks once: the agent continues, and the next stop (stop_hook_active) is allowed', async () => {
     const cwd = tempDir();
     const record = path.join(cwd, 'rec.jsonl');
-    const runner = runnerFor([hook('Stop', `payload=$(cat); printf '%s\\n' "$payload" >> ${record}; printf '%s' "$payload" | python3 ${script('stop-once.py')}`)], cwd);
+    const runner = runnerFor(
+      [hook('Stop', `payload=$(cat); printf '%s\\n' "$payload" >> ${record}; printf '%s' "$payload" | python3 ${script('stop-once.py')}`)],
+      cwd,
+    );
     const first = await runner.stop();
     expect(first.continueWith).toBe('Run the test suite before you finish.');
     const second = await runner.stop();
     expect(second.continueWith).toBeUndefined();
-    const payloads = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-    expect(payloads.map((p) => [p.hook_event_name, p.stop_hook_active])).toEqual([['Stop', false], ['Stop', true]]);
+    const payloads = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(payloads.map((p) => [p.hook_event_name, p.stop_hook_active])).toEqual([
+      ['Stop', false],
+      ['Stop', true],
+    ]);
     // A new prompt starts over.
     await runner.userPromptSubmit('again');
     expect((await runner.stop()).continueWith).toBeDefined();
@@ -132,7 +178,9 @@ describe('prompt, stop and session hooks', () => {
     const record = path.join(cwd, 'rec.jsonl');
     const rec = `bash ${script('record-stdin.sh')}`;
     const events = ['SessionStart', 'SessionEnd', 'PreCompact', 'Notification', 'SubagentStop'] as const;
-    const runner = runnerFor([...events.map((event) => hook(event, rec)), hook('SessionStart', 'echo remember the ticket')], cwd, { env: { ...process.env, HOOK_RECORD: record } });
+    const runner = runnerFor([...events.map((event) => hook(event, rec)), hook('SessionStart', 'echo remember the ticket')], cwd, {
+      env: { ...process.env, HOOK_RECORD: record },
+    });
     expect((await runner.sessionStart('resume')).context).toBe('remember the ticket');
     await runner.sessionEnd('prompt_input_exit');
     await runner.preCompact('manual', 'keep the API notes');
@@ -150,7 +198,14 @@ describe('prompt, stop and session hooks', () => {
 
   it('SessionStart and PreCompact matchers select the source and the trigger', async () => {
     const cwd = tempDir();
-    const runner = runnerFor([hook('SessionStart', 'echo resumed', { matcher: 'resume|compact' }), hook('SessionStart', 'echo always', { matcher: '*' }), hook('PreCompact', 'echo auto >&2; exit 2', { matcher: 'auto' })], cwd);
+    const runner = runnerFor(
+      [
+        hook('SessionStart', 'echo resumed', { matcher: 'resume|compact' }),
+        hook('SessionStart', 'echo always', { matcher: '*' }),
+        hook('PreCompact', 'echo auto >&2; exit 2', { matcher: 'auto' }),
+      ],
+      cwd,
+    );
     expect((await runner.sessionStart('startup')).context).toBe('always');
     expect((await runner.sessionStart('resume')).context?.split('\n').sort()).toEqual(['always', 'resumed']);
     expect((await runner.preCompact('manual')).userMessages).toEqual([]);
@@ -168,13 +223,17 @@ describe('hooks that misbehave', () => {
   it('a hook sleeping past its timeout is killed with its children; Beans goes on', async () => {
     const cwd = tempDir();
     const pidFile = path.join(cwd, 'child.pid');
-    const runner = runnerFor([hook('PreToolUse', `bash ${script('sleep.sh')}`, { timeout: 1 }), hook('PreToolUse', `python3 ${script('deny-rm.py')}`)], cwd, { env: { ...process.env, HOOK_CHILD_PID: pidFile } });
+    const runner = runnerFor([hook('PreToolUse', `bash ${script('sleep.sh')}`, { timeout: 1 }), hook('PreToolUse', `python3 ${script('deny-rm.py')}`)], cwd, {
+      env: { ...process.env, HOOK_CHILD_PID: pidFile },
+    });
     const started = performance.now();
     const outcome = await runner.preToolUse({ id: 'c1', tool: 'shell', input: { command: 'rm -rf /tmp/x' } });
     expect(performance.now() - started).toBeLessThan(3000);
     // The other hook's answer still counts.
     expect(outcome.decision).toBe('deny');
-    expect(outcome.userMessages).toEqual([expect.stringMatching(/PreToolUse hook "bash .*sleep\.sh" \(user settings\) did not finish within 1 s and was stopped\./)]);
+    expect(outcome.userMessages).toEqual([
+      expect.stringMatching(/PreToolUse hook "bash .*sleep\.sh" \(user settings\) did not finish within 1 s and was stopped\./),
+    ]);
     const child = Number(readFileSync(pidFile, 'utf8'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(isRunning(child)).toBe(false);
@@ -182,14 +241,21 @@ describe('hooks that misbehave', () => {
 
   it('a hook that crashes is a non-blocking error shown to the user', async () => {
     const cwd = tempDir();
-    const outcome = await runnerFor([hook('PreToolUse', `python3 ${script('crash.py')}`)], cwd).preToolUse({ id: 'c1', tool: 'shell', input: { command: 'ls' } });
+    const outcome = await runnerFor([hook('PreToolUse', `python3 ${script('crash.py')}`)], cwd).preToolUse({
+      id: 'c1',
+      tool: 'shell',
+      input: { command: 'ls' },
+    });
     expect(outcome.decision).toBeUndefined();
     expect(outcome.userMessages).toEqual([expect.stringMatching(/failed \(exit 1\): .*RuntimeError: hook exploded/)]);
   });
 
   it('a missing script (exit 127), a hook that never reads stdin, and invalid JSON never break a run', async () => {
     const cwd = tempDir();
-    const runner = runnerFor([hook('UserPromptSubmit', '/no/such/hook.sh'), hook('UserPromptSubmit', 'echo "{not json"'), hook('UserPromptSubmit', 'exit 0')], cwd);
+    const runner = runnerFor(
+      [hook('UserPromptSubmit', '/no/such/hook.sh'), hook('UserPromptSubmit', 'echo "{not json"'), hook('UserPromptSubmit', 'exit 0')],
+      cwd,
+    );
     const outcome = await runner.userPromptSubmit('x'.repeat(1_000_000));
     expect(outcome.blocked).toBeUndefined();
     expect(outcome.context).toBe('{not json');

@@ -18,14 +18,24 @@ async function anthropicWith(script: ScriptOptions, options: ProviderOptions = {
   return { client, server };
 }
 
-const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'claude-sonnet-5-5', messages: [{ role: 'user', content: text }], ...extra });
+const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  model: 'claude-sonnet-5-5',
+  messages: [{ role: 'user', content: text }],
+  ...extra,
+});
 const chats = (s: ScriptedServer) => s.requests.filter((r) => r.kind === 'chat');
-const readFile = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
+const readFile = {
+  name: 'read_file',
+  description: 'Read a file',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
 const glob = { name: 'glob', description: 'Find files', parameters: { type: 'object', properties: { pattern: { type: 'string' } } } };
 
 describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scripted Messages API', () => {
   it('streams text; caches the system prompt and tools; reports cache reads and writes in usage and cost', async () => {
-    const { client, server } = await anthropicWith({ turns: [{ text: ['Hel', 'lo'], usage: { input: 1000, output: 200, cacheRead: 10_000, cacheWrite: 2000 } }] });
+    const { client, server } = await anthropicWith({
+      turns: [{ text: ['Hel', 'lo'], usage: { input: 1000, output: 200, cacheRead: 10_000, cacheWrite: 2000 } }],
+    });
     const events = await drain(client.chatStream(ask('hi', { system: 'Be brief.', tools: [readFile, glob] })));
     expect(textOf(events)).toBe('Hello');
     const done = finalDone(events);
@@ -53,7 +63,13 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
   it('assembles several tool_use blocks from input_json_delta pieces, and sends them back with tool_result blocks in one user message', async () => {
     const { client, server } = await anthropicWith({
       turns: [
-        { text: 'Looking.', toolCalls: [{ name: 'read_file', args: { path: 'a.txt' }, id: 'toolu_a' }, { name: 'glob', args: { pattern: '**/*.ts' }, id: 'toolu_b' }] },
+        {
+          text: 'Looking.',
+          toolCalls: [
+            { name: 'read_file', args: { path: 'a.txt' }, id: 'toolu_a' },
+            { name: 'glob', args: { pattern: '**/*.ts' }, id: 'toolu_b' },
+          ],
+        },
         { text: 'Found it.' },
       ],
     });
@@ -98,7 +114,9 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
   });
 
   it('streams thinking as reasoning, keeps its signature, and sends the signed block back first', async () => {
-    const { client, server } = await anthropicWith({ turns: [{ reasoning: ['Hmm, ', 'a file.'], toolCalls: [{ name: 'read_file', args: { path: 'a' }, id: 'toolu_1' }] }, { text: 'Done.' }] });
+    const { client, server } = await anthropicWith({
+      turns: [{ reasoning: ['Hmm, ', 'a file.'], toolCalls: [{ name: 'read_file', args: { path: 'a' }, id: 'toolu_1' }] }, { text: 'Done.' }],
+    });
     const events = await drain(client.chatStream(ask('go', { tools: [readFile] })));
     expect(events.filter((e) => e.type === 'reasoning_delta')).toHaveLength(2);
     const done = finalDone(events);
@@ -139,7 +157,10 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
     const block = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
     // The cache breakpoints sit on the last block of each user message (anthropic-cache.ts).
     const breakpoint = { cache_control: { type: 'ephemeral' } };
-    expect(messages[0].content).toEqual([{ type: 'text', text: 'see' }, { ...block, ...breakpoint }]);
+    expect(messages[0].content).toEqual([
+      { type: 'text', text: 'see' },
+      { ...block, ...breakpoint },
+    ]);
     expect(messages[2].content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'png' }, block], ...breakpoint }]);
   });
 
@@ -161,7 +182,10 @@ describe('Anthropic provider (the real @anthropic-ai/sdk client) against a scrip
   });
 
   it('gives up on a 500 after the configured number of tries', async () => {
-    const { client, server } = await anthropicWith({ turns: [{ text: 'never' }], faults: [{ status: 500, always: true }] }, { retry: { ...FAST_RETRY, maxAttempts: 3 } });
+    const { client, server } = await anthropicWith(
+      { turns: [{ text: 'never' }], faults: [{ status: 500, always: true }] },
+      { retry: { ...FAST_RETRY, maxAttempts: 3 } },
+    );
     const error = finalError(await drain(client.chatStream(ask('hi'))));
     expect(chats(server)).toHaveLength(3);
     expect(error.failure).toMatchObject({ kind: 'server', status: 500 });

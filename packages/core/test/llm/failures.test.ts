@@ -26,7 +26,9 @@ describe('provider failures', () => {
   it('tells an Ollama user whose server is down to start it or set OLLAMA_HOST', () => {
     const failure = toProviderFailure(withCode('ECONNREFUSED'), { provider: 'ollama', host: 'http://10.0.0.5:11434' });
     expect(failure.kind).toBe('unreachable');
-    expect(failure.message).toBe('Cannot reach Ollama at http://10.0.0.5:11434 (connection refused). Start Ollama (`ollama serve`) or set OLLAMA_HOST to the address it listens on.');
+    expect(failure.message).toBe(
+      'Cannot reach Ollama at http://10.0.0.5:11434 (connection refused). Start Ollama (`ollama serve`) or set OLLAMA_HOST to the address it listens on.',
+    );
   });
 
   it('sees connection codes hidden inside an AggregateError', () => {
@@ -35,13 +37,19 @@ describe('provider failures', () => {
   });
 
   it('quotes the server message of a Gemini error, not its JSON', () => {
-    const failure = toProviderFailure(geminiApiError(400, { error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } }), { provider: 'gemini', host: 'h', model: 'm' });
+    const failure = toProviderFailure(geminiApiError(400, { error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } }), {
+      provider: 'gemini',
+      host: 'h',
+      model: 'm',
+    });
     expect(failure).toMatchObject({ kind: 'bad_request', status: 400 });
     expect(failure.message).toBe('Gemini rejected the request (HTTP 400): Invalid JSON payload received.');
   });
 
   it('treats an invalid Gemini key (400 API_KEY_INVALID) and 401/403 as auth problems', () => {
-    const invalid = geminiApiError(400, { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', details: [{ reason: 'API_KEY_INVALID' }] } });
+    const invalid = geminiApiError(400, {
+      error: { code: 400, message: 'API key not valid. Please pass a valid API key.', details: [{ reason: 'API_KEY_INVALID' }] },
+    });
     expect(classifyError(invalid).kind).toBe('auth');
     expect(classifyError(geminiApiError(403, { error: { code: 403, message: 'denied' } })).kind).toBe('auth');
     expect(classifyError(ollamaResponseError(401, 'unauthorized')).kind).toBe('auth');
@@ -49,7 +57,9 @@ describe('provider failures', () => {
 
   it('reads Ollama response errors and Gemini retry hints', () => {
     expect(classifyError(ollamaResponseError(404, 'model "x" not found, try pulling it first'))).toMatchObject({ kind: 'model_not_found', status: 404 });
-    const quota = geminiApiError(429, { error: { code: 429, message: 'quota', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12s' }] } });
+    const quota = geminiApiError(429, {
+      error: { code: 429, message: 'quota', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '12s' }] },
+    });
     expect(classifyError(quota)).toMatchObject({ kind: 'rate_limit', retryable: true, retryAfterMs: 12_000 });
   });
 

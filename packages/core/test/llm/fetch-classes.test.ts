@@ -117,9 +117,23 @@ const HEADERS_SCENARIOS: Record<string, (c: { Headers: HeadersClass }) => unknow
   'toString tags and the iterator prototype': ({ Headers }) => {
     const h = new Headers({ a: '1' });
     const iterator = h.entries();
-    return [Object.prototype.toString.call(h), Object.prototype.toString.call(iterator), iterator[Symbol.iterator]() === iterator, (iterator as unknown as { toArray(): unknown[] }).toArray(), Headers.name];
+    return [
+      Object.prototype.toString.call(h),
+      Object.prototype.toString.call(iterator),
+      iterator[Symbol.iterator]() === iterator,
+      (iterator as unknown as { toArray(): unknown[] }).toArray(),
+      Headers.name,
+    ];
   },
-  'util.inspect': ({ Headers }) => inspect(new Headers([['b', '1'], ['A', '2'], ['set-cookie', 'x'], ['set-cookie', 'y']])),
+  'util.inspect': ({ Headers }) =>
+    inspect(
+      new Headers([
+        ['b', '1'],
+        ['A', '2'],
+        ['set-cookie', 'x'],
+        ['set-cookie', 'y'],
+      ]),
+    ),
   'for...in lists the members': ({ Headers }) => {
     const keys: string[] = [];
     for (const key in new Headers()) keys.push(key);
@@ -186,7 +200,7 @@ const RESPONSE_SCENARIOS: Record<string, (c: { Response: ResponseClass; Headers:
   'init that is not an object': ({ Response }) => new Response('x', 5 as unknown as ResponseInit),
   'given content-type wins': ({ Response }) => [...new Response('x', { headers: { 'Content-Type': 'application/json' } }).headers],
   'headers of the init are checked': ({ Response }) => new Response('x', { headers: { 'a b': '1' } }),
-  'json': ({ Response }) => new Response('{"a":[1,{"b":null}]}').json(),
+  json: ({ Response }) => new Response('{"a":[1,{"b":null}]}').json(),
   'bad json': ({ Response }) => new Response('{"a":').json(),
   'arrayBuffer and bytes': async ({ Response }) => {
     const buffer = await new Response(bytes(1, 2, 3)).arrayBuffer();
@@ -197,7 +211,10 @@ const RESPONSE_SCENARIOS: Record<string, (c: { Response: ResponseClass; Headers:
     const blob = await new Response('abc', { headers: { 'content-type': 'Text/Plain; Charset=UTF-8' } }).blob();
     return [blob.type, blob.size, await blob.text()];
   },
-  'a leading BOM is dropped once, bad UTF-8 replaced': async ({ Response }) => [await new Response(bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x41)).text(), await new Response(bytes(0x41, 0xff, 0xc3)).text()],
+  'a leading BOM is dropped once, bad UTF-8 replaced': async ({ Response }) => [
+    await new Response(bytes(0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x41)).text(),
+    await new Response(bytes(0x41, 0xff, 0xc3)).text(),
+  ],
   'read twice': async ({ Response }) => {
     const r = new Response('x');
     await r.text();
@@ -229,7 +246,11 @@ const RESPONSE_SCENARIOS: Record<string, (c: { Response: ResponseClass; Headers:
     return new Response(stream);
   },
   'a chunk that is not bytes': ({ Response }) => new Response(new ReadableStream({ start: (c) => (c.enqueue('text'), c.close()) })).text(),
-  'form params and a Blob set their content type': ({ Response }) => [new Response(new URLSearchParams({ a: '1 2' })).headers.get('content-type'), new Response(new Blob(['x'], { type: 'image/png' })).headers.get('content-type'), new Response(new Blob(['x'])).headers.get('content-type')],
+  'form params and a Blob set their content type': ({ Response }) => [
+    new Response(new URLSearchParams({ a: '1 2' })).headers.get('content-type'),
+    new Response(new Blob(['x'], { type: 'image/png' })).headers.get('content-type'),
+    new Response(new Blob(['x'])).headers.get('content-type'),
+  ],
   'clone: both read the same bytes': async ({ Response }) => {
     const r = new Response('cloned', { status: 202, headers: { 'x-a': '1' } });
     const c = r.clone();
@@ -251,11 +272,21 @@ const RESPONSE_SCENARIOS: Record<string, (c: { Response: ResponseClass; Headers:
     r.headers.set('x-a', '1');
     return r.headers.get('x-a');
   },
-  'toString tag and inspect': ({ Response }) => [Object.prototype.toString.call(new Response('x')), Response.name, inspect(new Response('x', { status: 201, headers: { a: '1' } }))],
+  'toString tag and inspect': ({ Response }) => [
+    Object.prototype.toString.call(new Response('x')),
+    Response.name,
+    inspect(new Response('x', { status: 201, headers: { a: '1' } })),
+  ],
   'brand checks': ({ Response }) => Object.getOwnPropertyDescriptor(Response.prototype, 'status')!.get!.call({}),
   'statics are Node’s': async ({ Response }) => {
     const json = Response.json({ a: 1 }, { status: 201 });
-    return [json.status, json.headers.get('content-type'), await json.text(), Response.error().type, Response.redirect('http://x.test/', 301).headers.get('location')];
+    return [
+      json.status,
+      json.headers.get('content-type'),
+      await json.text(),
+      Response.error().type,
+      Response.redirect('http://x.test/', 301).headers.get('location'),
+    ];
   },
 };
 
@@ -293,7 +324,8 @@ describe('FetchResponse does what Node’s Response does', () => {
     for await (const chunk of from) chunks.push(chunk);
     expect(chunks).toEqual(['x', 'y']);
     expect(new Response('body').body instanceof LazyReadableStream).toBe(true);
-    for (const other of ['{"a":1}', new Uint8Array(1), {}, { getReader() {} }, null, undefined, new Blob(['x'])]) expect(other instanceof LazyReadableStream).toBe(false);
+    for (const other of ['{"a":1}', new Uint8Array(1), {}, { getReader() {} }, null, undefined, new Blob(['x'])])
+      expect(other instanceof LazyReadableStream).toBe(false);
     expect(LazyReadableStream.name).toBe('ReadableStream');
   });
 });

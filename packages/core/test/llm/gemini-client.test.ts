@@ -18,7 +18,11 @@ async function geminiWith(script: ScriptOptions, options: ProviderOptions = {}):
   return { client, server };
 }
 
-const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'gemini-2.5-flash', messages: [{ role: 'user', content: text }], ...extra });
+const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
+  model: 'gemini-2.5-flash',
+  messages: [{ role: 'user', content: text }],
+  ...extra,
+});
 const chats = (s: ScriptedServer) => s.requests.filter((r) => r.kind === 'chat');
 
 describe('Gemini provider against a scripted Gemini API', () => {
@@ -58,7 +62,9 @@ describe('Gemini provider against a scripted Gemini API', () => {
         { text: 'Found it.' },
       ],
     });
-    const tools = [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+    const tools = [
+      { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    ];
     const first = finalDone(await drain(client.chatStream(ask('look', { tools }))));
     expect(first.stopReason).toBe('tool_use');
     expect(first.toolCalls).toEqual([
@@ -108,7 +114,16 @@ describe('Gemini provider against a scripted Gemini API', () => {
 
   it('retries 429 twice, honouring the retryDelay Gemini asks for, then succeeds', async () => {
     const quota = geminiErrorBody(429, 'Resource has been exhausted', [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.15s' }]);
-    const { client, server } = await geminiWith({ turns: [{ text: 'finally' }], faults: [{ status: 429, body: quota }, { status: 429, body: quota }] }, { retry: { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 1000 } });
+    const { client, server } = await geminiWith(
+      {
+        turns: [{ text: 'finally' }],
+        faults: [
+          { status: 429, body: quota },
+          { status: 429, body: quota },
+        ],
+      },
+      { retry: { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 1000 } },
+    );
     const events = await drain(client.chatStream(ask('hi')));
     const retries = events.flatMap((e) => (e.type === 'retry' ? [e] : []));
     expect(retries.map((e) => [e.attempt, e.failure.kind, e.delayMs])).toEqual([
@@ -122,14 +137,20 @@ describe('Gemini provider against a scripted Gemini API', () => {
   });
 
   it('honours a Retry-After header, capped by the policy', async () => {
-    const { client } = await geminiWith({ turns: [{ text: 'ok' }], faults: [{ status: 503, headers: { 'retry-after': '30' } }] }, { retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 60 } });
+    const { client } = await geminiWith(
+      { turns: [{ text: 'ok' }], faults: [{ status: 503, headers: { 'retry-after': '30' } }] },
+      { retry: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 60 } },
+    );
     const events = await drain(client.chatStream(ask('hi')));
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ delayMs: 60 });
     expect(finalDone(events).text).toBe('ok');
   });
 
   it('gives up on a 500 after the configured number of tries with a message that says so', async () => {
-    const { client, server } = await geminiWith({ turns: [{ text: 'never' }], faults: [{ status: 500, always: true }] }, { retry: { ...FAST_RETRY, maxAttempts: 3 } });
+    const { client, server } = await geminiWith(
+      { turns: [{ text: 'never' }], faults: [{ status: 500, always: true }] },
+      { retry: { ...FAST_RETRY, maxAttempts: 3 } },
+    );
     const events = await drain(client.chatStream(ask('hi')));
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(2);
     const error = finalError(events);
@@ -200,7 +221,10 @@ describe('Gemini provider against a scripted Gemini API', () => {
   });
 
   it('ends at once with an aborted failure when aborted while waiting to retry', async () => {
-    const { client } = await geminiWith({ turns: [{ text: 'x' }], faults: [{ status: 503, always: true }] }, { retry: { maxAttempts: 4, baseDelayMs: 5_000, maxDelayMs: 5_000 } });
+    const { client } = await geminiWith(
+      { turns: [{ text: 'x' }], faults: [{ status: 503, always: true }] },
+      { retry: { maxAttempts: 4, baseDelayMs: 5_000, maxDelayMs: 5_000 } },
+    );
     const controller = new AbortController();
     const events = [];
     const started = Date.now();

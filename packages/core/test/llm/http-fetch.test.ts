@@ -24,7 +24,15 @@ describe('httpFetch', () => {
         ['set-cookie', 'a=1'],
         ['set-cookie', 'b=2'],
       ]);
-      res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization, custom: req.headers['x-custom'], length: req.headers['content-length'], body: JSON.parse(body) }));
+      res.end(
+        JSON.stringify({
+          method: req.method,
+          auth: req.headers.authorization,
+          custom: req.headers['x-custom'],
+          length: req.headers['content-length'],
+          body: JSON.parse(body),
+        }),
+      );
     });
     const headers = new Headers({ authorization: 'Bearer k', 'content-type': 'application/json' });
     headers.set('x-custom', 'yes');
@@ -35,7 +43,13 @@ describe('httpFetch', () => {
     expect(response.url).toBe(`${url}/v1/chat`);
     expect(response.headers.get('x-request-id')).toBe('r-1');
     expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
-    expect(await response.json()).toEqual({ method: 'POST', auth: 'Bearer k', custom: 'yes', length: String(Buffer.byteLength('{"hi":"é"}')), body: { hi: 'é' } });
+    expect(await response.json()).toEqual({
+      method: 'POST',
+      auth: 'Bearer k',
+      custom: 'yes',
+      length: String(Buffer.byteLength('{"hi":"é"}')),
+      body: { hi: 'é' },
+    });
   });
 
   it('takes plain-object headers and byte bodies', async () => {
@@ -145,7 +159,29 @@ describe('httpFetch over https', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'beans-https-'));
     try {
       const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          key,
+          '-out',
+          cert,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
       const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_req, res) => res.end('secure hello'));
       servers.push(server);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -156,7 +192,11 @@ describe('httpFetch over https', () => {
         try { console.log(await (await httpFetch(${JSON.stringify(url)})).text()); }
         catch (e) { console.log(JSON.stringify({ name: e.name, message: e.message, cause: { name: e.cause?.name, message: e.cause?.message, code: e.cause?.code } })); }`;
       const run = (env: NodeJS.ProcessEnv) =>
-        new Promise<string>((resolve, reject) => execFile(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...env } }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim()))));
+        new Promise<string>((resolve, reject) =>
+          execFile(process.execPath, ['--input-type=module', '-e', script], { env: { PATH: process.env.PATH, ...env } }, (error, stdout) =>
+            error ? reject(error) : resolve(stdout.trim()),
+          ),
+        );
       expect(await run({ NODE_EXTRA_CA_CERTS: cert })).toBe('secure hello');
       const refused = JSON.parse(await run({})) as unknown;
       expect(refused).toMatchObject({ message: 'fetch failed', cause: { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' } });

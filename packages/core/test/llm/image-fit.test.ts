@@ -40,7 +40,9 @@ describe('fitImage', () => {
     const garbage = Buffer.concat([makePng(4000, 10).subarray(0, 33), Buffer.from('not really a picture')]);
     const fitted = await fitImage(image(garbage), LIMITS);
     expect(fitted.type).toBe('text');
-    expect((fitted as { text: string }).text).toMatch(/^\[picture left out: it is over what this provider takes \(1568 px a side, 3.75 MB\) and could not be scaled down: /);
+    expect((fitted as { text: string }).text).toMatch(
+      /^\[picture left out: it is over what this provider takes \(1568 px a side, 3.75 MB\) and could not be scaled down: /,
+    );
   });
 });
 
@@ -59,7 +61,10 @@ describe('fitImages', () => {
     ];
     const out = await fitImages(messages, LIMITS);
     const sizes = [out[0]!.content[1], out[2]!.content[0]].map((part) => pngSize(Buffer.from((part as { data: string }).data, 'base64')));
-    expect(sizes).toEqual([{ width: 1568, height: 78 }, { width: 1568, height: 78 }]);
+    expect(sizes).toEqual([
+      { width: 1568, height: 78 },
+      { width: 1568, height: 78 },
+    ]);
     expect(messages[0]!.content[1]).toBe(big);
   });
 });

@@ -31,7 +31,9 @@ async function drain(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[]>
 describe('local provider on a tiny GGUF', () => {
   it('streams an answer, counts tokens, costs nothing and reports the context size', async () => {
     const local = await client();
-    const events = await drain(local.chatStream({ model: modelFile, system: 'You are terse.', messages: [{ role: 'user', content: 'hello' }], maxOutputTokens: 12 }));
+    const events = await drain(
+      local.chatStream({ model: modelFile, system: 'You are terse.', messages: [{ role: 'user', content: 'hello' }], maxOutputTokens: 12 }),
+    );
     const deltas = events.filter((e) => e.type === 'text_delta');
     const done = events.at(-1);
     expect(done?.type).toBe('done');
@@ -65,7 +67,12 @@ describe('local provider on a tiny GGUF', () => {
     const started = Date.now();
     let stoppedAt = 0;
     const events: StreamEvent[] = [];
-    for await (const event of local.chatStream({ model: modelFile, messages: [{ role: 'user', content: 'go on forever' }], maxOutputTokens: 100_000, signal: controller.signal })) {
+    for await (const event of local.chatStream({
+      model: modelFile,
+      messages: [{ role: 'user', content: 'go on forever' }],
+      maxOutputTokens: 100_000,
+      signal: controller.signal,
+    })) {
       events.push(event);
       if (event.type === 'text_delta' && !controller.signal.aborted) {
         controller.abort();
@@ -86,7 +93,11 @@ describe('local provider on a tiny GGUF', () => {
         description: 'Read a file.',
         parameters: { type: 'object', properties: { path: { type: 'string', maxLength: 40 }, limit: { type: 'integer' } }, required: ['path'] },
       },
-      { name: 'set_mode', description: 'Set the mode.', parameters: { type: 'object', properties: { mode: { enum: ['fast', 'slow'] }, on: { type: 'boolean' } }, required: ['mode', 'on'] } },
+      {
+        name: 'set_mode',
+        description: 'Set the mode.',
+        parameters: { type: 'object', properties: { mode: { enum: ['fast', 'slow'] }, on: { type: 'boolean' } }, required: ['mode', 'on'] },
+      },
     ];
     const result = await local.chat({ model: modelFile, system: 'sys', messages: [{ role: 'user', content: 'do it' }], tools, maxOutputTokens: 400 });
     expect(result.stopReason).toBe('tool_use');
@@ -104,7 +115,11 @@ describe('local provider on a tiny GGUF', () => {
     const next = await local.chat({
       model: modelFile,
       system: 'sys',
-      messages: [{ role: 'user', content: 'do it' }, { role: 'assistant', content: '', toolCalls: [call] }, { role: 'tool', toolCallId: call.id, toolName: call.name, content: 'ok' }],
+      messages: [
+        { role: 'user', content: 'do it' },
+        { role: 'assistant', content: '', toolCalls: [call] },
+        { role: 'tool', toolCallId: call.id, toolName: call.name, content: 'ok' },
+      ],
       tools,
       maxOutputTokens: 400,
     });
@@ -117,7 +132,13 @@ describe('local provider with a chat template node-llama-cpp knows (ChatML)', ()
   const CHATML =
     "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
   // A bounded string: a random model inside an unbounded one rarely samples the closing quote.
-  const tools: ToolDeclaration[] = [{ name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string', maxLength: 20 } }, required: ['path'] } }];
+  const tools: ToolDeclaration[] = [
+    {
+      name: 'read_file',
+      description: 'Read a file.',
+      parameters: { type: 'object', properties: { path: { type: 'string', maxLength: 20 } }, required: ['path'] },
+    },
+  ];
 
   it('tools go through the template (streamed, not the strict JSON), and a history with calls and results reuses the cache', async () => {
     const file = writeTinyModel(path.join(dir, 'chatml.gguf'), { chatTemplate: CHATML });
@@ -192,7 +213,11 @@ describe('local provider: files that are not models', () => {
   it('a model too big for memory (a sparse file whose header declares the weights)', async () => {
     const file = path.join(dir, 'huge.gguf');
     const rows = Math.ceil((os.totalmem() * 1.2) / 4 / 4096);
-    const header = encodeGguf({ 'general.architecture': { type: 'string', value: 'llama' } }, [{ name: 'token_embd.weight', dims: [4096, rows], data: new Float32Array(0) }], { dataless: true });
+    const header = encodeGguf(
+      { 'general.architecture': { type: 'string', value: 'llama' } },
+      [{ name: 'token_embd.weight', dims: [4096, rows], data: new Float32Array(0) }],
+      { dataless: true },
+    );
     writeFileSync(file, header);
     const fd = openSync(file, 'r+');
     ftruncateSync(fd, header.length + rows * 4096 * 4);

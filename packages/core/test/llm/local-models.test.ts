@@ -22,7 +22,10 @@ describe('local model names', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'hf_Qwen_Qwen3-1.7B-GGUF-Q8_0.gguf'), 'x');
     writeFileSync(path.join(home, 'own.gguf'), 'x');
-    expect(resolveLocalModel('hf:Qwen/Qwen3-1.7B-GGUF:Q8_0', env)).toEqual({ file: path.join(dir, 'hf_Qwen_Qwen3-1.7B-GGUF-Q8_0.gguf'), uri: 'hf:Qwen/Qwen3-1.7B-GGUF:Q8_0' });
+    expect(resolveLocalModel('hf:Qwen/Qwen3-1.7B-GGUF:Q8_0', env)).toEqual({
+      file: path.join(dir, 'hf_Qwen_Qwen3-1.7B-GGUF-Q8_0.gguf'),
+      uri: 'hf:Qwen/Qwen3-1.7B-GGUF:Q8_0',
+    });
     expect(resolveLocalModel('hf_Qwen_Qwen3-1.7B-GGUF-Q8_0', env, '/')).toEqual({ file: path.join(dir, 'hf_Qwen_Qwen3-1.7B-GGUF-Q8_0.gguf') });
     expect(resolveLocalModel('own.gguf', env, home)).toEqual({ file: path.join(home, 'own.gguf') });
     expect(resolveLocalModel('hf:a/b:Q4_K_M', env)).toEqual({ missing: 'hf:a/b:Q4_K_M', uri: 'hf:a/b:Q4_K_M' });

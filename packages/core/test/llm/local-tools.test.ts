@@ -7,18 +7,31 @@ describe('strict tool replies for local models', () => {
       toGrammarSchema(
         {
           type: 'object',
-          properties: { path: { type: 'string', maxLength: 9 }, limit: { type: 'integer' }, mode: { enum: ['a', 'b'] }, either: { anyOf: [{ type: 'string' }, { type: 'null' }] }, list: { type: 'array', items: { type: 'number' }, maxItems: 3 } },
+          properties: {
+            path: { type: 'string', maxLength: 9 },
+            limit: { type: 'integer' },
+            mode: { enum: ['a', 'b'] },
+            either: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+            list: { type: 'array', items: { type: 'number' }, maxItems: 3 },
+          },
           required: ['path', 'mode', 'either', 'list'],
         },
         0,
       ),
     ).toEqual({
       type: 'object',
-      properties: { path: { type: 'string', maxLength: 9 }, mode: { enum: ['a', 'b'] }, either: { oneOf: [{ type: 'string' }, { type: 'null' }] }, list: { type: 'array', items: { type: 'number' }, maxItems: 3 } },
+      properties: {
+        path: { type: 'string', maxLength: 9 },
+        mode: { enum: ['a', 'b'] },
+        either: { oneOf: [{ type: 'string' }, { type: 'null' }] },
+        list: { type: 'array', items: { type: 'number' }, maxItems: 3 },
+      },
     });
     const tools = [{ name: 'ls', description: 'List.', parameters: { type: 'object', properties: {} } }];
     expect(strictReplySchema(tools, true)).toEqual({ type: 'object', properties: { tool: { const: 'ls' }, arguments: { type: 'object', properties: {} } } });
-    expect(strictReplySchema(tools, false)).toMatchObject({ oneOf: [{ properties: { tool: { const: 'ls' } } }, { properties: { answer: { type: 'string' } } }] });
+    expect(strictReplySchema(tools, false)).toMatchObject({
+      oneOf: [{ properties: { tool: { const: 'ls' } } }, { properties: { answer: { type: 'string' } } }],
+    });
   });
 
   it('parses calls and answers, and streams an answer as its string grows', () => {

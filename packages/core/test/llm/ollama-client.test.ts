@@ -34,11 +34,19 @@ describe('Ollama provider against a scripted Ollama', () => {
   it('streams several tool calls of one turn with generated ids, and sends the history back in Ollama form', async () => {
     const { client, server } = await ollamaWith({
       turns: [
-        { text: 'Reading both.', toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }, { name: 'grep', args: { pattern: 'TODO', path: 'src' } }] },
+        {
+          text: 'Reading both.',
+          toolCalls: [
+            { name: 'read_file', args: { path: 'a.txt' } },
+            { name: 'grep', args: { pattern: 'TODO', path: 'src' } },
+          ],
+        },
         { text: 'Both read.' },
       ],
     });
-    const tools = [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
+    const tools = [
+      { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+    ];
     const first = finalDone(await drain(client.chatStream(ask('read', { system: 'Be brief.', tools }))));
     expect(first.stopReason).toBe('tool_use');
     expect(first.toolCalls.map((c) => [c.name, c.arguments])).toEqual([
@@ -73,7 +81,14 @@ describe('Ollama provider against a scripted Ollama', () => {
     expect(req2.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'read' },
-      { role: 'assistant', content: 'Reading both.', tool_calls: [{ function: { name: 'read_file', arguments: { path: 'a.txt' } } }, { function: { name: 'grep', arguments: { pattern: 'TODO', path: 'src' } } }] },
+      {
+        role: 'assistant',
+        content: 'Reading both.',
+        tool_calls: [
+          { function: { name: 'read_file', arguments: { path: 'a.txt' } } },
+          { function: { name: 'grep', arguments: { pattern: 'TODO', path: 'src' } } },
+        ],
+      },
       { role: 'tool', content: 'alpha', tool_name: 'read_file' },
       { role: 'tool', content: 'no match', tool_name: 'grep' },
     ]);
@@ -86,7 +101,11 @@ describe('Ollama provider against a scripted Ollama', () => {
         return { text: `turn ${n}: you said ${messages.at(-1)?.content}` };
       },
     });
-    const history: ChatRequest['messages'] = [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'two' }];
+    const history: ChatRequest['messages'] = [
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'two' },
+    ];
     expect(finalDone(await drain(client.chatStream(ask('', { messages: history })))).text).toBe('turn 1: you said two');
   });
 
@@ -103,7 +122,10 @@ describe('Ollama provider against a scripted Ollama', () => {
   });
 
   it('gives up on a 500 after the configured number of tries with a message that says so', async () => {
-    const { client, server } = await ollamaWith({ turns: [{ text: 'never' }], faults: [{ status: 500, body: { error: 'model runner crashed' }, always: true }] }, { retry: { ...FAST_RETRY, maxAttempts: 3 } });
+    const { client, server } = await ollamaWith(
+      { turns: [{ text: 'never' }], faults: [{ status: 500, body: { error: 'model runner crashed' }, always: true }] },
+      { retry: { ...FAST_RETRY, maxAttempts: 3 } },
+    );
     const error = finalError(await drain(client.chatStream(ask('hi'))));
     expect(chats(server)).toHaveLength(3);
     expect(error.failure).toMatchObject({ kind: 'server', status: 500 });

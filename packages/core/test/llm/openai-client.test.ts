@@ -20,7 +20,11 @@ async function openAiWith(script: ScriptOptions, options: ProviderOptions = {}):
 
 const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'gpt-5-mini', messages: [{ role: 'user', content: text }], ...extra });
 const chats = (s: ScriptedServer) => s.requests.filter((r) => r.kind === 'chat');
-const readFile = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
+const readFile = {
+  name: 'read_file',
+  description: 'Read a file',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
 
 describe('OpenAI provider (the real openai client) against a scripted Chat Completions server', () => {
   it('streams text, asks for usage, and reports usage with cached tokens and the cost', async () => {
@@ -38,14 +42,23 @@ describe('OpenAI provider (the real openai client) against a scripted Chat Compl
       model: 'gpt-5-mini',
       stream: true,
       stream_options: { include_usage: true },
-      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }],
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+      ],
     });
   });
 
   it('assembles several tool calls of one turn from pieces keyed by index, and sends them back with their results', async () => {
     const { client, server } = await openAiWith({
       turns: [
-        { text: 'Looking.', toolCalls: [{ name: 'read_file', args: { path: 'a.txt' }, id: 'call_a' }, { name: 'glob', args: { pattern: '**/*.ts' }, id: 'call_b' }] },
+        {
+          text: 'Looking.',
+          toolCalls: [
+            { name: 'read_file', args: { path: 'a.txt' }, id: 'call_a' },
+            { name: 'glob', args: { pattern: '**/*.ts' }, id: 'call_b' },
+          ],
+        },
         { text: 'Found it.' },
       ],
     });
@@ -95,7 +108,17 @@ describe('OpenAI provider (the real openai client) against a scripted Chat Compl
     const done = finalDone(events);
     expect(done.text).toBe('Answer.');
     expect(done.reasoning).toEqual([{ text: 'Let me think.' }]);
-    await drain(client.chatStream(ask('hi', { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: done.text, reasoning: done.reasoning }, { role: 'user', content: 'more' }] })));
+    await drain(
+      client.chatStream(
+        ask('hi', {
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'assistant', content: done.text, reasoning: done.reasoning },
+            { role: 'user', content: 'more' },
+          ],
+        }),
+      ),
+    );
     expect(JSON.stringify(chats(server)[1].body)).not.toContain('think');
   });
 
@@ -114,14 +137,29 @@ describe('OpenAI provider (the real openai client) against a scripted Chat Compl
       ),
     );
     const messages = (chats(server)[0].body as { messages: unknown[] }).messages;
-    expect(messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] });
+    expect(messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+      ],
+    });
     expect(messages[2]).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'an image' });
-    expect(messages[3]).toMatchObject({ role: 'user', content: [{ type: 'text' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] });
+    expect(messages[3]).toMatchObject({
+      role: 'user',
+      content: [{ type: 'text' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }],
+    });
   });
 
   it('retries 429 twice, honouring retry-after, then succeeds', async () => {
     const { client, server } = await openAiWith(
-      { turns: [{ text: 'finally' }], faults: [{ status: 429, headers: { 'retry-after': '0.15' } }, { status: 429, headers: { 'retry-after': '0.15' } }] },
+      {
+        turns: [{ text: 'finally' }],
+        faults: [
+          { status: 429, headers: { 'retry-after': '0.15' } },
+          { status: 429, headers: { 'retry-after': '0.15' } },
+        ],
+      },
       { retry: { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 1000 } },
     );
     const events = await drain(client.chatStream(ask('hi')));
@@ -136,7 +174,10 @@ describe('OpenAI provider (the real openai client) against a scripted Chat Compl
   });
 
   it('gives up on a 500 after the configured number of tries, with the server words', async () => {
-    const { client, server } = await openAiWith({ turns: [{ text: 'never' }], faults: [{ status: 500, always: true }] }, { retry: { ...FAST_RETRY, maxAttempts: 3 } });
+    const { client, server } = await openAiWith(
+      { turns: [{ text: 'never' }], faults: [{ status: 500, always: true }] },
+      { retry: { ...FAST_RETRY, maxAttempts: 3 } },
+    );
     const events = await drain(client.chatStream(ask('hi')));
     expect(events.filter((e) => e.type === 'retry')).toHaveLength(2);
     const error = finalError(events);
@@ -227,7 +268,10 @@ describe('OpenAI provider (the real openai client) against a scripted Chat Compl
 describe('custom OpenAI-compatible endpoints from the "providers" setting', () => {
   it('are chosen by name, need no key unless apiKeyEnv says so, and use their first model', async () => {
     server = await startScriptedOpenAi({ turns: [{ text: 'local answer' }], models: [{ name: 'qwen2.5-coder-14b' }] });
-    const config = { values: { provider: 'lmstudio', providers: { lmstudio: { type: 'openai' as const, baseUrl: `${server.url}/v1`, models: ['qwen2.5-coder-14b'] } } }, entries: [{ key: 'provider', source: 'flag' as const }] };
+    const config = {
+      values: { provider: 'lmstudio', providers: { lmstudio: { type: 'openai' as const, baseUrl: `${server.url}/v1`, models: ['qwen2.5-coder-14b'] } } },
+      entries: [{ key: 'provider', source: 'flag' as const }],
+    };
     expect(resolveProvider(config, {})).toEqual({ providerId: 'lmstudio', reason: 'set by --provider' });
     const client = await createProviderClient('lmstudio', config, {}, FAST_RETRY);
     expect(await client.resolveModel()).toEqual({ model: 'qwen2.5-coder-14b' });

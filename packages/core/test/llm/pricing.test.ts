@@ -29,11 +29,17 @@ describe('pricing', () => {
 
   it('prices Claude models with cache reads and writes, and Haiku 5.5 prompts over 100k at the higher band', () => {
     // claude-opus-5-5: $4 input, $20 output, $5 cache write, $0.20 cache read
-    expect(costUsd('anthropic', 'claude-opus-5-5', { inputTokens: 1e6, outputTokens: 1e6, cacheReadTokens: 1e6, cacheWriteTokens: 1e6 })).toBeCloseTo(4 + 20 + 5 + 0.2, 10);
+    expect(costUsd('anthropic', 'claude-opus-5-5', { inputTokens: 1e6, outputTokens: 1e6, cacheReadTokens: 1e6, cacheWriteTokens: 1e6 })).toBeCloseTo(
+      4 + 20 + 5 + 0.2,
+      10,
+    );
     expect(costUsd('anthropic', 'claude-opus-5-20260724', { inputTokens: 1e6, outputTokens: 0 })).toBeCloseTo(5, 10);
     expect(costUsd('anthropic', 'claude-haiku-5-5', { inputTokens: 50_000, outputTokens: 0 })).toBeCloseTo(0.005, 10);
     // 60k fresh + 60k cached = a 120k prompt: every token at the higher band (cache read scaled alike).
-    expect(costUsd('anthropic', 'claude-haiku-5-5', { inputTokens: 60_000, outputTokens: 0, cacheReadTokens: 60_000 })).toBeCloseTo(0.06 * 0.5 + 0.06 * 0.05, 10);
+    expect(costUsd('anthropic', 'claude-haiku-5-5', { inputTokens: 60_000, outputTokens: 0, cacheReadTokens: 60_000 })).toBeCloseTo(
+      0.06 * 0.5 + 0.06 * 0.05,
+      10,
+    );
     expect(costUsd('anthropic', 'claude-fable-5-2', { inputTokens: 10, outputTokens: 10 })).toBeUndefined();
   });
 

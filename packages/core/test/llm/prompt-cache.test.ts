@@ -18,7 +18,10 @@ describe('the scripted Anthropic cache', () => {
     const a = cache.bill(first);
     expect(a.cacheRead).toBe(0);
     expect(a.cacheWrite).toBeGreaterThan(1_024);
-    const second = { ...first, messages: [...first.messages, { role: 'assistant', content: [text('hello')] }, { role: 'user', content: [text('more', true)] }] };
+    const second = {
+      ...first,
+      messages: [...first.messages, { role: 'assistant', content: [text('hello')] }, { role: 'user', content: [text('more', true)] }],
+    };
     const b = cache.bill(second);
     expect(b.cacheRead).toBe(a.cacheWrite); // everything the first wrote
     expect(b.input + b.cacheRead + b.cacheWrite).toBeGreaterThan(a.cacheWrite);
@@ -58,7 +61,10 @@ describe('the scripted Anthropic cache', () => {
 
   it('OpenAI: automatic, in steps of 128 tokens, per prompt_cache_key', () => {
     const cache = openAiPromptCache();
-    const messages = [{ role: 'system', content: big('system') }, { role: 'user', content: 'hi' }];
+    const messages = [
+      { role: 'system', content: big('system') },
+      { role: 'user', content: 'hi' },
+    ];
     cache.bill({ model: 'm', messages, prompt_cache_key: 'a' });
     const again = cache.bill({ model: 'm', messages: [...messages, { role: 'assistant', content: 'x' }], prompt_cache_key: 'a' });
     expect(again.cacheRead).toBeGreaterThan(1_024);
@@ -68,7 +74,7 @@ describe('the scripted Anthropic cache', () => {
   });
 });
 
-describe('the Anthropic client\'s conversation breakpoints', () => {
+describe("the Anthropic client's conversation breakpoints", () => {
   it('still read the cache after a batch of 25 parallel tool results (more than the 20-block look-back)', () => {
     const cache = anthropicPromptCache();
     const tools = [{ name: 'read_file', description: big('tool'), input_schema: { type: 'object' }, ...MARK }];

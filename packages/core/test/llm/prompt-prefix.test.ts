@@ -38,7 +38,9 @@ function promptUnits(provider: Provider, body: unknown): string[] {
       return [
         JSON.stringify(b.systemInstruction ?? null),
         ...(b.tools ?? []).map((tool) => JSON.stringify(tool)),
-        ...((b.contents ?? []) as { role: string; parts: unknown[] }[]).flatMap((content) => content.parts.map((part, i) => `${i === 0 ? content.role : ''}:${JSON.stringify(part)}`)),
+        ...((b.contents ?? []) as { role: string; parts: unknown[] }[]).flatMap((content) =>
+          content.parts.map((part, i) => `${i === 0 ? content.role : ''}:${JSON.stringify(part)}`),
+        ),
       ];
     default:
       return [...(b.tools ?? []), ...(b.messages ?? [])].map((part) => JSON.stringify(part));

@@ -15,13 +15,25 @@ withLocalServersOnly();
 describe('providerFetch', () => {
   it('answers with the undici-free Response: status, headers with set-cookie apart, url, JSON body', async () => {
     const { url } = await serve((req, res, body) => {
-      res.writeHead(201, 'Made', [['content-type', 'application/json'], ['X-Request-Id', 'r-1'], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']]);
+      res.writeHead(201, 'Made', [
+        ['content-type', 'application/json'],
+        ['X-Request-Id', 'r-1'],
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+      ]);
       res.end(JSON.stringify({ method: req.method, auth: req.headers.authorization, body: JSON.parse(body) }));
     });
     const response = await providerFetch(`${url}/v1/chat`, { method: 'POST', headers: { authorization: 'Bearer k' }, body: JSON.stringify({ hi: 'é' }) });
     expect(response).toBeInstanceOf(FetchResponse);
     expect(response instanceof globalThis.Response).toBe(false);
-    expect([response.status, response.statusText, response.ok, response.url, response.redirected, response.type]).toEqual([201, 'Made', true, `${url}/v1/chat`, false, 'default']);
+    expect([response.status, response.statusText, response.ok, response.url, response.redirected, response.type]).toEqual([
+      201,
+      'Made',
+      true,
+      `${url}/v1/chat`,
+      false,
+      'default',
+    ]);
     expect(response.headers.get('x-request-id')).toBe('r-1');
     expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     expect(await response.json()).toEqual({ method: 'POST', auth: 'Bearer k', body: { hi: 'é' } });

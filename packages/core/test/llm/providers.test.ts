@@ -30,7 +30,10 @@ describe('built-in providers', () => {
   it('rejects an unknown provider with a configuration error that lists the known ones', async () => {
     const attempt = createClient('nosuch', {});
     await expect(attempt).rejects.toBeInstanceOf(ConfigError);
-    await expect(attempt).rejects.toMatchObject({ exitCode: 3, message: expect.stringMatching(/Unknown provider "nosuch".*gemini.*anthropic.*openai.*ollama/) });
+    await expect(attempt).rejects.toMatchObject({
+      exitCode: 3,
+      message: expect.stringMatching(/Unknown provider "nosuch".*gemini.*anthropic.*openai.*ollama/),
+    });
   });
 
   it('knows the context window and a sensible answer cap of current models', () => {

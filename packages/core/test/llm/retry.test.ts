@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, retryPolicy, sleep, streamWithRetry, withRetry, type AttemptChunk, type AttemptResult } from '../../src/llm/retry.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  parseRetryAfter,
+  retryDelayMs,
+  retryPolicy,
+  sleep,
+  streamWithRetry,
+  withRetry,
+  type AttemptChunk,
+  type AttemptResult,
+} from '../../src/llm/retry.js';
 import type { StreamEvent } from '../../src/llm/types.js';
 import { drain, finalDone, finalError } from './helpers.js';
 
@@ -107,7 +117,13 @@ describe('streamWithRetry', () => {
     expect(before.starts).toHaveLength(2);
     expect(finalDone(recovered).text).toBe('answer');
 
-    const after = scriptedAttempts([connectionReset()], [{ type: 'text_delta', text: 'partial ' }, { type: 'tool_call', call: { id: 'c1', name: 'read_file', arguments: {} } }]);
+    const after = scriptedAttempts(
+      [connectionReset()],
+      [
+        { type: 'text_delta', text: 'partial ' },
+        { type: 'tool_call', call: { id: 'c1', name: 'read_file', arguments: {} } },
+      ],
+    );
     const cut = await drain(streamWithRetry({ policy: retryPolicy({ baseDelayMs: 1 }), context, attempt: after.attempt, costUsd: () => undefined }));
     expect(after.starts).toHaveLength(1);
     expect(finalError(cut)).toMatchObject({ failure: { kind: 'network' }, text: 'partial ', toolCalls: [{ id: 'c1', name: 'read_file' }] });
@@ -132,7 +148,13 @@ describe('streamWithRetry', () => {
     const { attempt, starts } = scriptedAttempts([httpError(429), httpError(429)]);
     const started = performance.now();
     const events: StreamEvent[] = [];
-    for await (const event of streamWithRetry({ policy: { maxAttempts: 4, baseDelayMs: 10_000, maxDelayMs: 10_000 }, signal: controller.signal, context, attempt, costUsd: () => undefined })) {
+    for await (const event of streamWithRetry({
+      policy: { maxAttempts: 4, baseDelayMs: 10_000, maxDelayMs: 10_000 },
+      signal: controller.signal,
+      context,
+      attempt,
+      costUsd: () => undefined,
+    })) {
       events.push(event);
       if (event.type === 'retry') controller.abort();
     }

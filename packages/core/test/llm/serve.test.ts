@@ -14,7 +14,9 @@ describe('test/support/serve.ts', () => {
     const scriptPath = join(dir, 'script.json');
     const logPath = join(dir, 'requests.jsonl');
     writeFileSync(scriptPath, JSON.stringify([{ text: ['Hi ', 'there'] }]));
-    const child = spawn(process.execPath, ['--no-warnings', serveScript, '--provider', 'ollama', '--script', scriptPath, '--log', logPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--no-warnings', serveScript, '--provider', 'ollama', '--script', scriptPath, '--log', logPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const firstLine = await new Promise<string>((resolve, reject) => {
         createInterface({ input: child.stdout }).once('line', resolve);
@@ -22,9 +24,15 @@ describe('test/support/serve.ts', () => {
       });
       expect(firstLine).toMatch(/^URL=http:\/\/127\.0\.0\.1:\d+$/);
       const url = firstLine.slice('URL='.length);
-      const response = await fetch(`${url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: false }) });
+      const response = await fetch(`${url}/api/chat`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: false }),
+      });
       expect(await response.json()).toMatchObject({ message: { content: 'Hi there' }, done: true });
-      const logged = readFileSync(logPath, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { path: string; kind: string });
+      const logged = readFileSync(logPath, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { path: string; kind: string });
       expect(logged).toEqual([expect.objectContaining({ path: '/api/chat', kind: 'chat' })]);
     } finally {
       child.kill('SIGTERM');

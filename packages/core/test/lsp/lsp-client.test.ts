@@ -42,7 +42,20 @@ function tempDir(): string {
 }
 
 function declaration(overrides: Partial<LspServerDeclaration>): LspServerDeclaration {
-  return { name: 'fake', origin: 'plugin fake-lsp', file: 'x', command: process.execPath, args: [FAKE], extensionToLanguage: { '.fk': 'fake' }, env: { FAKE_LSP_RESOLVE_FROM: path.join(ROOT, 'packages/core/package.json') }, startupTimeoutMs: 10_000, shutdownTimeoutMs: 1_000, restartOnCrash: true, maxRestarts: 3, ...overrides };
+  return {
+    name: 'fake',
+    origin: 'plugin fake-lsp',
+    file: 'x',
+    command: process.execPath,
+    args: [FAKE],
+    extensionToLanguage: { '.fk': 'fake' },
+    env: { FAKE_LSP_RESOLVE_FROM: path.join(ROOT, 'packages/core/package.json') },
+    startupTimeoutMs: 10_000,
+    shutdownTimeoutMs: 1_000,
+    restartOnCrash: true,
+    maxRestarts: 3,
+    ...overrides,
+  };
 }
 
 function manager(dir: string, servers: LspServerDeclaration[], warnings: string[] = []) {
@@ -51,13 +64,30 @@ function manager(dir: string, servers: LspServerDeclaration[], warnings: string[
   return created;
 }
 
-const diagnostic = (line: number, message: string, code: string | number = 2322, severity: 1 | 2 | 3 = 1): Diagnostic => ({ range: { start: { line, character: 4 }, end: { line, character: 9 } }, message, code, severity, source: 'typescript' });
+const diagnostic = (line: number, message: string, code: string | number = 2322, severity: 1 | 2 | 3 = 1): Diagnostic => ({
+  range: { start: { line, character: 4 }, end: { line, character: 9 } },
+  message,
+  code,
+  severity,
+  source: 'typescript',
+});
 
 describe('declarations in Claude Code’s lspServers shape', () => {
   it('reads every field, puts in ${CLAUDE_PLUGIN_ROOT}, and names the bad server and field', () => {
     const parsed = parseLspServers(
       {
-        go: { command: '${CLAUDE_PLUGIN_ROOT}/bin/gopls', args: ['serve', '--root=${CLAUDE_PLUGIN_ROOT}'], extensionToLanguage: { '.go': 'go', MOD: 'go.mod' }, env: { GOFLAGS: '${CLAUDE_PLUGIN_ROOT}/flags' }, transport: 'stdio', initializationOptions: { a: 1 }, settings: { gopls: { x: true } }, startupTimeout: 5000, restartOnCrash: false, maxRestarts: 1 },
+        go: {
+          command: '${CLAUDE_PLUGIN_ROOT}/bin/gopls',
+          args: ['serve', '--root=${CLAUDE_PLUGIN_ROOT}'],
+          extensionToLanguage: { '.go': 'go', MOD: 'go.mod' },
+          env: { GOFLAGS: '${CLAUDE_PLUGIN_ROOT}/flags' },
+          transport: 'stdio',
+          initializationOptions: { a: 1 },
+          settings: { gopls: { x: true } },
+          startupTimeout: 5000,
+          restartOnCrash: false,
+          maxRestarts: 1,
+        },
         nolang: { command: 'x' },
         socket: { command: 'y', extensionToLanguage: { '.y': 'y' }, transport: 'socket' },
       },
@@ -66,9 +96,26 @@ describe('declarations in Claude Code’s lspServers shape', () => {
       { CLAUDE_PLUGIN_ROOT: '/p' },
     );
     expect(parsed.servers).toEqual([
-      { name: 'go', origin: 'plugin go-lsp', file: '/p/.lsp.json', command: '/p/bin/gopls', args: ['serve', '--root=/p'], extensionToLanguage: { '.go': 'go', '.mod': 'go.mod' }, env: { GOFLAGS: '/p/flags' }, initializationOptions: { a: 1 }, settings: { gopls: { x: true } }, startupTimeoutMs: 5000, shutdownTimeoutMs: 2000, restartOnCrash: false, maxRestarts: 1 },
+      {
+        name: 'go',
+        origin: 'plugin go-lsp',
+        file: '/p/.lsp.json',
+        command: '/p/bin/gopls',
+        args: ['serve', '--root=/p'],
+        extensionToLanguage: { '.go': 'go', '.mod': 'go.mod' },
+        env: { GOFLAGS: '/p/flags' },
+        initializationOptions: { a: 1 },
+        settings: { gopls: { x: true } },
+        startupTimeoutMs: 5000,
+        shutdownTimeoutMs: 2000,
+        restartOnCrash: false,
+        maxRestarts: 1,
+      },
     ]);
-    expect(parsed.problems.map((problem) => problem.message)).toEqual(['LSP server "nolang": "extensionToLanguage" must map file extensions to language ids, e.g. {".ts": "typescript"}', 'LSP server "socket": transport "socket" is not supported by Beans (only "stdio")']);
+    expect(parsed.problems.map((problem) => problem.message)).toEqual([
+      'LSP server "nolang": "extensionToLanguage" must map file extensions to language ids, e.g. {".ts": "typescript"}',
+      'LSP server "socket": transport "socket" is not supported by Beans (only "stdio")',
+    ]);
   });
 });
 
@@ -91,11 +138,18 @@ describe('where declarations come from', () => {
     plugin(path.join(workspace, 'plugins', 'repo-plugin'), { name: 'repo-plugin' }, { ruby: server('solargraph', '.rb') });
     mkdirSync(workspace, { recursive: true });
     writeFileSync(path.join(workspace, '.lsp.json'), JSON.stringify({ lua: server('lua-language-server', '.lua') }));
-    const plugins = ['inline', 'byfile', 'both'].map((name) => ({ name, root: path.join(user, name) })).concat({ name: 'repo-plugin', root: path.join(workspace, 'plugins', 'repo-plugin') });
+    const plugins = ['inline', 'byfile', 'both']
+      .map((name) => ({ name, root: path.join(user, name) }))
+      .concat({ name: 'repo-plugin', root: path.join(workspace, 'plugins', 'repo-plugin') });
     const sources = { workspaceRoot: workspace, plugins, settingsServers: { c: server('clangd', '.c') } };
     const untrusted = collectLspServers({ ...sources, projectTrusted: false });
     expect(untrusted.problems).toEqual([]);
-    expect(untrusted.servers.map((s) => `${s.name} ${s.command} (${s.origin})`)).toEqual([`go ${user}/inline/gopls (plugin inline)`, 'rust rust-analyzer (plugin byfile)', 'python pyright-langserver (plugin both)', 'c clangd (the lsp.servers setting)']);
+    expect(untrusted.servers.map((s) => `${s.name} ${s.command} (${s.origin})`)).toEqual([
+      `go ${user}/inline/gopls (plugin inline)`,
+      'rust rust-analyzer (plugin byfile)',
+      'python pyright-langserver (plugin both)',
+      'c clangd (the lsp.servers setting)',
+    ]);
     expect(untrusted.ignored.map((s) => s.name)).toEqual(['ruby', 'lua']);
     const trusted = collectLspServers({ ...sources, projectTrusted: true, skip: (s) => s.name === 'lua' });
     expect(trusted.servers.map((s) => s.name)).toEqual(['go', 'rust', 'python', 'ruby', 'c']);
@@ -108,19 +162,43 @@ describe("Claude Code's name for the tool", () => {
     expect(beansToolRule('LSP(src/**)')).toBe('lsp(src/**)');
     expect(beansToolNameOf('LSP')).toBe('lsp');
     expect(claudeToolName('lsp')).toBe('LSP');
-    expect(toClaudeInput('lsp', { operation: 'hover', file_path: 'src/a.ts', line: 1, character: 2 }, '/w')).toEqual({ operation: 'hover', filePath: '/w/src/a.ts', line: 1, character: 2 });
-    expect(fromClaudeInput('lsp', { operation: 'hover', filePath: '/w/src/a.ts', line: 1, character: 2 })).toEqual({ operation: 'hover', file_path: '/w/src/a.ts', line: 1, character: 2 });
+    expect(toClaudeInput('lsp', { operation: 'hover', file_path: 'src/a.ts', line: 1, character: 2 }, '/w')).toEqual({
+      operation: 'hover',
+      filePath: '/w/src/a.ts',
+      line: 1,
+      character: 2,
+    });
+    expect(fromClaudeInput('lsp', { operation: 'hover', filePath: '/w/src/a.ts', line: 1, character: 2 })).toEqual({
+      operation: 'hover',
+      file_path: '/w/src/a.ts',
+      line: 1,
+      character: 2,
+    });
   });
 });
 
 describe('what the model reads after an edit', () => {
   it('only the new problems, errors and warnings, at most N per file with the count of the rest', () => {
     const before = [diagnostic(1, 'old error'), diagnostic(2, 'a hint', 1, 3)];
-    const after = [diagnostic(7, 'old error'), diagnostic(3, 'new error'), diagnostic(4, 'a warning', 'W1', 2), diagnostic(5, 'info', 'I', 3), ...Array.from({ length: 12 }, (_, i) => diagnostic(10 + i, `more ${i}`))];
-    const { fresh, old } = newDiagnostics(after.filter((d) => (d.severity ?? 1) <= 2), before);
+    const after = [
+      diagnostic(7, 'old error'),
+      diagnostic(3, 'new error'),
+      diagnostic(4, 'a warning', 'W1', 2),
+      diagnostic(5, 'info', 'I', 3),
+      ...Array.from({ length: 12 }, (_, i) => diagnostic(10 + i, `more ${i}`)),
+    ];
+    const { fresh, old } = newDiagnostics(
+      after.filter((d) => (d.severity ?? 1) <= 2),
+      before,
+    );
     expect(old).toBe(1);
     const lines = formatFileDiagnostics('src/a.ts', fresh, 3);
-    expect(lines).toEqual(["src/a.ts:4:5 error TS2322: new error", 'src/a.ts:11:5 error TS2322: more 0', 'src/a.ts:12:5 error TS2322: more 1', '… and 11 more in src/a.ts']);
+    expect(lines).toEqual([
+      'src/a.ts:4:5 error TS2322: new error',
+      'src/a.ts:11:5 error TS2322: more 0',
+      'src/a.ts:12:5 error TS2322: more 1',
+      '… and 11 more in src/a.ts',
+    ]);
   });
 });
 
@@ -154,7 +232,12 @@ describe('servers that fail', () => {
     const synced = (await lsp.sync(file))!;
     const pid = lsp.list()[0]!.pid!;
     const started = Date.now();
-    await expect(runOperation({ operation: 'goToDefinition', position: { line: 0, character: 0 }, query: '' }, { served: synced.served, workspaceRoot: dir, timeoutMs: 20_000, signal: new AbortController().signal })).rejects.toThrow(/exited during textDocument\/definition/);
+    await expect(
+      runOperation(
+        { operation: 'goToDefinition', position: { line: 0, character: 0 }, query: '' },
+        { served: synced.served, workspaceRoot: dir, timeoutMs: 20_000, signal: new AbortController().signal },
+      ),
+    ).rejects.toThrow(/exited during textDocument\/definition/);
     expect(Date.now() - started).toBeLessThan(3_000);
     await expect.poll(() => lsp.list()[0], { timeout: 10_000 }).toMatchObject({ state: 'running', restarts: 1 });
     expect(lsp.list()[0]!.pid).not.toBe(pid);
@@ -169,7 +252,11 @@ describe('servers that fail', () => {
     const warnings: string[] = [];
     // exit-once with a marker that is removed again each time: it crashes on every start.
     const marker = path.join(dir, 'marker');
-    const lsp = manager(dir, [declaration({ command: '/bin/sh', args: ['-c', `rm -f ${marker}; exec "${process.execPath}" "${FAKE}" exit-once ${marker}`], maxRestarts: 2 })], warnings);
+    const lsp = manager(
+      dir,
+      [declaration({ command: '/bin/sh', args: ['-c', `rm -f ${marker}; exec "${process.execPath}" "${FAKE}" exit-once ${marker}`], maxRestarts: 2 })],
+      warnings,
+    );
     await lsp.serverFor(path.join(dir, 'a.fk'));
     await expect.poll(() => lsp.list()[0]!.state, { timeout: 15_000 }).toBe('failed');
     expect(lsp.list()[0]!.restarts).toBe(2);

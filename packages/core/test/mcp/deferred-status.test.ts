@@ -20,13 +20,27 @@ it('lists a deferred server with the tools tool_search loaded, and a small one a
   mkdirSync(dir, { recursive: true });
   mkdirSync(home, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: dir });
-  const server = await startScriptedOllama({ turns: [{ toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__refund_invoice' } }] }, { text: 'loaded' }] });
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => server.close());
-  const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.state'), OLLAMA_HOST: server.url, PATH: process.env.PATH };
+  const server = await startScriptedOllama({
+    turns: [{ toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__big__refund_invoice' } }] }, { text: 'loaded' }],
+  });
+  cleanups.push(
+    () => rmSync(root, { recursive: true, force: true }),
+    () => server.close(),
+  );
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_STATE_HOME: path.join(home, '.state'),
+    OLLAMA_HOST: server.url,
+    PATH: process.env.PATH,
+  };
   const agent = await createAgentSession({
     cwd: dir,
     env,
-    mcpServers: { big: { command: process.execPath, args: [writeManyToolsServer(home, 150)] }, small: { command: process.execPath, args: [writeManyToolsServer(root, 5)] } },
+    mcpServers: {
+      big: { command: process.execPath, args: [writeManyToolsServer(home, 150)] },
+      small: { command: process.execPath, args: [writeManyToolsServer(root, 5)] },
+    },
   });
   cleanups.push(() => agent.close());
   const before = agent.mcpServers();

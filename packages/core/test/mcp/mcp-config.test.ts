@@ -6,7 +6,7 @@ import { expandVariables, loadMcpConfigArgument, loadMcpConfigFile, mergeMcpConf
 
 const env = { HOME: '/home/u', TOKEN: 'abc', EMPTY: '' };
 
-describe('MCP configuration in Claude Code\'s formats', () => {
+describe("MCP configuration in Claude Code's formats", () => {
   it('reads stdio, http and sse servers from a .mcp.json file, expanding ${VAR} and ${VAR:-default}', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'beans-mcpcfg-'));
     const file = path.join(dir, '.mcp.json');
@@ -41,7 +41,11 @@ describe('MCP configuration in Claude Code\'s formats', () => {
   });
 
   it('keeps good servers next to bad ones and names what is wrong', () => {
-    const result = parseMcpServers({ good: { command: 'x' }, bad: { args: [] }, 'no spaces': { command: 'y' }, unset: { command: '${NOPE}' } }, 'settings', env);
+    const result = parseMcpServers(
+      { good: { command: 'x' }, bad: { args: [] }, 'no spaces': { command: 'y' }, unset: { command: '${NOPE}' } },
+      'settings',
+      env,
+    );
     expect(result.servers.map((server) => server.name)).toEqual(['good']);
     expect(result.problems.map((problem) => problem.message)).toEqual([
       'MCP server "bad" needs either "command" (stdio) or "type": "http"|"sse" with "url".',

@@ -41,7 +41,13 @@ function context(): ToolContext {
 
 function tool(set: McpServerSet, name: string): AnyTool {
   const found = set.tools().find((candidate) => candidate.name === name);
-  if (!found) throw new Error(`no tool ${name} among ${set.tools().map((t) => t.name).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no tool ${name} among ${set
+        .tools()
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   return found;
 }
 
@@ -99,7 +105,10 @@ async function startHttpServer(): Promise<{ url: string; child: ChildProcess }> 
 describe('MCP servers (real servers from npm)', () => {
   it('connects a stdio and a streamable HTTP server in parallel and calls their tools', { timeout: 60_000 }, async () => {
     const http = await startHttpServer();
-    const { set, logDir } = await connect([stdio('everything', [everything, 'stdio']), { name: 'remote', source: 'test', config: { transport: 'http', url: http.url, headers: {} } }]);
+    const { set, logDir } = await connect([
+      stdio('everything', [everything, 'stdio']),
+      { name: 'remote', source: 'test', config: { transport: 'http', url: http.url, headers: {} } },
+    ]);
     expect(set.statuses().map((s) => [s.name, s.transport, s.status])).toEqual([
       ['everything', 'stdio', 'connected'],
       ['remote', 'http', 'connected'],
@@ -120,8 +129,10 @@ describe('MCP servers (real servers from npm)', () => {
     expect(existsSync(path.join(logDir, 'everything.log'))).toBe(true);
   });
 
-  it('does not pass Beans\' provider keys to stdio servers, but passes the server\'s own env', { timeout: 60_000 }, async () => {
-    const { set } = await connect([stdio('everything', [everything, 'stdio'], { SERVER_TOKEN: 'configured' })], { env: { ...process.env, GEMINI_API_KEY: 'gm-secret-key', OTHER_VAR: 'kept' } });
+  it("does not pass Beans' provider keys to stdio servers, but passes the server's own env", { timeout: 60_000 }, async () => {
+    const { set } = await connect([stdio('everything', [everything, 'stdio'], { SERVER_TOKEN: 'configured' })], {
+      env: { ...process.env, GEMINI_API_KEY: 'gm-secret-key', OTHER_VAR: 'kept' },
+    });
     const result = await call(set, 'mcp__everything__get-env', {});
     const text = JSON.stringify(result.content);
     expect(text).toContain('configured');
@@ -130,13 +141,19 @@ describe('MCP servers (real servers from npm)', () => {
   });
 
   it('reports a server whose command does not exist and keeps the others', { timeout: 60_000 }, async () => {
-    const missing: McpServerEntry = { name: 'ghost', source: '/repo/.mcp.json', config: { transport: 'stdio', command: 'beans-no-such-mcp-server', args: [], env: {} } };
+    const missing: McpServerEntry = {
+      name: 'ghost',
+      source: '/repo/.mcp.json',
+      config: { transport: 'stdio', command: 'beans-no-such-mcp-server', args: [], env: {} },
+    };
     const { set } = await connect([missing, stdio('memory', [memory], { MEMORY_FILE_PATH: path.join(tempDir(), 'memory.jsonl') })]);
     const [ghost, mem] = set.statuses();
     expect(ghost).toMatchObject({ name: 'ghost', status: 'failed', tools: [] });
     expect(ghost!.error).toContain('beans-no-such-mcp-server');
     expect(mem).toMatchObject({ name: 'memory', status: 'connected' });
-    const created = await call(set, 'mcp__memory__create_entities', { entities: [{ name: 'Beans', entityType: 'project', observations: ['written in TypeScript'] }] });
+    const created = await call(set, 'mcp__memory__create_entities', {
+      entities: [{ name: 'Beans', entityType: 'project', observations: ['written in TypeScript'] }],
+    });
     expect(created.isError).toBeFalsy();
     expect(JSON.stringify((await call(set, 'mcp__memory__read_graph', {})).content)).toContain('written in TypeScript');
   });
@@ -177,7 +194,7 @@ describe('MCP servers (real servers from npm)', () => {
 });
 
 describe('tools/list_changed', () => {
-  it('refreshes a server\'s tools when it announces a change', { timeout: 30_000 }, async () => {
+  it("refreshes a server's tools when it announces a change", { timeout: 30_000 }, async () => {
     // A real MCP server (the SDK's McpServer) whose tool adds another tool at run time.
     const script = `
       const { McpServer } = await import(${JSON.stringify(require.resolve('@modelcontextprotocol/sdk/server/mcp.js'))});
@@ -203,39 +220,43 @@ describe('tools/list_changed', () => {
 });
 
 describe('live control: toggle, reconnect, setServers', () => {
-  it('an empty set takes servers, reports one that fails, replaces a changed one, removes one left out, and ends their processes', { timeout: 60_000 }, async () => {
-    const marker = `beans-mcp-control-${process.pid}-${Date.now()}`;
-    const { set } = await connect([]);
-    let changes = 0;
-    set.onToolsChanged(() => changes++);
-    const ghost: McpServerEntry = { name: 'ghost', source: 'test', config: { transport: 'stdio', command: 'beans-no-such-server', args: [], env: {} } };
-    const first = await set.setServers([stdio('ev', [everything, 'stdio', marker]), ghost]);
-    expect(first.added).toEqual(['ev', 'ghost']);
-    expect(first.removed).toEqual([]);
-    expect(first.errors.ghost).toContain('could not start');
-    expect(set.tools().map((t) => t.name)).toContain('mcp__ev__echo');
-    expect(serverPids(marker)).toHaveLength(1);
-    // The same ev again is kept as it is; ghost, left out, is removed.
-    const second = await set.setServers([stdio('ev', [everything, 'stdio', marker])]);
-    expect(second).toEqual({ added: [], removed: ['ghost'], errors: {} });
-    // Disabled: no tools, no process; a reconnect is refused until it is enabled.
-    await set.toggle('ev', false);
-    expect(set.statuses()).toEqual([{ name: 'ev', transport: 'stdio', status: 'disabled', tools: [] }]);
-    expect(set.tools()).toEqual([]);
-    await expect(set.reconnect('ev')).rejects.toThrow('disabled');
-    await expect(set.toggle('nope', true)).rejects.toThrow('no MCP server named "nope"');
-    for (let i = 0; i < 100 && serverPids(marker).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(serverPids(marker)).toEqual([]);
-    await set.toggle('ev', true);
-    expect((await call(set, 'mcp__ev__echo', { message: 'again' })).content).toBe('Echo: again');
-    // A changed command replaces the server: a new process, listed as added.
-    const third = await set.setServers([stdio('ev', [everything, 'stdio', `${marker}-2`])]);
-    expect(third).toEqual({ added: ['ev'], removed: [], errors: {} });
-    expect(serverPids(`${marker}-2`)).toHaveLength(1);
-    expect(await set.setServers([])).toEqual({ added: [], removed: ['ev'], errors: {} });
-    expect(set.statuses()).toEqual([]);
-    expect(changes).toBeGreaterThanOrEqual(5);
-    for (let i = 0; i < 100 && serverPids(marker).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(serverPids(marker)).toEqual([]);
-  });
+  it(
+    'an empty set takes servers, reports one that fails, replaces a changed one, removes one left out, and ends their processes',
+    { timeout: 60_000 },
+    async () => {
+      const marker = `beans-mcp-control-${process.pid}-${Date.now()}`;
+      const { set } = await connect([]);
+      let changes = 0;
+      set.onToolsChanged(() => changes++);
+      const ghost: McpServerEntry = { name: 'ghost', source: 'test', config: { transport: 'stdio', command: 'beans-no-such-server', args: [], env: {} } };
+      const first = await set.setServers([stdio('ev', [everything, 'stdio', marker]), ghost]);
+      expect(first.added).toEqual(['ev', 'ghost']);
+      expect(first.removed).toEqual([]);
+      expect(first.errors.ghost).toContain('could not start');
+      expect(set.tools().map((t) => t.name)).toContain('mcp__ev__echo');
+      expect(serverPids(marker)).toHaveLength(1);
+      // The same ev again is kept as it is; ghost, left out, is removed.
+      const second = await set.setServers([stdio('ev', [everything, 'stdio', marker])]);
+      expect(second).toEqual({ added: [], removed: ['ghost'], errors: {} });
+      // Disabled: no tools, no process; a reconnect is refused until it is enabled.
+      await set.toggle('ev', false);
+      expect(set.statuses()).toEqual([{ name: 'ev', transport: 'stdio', status: 'disabled', tools: [] }]);
+      expect(set.tools()).toEqual([]);
+      await expect(set.reconnect('ev')).rejects.toThrow('disabled');
+      await expect(set.toggle('nope', true)).rejects.toThrow('no MCP server named "nope"');
+      for (let i = 0; i < 100 && serverPids(marker).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(serverPids(marker)).toEqual([]);
+      await set.toggle('ev', true);
+      expect((await call(set, 'mcp__ev__echo', { message: 'again' })).content).toBe('Echo: again');
+      // A changed command replaces the server: a new process, listed as added.
+      const third = await set.setServers([stdio('ev', [everything, 'stdio', `${marker}-2`])]);
+      expect(third).toEqual({ added: ['ev'], removed: [], errors: {} });
+      expect(serverPids(`${marker}-2`)).toHaveLength(1);
+      expect(await set.setServers([])).toEqual({ added: [], removed: ['ev'], errors: {} });
+      expect(set.statuses()).toEqual([]);
+      expect(changes).toBeGreaterThanOrEqual(5);
+      for (let i = 0; i < 100 && serverPids(marker).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(serverPids(marker)).toEqual([]);
+    },
+  );
 });

@@ -24,7 +24,11 @@ function tempDir(): string {
 }
 
 function memoryEntry(dir: string, name = 'mem'): McpServerEntry {
-  return { name, source: 'test', config: { transport: 'stdio', command: process.execPath, args: [memoryServer], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } } };
+  return {
+    name,
+    source: 'test',
+    config: { transport: 'stdio', command: process.execPath, args: [memoryServer], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
+  };
 }
 
 async function connect(entries: McpServerEntry[], rememberDir: string): Promise<McpServerSet> {
@@ -68,7 +72,13 @@ describe('MCP servers remembered from the last run', () => {
     const dir = tempDir();
     const rememberDir = path.join(dir, 'mcp-tools');
     await (await connect([memoryEntry(dir)], rememberDir)).close();
-    const changed: McpServerEntry = { ...memoryEntry(dir), config: { ...(memoryEntry(dir).config as { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }), env: { MEMORY_FILE_PATH: path.join(dir, 'other.jsonl') } } };
+    const changed: McpServerEntry = {
+      ...memoryEntry(dir),
+      config: {
+        ...(memoryEntry(dir).config as { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }),
+        env: { MEMORY_FILE_PATH: path.join(dir, 'other.jsonl') },
+      },
+    };
     const set = await connect([changed], rememberDir);
     expect(set.statuses()).toMatchObject([{ name: 'mem', status: 'connected' }]);
     expect(readdirSync(rememberDir)).toHaveLength(2);
@@ -77,8 +87,16 @@ describe('MCP servers remembered from the last run', () => {
   it('drop the remembered tools of a server that no longer starts, and say why on a call', { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const rememberDir = path.join(dir, 'mcp-tools');
-    const broken: McpServerEntry = { name: 'gone', source: 'test', config: { transport: 'stdio', command: path.join(dir, 'no-such-server'), args: [], env: {} } };
-    const remembered = { tools: [{ name: 'lookup', description: 'Looks things up', inputSchema: { type: 'object', properties: {} } }], prompts: [], resources: false };
+    const broken: McpServerEntry = {
+      name: 'gone',
+      source: 'test',
+      config: { transport: 'stdio', command: path.join(dir, 'no-such-server'), args: [], env: {} },
+    };
+    const remembered = {
+      tools: [{ name: 'lookup', description: 'Looks things up', inputSchema: { type: 'object', properties: {} } }],
+      prompts: [],
+      resources: false,
+    };
     mkdirSync(rememberDir, { recursive: true });
     writeFileSync(rememberedServerFile(rememberDir, broken), JSON.stringify(remembered));
     const set = await connect([broken], rememberDir);
@@ -104,12 +122,20 @@ describe('MCP servers remembered from the last run', () => {
     const rememberDir = path.join(dir, 'mcp-tools');
     const marker = `beans-remembered-${process.pid}-${Date.now()}`;
     // Never answers: as a server still starting when the run ends.
-    const slow: McpServerEntry = { name: 'slow', source: 'test', config: { transport: 'stdio', command: process.execPath, args: ['-e', 'setTimeout(() => {}, 30000)', marker], env: {} } };
+    const slow: McpServerEntry = {
+      name: 'slow',
+      source: 'test',
+      config: { transport: 'stdio', command: process.execPath, args: ['-e', 'setTimeout(() => {}, 30000)', marker], env: {} },
+    };
     mkdirSync(rememberDir, { recursive: true });
     writeFileSync(rememberedServerFile(rememberDir, slow), JSON.stringify({ tools: [], prompts: [], resources: false }));
     const set = await connect([slow], rememberDir);
     expect(set.statuses()).toMatchObject([{ status: 'pending' }]);
-    const running = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(marker));
+    const running = () =>
+      execFileSync('ps', ['-eo', 'args'])
+        .toString()
+        .split('\n')
+        .filter((line) => line.includes(marker));
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(running()).toEqual([]);
     set.startRemembered();

@@ -51,7 +51,11 @@ describe('the memory tool', () => {
 
 describe('memory in the context files', () => {
   it('.beans/memory.md joins the context after the root AGENTS.md; its @imports are not followed', async () => {
-    const workspace = makeWorkspace({ 'AGENTS.md': 'Project rules.', '.beans/memory.md': '# Project memory\n\n- build: make\n- see @secret.txt\n', 'secret.txt': 'TOP SECRET' });
+    const workspace = makeWorkspace({
+      'AGENTS.md': 'Project rules.',
+      '.beans/memory.md': '# Project memory\n\n- build: make\n- see @secret.txt\n',
+      'secret.txt': 'TOP SECRET',
+    });
     const files = await loadContextFiles({ workspace });
     expect(files.map((file) => path.relative(workspace.root, file.path))).toEqual(['AGENTS.md', '.beans/memory.md']);
     expect(files.some((file) => file.content.includes('TOP SECRET'))).toBe(false);

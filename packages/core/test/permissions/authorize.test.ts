@@ -84,7 +84,12 @@ describe('rules', () => {
   });
 
   it('deny rules beat allow rules and yolo, and even block read tools', async () => {
-    const authorize = createAuthorize({ mode: 'yolo', allow: parseToolRules('shell'), deny: parseToolRules('shell(git push *), read_file(.env)'), workspace: { root } });
+    const authorize = createAuthorize({
+      mode: 'yolo',
+      allow: parseToolRules('shell'),
+      deny: parseToolRules('shell(git push *), read_file(.env)'),
+      workspace: { root },
+    });
     const denied = await check(authorize, shellTool, { command: 'git push origin main' });
     expect(denied).toEqual({ allow: false, reason: expect.stringContaining('blocked by the rule shell(git push *)') });
     expect((await check(authorize, shellTool, { command: 'git status' })).allow).toBe(true);

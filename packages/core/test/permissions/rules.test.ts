@@ -49,7 +49,12 @@ describe('command patterns', () => {
 
   it('are judged on the simple commands bash would run, nested ones included', async () => {
     const analysis = await analyzeShellCommand('git add . && npm test | tee out.log; echo "a && b" 2>&1');
-    expect(analysis.commands.map((command) => command.words)).toEqual([['git', 'add', '.'], ['npm', 'test'], ['tee', 'out.log'], ['echo', 'a && b']]);
+    expect(analysis.commands.map((command) => command.words)).toEqual([
+      ['git', 'add', '.'],
+      ['npm', 'test'],
+      ['tee', 'out.log'],
+      ['echo', 'a && b'],
+    ]);
     expect(analysis.hazards).toEqual([]);
     expect((await analyzeShellCommand('git log $(rm -rf ~)')).hazards).toContain('command substitution');
     expect((await analyzeShellCommand('echo `id`')).hazards).toContain('command substitution');
@@ -94,7 +99,23 @@ describe('allow and deny rules', () => {
 
   it('deny rules see through wrappers and paths (finding 8)', async () => {
     const deny = parseToolRules('shell(rm *)');
-    for (const attack of ['/bin/rm -rf build', 'command rm -rf build', '\\rm -rf build', 'env rm -rf build', 'env -i FOO=1 rm -rf build', 'sudo -u root rm x', 'nice -n 5 rm x', 'timeout 5 rm x', 'ls | xargs rm', 'ls | xargs -n 1 rm -f', 'find . -name "*.o" -delete', 'find . -exec rm {} +', "bash -c 'rm -rf build'", 'sh -c "cd x && rm -rf y"', '$RM -rf build']) {
+    for (const attack of [
+      '/bin/rm -rf build',
+      'command rm -rf build',
+      '\\rm -rf build',
+      'env rm -rf build',
+      'env -i FOO=1 rm -rf build',
+      'sudo -u root rm x',
+      'nice -n 5 rm x',
+      'timeout 5 rm x',
+      'ls | xargs rm',
+      'ls | xargs -n 1 rm -f',
+      'find . -name "*.o" -delete',
+      'find . -exec rm {} +',
+      "bash -c 'rm -rf build'",
+      'sh -c "cd x && rm -rf y"',
+      '$RM -rf build',
+    ]) {
       expect(await denies(deny, attack), attack).toBe('shell(rm *)');
     }
     expect(await denies(deny, 'git rm --cached x')).toBeUndefined();

@@ -171,7 +171,7 @@ describe('allow rules approve only the program they name (issue #43 item 4)', ()
     'ls ${x@P}',
     'git log ${!ref}',
     'git status; eval "$X"',
-    "ls | bash",
+    'ls | bash',
     'git status; source x',
     "alias git='rm -rf'; git status",
   ])('%s asks', async (command) => {

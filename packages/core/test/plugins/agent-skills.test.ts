@@ -17,8 +17,14 @@ async function write(file: string, text: string): Promise<void> {
 async function plannerPlugin(): Promise<string> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'beans-agent-skills-'));
   const kit = path.join(root, 'kit');
-  await write(path.join(kit, 'agents', 'planner.md'), '---\nname: planner\ndescription: Plans work.\nskills:\n  expose: [estimate, missing]\n---\nPLANNER body.\n');
-  await write(path.join(kit, 'agents', 'planner', 'skills', 'estimate', 'SKILL.md'), '---\nname: estimate\ndescription: Estimates effort in days.\n---\nESTIMATE body: count the steps.\n');
+  await write(
+    path.join(kit, 'agents', 'planner.md'),
+    '---\nname: planner\ndescription: Plans work.\nskills:\n  expose: [estimate, missing]\n---\nPLANNER body.\n',
+  );
+  await write(
+    path.join(kit, 'agents', 'planner', 'skills', 'estimate', 'SKILL.md'),
+    '---\nname: estimate\ndescription: Estimates effort in days.\n---\nESTIMATE body: count the steps.\n',
+  );
   await write(path.join(kit, 'agents', 'planner', 'skills', 'estimate', 'table.md'), 'step | days\n');
   await write(path.join(kit, 'agents', 'planner', 'skills', 'secret-plan.md'), '---\ndescription: How the planner splits work.\n---\nSECRET body.\n');
   await write(path.join(kit, 'agents', 'helper.md'), '---\nname: helper\ndescription: Helps.\n---\nHELPER body.\n');
@@ -74,10 +80,12 @@ describe("an agent's own skills", () => {
     await write(path.join(root, 'kit', 'skills', 'style.md'), '---\ndescription: House style.\n---\nSTYLE body.\n');
     const loaded = await loadPlugins({ roots: [root] });
     expect(loaded.findAgent('writer')?.preloadSkills).toEqual(['style', 'nowhere']);
-    expect(loaded.problems.map((problem) => problem.message)).toEqual(['skills: preloads "nowhere", which is not an installed skill nor one of its own; left out']);
+    expect(loaded.problems.map((problem) => problem.message)).toEqual([
+      'skills: preloads "nowhere", which is not an installed skill nor one of its own; left out',
+    ]);
   });
 
-  it('never follow a link out of their plugin, or out of a profile file\'s folder', async () => {
+  it("never follow a link out of their plugin, or out of a profile file's folder", async () => {
     const root = await mkdtemp(path.join(os.tmpdir(), 'beans-agent-leak-'));
     const secret = path.join(root, 'secret.md');
     await write(secret, '---\nname: leak\ndescription: looks harmless\n---\nSECRET-KEY-123\n');

@@ -22,7 +22,9 @@ function withoutLoaders(plugins: PluginInfo[]): unknown {
 }
 
 function bodyLoaders(plugins: PluginInfo[]): Array<() => Promise<string>> {
-  return plugins.flatMap((plugin) => [...plugin.agents, ...plugin.agents.flatMap((agent) => agent.ownSkills ?? []), ...plugin.skills, ...plugin.commands]).map((entry) => entry.loadBody);
+  return plugins
+    .flatMap((plugin) => [...plugin.agents, ...plugin.agents.flatMap((agent) => agent.ownSkills ?? []), ...plugin.skills, ...plugin.commands])
+    .map((entry) => entry.loadBody);
 }
 
 describe("Beans' own plugins, read at build time", () => {
@@ -36,7 +38,9 @@ describe("Beans' own plugins, read at build time", () => {
     const stored = storedBuiltinPlugins(shipped, new Set());
     expect(withoutLoaders(stored.plugins), REGENERATE).toStrictEqual(withoutLoaders(fromFiles.plugins));
     expect(stored.problems).toStrictEqual(fromFiles.problems);
-    const [storedBodies, fileBodies] = await Promise.all([bodyLoaders(stored.plugins), bodyLoaders(fromFiles.plugins)].map((loaders) => Promise.all(loaders.map((load) => load()))));
+    const [storedBodies, fileBodies] = await Promise.all(
+      [bodyLoaders(stored.plugins), bodyLoaders(fromFiles.plugins)].map((loaders) => Promise.all(loaders.map((load) => load()))),
+    );
     expect(storedBodies.length).toBeGreaterThanOrEqual(10);
     expect(storedBodies).toStrictEqual(fileBodies);
   });
@@ -44,7 +48,9 @@ describe("Beans' own plugins, read at build time", () => {
   it('are taken for the shipped folder as the built-in root, disabled plugins left out as from files', () => {
     const disabled = ['devops-operations'];
     const catalog = loadPluginsSync({ roots: [{ dir: shipped, kind: 'builtin' }], disabled });
-    expect(catalog.plugins.map((plugin) => plugin.name)).toEqual(readRoot({ dir: shipped, kind: 'builtin' }, new Set(disabled)).plugins.map((plugin) => plugin.name));
+    expect(catalog.plugins.map((plugin) => plugin.name)).toEqual(
+      readRoot({ dir: shipped, kind: 'builtin' }, new Set(disabled)).plugins.map((plugin) => plugin.name),
+    );
     expect(catalog.plugins.map((plugin) => plugin.name)).toEqual(['code-development', 'general-assistant']);
     expect(catalog.findAgent('ci-investigator')).toBeUndefined();
     expect(catalog.findAgent('reviewer')?.path).toBe(path.join(shipped, 'code-development', 'agents', 'reviewer.md'));

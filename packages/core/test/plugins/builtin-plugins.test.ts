@@ -1,13 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLoadSkillTool,
-  expandCommand,
-  loadPlugins,
-  reportBuiltinClashes,
-  skillsTriggeredBy,
-  type PluginCatalog,
-} from '../../src/plugins/index.js';
+import { createLoadSkillTool, expandCommand, loadPlugins, reportBuiltinClashes, skillsTriggeredBy, type PluginCatalog } from '../../src/plugins/index.js';
 import { createToolSessionState } from '../../src/tools/tool.js';
 import { builtinTools } from '../../src/tools/builtin.js';
 

@@ -110,7 +110,9 @@ describe('runCommandShell', () => {
   it('denies every command when the command lists no allowed-tools (a one-shot cannot ask)', async () => {
     // (`git status` is read-only since issue #31 and runs anyway; `git add` stands in.)
     const prompt = await runCommandShell('Status: !`git add .`', { runShell: echo, isAllowed: commandRulesAllow(undefined), signal, commandName: '/x' });
-    expect(prompt).toBe('Status: [not run: `git add .` — the allowed-tools of /x do not allow it, and this run cannot ask (not read-only: `git add .` runs git add, which is not a read-only git command)]');
+    expect(prompt).toBe(
+      'Status: [not run: `git add .` — the allowed-tools of /x do not allow it, and this run cannot ask (not read-only: `git add .` runs git add, which is not a read-only git command)]',
+    );
   });
 
   it('does not let a chained command ride on an allowed prefix', async () => {
@@ -120,7 +122,7 @@ describe('runCommandShell', () => {
     expect(await allowed('git add $(rm -rf /)')).toMatchObject({ run: false });
   });
 
-  it('lets a deny rule win over the command\'s allowed-tools', async () => {
+  it("lets a deny rule win over the command's allowed-tools", async () => {
     const allowed = commandRulesAllow(['shell(git *)'], [{ tool: 'shell', pattern: 'git push *', source: 'shell(git push *)' }]);
     expect(await allowed('git status')).toEqual({ run: true });
     expect(await allowed('git push origin main')).toEqual({ run: false, deniedBy: 'shell(git push *)' });
@@ -128,7 +130,10 @@ describe('runCommandShell', () => {
 
   it('runs read-only lines without allowed-tools, with git made safe, and says why another line was refused (issue #31)', async () => {
     const allowed = commandRulesAllow(undefined, [{ tool: 'shell', pattern: 'git log *', source: 'shell(git log *)' }]);
-    const prompt = await runCommandShell('- s: !`git status --short`\n- b: !`git branch --show-current`\n- l: !`git log -1`\n- t: !`touch x`\n```!\ngit diff HEAD\n```', { runShell: echo, isAllowed: allowed, signal, commandName: '/commit' });
+    const prompt = await runCommandShell(
+      '- s: !`git status --short`\n- b: !`git branch --show-current`\n- l: !`git log -1`\n- t: !`touch x`\n```!\ngit diff HEAD\n```',
+      { runShell: echo, isAllowed: allowed, signal, commandName: '/commit' },
+    );
     expect(prompt).toBe(
       [
         '- s: ran git -c core.fsmonitor=false status --short',

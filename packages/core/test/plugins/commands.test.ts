@@ -103,7 +103,10 @@ describe('expandCommand', () => {
   it('reports plugin commands hidden by built-in commands, once', () => {
     const clashes = reportBuiltinClashes(catalog, BUILTIN_COMMAND_NAMES);
     expect(clashes).toEqual([
-      { path: path.join(fixtures, 'root-b/dupes/commands/help.md'), message: expect.stringMatching(/hidden by Beans' built-in \/help; run it as \/dupes:help/) },
+      {
+        path: path.join(fixtures, 'root-b/dupes/commands/help.md'),
+        message: expect.stringMatching(/hidden by Beans' built-in \/help; run it as \/dupes:help/),
+      },
     ]);
     expect(catalog.problems).toContainEqual(clashes[0]);
     expect(reportBuiltinClashes(catalog)).toEqual([]);

@@ -81,7 +81,9 @@ describe('loadPlugins on real-world oddities', () => {
     expect(agent?.description).toMatch(/^Use this agent when an HTTP handler changes\. Typical case: a new route/);
     expect(agent?.description).toContain('user: "I added the orders endpoint"');
     expect(agent).toMatchObject({ model: 'sonnet', tools: ['read_file', 'grep', 'glob'], color: 'orange' });
-    expect(problemFor(catalog, 'agents/example-blocks.md')).toEqual([expect.stringMatching(/not valid YAML.*recovered name, description, model, tools, color/)]);
+    expect(problemFor(catalog, 'agents/example-blocks.md')).toEqual([
+      expect.stringMatching(/not valid YAML.*recovered name, description, model, tools, color/),
+    ]);
   });
 
   it('uses the frontmatter name when it differs from the file name', () => {
@@ -245,7 +247,10 @@ describe('manifest paths and odd names', () => {
     await mkdir(path.join(plugin, '.claude-plugin'), { recursive: true });
     await mkdir(path.join(plugin, 'commands'), { recursive: true });
     await mkdir(path.join(plugin, 'extra'), { recursive: true });
-    await writeFile(path.join(plugin, '.claude-plugin', 'plugin.json'), JSON.stringify({ name: 'tools', commands: ['./commands/deploy.md', './commands', './extra/ship.md'] }));
+    await writeFile(
+      path.join(plugin, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({ name: 'tools', commands: ['./commands/deploy.md', './commands', './extra/ship.md'] }),
+    );
     await writeFile(path.join(plugin, 'commands', 'deploy.md'), 'Deploy.\n');
     await writeFile(path.join(plugin, 'extra', 'ship.md'), 'Ship.\n');
     const catalog = await loadPlugins({ roots: [root] });

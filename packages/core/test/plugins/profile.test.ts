@@ -3,13 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import {
-  BUILTIN_DEFAULT_PROFILE,
-  describeProfile,
-  loadPlugins,
-  resolveProfile,
-  type PluginCatalog,
-} from '../../src/plugins/index.js';
+import { BUILTIN_DEFAULT_PROFILE, describeProfile, loadPlugins, resolveProfile, type PluginCatalog } from '../../src/plugins/index.js';
 
 let base: string;
 let workspace: string;
@@ -73,7 +67,13 @@ describe('the profile chain', () => {
   it('picks a plugin agent by name or plugin:name, with its model and tools', async () => {
     for (const value of ['reviewer', 'code-development:reviewer']) {
       const profile = await resolveProfile({ agentProfile: value, workspaceRoot: workspace, catalog });
-      expect(profile).toMatchObject({ name: 'reviewer', source: 'flag-agent', model: 'sonnet', tools: ['read_file', 'grep', 'glob'], systemPrompt: 'You review code.' });
+      expect(profile).toMatchObject({
+        name: 'reviewer',
+        source: 'flag-agent',
+        model: 'sonnet',
+        tools: ['read_file', 'grep', 'glob'],
+        systemPrompt: 'You review code.',
+      });
       expect(describeProfile(profile)).toBe('reviewer (plugin agent code-development:reviewer, chosen by --agent-profile)');
     }
   });

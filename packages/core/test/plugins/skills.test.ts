@@ -2,14 +2,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLoadSkillTool,
-  loadPlugins,
-  skillInvocation,
-  skillsTriggeredBy,
-  triggeredSkillMessage,
-  type PluginCatalog,
-} from '../../src/plugins/index.js';
+import { createLoadSkillTool, loadPlugins, skillInvocation, skillsTriggeredBy, triggeredSkillMessage, type PluginCatalog } from '../../src/plugins/index.js';
 import { createToolSessionState, toolDeclaration, type ToolContext } from '../../src/tools/tool.js';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/plugins');

@@ -100,7 +100,13 @@ describe('loadContextFiles', () => {
     await write(path.join(root, 'CLAUDE.md'), `Mine: @${path.join(claudeHome, 'my-instructions.md')} @${path.join(config, 'style.md')} @../elsewhere.md`);
     const load = async (trusted: boolean) => {
       const warnings: string[] = [];
-      const files = await loadContextFiles({ configDir: config, claudeHome, workspace: { root, cwd: root }, trusted, onWarning: (text) => warnings.push(text) });
+      const files = await loadContextFiles({
+        configDir: config,
+        claudeHome,
+        workspace: { root, cwd: root },
+        trusted,
+        onWarning: (text) => warnings.push(text),
+      });
       return { text: files.map((file) => file.content).join('\n'), warnings };
     };
     const trusted = await load(true);

@@ -39,7 +39,7 @@ describe('buildSystemPrompt', () => {
     expect(prompt).not.toContain('# Project instructions');
   });
 
-  it('lists each skill on one line with its whole description up to Claude Code\'s cap', () => {
+  it("lists each skill on one line with its whole description up to Claude Code's cap", () => {
     const useWhen = `${'Explains the release process in detail. '.repeat(10)}Use when the user asks to ship a release.`;
     const prompt = buildSystemPrompt({ profile: { systemPrompt: 'P' }, workspace, skills: [{ name: 'release', description: useWhen }] });
     expect(prompt).toContain(`- release: ${useWhen.trim()}`);
@@ -90,8 +90,18 @@ describe('the first request with the built-in plugins', () => {
 
     const system = buildSystemPrompt({ profile, workspace, skills: catalog.skills(), platform: 'linux' });
     const agents = subagentList(catalog);
-    const handoffs = new HandoffController({ agents: agents.filter((agent) => agent.name !== 'general-purpose'), initial: { name: 'default' }, apply: async () => {}, announce: () => {} });
-    const task = createTaskTool({ agents, run: async () => { throw new Error('not called'); } });
+    const handoffs = new HandoffController({
+      agents: agents.filter((agent) => agent.name !== 'general-purpose'),
+      initial: { name: 'default' },
+      apply: async () => {},
+      announce: () => {},
+    });
+    const task = createTaskTool({
+      agents,
+      run: async () => {
+        throw new Error('not called');
+      },
+    });
     const tools = [...builtinTools(), createLoadSkillTool(catalog), task, createHandoffTool(handoffs)].map(toolDeclaration);
     expect(tools).toHaveLength(16);
     const bytes = Buffer.byteLength(system) + Buffer.byteLength(JSON.stringify(tools));

@@ -69,14 +69,36 @@ describe('automatic compaction with a failing summariser', () => {
 
   /** One turn of the agent: a call and its 3 KB result. */
   function addTurn(messages: AgentMessage[], n: number) {
-    messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${n}`, name: 'read_file', arguments: { path: 'notes.txt', offset: n } }], timestamp: 0 });
-    messages.push({ role: 'tool', toolCallId: `c${n}`, toolName: 'read_file', content: `chunk ${n}\n${'x'.repeat(3_000)}`, isError: false, status: 'ok', timestamp: 0 });
+    messages.push({
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: `c${n}`, name: 'read_file', arguments: { path: 'notes.txt', offset: n } }],
+      timestamp: 0,
+    });
+    messages.push({
+      role: 'tool',
+      toolCallId: `c${n}`,
+      toolName: 'read_file',
+      content: `chunk ${n}\n${'x'.repeat(3_000)}`,
+      isError: false,
+      status: 'ok',
+      timestamp: 0,
+    });
   }
 
   it('asks the model at most twice, backing off in history size, and cuts the history itself so every request fits', async () => {
-    const { session, messages, requests } = sessionWith(() => ({ stopReason: 'tool_use', text: '', toolCalls: [{ id: 'x', name: 'read_file', arguments: {} }], usage: { inputTokens: 5_000, outputTokens: 10, costUsd: 0.01 } }));
+    const { session, messages, requests } = sessionWith(() => ({
+      stopReason: 'tool_use',
+      text: '',
+      toolCalls: [{ id: 'x', name: 'read_file', arguments: {} }],
+      usage: { inputTokens: 5_000, outputTokens: 10, costUsd: 0.01 },
+    }));
     const spent: number[] = [];
-    const transform = autoCompaction(() => session, { threshold: 0.8, contextWindow: WINDOW }, async () => WINDOW);
+    const transform = autoCompaction(
+      () => session,
+      { threshold: 0.8, contextWindow: WINDOW },
+      async () => WINDOW,
+    );
     messages.push({ role: 'user', content: 'TASK: read notes.txt chunk by chunk', timestamp: 0 });
     let largest = 0;
     for (let n = 0; n < 400; n++) {
@@ -103,7 +125,11 @@ describe('automatic compaction with a failing summariser', () => {
   it('does not count a summary longer than what it replaces, or an empty one, as a summary', async () => {
     for (const text of ['', 'ok', 'y'.repeat(200_000)]) {
       const { session, messages } = sessionWith(() => ({ stopReason: 'stop', text, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } }));
-      const transform = autoCompaction(() => session, { threshold: 0.8, contextWindow: WINDOW }, async () => WINDOW);
+      const transform = autoCompaction(
+        () => session,
+        { threshold: 0.8, contextWindow: WINDOW },
+        async () => WINDOW,
+      );
       messages.push({ role: 'user', content: 'TASK', timestamp: 0 });
       for (let n = 0; n < 25; n++) addTurn(messages, n);
       await transform(messages, signal);
@@ -113,9 +139,13 @@ describe('automatic compaction with a failing summariser', () => {
     }
   });
 
-  it('a turn on a 1 MB history takes under 20 ms of Beans\' own time', async () => {
+  it("a turn on a 1 MB history takes under 20 ms of Beans' own time", async () => {
     const { session, messages } = sessionWith(() => ({ stopReason: 'stop', text: 'never asked', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } }));
-    const transform = autoCompaction(() => session, { threshold: 0.8, contextWindow: 1_000_000 }, async () => 1_000_000);
+    const transform = autoCompaction(
+      () => session,
+      { threshold: 0.8, contextWindow: 1_000_000 },
+      async () => 1_000_000,
+    );
     messages.push({ role: 'user', content: 'TASK', timestamp: 0 });
     for (let n = 0; n < 320; n++) addTurn(messages, n);
     expect(JSON.stringify(messages).length).toBeGreaterThan(1_000_000);
@@ -144,13 +174,30 @@ describe('with compaction turned off', () => {
       messages,
       toolState: createToolSessionState(),
       tools: { declarations: () => [] },
-      client: { chat: async (request: unknown) => (requests.push(request), { stopReason: 'stop', text: 'x'.repeat(100), toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } }) },
+      client: {
+        chat: async (request: unknown) => (
+          requests.push(request),
+          { stopReason: 'stop', text: 'x'.repeat(100), toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } }
+        ),
+      },
       append: (message: AgentMessage) => messages.push(message),
     } as unknown as ChatSession;
-    const transform = autoCompaction(() => session, { threshold: 0.8, contextWindow: 10_000, enabled: false }, async () => 10_000);
+    const transform = autoCompaction(
+      () => session,
+      { threshold: 0.8, contextWindow: 10_000, enabled: false },
+      async () => 10_000,
+    );
     for (let n = 0; n < 30; n++) {
       messages.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${n}`, name: 'read_file', arguments: {} }], timestamp: 0 } as AgentMessage);
-      messages.push({ role: 'tool', toolCallId: `c${n}`, toolName: 'read_file', content: 'y'.repeat(3_000), isError: false, status: 'ok', timestamp: 0 } as AgentMessage);
+      messages.push({
+        role: 'tool',
+        toolCallId: `c${n}`,
+        toolName: 'read_file',
+        content: 'y'.repeat(3_000),
+        isError: false,
+        status: 'ok',
+        timestamp: 0,
+      } as AgentMessage);
     }
     const view = await transform(messages, new AbortController().signal);
     expect(requests).toHaveLength(0);

@@ -35,7 +35,10 @@ describe('pictures in the context', () => {
     const total = messages.reduce((sum, message) => sum + contextChars(message), 1_000);
     // Room for all but about one picture.
     const fitted = shortenToFit(messages, 1_000, total - IMAGE_CHARS + 1_000);
-    expect(fitted[0]!.content).toEqual([{ type: 'text', text: 'compare these' }, { type: 'text', text: LEFT_OUT }]);
+    expect(fitted[0]!.content).toEqual([
+      { type: 'text', text: 'compare these' },
+      { type: 'text', text: LEFT_OUT },
+    ]);
     expect(fitted[2]).toEqual(messages[2]);
     expect(fitted[3]).toEqual(messages[3]);
     expect(fitted[4]).toEqual(messages[4]);

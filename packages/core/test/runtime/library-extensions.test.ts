@@ -37,14 +37,20 @@ const messagesOf = (request: RecordedRequest) => (request.body as { messages: Ol
 describe('library extension points, each README example run as a program', () => {
   it('toolLimits: the third shell call of a run gets an error result and never runs', async () => {
     const shell = (n: number) => ({ name: 'shell', args: { command: `echo run-${n} >> ran.txt && echo check ${n} passed` } });
-    const { stdout, dir, chats } = await runExample('tool-limits.mjs', { turns: [{ toolCalls: [shell(1), shell(2), shell(3)] }, { text: 'Two checks passed.' }] });
+    const { stdout, dir, chats } = await runExample('tool-limits.mjs', {
+      turns: [{ toolCalls: [shell(1), shell(2), shell(3)] }, { text: 'Two checks passed.' }],
+    });
     expect(stdout).toBe(
       'ok: check 1 passed\nok: check 2 passed\nerror: Tool limit reached: shell may be called at most 2 times per run, so this call was not run. Finish the task without calling shell again.\nresult: success, Two checks passed.\n',
     );
     expect(readFileSync(path.join(dir, 'ran.txt'), 'utf8')).toBe('run-1\nrun-2\n');
     // The model read the refusal as the call's result.
     const results = messagesOf(chats[1]!).filter((message) => message.role === 'tool');
-    expect(results.map((message) => message.content)).toEqual([expect.stringContaining('check 1 passed'), expect.stringContaining('check 2 passed'), expect.stringContaining('Tool limit reached: shell')]);
+    expect(results.map((message) => message.content)).toEqual([
+      expect.stringContaining('check 1 passed'),
+      expect.stringContaining('check 2 passed'),
+      expect.stringContaining('Tool limit reached: shell'),
+    ]);
   });
 
   it('transformContext and convertToLlm: the model reads the trimmed view, the conversation keeps everything', async () => {
@@ -69,7 +75,9 @@ describe('library extension points, each README example run as a program', () =>
   });
 
   it('context: the system prompt and the tools are functions of it; a tool reads its data', async () => {
-    const { stdout, chats } = await runExample('run-context.mjs', { turns: [{ toolCalls: [{ name: 'order_status', args: { id: 'A-17' } }] }, { text: 'Your order A-17 shipped on Monday.' }] });
+    const { stdout, chats } = await runExample('run-context.mjs', {
+      turns: [{ toolCalls: [{ name: 'order_status', args: { id: 'A-17' } }] }, { text: 'Your order A-17 shipped on Monday.' }],
+    });
     expect(stdout).toBe('result: success, Your order A-17 shipped on Monday.\n');
     const system = messagesOf(chats[0]!).find((message) => message.role === 'system')!;
     expect(system.content).toContain("You answer Ada's questions about their orders. Be brief.");
@@ -115,7 +123,7 @@ describe('library extension points, each README example run as a program', () =>
     expect(JSON.stringify(after)).not.toContain('invoice.txt');
   });
 
-  it('memory: the memory tool saves into the program\'s store, and the next session reads it from there', async () => {
+  it("memory: the memory tool saves into the program's store, and the next session reads it from there", async () => {
     let served = 0;
     const turns = () => {
       served += 1;
@@ -129,10 +137,14 @@ describe('library extension points, each README example run as a program', () =>
     // The first session's prompt had no memory; the second one's lists the stored fact.
     const systemOf = (index: number) => messagesOf(chats[index]!).find((message) => message.role === 'system')!.content;
     expect(systemOf(0)).not.toContain('Project memory');
-    expect(systemOf(2)).toContain('## Project memory\nDurable facts recorded about this project (build commands, conventions).\n- Run the tests with pnpm test');
+    expect(systemOf(2)).toContain(
+      '## Project memory\nDurable facts recorded about this project (build commands, conventions).\n- Run the tests with pnpm test',
+    );
     expect(messagesOf(chats[1]!).find((message) => message.role === 'tool')!.content).toBe('Remembered in the project memory; future sessions will read it.');
     // The tool tells the model of the project memory, not of a file.
-    const memoryTool = (chats[0]!.body as { tools: { function: { name: string; description: string } }[] }).tools.find((tool) => tool.function.name === 'memory')!;
+    const memoryTool = (chats[0]!.body as { tools: { function: { name: string; description: string } }[] }).tools.find(
+      (tool) => tool.function.name === 'memory',
+    )!;
     expect(memoryTool.function.description).toContain('to the project memory for future sessions');
     expect(memoryTool.function.description).not.toContain('.beans/memory.md');
     // Nothing went to the default file.

@@ -23,14 +23,22 @@ async function* prompts(...texts: string[]): AsyncGenerator<SdkUserInput> {
 }
 
 const toolResults = (messages: SdkMessage[]) =>
-  messages.flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [])) as { type: string; is_error?: boolean; content?: unknown }[];
+  messages.flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [])) as {
+    type: string;
+    is_error?: boolean;
+    content?: unknown;
+  }[];
 
 describe('toolLimits', () => {
   it('counts per run: the next user message may call the tool again; Claude names count too', async () => {
     const shell = (n: number) => ({ name: 'shell', args: { command: `echo ${n} >> ran.txt` } });
     // History: 1 assistant message per tool turn; run 1 = turns 0-1, run 2 = turns 2-3.
-    const { dir, env } = await setup({ turns: [{ toolCalls: [shell(1), shell(2)] }, { text: 'first done' }, { toolCalls: [shell(3), shell(4)] }, { text: 'second done' }] });
-    const messages = await collect(query({ prompt: prompts('one', 'two'), options: { cwd: dir, env, permissionMode: 'bypassPermissions', toolLimits: { Bash: 1 } } }));
+    const { dir, env } = await setup({
+      turns: [{ toolCalls: [shell(1), shell(2)] }, { text: 'first done' }, { toolCalls: [shell(3), shell(4)] }, { text: 'second done' }],
+    });
+    const messages = await collect(
+      query({ prompt: prompts('one', 'two'), options: { cwd: dir, env, permissionMode: 'bypassPermissions', toolLimits: { Bash: 1 } } }),
+    );
     expect(readFileSync(path.join(dir, 'ran.txt'), 'utf8')).toBe('1\n3\n');
     expect(toolResults(messages).map((block) => block.is_error)).toEqual([false, true, false, true]);
     expect(JSON.stringify(toolResults(messages)[1])).toContain('Bash may be called at most 1 time per run');
@@ -56,7 +64,12 @@ describe('guardrail functions', () => {
           context: { tenant: 't1' },
           inputGuardrails: [
             { name: 'passes', execute: ({ context }) => (seen.push(context), { tripwireTriggered: false }) },
-            { name: 'broken', execute: async () => { throw new Error('classifier down'); } },
+            {
+              name: 'broken',
+              execute: async () => {
+                throw new Error('classifier down');
+              },
+            },
             { name: 'also_trips', execute: async () => ({ tripwireTriggered: true, message: 'second' }) },
           ],
         },
@@ -72,7 +85,9 @@ describe('guardrail functions', () => {
 
 describe('handoff callbacks', () => {
   it('onHandoff that throws refuses the handoff: the model reads why, the agent and history stay', async () => {
-    const { dir, env, server } = await setup({ turns: [{ toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'invoice' } }] }, { text: 'I will answer myself.' }] });
+    const { dir, env, server } = await setup({
+      turns: [{ toolCalls: [{ name: 'handoff', args: { agent: 'billing', reason: 'invoice' } }] }, { text: 'I will answer myself.' }],
+    });
     let filtered = false;
     const messages = await collect(
       query({
@@ -111,10 +126,20 @@ describe('memory stores', () => {
     expect(readFileSync(path.join(repo.dir, '.beans', 'memory.md'), 'utf8')).toContain('- Build with make\n- Lint with eslint\n');
   });
 
-  it("a store whose list() fails leaves memory out with a warning; the file is not read instead", async () => {
+  it('a store whose list() fails leaves memory out with a warning; the file is not read instead', async () => {
     const { dir, env } = await setup({ turns: [{ text: 'ok' }] });
     await fileMemoryStore(dir).add('from the file');
-    const agent = await createAgentSession({ cwd: dir, env, persistSession: false, memory: { list: async () => { throw new Error('database is down'); }, add: async () => ({ added: false }) } });
+    const agent = await createAgentSession({
+      cwd: dir,
+      env,
+      persistSession: false,
+      memory: {
+        list: async () => {
+          throw new Error('database is down');
+        },
+        add: async () => ({ added: false }),
+      },
+    });
     try {
       expect(agent.warnings).toContain('The memory store could not be read (database is down); this session starts without it.');
       expect(agent.session.systemPrompt).not.toContain('from the file');
@@ -128,7 +153,15 @@ describe('output guardrail functions', () => {
   it('also judge the last text of a run that maxTurns ended', async () => {
     const { dir, env } = await setup({ turns: [{ text: 'secret plan', toolCalls: [{ name: 'list_directory', args: { path: '.' } }] }, { text: 'never' }] });
     const messages = await collect(
-      query({ prompt: 'go', options: { cwd: dir, env, maxTurns: 1, outputGuardrails: [{ name: 'no_secrets', execute: async ({ agentOutput }) => ({ tripwireTriggered: agentOutput.includes('secret') }) }] } }),
+      query({
+        prompt: 'go',
+        options: {
+          cwd: dir,
+          env,
+          maxTurns: 1,
+          outputGuardrails: [{ name: 'no_secrets', execute: async ({ agentOutput }) => ({ tripwireTriggered: agentOutput.includes('secret') }) }],
+        },
+      }),
     );
     const result = messages.at(-1) as { result?: string; errors?: string[] };
     expect(JSON.stringify(result)).not.toContain('secret plan');

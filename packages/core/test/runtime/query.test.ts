@@ -59,7 +59,14 @@ describe('query()', () => {
     const init = messages[0]!;
     expect(init).toMatchObject({ type: 'system', subtype: 'init', cwd: dir, provider: 'ollama', permissionMode: 'bypassPermissions', mcp_servers: [] });
     const result = messages.at(-1)!;
-    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'Done: notes.txt written.', num_turns: 2, stop_reason: 'end_turn' });
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      is_error: false,
+      result: 'Done: notes.txt written.',
+      num_turns: 2,
+      stop_reason: 'end_turn',
+    });
     // Every message of the session carries its id and a uuid of its own.
     const sessionIds = new Set(messages.map((message) => message.session_id));
     expect(sessionIds.size).toBe(1);
@@ -69,17 +76,34 @@ describe('query()', () => {
   it("toolNames 'claude': tool_use blocks, system/init's tools and permission denials in Claude Code's vocabulary; outputFormat gives structured_output", async () => {
     const { dir, env } = await setup({
       turns: [
-        { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'hi\n' } }, { name: 'shell', args: { command: 'rm -rf x' } }] },
+        {
+          toolCalls: [
+            { name: 'write_file', args: { path: 'notes.txt', content: 'hi\n' } },
+            { name: 'shell', args: { command: 'rm -rf x' } },
+          ],
+        },
         { text: '{"done": true}' },
       ],
     });
     const messages = await collect(
-      query({ prompt: 'write notes', options: { cwd: dir, env, toolNames: 'claude', disallowedTools: 'shell(rm *)', permissionMode: 'acceptEdits', outputFormat: { type: 'json_schema', schema: { type: 'object', required: ['done'] } } } }),
+      query({
+        prompt: 'write notes',
+        options: {
+          cwd: dir,
+          env,
+          toolNames: 'claude',
+          disallowedTools: 'shell(rm *)',
+          permissionMode: 'acceptEdits',
+          outputFormat: { type: 'json_schema', schema: { type: 'object', required: ['done'] } },
+        },
+      }),
     );
     const init = messages[0] as { tools: string[] };
     expect(init.tools).toEqual(expect.arrayContaining(['Read', 'Write', 'Edit', 'Bash', 'Glob', 'Grep', 'LS', 'TodoWrite', 'WebFetch', 'Task']));
     expect(init.tools).not.toContain('write_file');
-    const uses = byType(messages, 'assistant').flatMap((m) => (m as { message: { content: { type: string; name?: string; input?: unknown }[] } }).message.content.filter((b) => b.type === 'tool_use'));
+    const uses = byType(messages, 'assistant').flatMap((m) =>
+      (m as { message: { content: { type: string; name?: string; input?: unknown }[] } }).message.content.filter((b) => b.type === 'tool_use'),
+    );
     expect(uses.map((b) => [b.name, b.input])).toEqual([
       ['Write', { file_path: path.join(dir, 'notes.txt'), content: 'hi\n' }],
       ['Bash', { command: 'rm -rf x' }],
@@ -117,17 +141,23 @@ describe('query()', () => {
     expect(existsSync(path.join(dir, 'asked.txt'))).toBe(false);
     expect(readFileSync(path.join(dir, 'changed.txt'), 'utf8')).toBe('from the program');
     expect(existsSync(path.join(dir, 'shell-ran.txt'))).toBe(false);
-    const toolResults = byType(messages, 'user').flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : []));
+    const toolResults = byType(messages, 'user').flatMap((message) =>
+      message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [],
+    );
     expect(toolResults[1]).toMatchObject({ type: 'tool_result', is_error: true });
     expect(JSON.stringify(toolResults[1])).toContain('no shell today');
     const result = messages.at(-1)!;
-    expect(result.type === 'result' && result.permission_denials).toEqual([{ tool_name: 'shell', tool_use_id: asked[1]!.id, tool_input: { command: 'touch shell-ran.txt' } }]);
+    expect(result.type === 'result' && result.permission_denials).toEqual([
+      { tool_name: 'shell', tool_use_id: asked[1]!.id, tool_input: { command: 'touch shell-ran.txt' } },
+    ]);
   });
 
   it('stops the run when canUseTool denies with interrupt', async () => {
     // (`echo hi` is read-only since issue #31 and is not asked about; `touch` is.)
     const { dir, env, server } = await setup({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'touch hi' } }] }, { text: 'never' }] });
-    const messages = await collect(query({ prompt: 'go', options: { cwd: dir, env, canUseTool: async () => ({ behavior: 'deny', message: 'stop everything', interrupt: true }) } }));
+    const messages = await collect(
+      query({ prompt: 'go', options: { cwd: dir, env, canUseTool: async () => ({ behavior: 'deny', message: 'stop everything', interrupt: true }) } }),
+    );
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
     expect(chats(server)).toHaveLength(1);
   });
@@ -170,7 +200,11 @@ describe('query()', () => {
     const requests = chats(server).map((request) => request.body as { model: string; messages: { role: string; content: string }[] });
     expect(requests.map((request) => request.model)).toEqual(['first:latest', 'second:latest']);
     // The second turn sees the whole first exchange.
-    expect(requests[1]!.messages.filter((message) => message.role !== 'system').map((message) => message.content)).toEqual(['first question', expect.stringContaining('answer'), 'second question']);
+    expect(requests[1]!.messages.filter((message) => message.role !== 'system').map((message) => message.content)).toEqual([
+      'first question',
+      expect.stringContaining('answer'),
+      'second question',
+    ]);
     expect(new Set(messages.map((message) => message.session_id)).size).toBe(1);
   });
 
@@ -241,7 +275,13 @@ describe('query()', () => {
     registerProvider({ id: 'echo', label: 'Echo (test)', isConfigured: () => false, create: () => client });
     const messages = await collect(query({ prompt: 'ping', options: { cwd: dir, env, provider: 'echo' } }));
     expect(seen).toEqual(['echo-1']);
-    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'echo: ping', total_cost_usd: 0.001, modelUsage: { 'echo-1': { inputTokens: 3, outputTokens: 2, costUSD: 0.001 } } });
+    expect(messages.at(-1)).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      result: 'echo: ping',
+      total_cost_usd: 0.001,
+      modelUsage: { 'echo-1': { inputTokens: 3, outputTokens: 2, costUSD: 0.001 } },
+    });
     expect(messages[0]).toMatchObject({ type: 'system', subtype: 'init', provider: 'echo', model: 'echo-1' });
   });
 });

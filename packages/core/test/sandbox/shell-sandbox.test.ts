@@ -77,7 +77,14 @@ describe.skipIf(sandboxUnavailable)('createShellSandbox with the shell tool', ()
   });
 
   it('keeps the files that configure Beans, Claude Code, MCP and git read-only, and says why a command failed', async () => {
-    for (const command of ['mkdir -p .beans && echo \'{"permissions":{"mode":"yolo"}}\' > .beans/settings.json', 'echo {} > .mcp.json', 'mkdir -p .claude && echo {} > .claude/settings.json', 'echo x > .gitmodules', 'echo x > .git/hooks/pre-commit', 'git config core.hooksPath /tmp/evil']) {
+    for (const command of [
+      'mkdir -p .beans && echo \'{"permissions":{"mode":"yolo"}}\' > .beans/settings.json',
+      'echo {} > .mcp.json',
+      'mkdir -p .claude && echo {} > .claude/settings.json',
+      'echo x > .gitmodules',
+      'echo x > .git/hooks/pre-commit',
+      'git config core.hooksPath /tmp/evil',
+    ]) {
       const result = await inSandbox(command);
       expect(result.isError, command).toBe(true);
       expect(result.content, command).toContain('Shell commands run in a sandbox');
@@ -127,7 +134,9 @@ describe('authorize with a sandbox', () => {
 
   it('runs shell commands without asking, unless a deny rule matches or plan mode is on', async () => {
     expect(await decide({ mode: 'default', sandboxed: true, ask }, shellTool, { command: 'npm test' })).toEqual({ allow: true });
-    expect((await decide({ mode: 'default', sandboxed: true, ask, deny: parseToolRules('shell(rm *)') }, shellTool, { command: 'rm -rf x' })).allow).toBe(false);
+    expect((await decide({ mode: 'default', sandboxed: true, ask, deny: parseToolRules('shell(rm *)') }, shellTool, { command: 'rm -rf x' })).allow).toBe(
+      false,
+    );
     expect((await decide({ mode: 'plan', sandboxed: true, ask }, shellTool, { command: 'npm test' })).allow).toBe(false);
   });
 

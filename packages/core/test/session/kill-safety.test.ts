@@ -18,7 +18,9 @@ const child = fileURLToPath(new URL('./fixtures/append-forever.mjs', import.meta
 /** Runs a child that appends without pause and SIGKILLs it once it has confirmed `after` appends. */
 function appendThenKill(dir: string, after: number): Promise<{ id: string; confirmed: number }> {
   return new Promise((resolve, reject) => {
-    const proc = (running = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, dir, '/work/repo', String(after * 4 + 2000)], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const proc = (running = spawn(process.execPath, ['--experimental-transform-types', '--no-warnings', child, dir, '/work/repo', String(after * 4 + 2000)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }));
     let id = '';
     let confirmed = -1;
     let buffered = '';

@@ -6,7 +6,9 @@ import { SessionStore } from '../../src/session/session-store.js';
 import { assistant, header, tempDir, toolResult, user } from './session-fixtures.js';
 
 const summary = (messages: AgentMessage[]) =>
-  messages.map((m) => (m.role === 'tool' ? `tool:${m.toolCallId}:${m.status}` : m.role === 'assistant' ? `assistant:${m.toolCalls.map((c) => c.id).join(',')}` : m.role));
+  messages.map((m) =>
+    m.role === 'tool' ? `tool:${m.toolCallId}:${m.status}` : m.role === 'assistant' ? `assistant:${m.toolCalls.map((c) => c.id).join(',')}` : m.role,
+  );
 
 /** Every call answered exactly once, right after its assistant message's batch: what providers demand. */
 function expectConsistent(messages: AgentMessage[]) {
@@ -77,7 +79,10 @@ describe('repairHistory', () => {
   it('agrees with what convertToLlm sends', () => {
     const history = [
       user('one'),
-      assistant('', [{ id: 'a', name: 'glob' }, { id: 'b', name: 'grep' }]),
+      assistant('', [
+        { id: 'a', name: 'glob' },
+        { id: 'b', name: 'grep' },
+      ]),
       toolResult('b', 'grep'),
       toolResult('zzz', 'grep'),
       user('two'),
@@ -94,7 +99,12 @@ describe('resuming a session cut off in the middle of a tool call', () => {
       const store = new SessionStore(t.dir);
       const first = store.create(header);
       first.append(user('run the slow tests'));
-      first.append(assistant('Running them.', [{ id: 'c1', name: 'read_file' }, { id: 'c2', name: 'shell', arguments: { command: 'sleep 100' } }]));
+      first.append(
+        assistant('Running them.', [
+          { id: 'c1', name: 'read_file' },
+          { id: 'c2', name: 'shell', arguments: { command: 'sleep 100' } },
+        ]),
+      );
       first.append(toolResult('c1', 'read_file'));
       // The process dies here (no close): c2 never got a result.
 

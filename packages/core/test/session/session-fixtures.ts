@@ -11,7 +11,13 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 let clock = 1_700_000_000_000;
 const tick = () => clock++;
 
-export const user = (content: string, extra: Partial<UserMessage> = {}): UserMessage => ({ role: 'user', content, origin: 'prompt', timestamp: tick(), ...extra });
+export const user = (content: string, extra: Partial<UserMessage> = {}): UserMessage => ({
+  role: 'user',
+  content,
+  origin: 'prompt',
+  timestamp: tick(),
+  ...extra,
+});
 
 export const assistant = (content: string, calls: { id: string; name: string; arguments?: Record<string, unknown> }[] = []): AssistantMessage => ({
   role: 'assistant',

@@ -217,7 +217,11 @@ describe('SessionStore: finding sessions', () => {
     const ids: string[] = [];
     const starts = ['2026-03-01T09-00-00', '2026-03-01T09-30-00', '2026-03-02T10-00-00'];
     for (const [i, start] of starts.entries()) {
-      const w = store.create({ ...header, id: `${start}-${['aaa111', 'bbb222', 'aab333'][i]}`, startedAt: new Date(start.replace(/T(\d+)-(\d+)-(\d+)/, 'T$1:$2:$3Z')) });
+      const w = store.create({
+        ...header,
+        id: `${start}-${['aaa111', 'bbb222', 'aab333'][i]}`,
+        startedAt: new Date(start.replace(/T(\d+)-(\d+)-(\d+)/, 'T$1:$2:$3Z')),
+      });
       w.append(user(`prompt ${i}`));
       w.append(assistant(`answer ${i}`));
       w.close();

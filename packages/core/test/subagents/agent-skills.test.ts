@@ -30,14 +30,26 @@ function scriptedClient(answer: (request: ChatRequest) => { text?: string; toolC
     for (const call of toolCalls) yield { type: 'tool_call', call };
     yield { type: 'done', stopReason: toolCalls.length ? 'tool_use' : 'stop', text: reply.text ?? '', toolCalls, usage: { inputTokens: 10, outputTokens: 1 } };
   };
-  const client: LLMClient = { provider: 'fake', resolveModel: async () => ({ model: 'm' }), chatStream: stream, chat: (r) => collectStream(stream(r)), listModels: async () => [] };
+  const client: LLMClient = {
+    provider: 'fake',
+    resolveModel: async () => ({ model: 'm' }),
+    chatStream: stream,
+    chat: (r) => collectStream(stream(r)),
+    listModels: async () => [],
+  };
   return { client, requests };
 }
 
 async function catalogWithPlanner() {
   const root = await mkdtemp(path.join(os.tmpdir(), 'beans-child-skills-'));
-  await write(path.join(root, 'kit', 'agents', 'planner.md'), '---\nname: planner\ndescription: Plans work.\nskills:\n  expose: [estimate]\n  preload: [style]\n---\nPLANNER body.\n');
-  await write(path.join(root, 'kit', 'agents', 'planner', 'skills', 'estimate', 'SKILL.md'), '---\nname: estimate\ndescription: Estimates effort.\n---\nESTIMATE body.\n');
+  await write(
+    path.join(root, 'kit', 'agents', 'planner.md'),
+    '---\nname: planner\ndescription: Plans work.\nskills:\n  expose: [estimate]\n  preload: [style]\n---\nPLANNER body.\n',
+  );
+  await write(
+    path.join(root, 'kit', 'agents', 'planner', 'skills', 'estimate', 'SKILL.md'),
+    '---\nname: estimate\ndescription: Estimates effort.\n---\nESTIMATE body.\n',
+  );
   await write(path.join(root, 'kit', 'agents', 'planner', 'skills', 'secret-plan.md'), '---\ndescription: How the planner splits work.\n---\nSECRET body.\n');
   await write(path.join(root, 'kit', 'agents', 'helper.md'), '---\nname: helper\ndescription: Helps.\ntools: Read\n---\nHELPER body.\n');
   await write(path.join(root, 'kit', 'skills', 'style.md'), '---\ndescription: House style.\n---\nSTYLE body.\n');
@@ -60,7 +72,15 @@ describe("a subagent's own skills", () => {
     });
     const read = defineTool({ name: 'read_file', description: 'read', kind: 'read', schema: z.object({}), execute: async () => ({ content: '' }) });
     const tools = new ToolRegistry([read, createLoadSkillTool(catalog)]);
-    const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, catalog, contextFiles: () => [] });
+    const run = createSubagentRunner({
+      client: fake.client,
+      provider: 'fake',
+      model: () => 'm',
+      workspace,
+      tools: () => tools,
+      catalog,
+      contextFiles: () => [],
+    });
     tools.register(createTaskTool({ agents: subagentList(catalog), run }));
     const systemPrompt = buildSystemPrompt({ profile: { systemPrompt: 'PARENT' }, skills: catalog.skills(), workspace });
     const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'm', systemPrompt, tools, workspace });
@@ -86,9 +106,19 @@ describe("a subagent's own skills", () => {
 
   it('stay private from an agent that can load skills', async () => {
     const catalog = await catalogWithPlanner();
-    const fake = scriptedClient((request) => (toolResults(request).length === 0 ? { toolCalls: [loadSkill('l1', 'secret-plan')] } : { text: toolResults(request)[0] }));
+    const fake = scriptedClient((request) =>
+      toolResults(request).length === 0 ? { toolCalls: [loadSkill('l1', 'secret-plan')] } : { text: toolResults(request)[0] },
+    );
     const tools = new ToolRegistry([createLoadSkillTool(catalog)]);
-    const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, catalog, contextFiles: () => [] });
+    const run = createSubagentRunner({
+      client: fake.client,
+      provider: 'fake',
+      model: () => 'm',
+      workspace,
+      tools: () => tools,
+      catalog,
+      contextFiles: () => [],
+    });
     const general = subagentList(catalog)[0]!;
     const outcome = await run(general, 'go', { signal: new AbortController().signal, workspace, state: {} } as never);
     expect(outcome.finalText).toContain('Unknown skill "secret-plan"');

@@ -16,10 +16,18 @@ async function run(turns: (request: RecordedRequest, n: number) => ScriptTurn) {
   const started = Date.now();
   for await (const message of query({
     prompt: 'go',
-    options: { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, permissionMode: 'bypassPermissions', agents: { helper: { description: 'Helps.', prompt: 'HELPER: answer briefly.' } } },
-  })) messages.push(message);
+    options: {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url },
+      permissionMode: 'bypassPermissions',
+      agents: { helper: { description: 'Helps.', prompt: 'HELPER: answer briefly.' } },
+    },
+  }))
+    messages.push(message);
   /** Tool results in order, as text. */
-  const results = messages.flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : [])).map((block) => JSON.stringify((block as { content?: unknown }).content));
+  const results = messages
+    .flatMap((message) => (message.type === 'user' && Array.isArray(message.message.content) ? message.message.content : []))
+    .map((block) => JSON.stringify((block as { content?: unknown }).content));
   return { server, messages, results, ms: Date.now() - started };
 }
 

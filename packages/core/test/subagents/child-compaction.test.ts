@@ -17,7 +17,13 @@ describe('subagent compaction', () => {
       requests.push(request);
       yield { type: 'done', stopReason: 'stop', text: 'child answer', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 } };
     };
-    const client: LLMClient = { provider: 'fake', resolveModel: async () => ({ model: 'm' }), chatStream: stream, chat: (r) => collectStream(stream(r)), listModels: async () => [] };
+    const client: LLMClient = {
+      provider: 'fake',
+      resolveModel: async () => ({ model: 'm' }),
+      chatStream: stream,
+      chat: (r) => collectStream(stream(r)),
+      listModels: async () => [],
+    };
     const children: (() => ChatSession)[] = [];
     const seen: AgentMessage[][] = [];
     const run = createSubagentRunner({
@@ -35,7 +41,9 @@ describe('subagent compaction', () => {
         };
       },
     });
-    const agent = subagentList({ agents: () => [] }, parseInlineAgents('{"finder": {"description": "Finds things.", "prompt": "FIND"}}')).find((a) => a.name === 'finder');
+    const agent = subagentList({ agents: () => [] }, parseInlineAgents('{"finder": {"description": "Finds things.", "prompt": "FIND"}}')).find(
+      (a) => a.name === 'finder',
+    );
     await run(agent!, 'find the config', { callId: 'call_1', signal: new AbortController().signal, workspace, state: { fileTimes: new Map(), todos: [] } });
     await run(agent!, 'find the tests', { callId: 'call_2', signal: new AbortController().signal, workspace, state: { fileTimes: new Map(), todos: [] } });
     expect(children).toHaveLength(2);

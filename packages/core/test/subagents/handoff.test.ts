@@ -13,8 +13,10 @@ const systemOf = (request: RecordedRequest) => body(request).messages.find((m) =
 const lastUserText = (request: RecordedRequest) => body(request).messages.findLast((m) => m.role === 'user')?.content ?? '';
 
 const AGENTS = {
-  'billing.md': '---\nname: billing\ndescription: Invoices, payments and refunds.\ntools: Read\nhandoffs: [support]\nmatch:\n  - invoice\n  - /refunds?\\b/\n---\nBILLING: you handle money questions.\n',
-  'support.md': '---\nname: support\ndescription: Accounts and logins.\nhandoffs: [billing]\nmatch: [password reset, login]\n---\nSUPPORT: you handle accounts.\n',
+  'billing.md':
+    '---\nname: billing\ndescription: Invoices, payments and refunds.\ntools: Read\nhandoffs: [support]\nmatch:\n  - invoice\n  - /refunds?\\b/\n---\nBILLING: you handle money questions.\n',
+  'support.md':
+    '---\nname: support\ndescription: Accounts and logins.\nhandoffs: [billing]\nmatch: [password reset, login]\n---\nSUPPORT: you handle accounts.\n',
 };
 
 async function workspace(turns: (request: RecordedRequest, n: number) => ScriptTurn) {
@@ -43,7 +45,7 @@ describe('match: scoring', () => {
 });
 
 describe('handoffs', () => {
-  it('a handoff call gives the next request the new agent\'s prompt and tools with the whole history, and stream-json says so', async () => {
+  it("a handoff call gives the next request the new agent's prompt and tools with the whole history, and stream-json says so", async () => {
     const { dir, env, chats } = await workspace((request, n) => {
       if (systemOf(request).startsWith('BILLING')) return { text: 'Billing here: your invoice is paid.' };
       return n === 0 ? { toolCalls: [{ id: 'h1', name: 'handoff', args: { agent: 'billing', reason: 'a money question' } }] } : { text: 'unexpected' };
@@ -55,13 +57,19 @@ describe('handoffs', () => {
     expect(systemOf(first!)).not.toContain('BILLING');
     expect(body(first!).tools?.map((tool) => tool.function.name)).toContain('handoff');
     expect(systemOf(second!)).toMatch(/^BILLING: you handle money questions\./);
-    expect(body(second!).messages.filter((m) => m.role !== 'system').map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect(
+      body(second!)
+        .messages.filter((m) => m.role !== 'system')
+        .map((m) => m.role),
+    ).toEqual(['user', 'assistant', 'tool']);
     expect(body(second!).messages[1]!.content).toBe('is my bill settled?');
     // billing's tools: Read, plus the handoff tool that lists only its allowed target.
     expect(body(second!).tools?.map((tool) => tool.function.name)).toEqual(['read_file', 'handoff']);
     const handoffTool = body(second!).tools!.find((tool) => tool.function.name === 'handoff')!;
     expect(handoffTool.function.description).toMatch(/\nAgents: support\.$/);
-    expect(messages).toContainEqual(expect.objectContaining({ type: 'system', subtype: 'handoff', from: 'default', to: 'billing', reason: 'a money question', trigger: 'tool' }));
+    expect(messages).toContainEqual(
+      expect.objectContaining({ type: 'system', subtype: 'handoff', from: 'default', to: 'billing', reason: 'a money question', trigger: 'tool' }),
+    );
     const result = messages.at(-1)!;
     expect(result.type === 'result' && result.result).toBe('Billing here: your invoice is paid.');
   });

@@ -6,7 +6,10 @@ import { query } from '../../src/index.js';
 type ChatBody = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
 const messagesOf = (request: RecordedRequest) => (request.body as ChatBody).messages;
 const systemOf = (request: RecordedRequest) => messagesOf(request).find((m) => m.role === 'system')?.content ?? '';
-const toolResults = (request: RecordedRequest) => messagesOf(request).filter((m) => m.role === 'tool').map((m) => m.content);
+const toolResults = (request: RecordedRequest) =>
+  messagesOf(request)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 
 const FILES: Record<string, string> = {
   'planner.md': '---\nname: planner\ndescription: Plans work.\ntools: Read\nskills:\n  expose: [estimate]\n  preload: [style]\n---\nPLANNER: you plan.\n',
@@ -29,7 +32,9 @@ async function run(prompt: string, options: Record<string, unknown>): Promise<vo
 
 describe("an agent's own skills while it holds the conversation", () => {
   it('as the profile: listed by plain name, loadable, its preloads in the prompt; its exposed copy is not listed twice', async () => {
-    const { dir, env, chats } = await workspace((request, n) => (n === 0 ? { toolCalls: [{ name: 'load_skill', args: { name: 'secret-plan' } }] } : { text: 'ok' }));
+    const { dir, env, chats } = await workspace((request, n) =>
+      n === 0 ? { toolCalls: [{ name: 'load_skill', args: { name: 'secret-plan' } }] } : { text: 'ok' },
+    );
     await run('plan', { cwd: dir, env, agentProfile: 'planner' });
     const [first, second] = chats();
     expect(systemOf(first!)).toMatch(/^PLANNER: you plan\./);
@@ -43,7 +48,8 @@ describe("an agent's own skills while it holds the conversation", () => {
 
   it('after a handoff: the new agent sees its own skills, the first agent never did', async () => {
     const { dir, env, chats } = await workspace((request, n) => {
-      if (systemOf(request).startsWith('PLANNER')) return toolResults(request).length < 2 ? { toolCalls: [{ name: 'load_skill', args: { name: 'secret-plan' } }] } : { text: 'planned' };
+      if (systemOf(request).startsWith('PLANNER'))
+        return toolResults(request).length < 2 ? { toolCalls: [{ name: 'load_skill', args: { name: 'secret-plan' } }] } : { text: 'planned' };
       return n === 0 ? { toolCalls: [{ name: 'handoff', args: { agent: 'planner', reason: 'planning' } }] } : { text: 'unexpected' };
     });
     await run('plan', { cwd: dir, env });

@@ -18,13 +18,15 @@ async function setup(turns: (request: RecordedRequest, n: number) => ScriptTurn)
 }
 
 describe('query() with subagents', () => {
-  it('runs a task in a child with its own prompt and tools, under the parent\'s permission asker', async () => {
+  it("runs a task in a child with its own prompt and tools, under the parent's permission asker", async () => {
     // Each conversation is served by its system prompt: the child's starts with the agent's body.
     const { dir, env, server } = await setup((request, n): ScriptTurn => {
       if (systemOf(request).startsWith('WRITER')) {
         return n === 0 ? { toolCalls: [{ name: 'write_file', args: { path: 'child.txt', content: 'x' } }] } : { text: 'The write was refused.' };
       }
-      return n === 0 ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'Write child.txt.', subagent_type: 'writer' } }] } : { text: 'Parent done.' };
+      return n === 0
+        ? { toolCalls: [{ name: 'task', args: { description: 'write a file', prompt: 'Write child.txt.', subagent_type: 'writer' } }] }
+        : { text: 'Parent done.' };
     });
     const asked: string[] = [];
     const messages: SdkMessage[] = [];
@@ -39,7 +41,8 @@ describe('query() with subagents', () => {
           return { behavior: 'deny', message: 'not in a subagent' };
         },
       },
-    })) messages.push(message);
+    }))
+      messages.push(message);
 
     const chats = server.requests.filter((request) => request.kind === 'chat');
     const child = chats.filter((request) => systemOf(request).startsWith('WRITER'));
@@ -54,23 +57,29 @@ describe('query() with subagents', () => {
     const result = messages.at(-1)!;
     expect(result.type === 'result' && result.subtype).toBe('success');
     // The child's refused call is the run's denial too.
-    expect(result.type === 'result' && result.permission_denials).toEqual([{ tool_name: 'write_file', tool_use_id: expect.any(String), tool_input: { path: 'child.txt', content: 'x' } }]);
+    expect(result.type === 'result' && result.permission_denials).toEqual([
+      { tool_name: 'write_file', tool_use_id: expect.any(String), tool_input: { path: 'child.txt', content: 'x' } },
+    ]);
   });
 });
 
 describe('what a subagent shows its parent', () => {
   const agents = { finder: { description: 'Finds things.', prompt: 'FINDER: find what you are asked.', tools: ['Read', 'Grep'] } };
   const parentTurns = (request: RecordedRequest, n: number): ScriptTurn => {
-    if (systemOf(request).startsWith('FINDER')) return { text: `found ${String((request.body as ChatBody).messages.at(-1)?.content)}`, usage: { input: 50, output: 5 } };
+    if (systemOf(request).startsWith('FINDER'))
+      return { text: `found ${String((request.body as ChatBody).messages.at(-1)?.content)}`, usage: { input: 50, output: 5 } };
     return n === 0
-      ? { toolCalls: [
-          { id: 'call_a', name: 'task', args: { description: 'find a', prompt: 'alpha', subagent_type: 'finder' } },
-          { id: 'call_b', name: 'task', args: { description: 'find b', prompt: 'beta', subagent_type: 'finder' } },
-        ], usage: { input: 100, output: 10 } }
+      ? {
+          toolCalls: [
+            { id: 'call_a', name: 'task', args: { description: 'find a', prompt: 'alpha', subagent_type: 'finder' } },
+            { id: 'call_b', name: 'task', args: { description: 'find b', prompt: 'beta', subagent_type: 'finder' } },
+          ],
+          usage: { input: 100, output: 10 },
+        }
       : { text: 'Both found.', usage: { input: 200, output: 20 } };
   };
 
-  it('forwards every child message with the task call id and counts the children\'s usage in the result', async () => {
+  it("forwards every child message with the task call id and counts the children's usage in the result", async () => {
     const { dir, env } = await setup(parentTurns);
     const messages: SdkMessage[] = [];
     for await (const message of query({ prompt: 'find both', options: { cwd: dir, env, agents } })) messages.push(message);
@@ -90,7 +99,7 @@ describe('what a subagent shows its parent', () => {
     expect(Object.values(result.modelUsage).reduce((sum, usage) => sum + usage.inputTokens, 0)).toBe(400);
   });
 
-  it('keeps each child\'s conversation in the session file, linked to its task call, and a resume restores it', async () => {
+  it("keeps each child's conversation in the session file, linked to its task call, and a resume restores it", async () => {
     const { dir, env, server } = await setup(parentTurns);
     const first = await createAgentSession({ cwd: dir, env, agents });
     await first.promptTurn(userMessage('find both'));

@@ -51,7 +51,13 @@ function scriptedClient(answer: (request: ChatRequest) => Reply, costUsd?: numbe
     for (const call of toolCalls) yield { type: 'tool_call', call };
     yield { type: 'done', stopReason: toolCalls.length ? 'tool_use' : 'stop', text: reply.text ?? '', toolCalls, usage };
   };
-  const client: LLMClient = { provider: 'fake', resolveModel: async () => ({ model: 'parent-model' }), chatStream: stream, chat: (r) => collectStream(stream(r)), listModels: async () => [] };
+  const client: LLMClient = {
+    provider: 'fake',
+    resolveModel: async () => ({ model: 'parent-model' }),
+    chatStream: stream,
+    chat: (r) => collectStream(stream(r)),
+    listModels: async () => [],
+  };
   return { client, requests, peak: () => peak };
 }
 
@@ -59,28 +65,52 @@ const stubTool = (name: string) =>
   defineTool({ name, description: `${name} tool`, kind: 'read', schema: z.object({}), execute: async () => ({ content: `${name} ran` }) });
 
 const pluginAgent = (name: string, body: string, extra: Partial<AgentEntry> = {}): AgentEntry => ({
-  kind: 'agent', name, plugin: 'review', qualifiedName: `review:${name}`, path: `/p/${name}.md`,
+  kind: 'agent',
+  name,
+  plugin: 'review',
+  qualifiedName: `review:${name}`,
+  path: `/p/${name}.md`,
   description: 'Use this agent to review a diff.\n<example>user: review it\nassistant: I will use the reviewer</example>',
-  loadBody: async () => body, ...extra,
+  loadBody: async () => body,
+  ...extra,
 });
 
 function parentWith(agents: SubagentDefinition[], answer: (request: ChatRequest) => Reply, maxParallel?: number) {
   const fake = scriptedClient(answer);
   const tools = new ToolRegistry([stubTool('read_file'), stubTool('grep'), stubTool('shell')]);
-  const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'parent-model', workspace, tools: () => tools, contextFiles: () => [] });
+  const run = createSubagentRunner({
+    client: fake.client,
+    provider: 'fake',
+    model: () => 'parent-model',
+    workspace,
+    tools: () => tools,
+    contextFiles: () => [],
+  });
   tools.register(createTaskTool({ agents, run, maxParallel }));
   const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'parent-model', systemPrompt: 'PARENT', tools, workspace });
   return { parent, ...fake };
 }
 
-const task = (id: string, subagent_type: string, prompt: string): ToolCall => ({ id, name: 'task', arguments: { description: 'review the diff', prompt, subagent_type } });
+const task = (id: string, subagent_type: string, prompt: string): ToolCall => ({
+  id,
+  name: 'task',
+  arguments: { description: 'review the diff', prompt, subagent_type },
+});
 const isChild = (request: ChatRequest, marker: string) => request.system?.startsWith(marker) ?? false;
 const lastUser = (request: ChatRequest) => String(request.messages.findLast((m) => m.role === 'user')?.content ?? '');
 
 describe('the task tool', () => {
   it('lists the agents one line each, never their <example> blocks', () => {
-    const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'x', { tools: ['read_file', 'grep'] })] }, parseInlineAgents('{"finder": {"description": "Finds where things are defined.", "prompt": "Find."}}'));
-    const tool = createTaskTool({ agents, run: async () => { throw new Error('not called'); } });
+    const agents = subagentList(
+      { agents: () => [pluginAgent('reviewer', 'x', { tools: ['read_file', 'grep'] })] },
+      parseInlineAgents('{"finder": {"description": "Finds where things are defined.", "prompt": "Find."}}'),
+    );
+    const tool = createTaskTool({
+      agents,
+      run: async () => {
+        throw new Error('not called');
+      },
+    });
     expect(tool.description).toContain('- general-purpose: Researches questions, searches code and runs multi-step tasks.');
     expect(tool.description).toContain('- finder: Finds where things are defined.');
     expect(tool.description).toMatch(/^- reviewer: Use this agent to review a diff\.$/m);
@@ -88,11 +118,18 @@ describe('the task tool', () => {
   });
 
   it('lists an agent by its first sentence, cut to a short line', () => {
-    const inline = parseInlineAgents(JSON.stringify({
-      sql: { description: 'Writes SQL migrations, e.g. new tables. Use it for any schema change; it knows Postgres and SQLite.', prompt: 'p' },
-      long: { description: `Checks ${'every '.repeat(30)}thing. Then more.`, prompt: 'p' },
-    }));
-    const tool = createTaskTool({ agents: subagentList({ agents: () => [] }, inline), run: async () => { throw new Error('not called'); } });
+    const inline = parseInlineAgents(
+      JSON.stringify({
+        sql: { description: 'Writes SQL migrations, e.g. new tables. Use it for any schema change; it knows Postgres and SQLite.', prompt: 'p' },
+        long: { description: `Checks ${'every '.repeat(30)}thing. Then more.`, prompt: 'p' },
+      }),
+    );
+    const tool = createTaskTool({
+      agents: subagentList({ agents: () => [] }, inline),
+      run: async () => {
+        throw new Error('not called');
+      },
+    });
     expect(tool.description).toMatch(/^- sql: Writes SQL migrations, e\.g\. new tables\.$/m);
     const long = tool.description.split('\n').find((line) => line.startsWith('- long: '))!;
     expect(long.length).toBeLessThanOrEqual('- long: '.length + 80);
@@ -133,8 +170,16 @@ describe('the task tool', () => {
 
   it('answers an unknown subagent_type with the valid names', async () => {
     const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'R')] });
-    const tool = createTaskTool({ agents, run: async () => { throw new Error('not called'); } });
-    const result = await tool.execute({ description: 'x', prompt: 'y', subagent_type: 'nobody' }, { signal: new AbortController().signal, workspace, state: { fileTimes: new Map(), todos: [] } });
+    const tool = createTaskTool({
+      agents,
+      run: async () => {
+        throw new Error('not called');
+      },
+    });
+    const result = await tool.execute(
+      { description: 'x', prompt: 'y', subagent_type: 'nobody' },
+      { signal: new AbortController().signal, workspace, state: { fileTimes: new Map(), todos: [] } },
+    );
     expect(result.isError).toBe(true);
     expect(result.content).toBe('There is no agent "nobody". Available agents: general-purpose, reviewer.');
   });
@@ -154,16 +199,20 @@ describe('the task tool', () => {
 
   it('runs at most maxParallel children at once', async () => {
     const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'REVIEWER')] });
-    const { parent, peak } = parentWith(agents, (request) => {
-      if (isChild(request, 'REVIEWER')) return { text: 'ok', delayMs: 30 };
-      if (request.messages.some((m) => m.role === 'tool')) return { text: 'done' };
-      return { toolCalls: [task('t1', 'reviewer', 'a'), task('t2', 'reviewer', 'b'), task('t3', 'reviewer', 'c')] };
-    }, 1);
+    const { parent, peak } = parentWith(
+      agents,
+      (request) => {
+        if (isChild(request, 'REVIEWER')) return { text: 'ok', delayMs: 30 };
+        if (request.messages.some((m) => m.role === 'tool')) return { text: 'done' };
+        return { toolCalls: [task('t1', 'reviewer', 'a'), task('t2', 'reviewer', 'b'), task('t3', 'reviewer', 'c')] };
+      },
+      1,
+    );
     await parent.prompt('go');
     expect(peak()).toBe(1);
   });
 
-  it('counts the children\'s cost against the parent\'s budget', async () => {
+  it("counts the children's cost against the parent's budget", async () => {
     const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'REVIEWER')] });
     const fake = scriptedClient((request) => {
       if (isChild(request, 'REVIEWER')) return { text: 'ok' };
@@ -171,7 +220,12 @@ describe('the task tool', () => {
       return { toolCalls: [task('t1', 'reviewer', 'a'), task('t2', 'reviewer', 'b'), task('t3', 'reviewer', 'c')] };
     }, 0.01);
     const tools = new ToolRegistry([stubTool('read_file')]);
-    tools.register(createTaskTool({ agents, run: createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, contextFiles: () => [] }) }));
+    tools.register(
+      createTaskTool({
+        agents,
+        run: createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, contextFiles: () => [] }),
+      }),
+    );
     const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'm', systemPrompt: 'PARENT', tools, workspace, maxBudgetUsd: 0.025 });
     const events: string[] = [];
     parent.subscribe((event) => {
@@ -194,7 +248,15 @@ describe('the task tool', () => {
       return { toolCalls: [task('t1', 'reviewer', 'a')] };
     }, 0.01);
     const tools = new ToolRegistry([stubTool('read_file')]);
-    const run = createSubagentRunner({ client: fake.client, provider: 'fake', model: () => 'm', workspace, tools: () => tools, contextFiles: () => [], budgetLeftUsd: () => 0.025 });
+    const run = createSubagentRunner({
+      client: fake.client,
+      provider: 'fake',
+      model: () => 'm',
+      workspace,
+      tools: () => tools,
+      contextFiles: () => [],
+      budgetLeftUsd: () => 0.025,
+    });
     tools.register(createTaskTool({ agents, run }));
     const parent = new ChatSession({ client: fake.client, provider: 'fake', model: 'm', systemPrompt: 'PARENT', tools, workspace });
     await parent.prompt('go');
@@ -218,7 +280,7 @@ describe('the task tool', () => {
 });
 
 describe('inline agents', () => {
-  it('reads Claude Code\'s --agents shape and shadows a plugin agent of the same name', async () => {
+  it("reads Claude Code's --agents shape and shadows a plugin agent of the same name", async () => {
     const inline = parseInlineAgents({ reviewer: { description: 'Inline reviewer.', prompt: 'INLINE', tools: ['Read', 'Bash'], model: 'inherit' } });
     const agents = subagentList({ agents: () => [pluginAgent('reviewer', 'PLUGIN')] }, inline);
     expect(agents.map((a) => a.name)).toEqual(['general-purpose', 'reviewer', 'review:reviewer']);

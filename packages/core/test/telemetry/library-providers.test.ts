@@ -6,7 +6,7 @@ import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.t
 import { query } from '../../src/index.js';
 
 describe("telemetry with the program's own providers", () => {
-  it("query() sends its spans and metrics to the providers it is given, with telemetry otherwise off", async () => {
+  it('query() sends its spans and metrics to the providers it is given, with telemetry otherwise off', async () => {
     const repo = makeTempRepo({ 'a.txt': 'alpha\n' });
     const server = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] }, { text: 'done' }] });
     const spans = new InMemorySpanExporter();
@@ -15,7 +15,11 @@ describe("telemetry with the program's own providers", () => {
     const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
     const meterProvider = new MeterProvider({ readers: [reader] });
 
-    for await (const message of query({ prompt: 'read a.txt', options: { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, telemetry: { tracerProvider, meterProvider } } })) void message;
+    for await (const message of query({
+      prompt: 'read a.txt',
+      options: { cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: server.url }, telemetry: { tracerProvider, meterProvider } },
+    }))
+      void message;
     await Promise.all([reader.forceFlush(), tracerProvider.forceFlush()]);
 
     const names = spans.getFinishedSpans().map((span) => span.name);
@@ -23,7 +27,9 @@ describe("telemetry with the program's own providers", () => {
     const turn = spans.getFinishedSpans().find((span) => span.name.startsWith('invoke_agent'))!;
     const tool = spans.getFinishedSpans().find((span) => span.name === 'execute_tool read_file')!;
     expect(tool.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
-    const metricNames = metricExporter.getMetrics().flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name)));
+    const metricNames = metricExporter
+      .getMetrics()
+      .flatMap((resource) => resource.scopeMetrics.flatMap((scope) => scope.metrics.map((metric) => metric.descriptor.name)));
     expect(metricNames).toEqual(expect.arrayContaining(['beans.session.count', 'beans.token.usage', 'beans.tool.decision']));
   });
 });

@@ -34,7 +34,11 @@ describe('background shell commands', () => {
     const { ctx, tasks } = setup();
     const marker = `${process.pid}7`;
     const started = Date.now();
-    const result = await run(shellTool, { command: `sleep ${marker} & for i in 1 2 3; do echo "line $i"; done; echo ready; sleep ${marker}`, run_in_background: true }, ctx);
+    const result = await run(
+      shellTool,
+      { command: `sleep ${marker} & for i in 1 2 3; do echo "line $i"; done; echo ready; sleep ${marker}`, run_in_background: true },
+      ctx,
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(text(result)).toMatch(/task bg-1/);
 
@@ -84,7 +88,11 @@ describe('background shell commands', () => {
   it('keeps a flood within its buffer and spills the whole output to a file', async () => {
     const { ctx } = setup();
     // ~20 MB of numbered lines.
-    await run(shellTool, { command: `node -e 'let s="";for(let i=0;i<400000;i++)s+="flood line "+i+" ".padEnd(40,"x")+"\\n";process.stdout.write(s)'`, run_in_background: true }, ctx);
+    await run(
+      shellTool,
+      { command: `node -e 'let s="";for(let i=0;i<400000;i++)s+="flood line "+i+" ".padEnd(40,"x")+"\\n";process.stdout.write(s)'`, run_in_background: true },
+      ctx,
+    );
     const reads: string[] = [];
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && !/exited/.test(reads.at(-1) ?? '')) reads.push(text(await run(shellOutputTool, { task_id: 'bg-1', wait_ms: 200 }, ctx)));
@@ -103,7 +111,10 @@ describe('background shell commands', () => {
     expect(claudeToolName('kill_shell')).toBe('TaskStop');
     for (const name of ['TaskOutput', 'BashOutput', 'bashoutput']) expect(beansToolNameOf(name)).toBe('shell_output');
     for (const name of ['TaskStop', 'KillShell']) expect(beansToolNameOf(name)).toBe('kill_shell');
-    expect(fromClaudeInput('shell', { command: 'npm run dev', run_in_background: true, description: 'dev server' })).toEqual({ command: 'npm run dev', run_in_background: true });
+    expect(fromClaudeInput('shell', { command: 'npm run dev', run_in_background: true, description: 'dev server' })).toEqual({
+      command: 'npm run dev',
+      run_in_background: true,
+    });
     expect(fromClaudeInput('shell_output', { task_id: 'bg-1', block: true, timeout: 5000 })).toEqual({ task_id: 'bg-1', wait_ms: 5000 });
     expect(fromClaudeInput('shell_output', { bash_id: 'bg-2', filter: 'err' })).toEqual({ task_id: 'bg-2', filter: 'err' });
     expect(fromClaudeInput('kill_shell', { shell_id: 'bg-3' })).toEqual({ task_id: 'bg-3' });

@@ -27,7 +27,13 @@ describe('built-in tool parameters computed at build time', () => {
 
   it('are what the model is given for those tools, and only for those very schemas', () => {
     for (const tool of declaredTools()) expect(toolDeclaration(tool).parameters).toBe(BUILTIN_PARAMETERS[tool.name]);
-    const lookalike = defineTool({ name: 'read_file', description: 'd', kind: 'read', schema: z.object({ other: z.string() }), execute: async () => ({ content: '' }) });
+    const lookalike = defineTool({
+      name: 'read_file',
+      description: 'd',
+      kind: 'read',
+      schema: z.object({ other: z.string() }),
+      execute: async () => ({ content: '' }),
+    });
     expect(toolDeclaration(lookalike).parameters).toMatchObject({ properties: { other: { type: 'string' } } });
   });
 });

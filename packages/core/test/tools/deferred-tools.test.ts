@@ -71,6 +71,13 @@ describe('deferred tools', () => {
     expect(deferredToolsListing(['mcp__a__b', 'mcp__a__c']).split('\n').slice(-2)).toEqual(['mcp__a__b', 'mcp__a__c']);
     // A described server's line goes before its first tool; `a__b` is not taken for `a`.
     const servers = [{ name: 'a', description: 'Server A.' }, { name: 'a__b', description: 'Server AB.' }, { name: 'c' }];
-    expect(deferredToolsListing(['mcp__a__x', 'mcp__a__y', 'mcp__a__b__z', 'mcp__c__w'], servers).split('\n').slice(2)).toEqual(['a server: Server A.', 'mcp__a__x', 'mcp__a__y', 'a__b server: Server AB.', 'mcp__a__b__z', 'mcp__c__w']);
+    expect(deferredToolsListing(['mcp__a__x', 'mcp__a__y', 'mcp__a__b__z', 'mcp__c__w'], servers).split('\n').slice(2)).toEqual([
+      'a server: Server A.',
+      'mcp__a__x',
+      'mcp__a__y',
+      'a__b server: Server AB.',
+      'mcp__a__b__z',
+      'mcp__c__w',
+    ]);
   });
 });

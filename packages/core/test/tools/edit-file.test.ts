@@ -11,7 +11,11 @@ const source = ['function greet(name) {', '  return `hello ${name}`;', '}', '', 
 describe('edit_file', () => {
   it('replaces the one exact match and returns a unified diff', async () => {
     const ws = makeWorkspace({ 'src/a.js': source });
-    const result = await run(editFileTool, { path: 'src/a.js', old_string: '  return `hello ${name}`;', new_string: '  return `hi ${name}!`;' }, makeContext(ws));
+    const result = await run(
+      editFileTool,
+      { path: 'src/a.js', old_string: '  return `hello ${name}`;', new_string: '  return `hi ${name}!`;' },
+      makeContext(ws),
+    );
     expect(result.isError).toBeFalsy();
     expect(readFileSync(path.join(ws.root, 'src/a.js'), 'utf8')).toBe(source.replace('hello ${name}`', 'hi ${name}!`'));
     expect(result.content).toContain('Edited src/a.js: 1 replacement, +1 -1 lines.');

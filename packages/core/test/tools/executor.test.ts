@@ -22,7 +22,21 @@ function execute(name: string, args: Record<string, unknown>) {
 describe('built-in tools through the executor', () => {
   it('are offered in the contract order with small declarations', () => {
     const tools = builtinTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['read_file', 'write_file', 'edit_file', 'notebook_edit', 'shell', 'shell_output', 'kill_shell', 'glob', 'grep', 'list_directory', 'todo_write', 'web_fetch', 'memory']);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'read_file',
+      'write_file',
+      'edit_file',
+      'notebook_edit',
+      'shell',
+      'shell_output',
+      'kill_shell',
+      'glob',
+      'grep',
+      'list_directory',
+      'todo_write',
+      'web_fetch',
+      'memory',
+    ]);
     for (const tool of tools) {
       expect(tool.description.length, tool.name).toBeGreaterThan(60);
       expect(tool.description.length, tool.name).toBeLessThan(420);
@@ -34,7 +48,9 @@ describe('built-in tools through the executor', () => {
   });
 
   it('declare the contract parameters', () => {
-    const params = Object.fromEntries(builtinTools().map((tool) => [tool.name, Object.keys((toolDeclaration(tool).parameters as { properties: object }).properties)]));
+    const params = Object.fromEntries(
+      builtinTools().map((tool) => [tool.name, Object.keys((toolDeclaration(tool).parameters as { properties: object }).properties)]),
+    );
     expect(params).toEqual({
       read_file: ['path', 'offset', 'limit', 'pages'],
       write_file: ['path', 'content', 'append'],

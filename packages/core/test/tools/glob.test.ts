@@ -42,7 +42,9 @@ describe('glob', () => {
   it('explains an empty result and how to search subfolders', async () => {
     const ws = makeWorkspace({ 'src/a.ts': '' });
     const result = await run(globTool, { pattern: '*.ts' }, makeContext(ws));
-    expect(result.content).toBe('No files match "*.ts" in the workspace. The pattern only matches directly in the workspace; use "**/*.ts" to search subfolders.');
+    expect(result.content).toBe(
+      'No files match "*.ts" in the workspace. The pattern only matches directly in the workspace; use "**/*.ts" to search subfolders.',
+    );
   });
 
   it('accepts brace sets and an absolute pattern inside the workspace', async () => {
@@ -55,7 +57,7 @@ describe('glob', () => {
 describe('newest', () => {
   it('returns the same files as a full sort by mtime then path, whatever the input order', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const files = Array.from({ length: 5_000 }, (_, i) => ({ path: `f${Math.floor(random() * 3000)}-${i}`, mtimeMs: Math.floor(random() * 400) }));
     const sorted = [...files].sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
     for (const count of [1, 7, 200, 5_000, 6_000]) expect(newest(files, count)).toEqual(sorted.slice(0, count));

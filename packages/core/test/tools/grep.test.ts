@@ -98,7 +98,10 @@ describe('grep tool', () => {
   it('falls through to the next engine when ripgrep rejects the regex dialect (backreferences)', async (context) => {
     if (!hasRg) return context.skip('needs ripgrep (rg) on PATH: apt-get install ripgrep');
     const ws = makeWorkspace({ 'a.txt': 'abab\nabcd\n' }, { git: true });
-    for (const chain of [['rg', 'git', 'js'], ['rg', 'js']] as GrepEngine[][]) {
+    for (const chain of [
+      ['rg', 'git', 'js'],
+      ['rg', 'js'],
+    ] as GrepEngine[][]) {
       expect((await searchWorkspace(ws, { pattern: '(ab)\\1' }, signal, chain)).content).toBe('a.txt:1: abab');
     }
   });

@@ -35,7 +35,15 @@ describe('a read_file window deep in a file', () => {
     const file = path.join(ws.root, 'big.txt');
     const index = new LineIndex('test');
     // A planted (wrong) start for line 1001 shows the scan trusts the index instead of rereading from byte 0.
-    index.record(LINE_INDEX_STEP + 1, Buffer.byteLength(fileLines.slice(0, 2_000).map((l, i) => (i % 3 === 0 ? `${l}\r\n` : `${l}\n`)).join('')));
+    index.record(
+      LINE_INDEX_STEP + 1,
+      Buffer.byteLength(
+        fileLines
+          .slice(0, 2_000)
+          .map((l, i) => (i % 3 === 0 ? `${l}\r\n` : `${l}\n`))
+          .join(''),
+      ),
+    );
     const result = await readLineWindow(file, { offset: LINE_INDEX_STEP + 1, maxLines: 1, maxChars: 1e6, maxLineChars: 2000, countAll: false, signal, index });
     expect(result.lines).toEqual([fileLines[2_000]]);
   });

@@ -27,7 +27,9 @@ describe('list_directory', () => {
   it('lists a sub-folder and honours its nested .gitignore', async () => {
     const ws = makeWorkspace(ignoredTree);
     const result = await run(listDirectoryTool, { path: 'pkg' }, makeContext(ws));
-    expect(result.content).toBe(['pkg/: 0 folders, 3 files', '.gitignore  (21 B)', 'keep.log  (12 B)', 'lib.ts  (25 B)', 'Ignored by .gitignore: generated/, other.log'].join('\n'));
+    expect(result.content).toBe(
+      ['pkg/: 0 folders, 3 files', '.gitignore  (21 B)', 'keep.log  (12 B)', 'lib.ts  (25 B)', 'Ignored by .gitignore: generated/, other.log'].join('\n'),
+    );
   });
 
   it('points from a file to read_file and from a missing folder to its parent', async () => {

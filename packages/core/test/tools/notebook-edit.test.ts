@@ -9,7 +9,8 @@ import { contentText } from '../../src/tools/tool.js';
 import { makeNotebook, makePng } from '../../../../test/support/media.ts';
 import { makeContext, makeWorkspace, run } from './helpers.js';
 
-const notebookIn = (root: string) => JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: Record<string, unknown>[]; nbformat: number };
+const notebookIn = (root: string) =>
+  JSON.parse(readFileSync(path.join(root, 'analysis.ipynb'), 'utf8')) as { cells: Record<string, unknown>[]; nbformat: number };
 
 describe('notebook_edit', () => {
   it('replaces a cell by id: new source as lines, outputs and execution count cleared, the rest untouched', async () => {
@@ -31,7 +32,11 @@ describe('notebook_edit', () => {
   it('inserts after a cell (or first), with a fresh id on nbformat 4.5, and deletes by cell-N', async () => {
     const ws = makeWorkspace({ 'analysis.ipynb': makeNotebook(makePng(8, 8)) });
     const ctx = makeContext(ws);
-    const inserted = await run(notebookEditTool, { path: 'analysis.ipynb', cell_id: 'load', new_source: '## Results', cell_type: 'markdown', edit_mode: 'insert' }, ctx);
+    const inserted = await run(
+      notebookEditTool,
+      { path: 'analysis.ipynb', cell_id: 'load', new_source: '## Results', cell_type: 'markdown', edit_mode: 'insert' },
+      ctx,
+    );
     expect(inserted.content).toMatch(/^Inserted a markdown cell \(id [0-9a-f]{8}\) at position 2 in analysis\.ipynb\.$/);
     const first = await run(notebookEditTool, { path: 'analysis.ipynb', new_source: 'import math', cell_type: 'code', edit_mode: 'insert' }, ctx);
     expect(first.isError).toBeFalsy();

@@ -24,7 +24,12 @@ describe('read_file on pictures, PDFs and notebooks', () => {
   it('refuses a truncated picture, a corrupt one and one over the 20 MB Beans reads; an SVG is text', async () => {
     const png = makePng(32, 32);
     const big = Buffer.concat([png.subarray(0, 33), Buffer.alloc(21 * 1024 * 1024), png.subarray(33)]);
-    const ws = makeWorkspace({ 'cut.png': png.subarray(0, png.length - 20), 'bad.png': Buffer.concat([png.subarray(0, 8), Buffer.from('garbage garbage garbage')]), 'big.png': big, 'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>\n' });
+    const ws = makeWorkspace({
+      'cut.png': png.subarray(0, png.length - 20),
+      'bad.png': Buffer.concat([png.subarray(0, 8), Buffer.from('garbage garbage garbage')]),
+      'big.png': big,
+      'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>\n',
+    });
     const cut = await run(readFileTool, { path: 'cut.png' }, makeContext(ws));
     expect(cut).toMatchObject({ isError: true, content: expect.stringContaining('damaged or cut-off PNG') });
     const bad = await run(readFileTool, { path: 'bad.png' }, makeContext(ws));
@@ -43,7 +48,13 @@ describe('read_file on pictures, PDFs and notebooks', () => {
     // Read whole: a label, then the document itself with its text for providers that read no PDFs.
     const [label, document] = all.content as ContentPart[];
     expect(label).toEqual({ type: 'text', text: '[PDF: docs/spec.pdf, 3 pages]' });
-    expect(document).toMatchObject({ type: 'document', mimeType: 'application/pdf', name: 'docs/spec.pdf', pages: 3, data: makePdf(['Alpha page one', 'Beta page two', 'Gamma page three']).toString('base64') });
+    expect(document).toMatchObject({
+      type: 'document',
+      mimeType: 'application/pdf',
+      name: 'docs/spec.pdf',
+      pages: 3,
+      data: makePdf(['Alpha page one', 'Beta page two', 'Gamma page three']).toString('base64'),
+    });
     expect((document as { text: string }).text).toMatch(/--- page 1 ---\nAlpha page one[\s\S]*--- page 3 ---\nGamma page three/);
     const some = await run(readFileTool, { path: 'docs/spec.pdf', pages: '2-3' }, makeContext(ws));
     expect(some.content).not.toContain('Alpha');
@@ -62,8 +73,13 @@ describe('read_file on pictures, PDFs and notebooks', () => {
     const ws = makeWorkspace({ 'analysis.ipynb': makeNotebook(picture) });
     const result = await run(readFileTool, { path: 'analysis.ipynb' }, makeContext(ws));
     const parts = result.content as ContentPart[];
-    const text = parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('');
-    expect(text).toMatch(/cell 1 \(markdown, id intro\)[\s\S]*# Analysis[\s\S]*cell 2 \(code, id load\)[\s\S]*rows: 42[\s\S]*cell 3[\s\S]*\[error\] ZeroDivisionError: division by zero/);
+    const text = parts
+      .filter((part) => part.type === 'text')
+      .map((part) => (part as { text: string }).text)
+      .join('');
+    expect(text).toMatch(
+      /cell 1 \(markdown, id intro\)[\s\S]*# Analysis[\s\S]*cell 2 \(code, id load\)[\s\S]*rows: 42[\s\S]*cell 3[\s\S]*\[error\] ZeroDivisionError: division by zero/,
+    );
     expect(text).not.toContain('\u001b[');
     expect(parts).toContainEqual({ type: 'image', mimeType: 'image/png', data: picture.toString('base64') });
   });

@@ -46,7 +46,9 @@ describe('reads under a folder swapped for a symlink (issue 43 item 6)', () => {
     writeFileSync(path.join(outsideDir, 'f.txt'), 'alpha OUTSIDE-SECRET\nbeta OUTSIDE-SECRET\n');
     writeFileSync(path.join(outsideDir, 'SECRET-name.txt'), 'alpha\n');
     const stopFile = path.join(outsideDir, '..', `${path.basename(outsideDir)}.stop`);
-    const swapper = spawn(process.execPath, ['-e', SWAPPER, path.join(ws.root, 'sub'), path.join(ws.root, '.parked'), outsideDir, stopFile], { stdio: 'ignore' });
+    const swapper = spawn(process.execPath, ['-e', SWAPPER, path.join(ws.root, 'sub'), path.join(ws.root, '.parked'), outsideDir, stopFile], {
+      stdio: 'ignore',
+    });
     const exited = new Promise((resolve) => swapper.on('exit', resolve));
     const leaked: string[] = [];
     let ok = 0;

@@ -50,7 +50,9 @@ describe('catastrophic regexes', () => {
   it('are stopped at the deadline with an error that says how to rewrite them', async () => {
     const ws = makeWorkspace({ 'a.txt': evil });
     const started = Date.now();
-    const error = await searchInWorker({ root: ws.root, paths: ['a.txt'], pattern: '(a+)+$', flags: '', signal, deadlineMs: 300 }, () => true).catch((e: Error) => e);
+    const error = await searchInWorker({ root: ws.root, paths: ['a.txt'], pattern: '(a+)+$', flags: '', signal, deadlineMs: 300 }, () => true).catch(
+      (e: Error) => e,
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(String(error)).toMatch(/took longer than 0.3s and was stopped.*Rewrite it without nested repetition/);
   });

@@ -121,7 +121,11 @@ describe('moving a foreground shell command to the background (Ctrl+B)', () => {
     const { tasks, ws, ctx } = setup();
     const lines: string[] = [];
     // ~24 KB before the move (under the 32 KB kept in memory), ~30 KB after it.
-    const call = run(shellTool, { command: 'seq 1 5000; while [ ! -f go ]; do sleep 0.05; done; seq 5001 9000' }, { ...ctx, onUpdate: (text) => lines.push(text) });
+    const call = run(
+      shellTool,
+      { command: 'seq 1 5000; while [ ! -f go ]; do sleep 0.05; done; seq 5001 9000' },
+      { ...ctx, onUpdate: (text) => lines.push(text) },
+    );
     await until(() => lines.join('\n').includes('5000'), 'the first part');
     tasks.moveForegroundToBackground();
     await call;

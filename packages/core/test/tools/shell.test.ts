@@ -97,7 +97,11 @@ describe('shell', () => {
     const ws = makeWorkspace();
     const seen: Array<{ text: string; at: number }> = [];
     const started = Date.now();
-    await run(shellTool, { command: 'echo first; sleep 0.6; echo second' }, makeContext(ws, { onUpdate: (text) => seen.push({ text, at: Date.now() - started }) }));
+    await run(
+      shellTool,
+      { command: 'echo first; sleep 0.6; echo second' },
+      makeContext(ws, { onUpdate: (text) => seen.push({ text, at: Date.now() - started }) }),
+    );
     expect(seen.map((s) => s.text).join('\n')).toBe('first\nsecond');
     expect(seen[0]!.text).toBe('first');
     expect(seen[0]!.at).toBeLessThan(500);

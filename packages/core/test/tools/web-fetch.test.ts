@@ -17,7 +17,8 @@ async function serve(routes: Record<string, PageHandler>): Promise<PageServer> {
   return server;
 }
 
-const html = (body: string, title = 'A page') => `<!doctype html><html><head><title>${title}</title><style>p{}</style></head><body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${body}</article><script>alert(1)</script></body></html>`;
+const html = (body: string, title = 'A page') =>
+  `<!doctype html><html><head><title>${title}</title><style>p{}</style></head><body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${body}</article><script>alert(1)</script></body></html>`;
 const ARTICLE = `<p>Beans reads <strong>web pages</strong> as Markdown; see <a href="/docs/install">the install guide</a>. ${'It keeps the article and drops the chrome around it. '.repeat(12)}</p><ul><li>first</li><li>second</li></ul><pre><code>pnpm install</code></pre>
 <table><thead><tr><th>Option</th><th>Default</th></tr></thead><tbody><tr><td>timeout</td><td>30 s</td></tr></tbody></table>`;
 
@@ -26,7 +27,9 @@ const text = (result: ToolResult) => contentText(result.content);
 
 describe('web_fetch', () => {
   it('turns an HTML page into Markdown: title, article, absolute links, code; no scripts or styles', async () => {
-    const site = await serve({ '/guide': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(ARTICLE, 'Getting started')) });
+    const site = await serve({
+      '/guide': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(ARTICLE, 'Getting started')),
+    });
     const result = await run(local, { url: site.url('/guide') }, makeContext(makeWorkspace()));
     expect(result.isError).toBeUndefined();
     const out = text(result);
@@ -42,15 +45,24 @@ describe('web_fetch', () => {
   });
 
   it('says so when a page has no readable text (drawn by scripts)', async () => {
-    const site = await serve({ '/app': (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>') });
+    const site = await serve({
+      '/app': (_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>'),
+    });
     const out = text(await run(local, { url: site.url('/app') }, makeContext(makeWorkspace())));
     expect(out).toContain('Title: App');
     expect(out).toContain('no readable text');
   });
 
   it('decompresses gzip pages and decodes their charset', async () => {
-    const body = zlib.gzipSync(Buffer.from(html('<p>caf\xe9 cr\xe8me br\xfbl\xe9e, a long enough paragraph to count as the article of this small page.</p>'), 'latin1'));
-    const site = await serve({ '/gz': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1', 'content-encoding': 'gzip' }).end(body) });
+    const body = zlib.gzipSync(
+      Buffer.from(html('<p>caf\xe9 cr\xe8me br\xfbl\xe9e, a long enough paragraph to count as the article of this small page.</p>'), 'latin1'),
+    );
+    const site = await serve({
+      '/gz': (_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=iso-8859-1', 'content-encoding': 'gzip' }).end(body),
+    });
     expect(text(await run(local, { url: site.url('/gz') }, makeContext(makeWorkspace())))).toContain('café crème brûlée');
   });
 
@@ -239,7 +251,21 @@ describe('web_fetch', () => {
 
 describe('private address checks', () => {
   it('classify loopback, private, link-local, unique-local and mapped addresses as not public', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '224.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '224.0.0.1',
+    ]) {
       expect(nonPublicRange(address), address).toBeDefined();
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(nonPublicRange(address), address).toBeUndefined();

@@ -56,7 +56,8 @@ async function race(options: { git: boolean; millis: number }): Promise<{ outsid
       const nested = await run(writeFileTool, { path: 'sub/deep/er/g.txt', content: 'g\n' }, ctx);
       calls += 4;
       ok += [write, append, edit, nested].filter((r) => !r.isError).length;
-      for (const result of [write, append, edit, nested]) if (JSON.stringify(result).includes('OUTSIDE-SECRET')) leaked.push(JSON.stringify(result).slice(0, 200));
+      for (const result of [write, append, edit, nested])
+        if (JSON.stringify(result).includes('OUTSIDE-SECRET')) leaked.push(JSON.stringify(result).slice(0, 200));
     }
   } finally {
     writeFileSync(stop, '');

@@ -8,11 +8,25 @@ import { databaseProblem, describeDatabase, isConnectionLoss } from '../../src/w
 
 describe('DBOS call identity', () => {
   it('gives every unit and every attempt its own id, the same on a second execution', async () => {
-    const source = '---\nname: ids\ndurability:\n  retry: { maxAttempts: 2, backoffMs: 0 }\nsteps:\n  - parallel:\n      - { call: a }\n      - { call: b }\n  - loop: { over: [1, 2] }\n    steps: [ { call: c } ]\n---\n';
+    const source =
+      '---\nname: ids\ndurability:\n  retry: { maxAttempts: 2, backoffMs: 0 }\nsteps:\n  - parallel:\n      - { call: a }\n      - { call: b }\n  - loop: { over: [1, 2] }\n    steps: [ { call: c } ]\n---\n';
     const workflow = await parseWorkflow(source, '/w/ids.md');
     const ids = async () => {
       const seen: string[] = [];
-      const state: RunState = { id: 'r1', workflow: { name: 'ids', path: '/w/ids.md' }, status: 'running', inputs: {}, artifacts: {}, done: [], loops: {}, branches: {}, percent: 0, startedAt: '', updatedAt: '', elapsedMs: 0 };
+      const state: RunState = {
+        id: 'r1',
+        workflow: { name: 'ids', path: '/w/ids.md' },
+        status: 'running',
+        inputs: {},
+        artifacts: {},
+        done: [],
+        loops: {},
+        branches: {},
+        percent: 0,
+        startedAt: '',
+        updatedAt: '',
+        elapsedMs: 0,
+      };
       let failedOnce = false;
       await executeRun({
         workflow,
@@ -47,9 +61,15 @@ describe('database problems', () => {
 
   it('turns each failure into one sentence naming the setting, exit 3', () => {
     const cases: [Record<string, string>, RegExp][] = [
-      [{ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }, /^Cannot reach PostgreSQL at alice@db\.example:6543\/flows: connection refused\. Start the server or fix workflows\.databaseUrl/],
+      [
+        { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' },
+        /^Cannot reach PostgreSQL at alice@db\.example:6543\/flows: connection refused\. Start the server or fix workflows\.databaseUrl/,
+      ],
       [{ code: 'ENOTFOUND', message: 'getaddrinfo ENOTFOUND db.example' }, /unknown host\. Fix workflows\.databaseUrl \(or BEANS_DATABASE_URL\)\.$/],
-      [{ code: '28P01', message: 'password authentication failed for user "alice"' }, /refused the credentials \(password authentication failed for user "alice"\)/],
+      [
+        { code: '28P01', message: 'password authentication failed for user "alice"' },
+        /refused the credentials \(password authentication failed for user "alice"\)/,
+      ],
       [{ code: '3D000', message: 'database "flows" does not exist' }, /has no such database/],
       [{ message: 'timeout expired' }, /no answer within 5 s/],
     ];

@@ -3,7 +3,20 @@ import { executeRun, parseWorkflow, type AgentCall, type RunState, type Workflow
 import { RELEASE_NOTES } from './fixtures.js';
 
 function freshState(workflow: Workflow, inputs: Record<string, unknown> = { since: 'v1' }): RunState {
-  return { id: 'r1', workflow: { name: workflow.name, path: workflow.path }, status: 'running', inputs, artifacts: {}, done: [], loops: {}, branches: {}, percent: 0, startedAt: '', updatedAt: '', elapsedMs: 0 };
+  return {
+    id: 'r1',
+    workflow: { name: workflow.name, path: workflow.path },
+    status: 'running',
+    inputs,
+    artifacts: {},
+    done: [],
+    loops: {},
+    branches: {},
+    percent: 0,
+    startedAt: '',
+    updatedAt: '',
+    elapsedMs: 0,
+  };
 }
 
 function inputOf(call: AgentCall): Record<string, unknown> {
@@ -123,7 +136,12 @@ describe('executeRun', () => {
     const text = RELEASE_NOTES.replace('maxDurationMs: 600000', 'maxDurationMs: 150');
     const workflow = await parseWorkflow(text, '/w/release.md');
     const hang = (call: AgentCall) => new Promise<string>((_, reject) => call.signal.addEventListener('abort', () => reject(new Error('aborted'))));
-    const state = await executeRun({ workflow, state: freshState(workflow), save: () => {}, runner: { run: async (call) => (call.agent === 'writer' ? hang(call) : answer(call)) } });
+    const state = await executeRun({
+      workflow,
+      state: freshState(workflow),
+      save: () => {},
+      runner: { run: async (call) => (call.agent === 'writer' ? hang(call) : answer(call)) },
+    });
     expect(state.status).toBe('timed_out');
     expect(state.done).toEqual(['0']);
     expect(state.error).toMatch(/maxDurationMs of 150 ms; resume it/);
@@ -142,7 +160,8 @@ describe('executeRun', () => {
         run: async (call) => {
           const input = inputOf(call);
           if (input.part === 'features') throw new Error('writer crashed');
-          if (input.part === 'fixes') return new Promise((_, reject) => call.signal.addEventListener('abort', () => ((siblingAborted = true), reject(new Error('stopped')))));
+          if (input.part === 'fixes')
+            return new Promise((_, reject) => call.signal.addEventListener('abort', () => ((siblingAborted = true), reject(new Error('stopped')))));
           return answer(call);
         },
       },
@@ -155,7 +174,10 @@ describe('executeRun', () => {
 
 describe('expression failures at run time', () => {
   it('fail the step with its line instead of crashing the run', async () => {
-    const workflow = await parseWorkflow('---\nname: w\nsteps:\n  - transform: "1"\n    store: one\n  - call: worker\n    input: { x: "${$number(\'not a number\') + one}" }\n---\n', '/w/w.md');
+    const workflow = await parseWorkflow(
+      '---\nname: w\nsteps:\n  - transform: "1"\n    store: one\n  - call: worker\n    input: { x: "${$number(\'not a number\') + one}" }\n---\n',
+      '/w/w.md',
+    );
     const state = await executeRun({ workflow, state: freshState(workflow), save: () => {}, runner: { run: async () => 'never' } });
     expect(state.status).toBe('failed');
     expect(state.error).toMatch(/^Step "worker" \(line 6\): its input could not be rendered: /);

@@ -4,14 +4,33 @@
 import { describe, expect, it } from 'vitest';
 import { executeRun, parseWorkflow, WorkflowError, type RunState, type Workflow } from '../../src/workflows/index.js';
 
-const state = (workflow: Workflow): RunState => ({ id: 'r1', workflow: { name: workflow.name, path: workflow.path }, status: 'running', inputs: {}, artifacts: {}, done: [], loops: {}, branches: {}, percent: 0, startedAt: '', updatedAt: '', elapsedMs: 0 });
+const state = (workflow: Workflow): RunState => ({
+  id: 'r1',
+  workflow: { name: workflow.name, path: workflow.path },
+  status: 'running',
+  inputs: {},
+  artifacts: {},
+  done: [],
+  loops: {},
+  branches: {},
+  percent: 0,
+  startedAt: '',
+  updatedAt: '',
+  elapsedMs: 0,
+});
 
 const doc = (steps: string) => `---\nname: kinds\nsteps:\n  - transform: '\${ {"ok": true} }'\n    store: checks\n${steps}---\n`;
 
 async function run(steps: string): Promise<{ error?: string; calls: string[] }> {
   const workflow = await parseWorkflow(doc(steps), '/w/kinds.md');
   const calls: string[] = [];
-  const ended = await executeRun({ workflow, state: state(workflow), save: () => {}, runner: { run: async (call) => (calls.push(call.agent), 'done') }, onProgress: () => {} });
+  const ended = await executeRun({
+    workflow,
+    state: state(workflow),
+    save: () => {},
+    runner: { run: async (call) => (calls.push(call.agent), 'done') },
+    onProgress: () => {},
+  });
   return ended.status === 'failed' ? { error: ended.error, calls } : { calls };
 }
 
@@ -31,11 +50,15 @@ describe('what a conditional and a loop list must yield', () => {
 
   it('true and false still choose the branch', async () => {
     expect(await run(`  - conditional: "\${checks.ok = true}"\n    then: [ { call: fixer } ]\n    else: [ { call: other } ]\n`)).toEqual({ calls: ['fixer'] });
-    expect(await run(`  - conditional: "\${$count(checks) > 3}"\n    then: [ { call: fixer } ]\n    else: [ { call: other } ]\n`)).toEqual({ calls: ['other'] });
+    expect(await run(`  - conditional: "\${$count(checks) > 3}"\n    then: [ { call: fixer } ]\n    else: [ { call: other } ]\n`)).toEqual({
+      calls: ['other'],
+    });
   });
 
   it("a loop's list must be a list: undefined and a lone value stop the run, [] keeps a lone match a list", async () => {
-    expect((await run(`  - loop: { over: "\${missing}", as: item }\n    steps: [ { call: checker } ]\n`)).error).toMatch(/over expression "\$\{missing\}" yielded undefined/);
+    expect((await run(`  - loop: { over: "\${missing}", as: item }\n    steps: [ { call: checker } ]\n`)).error).toMatch(
+      /over expression "\$\{missing\}" yielded undefined/,
+    );
     expect((await run(`  - loop: { over: "\${checks.ok}", as: item }\n    steps: [ { call: checker } ]\n`)).error).toMatch(/yielded boolean true, not a list/);
     expect(await run(`  - loop: { over: "\${checks.ok[]}", as: item }\n    steps: [ { call: checker } ]\n`)).toEqual({ calls: ['checker'] });
   });
@@ -44,6 +67,8 @@ describe('what a conditional and a loop list must yield', () => {
     const parsed = parseWorkflow(doc(`  - conditional: "\${checks.length > 0}"\n    then: [ { call: fixer } ]\n`), '/w/kinds.md');
     await expect(parsed).rejects.toBeInstanceOf(WorkflowError);
     await expect(parsed).rejects.toThrow(/"length".*\$count\(list\) or \$length\(text\)/);
-    await expect(parseWorkflow(doc(`  - conditional: "\${$count(checks) > 0 and $length('ab') = 2}"\n    then: [ { call: fixer } ]\n`), '/w/kinds.md')).resolves.toBeDefined();
+    await expect(
+      parseWorkflow(doc(`  - conditional: "\${$count(checks) > 0 and $length('ab') = 2}"\n    then: [ { call: fixer } ]\n`), '/w/kinds.md'),
+    ).resolves.toBeDefined();
   });
 });

@@ -64,7 +64,9 @@ describe('parseWorkflow', () => {
   });
 
   it('refuses an output no step stores, and a file without frontmatter', async () => {
-    expect(await problemsOf('---\noutput: nope\nsteps:\n  - transform: "1"\n    store: one\n---\n')).toEqual(['2: output names "nope", but no step stores it (stored: one)']);
+    expect(await problemsOf('---\noutput: nope\nsteps:\n  - transform: "1"\n    store: one\n---\n')).toEqual([
+      '2: output names "nope", but no step stores it (stored: one)',
+    ]);
     expect(await problemsOf('# just text\n')).toEqual(['1: a workflow starts with YAML frontmatter between two `---` lines']);
   });
 });

@@ -32,31 +32,40 @@ describe('workflow agents and listings', () => {
     mkdirSync(path.join(dir, 'agents'));
     writeFileSync(path.join(dir, 'agents', 'writer.md'), '---\nname: scribe\ndescription: writes\ntools: Read, Grep\n---\nWrite well.\n');
     const text = '---\nsteps:\n  - call: planner\n  - call: team:planner\n  - call: ./agents/writer.md\n  - call: ghost\n  - call: ./agents/missing.md\n---\n';
-    const error = await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [plugin], workspace: { root: dir } }).catch((caught: unknown) => caught);
+    const error = await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [plugin], workspace: { root: dir } }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(WorkflowError);
     expect((error as WorkflowError).problems.map((problem) => problem.line)).toEqual([6, 7]);
     expect((error as WorkflowError).problems[0]!.message).toMatch(/no agent "ghost" \(agents: planner\)/);
 
-    const agents = await resolveWorkflowAgents(await parseWorkflow(text.replace(/  - call: ghost\n  - call: .\/agents\/missing.md\n/, ''), path.join(dir, 'w.md')), { subagents: [plugin], workspace: { root: dir } });
+    const agents = await resolveWorkflowAgents(
+      await parseWorkflow(text.replace(/  - call: ghost\n  - call: .\/agents\/missing.md\n/, ''), path.join(dir, 'w.md')),
+      { subagents: [plugin], workspace: { root: dir } },
+    );
     expect(agents.get('team:planner')).toBe(plugin);
     const writer = agents.get('./agents/writer.md')!;
     expect(writer).toMatchObject({ name: 'scribe', tools: ['read_file', 'grep'] });
     expect(await writer.prompt()).toBe('Write well.');
   });
 
-  it("gives a path agent its own skills from the folder named after its file, preloads, and reports a broken one by line", async () => {
+  it('gives a path agent its own skills from the folder named after its file, preloads, and reports a broken one by line', async () => {
     const dir = temp();
     mkdirSync(path.join(dir, 'agents', 'writer', 'skills', 'tone'), { recursive: true });
     writeFileSync(path.join(dir, 'agents', 'writer.md'), '---\nname: scribe\ndescription: writes\nskills: [style]\n---\nWrite well.\n');
     writeFileSync(path.join(dir, 'agents', 'writer', 'skills', 'tone', 'SKILL.md'), '---\nname: tone\ndescription: Plain words.\n---\nTONE body.\n');
     const text = '---\nsteps:\n  - call: ./agents/writer.md\n---\n';
-    const writer = (await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [], workspace: { root: dir } })).get('./agents/writer.md')!;
+    const writer = (await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [], workspace: { root: dir } })).get(
+      './agents/writer.md',
+    )!;
     expect(writer.skills?.map((skill) => [skill.name, skill.agent])).toEqual([['tone', 'scribe']]);
     expect(await writer.skills![0]!.loadBody()).toBe('TONE body.');
     expect(writer.preloadSkills).toEqual(['style']);
 
     writeFileSync(path.join(dir, 'agents', 'writer.md'), '---\nname: scribe\nskills: { expose: [tone], share: [x] }\n---\nWrite well.\n');
-    const error = await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [], workspace: { root: dir } }).catch((caught: unknown) => caught);
+    const error = await resolveWorkflowAgents(await parseWorkflow(text, path.join(dir, 'w.md')), { subagents: [], workspace: { root: dir } }).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as WorkflowError).problems).toEqual([{ line: 3, message: expect.stringContaining('skills: has "share", which Beans does not know') }]);
   });
 
@@ -70,7 +79,9 @@ describe('workflow agents and listings', () => {
     mkdirSync(path.join(repo, 'agents'));
     writeFileSync(path.join(repo, 'agents', 'writer.md'), 'Write well.\n');
     const text = '---\nsteps:\n  - call: ../../../secret.md\n  - call: ./linked.md\n  - call: ../../agents/writer.md\n---\n';
-    const error = await resolveWorkflowAgents(await parseWorkflow(text, path.join(workflows, 'w.md')), { subagents: [], workspace: { root: repo } }).catch((caught: unknown) => caught);
+    const error = await resolveWorkflowAgents(await parseWorkflow(text, path.join(workflows, 'w.md')), { subagents: [], workspace: { root: repo } }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(WorkflowError);
     const problems = (error as WorkflowError).problems;
     expect(problems.map((problem) => problem.line)).toEqual([3, 4]);

@@ -103,15 +103,19 @@ export class DbosBackend implements WorkflowBackend {
     const calls = await DBOS.registerQueue(CALLS_QUEUE, { minPollingIntervalMs: 20, onConflict: 'never_update' });
     const { maxConcurrentCalls, workerConcurrency, rateLimit } = this.options.limits;
     const global = maxConcurrentCalls ?? (await calls.getGlobalConcurrency());
-    if (workerConcurrency && global && workerConcurrency > global) throw new ConfigError(`workflows.workerConcurrency (${workerConcurrency}) cannot exceed workflows.maxConcurrentCalls (${global}).`);
+    if (workerConcurrency && global && workerConcurrency > global)
+      throw new ConfigError(`workflows.workerConcurrency (${workerConcurrency}) cannot exceed workflows.maxConcurrentCalls (${global}).`);
     // DBOS keeps one per-worker limit for every worker: say so when this process changes it.
     const storedPerWorker = await calls.getWorkerConcurrency();
     if (workerConcurrency !== undefined && storedPerWorker !== undefined && storedPerWorker !== workerConcurrency) {
-      this.options.log(`every worker now runs at most ${workerConcurrency} calls at once (it was ${storedPerWorker}): the per-worker limit is one value shared by all workers of this database.`);
+      this.options.log(
+        `every worker now runs at most ${workerConcurrency} calls at once (it was ${storedPerWorker}): the per-worker limit is one value shared by all workers of this database.`,
+      );
     }
     // DBOS refuses a per-worker limit above the global one stored, and the reverse: order the updates.
     const storedGlobal = await calls.getGlobalConcurrency();
-    if (workerConcurrency !== undefined && (storedGlobal === undefined || workerConcurrency <= storedGlobal)) await calls.setWorkerConcurrency(workerConcurrency);
+    if (workerConcurrency !== undefined && (storedGlobal === undefined || workerConcurrency <= storedGlobal))
+      await calls.setWorkerConcurrency(workerConcurrency);
     if (maxConcurrentCalls !== undefined) {
       // DBOS refuses a global limit below the per-worker one already stored.
       const perWorker = await calls.getWorkerConcurrency();
@@ -141,7 +145,11 @@ export class DbosBackend implements WorkflowBackend {
 
   async detach(workflow: Workflow, inputs: Record<string, unknown>): Promise<RunState> {
     const state = await this.create(workflow, inputs);
-    await this.client.enqueue({ queueName: RUNS_QUEUE, workflowName: RUN_WORKFLOW, workflowID: orchestratorId(state.id, 1), appVersion: APP_VERSION }, state.id, 1);
+    await this.client.enqueue(
+      { queueName: RUNS_QUEUE, workflowName: RUN_WORKFLOW, workflowID: orchestratorId(state.id, 1), appVersion: APP_VERSION },
+      state.id,
+      1,
+    );
     return state;
   }
 
@@ -176,7 +184,12 @@ export class DbosBackend implements WorkflowBackend {
     const row = await this.row(id);
     if ((await this.settle(row)).status !== 'running') return this.settle(row);
     await this.client.cancelWorkflow(row.orchestrator);
-    const calls = await this.client.listWorkflows({ workflow_id_prefix: `${row.id}/g${row.generation}/`, status: ['PENDING', 'ENQUEUED'], loadInput: false, loadOutput: false });
+    const calls = await this.client.listWorkflows({
+      workflow_id_prefix: `${row.id}/g${row.generation}/`,
+      status: ['PENDING', 'ENQUEUED'],
+      loadInput: false,
+      loadOutput: false,
+    });
     if (calls.length > 0) await this.client.cancelWorkflows(calls.map((call) => call.workflowID));
     // The process running it notices within a second and checkpoints; if none does, say so here.
     for (let i = 0; i < 30; i++) {
@@ -193,11 +206,18 @@ export class DbosBackend implements WorkflowBackend {
   async list(): Promise<RunListing[]> {
     const rows = await this.db.listRuns();
     if (rows.length === 0) return [];
-    const calls = await this.client.listWorkflows({ workflow_id_prefix: rows.map((row) => `${row.id}/`), loadInput: false, loadOutput: false, sortDesc: false });
+    const calls = await this.client.listWorkflows({
+      workflow_id_prefix: rows.map((row) => `${row.id}/`),
+      loadInput: false,
+      loadOutput: false,
+      sortDesc: false,
+    });
     return Promise.all(
       rows.map(async (row) => ({
         ...(await this.settle(row)),
-        calls: calls.filter((call) => call.workflowID.startsWith(`${row.id}/`)).map((call) => ({ id: call.workflowID.slice(row.id.length + 1), status: call.status, ...(call.executorId ? { worker: call.executorId } : {}) })),
+        calls: calls
+          .filter((call) => call.workflowID.startsWith(`${row.id}/`))
+          .map((call) => ({ id: call.workflowID.slice(row.id.length + 1), status: call.status, ...(call.executorId ? { worker: call.executorId } : {}) })),
       })),
     );
   }
@@ -222,7 +242,10 @@ export class DbosBackend implements WorkflowBackend {
     const state: RunState = { ...newRunState(workflow, inputs), target: this.options.target };
     // Workers on other machines find the workflow at the same place in their own checkout.
     const relative = path.relative(this.options.workspaceRoot, workflow.path);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) throw new UsageError(`With workflows.backend "dbos" the workflow must live in the repository (${workflow.path} is outside ${this.options.workspaceRoot}): workers find it in their own checkout.`);
+    if (relative.startsWith('..') || path.isAbsolute(relative))
+      throw new UsageError(
+        `With workflows.backend "dbos" the workflow must live in the repository (${workflow.path} is outside ${this.options.workspaceRoot}): workers find it in their own checkout.`,
+      );
     await this.db.createRun(state, relative, workflow.source, this.options.executorId, orchestratorId(state.id, 1));
     return state;
   }
@@ -247,7 +270,13 @@ export class DbosBackend implements WorkflowBackend {
   private async row(idOrPrefix: string): Promise<RunRow> {
     const found = await this.db.findRun(idOrPrefix);
     if (!found) throw new UsageError(`There is no workflow run "${idOrPrefix}" in ${this.where}. Run \`beans workflow runs\` to see them.`);
-    if (Array.isArray(found)) throw new UsageError(`"${idOrPrefix}" matches ${found.length} runs (${found.slice(0, 3).map((row) => row.id).join(', ')}...). Give more of the id.`);
+    if (Array.isArray(found))
+      throw new UsageError(
+        `"${idOrPrefix}" matches ${found.length} runs (${found
+          .slice(0, 3)
+          .map((row) => row.id)
+          .join(', ')}...). Give more of the id.`,
+      );
     return found;
   }
 
@@ -311,7 +340,16 @@ export class DbosBackend implements WorkflowBackend {
       if (status?.status === 'CANCELLED') stop.abort();
     };
     const watch = setInterval(() => void cancelled(), 500);
-    const runner = queueRunner({ runId, generation, client: this.client, db: this.db, appVersion: APP_VERSION, target: row.state.target ?? this.options.target, beforeCall: flush, onCallError: cancelled });
+    const runner = queueRunner({
+      runId,
+      generation,
+      client: this.client,
+      db: this.db,
+      appVersion: APP_VERSION,
+      target: row.state.target ?? this.options.target,
+      beforeCall: flush,
+      onCallError: cancelled,
+    });
     const state = row.state;
     try {
       const final = await executeRun({

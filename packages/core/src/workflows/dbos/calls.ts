@@ -62,7 +62,12 @@ export function queueRunner(options: {
     if (checking || waiting.size === 0) return;
     checking = true;
     options.client
-      .listWorkflows({ workflowIDs: [...waiting.keys()], status: ['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'], loadInput: false, loadOutput: false })
+      .listWorkflows({
+        workflowIDs: [...waiting.keys()],
+        status: ['SUCCESS', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED'],
+        loadInput: false,
+        loadOutput: false,
+      })
       .then((finished) => {
         for (const call of finished) waiting.get(call.workflowID)?.();
       })
@@ -102,11 +107,18 @@ export function queueRunner(options: {
       listeners.set(id, call.onProgress);
       try {
         const args: CallArgs = { runId: options.runId, agent: call.agent, prompt: call.prompt, target: options.target };
-        const handle = await options.client.enqueue({ queueName: CALLS_QUEUE, workflowName: CALL_WORKFLOW, workflowID: id, appVersion: options.appVersion, queuePartitionKey: options.target.provider }, args);
+        const handle = await options.client.enqueue(
+          { queueName: CALLS_QUEUE, workflowName: CALL_WORKFLOW, workflowID: id, appVersion: options.appVersion, queuePartitionKey: options.target.provider },
+          args,
+        );
         const finished = new Promise<void>((resolve) => waiting.set(id, resolve));
         try {
           // Finished: the result is read at once.
-          const result = await untilAborted(finished.then(() => handle.getResult() as Promise<CallResult>), call.signal, () => options.client.cancelWorkflow(id).catch(() => {}));
+          const result = await untilAborted(
+            finished.then(() => handle.getResult() as Promise<CallResult>),
+            call.signal,
+            () => options.client.cancelWorkflow(id).catch(() => {}),
+          );
           // A call shorter than the poll interval still shows what it reported, before its result.
           await readProgress();
           return result.text;

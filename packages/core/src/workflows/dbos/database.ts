@@ -56,7 +56,10 @@ export function databaseProblem(error: unknown, url: string): ConfigError {
 /** A lost connection (server restarted, network cut) rather than a bad query: worth retrying. */
 export function isConnectionLoss(error: unknown): boolean {
   const code = (error as { code?: string }).code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'].includes(code) || /Connection terminated|connection timeout|Client has encountered a connection error/i.test((error as Error).message ?? '');
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004'].includes(code) ||
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test((error as Error).message ?? '')
+  );
 }
 
 /**
@@ -86,7 +89,9 @@ export async function prepareDatabase(url: string): Promise<void> {
     const ours = rows.some((row) => row.schema === 'beans' && row.name === 'meta');
     if (foreign.length > 0 || (!ours && rows.length > 0)) {
       const example = (foreign[0] ?? rows[0])!;
-      throw new ConfigError(`The database ${describeDatabase(url)} already holds another program's tables (such as ${example.schema}.${example.name}); give Beans a database of its own (createdb beans_workflows) and set workflows.databaseUrl to it.`);
+      throw new ConfigError(
+        `The database ${describeDatabase(url)} already holds another program's tables (such as ${example.schema}.${example.name}); give Beans a database of its own (createdb beans_workflows) and set workflows.databaseUrl to it.`,
+      );
     }
     // Idempotent (it also brings an older Beans schema up to date); processes starting together
     // take turns, as concurrent CREATE ... IF NOT EXISTS can collide.
@@ -143,12 +148,24 @@ export class RunDatabase {
   }
 
   async createRun(state: RunState, workflowPath: string, source: string, executor: string, orchestrator: string): Promise<void> {
-    await this.query('INSERT INTO beans.runs (id, workflow_path, source, state, executor, orchestrator) VALUES ($1, $2, $3, $4, $5, $6)', [state.id, workflowPath, source, state, executor, orchestrator]);
+    await this.query('INSERT INTO beans.runs (id, workflow_path, source, state, executor, orchestrator) VALUES ($1, $2, $3, $4, $5, $6)', [
+      state.id,
+      workflowPath,
+      source,
+      state,
+      executor,
+      orchestrator,
+    ]);
   }
 
   /** A checkpoint, taken only from the run's current orchestrator (a replaced one can no longer write). */
   async saveState(state: RunState, executor: string, orchestrator: string): Promise<void> {
-    await this.query('UPDATE beans.runs SET state = $2, executor = $3, heartbeat = now() WHERE id = $1 AND orchestrator = $4', [state.id, state, executor, orchestrator]);
+    await this.query('UPDATE beans.runs SET state = $2, executor = $3, heartbeat = now() WHERE id = $1 AND orchestrator = $4', [
+      state.id,
+      state,
+      executor,
+      orchestrator,
+    ]);
   }
 
   async heartbeat(id: string, executor: string, orchestrator: string): Promise<void> {
@@ -170,7 +187,10 @@ export class RunDatabase {
 
   /** Takes a stale run over for `next`; false when another process took it first or it came back. */
   async takeOver(id: string, previous: string, next: string, staleMs: number): Promise<boolean> {
-    const { rowCount } = await this.query('UPDATE beans.runs SET orchestrator = $3, heartbeat = now() WHERE id = $1 AND orchestrator = $2 AND heartbeat < now() - make_interval(secs => $4::float / 1000)', [id, previous, next, staleMs]);
+    const { rowCount } = await this.query(
+      'UPDATE beans.runs SET orchestrator = $3, heartbeat = now() WHERE id = $1 AND orchestrator = $2 AND heartbeat < now() - make_interval(secs => $4::float / 1000)',
+      [id, previous, next, staleMs],
+    );
     return rowCount === 1;
   }
 
@@ -187,11 +207,15 @@ export class RunDatabase {
     };
   }
 
-  private static readonly COLUMNS = 'id, workflow_path, source, generation, state, executor, orchestrator, EXTRACT(EPOCH FROM (now() - heartbeat)) * 1000 AS age_ms';
+  private static readonly COLUMNS =
+    'id, workflow_path, source, generation, state, executor, orchestrator, EXTRACT(EPOCH FROM (now() - heartbeat)) * 1000 AS age_ms';
 
   /** A run by id or unique prefix, undefined when none matches; throws on an ambiguous prefix. */
   async findRun(idOrPrefix: string): Promise<RunRow | RunRow[] | undefined> {
-    const { rows } = await this.query(`SELECT ${RunDatabase.COLUMNS} FROM beans.runs WHERE id = $1 OR id LIKE $2 ORDER BY id LIMIT 4`, [idOrPrefix, `${idOrPrefix.replace(/[\\%_]/g, '\\$&')}%`]);
+    const { rows } = await this.query(`SELECT ${RunDatabase.COLUMNS} FROM beans.runs WHERE id = $1 OR id LIKE $2 ORDER BY id LIMIT 4`, [
+      idOrPrefix,
+      `${idOrPrefix.replace(/[\\%_]/g, '\\$&')}%`,
+    ]);
     const exact = rows.find((row) => row.id === idOrPrefix);
     if (exact) return RunDatabase.row(exact);
     if (rows.length === 0) return undefined;
@@ -209,7 +233,10 @@ export class RunDatabase {
 
   /** Reports after `seq`, in order. */
   async progressSince(runId: string, seq: number): Promise<{ seq: number; report: WorkflowProgress }[]> {
-    const { rows } = await this.query<{ seq: string; report: WorkflowProgress }>('SELECT seq, report FROM beans.progress WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, seq]);
+    const { rows } = await this.query<{ seq: string; report: WorkflowProgress }>(
+      'SELECT seq, report FROM beans.progress WHERE run_id = $1 AND seq > $2 ORDER BY seq',
+      [runId, seq],
+    );
     return rows.map((row) => ({ seq: Number(row.seq), report: row.report }));
   }
 
@@ -223,7 +250,10 @@ export class RunDatabase {
   }
 
   async callProgressSince(runId: string, seq: number): Promise<{ seq: number; callId: string; local: number; message?: string }[]> {
-    const { rows } = await this.query<{ seq: string; call_id: string; local: number; message: string | null }>('SELECT seq, call_id, local, message FROM beans.call_progress WHERE run_id = $1 AND seq > $2 ORDER BY seq', [runId, seq]);
+    const { rows } = await this.query<{ seq: string; call_id: string; local: number; message: string | null }>(
+      'SELECT seq, call_id, local, message FROM beans.call_progress WHERE run_id = $1 AND seq > $2 ORDER BY seq',
+      [runId, seq],
+    );
     return rows.map((row) => ({ seq: Number(row.seq), callId: row.call_id, local: row.local, ...(row.message ? { message: row.message } : {}) }));
   }
 
