@@ -20,6 +20,35 @@ export default tseslint.config(
 );
 
 function globalsNode() {
-  const names = ['process', 'console', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'URL', 'URLSearchParams', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'fetch', 'Response', 'Request', 'Headers', 'structuredClone', 'queueMicrotask', 'performance', 'globalThis', '__dirname', '__filename', 'require', 'module', 'exports'];
+  const names = [
+    'process',
+    'console',
+    'Buffer',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'URL',
+    'URLSearchParams',
+    'AbortController',
+    'AbortSignal',
+    'TextEncoder',
+    'TextDecoder',
+    'fetch',
+    'Response',
+    'Request',
+    'Headers',
+    'structuredClone',
+    'queueMicrotask',
+    'performance',
+    'globalThis',
+    '__dirname',
+    '__filename',
+    'require',
+    'module',
+    'exports',
+  ];
   return Object.fromEntries(names.map((name) => [name, 'readonly']));
 }

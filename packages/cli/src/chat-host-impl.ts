@@ -118,15 +118,13 @@ export function createChatHost(app: AgentSession): ChatHost {
     },
     listLspServers: () => app.lspServers(),
     listMcpServers: () =>
-      app
-        .mcpServers()
-        .map((server) => ({
-          name: server.name,
-          status: server.status,
-          tools: server.tools,
-          ...(server.error ? { error: server.error } : {}),
-          ...(server.deferred ? { deferred: server.deferred } : {}),
-        })),
+      app.mcpServers().map((server) => ({
+        name: server.name,
+        status: server.status,
+        tools: server.tools,
+        ...(server.error ? { error: server.error } : {}),
+        ...(server.deferred ? { deferred: server.deferred } : {}),
+      })),
     toggleMcpServer: (name, enabled) => app.toggleMcpServer(name, enabled),
     reconnectMcpServer: (name) => app.reconnectMcpServer(name),
     describeProfile: () => app.describeProfile(),
