@@ -3,52 +3,17 @@
 // on unchecked. Tests, scripts and benchmarks get the recommended rules without type information.
 // Layout is Prettier's (.prettierrc.json), so no rule here is about formatting.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.toolchain/**', 'bench/.out/**', '**/test/fixtures/**', '**/*.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { languageOptions: { globals: { ...globals.node } } },
   {
     files: ['packages/*/src/**/*.{ts,tsx}'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
   },
-  {
-    languageOptions: { globals: { ...globalsNode() } },
-  },
 );
-
-function globalsNode() {
-  const names = [
-    'process',
-    'console',
-    'Buffer',
-    'setTimeout',
-    'clearTimeout',
-    'setInterval',
-    'clearInterval',
-    'setImmediate',
-    'clearImmediate',
-    'URL',
-    'URLSearchParams',
-    'AbortController',
-    'AbortSignal',
-    'TextEncoder',
-    'TextDecoder',
-    'fetch',
-    'Response',
-    'Request',
-    'Headers',
-    'structuredClone',
-    'queueMicrotask',
-    'performance',
-    'globalThis',
-    '__dirname',
-    '__filename',
-    'require',
-    'module',
-    'exports',
-  ];
-  return Object.fromEntries(names.map((name) => [name, 'readonly']));
-}
