@@ -256,7 +256,7 @@ export function unwrapStep(words: Words): UnwrapStep | undefined {
     return { kind: 'unknown', reason: `${program} starting a shell that reads its commands from stdin` };
   }
   if (program === 'env') {
-    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] ?? '')) assignments.push(words[i++]!.split('=')[0]!);
+    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] ?? '')) assignments.push(words[i++]!.split('=')[0]);
   }
   i += wrapper.positional ?? 0;
   const rest = [...(split ?? []), ...words.slice(i)];
