@@ -82,13 +82,13 @@ export function parseLspServers(raw: unknown, file: string, origin: string, vars
       continue;
     }
     const number = (key: string, fallback: number) =>
-      typeof value[key] === 'number' && Number.isFinite(value[key]) && (value[key] as number) >= 0 ? (value[key] as number) : fallback;
+      typeof value[key] === 'number' && Number.isFinite(value[key]) && value[key] >= 0 ? value[key] : fallback;
     servers.push({
       name,
       origin,
       file,
       command: put(value.command),
-      args: ((value.args as string[] | undefined) ?? []).map(put),
+      args: (value.args ?? []).map(put),
       extensionToLanguage: Object.fromEntries(
         Object.entries(mapping as Record<string, string>).map(([extension, language]) => [normalizeExtension(extension), language]),
       ),
