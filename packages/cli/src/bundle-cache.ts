@@ -83,7 +83,7 @@ function existingEntries(cacheDir: string): Map<string, { file: string; generati
     const match = ENTRY.exec(file);
     if (!match) continue;
     const generation = Number(match[2]);
-    if ((entries.get(match[1]!)?.generation ?? 0) < generation) entries.set(match[1]!, { file, generation });
+    if ((entries.get(match[1])?.generation ?? 0) < generation) entries.set(match[1], { file, generation });
   }
   return entries;
 }
@@ -98,7 +98,7 @@ function existingEntries(cacheDir: string): Map<string, { file: string; generati
 function sweep(cacheDir: string, bundleDir: string, before: number): void {
   for (const name of readdirSync(cacheDir)) {
     const key = KEY.exec(ENTRY.exec(name)?.[1] ?? '');
-    if (key && isCurrent(path.join(bundleDir, key[1]!), Number(key[2]), Number(key[3]))) continue;
+    if (key && isCurrent(path.join(bundleDir, key[1]), Number(key[2]), Number(key[3]))) continue;
     const file = path.join(cacheDir, name);
     if (newest([file]) < before) rmSync(file, { force: true });
   }

@@ -80,7 +80,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       let bridge = sessions.get(params.sessionId);
       if (!bridge) {
-        const { sessionExists } = (await import('./session-list.js')) as Listing;
+        const { sessionExists } = await import('./session-list.js');
         if (!(await sessionExists(options.cli, params.cwd, params.sessionId))) throw RequestError.sessionNotFound(params.sessionId);
         bridge = await open(client, params, params.sessionId);
         sessions.set(bridge.id, bridge);
@@ -91,7 +91,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
       return { modes: bridge.modes(), configOptions: bridge.configOptions() };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
-      const { listSessions } = (await import('./session-list.js')) as Listing;
+      const { listSessions } = await import('./session-list.js');
       return { sessions: await listSessions(options.cli, params.cwd ?? process.cwd()) };
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {

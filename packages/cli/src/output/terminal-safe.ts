@@ -29,12 +29,12 @@ export function escapeTerminalControls(text: string): string {
  */
 export function guardStderrMessages(stream: NodeJS.WriteStream = process.stderr): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+  stream.write = (chunk: unknown, ...rest: unknown[]) => {
     if (typeof chunk === 'string' && chunk.startsWith('beans: ')) {
       // The message's own final newline stays a newline.
       const body = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
       chunk = escapeTerminalControls(body.replace(/\r\n/g, '\n')) + (body === chunk ? '' : '\n');
     }
     return write(chunk, ...rest);
-  }) as typeof stream.write;
+  };
 }

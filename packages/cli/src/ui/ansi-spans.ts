@@ -14,7 +14,7 @@ function applySgr(style: SpanStyle, params: string): SpanStyle {
   const codes = params === '' ? [0] : params.split(/[;:]/).map(Number);
   let next: SpanStyle = { ...style };
   for (let at = 0; at < codes.length; at++) {
-    const code = codes[at]!;
+    const code = codes[at];
     if (code === 0) next = {};
     else if (code === 1) next.bold = true;
     else if (code === 2) next.dim = true;

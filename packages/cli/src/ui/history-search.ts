@@ -128,7 +128,7 @@ export function renderHistorySearch(search: HistorySearch, width: number, maxRow
   const first = Math.min(Math.max(0, search.selected - listRows + 1), Math.max(0, search.matches.length - listRows));
   const list: StyledLine[] = [];
   for (let index = first; index < first + listRows; index++) {
-    const match = search.matches[index]!;
+    const match = search.matches[index];
     const selected = index === search.selected;
     const line: StyledLine = [span(selected ? '› ' : '  ', S.cyan)];
     const base: SpanStyle | undefined = selected ? { color: 'cyan', bold: true } : undefined;

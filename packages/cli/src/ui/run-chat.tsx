@@ -60,7 +60,7 @@ function eraseBeforeFirstWrite(stdout: NodeJS.WriteStream, erase: string): void 
   stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
     stdout.write = write;
     return (write as (...args: unknown[]) => boolean).call(this, typeof chunk === 'string' ? erase + chunk : (write.call(this, erase), chunk), ...rest);
-  } as typeof stdout.write;
+  };
 }
 
 /**

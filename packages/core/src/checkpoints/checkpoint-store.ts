@@ -311,7 +311,7 @@ export class CheckpointStore {
     const live = this.log.checkpoints.filter((checkpoint) => !checkpoint.dropped);
     let total = live.reduce((sum, checkpoint) => sum + bytesOf(checkpoint), 0);
     const dropped: Checkpoint[] = [];
-    while (total > this.maxBytes && live.length > 1 && live[0]!.id !== this.turn?.id) {
+    while (total > this.maxBytes && live.length > 1 && live[0].id !== this.turn?.id) {
       const oldest = live.shift()!;
       total -= bytesOf(oldest);
       this.log.append({ type: 'dropped', checkpoint: oldest.id });

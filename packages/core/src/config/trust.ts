@@ -173,7 +173,7 @@ export async function applyWorkspaceTrust(loaded: LoadedConfig, options: Workspa
   });
   const values = structuredClone(loaded.values) as unknown as Record<string, unknown>;
   // From the fallback's values, not its entries: they hold the defaults too (`providers: {}`).
-  for (const key of dropped) setLeaf(values, key, getDotted(fallback.values as unknown as Record<string, unknown>, key));
+  for (const key of dropped) setLeaf(values, key, getDotted(fallback.values, key));
   for (const [key, value] of combined) setLeaf(values, key, value);
   const warnings = requests.length ? [...loaded.warnings, describeIgnored(requests, options.workspaceRoot)] : loaded.warnings;
   return { ...loaded, values: values as unknown as LoadedConfig['values'], entries, warnings, ignored: requests };

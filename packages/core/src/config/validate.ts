@@ -61,7 +61,7 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
     throw new ConfigError(`Invalid settings in ${file}: ${shown}${more}. Fix the file, or remove the key${problems.length > 1 ? 's' : ''}.`);
   }
-  return { settings: settings as BeansSettings, warnings };
+  return { settings: settings, warnings };
 }
 
 /**

@@ -243,7 +243,7 @@ function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
       if (bytes.byteLength > 0) controller.enqueue(bytes);
       controller.close();
     },
-  }) as ReadableStream<Uint8Array>;
+  });
 }
 
 function disturbed(stream: ReadableStream): boolean {

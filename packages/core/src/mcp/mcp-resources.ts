@@ -64,7 +64,7 @@ export function mcpResourceTools(servers: () => ResourceServer[]): AnyTool[] {
     async execute(input, context) {
       const client = await find(input.server).client();
       const result = await client.readResource({ uri: String(input.uri) }, { signal: context.signal });
-      return resourceResult(result.contents as ResourceContent[]);
+      return resourceResult(result.contents);
     },
   });
   return [list, read];

@@ -128,7 +128,7 @@ function applyEdit(notebook: Notebook, input: NotebookEditInput, name: string): 
     cells.splice(index, 1);
     return `Deleted cell ${input.cell_id}`;
   }
-  const cell = cells[index]!;
+  const cell = cells[index];
   cell.source = sourceLines(input.new_source);
   if (input.cell_type) cell.cell_type = input.cell_type;
   if (cell.cell_type === 'code') {

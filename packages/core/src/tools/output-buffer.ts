@@ -98,7 +98,7 @@ export class HeadTailBuffer {
     this.tail.push(line);
     this.tailChars += size;
     while (this.tailChars > this.limits.tailChars && this.tail.length - this.tailFirst > 1) {
-      this.tailChars -= this.tail[this.tailFirst]!.length + 1;
+      this.tailChars -= this.tail[this.tailFirst].length + 1;
       this.tailFirst++;
       this.droppedLines++;
     }

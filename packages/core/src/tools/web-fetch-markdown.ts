@@ -27,7 +27,7 @@ export async function htmlToMarkdown(html: string, pageUrl: string): Promise<Pag
   const fallbackBody = document.body?.innerHTML ?? html;
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
-    article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
+    article = new Readability(document).parse();
   } catch {
     article = null; // odd markup: convert the whole body instead
   }
