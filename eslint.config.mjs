@@ -4,7 +4,23 @@
 // Layout is Prettier's (.prettierrc.json), so no rule here is about formatting.
 import js from '@eslint/js';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+// Modules whose job is terminal control sequences (parsing keys, drawing, stripping escapes from what
+// reaches the terminal or the model), and the tests and benchmarks that read raw terminal output: a
+// control character in their regular expressions is the point, not a slip.
+const TERMINAL_MODULES = [
+  'packages/cli/src/output/terminal-safe.ts',
+  'packages/cli/src/ui/ansi-spans.ts',
+  'packages/cli/src/ui/keys.ts',
+  'packages/cli/src/ui/styled.ts',
+  'packages/core/src/config/show-untrusted.ts',
+  'packages/core/src/tools/read-media.ts',
+  'packages/core/src/tools/text.ts',
+  '**/test/**',
+  'bench/**',
+];
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.toolchain/**', 'bench/.out/**', '**/test/fixtures/**', '**/*.generated.ts'] },
@@ -12,8 +28,28 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
   {
+    rules: {
+      // `const { secret: _secret, ...shown } = value` is how this code base leaves a field out of a copy.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
+      // Zero-width and combining characters are written as escapes on purpose (a class of code points,
+      // matched one at a time), never as a raw character that could be read as one glyph.
+      'no-misleading-character-class': ['error', { allowEscape: true }],
+    },
+  },
+  { files: TERMINAL_MODULES, rules: { 'no-control-regex': 'off' } },
+  {
     files: ['packages/*/src/**/*.{ts,tsx}'],
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // Part of recommendedTypeChecked already; named here because they are why this block exists.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    files: ['packages/cli/src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
 );

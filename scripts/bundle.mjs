@@ -479,7 +479,7 @@ writeFileSync(mainFile, mainLoads);
 // escapes strings but prints comments and regular expressions as written: a dash in a comment of
 // the OpenAI SDK doubled its 1 MB. Comment lines are made ASCII here (an escape reads the same in a
 // comment); Beans' own regular expressions write theirs as escapes (tools/background-tasks.ts).
-const nonAscii = /[^\x00-\x7f]/;
+const nonAscii = /[\u0080-\uffff]/;
 const commentLine = /^\s*(\/\/|\/\*|\*)/;
 // Code units one by one: an emoji becomes its two surrogate escapes.
 const escapeUnit = (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -488,6 +488,6 @@ for (const name of readdirSync(outdir)) {
   const file = path.join(outdir, name);
   const source = readFileSync(file, 'utf8');
   if (!nonAscii.test(source)) continue;
-  const lines = source.split('\n').map((line) => (nonAscii.test(line) && commentLine.test(line) ? line.replace(/[^\x00-\x7f]/g, escapeUnit) : line));
+  const lines = source.split('\n').map((line) => (nonAscii.test(line) && commentLine.test(line) ? line.replace(/[\u0080-\uffff]/g, escapeUnit) : line));
   writeFileSync(file, lines.join('\n'));
 }

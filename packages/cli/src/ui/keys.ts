@@ -144,9 +144,7 @@ export function cleanPaste(text: string): string {
     text
       .replace(/\r\n?/g, '\n')
       .replace(/\t/g, '    ')
-      // eslint-disable-next-line no-control-regex
       .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '')
-      // eslint-disable-next-line no-control-regex
       .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '')
   );
 }

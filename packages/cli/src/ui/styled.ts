@@ -82,7 +82,6 @@ export function charWidth(char: string): number {
 
 /** Columns a string occupies; ASCII takes the fast path. */
 export function displayWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
   for (const char of text) width += charWidth(char);
@@ -97,7 +96,6 @@ export function lineWidth(line: StyledLine): number {
 
 /** Tabs and stray control characters would break the column arithmetic. */
 export function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
 

@@ -39,7 +39,6 @@ export function plural(count: number, word: string, many = `${word}s`): string {
 }
 
 // Terminal colour and cursor sequences mean nothing to the model and cost tokens.
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
 
 export function stripAnsi(text: string): string {
