@@ -29,6 +29,7 @@ const STALE_MS = 30 * 24 * 60 * 60 * 1000;
  */
 export function cacheBundleChunks(bundleDir: string, cacheDir: string): void {
   const prototype = Module.prototype as unknown as Compilable;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with .call(this)
   const compile = prototype._compile;
   const found = existingEntries(cacheDir);
   const toWrite: { script: Script; key: string; generation: number; replaces?: string }[] = [];

@@ -11,7 +11,7 @@ export interface AcpAgentOptions {
   /** `initialize` was answered before the SDK loaded (see early-initialize.ts). */
   initialized?: Initialized;
   /** Notes for people (warnings, hook messages): stderr, never stdout, which carries only protocol. */
-  warn(text: string): void;
+  warn: (text: string) => void;
 }
 
 /**
@@ -19,7 +19,7 @@ export interface AcpAgentOptions {
  * sessions and everything behind them (core) load after `initialize` (usually answered before this
  * module even loads, see early-initialize.ts), while the editor gets ready for `session/new`.
  */
-export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; closeAll(): Promise<void> } {
+export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; closeAll: () => Promise<void> } {
   const sessions = new Map<string, SessionBridge>();
   let clientCapabilities: ClientCapabilities = options.initialized?.clientCapabilities ?? {};
   let bridges: Promise<Bridges> | undefined;

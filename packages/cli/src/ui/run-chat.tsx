@@ -56,6 +56,7 @@ async function loadMount(): Promise<typeof import('./mount.js')> {
  */
 function eraseBeforeFirstWrite(stdout: NodeJS.WriteStream, erase: string): void {
   if (!erase) return;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, and called with .call(this)
   const write = stdout.write;
   stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
     stdout.write = write;

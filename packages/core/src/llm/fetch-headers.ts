@@ -159,6 +159,7 @@ export class FetchHeaders {
       return copy;
     };
     webInterface(FetchHeaders, 'Headers');
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- a method installed as another method, as Headers has it
     Object.defineProperty(FetchHeaders.prototype, Symbol.iterator, { value: FetchHeaders.prototype.entries, writable: true, configurable: true });
   }
 }

@@ -14,7 +14,7 @@ interface EntryBase {
   /** `plugin:name`, which stays addressable even when a plain name is shadowed. */
   qualifiedName: string;
   /** Reads the file again and returns the Markdown after the frontmatter. */
-  loadBody(): Promise<string>;
+  loadBody: () => Promise<string>;
 }
 
 export interface AgentEntry extends EntryBase {

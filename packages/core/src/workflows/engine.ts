@@ -16,7 +16,7 @@ export interface AgentCall {
   attempt: number;
   signal: AbortSignal;
   /** The worker's own progress, 0-100 (report_progress, or the turn fallback). */
-  onProgress(local: number, message?: string): void;
+  onProgress: (local: number, message?: string) => void;
 }
 
 export interface ExecuteOptions {
