@@ -74,7 +74,7 @@ export function cacheBundleChunks(bundleDir: string, cacheDir: string): void {
 /** The newest generation of each entry in the folder (none when it does not exist yet). */
 function existingEntries(cacheDir: string): Map<string, { file: string; generation: number }> {
   const entries = new Map<string, { file: string; generation: number }>();
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(cacheDir);
   } catch {

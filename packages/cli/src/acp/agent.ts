@@ -4,7 +4,6 @@ import { initializeResult, type Initialized } from './initialize.js';
 import type { SessionBridge } from './session-bridge.js';
 
 type Bridges = typeof import('./session-bridge.js');
-type Listing = typeof import('./session-list.js');
 
 export interface AcpAgentOptions {
   cli: CliOptions;

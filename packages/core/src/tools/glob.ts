@@ -91,7 +91,7 @@ function normalizeGlob(workspace: Workspace, rawPattern: string, rawPath: string
   if (pattern.split('/').includes('..')) {
     throw new ToolInputError('Glob patterns cannot contain "..". Set path to the folder to search and give a pattern relative to it.');
   }
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(base.absolute).isDirectory();
   } catch {

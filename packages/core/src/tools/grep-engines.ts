@@ -99,7 +99,7 @@ async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
  */
 function gitDirArgs(root: string): string[] {
   const dotGit = path.join(root, '.git');
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = lstatSync(dotGit).isDirectory();
   } catch {

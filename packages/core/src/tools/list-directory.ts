@@ -1,6 +1,5 @@
 import type { Dirent } from 'node:fs';
 import * as fs from '../async-fs.js';
-import path from 'node:path';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { openConfinedDir, openSubfolderConfined, type ConfinedDir } from '../workspace/confined-dir.js';

@@ -148,8 +148,8 @@ async function runInGroup(
   const detached = new Promise<'detached'>((resolve) => (detach = () => resolve('detached')));
   const withdraw = ctx.backgroundTasks?.offerForeground(detach);
 
-  let exitCode: number | null = null;
-  let exitSignal: NodeJS.Signals | null = null;
+  let exitCode: number | null;
+  let exitSignal: NodeJS.Signals | null;
   let heldOpen = false;
   let handedOver = false;
   try {
