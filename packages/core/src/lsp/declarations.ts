@@ -78,7 +78,7 @@ export function parseLspServers(raw: unknown, file: string, origin: string, vars
     }
     // Claude Code also accepts "socket"; Beans speaks to servers over their standard input and output only.
     if (value.transport !== undefined && value.transport !== 'stdio') {
-      fail(`transport "${String(value.transport)}" is not supported by Beans (only "stdio")`);
+      fail(`transport ${JSON.stringify(value.transport)} is not supported by Beans (only "stdio")`);
       continue;
     }
     const number = (key: string, fallback: number) =>
