@@ -47,7 +47,7 @@ export function readTrustDecisions(env: NodeJS.ProcessEnv): Map<string, TrustDec
     throw new ConfigError(`${file} must hold {"folders": {"/path": "trusted"}}. Fix it, or delete it and run \`beans trust\` again.`);
   }
   const decisions = new Map<string, TrustDecision>();
-  for (const [folder, decision] of Object.entries(folders)) {
+  for (const [folder, decision] of Object.entries(folders as Record<string, unknown>)) {
     if ((decision === 'trusted' || decision === 'untrusted') && path.isAbsolute(folder)) decisions.set(path.resolve(folder), decision);
   }
   return decisions;

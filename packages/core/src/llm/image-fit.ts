@@ -74,7 +74,7 @@ export async function fitImage(part: Image, limits: ImageLimits): Promise<Conten
   const known = byLimits?.get(key);
   if (known) return known;
   const result = await scaleIfNeeded(part, limits);
-  if (!byLimits) fitted.set(part, (byLimits = new Map()));
+  if (!byLimits) fitted.set(part, (byLimits = new Map<string, ContentPart>()));
   byLimits.set(key, result);
   return result;
 }

@@ -270,7 +270,9 @@ async function readMarketplace(dir: string): Promise<{ name: string; plugins: Ma
   const record = (typeof json === 'object' && json !== null ? json : {}) as { name?: unknown; plugins?: unknown };
   if (typeof record.name !== 'string' || !NAME.test(record.name)) throw new MarketplaceError(`${file} has no usable "name".`);
   const plugins = Array.isArray(record.plugins)
-    ? record.plugins.filter((item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined)
+    ? (record.plugins as ({ name?: unknown; source?: unknown } | null | undefined)[]).filter(
+        (item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined,
+      )
     : [];
   return { name: record.name, plugins };
 }

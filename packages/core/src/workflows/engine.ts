@@ -118,7 +118,7 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     if (!target) return;
     if (target.append) {
       const existing = state.artifacts[target.name];
-      state.artifacts[target.name] = [...(Array.isArray(existing) ? existing : existing === undefined ? [] : [existing]), value];
+      state.artifacts[target.name] = [...(Array.isArray(existing) ? (existing as unknown[]) : existing === undefined ? [] : [existing]), value];
     } else state.artifacts[target.name] = value;
     state.lastStored = target.name;
   };

@@ -123,7 +123,7 @@ export async function checkTemplates(value: unknown): Promise<void> {
 
 /** Evaluates a JSONata expression against the run's scope (`input`, artifacts, loop variables). */
 export async function evaluate(expression: string, scope: Record<string, unknown>): Promise<unknown> {
-  const result = await (await compileExpression(expression)).evaluate(scope);
+  const result: unknown = await (await compileExpression(expression)).evaluate(scope);
   return plain(result);
 }
 
