@@ -48,6 +48,9 @@ export default tseslint.config(
     extends: [...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
+      // An AbortSignal's reason is typed `any`; rejecting with it is how an aborted operation ends (as
+      // signal.throwIfAborted() does), so `any` may be a rejection reason. Anything typed must be an Error.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true }],
       // Part of recommendedTypeChecked already; named here because they are why this block exists.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',

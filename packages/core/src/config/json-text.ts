@@ -49,11 +49,13 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - lineStart + 1 };
 }
 
-class JsonSyntaxProblem {
+class JsonSyntaxProblem extends Error {
   constructor(
     readonly offset: number,
     readonly reason: string,
-  ) {}
+  ) {
+    super(reason);
+  }
 }
 
 /** A strict JSON recogniser that reports where the first error is; only run after JSON.parse failed. */

@@ -204,7 +204,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       // timers that let Beans exit first, leaving the server running.
       killProcess(pid);
       await client.close().catch(() => undefined);
-      throw new Error(describeFailure(entry, failure, timeout));
+      throw new Error(describeFailure(entry, failure, timeout), { cause: failure });
     } finally {
       opening = undefined;
     }

@@ -57,7 +57,7 @@ export function parseOutputSchema(text: string, source: string): OutputSchema {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source} is not valid JSON: ${(error as Error).message}`);
+    throw new Error(`${source} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${source} must be a JSON Schema object.`);
   return parsed as OutputSchema;
