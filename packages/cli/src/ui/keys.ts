@@ -140,13 +140,11 @@ function decodeChar(char: string): KeyEvent | undefined {
 
 /** Normalises pasted text: CRLF and CR become LF, tabs become spaces, other controls go. */
 export function cleanPaste(text: string): string {
-  return (
-    text
-      .replace(/\r\n?/g, '\n')
-      .replace(/\t/g, '    ')
-      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '')
-      .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '')
-  );
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, '    ')
+    .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
 }
 
 /** Turns Ink's raw input events into key events; stateful across a bracketed paste. */
