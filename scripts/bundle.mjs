@@ -31,12 +31,13 @@ const common = {
     js: "import { createRequire as __beansRequire } from 'node:module'; const require = (globalThis[Symbol.for('beans.require')] ??= __beansRequire(import.meta.url));",
   },
   // Ink imports react-devtools-core only under DEV=true. The tree-sitter packages read their .wasm
-  // files next to their own modules, so they stay outside (and are dependencies of @beans/cli too).
-  // DBOS and pg load only with the dbos workflow backend and stay packages (dependencies of the root
-  // and of @beans/cli): pg requires its optional native binding (pg-native) at run time. sharp (pictures
-  // scaled for a provider) loads its prebuilt native binary from its @img/sharp-<platform> package.
-  // node-llama-cpp (the local provider, an optional dependency of @beans/core and @beans/cli) loads its
-  // native binding from its own folder, so it stays a package too.
+  // files next to their own modules, so they stay outside. DBOS and pg load only with the dbos
+  // workflow backend and stay packages: pg requires its optional native binding (pg-native) at run
+  // time. Those four are dependencies of the root package, the one users install, and the bundle in
+  // packages/cli/dist finds them in the root's node_modules here too. sharp (pictures scaled for a
+  // provider) loads its prebuilt native binary from its @img/sharp-<platform> package, and
+  // node-llama-cpp (the local provider, optional) its native binding from its own folder: both are
+  // dependencies of @beans/cli, found in packages/cli/node_modules.
   external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg', 'sharp', 'node-llama-cpp'],
 };
 
