@@ -38,9 +38,9 @@ export interface ParsedLspServers {
 }
 
 /** Claude Code gives no defaults in its documentation; these let a cold TypeScript or Python server start. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 20_000;
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2_000;
-export const DEFAULT_MAX_RESTARTS = 3;
+const DEFAULT_STARTUP_TIMEOUT_MS = 20_000;
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2_000;
+const DEFAULT_MAX_RESTARTS = 3;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
