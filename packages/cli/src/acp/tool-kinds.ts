@@ -39,7 +39,7 @@ const KINDS: Record<string, ToolKind> = {
 /** Edits larger than this are shown without their old text (the editor diffs what it is given). */
 const MAX_DIFF_FILE_BYTES = 1024 * 1024;
 
-export function toolKind(name: string): ToolKind {
+function toolKind(name: string): ToolKind {
   return KINDS[name] ?? 'other';
 }
 

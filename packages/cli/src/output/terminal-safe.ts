@@ -16,7 +16,7 @@ export function stripTerminalControls(text: string): string {
 }
 
 /** Control characters shown as `\xNN`, so a repository-chosen name in a message is visible and inert. */
-export function escapeTerminalControls(text: string): string {
+function escapeTerminalControls(text: string): string {
   return text.replace(CONTROL, (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

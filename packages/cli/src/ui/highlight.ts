@@ -22,7 +22,7 @@ export function loadHighlighter(): Promise<void> {
 /** highlight.js scopes (the first word of a class) and the colour each gets. */
 export type CodePalette = Partial<Record<string, Color>>;
 
-export const DEFAULT_CODE_PALETTE: CodePalette = {
+const DEFAULT_CODE_PALETTE: CodePalette = {
   keyword: 'magenta',
   'selector-tag': 'magenta',
   doctag: 'magenta',

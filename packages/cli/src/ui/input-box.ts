@@ -18,7 +18,7 @@ const COLLAPSE_PASTE_LINES = 10;
 const COLLAPSE_PASTE_CHARS = 1000;
 
 /** The submitted text as the transcript shows it: each large paste as `[Pasted text · N lines]`. */
-export function collapsePastes(text: string, pastes: readonly string[]): string | undefined {
+function collapsePastes(text: string, pastes: readonly string[]): string | undefined {
   let display = text;
   for (const paste of pastes) {
     const body = paste.trim();

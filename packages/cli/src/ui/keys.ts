@@ -8,7 +8,7 @@
  *   that ends a single line (typing that arrived in one read).
  */
 
-export type KeyName =
+type KeyName =
   | 'enter'
   | 'newline'
   | 'backspace'
@@ -139,7 +139,7 @@ function decodeChar(char: string): KeyEvent | undefined {
 }
 
 /** Normalises pasted text: CRLF and CR become LF, tabs become spaces, other controls go. */
-export function cleanPaste(text: string): string {
+function cleanPaste(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, '    ')

@@ -13,7 +13,7 @@ import { S, span, wrapSpans, type Span, type SpanStyle, type StyledLine } from '
 
 export { parseInline };
 
-export interface MarkdownState {
+interface MarkdownState {
   fence?: { marker: string; lang: string };
 }
 
@@ -29,7 +29,7 @@ const BULLET = /^(\s*)([-*+])\s+(?:\[([ xX])\]\s+)?(.*)$/;
 const ORDERED = /^(\s*)(\d{1,9}[.)])\s+(.*)$/;
 
 /** Renders one source line, updating the fence state; returns terminal rows. */
-export function renderMarkdownLine(raw: string, state: MarkdownState, width: number): StyledLine[] {
+function renderMarkdownLine(raw: string, state: MarkdownState, width: number): StyledLine[] {
   const line = raw.replace(/\s+$/, '');
   const fence = state.fence;
   if (fence) {

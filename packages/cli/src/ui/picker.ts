@@ -26,7 +26,7 @@ export interface Picker {
   keys?: PickerKey[];
 }
 
-export interface PickerKey {
+interface PickerKey {
   /** A key name as keys.ts gives it, e.g. `ctrl-b`. */
   name: string;
   /** What the footer says, e.g. `ctrl+b this branch only`. */

@@ -18,7 +18,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
  * Ctrl+B keeps the sessions begun on the branch checked out now; Ctrl+A lists every workspace's
  * (one from another folder is resumed there: the picker says the command).
  */
-export async function openResumePicker(context: CommandContext): Promise<void> {
+async function openResumePicker(context: CommandContext): Promise<void> {
   const { host, session, note, runTask, openPicker } = context;
   const root = host.header.workspace;
   const branch = gitBranch(root);

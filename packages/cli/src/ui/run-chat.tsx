@@ -23,7 +23,7 @@ export interface RunChatOptions {
 }
 
 /** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
-export const RESIZE_SETTLE_MS = 60;
+const RESIZE_SETTLE_MS = 60;
 /** How long after the chat's own first frame keys are still taken as typed ahead (first-frame.ts). */
 const STARTUP_TYPING_MS = 500;
 

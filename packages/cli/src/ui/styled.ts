@@ -71,7 +71,7 @@ function isWide(code: number): boolean {
 }
 
 /** Columns one character occupies. */
-export function charWidth(char: string): number {
+function charWidth(char: string): number {
   const code = char.codePointAt(0) ?? 0;
   if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
   if (code < 0x300) return 1;
@@ -95,7 +95,7 @@ export function lineWidth(line: StyledLine): number {
 }
 
 /** Tabs and stray control characters would break the column arithmetic. */
-export function sanitize(text: string): string {
+function sanitize(text: string): string {
   return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
 

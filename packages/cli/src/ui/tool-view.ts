@@ -5,7 +5,7 @@ import { renderTaskProgress, type TaskProgress } from './task-view.js';
 import { languageServerNote } from './lsp-note.js';
 import { resultSummary } from './tool-summary.js';
 
-export type ToolPhase = 'running' | 'waiting' | ToolStatus;
+type ToolPhase = 'running' | 'waiting' | ToolStatus;
 
 /** A tool call as the transcript shows it, from start to result. */
 export interface ToolView {

@@ -201,6 +201,6 @@ export function truncateMiddle(text: string, max: number): string {
   return `${text.slice(0, half)}\n… [${cut} characters cut] …\n${text.slice(text.length - half)}`;
 }
 
-export function errorMessage(error: unknown): string {
+function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

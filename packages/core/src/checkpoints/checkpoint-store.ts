@@ -2,7 +2,7 @@ import { rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace/workspace.js';
 import { workspaceTempDir } from '../tools/file-io.js';
-import { CheckpointLog, type Checkpoint, type FileChange } from './checkpoint-log.js';
+import { CheckpointLog, type Checkpoint } from './checkpoint-log.js';
 import { hasLooseObject, readFileState, sameState, storedBytes, writeLooseBlob, type FileState } from './file-state.js';
 import { lineCounts } from './line-counts.js';
 import { restoreFile, workspaceFile } from './restore-file.js';
@@ -354,5 +354,3 @@ async function readQuietly(absolute: string): Promise<Buffer | undefined> {
   const fs = await import('node:fs/promises');
   return fs.readFile(absolute).catch(() => undefined);
 }
-
-export type { FileChange };

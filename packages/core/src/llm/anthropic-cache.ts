@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 
 /** The Messages API accepts at most this many blocks with `cache_control` in one request. */
-export const MAX_CACHE_BREAKPOINTS = 4;
+const MAX_CACHE_BREAKPOINTS = 4;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /**

@@ -264,7 +264,7 @@ function retryAfterHeader(error: unknown): number | undefined {
 }
 
 /** "7s", "1.5s" (protobuf Duration JSON) to milliseconds. */
-export function parseDurationSeconds(value: string): number | undefined {
+function parseDurationSeconds(value: string): number | undefined {
   const match = /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(value);
   return match ? Math.round(Number(match[1]) * 1000) : undefined;
 }

@@ -27,8 +27,8 @@ import { createRequire } from 'node:module';
  */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export const HEADERS_TIMEOUT_MS = 300_000;
-export const BODY_TIMEOUT_MS = 300_000;
+const HEADERS_TIMEOUT_MS = 300_000;
+const BODY_TIMEOUT_MS = 300_000;
 const MAX_REDIRECTS = 20;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
@@ -36,7 +36,7 @@ const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const UNDICI_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 /** Builds the answer: a `Response` with the socket's body, knowing its URL and whether it was redirected. */
-export type ResponseFactory = (
+type ResponseFactory = (
   body: ReadableStream<Uint8Array> | null,
   init: { status: number; statusText: string; headers: [string, string][] },
   url: string,

@@ -97,8 +97,8 @@ export interface StoredPluginRoot {
 }
 
 export type StoredSkill = Omit<SkillEntry, 'loadBody'>;
-export type StoredAgent = Omit<AgentEntry, 'loadBody' | 'ownSkills'> & { ownSkills?: StoredSkill[] };
-export type StoredCommand = Omit<CommandEntry, 'loadBody'>;
+type StoredAgent = Omit<AgentEntry, 'loadBody' | 'ownSkills'> & { ownSkills?: StoredSkill[] };
+type StoredCommand = Omit<CommandEntry, 'loadBody'>;
 
 export interface StoredPlugin extends Omit<PluginInfo, 'agents' | 'skills' | 'commands'> {
   agents: StoredAgent[];

@@ -4,9 +4,7 @@ import type { AgentMessage, NoteMessage, UserMessage } from '../agent/types.js';
 import type { SpendFn } from '../agent/usage.js';
 import type { Usage } from '../llm/types.js';
 import { contextChars, deterministicSummary, shortenToFit, workingState } from './compaction-cut.js';
-import { askForSummary, SUMMARY_INSTRUCTIONS } from './summary-request.js';
-
-export { SUMMARY_INSTRUCTIONS };
+import { askForSummary } from './summary-request.js';
 
 export interface CompactionSettings {
   /** Fraction of the context window a request may fill before older turns are summarised. */

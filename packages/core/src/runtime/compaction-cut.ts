@@ -9,7 +9,7 @@ import { contentText } from '../tools/tool.js';
  * prompt prefix after it stays cacheable: the task (the first prompt), one line per older step (tool
  * results shortened to a line, the oldest lines dropped first to fit), the plan and the files in play.
  */
-export const CUT_HEADER = '[Earlier turns were shortened without a model summary.]';
+const CUT_HEADER = '[Earlier turns were shortened without a model summary.]';
 
 const TASK_CHARS = 2_000;
 const LINE_CHARS = 160;
@@ -104,7 +104,7 @@ function cut(text: string, max: number): string {
  */
 export const IMAGE_CHARS = 6_400;
 /** A PDF document's share per page: ~2,000 tokens (its text and the page as a picture). */
-export const DOCUMENT_PAGE_CHARS = 8_000;
+const DOCUMENT_PAGE_CHARS = 8_000;
 
 /** The JSON size of a message as the model reads it: pictures and documents count by their token cost, not their bytes. */
 export function contextChars(value: unknown): number {

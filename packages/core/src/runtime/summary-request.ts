@@ -5,7 +5,7 @@ import { spentUsage } from '../agent/usage.js';
 import type { LlmMessage, Usage } from '../llm/types.js';
 import { contentText } from '../tools/tool.js';
 
-export const SUMMARY_INSTRUCTIONS = `Summarise the conversation so far for yourself, so the work can continue without it.
+const SUMMARY_INSTRUCTIONS = `Summarise the conversation so far for yourself, so the work can continue without it.
 Keep: the user's goals and constraints, decisions made, files touched and why, commands run and their outcome,
 open problems and next steps. Be specific (paths, names, errors); omit pleasantries. Under 400 words.`;
 

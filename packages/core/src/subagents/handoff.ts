@@ -8,7 +8,7 @@ import { lazily } from '../lazily.js';
 
 export const HANDOFF_TOOL_NAME = 'handoff';
 /** Handoffs (by the model or by routing) allowed while one user message is answered. */
-export const MAX_HANDOFFS_PER_MESSAGE = 3;
+const MAX_HANDOFFS_PER_MESSAGE = 3;
 
 export type HandoffTrigger = 'tool' | 'match' | 'command';
 

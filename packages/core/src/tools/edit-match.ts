@@ -56,7 +56,7 @@ function toCrlf(text: string): string {
 }
 
 /** 1-based line number of a character offset. */
-export function lineAt(content: string, offset: number): number {
+function lineAt(content: string, offset: number): number {
   let line = 1;
   for (let at = content.indexOf('\n'); at !== -1 && at < offset; at = content.indexOf('\n', at + 1)) line++;
   return line;

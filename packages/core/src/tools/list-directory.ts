@@ -11,7 +11,7 @@ import { formatBytes, plural } from './text.js';
 import { defineTool } from './tool.js';
 import { lazily } from '../lazily.js';
 
-export const LIST_MAX_ENTRIES = 500;
+const LIST_MAX_ENTRIES = 500;
 /** Sub-folders whose entries are counted; beyond this the listing skips the counts to stay fast. */
 const COUNT_SUBFOLDERS = 100;
 

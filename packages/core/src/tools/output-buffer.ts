@@ -7,7 +7,7 @@ export interface HeadTailLimits {
   lineChars: number;
 }
 
-export const DEFAULT_OUTPUT_LIMITS: HeadTailLimits = { headChars: 8_000, tailChars: 22_000, lineChars: 2_000 };
+const DEFAULT_OUTPUT_LIMITS: HeadTailLimits = { headChars: 8_000, tailChars: 22_000, lineChars: 2_000 };
 
 /**
  * Keeps the first and the last lines of a stream in bounded memory (the start of a build log says

@@ -1,7 +1,7 @@
 /** Helpers for showing file text to the model: binary sniffing, line cutting, numbering. */
 
 /** Bytes sniffed for NUL to call a file binary (git uses the same rule and size). */
-export const BINARY_SNIFF_BYTES = 8000;
+const BINARY_SNIFF_BYTES = 8000;
 
 export function looksBinary(head: Uint8Array): boolean {
   const end = Math.min(head.length, BINARY_SNIFF_BYTES);

@@ -11,7 +11,7 @@ type Expression = ReturnType<typeof jsonataType>;
 const compiled = new Map<string, Expression>();
 
 /** A piece of a `${...}` template: literal text or an expression. */
-export type TemplatePart = { text: string } | { expression: string; offset: number };
+type TemplatePart = { text: string } | { expression: string; offset: number };
 
 /** Why an expression or template is not valid, with the character offset inside the string. */
 export class ExpressionSyntaxError extends Error {
