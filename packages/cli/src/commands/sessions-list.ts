@@ -38,7 +38,7 @@ async function servedStates(): Promise<Map<string, string>> {
   const server = findServer(process.env);
   if (!server) return new Map();
   const sessions = await new ServerClient(server).sessions().catch(() => []);
-  return new Map(sessions.filter((session) => session.state !== 'done').map((session) => [session.id, session.state]));
+  return new Map(sessions.map((session) => [session.id, session.state]));
 }
 
 function formatTime(value: string | number | Date): string {
