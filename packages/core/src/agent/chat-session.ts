@@ -171,6 +171,7 @@ export class ChatSession {
   }
 
   private run(prompts: UserMessage[], controller: AbortController): Promise<AgentRunResult> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below run with the config object as this
     const session = this;
     return runAgentLoop(
       prompts,

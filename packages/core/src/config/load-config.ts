@@ -227,7 +227,7 @@ function resolvePaths(key: string, value: unknown, base: string, env: NodeJS.Pro
   if (!PATH_KEYS.has(key)) return value;
   const resolve = (p: string) => path.resolve(base, expandHome(p, env));
   if (typeof value === 'string') return resolve(value);
-  if (Array.isArray(value)) return value.map((p) => (typeof p === 'string' ? resolve(p) : p));
+  if (Array.isArray(value)) return (value as unknown[]).map((p) => (typeof p === 'string' ? resolve(p) : p));
   return value;
 }
 

@@ -47,7 +47,7 @@ export function readTrustDecisions(env: NodeJS.ProcessEnv): Map<string, TrustDec
     throw new ConfigError(`${file} must hold {"folders": {"/path": "trusted"}}. Fix it, or delete it and run \`beans trust\` again.`);
   }
   const decisions = new Map<string, TrustDecision>();
-  for (const [folder, decision] of Object.entries(folders)) {
+  for (const [folder, decision] of Object.entries(folders as Record<string, unknown>)) {
     if ((decision === 'trusted' || decision === 'untrusted') && path.isAbsolute(folder)) decisions.set(path.resolve(folder), decision);
   }
   return decisions;
@@ -173,7 +173,7 @@ export async function applyWorkspaceTrust(loaded: LoadedConfig, options: Workspa
   });
   const values = structuredClone(loaded.values) as unknown as Record<string, unknown>;
   // From the fallback's values, not its entries: they hold the defaults too (`providers: {}`).
-  for (const key of dropped) setLeaf(values, key, getDotted(fallback.values as unknown as Record<string, unknown>, key));
+  for (const key of dropped) setLeaf(values, key, getDotted(fallback.values, key));
   for (const [key, value] of combined) setLeaf(values, key, value);
   const warnings = requests.length ? [...loaded.warnings, describeIgnored(requests, options.workspaceRoot)] : loaded.warnings;
   return { ...loaded, values: values as unknown as LoadedConfig['values'], entries, warnings, ignored: requests };
