@@ -211,7 +211,12 @@ describe('beans mcp serve (stdio): sessions as resources', () => {
     const templates = await client.listResourceTemplates();
     expect(templates.resourceTemplates.map((template) => template.uriTemplate)).toEqual(['beans://sessions/{id}']);
 
-    for (const uri of ['beans://sessions/../../../etc/passwd', 'beans://sessions/..%2F..%2Fetc%2Fpasswd', 'file:///etc/passwd', 'beans://sessions/no-such-session']) {
+    for (const uri of [
+      'beans://sessions/../../../etc/passwd',
+      'beans://sessions/..%2F..%2Fetc%2Fpasswd',
+      'file:///etc/passwd',
+      'beans://sessions/no-such-session',
+    ]) {
       await expect(client.readResource({ uri }), uri).rejects.toThrow(/not a Beans session|No session/);
     }
   });
@@ -235,6 +240,14 @@ describe('beans mcp serve: start-up', () => {
     expect(oneShot.filter((file) => file.startsWith('mcp-serve') || file.startsWith('mcp-server'))).toEqual([]);
     const { client } = await serveStdio(repo, [], { NODE_OPTIONS: `--require=${probe}`, PROBE_OUT: out });
     await client.close();
-    await expect.poll(() => readFileSync(out, 'utf8').split('\n').filter((file) => file.startsWith('mcp-server')).length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          readFileSync(out, 'utf8')
+            .split('\n')
+            .filter((file) => file.startsWith('mcp-server')).length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
   });
 });

@@ -5,8 +5,13 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { UsageError } from '@beans/core';
 import type { BeansMcpConnection } from '@beans/core/mcp-server';
 
-/** The largest request body served; a larger one is answered 413 unread. */
+/** The largest request body served; a larger one is answered 413 and never parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * How much of a body over the limit is still read (and dropped) so the client, which sends it all
+ * before it reads, gets the 413; beyond this the connection is cut.
+ */
+const DRAIN_BYTES = 16 * 1024 * 1024;
 const HOST = '127.0.0.1';
 const PATH = '/mcp';
 
@@ -37,7 +42,7 @@ interface McpSession {
  * SDK, every request passes the fences a local server with a token needs: a Host or Origin that is
  * not this server's is 403 (DNS rebinding: a web page whose name resolves to 127.0.0.1 sends its own
  * Host, and a browser its page's Origin), a missing or wrong bearer token 401, a body over 1 MB
- * 413. No response carries CORS headers, so no web page can read one.
+ * 413 (never parsed). No response carries CORS headers, so no web page can read one.
  */
 export async function serveMcpHttp(options: HttpServeOptions): Promise<ServedHttp> {
   const token = options.token ?? randomBytes(32).toString('base64url');
@@ -48,11 +53,21 @@ export async function serveMcpHttp(options: HttpServeOptions): Promise<ServedHtt
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const refused = refusal(req, port, tokenDigest);
     if (refused) return answer(res, refused.status, refused.message, refused.headers);
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readBody(req);
+      if (read === undefined) return answer(res, 413, `Request body over ${MAX_BODY_BYTES} bytes.`);
+      try {
+        body = JSON.parse(read);
+      } catch {
+        return jsonRpcError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      }
+    }
     const id = header(req, 'mcp-session-id');
     if (id !== undefined) {
       const session = sessions.get(id);
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found: initialize a new one.');
-      return session.transport.handleRequest(req, res);
+      return session.transport.handleRequest(req, res, body);
     }
     if (req.method !== 'POST') return jsonRpcError(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; initialize first.');
     // A request without a session is an initialize (else the SDK answers 400 and the transport goes).
@@ -60,14 +75,13 @@ export async function serveMcpHttp(options: HttpServeOptions): Promise<ServedHtt
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => void sessions.set(sessionId, { transport, connection }),
-      maxRequestBodySize: MAX_BODY_BYTES,
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       void connection.close();
     };
     await connection.server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
     if (!transport.sessionId) await connection.close();
   };
 
@@ -129,8 +143,24 @@ function refusal(req: IncomingMessage, port: number, tokenDigest: Buffer): Refus
   }
   if (new URL(req.url ?? '/', `http://${HOST}`).pathname !== PATH) return { status: 404, message: `Not found: the MCP endpoint is ${PATH}.` };
   if (!['GET', 'POST', 'DELETE'].includes(req.method ?? '')) return { status: 405, message: 'Method not allowed.', headers: { allow: 'GET, POST, DELETE' } };
-  if (Number(header(req, 'content-length') ?? 0) > MAX_BODY_BYTES) return { status: 413, message: `Request body over ${MAX_BODY_BYTES} bytes.` };
+  if (Number(header(req, 'content-length') ?? 0) > DRAIN_BYTES) return { status: 413, message: `Request body over ${MAX_BODY_BYTES} bytes.` };
   return undefined;
+}
+
+/** The body as text; undefined when it passes MAX_BODY_BYTES (the rest is read and dropped, up to DRAIN_BYTES). */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > DRAIN_BYTES) return req.destroy();
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
+    });
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 /** Digests have one length, so comparing them takes the same time whatever the token sent. */
@@ -144,7 +174,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function answer(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  // A refused body is not read: the connection closes after the answer instead of draining it.
+  // A refused request's body is not read on: the connection closes after the answer.
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close', ...headers });
   res.end(`${message}\n`);
 }

@@ -1,0 +1,193 @@
+// `beans mcp serve --http`: the official StreamableHTTPClientTransport with the printed token, and
+// hostile requests sent with node's http.request (forged Host and Origin headers as DNS rebinding
+// sends them, no or wrong tokens, oversized bodies, CORS preflights), with marker files as the proof
+// that nothing ran.
+import { existsSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTempRepo } from './harness.ts';
+import { serveHttp, textOf, type HttpServed } from './mcp-serve-client.ts';
+
+interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** One raw request; `body` as a string is sent with its length, as an array of pieces chunked. */
+function send(
+  port: number,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | string[]; setHost?: boolean },
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method: options.method ?? 'POST', path: options.path ?? '/mcp', headers: options.headers, setHost: options.setHost ?? true },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    if (Array.isArray(options.body)) for (const piece of options.body) req.write(piece);
+    else if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
+const writeMarker = (id: number, file: string) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'write_file', arguments: { path: file, content: 'ran' } } });
+
+/** A session the legitimate client holds: its id, which an attacker might learn. */
+async function openSession(served: HttpServed): Promise<string> {
+  const reply = await send(served.port, { headers: { ...JSON_HEADERS, authorization: `Bearer ${served.token}` }, body: initialize });
+  expect(reply.status, reply.body).toBe(200);
+  return reply.headers['mcp-session-id'] as string;
+}
+
+function expectNoCors(reply: Reply): void {
+  expect(Object.keys(reply.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+}
+
+describe('beans mcp serve --http', () => {
+  it('prints where it serves with the token once; the official client with the token lists and calls the tools', async () => {
+    const repo = makeTempRepo({ 'notes.txt': 'served over http\n' });
+    const served = await serveHttp(repo, ['--permission-mode', 'yolo']);
+    expect(served.stdout().split(served.token)).toHaveLength(2); // once
+    expect(served.stderr()).not.toContain(served.token);
+    expect(served.token.length).toBeGreaterThanOrEqual(40);
+    const client = await served.connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('shell');
+    const read = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
+    expect(textOf(read)).toContain('served over http');
+    const outside = await client.callTool({ name: 'read_file', arguments: { path: '/etc/hostname' } });
+    expect(outside.isError).toBe(true);
+    // A second client gets a session of its own.
+    const other = await served.connect();
+    expect((await other.listTools()).tools).toHaveLength(tools.length);
+  });
+
+  it('a missing or wrong token gets 401 and nothing else: no session, no tool run, nothing of the server in the answer', async () => {
+    const repo = makeTempRepo();
+    const served = await serveHttp(repo, ['--permission-mode', 'yolo']);
+    const session = await openSession(served);
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong-token' },
+      { authorization: `Bearer ${served.token.slice(0, -1)}` },
+      { authorization: `Bearer ${served.token}x` },
+      { authorization: `Basic ${Buffer.from(`beans:${served.token}`).toString('base64')}` },
+      { authorization: served.token },
+    ];
+    for (const [index, auth] of attempts.entries()) {
+      for (const body of [initialize, writeMarker(2, `marker-${index}.txt`)]) {
+        const reply = await send(served.port, { headers: { ...JSON_HEADERS, ...auth, 'mcp-session-id': session }, body });
+        expect(reply.status, JSON.stringify(auth)).toBe(401);
+        expect(reply.headers['www-authenticate']).toBe('Bearer');
+        expect(reply.headers['mcp-session-id']).toBeUndefined();
+        expect(reply.body).not.toMatch(/jsonrpc|read_file|write_file|beans:\/\//);
+        expectNoCors(reply);
+      }
+    }
+    const inQuery = await send(served.port, { path: `/mcp?token=${served.token}`, headers: JSON_HEADERS, body: writeMarker(3, 'marker-query.txt') });
+    expect(inQuery.status).toBe(401);
+    // The same call with the token runs: the markers above are missing only because of the 401s.
+    const allowed = await send(served.port, {
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${served.token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+      body: writeMarker(4, 'marker-allowed.txt'),
+    });
+    expect(allowed.status, allowed.body).toBe(200);
+    await expect.poll(() => existsSync(path.join(repo.dir, 'marker-allowed.txt'))).toBe(true);
+    for (const index of attempts.keys()) expect(existsSync(path.join(repo.dir, `marker-${index}.txt`))).toBe(false);
+    expect(existsSync(path.join(repo.dir, 'marker-query.txt'))).toBe(false);
+  });
+
+  it('a forged Host or a foreign Origin (DNS rebinding, a web page) gets 403 even with the token', async () => {
+    const repo = makeTempRepo();
+    const served = await serveHttp(repo, ['--permission-mode', 'yolo']);
+    const session = await openSession(served);
+    const auth = { ...JSON_HEADERS, authorization: `Bearer ${served.token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const forged: Record<string, string>[] = [
+      { host: `attacker.example:${served.port}` },
+      { host: `attacker.example:${served.port}`, origin: `http://attacker.example:${served.port}` },
+      { host: `127.0.0.1:${served.port + 1}` },
+      { host: `127.0.0.1.attacker.example:${served.port}` },
+      { host: '127.0.0.1' },
+      { origin: 'http://attacker.example' },
+      { origin: 'null' },
+      { origin: `https://127.0.0.1:${served.port}` },
+      { origin: `http://127.0.0.1:${served.port}.attacker.example` },
+    ];
+    for (const [index, headers] of forged.entries()) {
+      const reply = await send(served.port, { headers: { ...auth, ...headers }, body: writeMarker(10 + index, `rebound-${index}.txt`) });
+      expect(reply.status, JSON.stringify(headers)).toBe(403);
+      expectNoCors(reply);
+    }
+    // Without any Host, Node's HTTP server refuses the request itself (400) before Beans sees it.
+    const noHost = await send(served.port, { headers: auth, body: writeMarker(30, 'rebound-nohost.txt'), setHost: false });
+    expect([400, 403]).toContain(noHost.status);
+    // The server's own origin (a page it would serve) and localhost pass.
+    for (const headers of [{ origin: `http://127.0.0.1:${served.port}` }, { host: `localhost:${served.port}` }]) {
+      const reply = await send(served.port, { headers: { ...auth, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 40, method: 'tools/list' }) });
+      expect(reply.status, JSON.stringify(headers)).toBe(200);
+      expectNoCors(reply);
+    }
+    for (const index of forged.keys()) expect(existsSync(path.join(repo.dir, `rebound-${index}.txt`))).toBe(false);
+    expect(existsSync(path.join(repo.dir, 'rebound-nohost.txt'))).toBe(false);
+  });
+
+  it('a body over 1 MB gets 413, declared or streamed, and the server goes on serving', async () => {
+    const repo = makeTempRepo();
+    const served = await serveHttp(repo, ['--permission-mode', 'yolo']);
+    const session = await openSession(served);
+    const auth = { ...JSON_HEADERS, authorization: `Bearer ${served.token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 5,
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path: 'big.txt', content: 'x'.repeat(1_500_000) } },
+    });
+    const declared = await send(served.port, { headers: auth, body: big });
+    expect(declared.status).toBe(413);
+    const streamed = await send(served.port, { headers: auth, body: [big.slice(0, 700_000), big.slice(700_000)] });
+    expect(streamed.status).toBe(413);
+    expect(existsSync(path.join(repo.dir, 'big.txt'))).toBe(false);
+    const client = await served.connect();
+    const under = await client.callTool({ name: 'write_file', arguments: { path: 'under.txt', content: 'y'.repeat(900_000) } });
+    expect(under.isError, textOf(under)).toBeFalsy();
+  });
+
+  it('answers no CORS preflight and sends no CORS headers, and stops on SIGTERM', async () => {
+    const repo = makeTempRepo();
+    const served = await serveHttp(repo);
+    for (const origin of ['http://attacker.example', undefined]) {
+      const preflight = await send(served.port, {
+        method: 'OPTIONS',
+        headers: {
+          ...(origin ? { origin } : {}),
+          authorization: `Bearer ${served.token}`,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+      expect(preflight.status).toBeGreaterThanOrEqual(400);
+      expectNoCors(preflight);
+    }
+    const ok = await send(served.port, { headers: { ...JSON_HEADERS, authorization: `Bearer ${served.token}` }, body: initialize });
+    expect(ok.status).toBe(200);
+    expectNoCors(ok);
+    const exited = new Promise<number | null>((resolve) => served.child.once('exit', (code) => resolve(code)));
+    served.child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    await expect(send(served.port, { headers: JSON_HEADERS, body: initialize })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
