@@ -54,6 +54,19 @@ describe('beans mcp serve: the agent tool', () => {
     await expect.poll(() => listChanged).toBeGreaterThan(0);
   });
 
+  it('takes the prompt as any front end does: @file attaches the file, an unknown /command is refused before any request', async () => {
+    const repo = makeTempRepo({ 'notes.txt': 'attached words 5521\n' });
+    const { server, env } = await openAi([{ text: 'Read it.' }]);
+    const { client } = await serveStdio(repo, [], env);
+    const attached = await client.callTool({ name: 'agent', arguments: { prompt: 'Summarize @notes.txt' } });
+    expect(attached.isError, textOf(attached)).toBeFalsy();
+    expect(messagesOf(chats(server)[0]!).some((m) => m.role === 'user' && m.text.includes('attached words 5521'))).toBe(true);
+    const unknown = await client.callTool({ name: 'agent', arguments: { prompt: '/no-such-command now' } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/Beans refused the prompt: .*no-such-command/);
+    expect(chats(server)).toHaveLength(1);
+  });
+
   it("runs in the server's mode: in the default mode the model's edits and commands are refused, and cwd stays inside the workspace", async () => {
     const repo = makeTempRepo({ 'notes.txt': 'x\n' });
     const { server, env } = await openAi([

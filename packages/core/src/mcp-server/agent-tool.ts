@@ -2,11 +2,11 @@ import { statSync } from 'node:fs';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { userMessage } from '../agent/chat-session.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { createAgentSession, type AgentSession } from '../runtime/agent-session.js';
 import type { TurnOutcome } from '../runtime/run-turn.js';
 import type { AgentSessionOptions } from '../runtime/session-options.js';
+import type { SubmitOutcome } from '../runtime/submit.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
 import { refusal } from './served-tools.js';
 import { sessionUri } from './session-resources.js';
@@ -84,7 +84,13 @@ export async function runAgentTool(args: unknown, extra: RequestExtra, options: 
   const stopProgress = reportProgress(agent, extra);
   try {
     const outcome = await runPrompt(agent, parsed.data.prompt, extra.signal);
-    return answerOf(outcome, agent.store ? agent.session.id : undefined);
+    const sessionId = agent.store ? agent.session.id : undefined;
+    if (outcome.kind === 'turn') return answerOf(outcome.turn, sessionId);
+    if (outcome.kind === 'command') return { content: [{ type: 'text', text: outcome.text }] };
+    if (outcome.kind === 'refused') return refusal(`Beans refused the prompt: ${outcome.reason}`);
+    if (outcome.kind === 'stopped') return refusal('Interrupted.');
+    // A program's words are never `!` lines or `#` notes, and a new session runs no turn to steer.
+    return refusal(`Beans did not run the prompt (${outcome.kind}).`);
   } finally {
     stopProgress();
     await agent.end();
@@ -93,9 +99,12 @@ export async function runAgentTool(args: unknown, extra: RequestExtra, options: 
   }
 }
 
-/** The one way a prompt becomes a turn here: when core's submit path lands (issue 52), this line becomes `agent.submit(...)`. */
-function runPrompt(agent: AgentSession, prompt: string, signal: AbortSignal): Promise<TurnOutcome> {
-  return agent.promptTurn(userMessage(prompt), signal);
+/**
+ * The prompt goes in as any front end's does (core's submit path, issue 52): slash commands, skills
+ * and `@file` references work; it comes from a program, so `!` and `#` are words for the model.
+ */
+function runPrompt(agent: AgentSession, prompt: string, signal: AbortSignal): Promise<SubmitOutcome> {
+  return agent.submit({ text: prompt, signal });
 }
 
 function workFolder(input: AgentInput, workspaceRoot: string): { path: string } | { error: string } {
