@@ -180,6 +180,35 @@ describe('beans mcp serve (stdio): every call goes through the fences', () => {
     expect(readFileSync(path.join(repo.dir, 'victim.txt'), 'utf8')).toBe('still here\n');
   });
 
+  it("the user's PreToolUse and PostToolUse hooks run for every call, with Claude Code's payloads", async () => {
+    const repo = repoWithFiles();
+    const log = path.join(repo.home, 'hooks.jsonl');
+    // Logs each payload; blocks reads of src/ (exit 2: the reason goes back as the result).
+    const guard = `cat >> ${log}; echo >> ${log}; tail -n 1 ${log} | grep -q '"file_path":"[^"]*src/' && { echo 'src/ is off limits' >&2; exit 2; }; exit 0`;
+    writeUserSettings(repo, {
+      hooks: {
+        PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: guard }] }],
+        PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
+      },
+    });
+    const { client } = await serveStdio(repo);
+    const blocked = await client.callTool({ name: 'read_file', arguments: { path: 'src/app.ts' } });
+    expect(blocked.isError).toBe(true);
+    expect(textOf(blocked)).toContain('src/ is off limits');
+    expect(textOf(blocked)).not.toContain('answer = 42');
+    const allowed = await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } });
+    expect(textOf(allowed)).toContain('hello from the workspace');
+    const events = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as { hook_event_name: string; tool_name: string; tool_input: { file_path: string } });
+    expect(events.map((event) => [event.hook_event_name, event.tool_name, path.basename(event.tool_input.file_path)])).toEqual([
+      ['PreToolUse', 'Read', 'app.ts'],
+      ['PreToolUse', 'Read', 'notes.txt'],
+      ['PostToolUse', 'Read', 'notes.txt'],
+    ]);
+  });
+
   it('a refused tool name that was never served says so, and arguments are checked by the tool', async () => {
     const repo = repoWithFiles();
     const { client } = await serveStdio(repo);
