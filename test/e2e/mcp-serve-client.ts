@@ -25,11 +25,11 @@ export interface StdioServed {
 }
 
 /** `beans mcp serve ARGS` in the repository, connected over stdio. */
-export async function serveStdio(repo: TempRepo, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<StdioServed> {
+export async function serveStdio(repo: TempRepo, args: string[] = [], env: NodeJS.ProcessEnv = {}, cwd = repo.dir): Promise<StdioServed> {
   const transport = new StdioClientTransport({
     command: BEANS_BIN,
     args: ['mcp', 'serve', ...args],
-    cwd: repo.dir,
+    cwd,
     env: { ...repo.env, ...env } as Record<string, string>,
     stderr: 'pipe',
   });

@@ -2,11 +2,14 @@
 // hostile requests sent with node's http.request (forged Host and Origin headers as DNS rebinding
 // sends them, no or wrong tokens, oversized bodies, CORS preflights), with marker files as the proof
 // that nothing ran.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeTempRepo } from './harness.ts';
+import { BEANS_BIN, makeTempRepo, runBeans } from './harness.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { serveHttp, textOf, type HttpServed } from './mcp-serve-client.ts';
 
 interface Reply {
@@ -164,6 +167,43 @@ describe('beans mcp serve --http', () => {
     const client = await served.connect();
     const under = await client.callTool({ name: 'write_file', arguments: { path: 'under.txt', content: 'y'.repeat(900_000) } });
     expect(under.isError, textOf(under)).toBeFalsy();
+  });
+
+  it('BEANS_MCP_TOKEN sets the token (not printed); a short one, a bad port or a missing folder is a usage error', async () => {
+    const repo = makeTempRepo({ 'notes.txt': 'with my own token\n' });
+    const token = 'a'.repeat(20) + '0123456789abcdef';
+    const child = spawn(BEANS_BIN, ['mcp', 'serve', '--http', '0'], {
+      cwd: repo.dir,
+      env: { ...repo.env, BEANS_MCP_TOKEN: token },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /Beans is serving MCP on (\S+) \(token from BEANS_MCP_TOKEN\)\n/.exec(out);
+        if (match) resolve(match[1]!);
+      });
+    });
+    try {
+      const client = new Client({ name: 'own-token', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      expect(textOf(await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }))).toContain('with my own token');
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+    for (const [args, env, message] of [
+      [['--http', '0'], { BEANS_MCP_TOKEN: 'short' }, /BEANS_MCP_TOKEN must be at least 32 characters/],
+      [['--http', 'eighty'], {}, /--http takes a port number/],
+      [['--http', '70000'], {}, /--http takes a port number/],
+      [['--cwd', 'no-such-folder'], {}, /--cwd no-such-folder: no such folder/],
+    ] as const) {
+      const run = await runBeans(['mcp', 'serve', ...args], { cwd: repo.dir, env: { ...repo.env, ...env } });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stdout).toBe('');
+    }
   });
 
   it('answers no CORS preflight and sends no CORS headers, and stops on SIGTERM', async () => {

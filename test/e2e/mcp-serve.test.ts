@@ -125,6 +125,14 @@ describe('beans mcp serve (stdio): every call goes through the fences', () => {
     expect(readFileSync(outside, 'utf8')).toBe('OUTSIDE-SECRET-7731\n');
   });
 
+  it('--cwd names the workspace when the client starts the server elsewhere (Claude Desktop)', async () => {
+    const repo = repoWithFiles();
+    const { client } = await serveStdio(repo, ['--cwd', path.join(repo.dir, 'src')], {}, repo.home);
+    expect(client.getInstructions()).toContain(`workspace ${repo.dir} `); // the git root of --cwd
+    expect(textOf(await client.callTool({ name: 'read_file', arguments: { path: 'notes.txt' } }))).toContain('hello from the workspace');
+    expect((await client.callTool({ name: 'read_file', arguments: { path: path.join(repo.home, '.gitconfig') } })).isError).toBe(true);
+  });
+
   it('in the default mode a shell call is refused with isError and nothing runs; so are writes', async () => {
     const repo = repoWithFiles();
     const { client } = await serveStdio(repo);

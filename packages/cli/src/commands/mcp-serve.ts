@@ -67,6 +67,11 @@ export async function mcpServe(cli: CliOptions, local: McpServeOptions): Promise
 
 /** One connection on stdin and stdout, until the client closes stdin. */
 async function serveStdio(connection: BeansMcpConnection): Promise<void> {
+  if (process.stdin.isTTY) {
+    process.stderr.write(
+      'beans: mcp serve speaks MCP on stdin and stdout, for an MCP client to start (README, "Beans as an MCP server"); --http PORT serves HTTP.\n',
+    );
+  }
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const ended = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);

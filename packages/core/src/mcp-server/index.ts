@@ -2,4 +2,3 @@
 // so the MCP SDK's server side never reaches another start.
 export { createBeansMcpConnection, type BeansMcpConnection, type BeansMcpServerOptions } from './beans-mcp-server.js';
 export { openToolSession } from './tool-session.js';
-export { TOOL_ANNOTATIONS } from './served-tools.js';
