@@ -104,7 +104,9 @@ function workspaceFolder(cwd: string | undefined): string {
 function tokenFromEnvironment(): string | undefined {
   const token = process.env.BEANS_MCP_TOKEN;
   if (token === undefined || token === '') return undefined;
-  if (token.length < 32 || /\s/.test(token))
-    throw new UsageError('BEANS_MCP_TOKEN must be at least 32 characters without spaces (e.g. `openssl rand -hex 32`).');
+  // The characters of an RFC 6750 bearer token, which the guard accepts.
+  if (!/^[A-Za-z0-9._~+/-]{32,}=*$/.test(token)) {
+    throw new UsageError('BEANS_MCP_TOKEN must be at least 32 letters, digits or ._~+/- (e.g. `openssl rand -hex 32`).');
+  }
   return token;
 }
