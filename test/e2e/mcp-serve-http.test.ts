@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startScriptedOpenAi } from '../support/scripted-openai.ts';
 import { BEANS_BIN, makeTempRepo, runBeans } from './harness.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -172,6 +173,30 @@ describe('beans mcp serve --http', () => {
     expect(existsSync(path.join(repo.dir, 'big.txt'))).toBe(false);
     const under = await client.callTool({ name: 'write_file', arguments: { path: 'under.txt', content: 'y'.repeat(900_000) } });
     expect(under.isError, textOf(under)).toBeFalsy();
+  });
+
+  it('a client that ends its session in the middle of an agent run stops that run, and the server goes on serving the others', async () => {
+    const repo = makeTempRepo();
+    const openAi = await startScriptedOpenAi({ turns: [{ text: Array.from({ length: 100 }, (_, n) => `piece ${n} `), chunkDelayMs: 100 }] });
+    try {
+      const env = { OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${openAi.url}/v1`, BEANS_PROVIDER: 'openai', BEANS_MODEL: 'gpt-5-mini' };
+      const served = await serveHttp(repo, [], env);
+      const leaving = await served.connect();
+      const run = leaving.callTool({ name: 'agent', arguments: { prompt: 'Take your time.' } }).catch((error: Error) => error);
+      await expect.poll(() => openAi.requests.filter((request) => request.kind === 'chat').length, { timeout: 15_000 }).toBe(1);
+      await (leaving.transport as StreamableHTTPClientTransport).terminateSession();
+      await leaving.close();
+      expect(await run).toBeInstanceOf(Error);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // the run unwinds; its session file is written
+      expect(served.child.exitCode, served.stderr()).toBeNull();
+      const staying = await served.connect();
+      const { resources } = await staying.listResources();
+      expect(resources).toHaveLength(1);
+      const transcript = (await staying.readResource({ uri: resources[0]!.uri })).contents[0] as { text: string };
+      expect(transcript.text).toContain('"kind":"interrupted"');
+    } finally {
+      await openAi.close();
+    }
   });
 
   it('BEANS_MCP_TOKEN sets the token (not printed); a short one, a bad port or a missing folder is a usage error', async () => {

@@ -80,7 +80,7 @@ export async function serveMcpHttp(options: HttpServeOptions): Promise<ServedHtt
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
-      void connection.close();
+      void connection.close().catch(() => undefined);
     };
     await connection.server.connect(transport);
     const response = await transport.handleRequest(c.req.raw, { parsedBody });

@@ -28,6 +28,7 @@ const DEPTH_VARIABLE = 'BEANS_MCP_SERVE_DEPTH';
  */
 export async function mcpServe(cli: CliOptions, local: McpServeOptions): Promise<number> {
   const port = local.http === undefined ? undefined : portOf(local.http);
+  const token = port === undefined ? undefined : tokenFromEnvironment();
   const cwd = workspaceFolder(local.cwd);
   const options: CliOptions = { ...cli, ...(local.permissionMode ? { permissionMode: local.permissionMode } : {}) };
   const sessionOptions: AgentSessionOptions = { ...cliSessionOptions(options, 'one-shot'), cwd };
@@ -43,10 +44,10 @@ export async function mcpServe(cli: CliOptions, local: McpServeOptions): Promise
   try {
     if (port !== undefined) {
       const { serveMcpHttp } = await import('./mcp-serve-http.js');
-      const served = await serveMcpHttp({ port, connect, token: tokenFromEnvironment(), warn });
+      const served = await serveMcpHttp({ port, connect, ...(token ? { token } : {}), warn });
       const removeSignals = onStopSignals((signal) => {
         stoppedBy = signal;
-        void served.close();
+        void served.close().catch(() => undefined);
       });
       await served.closed;
       removeSignals();

@@ -76,13 +76,18 @@ export function createBeansMcpConnection(options: BeansMcpServerOptions): BeansM
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     if (name === 'agent' && agent) {
-      // The run stops when the client cancels (extra.signal) or the connection closes.
+      // The run stops when the client cancels (extra.signal) or the connection closes; a client gone
+      // by the end gets no notification (sending it then fails, which must not end the server).
       const controller = new AbortController();
       const stop = () => controller.abort();
       extra.signal.addEventListener('abort', stop, { once: true });
       runs.add(controller);
       try {
-        return await runAgentTool(args, { ...extra, signal: controller.signal }, { ...agent, onSessionWritten: () => void server.sendResourceListChanged() });
+        return await runAgentTool(
+          args,
+          { ...extra, signal: controller.signal },
+          { ...agent, onSessionWritten: () => void server.sendResourceListChanged().catch(() => undefined) },
+        );
       } finally {
         runs.delete(controller);
         extra.signal.removeEventListener('abort', stop);
