@@ -1,6 +1,15 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { FIND_OPTIONS, FIND_PATTERNS, FIND_PREDICATES, GIT_READ_GLOBALS, READ_ONLY_PROGRAMS, XARGS, type ReadOnlyProgram } from './read-only-commands.js';
+import {
+  CONFIG_READERS,
+  FIND_OPTIONS,
+  FIND_PATTERNS,
+  FIND_PREDICATES,
+  GIT_READ_GLOBALS,
+  READ_ONLY_PROGRAMS,
+  XARGS,
+  type ReadOnlyProgram,
+} from './read-only-commands.js';
 import { SUBSTITUTION_HAZARDS, type ShellAnalysis, type SimpleCommand } from './shell-parse.js';
 import { gitCommand, type Words } from './unwrap.js';
 
@@ -48,9 +57,14 @@ function checkCommand(command: SimpleCommand, paths: PathCheck, edits: Edit[]): 
   if (program.includes('/')) return 'names its program by a path';
   if (program === 'xargs') return checkXargs(command, paths);
   const spec = READ_ONLY_PROGRAMS[program];
-  if (!spec) return `runs ${program}, which is not on the read-only list`;
+  if (!spec) return notListed(program);
   if (program === 'git') return checkGit(command, paths, edits);
   return checkArgs(program, spec, argumentsOf(command), command.globbed.slice(1), paths);
+}
+
+function notListed(program: string): string {
+  const reads = Object.hasOwn(CONFIG_READERS, program) ? CONFIG_READERS[program] : undefined;
+  return reads ? `runs ${program}, which reads ${reads}, so it is never read-only` : `runs ${program}, which is not on the read-only list`;
 }
 
 /** The arguments, with a process substitution `<(sort a)` read as the pipe it is (its commands are checked on their own). */

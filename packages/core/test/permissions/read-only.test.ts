@@ -155,11 +155,6 @@ const READ_ONLY = [
   'git --no-pager log -3',
   'git -P diff',
   'git --no-optional-locks status',
-  // npm listing.
-  'npm ls',
-  'npm ls --depth=0',
-  'npm list --json',
-  'npm ls react',
   // Lists, pipelines and read-only substitutions.
   'git status && git diff HEAD',
   'git branch --show-current; git log --oneline -10',
@@ -292,6 +287,19 @@ const ASKS = [
   'git clean -fdx',
   'git apply x.patch',
   'pnpm list',
+  // Issue 53 item 1: package managers read the repository's configuration (.npmrc can send a token).
+  'npm ls',
+  'npm ls --depth=0',
+  'npm list --json',
+  'npm ls react',
+  'npm ll',
+  'npx --version',
+  'pip list',
+  'cargo metadata',
+  'go list ./...',
+  'bundle list',
+  'mvn -v',
+  'gradle tasks',
   'yarn list',
   'npm install',
   'npm run build',
@@ -372,6 +380,7 @@ describe('read-only classifier (issue #31)', () => {
     expect(await classify('find . -delete')).toEqual({ readOnly: false, reason: "`find . -delete` uses find's -delete, which is not on the read-only list" });
     expect(await classify('cat /etc/passwd')).toEqual({ readOnly: false, reason: '`cat /etc/passwd` names /etc/passwd, outside the workspace' });
     expect(await classify('ls > f')).toMatchObject({ reason: expect.stringContaining('a redirection to a file') });
+    expect(await classify('npm ls')).toMatchObject({ reason: expect.stringContaining("reads the repository's .npmrc") });
   });
 
   it('runs git diff, log, show and blame with repository config unable to start a program', async () => {
