@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { AnyTool } from '../tools/tool.js';
 import { expandHome } from '../config/paths.js';
-import { resolveInWorkspace } from '../workspace/paths.js';
+import { OutsideWorkspaceError, resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
 import { approvalBlocker } from './command-rules.js';
@@ -43,12 +43,19 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
   return async (request, signal) => {
     const { tool } = request;
     const kind: SubjectKind = tool.kind === 'execute' ? 'command' : tool.asksPerDomain ? 'domain' : 'path';
-    const subject = subjectOf(tool, request.input, options.workspace);
+    const { subject, outside } = subjectOf(tool, request.input, options.workspace);
     // Commands are read the way bash reads them before any rule judges them.
     const analysis = kind === 'command' && subject !== undefined ? await analyzeShellCommand(subject) : undefined;
     const denying = findDenyingRule(options.deny ?? [], tool.name, kind, subject, analysis);
     if (denying) {
       return deny(`${tool.name} is blocked by the rule ${denying.source} (--disallowed-tools or settings). Do not retry it; find another way or ask the user.`);
+    }
+    // A file tool never changes anything outside the workspace, in any mode: refused here, before
+    // anyone is asked to approve what would be refused anyway (an editor showed such writes for approval).
+    if (outside) {
+      return deny(
+        `${outside} is outside the workspace: ${tool.name} never changes anything outside ${options.workspace!.root}, in any mode. Do not retry it; write inside the workspace, or tell the user what you wanted to change.`,
+      );
     }
     const mode = typeof options.mode === 'function' ? options.mode() : options.mode;
     // Files that configure Beans, Claude Code, MCP servers or git itself: a model that could change
@@ -132,19 +139,21 @@ function deny(reason: string): PermissionDecision {
   return { allow: false, reason };
 }
 
-function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'root'> | undefined): string | undefined {
+/** What rules match the call against; `outside`: the path as written, when an edit tool's path leads out of the workspace. */
+function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'root'> | undefined): { subject: string | undefined; outside?: string } {
   let raw: string | undefined;
   try {
     raw = tool.ruleSubject?.(input);
   } catch {
-    return undefined;
+    return { subject: undefined };
   }
-  if (raw === undefined || !workspace || (tool.kind !== 'read' && tool.kind !== 'edit') || tool.asksPerDomain) return raw;
+  if (raw === undefined || !workspace || (tool.kind !== 'read' && tool.kind !== 'edit') || tool.asksPerDomain) return { subject: raw };
   try {
-    return resolveInWorkspace(workspace, raw).relative;
-  } catch {
-    // Outside the workspace: the tool itself will refuse; deny rules may still name absolute paths.
-    return path.resolve(workspace.root, expandHome(raw, process.env));
+    return { subject: resolveInWorkspace(workspace, raw).relative };
+  } catch (error) {
+    // Outside the workspace: deny rules may still name absolute paths; a read tool refuses it itself.
+    const subject = path.resolve(workspace.root, expandHome(raw, process.env));
+    return tool.kind === 'edit' && error instanceof OutsideWorkspaceError ? { subject, outside: raw } : { subject };
   }
 }
 
