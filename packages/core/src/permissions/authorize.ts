@@ -7,8 +7,8 @@ import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } fro
 import { approvalBlocker } from './command-rules.js';
 import { classifyReadOnly } from './read-only.js';
 import { analyzeShellCommand, baseName, type ShellAnalysis } from './shell-parse.js';
-import type { AskUser, Authorize, PermissionDecision, PermissionMode } from './types.js';
-import { isProtectedPath } from '../workspace/protected-paths.js';
+import type { AskUser, Authorize, PermissionDecision, PermissionMode, PermissionRequest } from './types.js';
+import { isProtectedPath, isProtectedWrite } from '../workspace/protected-paths.js';
 
 export interface AuthorizeOptions {
   /** A getter lets the UI switch modes during a session. */
@@ -25,6 +25,11 @@ export interface AuthorizeOptions {
   approved?: ToolRule[];
   /** Read-only command lines (`ls`, `git status`) run without asking in every mode; settings `permissions.readOnlyCommands: false` turns it off. On by default. */
   readOnlyCommands?: boolean;
+  /**
+   * More protected paths, judged by what the write leaves in the file (plugin commands, skills and
+   * agents that carry allowed-tools, `!` lines or hooks): why the change must be asked about, or undefined.
+   */
+  protectedWrite?: (write: { toolName: string; input: unknown; written?: string; relative: string }) => Promise<string | undefined>;
 }
 
 const ALLOW: PermissionDecision = { allow: true };
@@ -58,9 +63,11 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       );
     }
     const mode = typeof options.mode === 'function' ? options.mode() : options.mode;
-    // Files that configure Beans, Claude Code, MCP servers or git itself: a model that could change
-    // them without asking could grant itself anything next run. Only yolo skips this question.
-    const protectedPath = tool.kind === 'edit' && subject !== undefined && isProtectedPath(subject);
+    // Files that configure Beans, Claude Code, MCP servers or git itself, and plugin files that run
+    // code when used: a model that could change them without asking could grant itself anything
+    // next run. Only yolo skips this question.
+    const protection = tool.kind === 'edit' && subject !== undefined && mode !== 'yolo' ? await protectionOf(request, subject, options) : undefined;
+    const protectedPath = protection !== undefined;
     // A hook asked for the prompt: it is shown even for tools and modes that would not ask.
     const forceAsk = (request.hint === 'ask' || protectedPath) && mode !== 'yolo';
     if (!forceAsk && request.hint === 'allow') return ALLOW;
@@ -82,9 +89,9 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
     }
     if (!options.ask) {
-      if (protectedPath)
+      if (protection)
         return deny(
-          `${subject} configures Beans, Claude Code, MCP or git, so changing it always needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it; tell the user what you wanted to change.`,
+          `${protection}, so changing it always needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it; tell the user what you wanted to change.`,
         );
       return deny(oneShotReason(tool, kind, subject));
     }
@@ -99,6 +106,20 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject, analysis));
     return answer.updatedInput !== undefined ? { allow: true, updatedInput: answer.updatedInput } : ALLOW;
   };
+}
+
+/** Why an edit tool's change to `relative` must always be asked about, or undefined. */
+async function protectionOf(request: PermissionRequest, relative: string, options: AuthorizeOptions): Promise<string | undefined> {
+  const root = options.workspace?.root;
+  let written: string | undefined;
+  try {
+    written = request.tool.ruleSubject?.(request.input);
+  } catch {
+    written = undefined;
+  }
+  const configures = root ? await isProtectedWrite(root, relative, written) : isProtectedPath(relative);
+  if (configures) return `${relative} configures Beans, Claude Code, MCP or git`;
+  return options.protectedWrite?.({ toolName: request.tool.name, input: request.input, ...(written !== undefined ? { written } : {}), relative });
 }
 
 /**

@@ -122,3 +122,32 @@ describe('expandCommand', () => {
     expect(await expandSlashInput('/clear', catalog)).toBeUndefined();
   });
 });
+
+describe('plugin files that run code when used (issue 53 item 2)', () => {
+  it('finds allowed-tools, hooks, MCP servers and ! lines, and leaves prose alone', async () => {
+    const { carriesRunnableParts, isPluginDefinitionPath } = await import('../../src/plugins/runnable-file.js');
+    for (const text of [
+      '---\nallowed-tools: Bash(git add:*)\n---\nbody',
+      '---\nallowed_tools: [Bash]\n---\nbody',
+      '---\ndescription: d\nhooks:\n  Stop: []\n---\n',
+      '---\nmcpServers: {x: {command: y}}\n---\n',
+      '---\ndescription: broken: yaml: here\nallowed-tools: Bash\n---\n',
+      '---\nallowed-tools: Bash\nno closing line',
+      'Status: !`git status`',
+      '```!\nmake deploy\n```',
+      '(see !`date`)',
+    ])
+      expect(carriesRunnableParts(text), text).toBe(true);
+    for (const text of [
+      '---\ndescription: Plain\n---\nSummarize `git log`. Hello!',
+      'Hello!`x`',
+      '![a picture](x.png)',
+      '```bash\n!ls\n```',
+      'allowed-tools: in the body is prose',
+    ])
+      expect(carriesRunnableParts(text), text).toBe(false);
+    for (const place of ['plugins/x/commands/a.md', 'plugins/x/docs/a.md', 'tools/p/skills/s/SKILL.md', 'a/agents/b.md', 'custom/c.md'])
+      expect(isPluginDefinitionPath(place, ['custom']), place).toBe(true);
+    for (const place of ['docs/a.md', 'README.md', 'plugins/README.md', 'plugins/x/commands/a.txt']) expect(isPluginDefinitionPath(place), place).toBe(false);
+  });
+});
