@@ -43,7 +43,7 @@ export interface ReadOnlyProgram {
   /** Operands are only allowed with one of these options (`git branch --list PATTERN`: without it, a name creates a branch). */
   operandsNeed?: readonly string[];
   /** Named further check in read-only.ts (sed's script, find's expression). */
-  check?: 'sed' | 'find';
+  check?: 'sed' | 'find' | 'diff';
   /** Subcommands, chosen by the first operand (after git's own options). */
   subcommands?: Readonly<Record<string, ReadOnlyProgram>>;
 }
@@ -276,20 +276,21 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   },
   wc: {
     short: 'clmwL',
-    long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length', '--total', '--files0-from', '--help', '--version'],
+    // Without --files0-from: the names it reads from a file (or stdin) are paths Beans never sees.
+    long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length', '--total', '--help', '--version'],
     anyArgsSafe: true,
   },
   // Without -C / --compile, which writes a compiled magic file.
+  // Nor -f / --files-from (names read from a file are paths Beans never sees).
   file: {
     short: 'bcdEhiklLNnprsSvz0',
-    shortValued: 'eFfmP',
+    shortValued: 'eFmP',
     long: [
       '--brief',
       '--checking-printout',
       '--exclude',
       '--exclude-quiet',
       '--extension',
-      '--files-from',
       '--separator',
       '--mime',
       '--mime-type',
@@ -311,7 +312,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
       '--help',
       '--version',
     ],
-    longValued: ['--exclude', '--exclude-quiet', '--files-from', '--separator', '--magic-file', '--parameter'],
+    longValued: ['--exclude', '--exclude-quiet', '--separator', '--magic-file', '--parameter'],
   },
   stat: {
     short: 'LftZ',
@@ -346,7 +347,6 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
       '--exclude',
       '--one-file-system',
       '--null',
-      '--files0-from',
       '--help',
       '--version',
     ],
@@ -633,7 +633,8 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   },
 
   // Text tools that cannot write.
-  // Without -o / --output (writes a file), --compress-program (runs a program) and -T (writes temporary files elsewhere).
+  // Without -o / --output (writes a file), --compress-program (runs a program), -T (writes temporary files elsewhere)
+  // and --files0-from (reads the names of the files to sort from a file: paths Beans never sees).
   sort: {
     short: 'bdfgiMhnRrVcCmsuz',
     shortValued: 'ktS',
@@ -661,11 +662,10 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
       '--buffer-size',
       '--parallel',
       '--batch-size',
-      '--files0-from',
       '--help',
       '--version',
     ],
-    longValued: ['--key', '--field-separator', '--buffer-size', '--parallel', '--batch-size', '--files0-from', '--sort'],
+    longValued: ['--key', '--field-separator', '--buffer-size', '--parallel', '--batch-size', '--sort'],
     patternOptions: ['-k', '--key', '-t', '--field-separator'],
   },
   // One file at most: a second operand is the file uniq writes.
@@ -714,9 +714,11 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
     textOperands: true,
     anyArgsSafe: true,
   },
+  // Its folders are checked by read-only.ts for links that lead out: diff follows them as it compares.
   diff: {
     anyOption: true,
     refuse: [],
+    check: 'diff',
     patternOptions: [
       '-I',
       '--ignore-matching-lines',
@@ -856,7 +858,11 @@ export const CONFIG_READERS: Readonly<Record<string, string>> = {
   direnv: "the repository's .envrc (a script it runs)",
 };
 
-/** `xargs` may feed only a program whose every option is harmless (`anyArgsSafe`): its words come from input nobody checked. */
+/**
+ * `xargs` may feed only a program whose every option is harmless (`anyArgsSafe`) and that reads no
+ * file named by its words (`textOperands`: basename, dirname, echo...): its words come from its input,
+ * which Beans does not see (issue 53 item 3).
+ */
 export const XARGS: ReadOnlyProgram = {
   short: 'rtx0',
   shortValued: 'nLIdPsaE',
