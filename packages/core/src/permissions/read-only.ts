@@ -392,16 +392,18 @@ class PathCheck {
   walkProblem(word: string, depth: number): string | undefined {
     if (!this.root || word === '' || word === '-') return undefined;
     const real = realLocation(path.resolve(this.root, word));
-    let folder = false;
-    try {
-      folder = statSync(real).isDirectory();
-    } catch {
-      return undefined;
-    }
-    if (!folder) return undefined;
+    if (!isFolder(real)) return undefined;
     this.realRoot ??= safeRealpath(this.root);
     const found = linkOutInside(this.realRoot, real, depth);
     return found ? `compares the folder ${word}, in which ${found} (and diff follows links)` : undefined;
+  }
+}
+
+function isFolder(target: string): boolean {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
   }
 }
 
