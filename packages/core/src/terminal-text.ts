@@ -7,8 +7,8 @@
 
 // ESC sequences: CSI (ESC [ ... final), OSC/DCS/SOS/PM/APC strings (to BEL or ST), two-byte escapes,
 // and the same introduced by their 8-bit C1 forms.
-// eslint-disable-next-line no-control-regex
 const ESCAPE_SEQUENCE =
+  // eslint-disable-next-line no-control-regex
   /\u001b(?:\[[0-?]*[ -/]*[@-~]|[\]PX^_][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|[ -/]*[0-~])|\u009b[0-?]*[ -/]*[@-~]|[\u0090\u0098\u009d-\u009f][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?/g;
 // C0 controls but newline and tab, DEL, and the C1 controls (8-bit CSI and OSC among them).
 // eslint-disable-next-line no-control-regex
