@@ -1,0 +1,76 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { startScriptedOllama } from '../support/scripted-ollama.ts';
+import type { ScriptTurn } from '../support/script.ts';
+import { makeTempRepo } from '../support/scratch.ts';
+import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
+
+// Issue 53 item 7: a permission question that appears while the user is typing a follow-up took the
+// typed word as its answer once its short guard had passed ("then make sure..." ran `touch` with
+// "always this session", from the `a` of "make"). Keys typed at speed never answer a question, however
+// long the typing goes on; the question says it ignored them; a deliberate key after a pause does.
+
+afterEach(closeOpen);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function start(turns: ScriptTurn[]) {
+  const server = await startScriptedOllama({ turns });
+  const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+  const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
+  open.push({ session, server, workspace });
+  await session.waitForText('Ask anything', 15_000);
+  return { session, workspace };
+}
+
+/** Types `text` a key at a time, as a person at ~8 keys a second does, for as long as it lasts. */
+async function typeAlong(session: TmuxSession, text: string, gapMs = 120): Promise<void> {
+  for (const char of text) {
+    if (char === '\n') session.press('Enter');
+    else session.type(char);
+    await sleep(gapMs);
+  }
+}
+
+describe.skipIf(!hasTmux)('a question never takes keys typed for something else (tmux)', () => {
+  test('typing a follow-up through the question answers nothing, and the question says it ignored the keys', async () => {
+    const { session, workspace } = await start([
+      { text: ['Let me ', 'check ', 'first.'], chunkDelayMs: 500, toolCalls: [{ name: 'shell', args: { command: 'touch approved-by-typing' } }] },
+      { text: 'done' },
+    ]);
+    await session.submit('look at the build');
+    // The follow-up starts before the question and goes on well past its first second: its a, y and
+    // Enter keys arrive while the question is open.
+    await typeAlong(session, 'then make sure the tests pass, and yes, add a changelog entry anyway\n');
+    const screen = session.visible();
+    expect(screen).toContain('Allow shell');
+    expect(screen).toMatch(/Ignored .*typed/);
+    expect(existsSync(path.join(workspace.dir, 'approved-by-typing'))).toBe(false);
+    // After a pause, one deliberate key answers it.
+    await sleep(1500);
+    session.type('n');
+    await session.waitForText('Tell the model why');
+    session.press('Enter');
+    await session.waitForText('done');
+    expect(existsSync(path.join(workspace.dir, 'approved-by-typing'))).toBe(false);
+  }, 60_000);
+
+  test('typing with pauses between words (slow typing) still answers nothing while it goes on', async () => {
+    const { session, workspace } = await start([
+      { text: ['One ', 'moment.'], chunkDelayMs: 400, toolCalls: [{ name: 'shell', args: { command: 'touch approved-by-typing' } }] },
+      { text: 'done' },
+    ]);
+    await session.submit('tidy up');
+    for (const word of ['and', 'yes', 'also', 'a', 'y', 'keep', 'going']) {
+      await typeAlong(session, `${word} `, 150);
+      await sleep(450);
+    }
+    expect(session.visible()).toContain('Allow shell');
+    expect(existsSync(path.join(workspace.dir, 'approved-by-typing'))).toBe(false);
+    await sleep(1500);
+    session.type('y');
+    await session.waitForText('done');
+    expect(existsSync(path.join(workspace.dir, 'approved-by-typing'))).toBe(true);
+  }, 60_000);
+});
