@@ -74,3 +74,26 @@ describe.skipIf(!hasTmux)('a question never takes keys typed for something else 
     expect(existsSync(path.join(workspace.dir, 'approved-by-typing'))).toBe(true);
   }, 60_000);
 });
+
+describe.skipIf(!hasTmux)('the trust and approval questions before the chat take no typed-ahead answer either (tmux)', () => {
+  test('a prompt typed into the trust question, Enter and all, trusts nothing', async () => {
+    const workspace = makeTempRepo({ '.beans/settings.json': '{"permissions":{"mode":"yolo"}}' });
+    const session = TmuxSession.start({
+      workspace,
+      env: {},
+      program: [process.execPath, path.resolve(import.meta.dirname, 'trust-prompt-driver.mjs')],
+      args: [],
+    });
+    open.push({ session, workspace });
+    await session.waitForText('Esc not now', 15_000);
+    // The person did not look up: the chat's first prompt, typed at speed, Enter included.
+    await typeAlong(session, 'fix the failing test in src\nand run it\n');
+    const screen = session.screen();
+    expect(screen).not.toContain('[trusted');
+    expect(screen).toMatch(/Ignored the keys typed as this appeared/);
+    expect(existsSync(path.join(workspace.home, '.config', 'beans-agent', 'trusted-folders.json'))).toBe(false);
+    await sleep(1500);
+    session.press('Escape');
+    await session.waitForText('[trusted: false]');
+  }, 60_000);
+});

@@ -3,19 +3,8 @@ import type { AskAnswer } from '../chat-host.js';
 import type { PendingAsk } from './confirm-view.js';
 import * as ed from './editor.js';
 import type { KeyEvent } from './keys.js';
+import { TypingGate } from './typing-gate.js';
 
-/**
- * A key answers only after this long without typing: keys typed at speed (a follow-up the question
- * popped up into) never answer it, however long the typing goes on (issue 53 item 7: "then make
- * sure..." approved `touch` with the `a` of "make" once a fixed guard had passed).
- */
-const TYPING_GAP_MS = 600;
-/** Once typed keys were ignored, the pause that shows the person has seen the question is longer. */
-const REARM_GAP_MS = 1200;
-/** Keys that arrive this soon after a prompt appears were sent before anyone could read it. */
-const ARM_MS = 250;
-/** How much of the ignored typing the question shows. */
-const SHOWN_IGNORED = 40;
 const CHOICES: PendingAsk['selected'][] = ['once', 'always', 'deny'];
 
 export interface AskQueueHooks {
@@ -55,9 +44,8 @@ export class AskQueue {
         selected: 'once',
         scroll: 0,
         reason: ed.EMPTY_EDITOR,
-        shownAt: now,
-        lastTypingAt: this.hooks.lastTypedAt(),
-        ignored: '',
+        // Keys typed at speed never answer it (typing-gate.ts), from the input box's typing on.
+        gate: new TypingGate(this.hooks.lastTypedAt()),
         resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
           this.asks = this.asks.filter((entry) => entry !== pending);
@@ -93,7 +81,7 @@ export class AskQueue {
     if (event.type === 'key' && event.name === 'escape') return ask.resolve({ decision: 'deny', reason: 'The user stopped the turn.', interrupt: true });
     // Scrolling answers nothing, so it works from the first moment.
     if (event.type === 'key' && this.scroll(ask, event.name)) return this.hooks.changed();
-    if (!this.deliberate(ask, event)) return this.hooks.changed();
+    if (!ask.gate.allows(event)) return this.hooks.changed();
     if (event.type === 'key') {
       if (event.name === 'enter') return this.confirm(ask);
       const step = event.name === 'left' || event.name === 'up' ? -1 : event.name === 'right' || event.name === 'down' || event.name === 'tab' ? 1 : 0;
@@ -109,24 +97,6 @@ export class AskQueue {
       ask.selected = chosen;
       this.confirm(ask);
     }
-  }
-
-  /**
-   * Whether a key may answer: the question has been on screen a moment, and the person is not typing
-   * at speed (no typing key within the gap before it). A key that may not is recorded: typing keys
-   * push the next answer further out, and the question shows what it ignored.
-   */
-  private deliberate(ask: PendingAsk, event: KeyEvent): boolean {
-    const now = Date.now();
-    const gap = ask.ignored === '' ? TYPING_GAP_MS : REARM_GAP_MS;
-    if (now - ask.shownAt >= ARM_MS && now - ask.lastTypingAt >= gap) return true;
-    const typing = event.type === 'text' || event.name === 'enter' || event.name === 'backspace';
-    if (typing) {
-      ask.lastTypingAt = now;
-      const shown = event.type === 'text' ? event.text.replace(/\s+/g, ' ') : event.name === 'enter' ? '⏎' : '';
-      ask.ignored = (ask.ignored + shown).slice(-SHOWN_IGNORED) || ask.ignored || ' ';
-    }
-    return false;
   }
 
   /** Moves the preview's window when it is taller than the screen; false when the key is not a scroll. */

@@ -3,6 +3,7 @@ import type { AskAnswer } from '../chat-host.js';
 import { clipRows, renderDiff } from './diff-view.js';
 import type { Editor } from './editor.js';
 import { renderInput } from './input-view.js';
+import type { TypingGate } from './typing-gate.js';
 import { S, span, truncateLine, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 
 /** A tool call waiting for the user's yes/always/no. */
@@ -22,12 +23,8 @@ export interface PendingAsk {
   /** What the last frame could show: rows of preview in view and in all (for paging). */
   view?: { rows: number; total: number };
   reason: Editor;
-  /** When the question appeared: keys in its first moment were sent before anyone read it. */
-  shownAt: number;
-  /** The last key of someone typing (in the input before it appeared, or ignored since): answers wait for a pause after it. */
-  lastTypingAt: number;
-  /** The end of what was typed while it was open and ignored ('' for nothing), shown so the person knows. */
-  ignored: string;
+  /** Keys typed at speed (a follow-up the question popped up into) never answer it; it says what it ignored. */
+  gate: TypingGate;
   resolve(answer: AskAnswer): void;
 }
 
@@ -98,10 +95,8 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
           truncateLine([span(INDENT), span('Tell the model why (optional) · Enter sends · Esc skips', S.dim)], width),
           ...renderInput(ask.reason, { width, maxRows: 2, prompt: `${INDENT}› ` }),
         ];
-  if (ask.stage === 'choose' && ask.ignored !== '') {
-    const typed = ask.ignored.trim() === '' ? '' : ` ("${ask.ignored.trim()}")`;
-    footer.unshift(truncateLine([span(`${INDENT}Ignored the keys typed as this appeared${typed}: pause, then answer.`, S.dim)], width));
-  }
+  const ignored = ask.stage === 'choose' ? ask.gate.note() : undefined;
+  if (ignored) footer.unshift(truncateLine([span(`${INDENT}${ignored}`, S.dim)], width));
   const room = Math.max(0, maxRows - 1 - footer.length);
   return [title, ...scrolled(ask, previewRows(ask, width), room, width), ...footer].slice(0, Math.max(1, maxRows));
 }
