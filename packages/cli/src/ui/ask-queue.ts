@@ -34,7 +34,6 @@ export class AskQueue {
     return new Promise<AskAnswer>((resolve) => {
       if (signal.aborted) return resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
       const summary = summarizeCall(request.tool, request.input);
-      const now = Date.now();
       const onAbort = () => pending.resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
       const pending: PendingAsk = {
         request,
