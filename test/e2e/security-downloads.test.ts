@@ -1,8 +1,9 @@
 // Issue 53 item 6: `beans models pull` over plain http. Anyone on the path can swap the file (and
 // any checksum the server sends with it), so without `--sha256` nothing fetched over http is kept:
 // not a plain http URL, not an https one that redirects to http, not an http HF_ENDPOINT.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -108,5 +109,52 @@ describe('models pull refuses what plain http could have swapped', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("checksum verified against the server's");
     expect(kept()).toEqual(['redirect.gguf']);
+  });
+});
+
+describe('plugins are never fetched without encryption', () => {
+  it('marketplace add and plugin install refuse http:// and git:// sources before connecting', async () => {
+    const { createServer: createTcpServer } = await import('node:net');
+    const connections: string[] = [];
+    const tcp = createTcpServer((socket) => {
+      connections.push('connected');
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    const port = (tcp.address() as AddressInfo).port;
+    try {
+      const { repo, env } = setup();
+      const beans = (...args: string[]) => runBeans(args, { cwd: repo.dir, env });
+      for (const url of [`http://127.0.0.1:${port}/market.git`, `git://127.0.0.1:${port}/market.git`]) {
+        const added = await beans('plugins', 'marketplace', 'add', url);
+        expect(added.code, url).not.toBe(0);
+        expect(added.stderr).toMatch(/without encryption/);
+      }
+      // A marketplace fetched safely whose manifest names plugins to fetch in the clear.
+      const market = path.join(repo.home, 'market');
+      mkdirSync(path.join(market, '.claude-plugin'), { recursive: true });
+      writeFileSync(
+        path.join(market, '.claude-plugin', 'marketplace.json'),
+        JSON.stringify({
+          name: 'clear-text',
+          plugins: [
+            { name: 'plain', source: `http://127.0.0.1:${port}/plain.git` },
+            { name: 'gitproto', source: { source: 'url', url: `git://127.0.0.1:${port}/g.git` } },
+          ],
+        }),
+      );
+      execFileSync('git', ['init', '-q'], { cwd: market });
+      execFileSync('git', ['add', '-A'], { cwd: market });
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'm'], { cwd: market });
+      expect((await beans('plugins', 'marketplace', 'add', `file://${market}`)).code).toBe(0);
+      for (const name of ['plain', 'gitproto']) {
+        const installed = await beans('plugins', 'install', `${name}@clear-text`);
+        expect(installed.code, name).not.toBe(0);
+        expect(installed.stderr).toMatch(/without encryption/);
+      }
+      expect(connections).toEqual([]);
+    } finally {
+      tcp.close();
+    }
   });
 });
