@@ -96,7 +96,9 @@ function askSelection(render: (selected: number) => string[], count: number, io:
       if (event.type === 'key' && event.name === 'ctrl-c') return finish('interrupted');
       // Esc only ever declines; anything else typed before the prompt was read, or at speed, is not an answer.
       if (event.type === 'key' && event.name === 'escape') return finish('not-now');
-      if (!gate.allows(event)) return draw();
+      // A digit only selects: it is not typing, though typed ahead it selects nothing either.
+      const digit = event.type === 'text' && /^\d$/.test(event.text);
+      if (!gate.allows(event, digit ? { typing: false } : {})) return draw();
       if (event.type === 'text') {
         const index = Number(event.text) - 1;
         if (!event.paste && Number.isInteger(index) && index >= 0 && index < count) selected = index;

@@ -25,20 +25,23 @@ export class TypingGate {
   /** `lastTypingAt`: when the person last typed before the question appeared (the input box's last key). */
   constructor(private lastTypingAt = 0) {}
 
-  /** Whether `event` may answer now; one that may not is recorded. */
-  allows(event: KeyEvent, now = Date.now()): boolean {
+  /**
+   * Whether `event` may answer now. A typing key (a letter, Enter, Backspace; `typing: false` for a
+   * key that only selects, such as a digit in a list) counts as typing whether or not it may: `q`
+   * then `y` in one breath is typing, not an answer. One that may not is recorded to show.
+   */
+  allows(event: KeyEvent, options: { typing?: boolean } = {}, now = Date.now()): boolean {
     const gap = this.typedAtQuestion ? REARM_GAP_MS : TYPING_GAP_MS;
     const armed = now - this.shownAt >= ARM_MS;
-    if (armed && now - this.lastTypingAt >= gap) return true;
-    const typing = event.type === 'text' || event.name === 'enter' || event.name === 'backspace';
-    if (typing) {
-      // Keys in the first moment may have waited in the terminal since before it appeared; they
-      // count as typing, but only typing that goes on at the question asks for the longer pause.
-      this.lastTypingAt = now;
-      if (armed) this.typedAtQuestion = true;
-      const shown = event.type === 'text' ? event.text.replace(/\s+/g, ' ') : event.name === 'enter' ? '⏎' : '';
-      this.ignored = (this.ignored + shown).slice(-KEPT_CHARS) || this.ignored || ' ';
-    }
+    const may = armed && now - this.lastTypingAt >= gap;
+    const typing = options.typing ?? (event.type === 'text' || event.name === 'enter' || event.name === 'backspace');
+    if (typing) this.lastTypingAt = now;
+    if (may || !typing) return may;
+    // Keys in the first moment may have waited in the terminal since before it appeared; they count
+    // as typing, but only typing that goes on at the open question asks for the longer pause.
+    if (armed) this.typedAtQuestion = true;
+    const shown = event.type === 'text' ? event.text.replace(/\s+/g, ' ') : event.name === 'enter' ? '⏎' : '';
+    this.ignored = (this.ignored + shown).slice(-KEPT_CHARS) || this.ignored || ' ';
     return false;
   }
 
