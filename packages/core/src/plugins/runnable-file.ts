@@ -102,9 +102,12 @@ async function texts(root: string, write: PluginWrite): Promise<string[] | 'too 
   const out = [existing, ...strings];
   if (write.toolName === 'write_file' && typeof input.content === 'string') out.push(input.append === true ? existing + input.content : input.content);
   if (write.toolName === 'edit_file' && typeof input.old_string === 'string' && typeof input.new_string === 'string') {
-    const plan = planEdit(existing, input.old_string, input.new_string, input.replace_all === true, write.relative);
-    if (plan.ok) out.push(plan.content);
-    else if (input.old_string === '') out.push(input.new_string);
+    // An empty old_string creates the file (planEdit never sees it: it would match everywhere).
+    if (input.old_string === '') out.push(existing + input.new_string);
+    else {
+      const plan = planEdit(existing, input.old_string, input.new_string, input.replace_all === true, write.relative);
+      if (plan.ok) out.push(plan.content);
+    }
   }
   return out;
 }
