@@ -4,7 +4,7 @@
 // also keeps the files Beans writes from model text safe to `cat` (issue 53 item 5).
 import { escapeTerminalControls, stripTerminalControls } from '@beans/core/terminal-text';
 
-export { escapeTerminalControls, stripTerminalControls };
+export { stripTerminalControls };
 
 /**
  * Every message Beans writes to stderr starts with `beans: `; those writes show control characters
@@ -13,12 +13,12 @@ export { escapeTerminalControls, stripTerminalControls };
  */
 export function guardStderrMessages(stream: NodeJS.WriteStream = process.stderr): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+  stream.write = (chunk: unknown, ...rest: unknown[]) => {
     if (typeof chunk === 'string' && chunk.startsWith('beans: ')) {
       // The message's own final newline stays a newline.
       const body = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
       chunk = escapeTerminalControls(body.replace(/\r\n/g, '\n')) + (body === chunk ? '' : '\n');
     }
     return write(chunk, ...rest);
-  }) as typeof stream.write;
+  };
 }

@@ -13,8 +13,8 @@ export type MediaKind = { kind: 'image'; mimeType: string } | { kind: 'pdf' } | 
  * The largest picture read: each provider client scales what is over its own limits (llm/image-fit.ts)
  * as it sends it, so a 4 K screenshot works everywhere; the session stores the file's bytes.
  */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-export { MAX_PDF_PAGES, pageRange } from './pdf-pages.js';
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+export { MAX_PDF_PAGES } from './pdf-pages.js';
 const MAX_PDF_BYTES = 50 * 1024 * 1024;
 const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 
