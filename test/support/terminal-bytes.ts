@@ -8,6 +8,5 @@ export const HOSTILE = 'Done.\u001b]52;c;cHduZWQ=\u0007\u001b]0;owned\u0007\u009
 /** Characters a terminal would act on when the file is printed (ESC, BEL, CR, C1 controls), as U+XXXX. */
 export function terminalBytes(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  // eslint-disable-next-line no-control-regex
   return [...text.matchAll(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g)].map((match) => `U+${match[0].charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

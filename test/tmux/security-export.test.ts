@@ -32,7 +32,6 @@ describe.skipIf(!hasTmux)('/export and /copy keep the model escape sequences out
     await session.waitFor(() => session.newestBuffer() !== '', 'the OSC 52 copy to reach tmux');
     const copied = session.newestBuffer();
     expect(copied).toContain('end.');
-    // eslint-disable-next-line no-control-regex
     expect(copied).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 });

@@ -5,12 +5,12 @@
  * size, buffering each until its newline, and drops a longer one as it arrives: never more than the
  * limit is held, and the editor gets an error answer for it instead of a dead agent.
  */
-export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 /** How much of a dropped line is kept to find its request id. */
 const HEAD_BYTES = 4096;
 
-export interface LineRefusal {
+interface LineRefusal {
   /** The request's id when its first bytes name one (`{"jsonrpc":"2.0","id":7,...`), else null. */
   id: number | string | null;
   message: string;

@@ -10,7 +10,7 @@ import { formatBytes } from './text.js';
  * a process of its own: beyond this much memory, or this long, it is ended and the model gets one
  * sentence. Beans' own process holds the file and the text, never the decoded streams.
  */
-export const PDF_LIMITS = {
+const PDF_LIMITS = {
   /** Resident memory of the extracting process (Node and PDF.js take ~60 MB of it before the file). */
   maxRssBytes: 384 * 1024 * 1024,
   timeoutMs: 15_000,
