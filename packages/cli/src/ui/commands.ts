@@ -22,26 +22,11 @@ const BUILTINS: Record<string, Builtin> = {
   help: {
     description: 'list every command',
     run(_args, { host, width, print }) {
-      const all = allCommands(host.slashCommands());
-      const label = (command: SlashCommandInfo) => `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}`;
-      const groups: [string, SlashCommandInfo[]][] = [
-        ['Commands', all.filter((command) => command.source === 'builtin')],
-        ['Plugin commands', all.filter((command) => command.source === 'command')],
-        ['Skills', all.filter((command) => command.source === 'skill')],
-      ];
       const out: StyledLine[] = [];
-      for (const [title, commands] of groups) {
-        if (commands.length === 0) continue;
-        out.push(
-          heading(title),
-          ...table(
-            commands.map((command) => ({ name: label(command), description: command.description })),
-            width,
-            '',
-          ),
-        );
+      for (const group of helpGroups(host.slashCommands())) {
+        if (group.rows.length === 0) continue;
+        out.push(heading(group.title), ...table(group.rows, width, '', group.oneLine));
       }
-      out.push(heading('Keys'), ...table([...KEYS_HELP], width, '', true));
       print(out);
     },
   },
@@ -264,6 +249,33 @@ export function allCommands(hostCommands: readonly SlashCommandInfo[]): SlashCom
     source: 'builtin',
   }));
   return [...builtins, ...hostCommands.filter((command) => command.source !== 'builtin')];
+}
+
+/** One group of what /help prints: a title and its rows. */
+export interface HelpGroup {
+  title: string;
+  rows: { name: string; description: string }[];
+  /** Rows cut to one line on screen (the keys). */
+  oneLine?: boolean;
+}
+
+/**
+ * What /help prints, in order: the chat's commands, the plugin commands and skills of this session,
+ * and the keys. The README's tables are generated from the same groups (scripts/docs.mjs, with no
+ * plugins), and a test holds them to it.
+ */
+export function helpGroups(hostCommands: readonly SlashCommandInfo[]): HelpGroup[] {
+  const all = allCommands(hostCommands);
+  const rows = (source: SlashCommandInfo['source']) =>
+    all
+      .filter((command) => command.source === source)
+      .map((command) => ({ name: `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}`, description: command.description }));
+  return [
+    { title: 'Commands', rows: rows('builtin') },
+    { title: 'Plugin commands', rows: rows('command') },
+    { title: 'Skills', rows: rows('skill') },
+    { title: 'Keys', rows: [...KEYS_HELP], oneLine: true },
+  ];
 }
 
 function firstSentence(text: string): string {

@@ -52,6 +52,12 @@ const customProviderSchema = lazily(() =>
     .describe('an object with "type": "openai", "baseUrl", and optionally "apiKeyEnv", "models", "promptCacheKey" and "images"'),
 );
 
+/** "a Gemini model name", "an Ollama model name"; "a model file or name for the local model". */
+function modelNameOf(provider: string): string {
+  if (provider.startsWith('the ')) return `a model file or name for ${provider}`;
+  return `${/^[AEIOU]/.test(provider) ? 'an' : 'a'} ${provider} model name`;
+}
+
 const builtinIds = new Set(BUILTIN_PROVIDERS.map((p) => p.id));
 
 /**
@@ -63,7 +69,7 @@ const sections = {
   model: lazily(() => name('a model name')),
   models: lazily(() =>
     z
-      .object(Object.fromEntries(BUILTIN_PROVIDERS.map((p) => [p.id, name(`${/^[AEIOU]/.test(p.hints.name) ? 'an' : 'a'} ${p.hints.name} model name`)])))
+      .object(Object.fromEntries(BUILTIN_PROVIDERS.map((p) => [p.id, name(modelNameOf(p.hints.name))])))
       .partial()
       .describe('an object with a model per provider'),
   ),

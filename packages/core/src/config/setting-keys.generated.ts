@@ -47,7 +47,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   {
     "key": "models.local",
     "kind": "string",
-    "expected": "a the local model model name",
+    "expected": "a model file or name for the local model",
     "accepts": "nonEmptyText"
   },
   {

@@ -12,9 +12,9 @@ afterEach(() => {
 });
 
 describe('the library guide', () => {
-  it("README's example is the file the test runs", () => {
-    const readme = readFileSync(path.join(CORE, 'README.md'), 'utf8');
-    const block = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
+  it("the guide's example (docs/library.md) is the file the test runs", () => {
+    const guide = readFileSync(path.join(CORE, '../../docs/library.md'), 'utf8');
+    const block = /```js\n([\s\S]*?)```/.exec(guide)?.[1];
     expect(block).toBe(readFileSync(EXAMPLE, 'utf8'));
   });
 

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
 import type { RecordedRequest, ScriptOptions, ScriptedServer } from '../../../../test/support/script.ts';
 
-// Every extension point of the library guide (packages/core/README.md, "Extending the agent") has an
+// Every extension point of the library guide (docs/library.md, "Extending the agent") has an
 // example there; each example is a file in examples/ and runs here as a program of its own against a
 // scripted Ollama, through the built package (`pnpm run build` first).
 const CORE = path.resolve(import.meta.dirname, '../..');
-const README = readFileSync(path.join(CORE, 'README.md'), 'utf8');
+const GUIDE = readFileSync(path.join(CORE, '../../docs/library.md'), 'utf8');
 const run = promisify(execFile);
 
 interface ExampleRun {
@@ -23,8 +23,8 @@ interface ExampleRun {
 
 async function runExample(name: string, script: ScriptOptions, files: Record<string, string> = {}): Promise<ExampleRun> {
   const file = path.join(CORE, 'examples', name);
-  // The README shows the file exactly as it runs.
-  expect(README).toContain('```js\n' + readFileSync(file, 'utf8') + '```');
+  // The guide shows the file exactly as it runs.
+  expect(GUIDE).toContain('```js\n' + readFileSync(file, 'utf8') + '```');
   const repo = makeTempRepo(files);
   const server = await scriptedOllama(script);
   const { stdout, stderr } = await run(process.execPath, [file, repo.dir], { env: { ...repo.env, OLLAMA_HOST: server.url }, timeout: 30_000 });
