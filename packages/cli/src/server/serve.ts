@@ -57,6 +57,8 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   const url = `http://${shown}:${address.port}/`;
   writeServerFile(process.env, { url, token, pid: process.pid });
   process.stdout.write(`Beans is serving on ${url}#token=${token}\n`);
+  // The chat's view (Ink, React: ~200 ms to load) is ready before the first `beans attach` asks for it.
+  setTimeout(() => void import('../ui/run-chat.js').then((chat) => chat.preloadAttachedChat()).catch(() => undefined), 0).unref();
 
   await stopped;
   removeServerFile(process.env, process.pid);
