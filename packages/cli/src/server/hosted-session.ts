@@ -5,9 +5,11 @@ import {
   modelLimits,
   submitSummary,
   type AgentEvent,
+  type AgentMessage,
   type AgentSession,
   type AskAnswer,
   type ChatSession,
+  type ContentPart,
   type PermissionRequest,
   type SdkMessage,
   type SubmitOutcome,
@@ -64,6 +66,8 @@ export class HostedSession {
   readonly id: string;
   readonly cwd: string;
   readonly log = new EventLog<ServedMessage>();
+  /** The conversation before this server took it over (a resumed session's), which the log does not replay. */
+  earlier: readonly AgentMessage[];
   private stateNow: SessionState = 'idle';
   private updated = Date.now();
   private title: string;
@@ -82,10 +86,14 @@ export class HostedSession {
     this.id = agent.session.id;
     this.cwd = agent.workspace.cwd;
     this.title = options.title ?? '';
+    this.earlier = [...agent.session.messages];
     this.mapper = this.follow(agent.session);
     agent.setAsker((request, signal) => this.ask(request, signal));
     // /clear starts another conversation under the same served session.
-    this.stopWatchingChanges = agent.onSessionChange((session) => (this.mapper = this.follow(session)));
+    this.stopWatchingChanges = agent.onSessionChange((session) => {
+      this.earlier = [];
+      this.mapper = this.follow(session);
+    });
     this.log.append(this.mapper.init(agent.initInfo()));
   }
 
@@ -105,14 +113,14 @@ export class HostedSession {
   }
 
   /** A message from a client: a turn of its own when idle, else it steers the running turn. Resolves when that is settled. */
-  async send(text: string): Promise<SubmitOutcome> {
+  async send(text: string, parts?: ContentPart[]): Promise<SubmitOutcome> {
     if (this.closed) return { kind: 'refused', reason: 'The session was stopped.' };
     if (!this.title) this.title = firstLine(text);
     this.turns++;
     this.setState('running');
     const started = Date.now();
     try {
-      const outcome = await this.agent.submit({ text });
+      const outcome = await this.agent.submit({ text, ...(parts && parts.length > 0 ? { parts } : {}) });
       if (outcome.kind === 'turn' || outcome.kind === 'command' || outcome.kind === 'refused') {
         this.log.append(this.mapper.result(submitSummary(outcome, Date.now() - started)));
       }
