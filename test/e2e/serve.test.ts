@@ -143,7 +143,7 @@ describe('beans serve: a stranger on the network gets nothing', () => {
     const routes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([route, methods]) =>
       Object.keys(methods).map((method) => [method.toUpperCase(), route.replace('{id}', 'x').replace('{request_id}', 'y')] as const),
     );
-    expect(routes.length).toBe(10);
+    expect(routes.length).toBe(14);
     for (const [method, route] of routes) {
       const path = route.slice(1);
       for (const auth of [false, 'wrong-token', `${beans.token}x`] as const) {

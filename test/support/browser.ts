@@ -45,6 +45,8 @@ export async function openBrowser(options: { viewport?: { width: number; height:
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args, timeout: 30_000 });
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 }, colorScheme: options.colorScheme ?? 'light' });
   const page = await context.newPage();
+  // A step that does not happen fails on its own line, well within the test's 30 s.
+  page.setDefaultTimeout(12_000);
   const requests: RecordedBrowserRequest[] = [];
   const problems: string[] = [];
   context.on('request', (request: Request) => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Api, takeToken, type SessionSummary } from './api.js';
 import { NewSessionForm } from './new-session.js';
 import { SessionView } from './session-view.js';
@@ -11,7 +11,7 @@ type Route = { page: 'list' } | { page: 'new' } | { page: 'session'; id: string 
 
 function routeOf(hash: string): Route {
   const session = /^#\/session\/(.+)$/.exec(hash);
-  if (session) return { page: 'session', id: decodeURIComponent(session[1]!) };
+  if (session) return { page: 'session', id: decodeURIComponent(session[1]) };
   if (hash === '#/new') return { page: 'new' };
   return { page: 'list' };
 }
@@ -34,6 +34,7 @@ export function App() {
   const [route, setRoute] = useState<Route>(() => routeOf(window.location.hash));
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
   const [listError, setListError] = useState<string>();
+  const refreshList = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     const onHash = () => setRoute(routeOf(window.location.hash));
@@ -54,13 +55,15 @@ export function App() {
         (error: Error) => !stopped && setListError(error.message),
       );
     void refresh();
+    refreshList.current = () => void refresh();
     // Polled (states change without an event of their own), and at once when the reader moves.
-    const timer = setInterval(refresh, 3_000);
-    window.addEventListener('hashchange', refresh);
+    const poll = () => void refresh();
+    const timer = setInterval(poll, 3_000);
+    window.addEventListener('hashchange', poll);
     return () => {
       stopped = true;
       clearInterval(timer);
-      window.removeEventListener('hashchange', refresh);
+      window.removeEventListener('hashchange', poll);
     };
   }, [api]);
 
@@ -105,7 +108,15 @@ export function App() {
       </nav>
       <main class="content">
         {route.page === 'new' && <NewSessionForm api={api} onStarted={(id) => go(`#/session/${encodeURIComponent(id)}`)} />}
-        {route.page === 'session' && <SessionView key={route.id} api={api} id={route.id} summary={sessions.find((session) => session.id === route.id)} />}
+        {route.page === 'session' && (
+          <SessionView
+            key={route.id}
+            api={api}
+            id={route.id}
+            summary={sessions.find((session) => session.id === route.id)}
+            onChanged={() => refreshList.current()}
+          />
+        )}
         {route.page === 'list' && <p class="quiet welcome">Choose a session, or start a new one.</p>}
       </main>
     </div>

@@ -11,10 +11,10 @@ export interface AtToken {
 /** The `@path` word around the cursor, if the cursor is in one. */
 export function atToken(text: string, cursor: number): AtToken | undefined {
   let start = cursor;
-  while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+  while (start > 0 && !/\s/.test(text[start - 1])) start--;
   if (text[start] !== '@') return undefined;
   let end = cursor;
-  while (end < text.length && !/\s/.test(text[end]!)) end++;
+  while (end < text.length && !/\s/.test(text[end])) end++;
   return { start, end, query: text.slice(start + 1, cursor) };
 }
 

@@ -7,8 +7,8 @@ interface ComposerProps {
   api: Api;
   sessionId: string;
   running: boolean;
-  onSend(text: string, pictures: Picture[]): Promise<void>;
-  onStop(): void;
+  onSend: (text: string, pictures: Picture[]) => Promise<void>;
+  onStop: () => void;
 }
 
 /**
@@ -87,7 +87,7 @@ export function Composer({ api, sessionId, running, onSend, onStop }: ComposerPr
       }
       if (event.key === 'Enter' || event.key === 'Tab') {
         event.preventDefault();
-        take(choices.files[choices.selected]!);
+        take(choices.files[choices.selected]);
         return;
       }
       if (event.key === 'Escape') {

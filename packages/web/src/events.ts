@@ -64,7 +64,7 @@ export async function followEvents(api: Api, sessionId: string, handlers: Follow
       if (signal.aborted) return;
       failures++;
       handlers.connection('reconnecting', error instanceof Error ? error.message : String(error));
-      await sleep(RETRY_MS[Math.min(failures - 1, RETRY_MS.length - 1)]!, signal);
+      await sleep(RETRY_MS[Math.min(failures - 1, RETRY_MS.length - 1)], signal);
     }
   }
 }

@@ -6,7 +6,7 @@ import type { Item, QuestionItem, ToolItem } from './transcript.js';
 export type Answer = { behavior: 'allow' | 'deny'; always?: boolean; message?: string };
 
 /** One entry of the transcript. Model and tool text is drawn as text; only the Markdown renderer's escaped HTML goes in as HTML. */
-export function ItemView({ item, onAnswer }: { item: Item; onAnswer(requestId: string, answer: Answer): void }) {
+export function ItemView({ item, onAnswer }: { item: Item; onAnswer: (requestId: string, answer: Answer) => void }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -104,7 +104,7 @@ function ToolView({ item }: { item: ToolItem }) {
   );
 }
 
-function QuestionView({ item, onAnswer }: { item: QuestionItem; onAnswer(requestId: string, answer: Answer): void }) {
+function QuestionView({ item, onAnswer }: { item: QuestionItem; onAnswer: (requestId: string, answer: Answer) => void }) {
   const [reason, setReason] = useState('');
   const rows = changeRows(item.toolName, item.input);
   const summary = toolSummary(item.toolName, item.input);

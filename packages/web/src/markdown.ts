@@ -27,13 +27,13 @@ markdown.validateLink = (url) => SAFE_LINK.test(url.trim());
 
 const renderToken = markdown.renderer.renderToken.bind(markdown.renderer);
 markdown.renderer.rules.link_open = (tokens, index, options) => {
-  const token = tokens[index]!;
+  const token = tokens[index];
   token.attrSet('target', '_blank');
   token.attrSet('rel', 'noopener noreferrer nofollow');
   return renderToken(tokens, index, options);
 };
 markdown.renderer.rules.image = (tokens, index) => {
-  const token = tokens[index]!;
+  const token = tokens[index];
   const src = String(token.attrGet('src') ?? '');
   const alt = markdown.utils.escapeHtml(token.content || src);
   if (!SAFE_LINK.test(src)) return alt;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Api, ModelInfo, ServerInfo } from './api.js';
 
 const MODES: [string, string][] = [
@@ -9,7 +9,7 @@ const MODES: [string, string][] = [
 ];
 
 /** Starts a session: in the folder `beans serve` was started in unless another is typed, with a model of the provider's or the default. */
-export function NewSessionForm({ api, onStarted }: { api: Api; onStarted(id: string): void }) {
+export function NewSessionForm({ api, onStarted }: { api: Api; onStarted: (id: string) => void }) {
   const [server, setServer] = useState<ServerInfo>();
   const [models, setModels] = useState<ModelInfo[]>([]);
   const [cwd, setCwd] = useState('');
@@ -18,8 +18,11 @@ export function NewSessionForm({ api, onStarted }: { api: Api; onStarted(id: str
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
+  // Asked once; Start waits for it when pressed before the answer came (an empty folder is the server's).
+  const serverInfo = useMemo(() => api.server(), [api]);
+
   useEffect(() => {
-    void api.server().then(
+    void serverInfo.then(
       (info) => {
         setServer(info);
         setCwd((typed) => typed || info.cwd);
@@ -30,14 +33,15 @@ export function NewSessionForm({ api, onStarted }: { api: Api; onStarted(id: str
       (answer) => setModels(answer.models),
       () => setModels([]),
     );
-  }, [api]);
+  }, [api, serverInfo]);
 
   const start = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
     try {
-      const { id } = await api.start({ cwd: cwd.trim() || server?.cwd || '.', ...(model.trim() ? { model: model.trim() } : {}), permissionMode: mode });
+      const folder = cwd.trim() || (await serverInfo).cwd;
+      const { id } = await api.start({ cwd: folder, ...(model.trim() ? { model: model.trim() } : {}), permissionMode: mode });
       onStarted(id);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -47,11 +51,18 @@ export function NewSessionForm({ api, onStarted }: { api: Api; onStarted(id: str
   };
 
   return (
-    <form class="new-session" onSubmit={start} aria-labelledby="new-session-title">
+    <form class="new-session" onSubmit={(event) => void start(event)} aria-labelledby="new-session-title">
       <h2 id="new-session-title">New session</h2>
       <label>
         Folder
-        <input type="text" value={cwd} onInput={(event) => setCwd(event.currentTarget.value)} spellcheck={false} autocomplete="off" required />
+        <input
+          type="text"
+          value={cwd}
+          onInput={(event) => setCwd(event.currentTarget.value)}
+          spellcheck={false}
+          autocomplete="off"
+          placeholder={server?.cwd ?? 'the folder beans serve runs in'}
+        />
       </label>
       <label>
         Model

@@ -13,7 +13,7 @@ const CONNECTION_LABELS: Record<Connection, string> = {
 };
 
 /** One session: its transcript streaming live, the questions it asks, and the box to steer it. */
-export function SessionView({ api, id, summary }: { api: Api; id: string; summary?: SessionSummary }) {
+export function SessionView({ api, id, summary, onChanged }: { api: Api; id: string; summary?: SessionSummary; onChanged: () => void }) {
   const [transcript, setTranscript] = useState<Transcript>(emptyTranscript);
   const [connection, setConnection] = useState<{ state: Connection; detail?: string }>({ state: 'connecting' });
   const [error, setError] = useState<string>();
@@ -63,14 +63,16 @@ export function SessionView({ api, id, summary }: { api: Api; id: string; summar
     setError(undefined);
     try {
       await action();
+      onChanged();
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     }
   };
 
   const ended = connection.state === 'ended' || summary?.state === 'done';
-  const running = !ended && (transcript.running || summary?.state === 'running' || summary?.state === 'waiting');
   const waiting = openQuestions(transcript);
+  // From the stream itself (a prompt starts a turn, its result ends it): the polled list lags behind.
+  const running = !ended && (transcript.running || waiting.length > 0);
   const title = summary?.title || 'Untitled session';
 
   return (
@@ -116,6 +118,8 @@ export function SessionView({ api, id, summary }: { api: Api; id: string; summar
             setError(undefined);
             try {
               await api.send(id, text, pictures);
+              // The list (and this header) learn the new title and state now, not at the next poll.
+              onChanged();
             } catch (failure) {
               setError(failure instanceof Error ? failure.message : String(failure));
               throw failure;

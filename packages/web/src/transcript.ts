@@ -68,11 +68,57 @@ export interface Transcript {
 
 export const emptyTranscript = (): Transcript => ({ items: [], costUsd: 0, contextTokens: 0, running: false });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the wire's JSON, read defensively
+// The parts of the wire's messages the transcript reads; every field is checked before use, since a
+// newer server may send more or other shapes.
+interface WireBlock {
+  type?: string;
+  text?: unknown;
+  thinking?: unknown;
+  id?: unknown;
+  name?: unknown;
+  input?: unknown;
+  tool_use_id?: unknown;
+  content?: unknown;
+  is_error?: unknown;
+}
+interface WireUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+}
+interface WireEvent {
+  type?: string;
+  delta?: { type?: string; text?: unknown };
+  usage?: WireUsage;
+}
+interface WireMessage {
+  type?: string;
+  subtype?: string;
+  parent_tool_use_id?: string | null;
+  model?: string;
+  provider?: string;
+  cwd?: string;
+  permissionMode?: string;
+  message?: { content?: unknown } | string;
+  event?: WireEvent;
+  request_id?: unknown;
+  tool_name?: unknown;
+  input?: unknown;
+  behavior?: QuestionItem['resolved'];
+  total_cost_usd?: unknown;
+  modelUsage?: Record<string, { contextWindow?: number }>;
+  is_error?: unknown;
+  duration_ms?: unknown;
+  errors?: unknown;
+  to?: unknown;
+  reason?: unknown;
+}
+type WireBody = { content?: unknown } | undefined;
 
 /** The transcript after one more message (a new object; items that did not change keep their identity). */
 export function applyMessage(transcript: Transcript, raw: unknown, key: string): Transcript {
-  const message = raw as Json;
+  const message = raw as WireMessage;
   if (!message || typeof message !== 'object') return transcript;
   // A subagent's own messages belong to its task call, which shows its answer.
   if (message.parent_tool_use_id) return transcript;
@@ -90,15 +136,18 @@ export function applyMessage(transcript: Transcript, raw: unknown, key: string):
       } else if (message.subtype === 'warning' && typeof message.message === 'string') {
         next.items = [...next.items, { kind: 'notice', key, text: message.message }];
       } else if (message.subtype === 'handoff') {
-        next.items = [...next.items, { kind: 'notice', key, text: `Handed off to ${String(message.to)}: ${String(message.reason ?? '')}` }];
+        next.items = [
+          ...next.items,
+          { kind: 'notice', key, text: `Handed off to ${String(message.to)}: ${typeof message.reason === 'string' ? message.reason : ''}` },
+        ];
       }
       return next;
     case 'stream_event':
-      return streamEvent(next, message.event as Json, key);
+      return streamEvent(next, message.event, key);
     case 'assistant':
-      return assistantMessage(next, message.message as Json, key);
+      return assistantMessage(next, bodyOf(message.message), key);
     case 'user':
-      return userMessage(next, message.message as Json, key);
+      return userMessage(next, bodyOf(message.message), key);
     case 'permission_request':
       next.items = [
         ...next.items,
@@ -107,14 +156,14 @@ export function applyMessage(transcript: Transcript, raw: unknown, key: string):
       return next;
     case 'permission_resolved':
       next.items = next.items.map((item) =>
-        item.kind === 'question' && item.requestId === message.request_id ? { ...item, resolved: message.behavior as QuestionItem['resolved'] } : item,
+        item.kind === 'question' && item.requestId === message.request_id ? { ...item, resolved: message.behavior } : item,
       );
       return next;
     case 'result': {
       next.running = false;
       next.costUsd = transcript.costUsd + (Number(message.total_cost_usd) || 0);
-      for (const usage of Object.values((message.modelUsage ?? {}) as Record<string, Json>)) {
-        if (usage.contextWindow > 0) next.contextWindow = usage.contextWindow;
+      for (const usage of Object.values(message.modelUsage ?? {})) {
+        if (typeof usage.contextWindow === 'number' && usage.contextWindow > 0) next.contextWindow = usage.contextWindow;
       }
       next.items = [
         ...settled(next.items),
@@ -135,7 +184,7 @@ export function applyMessage(transcript: Transcript, raw: unknown, key: string):
   }
 }
 
-function streamEvent(next: Transcript, event: Json, key: string): Transcript {
+function streamEvent(next: Transcript, event: WireEvent | undefined, key: string): Transcript {
   if (!event) return next;
   if (event.type === 'message_start') {
     next.running = true;
@@ -144,15 +193,15 @@ function streamEvent(next: Transcript, event: Json, key: string): Transcript {
     const last = next.items[next.items.length - 1];
     if (last?.kind === 'assistant' && last.live) next.items = [...next.items.slice(0, -1), { ...last, text: last.text + String(event.delta.text) }];
   } else if (event.type === 'message_delta' && event.usage) {
-    const usage = event.usage as Json;
+    const usage = event.usage;
     const prompt = (usage.input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0);
     if (prompt > 0) next.contextTokens = prompt + (usage.output_tokens ?? 0);
   }
   return next;
 }
 
-function assistantMessage(next: Transcript, body: Json, key: string): Transcript {
-  const content = Array.isArray(body?.content) ? (body.content as Json[]) : [];
+function assistantMessage(next: Transcript, body: WireBody, key: string): Transcript {
+  const content = Array.isArray(body?.content) ? (body.content as WireBlock[]) : [];
   const text = content
     .filter((block) => block.type === 'text')
     .map((block) => String(block.text))
@@ -173,7 +222,7 @@ function assistantMessage(next: Transcript, body: Json, key: string): Transcript
   return next;
 }
 
-function userMessage(next: Transcript, body: Json, key: string): Transcript {
+function userMessage(next: Transcript, body: WireBody, key: string): Transcript {
   const content = body?.content;
   if (typeof content === 'string') {
     next.running = true;
@@ -181,13 +230,13 @@ function userMessage(next: Transcript, body: Json, key: string): Transcript {
     return next;
   }
   if (!Array.isArray(content)) return next;
-  const results = (content as Json[]).filter((block) => block.type === 'tool_result');
+  const results = (content as WireBlock[]).filter((block) => block.type === 'tool_result');
   if (results.length === 0) {
-    const text = (content as Json[])
+    const text = (content as WireBlock[])
       .filter((block) => block.type === 'text')
       .map((block) => String(block.text))
       .join('\n');
-    const pictures = (content as Json[]).filter((block) => block.type === 'image').length;
+    const pictures = (content as WireBlock[]).filter((block) => block.type === 'image').length;
     next.running = true;
     next.items = [...next.items, { kind: 'user', key, text, pictures }];
     return next;
@@ -206,7 +255,7 @@ function userMessage(next: Transcript, body: Json, key: string): Transcript {
 export function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return (content as Json[]).map((block) => (block.type === 'text' ? String(block.text) : block.type === 'image' ? '[picture]' : '')).join('\n');
+  return (content as WireBlock[]).map((block) => (block.type === 'text' ? String(block.text) : block.type === 'image' ? '[picture]' : '')).join('\n');
 }
 
 /** A streaming answer that ended without its final message (a retry, a stop) goes. */
@@ -220,6 +269,10 @@ function settled(items: Item[]): Item[] {
   const last = items[items.length - 1];
   if (last?.kind !== 'assistant' || !last.live) return items;
   return last.text ? [...items.slice(0, -1), { ...last, live: false }] : items.slice(0, -1);
+}
+
+function bodyOf(message: WireMessage['message']): WireBody {
+  return message && typeof message === 'object' ? message : undefined;
 }
 
 function objectOf(value: unknown): Record<string, unknown> {
