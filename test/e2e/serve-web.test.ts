@@ -121,12 +121,18 @@ describe('the API routes of the web view', () => {
     expect((await beans.api('GET', `v1/sessions/${id}/files?prefix=${'a'.repeat(1001)}`)).status).toBe(400);
   });
 
-  it('a resumed session: its transcript has the conversation from before, the events what came after', async () => {
+  it('a stored session is listed for its folder and resumed: its transcript has the conversation from before, the events what came after', async () => {
     const { beans, repo } = await serve([{ text: 'First answer.' }, { text: 'Second answer.' }]);
     const first = (await beans.api('POST', 'v1/sessions', { cwd: repo.dir, prompt: 'first question' })).body.id;
     await beans.events(first, (events) => results(events).length > 0);
     expect((await beans.api('GET', `v1/sessions/${first}/transcript`)).body).toEqual({ messages: [] });
     await beans.api('DELETE', `v1/sessions/${first}`);
+    // The folder's stored sessions list it, to be resumed.
+    const stored = (await beans.api('GET', `v1/stored-sessions?cwd=${encodeURIComponent(repo.dir)}`)).body.sessions;
+    expect(stored).toEqual([{ id: first, title: 'first question', lastActivity: expect.any(String), turns: 1, model: 'qwen3' }]);
+    expect((await beans.api('GET', 'v1/stored-sessions')).body.sessions).toEqual(stored);
+    const missingFolder = await beans.api('GET', `v1/stored-sessions?cwd=${encodeURIComponent(path.join(repo.dir, 'nope'))}`);
+    expect(missingFolder).toMatchObject({ status: 400, body: { error: expect.stringContaining('is not a folder') } });
     const resumed = await beans.api('POST', 'v1/sessions', { cwd: repo.dir, resume: first, prompt: 'second question' });
     expect(resumed.status).toBe(201);
     const { id } = resumed.body;
@@ -169,7 +175,7 @@ describe('the API routes of the web view', () => {
     const { beans, repo } = await serve([{ text: 'unused' }]);
     const { id } = (await beans.api('POST', 'v1/sessions', { cwd: repo.dir })).body;
     const port = new URL(beans.url).port;
-    for (const route of ['v1/server', 'v1/models', `v1/sessions/${id}/files?prefix=src`, `v1/sessions/${id}/transcript`]) {
+    for (const route of ['v1/server', 'v1/models', 'v1/stored-sessions', `v1/sessions/${id}/files?prefix=src`, `v1/sessions/${id}/transcript`]) {
       for (const auth of [false, 'wrong'] as const) expect((await beans.api('GET', route, undefined, { auth })).status).toBe(401);
       const rebound = await rawRequest(beans.url, { path: `/${route}`, headers: { authorization: `Bearer ${beans.token}`, host: `evil.example:${port}` } });
       expect(rebound.status).toBe(403);
@@ -177,6 +183,8 @@ describe('the API routes of the web view', () => {
     }
     // The OpenAPI document names them with the rest.
     const paths = Object.keys((await beans.api('GET', 'v1/openapi.json')).body.paths);
-    expect(paths).toEqual(expect.arrayContaining(['/v1/server', '/v1/models', '/v1/sessions/{id}/files', '/v1/sessions/{id}/transcript']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/v1/server', '/v1/models', '/v1/stored-sessions', '/v1/sessions/{id}/files', '/v1/sessions/{id}/transcript']),
+    );
   });
 });

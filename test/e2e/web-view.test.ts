@@ -125,7 +125,8 @@ describe.skipIf(chromiumMissing)('the web view in Chromium', () => {
       ['https://tracker.example/pixel.png', 'noopener noreferrer nofollow'],
     ]);
     await page.getByText('Done in').waitFor();
-    expect(await page.locator('.meta').textContent()).toMatch(/ollama · qwen3.*\$0\.00.*context \d/);
+    // The model, what the runs cost, and the context used of the model's window (32,768 tokens here).
+    expect(await page.locator('.meta').textContent()).toMatch(/ollama · qwen3\$0\.00context [\d.]+k? \/ 32\.8k \(\d+%\)/);
 
     // Only this server was asked, and never with the token in an address.
     expect(requestsElsewhere(browser, beans)).toEqual([]);
@@ -231,6 +232,30 @@ describe.skipIf(chromiumMissing)('the web view in Chromium', () => {
     expect(JSON.stringify(user)).toContain('from the app');
     expect(user.flatMap((message) => message.images ?? [])).toHaveLength(1);
     expect(requestsElsewhere(browser, beans)).toEqual([]);
+    expect(browser.problems).toEqual([]);
+  });
+
+  it('continues a stored session from the page: the earlier conversation shows, then the new turn', async () => {
+    const { beans, browser, repo } = await setUp([{ text: 'The **first** answer.' }, { text: 'The second answer.' }]);
+    const { id } = (await beans.api('POST', 'v1/sessions', { cwd: repo.dir, prompt: 'the first question' })).body;
+    await beans.events(id, (events) => events.some((event) => event.data.type === 'result'));
+    await beans.api('DELETE', `v1/sessions/${id}`);
+    await openPage(beans, browser);
+    const { page } = browser;
+    await page.getByRole('button', { name: 'New session' }).click();
+    const conversation = page.getByLabel('Conversation');
+    await conversation.locator('option', { hasText: 'Continue: the first question' }).waitFor({ state: 'attached' });
+    await conversation.selectOption({ label: (await conversation.locator('option', { hasText: 'the first question' }).textContent())! });
+    await page.getByRole('button', { name: 'Start' }).click();
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByText('the first question').waitFor();
+    expect(await transcript.locator('strong').first().textContent()).toBe('first');
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('and the second?');
+    await box.press('Enter');
+    await transcript.getByText('The second answer.').waitFor();
+    expect(await transcript.locator('.message.user').allTextContents()).toEqual(['Youthe first question', 'Youand the second?']);
+    expect(new URL(page.url()).hash).toBe(`#/session/${encodeURIComponent(id)}`);
     expect(browser.problems).toEqual([]);
   });
 

@@ -41,6 +41,14 @@ export interface ServerInfo {
   model?: string;
 }
 
+export interface StoredSession {
+  id: string;
+  title: string;
+  lastActivity: string;
+  turns: number;
+  model?: string;
+}
+
 export interface Picture {
   media_type: string;
   /** base64 */
@@ -106,6 +114,10 @@ export class Api {
   files = (id: string, prefix: string, signal?: AbortSignal) =>
     this.call<{ files: string[] }>('GET', `v1/sessions/${encodeURIComponent(id)}/files?prefix=${encodeURIComponent(prefix)}`, undefined, signal).then(
       (answer) => answer.files,
+    );
+  storedSessions = (cwd: string | undefined, signal?: AbortSignal) =>
+    this.call<{ sessions: StoredSession[] }>('GET', `v1/stored-sessions${cwd ? `?cwd=${encodeURIComponent(cwd)}` : ''}`, undefined, signal).then(
+      (answer) => answer.sessions,
     );
   transcript = (id: string) => this.call<{ messages: unknown[] }>('GET', `v1/sessions/${encodeURIComponent(id)}/transcript`).then((answer) => answer.messages);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { Api, ModelInfo, ServerInfo } from './api.js';
+import type { Api, ModelInfo, ServerInfo, StoredSession } from './api.js';
 
 const MODES: [string, string][] = [
   ['default', 'Ask before edits and commands'],
@@ -17,6 +17,8 @@ export function NewSessionForm({ api, onStarted }: { api: Api; onStarted: (id: s
   const [mode, setMode] = useState('default');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
+  const [stored, setStored] = useState<StoredSession[]>([]);
+  const [resume, setResume] = useState('');
 
   // Asked once; Start waits for it when pressed before the answer came (an empty folder is the server's).
   const serverInfo = useMemo(() => api.server(), [api]);
@@ -35,13 +37,36 @@ export function NewSessionForm({ api, onStarted }: { api: Api; onStarted: (id: s
     );
   }, [api, serverInfo]);
 
+  // The folder's stored sessions, to continue one instead (asked again when the folder changes).
+  useEffect(() => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      api.storedSessions(cwd.trim() || undefined, controller.signal).then(
+        (sessions) => {
+          setStored(sessions);
+          setResume((chosen) => (sessions.some((session) => session.id === chosen) ? chosen : ''));
+        },
+        () => !controller.signal.aborted && setStored([]),
+      );
+    }, 300);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [api, cwd]);
+
   const start = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
     try {
       const folder = cwd.trim() || (await serverInfo).cwd;
-      const { id } = await api.start({ cwd: folder, ...(model.trim() ? { model: model.trim() } : {}), permissionMode: mode });
+      const { id } = await api.start({
+        cwd: folder,
+        ...(model.trim() ? { model: model.trim() } : {}),
+        ...(resume ? { resume } : {}),
+        permissionMode: mode,
+      });
       onStarted(id);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
@@ -80,6 +105,17 @@ export function NewSessionForm({ api, onStarted }: { api: Api; onStarted: (id: s
             <option key={entry.name} value={entry.name} />
           ))}
         </datalist>
+      </label>
+      <label>
+        Conversation
+        <select value={resume} onChange={(event) => setResume(event.currentTarget.value)}>
+          <option value="">A new conversation</option>
+          {stored.map((session) => (
+            <option key={session.id} value={session.id}>
+              Continue: {session.title || 'untitled'} ({new Date(session.lastActivity).toLocaleString()}, {session.turns} turns)
+            </option>
+          ))}
+        </select>
       </label>
       <label>
         Permissions

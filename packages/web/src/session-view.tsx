@@ -17,6 +17,15 @@ export function SessionView({ api, id, summary, onChanged }: { api: Api; id: str
   const [transcript, setTranscript] = useState<Transcript>(emptyTranscript);
   const [connection, setConnection] = useState<{ state: Connection; detail?: string }>({ state: 'connecting' });
   const [error, setError] = useState<string>();
+  // The provider's own word on its models' windows, until a result reports the session's (`modelUsage`).
+  const [windows, setWindows] = useState<{ provider: string; byModel: Map<string, number> }>();
+  useEffect(() => {
+    api.models().then(
+      ({ provider, models }) =>
+        setWindows({ provider, byModel: new Map(models.flatMap((model) => (model.contextWindow ? [[model.name, model.contextWindow]] : []))) }),
+      () => undefined,
+    );
+  }, [api]);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
 
@@ -85,7 +94,12 @@ export function SessionView({ api, id, summary, onChanged }: { api: Api; id: str
         <p class="meta">
           <span>{[transcript.provider, transcript.model].filter(Boolean).join(' · ')}</span>
           <span title="What this session's runs cost on this server">{formatCost(transcript.costUsd)}</span>
-          <span title="Tokens of the newest request (prompt and answer) in the model's context window">{formatContext(transcript)}</span>
+          <span title="Tokens of the newest request (prompt and answer) in the model's context window">
+            {formatContext(
+              transcript.contextTokens,
+              transcript.contextWindow ?? (windows?.provider === transcript.provider ? windows?.byModel.get(transcript.model ?? '') : undefined),
+            )}
+          </span>
           <span class={`connection connection-${connection.state}`} role="status" title={connection.detail}>
             {CONNECTION_LABELS[connection.state]}
           </span>
@@ -136,9 +150,8 @@ function formatCost(usd: number): string {
   return usd >= 0.01 || usd === 0 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
 }
 
-function formatContext(transcript: Transcript): string {
-  const used = transcript.contextTokens;
+function formatContext(used: number, window: number | undefined): string {
   const tokens = (count: number) => (count >= 1000 ? `${(count / 1000).toFixed(count >= 100_000 ? 0 : 1)}k` : String(count));
-  if (!transcript.contextWindow) return `context ${tokens(used)}`;
-  return `context ${tokens(used)} / ${tokens(transcript.contextWindow)} (${Math.round((used / transcript.contextWindow) * 100)}%)`;
+  if (!window) return `context ${tokens(used)}`;
+  return `context ${tokens(used)} / ${tokens(window)} (${Math.round((used / window) * 100)}%)`;
 }

@@ -4,12 +4,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { UsageError, createAgentSession, parsePermissionMode, sdkWarningsOnce } from '@beans/core';
-import { cliSessionOptions, clientFor, loadBase, providerIdOf } from '../bootstrap.js';
+import { cliSessionOptions } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 import { createServerApp } from './app.js';
 import { removeServerFile, writeServerFile } from './server-file.js';
 import { SessionTable, type SessionRequest } from './session-table.js';
 import { loadWebAssets } from './web-assets.js';
+import { webRouteSources } from './web-sources.js';
 import { registerWebRoutes } from './web-routes.js';
 
 export interface ServeFlags {
@@ -52,7 +53,7 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
     allowHosts: flags.allowHost,
     sessions,
     web: loadWebAssets(),
-    routes: (routes) => registerWebRoutes(routes, { sessions, cwd: process.cwd(), ...serverDefaults(options) }),
+    routes: (routes) => registerWebRoutes(routes, { sessions, cwd: process.cwd(), ...webRouteSources(options) }),
   });
 
   const server = serve({ fetch: app.fetch, hostname: host, port });
@@ -74,24 +75,6 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   await Promise.race([sessions.closeAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS).unref())]);
   if ('closeAllConnections' in server) server.closeAllConnections();
   return 0;
-}
-
-/** The provider and model new sessions get, and that provider's models (the settings of the folder `beans serve` runs in). */
-function serverDefaults(options: CliOptions) {
-  let base: ReturnType<typeof loadBase> | undefined;
-  const loaded = () => (base ??= loadBase(options));
-  return {
-    defaults: async () => {
-      const loadedBase = await loaded();
-      return { provider: providerIdOf(loadedBase), model: loadedBase.config.values.model };
-    },
-    listModels: async () => {
-      const loadedBase = await loaded();
-      const provider = providerIdOf(loadedBase);
-      const models = await (await clientFor(loadedBase, provider)).listModels();
-      return { provider, models: models.map(({ name, contextWindow }) => ({ name, ...(contextWindow ? { contextWindow } : {}) })) };
-    },
-  };
 }
 
 /** A served session: the command line's settings, with what the client chose on top. */

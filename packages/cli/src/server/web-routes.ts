@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { SdkMessageMapper, VERSION, walkFiles, type AgentMessage, type SdkMessage } from '@beans/core';
+import { SdkMessageMapper, UsageError, VERSION, walkFiles, type AgentMessage, type SdkMessage } from '@beans/core';
 import type { SessionTable } from './session-table.js';
 
 // What the web view needs beside the session routes: where the server runs and its default model,
@@ -65,12 +65,40 @@ export const transcriptRoute = createRoute({
   responses: { 200: json(z.object({ messages: z.array(z.object({}).passthrough()) }), 'The messages, oldest first'), ...unknownSession, ...refusals },
 });
 
+export const storedSessionsRoute = createRoute({
+  method: 'get',
+  path: '/v1/stored-sessions',
+  summary: "The sessions stored for a folder's workspace, newest first (what `beans sessions list` shows there): any of them can be resumed",
+  security: bearer,
+  request: { query: z.object({ cwd: z.string().min(1).max(4096).optional().openapi({ description: 'The folder; default: where `beans serve` runs' }) }) },
+  responses: {
+    200: json(
+      z.object({
+        sessions: z.array(z.object({ id: z.string(), title: z.string(), lastActivity: z.string(), turns: z.number(), model: z.string().optional() })),
+      }),
+      'At most 50, newest first',
+    ),
+    400: json(ErrorBody, 'Not a folder on this machine'),
+    ...refusals,
+  },
+});
+
+export interface StoredSessionInfo {
+  id: string;
+  title: string;
+  lastActivity: string;
+  turns: number;
+  model?: string;
+}
+
 export interface WebRouteOptions {
   sessions: SessionTable;
   /** The folder `beans serve` was started in. */
   cwd: string;
   defaults: () => Promise<{ provider?: string; model?: string }>;
   listModels: () => Promise<{ provider: string; models: { name: string; contextWindow?: number }[] }>;
+  /** The stored sessions of the workspace a folder belongs to; throws a UsageError for a folder that is not one. */
+  storedSessions: (cwd: string) => Promise<StoredSessionInfo[]>;
 }
 
 /** A file list is walked again after this long (the chat's completion does the same). */
@@ -88,6 +116,15 @@ export function registerWebRoutes(app: OpenAPIHono, options: WebRouteOptions): v
       return c.json(await options.listModels(), 200);
     } catch (error) {
       return c.json({ error: error instanceof Error ? error.message : String(error) }, 502);
+    }
+  });
+
+  app.openapi(storedSessionsRoute, async (c) => {
+    try {
+      return c.json({ sessions: await options.storedSessions(c.req.valid('query').cwd ?? options.cwd) }, 200);
+    } catch (error) {
+      if (error instanceof UsageError) return c.json({ error: error.message }, 400);
+      throw error;
     }
   });
 
