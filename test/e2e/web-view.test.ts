@@ -145,7 +145,14 @@ describe.skipIf(chromiumMissing)('the web view in Chromium', () => {
   it('asks before an edit: Allow, Always and Deny under the diff; Allow lands the change and shows the diff', async () => {
     const { beans, browser, repo } = await setUp(
       [
-        { toolCalls: [{ name: 'edit_file', args: { path: 'src/greet.ts', old_string: "return 'hi';", new_string: "return 'hello, ' + name;" } }] },
+        {
+          text: [
+            '`greet` ignores its argument: it always says `hi`.\n\n',
+            "| call | today | after |\n| --- | --- | --- |\n| `greet('Ada')` | hi | hello, Ada |\n\n",
+            'I will change **one line**:',
+          ],
+          toolCalls: [{ name: 'edit_file', args: { path: 'src/greet.ts', old_string: "return 'hi';", new_string: "return 'hello, ' + name;" } }],
+        },
         { text: 'I changed the greeting: it now **names the person**.' },
       ],
       { 'src/greet.ts': "export function greet(name: string) {\n  return 'hi';\n}\n" },
