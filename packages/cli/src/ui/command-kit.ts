@@ -1,6 +1,6 @@
 /** What every built-in chat command is given, and the small layouts they share (kept apart so command files do not import each other). */
 import { summaryLine, type ChatSession, type NoteMessage, type UsageTotals } from '@beans/core';
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import type { Picker } from './picker.js';
 import type { StatusCommand } from './status-command.js';
 import { S, span, truncateLine, wrapSpans, type StyledLine } from './styled.js';
@@ -8,7 +8,7 @@ import type { ThemeName } from './theme.js';
 
 /** What a built-in command may do to the UI. */
 export interface CommandContext {
-  host: ChatHost;
+  host: ChatAgent;
   session: ChatSession;
   width: number;
   print(lines: StyledLine[]): void;

@@ -1,4 +1,4 @@
-import type { SlashCommandInfo } from '../chat-host.js';
+import type { SlashCommandInfo } from '../chat-agent.js';
 import type { Editor } from './editor.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
 

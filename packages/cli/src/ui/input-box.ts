@@ -1,4 +1,4 @@
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import { allCommands } from './commands.js';
 import { applyCompletion, matchCommands, pathToken, slashToken, type Completion } from './completion.js';
 import * as ed from './editor.js';
@@ -61,7 +61,7 @@ export class InputBox {
   private pathRequest = 0;
 
   constructor(
-    private readonly host: ChatHost,
+    private readonly host: ChatAgent,
     history: string[],
     private readonly changed: () => void,
   ) {
@@ -309,7 +309,7 @@ export class InputBox {
     this.dismissedCompletionFor = undefined;
     const slash = slashToken(editor);
     if (slash) {
-      const items = matchCommands(allCommands(this.host.commands), slash.query);
+      const items = matchCommands(allCommands(this.host.slashCommands()), slash.query);
       const exact = items.length === 1 && items[0]!.value === editor.text.slice(0, slash.end);
       this.completion = items.length > 0 && !exact ? { kind: 'slash', token: slash, items, selected: 0 } : undefined;
       return;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { gitBranch } from '@beans/core';
-import type { SessionListing } from '../chat-host.js';
+import type { SessionListing } from '../chat-agent.js';
 import type { Builtin, CommandContext } from './command-kit.js';
 import type { Picker } from './picker.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
@@ -86,7 +86,7 @@ export async function openResumePicker(context: CommandContext): Promise<void> {
         const listing = listings.find((candidate) => candidate.id === id);
         if (listing?.workspaceRoot && listing.workspaceRoot !== root)
           return note('info', `That session is from ${listing.workspaceRoot}. Resume it there: cd ${shellQuote(listing.workspaceRoot)} && beans -r ${id}`);
-        return runTask('Loading the session', () => host.resume(id));
+        return runTask('Loading the session', () => host.resumeSession(id));
       },
     };
   };
