@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { SdkMessageMapper, UsageError, VERSION, walkFiles, type AgentMessage, type SdkMessage } from '@beans/core';
+import { SdkMessageMapper, UsageError, VERSION, type AgentMessage, type SdkMessage } from '@beans/core';
 import type { SessionTable } from './session-table.js';
 
 // What the web view needs beside the session routes: where the server runs and its default model,
@@ -101,10 +101,6 @@ export interface WebRouteOptions {
   storedSessions: (cwd: string) => Promise<StoredSessionInfo[]>;
 }
 
-/** A file list is walked again after this long (the chat's completion does the same). */
-const FILE_LIST_MAX_AGE_MS = 10_000;
-const MAX_FILES = 50;
-
 export function registerWebRoutes(app: OpenAPIHono, options: WebRouteOptions): void {
   const { sessions } = options;
   const missing = (id: string) => ({ error: `No session ${id} on this server.` });
@@ -128,7 +124,6 @@ export function registerWebRoutes(app: OpenAPIHono, options: WebRouteOptions): v
     }
   });
 
-  const fileLists = new Map<string, { at: number; list: Promise<string[]> }>();
   app.openapi(filesRoute, async (c) => {
     const { id } = c.req.valid('param');
     const session = sessions.get(id);
@@ -137,17 +132,8 @@ export function registerWebRoutes(app: OpenAPIHono, options: WebRouteOptions): v
     // The list holds only the workspace's files; a prefix that points elsewhere is refused, not matched.
     if (/^([/\\~]|[A-Za-z]:)/.test(prefix) || prefix.split(/[/\\]/).includes('..') || prefix.includes('\0'))
       return c.json({ error: 'Only files inside the workspace are completed (a relative path without ..).' }, 400);
-    const root = session.agent.workspace.root;
-    let cached = fileLists.get(root);
-    if (!cached || Date.now() - cached.at > FILE_LIST_MAX_AGE_MS) {
-      cached = {
-        at: Date.now(),
-        list: walkFiles(root, { absolute: root, relative: '.' }, '**/*', { stats: false }).then((walk) => walk.files.map((file) => file.path)),
-      };
-      fileLists.set(root, cached);
-    }
-    const lower = prefix.replace(/^\.\//, '').toLowerCase();
-    const files = (await cached.list).filter((file) => file.toLowerCase().startsWith(lower)).slice(0, MAX_FILES);
+    // The chat's own completion (core's session listings): the same files, matched the same way.
+    const files = await session.agent.completePath(prefix.replace(/^\.\//, ''));
     return c.json({ files }, 200);
   });
 
