@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 
-export const CHROMIUM = process.env.BEANS_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.BEANS_TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const chromiumMissing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing: install Debian's chromium package (scripts/test-deps.sh does)`;
 
 const FLAGS = [
@@ -22,7 +22,7 @@ const FLAGS = [
   '--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication',
 ];
 
-export interface RecordedBrowserRequest {
+interface RecordedBrowserRequest {
   url: string;
   method: string;
   headers: Record<string, string>;

@@ -1,13 +1,4 @@
-import {
-  formatConfigSource,
-  programEnvironment,
-  setConfigValue,
-  userSettingsPath,
-  type AgentSession,
-  type AskUser,
-  type SessionSummary,
-  type SlashCommandInfo,
-} from '@beans/core';
+import { formatConfigSource, programEnvironment, setConfigValue, userSettingsPath, type AgentSession, type AskUser, type SessionSummary } from '@beans/core';
 import { openInEditor } from './open-editor.js';
 
 export type { AskAnswer, SlashCommandInfo } from '@beans/core';

@@ -18,7 +18,7 @@ export function takeToken(location: Location = window.location, storage: Storage
   return storage.getItem(TOKEN_KEY) ?? undefined;
 }
 
-export type SessionState = 'running' | 'waiting' | 'idle' | 'done' | 'failed';
+type SessionState = 'running' | 'waiting' | 'idle' | 'done' | 'failed';
 
 export interface SessionSummary {
   id: string;
@@ -56,7 +56,7 @@ export interface Picture {
 }
 
 /** A refusal or failure the server explained (its JSON `error`), with the HTTP status. */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,

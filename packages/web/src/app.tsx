@@ -16,7 +16,7 @@ function routeOf(hash: string): Route {
   return { page: 'list' };
 }
 
-export const go = (hash: string) => {
+const go = (hash: string) => {
   window.location.hash = hash;
 };
 

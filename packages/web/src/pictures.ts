@@ -4,9 +4,9 @@ import type { Picture } from './api.js';
 // of at most 1 MB (the server's limit), so a picture larger than that (a phone's photo) is scaled in
 // the browser: at most 1568 px on its longest side (what the providers scale to anyway), as JPEG.
 
-export const PICTURE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const PICTURE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 /** Base64 bytes all pictures of one message may take, leaving room for the words. */
-export const PICTURE_BUDGET = 900_000;
+const PICTURE_BUDGET = 900_000;
 const LONGEST_SIDE = 1568;
 
 export interface Attachment extends Picture {

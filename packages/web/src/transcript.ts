@@ -2,13 +2,13 @@
 // messages and the user's prompts replayed) and the permission questions. Plain data, rebuilt by
 // `applyMessage` one message at a time; the views only draw it.
 
-export interface UserItem {
+interface UserItem {
   kind: 'user';
   key: string;
   text: string;
   pictures: number;
 }
-export interface AssistantItem {
+interface AssistantItem {
   kind: 'assistant';
   key: string;
   text: string;
@@ -34,7 +34,7 @@ export interface QuestionItem {
   input: Record<string, unknown>;
   resolved?: 'allow' | 'deny' | 'cancelled';
 }
-export interface ResultItem {
+interface ResultItem {
   kind: 'result';
   key: string;
   ok: boolean;
@@ -43,7 +43,7 @@ export interface ResultItem {
   durationMs: number;
   errors: string[];
 }
-export interface NoticeItem {
+interface NoticeItem {
   kind: 'notice';
   key: string;
   text: string;
@@ -252,7 +252,7 @@ function userMessage(next: Transcript, body: WireBody, key: string): Transcript 
 }
 
 /** A tool result's text: a string, or its text blocks (pictures say so). */
-export function resultText(content: unknown): string {
+function resultText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return (content as WireBlock[]).map((block) => (block.type === 'text' ? String(block.text) : block.type === 'image' ? '[picture]' : '')).join('\n');

@@ -10,7 +10,7 @@ import path from 'node:path';
 /** This file's folder is packages/cli/dist/server, or the bundle's packages/cli/dist/bundle: both sit beside dist/web. */
 const DEFAULT_FOLDER = fileURLToPath(new URL('../web/', import.meta.url));
 
-export const CONTENT_SECURITY_POLICY = [
+const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

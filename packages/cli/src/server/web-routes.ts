@@ -13,7 +13,7 @@ const bearer = [{ bearer: [] }];
 const SessionId = z.object({ id: z.string().min(1).max(200) });
 const unknownSession = { 404: json(ErrorBody, 'No such session') };
 
-export const serverInfoRoute = createRoute({
+const serverInfoRoute = createRoute({
   method: 'get',
   path: '/v1/server',
   summary: 'Where `beans serve` runs: its folder (new sessions start there), version, default provider and model',
@@ -24,7 +24,7 @@ export const serverInfoRoute = createRoute({
   },
 });
 
-export const modelsRoute = createRoute({
+const modelsRoute = createRoute({
   method: 'get',
   path: '/v1/models',
   summary: "The default provider's models (`beans models list`)",
@@ -39,7 +39,7 @@ export const modelsRoute = createRoute({
   },
 });
 
-export const filesRoute = createRoute({
+const filesRoute = createRoute({
   method: 'get',
   path: '/v1/sessions/{id}/files',
   summary: "`@` completion: the session's workspace files whose path starts with the prefix (at most 50; .gitignore honoured)",
@@ -56,7 +56,7 @@ export const filesRoute = createRoute({
   },
 });
 
-export const transcriptRoute = createRoute({
+const transcriptRoute = createRoute({
   method: 'get',
   path: '/v1/sessions/{id}/transcript',
   summary: 'A resumed session: its conversation before this server took it over, as stream-json messages (the event stream has what came after)',
@@ -65,7 +65,7 @@ export const transcriptRoute = createRoute({
   responses: { 200: json(z.object({ messages: z.array(z.object({}).passthrough()) }), 'The messages, oldest first'), ...unknownSession, ...refusals },
 });
 
-export const storedSessionsRoute = createRoute({
+const storedSessionsRoute = createRoute({
   method: 'get',
   path: '/v1/stored-sessions',
   summary: "The sessions stored for a folder's workspace, newest first (what `beans sessions list` shows there): any of them can be resumed",
@@ -83,7 +83,7 @@ export const storedSessionsRoute = createRoute({
   },
 });
 
-export interface StoredSessionInfo {
+interface StoredSessionInfo {
   id: string;
   title: string;
   lastActivity: string;

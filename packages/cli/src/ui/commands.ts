@@ -1,7 +1,7 @@
 import { parseThinking } from '@beans/core';
 import type { SlashCommandInfo } from '../chat-agent.js';
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
-import { S, span, wrapSpans, wrapText, type StyledLine } from './styled.js';
+import { span, wrapText, type StyledLine } from './styled.js';
 import { SESSION_BUILTINS } from './session-commands.js';
 import { TASKS_BUILTIN } from './tasks-command.js';
 import { REWIND_BUILTINS } from './rewind-command.js';

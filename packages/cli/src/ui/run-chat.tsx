@@ -31,7 +31,7 @@ export interface RunChatOptions {
 }
 
 /** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
-export const RESIZE_SETTLE_MS = 60;
+const RESIZE_SETTLE_MS = 60;
 /** How long after the chat's own first frame keys are still taken as typed ahead (first-frame.ts). */
 const STARTUP_TYPING_MS = 500;
 
@@ -73,11 +73,12 @@ async function loadMount(attached: boolean): Promise<typeof import('./mount.js')
  */
 function eraseBeforeFirstWrite(stdout: NodeJS.WriteStream, erase: string): void {
   if (!erase) return;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, and called with .call(this)
   const write = stdout.write;
   stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
     stdout.write = write;
     return (write as (...args: unknown[]) => boolean).call(this, typeof chunk === 'string' ? erase + chunk : (write.call(this, erase), chunk), ...rest);
-  } as typeof stdout.write;
+  };
 }
 
 /**

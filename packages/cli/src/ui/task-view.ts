@@ -43,7 +43,7 @@ export function taskProgressOf(host: Pick<ChatAgent, 'subagentTranscript'>, tool
 }
 
 /** A finished child's progress from its stored transcript (a resumed session's task lines). */
-export function progressFromTranscript(agent: string, messages: readonly AgentMessage[]): TaskProgress {
+function progressFromTranscript(agent: string, messages: readonly AgentMessage[]): TaskProgress {
   const answers = messages.filter((message) => message.role === 'assistant');
   return { agent, turns: answers.length, toolCalls: answers.reduce((sum, message) => sum + message.toolCalls.length, 0) };
 }

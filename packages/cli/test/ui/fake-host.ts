@@ -37,7 +37,7 @@ import type { AskAnswer, ChatAgent, PermissionAsker, SessionListing, SlashComman
 import { pasteClipboardImage } from '../../src/clipboard-image.js';
 
 /** One scripted model answer. */
-export interface Turn {
+interface Turn {
   /** Text streamed in these pieces. */
   chunks?: string[];
   chunkDelayMs?: number;

@@ -61,7 +61,6 @@ class FakeStdin extends EventEmitter {
   unref() {}
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 export function stripAnsi(text: string): string {

@@ -1,5 +1,5 @@
 import type { ChatSession } from '../agent/chat-session.js';
-import type { AgentEvent, UserMessage } from '../agent/types.js';
+import type { AgentEvent } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
 import type { Guardrails } from '../guardrails/index.js';
 import type { HookRunner, HookSet } from '../hooks/index.js';
