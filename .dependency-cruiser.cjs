@@ -21,6 +21,18 @@ module.exports = {
       { path: '^packages/cli/' },
     ),
     forbid(
+      'web-stands-alone',
+      "The web view is a browser bundle served as files: it imports neither core nor the CLI (it speaks the HTTP API), and they never import it (the CLI's start-up must not load it).",
+      { path: '^packages/web/' },
+      { path: '^packages/(core|cli)/' },
+    ),
+    forbid(
+      'nothing-imports-the-web-view',
+      'packages/web is built into files that `beans serve` reads; no module imports it.',
+      { path: '^packages/(core|cli)/' },
+      { path: '^packages/web/' },
+    ),
+    forbid(
       'llm-is-the-floor',
       'Providers know nothing of the rest of Beans (errors.ts aside).',
       { path: folders('llm') },

@@ -9,6 +9,9 @@ import type { CliOptions } from '../options.js';
 import { createServerApp } from './app.js';
 import { removeServerFile, writeServerFile } from './server-file.js';
 import { SessionTable, type SessionRequest } from './session-table.js';
+import { loadWebAssets } from './web-assets.js';
+import { webRouteSources } from './web-sources.js';
+import { registerWebRoutes } from './web-routes.js';
 
 export interface ServeFlags {
   host?: string;
@@ -44,7 +47,14 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   });
   const token = randomBytes(24).toString('base64url');
   const sessions = new SessionTable((request) => openSession(options, request));
-  const app = createServerApp({ token, host, allowHosts: flags.allowHost, sessions });
+  const app = createServerApp({
+    token,
+    host,
+    allowHosts: flags.allowHost,
+    sessions,
+    web: loadWebAssets(),
+    routes: (routes) => registerWebRoutes(routes, { sessions, cwd: process.cwd(), ...webRouteSources(options) }),
+  });
 
   const server = serve({ fetch: app.fetch, hostname: host, port });
   const address = await new Promise<AddressInfo>((resolve, reject) => {
