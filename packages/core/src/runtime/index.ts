@@ -35,7 +35,19 @@ export {
 export type * from './sdk-types.js';
 export { query, fromSdkUser, submitSummary, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock, type McpServerStatusInfo } from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
-export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
+export {
+  decideWorkspaceTrust,
+  trustQuestion,
+  answerTrustQuestion,
+  approveDeclaration,
+  trustFolder,
+  type DecideTrustInput,
+  type WorkspaceTrust,
+  type TrustQuestion,
+  type ApprovalQuestion,
+  type TrustQuestionOptions,
+  type TrustAnswer,
+} from './workspace-trust.js';
 export {
   repositoryDeclarations,
   recordTrustedDeclarations,

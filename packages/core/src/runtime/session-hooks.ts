@@ -13,7 +13,7 @@ export interface SessionHooksInput {
   options: AgentSessionOptions;
   catalog: PluginCatalog;
   workspaceTrusted: boolean;
-  /** A trusted repository's hook added since it was trusted (settle-declarations.ts). */
+  /** A trusted repository's hook added since it was trusted (workspace-trust.ts). */
   skipHook?: (hook: HookCommand) => boolean;
   guardrails: Guardrails;
   store: SessionStore | undefined;

@@ -17,7 +17,7 @@ export interface SessionLspInput {
   options: Pick<AgentSessionOptions, 'builtinPluginsDir'>;
   catalog: PluginCatalog;
   workspaceTrusted: boolean;
-  /** A trusted repository's server added since it was trusted (settle-declarations.ts). */
+  /** A trusted repository's server added since it was trusted (workspace-trust.ts). */
   skipServer?: (server: LspServerDeclaration) => boolean;
   live: Live;
   warnings: string[];

@@ -28,19 +28,20 @@ import type { SettledAgent } from './settle-agent.js';
 import { describeSession } from './session-info.js';
 import { createMcpControl } from './mcp-control.js';
 import { createSwitchConversation } from './switch-conversation.js';
-import type { TrustAndSandbox } from './trust-sandbox.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
+import type { ShellSandbox } from '../sandbox/index.js';
 import type { TurnRunner } from './turn-runner.js';
 import type { Telemetry } from '../telemetry/index.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { SessionLsp } from './session-lsp.js';
-import type { NewDeclarations } from './settle-declarations.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
   base: RuntimeBase;
   warnings: string[];
   live: Live;
-  trust: TrustAndSandbox;
+  trust: WorkspaceTrust;
+  sandbox: ShellSandbox | undefined;
   plugins: CatalogAndSubagents;
   mcp: McpServerSet | undefined;
   agent: SettledAgent;
@@ -57,14 +58,14 @@ export interface SessionParts {
   checkpoints: SessionCheckpoints;
   background: BackgroundShells;
   lsp: SessionLsp;
-  fresh: NewDeclarations;
 }
 
 /** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
 export function assembleAgentSession(parts: SessionParts): AgentSession {
   const { base, live, mcp, agent: settled, storage, hooks, permissions, children, handoffs, compaction } = parts;
   const { catalog, subagents } = parts.plugins;
-  const { sandbox, workspaceTrusted } = parts.trust;
+  const { sandbox } = parts;
+  const workspaceTrusted = parts.trust.trusted;
   const preparePrompt = createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live });
   const listeners = new Set<(session: ChatSession) => void>();
   const memoryLocations = { workspaceRoot: base.workspace.root, configDir: base.configDir };
@@ -161,7 +162,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     checkpoints: parts.checkpoints,
     backgroundTasks: parts.background.tasks,
     lspServers: () => parts.lsp.list(),
-    ...statusLineOf(base, parts.fresh),
+    ...statusLineOf(base, parts.trust),
     transcriptPath: () => (storage.store ? storage.store.pathOf(live.session.id) : ''),
     renameSession: (title) => parts.logs.get(live.session)?.recordMeta({ kind: 'title', title }),
     close: async () => {
@@ -177,7 +178,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
   return agent;
 }
 
-function statusLineOf(base: RuntimeBase, fresh: NewDeclarations): Pick<AgentSession, 'statusLine'> {
+function statusLineOf(base: RuntimeBase, trust: Pick<WorkspaceTrust, 'skipStatusLine'>): Pick<AgentSession, 'statusLine'> {
   const setting = base.config.values.statusLine;
-  return setting && !fresh.skipStatusLine ? { statusLine: { command: setting.command, padding: setting.padding ?? 0 } } : {};
+  return setting && !trust.skipStatusLine ? { statusLine: { command: setting.command, padding: setting.padding ?? 0 } } : {};
 }

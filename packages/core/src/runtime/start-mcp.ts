@@ -10,7 +10,7 @@ export interface StartMcpInput {
   options: AgentSessionOptions;
   catalog: PluginCatalog;
   workspaceTrusted: boolean;
-  /** A trusted repository's server added since it was trusted (settle-declarations.ts). */
+  /** A trusted repository's server added since it was trusted (workspace-trust.ts). */
   skipServer?: (server: McpServerEntry) => boolean;
   warnings: string[];
   /** Registers a stop for createAgentSession to call if building the session fails later. */
