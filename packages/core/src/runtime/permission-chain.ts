@@ -6,7 +6,7 @@ import { createAuthorize } from '../permissions/authorize.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/rules.js';
 import type { AskUser } from '../permissions/types.js';
-import type { RuntimeBase } from './base.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { PermissionRulesInfo } from './agent-session-types.js';
 import type { Live } from './live.js';
 import { isDontAsk } from './permission-mode.js';
@@ -14,11 +14,16 @@ import type { SessionHooks } from './session-hooks.js';
 import type { AgentSessionOptions, CanUseTool } from './session-options.js';
 import { createToolQuota } from './tool-limits.js';
 
+/** The program's say in permissions: its callbacks, its mode, its quotas. */
+export type PermissionOptions = Pick<AgentSessionOptions, 'beforeToolCall' | 'canUseTool' | 'onAsk' | 'interactive' | 'permissionMode' | 'toolLimits'>;
+
 export interface PermissionChainInput {
-  base: RuntimeBase;
-  options: AgentSessionOptions;
+  /** The `permissions` settings, and the file (or flag) each rule came from (`/permissions`). */
+  config: LoadedConfig;
+  workspace: Workspace;
+  options: PermissionOptions;
   live: Live;
-  hooks: SessionHooks;
+  hooks: Pick<SessionHooks, 'runner' | 'beforeToolCall' | 'afterPermission'>;
   /** Whether shell commands run in the OS sandbox (the policy asks less then). */
   sandboxed: boolean;
 }
@@ -63,10 +68,10 @@ export interface PermissionChain {
   onDecision(listener: (decision: ToolCallDecision) => void): () => void;
 }
 
-/** Part 8: before every tool call, the caller's hook, PreToolUse hooks, then the permission policy. */
+/** Part: before every tool call, the caller's hook, PreToolUse hooks, then the permission policy. */
 export function createPermissionChain(input: PermissionChainInput): PermissionChain {
-  const { base, options, live, hooks } = input;
-  const values = base.config.values;
+  const { config, workspace, options, live, hooks } = input;
+  const values = config.values;
   const deny = parseToolRules(values.permissions.deny);
   const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
   // Notification hooks: a permission question is waiting for the person.
@@ -82,7 +87,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     () => live.asker,
   );
   const allow = parseToolRules(values.permissions.allow);
-  const readDenied = createReadDenied(deny, base.workspace.root);
+  const readDenied = createReadDenied(deny, workspace.root);
   const readOnlyCommands = values.permissions.readOnlyCommands !== false;
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
   const approvals = new WeakMap<ChatSession, ToolRule[]>();
@@ -115,7 +120,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
             mode: () => live.permissionMode,
             allow,
             deny,
-            workspace: base.workspace,
+            workspace,
             ask: askAndNote,
             sandboxed: input.sandboxed,
             approved,
@@ -143,10 +148,10 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     },
     checkOf: (session) => checks.get(session),
     rules: (session) => ({
-      allow: rulesWithSources(base.config, 'permissions.allow'),
-      deny: rulesWithSources(base.config, 'permissions.deny'),
+      allow: rulesWithSources(config, 'permissions.allow'),
+      deny: rulesWithSources(config, 'permissions.deny'),
       approved: (approvals.get(session) ?? []).map((rule) => rule.source),
-      readOnlyCommands: { enabled: readOnlyCommands, source: settingSource(base.config, 'permissions.readOnlyCommands') },
+      readOnlyCommands: { enabled: readOnlyCommands, source: settingSource(config, 'permissions.readOnlyCommands') },
     }),
     removeApprovals(session, rule) {
       const approved = approvals.get(session) ?? [];
@@ -179,7 +184,7 @@ function rulesWithSources(config: LoadedConfig, key: string): { rule: string; so
  * Who answers "may this call run?": the interactive prompt when one is installed, else the SDK
  * program's canUseTool, else nobody (the call is denied with instructions). `dontAsk` never asks.
  */
-function askFunction(options: AgentSessionOptions, asker: () => AskUser | undefined): AskUser | undefined {
+function askFunction(options: PermissionOptions, asker: () => AskUser | undefined): AskUser | undefined {
   if (isDontAsk(options.permissionMode)) return undefined;
   const canUseTool = options.canUseTool;
   if (!options.interactive && !canUseTool) return undefined;

@@ -16,7 +16,6 @@ import { createCommandPrompt } from './command-prompt.js';
 import type { Compaction } from './compaction-hooks.js';
 import { compactSession } from './compact.js';
 import type { ConversationFactory } from './conversation.js';
-import type { ConversationLogs } from './conversation-logs.js';
 import type { Handoffs } from './handoffs.js';
 import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
@@ -29,7 +28,7 @@ import { describeSession } from './session-info.js';
 import { createMcpControl } from './mcp-control.js';
 import { createSwitchConversation } from './switch-conversation.js';
 import type { WorkspaceTrust } from './workspace-trust.js';
-import type { ShellSandbox } from '../sandbox/index.js';
+import type { SessionToolContext } from './tool-context.js';
 import type { TurnRunner } from './turn-runner.js';
 import type { Telemetry } from '../telemetry/index.js';
 import type { BackgroundShells } from './background-shells.js';
@@ -41,7 +40,7 @@ export interface SessionParts {
   warnings: string[];
   live: Live;
   trust: WorkspaceTrust;
-  sandbox: ShellSandbox | undefined;
+  toolContext: SessionToolContext;
   plugins: CatalogAndSubagents;
   mcp: McpServerSet | undefined;
   agent: SettledAgent;
@@ -49,7 +48,6 @@ export interface SessionParts {
   hooks: SessionHooks;
   permissions: PermissionChain;
   children: SessionSubagents;
-  logs: ConversationLogs;
   handoffs: Handoffs;
   compaction: Compaction;
   telemetry: Telemetry | undefined;
@@ -60,11 +58,11 @@ export interface SessionParts {
   lsp: SessionLsp;
 }
 
-/** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
+/** Part: the AgentSession front ends hold, its methods reading the live parts when called. */
 export function assembleAgentSession(parts: SessionParts): AgentSession {
   const { base, live, mcp, agent: settled, storage, hooks, permissions, children, handoffs, compaction } = parts;
   const { catalog, subagents } = parts.plugins;
-  const { sandbox } = parts;
+  const { sandbox } = parts.toolContext;
   const workspaceTrusted = parts.trust.trusted;
   const preparePrompt = createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live });
   const listeners = new Set<(session: ChatSession) => void>();
@@ -144,7 +142,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
         throw error;
       }
     },
-    subagentTranscript: (toolCallId) => parts.logs.get(live.session)?.subagents.get(toolCallId),
+    subagentTranscript: (toolCallId) => live.log?.subagents.get(toolCallId),
     subagents,
     runSubagent: (definition, prompt, signal) => children.run(definition, prompt, { signal, workspace: base.workspace, state: live.session.toolState }),
     onSubagentEvent(listener) {
@@ -163,8 +161,8 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     backgroundTasks: parts.background.tasks,
     lspServers: () => parts.lsp.list(),
     ...statusLineOf(base, parts.trust),
-    transcriptPath: () => (storage.store ? storage.store.pathOf(live.session.id) : ''),
-    renameSession: (title) => parts.logs.get(live.session)?.recordMeta({ kind: 'title', title }),
+    transcriptPath: () => storage.transcriptPathOf(live.session.id),
+    renameSession: (title) => live.log?.recordMeta({ kind: 'title', title }),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
       await Promise.all([parts.background.close(), parts.lsp.close()]);
