@@ -42,6 +42,11 @@ export interface ControllerOptions {
   editDraft?(draft: string): { text: string } | { error: string };
   /** Ctrl+Z: stops the process as a shell's job (run-chat); returns once it is continued (`fg`). */
   suspend?(): void;
+  /**
+   * Attached to a served session (`beans attach`): leaving closes this view only; the running turn
+   * goes on and open questions stay for the other clients to answer.
+   */
+  leaveRunning?: boolean;
 }
 
 const DOUBLE_CTRL_C_MS = 2000;
@@ -97,6 +102,8 @@ export class ChatController {
   private lastCtrlC = 0;
   private lastEscape = 0;
   private waitingSince?: { ask: object; at: number };
+  /** When a turn that this view did not start was first seen running. */
+  private othersTurnSince?: number;
   private usageBefore: UsageTotals = emptyUsage();
   private readonly startMode: PermissionMode;
   private idleTimer?: NodeJS.Timeout;
@@ -268,9 +275,12 @@ export class ChatController {
 
   get activity(): { label: string; startedAt: number } | undefined {
     if (this.task) return this.task;
-    if (!this.turn) return undefined;
+    // A turn another client started (an attached view) shows as working too, from when it was seen.
+    const startedAt = this.turn?.startedAt ?? (this.session.isRunning ? (this.othersTurnSince ??= Date.now()) : undefined);
+    if (!this.session.isRunning) this.othersTurnSince = undefined;
+    if (startedAt === undefined) return undefined;
     const ask = this.questions.current;
-    if (!ask) return { label: 'Working', startedAt: this.turn.startedAt };
+    if (!ask) return { label: 'Working', startedAt };
     // The wait counts from when this question appeared, not from the start of the turn.
     if (this.waitingSince?.ask !== ask) this.waitingSince = { ask, at: Date.now() };
     return { label: 'Waiting for your answer', startedAt: this.waitingSince.at };
@@ -654,10 +664,12 @@ export class ChatController {
   exit(code: number): void {
     if (this.closed) return;
     this.closed = true;
-    this.turn?.abort.abort();
-    this.session.abort();
-    this.task?.abort.abort();
-    this.questions.denyAll('The user left the session.');
+    if (!this.options.leaveRunning) {
+      this.turn?.abort.abort();
+      this.session.abort();
+      this.task?.abort.abort();
+      this.questions.denyAll('The user left the session.');
+    }
     this.emit();
     this.options.exit(code);
   }

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, stateDir } from '@beans/core';
+import type { CliOptions } from '../options.js';
+import { ServerClient, findServer } from './client.js';
+import { readServerFile } from './server-file.js';
+
+/** How long a server started here may take to write its file. */
+const SERVER_START_MS = 10_000;
+
+/**
+ * `beans -p "..." --background`: the session goes to the local session server (started, detached
+ * from this terminal, when none runs) and this command prints its id at once. `beans attach ID`
+ * follows it; `beans sessions wait ID` waits for it.
+ */
+export async function runBackground(options: CliOptions, prompt: string): Promise<number> {
+  const server = findServer(process.env) ?? (await startServer());
+  const client = new ServerClient(server);
+  const { id } = await client.call<{ id: string }>('POST', 'v1/sessions', {
+    cwd: process.cwd(),
+    prompt,
+    background: true,
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.yolo ? { permissionMode: 'yolo' } : options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+  });
+  process.stdout.write(`${id}\n`);
+  return 0;
+}
+
+/** `beans serve` in the background, outliving this terminal; its output goes to a log in Beans' state folder. */
+async function startServer(): Promise<{ url: string; token: string }> {
+  const log = path.join(stateDir(process.env), 'server.log');
+  mkdirSync(path.dirname(log), { recursive: true, mode: 0o700 });
+  const out = openSync(log, 'a', 0o600);
+  // The same Beans as this one: the entry point this process was started with.
+  const child = spawn(process.execPath, [process.argv[1], 'serve'], { detached: true, stdio: ['ignore', out, out], env: process.env, cwd: process.cwd() });
+  child.unref();
+  for (const deadline = Date.now() + SERVER_START_MS; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+    const started = readServerFile(process.env);
+    if (started && started.pid === child.pid) return started;
+    if (child.exitCode !== null) break;
+  }
+  throw new ConfigError(`The session server did not start (see ${log}); start it yourself with \`beans serve\`.`);
+}
