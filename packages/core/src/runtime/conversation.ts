@@ -32,7 +32,7 @@ export interface ConversationFactoryInput {
   systemPrompt: Pick<SystemPrompt, 'text'>;
   tools: Pick<SessionTools, 'tools'>;
   hooks: Pick<SessionHooks, 'afterToolCall'>;
-  permissions: Pick<PermissionChain, 'newCheck' | 'adopt'>;
+  permissions: Pick<PermissionChain, 'newCheck' | 'adopt' | 'isReadOnlyCommand'>;
   storage: Pick<SessionStorage, 'store' | 'outputDirOf'>;
   /** What its tools run with (it adds its own outputs folder). */
   toolContext: SessionToolContext;
@@ -105,6 +105,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       tools: input.tools.tools,
       workspace,
       beforeToolCall: check.beforeToolCall,
+      isReadOnlyCommand: permissions.isReadOnlyCommand,
       afterToolCall: input.hooks.afterToolCall,
       toolContext: { ...input.toolContext, outputDir: storage.outputDirOf(id) },
       maxTurns: values.maxTurns,

@@ -16,7 +16,9 @@ export {
   type RuntimeBaseOptions,
 } from './base.js';
 export { parsePermissionMode, sdkPermissionMode, type SdkPermissionMode } from './permission-mode.js';
+export { permissionHook } from './permission-chain.js';
 export { preparePrompt, type Prepared } from './prepare-prompt.js';
+export { initPrompt, builtinPromptMessage } from './init-prompt.js';
 export { attachFileReferences, type Attached } from './attach-files.js';
 export { compactSession } from './compact.js';
 export { generateProfile } from './profile-writer.js';

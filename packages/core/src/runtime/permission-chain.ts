@@ -1,11 +1,14 @@
 import type { ChatSession } from '../agent/chat-session.js';
-import { composeBeforeToolCall, permissionHook, type BeforeToolCall } from '../agent/tool-hooks.js';
+import type { ReadOnlyCommandCheck } from '../agent/tool-executor.js';
+import { composeBeforeToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import { claudeToolName } from '../claude/vocabulary.js';
 import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
 import { createReadDenied } from '../permissions/read-deny.js';
+import { classifyReadOnly } from '../permissions/read-only.js';
 import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/rules.js';
-import type { AskUser } from '../permissions/types.js';
+import { analyzeShellCommand } from '../permissions/shell-parse.js';
+import type { AskUser, Authorize } from '../permissions/types.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { PermissionRulesInfo } from './agent-session-types.js';
 import type { Live } from './live.js';
@@ -54,6 +57,11 @@ export interface PermissionChain {
   readDenied: ((relativePath: string) => boolean) | undefined;
   /** Whether read-only command lines run without asking (settings `permissions.readOnlyCommands`, on by default). */
   readOnlyCommands: boolean;
+  /**
+   * The steering check (the loop's seam): a command line that runs without asking as read-only still
+   * runs once the user steers. Undefined when read-only lines ask (`readOnlyCommands: false`).
+   */
+  isReadOnlyCommand: ReadOnlyCommandCheck | undefined;
   /** A fresh check for a new conversation: "always" answers must not outlive /clear or /resume. */
   newCheck(): ConversationCheck;
   /** Makes `check` the conversation's own, so its subagents share it and /permissions lists it. */
@@ -98,6 +106,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     isRemoved: (toolName) => removed.some((ruleTool) => ruleCoversTool(ruleTool, toolName)),
     readDenied,
     readOnlyCommands,
+    isReadOnlyCommand: readOnlyCommands ? isReadOnlyCommandLine : undefined,
     newCheck() {
       const approved: ToolRule[] = [];
       // Who decided, by call id, for the listeners: a person asked, or a hook that blocked.
@@ -165,6 +174,26 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       return () => decisionListeners.delete(listener);
     },
   };
+}
+
+/** The permission policy as a before-hook (the loop knows hooks, not the policy). */
+export function permissionHook(authorize: Authorize): BeforeToolCall {
+  return async (context, signal) => {
+    let decision;
+    try {
+      decision = await authorize({ call: context.call, tool: context.tool, input: context.input, hint: context.permission }, signal);
+    } catch (error) {
+      decision = { allow: false as const, reason: `Permission check failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (!decision.allow)
+      return { block: true, reason: `Permission denied: ${decision.reason}`, status: 'denied', ...(decision.interrupt ? { interrupt: true } : {}) };
+    return decision.updatedInput !== undefined ? { input: decision.updatedInput } : undefined;
+  };
+}
+
+/** A line the policy would run without asking as read-only (permissions/read-only.ts). */
+async function isReadOnlyCommandLine(command: string, workspaceRoot: string): Promise<boolean> {
+  return classifyReadOnly(await analyzeShellCommand(command), command, { workspaceRoot }).readOnly;
 }
 
 /** Where a setting's value came from (a settings file, a flag), or `default`. */
