@@ -100,3 +100,33 @@ describe.skipIf(!hasTmux)('beans attach (tmux)', () => {
     expect(screen).toContain('No Beans server is running here: start one with `beans serve`');
   });
 });
+
+describe.skipIf(!hasTmux)('/background (tmux)', () => {
+  test('hands the chat session to the session server, which goes on with the prompt; beans attach comes back to it', async () => {
+    const model = await startScriptedOllama({ turns: [{ text: 'First answer.' }, { text: 'Finished in the background.' }] });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    open.push({ server: model, workspace });
+    const env = { OLLAMA_HOST: model.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' };
+    const chat = TmuxSession.start({ workspace, env, columns: 100, rows: 30 });
+    open.push({ session: chat });
+    await chat.waitForText('Ask anything', 15_000);
+    await chat.submit('start here');
+    await chat.waitForText('First answer.');
+    await chat.submit('/background now finish it');
+    const left = await chat.waitForText('[beans exited with 0]', 15_000);
+    const id = /Session (\S+) goes on in the session server/.exec(left)?.[1];
+    expect(id, left).toBeDefined();
+    const serverFile = path.join(workspace.home, '.local', 'state', 'beans-agent', 'server.json');
+    const { pid } = JSON.parse(readFileSync(serverFile, 'utf8')) as { pid: number };
+    try {
+      const attached = TmuxSession.start({ workspace, env, args: ['attach', id!], columns: 100, rows: 30 });
+      open.push({ session: attached });
+      const screen = await attached.waitForText('Finished in the background.', 15_000);
+      expect(screen).toContain('› start here');
+      expect(screen).toContain('First answer.');
+      expect(screen).toContain('› now finish it');
+    } finally {
+      process.kill(pid, 'SIGTERM');
+    }
+  });
+});

@@ -15,8 +15,7 @@ const SERVER_START_MS = 10_000;
  * follows it; `beans sessions wait ID` waits for it.
  */
 export async function runBackground(options: CliOptions, prompt: string): Promise<number> {
-  const server = findServer(process.env) ?? (await startServer());
-  const client = new ServerClient(server);
+  const client = await localServer();
   const { id } = await client.call<{ id: string }>('POST', 'v1/sessions', {
     cwd: process.cwd(),
     prompt,
@@ -27,6 +26,27 @@ export async function runBackground(options: CliOptions, prompt: string): Promis
   });
   process.stdout.write(`${id}\n`);
   return 0;
+}
+
+/** The session server this machine uses: the running one, or one started now. */
+export async function localServer(): Promise<ServerClient> {
+  return new ServerClient(findServer(process.env) ?? (await startServer()));
+}
+
+/**
+ * `/background` in the chat, after it closed its session: the session server resumes it (the same
+ * model and permission mode), with a prompt to work on when one was given. Returns what to tell the user.
+ */
+export async function continueInBackground(session: { id: string; cwd: string; model: string; permissionMode: string; prompt?: string }): Promise<string> {
+  const client = await localServer();
+  const { id } = await client.call<{ id: string }>('POST', 'v1/sessions', {
+    cwd: session.cwd,
+    resume: session.id,
+    model: session.model,
+    permissionMode: session.permissionMode,
+    ...(session.prompt ? { prompt: session.prompt } : {}),
+  });
+  return `Session ${id} goes on in the session server (${client.url}); \`beans attach ${id}\` comes back to it.\n`;
 }
 
 /** `beans serve` in the background, outliving this terminal; its output goes to a log in Beans' state folder. */
