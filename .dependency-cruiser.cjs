@@ -22,6 +22,8 @@ const LAYERS = [
   ['config', 'hooks', 'guardrails', 'prompt', 'session', 'subagents', 'mcp', 'lsp', 'checkpoints', 'telemetry'],
   // The session's composition root, the SDK protocol, workflows.
   ['runtime', 'protocol', 'workflows'],
+  // Beans as an MCP server: a front end on the runtime, loaded only by `beans mcp serve` through its own entry.
+  ['mcp-server'],
 ];
 const folders = (...names) => `^${core}/(${names.join('|')})/`;
 const ANYWHERE = `^${core}/config/paths\\.ts$`;
@@ -65,6 +67,12 @@ module.exports = {
       'The loop takes its provider, tools and policy as parameters (the steering check asks a classifier the session passes in): it imports only llm, tools and workspace.',
       { path: folders('agent') },
       { path: `^${core}/[^/]+/`, pathNot: folders('agent', 'llm', 'tools', 'workspace') },
+    ),
+    forbid(
+      'mcp-server-is-a-front-end',
+      'Beans as an MCP server is a client of the runtime, reached only through @beans/core/mcp-server: nothing else in core imports it (the index neither, so no other start loads it).',
+      { path: `^${core}/`, pathNot: folders('mcp-server') },
+      { path: folders('mcp-server') },
     ),
     forbid(
       'plugins-are-data',

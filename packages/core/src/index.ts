@@ -93,7 +93,16 @@ export {
 } from './permissions/index.js';
 export { resolveWorkspace, findGitRoot, type Workspace } from './workspace/workspace.js';
 export { gitBranch } from './workspace/git-branch.js';
-export { attachmentLabels, beansToolRule, BUILTIN_COMMAND_NAMES, parseSlashInput, PluginStore, summaryLine, type PluginCatalog } from './plugins/index.js';
+export {
+  attachmentLabels,
+  beansToolRule,
+  BUILTIN_COMMAND_NAMES,
+  parseSlashInput,
+  PluginStore,
+  summaryLine,
+  type InstalledPlugin,
+  type PluginCatalog,
+} from './plugins/index.js';
 export {
   CONFIG_DEFAULTS,
   configDir,
@@ -112,7 +121,7 @@ export {
   userSettingsPath,
   type TrustDecision,
 } from './config/index.js';
-export { repairHistory, sessionPrompts, SessionStore, storedPrompts } from './session/index.js';
+export { repairHistory, sessionPrompts, SessionStore, storedPrompts, type SessionSummary } from './session/index.js';
 export { resolveInWorkspace, OutsideWorkspaceError, type WorkspacePath } from './workspace/paths.js';
 export { expandHome } from './config/paths.js';
 export {
@@ -190,6 +199,7 @@ export {
   type TrustQuestion,
   type TrustQuestionOptions,
   type WorkspaceTrust,
+  type SlashCommandInfo,
 } from './runtime/index.js';
 export { VERSION } from './version.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
