@@ -20,7 +20,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 const dist = (file) => import(path.join(ROOT, file));
 
 /** The marker lines of a generated part. */
-export function markers(name) {
+function markers(name) {
   return {
     begin: `<!-- BEGIN GENERATED ${name}: scripts/docs.mjs writes this part; do not edit it -->`,
     end: `<!-- END GENERATED ${name} -->`,
@@ -57,7 +57,7 @@ function table(header, rows) {
 }
 
 /** The chat's commands and its keys, as /help prints them. */
-export function helpTables(groups) {
+function helpTables(groups) {
   const group = (title) => {
     const found = groups.find((candidate) => candidate.title === title);
     if (!found) throw new Error(`/help has no "${title}" group`);
@@ -96,7 +96,7 @@ function formatDefault(key, value) {
  * Every setting as a table per top-level section. `untrusted(key)` says what an untrusted
  * repository may do with it: 'any', 'limited' or undefined (nothing).
  */
-export function settingsTable({ keys, defaults, envVars, untrusted }) {
+function settingsTable({ keys, defaults, envVars, untrusted }) {
   const variables = new Map(Object.entries(envVars).map(([variable, key]) => [key, variable]));
   const sections = new Map();
   for (const key of listedSettingKeys(keys)) {
@@ -128,7 +128,7 @@ export function settingsTable({ keys, defaults, envVars, untrusted }) {
  * The built-in providers (llm/providers.ts), and the row for the endpoints the `providers` setting
  * adds. `full`: with the endpoints and the model aliases (docs/providers.md); else the README's short form.
  */
-export function providersTable(providers, { full }) {
+function providersTable(providers, { full }) {
   const rows = providers.map((provider) => {
     const key = provider.apiKeyEnv?.length ? provider.apiKeyEnv.map(code).join(' or ') : 'none';
     const model = provider.defaultModel ? code(provider.defaultModel) : 'an installed model that can call tools';
@@ -155,7 +155,7 @@ function firstSentence(text) {
 }
 
 /** The built-in tools every session declares: name, parameters (from their JSON Schemas), kind, Claude Code's name. */
-export function toolsTable(tools, parameters, claudeName) {
+function toolsTable(tools, parameters, claudeName) {
   const rows = tools.map((tool) => {
     const schema = parameters[tool.name] ?? {};
     const required = new Set(schema.required ?? []);
@@ -174,7 +174,7 @@ function walk(command, words = []) {
 }
 
 /** The commands of the reference, each with the words that run it and its --help (80 columns, no colour). */
-export function cliCommands(program) {
+function cliCommands(program) {
   return walk(program)
     .filter(([, command]) => command.name() !== 'help')
     .map(([words, command]) => {
@@ -184,7 +184,7 @@ export function cliCommands(program) {
 }
 
 /** The reference: a table of the commands, then each one's --help. */
-export function cliReference(commands) {
+function cliReference(commands) {
   const title = (words) => ['beans', ...words].join(' ');
   const anchor = (words) => title(words).replaceAll(' ', '-');
   const rows = commands.map(({ words, description }) => [`[${code(title(words))}](#${anchor(words)})`, cell(description.split('\n')[0])]);

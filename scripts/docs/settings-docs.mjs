@@ -9,7 +9,7 @@ export const SETTING_DOCS = {
       'The provider Beans talks to: a built-in one or a name of `providers`. Unset: the first with a key set (Gemini, Anthropic, OpenAI), else Ollama when it answers, else the local model. See [Providers](providers.md).',
     default: 'chosen',
   },
-  model: { meaning: 'The model, by name or alias (`sonnet`, `opus`, `haiku`); it wins over `models.<provider>`.', default: "the provider's" },
+  model: { meaning: 'The model, by name; it wins over `models.<provider>`.', default: "the provider's" },
   'models.*': { meaning: 'The model to use with this provider when `model` is not set.', default: "the provider's" },
   'gemini.baseUrl': { meaning: "Gemini's endpoint: a proxy or a gateway." },
   'anthropic.baseUrl': { meaning: "Anthropic's endpoint: a proxy or a gateway." },

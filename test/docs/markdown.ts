@@ -4,7 +4,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import GithubSlugger from 'github-slugger';
 import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 const markdown = new MarkdownIt({ html: true });
@@ -30,7 +29,7 @@ export function userPages(): string[] {
   return ['README.md', ...markdownFiles('docs').filter((file) => !file.startsWith(`docs${path.sep}contributing${path.sep}`))];
 }
 
-export interface Link {
+interface Link {
   href: string;
   line: number;
 }
@@ -45,12 +44,21 @@ export interface ParsedDoc {
   prose: { text: string; line: number }[];
 }
 
+/** The part of markdown-it's tokens read here. */
+interface Token {
+  type: string;
+  content: string;
+  map: [number, number] | null;
+  children: Token[] | null;
+  attrGet(name: string): string | null;
+}
+
 const inlineText = (token: Token): string =>
   (token.children ?? []).map((child) => (child.type === 'text' || child.type === 'code_inline' ? child.content : '')).join('');
 
 export function parseDoc(file: string): ParsedDoc {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  const tokens = markdown.parse(text, {});
+  const tokens = markdown.parse(text, {}) as Token[];
   const slugger = new GithubSlugger();
   const doc: ParsedDoc = { links: [], anchors: new Set(), code: [], prose: [] };
   const htmlIds = (html: string) => {
