@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +35,18 @@ describe('README.md', () => {
   it('shows the chat and the web view', () => {
     expect(readme).toContain('](docs/images/chat.png)');
     expect(readme).toContain('](docs/images/web-view.png)');
+  });
+
+  it('is what ./scripts/setup.sh points to when it ends: one line saying what next', () => {
+    const setup = readFileSync(path.join(ROOT, 'scripts/setup.sh'), 'utf8');
+    const tail = setup.slice(setup.lastIndexOf('\n# What next'));
+    const run = (env: Record<string, string>) => execFileSync('bash', ['-c', tail], { env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' });
+    const withoutKey = run({});
+    expect(withoutKey.trim().split('\n')).toHaveLength(1);
+    for (const way of ['ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'OPENAI_API_KEY', 'ollama serve', 'models pull', 'bin/beans']) {
+      expect(withoutKey).toContain(way);
+      expect(quickStart).toContain(way);
+    }
+    expect(run({ ANTHROPIC_API_KEY: 'sk-ant-test' })).toMatch(/^Beans is ready: run bin\/beans\b.*\n$/);
   });
 });
