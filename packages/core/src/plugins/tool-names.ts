@@ -17,6 +17,10 @@ const CLAUDE_TO_BEANS: Record<string, string> = {
   task: 'task',
   webfetch: 'web_fetch',
   lsp: 'lsp',
+  schedulewakeup: 'schedule_wakeup',
+  croncreate: 'cron_create',
+  cronlist: 'cron_list',
+  crondelete: 'cron_delete',
 };
 
 /** A tool name as Beans knows it; names Beans does not know (MCP tools) pass through. */

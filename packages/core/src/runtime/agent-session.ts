@@ -26,6 +26,7 @@ import { settleNewDeclarations } from './settle-declarations.js';
 import { startSessionTelemetry } from './session-telemetry.js';
 import { createBackgroundShells } from './background-shells.js';
 import { createSessionLsp } from './session-lsp.js';
+import { createSessionSchedules } from './session-schedules.js';
 
 // The session's public types live beside it (agent-session-types.ts) so its parts can name them
 // without importing this file back; this file is their public face.
@@ -78,8 +79,9 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const systemPrompt = deferral.withListing(await prompts.systemPromptFor(agent.profile.systemPrompt, agent.profile, tools.tools, (text) => warnings.push(text)));
   const handoffs = createHandoffs({ base, options, agent, subagents, tools, permissions, prompts, mcp, logs, live, warnings });
   const telemetry = await startSessionTelemetry({ base, options, permissions, handoffs, live });
-  const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, background, warnings });
+  const scheduled = createSessionSchedules({ live, store: storage.store, recordSchedules: (tasks) => logs.get(live.session)?.recordMeta({ kind: 'schedules', tasks }), client: agent.client, runningBackgroundTasks: () => background.tasks.runningCount() });
+  const conversation = createConversationFactory({ base, options, agent, systemPrompt, tools, hooks, permissions, storage, sandbox: trust.sandbox, compaction, mcp, logs, telemetry, background, schedules: scheduled.schedules, warnings });
   await openFirstConversation({ options, storage, conversation, handoffs, hooks, live, warnings });
   const runTurn = createTurnRunner({ live, hooks, guardrails: agent.guardrails, handoffs, outputFormat: options.outputFormat, background });
-  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints, background, lsp, fresh });
+  return assembleAgentSession({ base, warnings, live, trust, plugins, mcp, agent, storage, hooks, permissions, children, logs, handoffs, compaction, telemetry, conversation, runTurn, checkpoints, background, lsp, fresh, scheduled });
 }

@@ -17,6 +17,7 @@ import type { AgentSessionOptions } from './session-options.js';
 import type { SessionStorage } from './session-storage.js';
 import type { SettledAgent } from './settle-agent.js';
 import type { Telemetry } from '../telemetry/index.js';
+import type { ScheduleBoard } from '../tools/schedule-tools.js';
 import type { BackgroundShells } from './background-shells.js';
 
 export interface ConversationFactoryInput {
@@ -36,6 +37,8 @@ export interface ConversationFactoryInput {
   telemetry: Telemetry | undefined;
   /** The session's background commands, shared by every conversation. */
   background: BackgroundShells;
+  /** The session's scheduled prompts, which the scheduling tools reach. */
+  schedules?: ScheduleBoard;
   warnings: string[];
 }
 
@@ -102,6 +105,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
         outputDir: storage.outputDirOf(id),
         editorFiles: options.editorFiles,
         backgroundTasks: input.background.tasks,
+        schedules: input.schedules,
         memory: options.memory,
       },
       maxTurns: values.maxTurns,

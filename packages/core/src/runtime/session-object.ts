@@ -35,6 +35,7 @@ import type { Telemetry } from '../telemetry/index.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { SessionLsp } from './session-lsp.js';
 import type { NewDeclarations } from './settle-declarations.js';
+import type { SessionSchedules } from './session-schedules.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
@@ -59,6 +60,7 @@ export interface SessionParts {
   background: BackgroundShells;
   lsp: SessionLsp;
   fresh: NewDeclarations;
+  scheduled: SessionSchedules;
 }
 
 /** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
@@ -119,6 +121,8 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     preparePrompt,
     submit: submitPath(parts, preparePrompt, () => agent),
+    schedules: parts.scheduled.schedules,
+    goals: parts.scheduled.goals,
     get commands() {
       return commands;
     },
@@ -166,6 +170,8 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     renameSession: (title) => parts.logs.get(live.session)?.recordMeta({ kind: 'title', title }),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
+      parts.scheduled.schedules.stop();
+      parts.scheduled.goals.stop('The session closed.');
       await Promise.all([parts.background.close(), parts.lsp.close()]);
       live.session.close();
       void sandbox?.dispose();
@@ -173,7 +179,10 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       await parts.telemetry?.shutdown();
     },
   };
-  const commands = sessionCommands(agent);
+  const commands = [...sessionCommands(agent), ...parts.scheduled.commands];
+  parts.scheduled.connect(agent.submit);
+  // Loops belong to a conversation: /clear's new one starts with none, /resume's gets its own back.
+  listeners.add(() => parts.scheduled.schedules.rebind());
   return agent;
 }
 
