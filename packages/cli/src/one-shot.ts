@@ -23,6 +23,8 @@ const forTerminal = (text: string) => (process.stdout.isTTY ? stripTerminalContr
 /** `beans -p`: runs the agent to completion and prints the answer in the chosen format. */
 export async function runOneShot(options: CliOptions, prompt: string, started: number): Promise<number> {
   sdkWarningsOnce();
+  // A bad --loop is a usage error before anything starts.
+  const loop = options.loop === undefined ? undefined : loopOf(options.loop, options.maxRuns);
   const agent = await createCliSession(options, 'one-shot');
   const { session } = agent;
   const format = options.outputFormat;
@@ -59,7 +61,6 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     stoppedBy = signal;
     controller.abort();
   });
-  const loop = options.loop === undefined ? undefined : loopOf(options.loop, options.maxRuns);
   let outcome: SubmitOutcome | undefined;
   let code = 0;
   if (loop) {
