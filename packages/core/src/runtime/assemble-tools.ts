@@ -2,6 +2,7 @@ import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { createLoadSkillTool, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { toolsWithOwnSkills } from '../plugins/agent-skills.js';
 import { builtinTools } from '../tools/builtin.js';
+import { SCHEDULE_TOOLS } from '../tools/schedule-tools.js';
 import { memoryTool, storeMemoryTool } from '../memory/memory-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -38,9 +39,10 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
   // The lsp tool is kept by every agent like the MCP tools: it exists only because servers were configured.
   const extraTools = [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])];
   // With the program's own memory store, the memory tool's description names no file.
-  const builtins = builtinTools({ webFetch: input.base.config.values.webFetch }).map((tool) =>
-    options.memory && tool === memoryTool ? storeMemoryTool : tool,
-  );
+  const builtins = builtinTools({ webFetch: input.base.config.values.webFetch })
+    .map((tool) => (options.memory && tool === memoryTool ? storeMemoryTool : tool))
+    // Scheduled prompts fire only where a host runs them (the chat, served sessions): elsewhere the model is not offered them.
+    .filter((tool) => options.interactive === true || !SCHEDULE_TOOLS.includes(tool));
   const allTools: AnyTool[] = [...builtins, createLoadSkillTool(input.catalog), input.taskTool, ...extraTools];
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));

@@ -100,7 +100,7 @@ export function createGoals(input: GoalsInput): Goals {
     const session = input.live.session;
     const spentAtStart = session.totalUsage.costUsd;
     const spent = () => input.live.session.totalUsage.costUsd - spentAtStart;
-    let text = `Work toward this goal until it holds: ${state.condition}\n\nShow the evidence in the conversation when it does (run the command that proves it, so its output is here): a separate check reads the transcript after each turn and decides; your word alone does not count.`;
+    let text = firstGoalPrompt(state.condition);
     let parkMs = PARK_FIRST_MS;
     while (!current.stopped) {
       const outcome = await submit!({ text, whenIdle: true });
@@ -118,7 +118,7 @@ export function createGoals(input: GoalsInput): Goals {
       if (result.stopReason === 'error') return end('failed', result.failure?.message ?? 'the turn failed');
       state.phase = 'checking';
       changed();
-      const verdict = await judge(state.condition, input.live.session);
+      const verdict = await judgeGoal(input.client, state.condition, input.live.session);
       state.costUsd = spent();
       if (current.stopped) return;
       if (verdict.met) return end('met', verdict.reason);
@@ -141,16 +141,6 @@ export function createGoals(input: GoalsInput): Goals {
       state.parkedUntil = undefined;
       changed();
     }
-  }
-
-  /** The separate check: one request with the transcript as text, no tools; its usage counts like any request's. */
-  async function judge(condition: string, session: ChatSession): Promise<{ met: boolean; reason: string }> {
-    const messages: LlmMessage[] = [{ role: 'user', content: `<transcript>\n${transcriptText(session)}\n</transcript>\n\nThe condition: ${condition}` }];
-    const result = await input.client.chat({ model: session.model, system: JUDGE_SYSTEM, messages, maxOutputTokens: 400 });
-    const usage = spentUsage(result.usage);
-    if (usage) session.emit({ type: 'usage', usage, model: session.model, purpose: 'goal-check' });
-    if (result.failure) return { met: false, reason: `the check could not run: ${result.failure.message}` };
-    return readVerdict(result.text);
   }
 
   return {
@@ -192,6 +182,20 @@ export function createGoals(input: GoalsInput): Goals {
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** The separate check: one request with the transcript as text, no tools; its usage counts like any request's. */
+async function judgeGoal(client: LLMClient, condition: string, session: ChatSession): Promise<{ met: boolean; reason: string }> {
+  const messages: LlmMessage[] = [{ role: 'user', content: `<transcript>\n${transcriptText(session)}\n</transcript>\n\nThe condition: ${condition}` }];
+  const result = await client.chat({ model: session.model, system: JUDGE_SYSTEM, messages, maxOutputTokens: 400 });
+  const usage = spentUsage(result.usage);
+  if (usage) session.emit({ type: 'usage', usage, model: session.model, purpose: 'goal-check' });
+  if (result.failure) return { met: false, reason: `the check could not run: ${result.failure.message}` };
+  return readVerdict(result.text);
+}
+
+function firstGoalPrompt(condition: string): string {
+  return `Work toward this goal until it holds: ${condition}\n\nShow the evidence in the conversation when it does (run the command that proves it, so its output is here): a separate check reads the transcript after each turn and decides; your word alone does not count.`;
 }
 
 /** The newest part of the conversation as plain text: messages, tool calls and their results. */

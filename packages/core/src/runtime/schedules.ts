@@ -70,61 +70,198 @@ export interface Schedules extends ScheduleBoard {
 
 /** Part: the session's loops and cron tasks (see Schedules). */
 export function createSchedules(input: SchedulesInput): Schedules {
-  const clock = input.clock ?? SYSTEM_CLOCK;
-  let tasks: ScheduledTask[] = [];
-  let bound: ChatSession | undefined;
-  let unsubscribe: (() => void) | undefined;
-  let submit: ((input: SubmitInput) => Promise<SubmitOutcome>) | undefined;
-  let started = false;
-  let timer: unknown;
-  let firing: ScheduledTask | undefined;
+  return new ScheduleTable(input);
+}
+
+class ScheduleTable implements Schedules {
+  private readonly clock: Clock;
+  private tasks: ScheduledTask[] = [];
+  private bound: ChatSession | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private submit: ((input: SubmitInput) => Promise<SubmitOutcome>) | undefined;
+  private started = false;
+  private timer: unknown;
+  private running: ScheduledTask | undefined;
   /** schedule_wakeup's answer during the run of a loop without an interval. */
-  let wakeupAt: number | undefined;
-  const changeListeners = new Set<() => void>();
-  const fireListeners = new Set<(fire: ScheduleFire) => void>();
-  const doneWaiters = new Map<string, (() => void)[]>();
+  private wakeupAt: number | undefined;
+  private readonly changeListeners = new Set<() => void>();
+  private readonly fireListeners = new Set<(fire: ScheduleFire) => void>();
+  private readonly doneWaiters = new Map<string, (() => void)[]>();
 
-  const changed = () => changeListeners.forEach((listener) => listener());
-  const persist = () => input.record(tasks.filter((task) => task.durable).map((task) => ({ ...task })));
-  const find = (id: string) => tasks.find((task) => task.id === id);
-
-  function drop(task: ScheduledTask): void {
-    tasks = tasks.filter((other) => other !== task);
-    for (const resolve of doneWaiters.get(task.id) ?? []) resolve();
-    doneWaiters.delete(task.id);
+  constructor(private readonly input: SchedulesInput) {
+    this.clock = input.clock ?? SYSTEM_CLOCK;
   }
 
-  function add(task: ScheduledTask): ScheduledTask {
-    bind();
-    if (!started) throw new UsageError('This session runs no scheduled prompts (it is not hosted by a chat, a served session or a --loop run).');
-    if (tasks.length >= MAX_TASKS) throw new UsageError(`A session holds at most ${MAX_TASKS} scheduled prompts; cancel one first (cron_list, /loop).`);
-    tasks.push(task);
-    if (task.durable) persist();
-    changed();
-    arm();
+  connect(submit: (input: SubmitInput) => Promise<SubmitOutcome>): void {
+    this.submit = submit;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.rebind();
+    this.arm();
+  }
+
+  stop(): void {
+    this.started = false;
+    this.arm();
+    this.unsubscribe?.();
+  }
+
+  get firing(): ScheduledTask | undefined {
+    return this.running;
+  }
+
+  list(): readonly ScheduledTask[] {
+    if (this.started) this.rebind();
+    return this.tasks;
+  }
+
+  addLoop({ prompt, intervalMs, maxRuns }: { prompt: string; intervalMs?: number; maxRuns?: number }): ScheduledTask {
+    if (!prompt.trim()) throw new UsageError('Give the loop a prompt or a /command: /loop [interval] <prompt>.');
+    if (intervalMs !== undefined && intervalMs < MIN_LOOP_MS) throw new UsageError(`A loop runs at most every ${formatInterval(MIN_LOOP_MS)}.`);
+    const now = this.clock.now();
+    return this.add({
+      id: randomHex(4),
+      kind: 'loop',
+      prompt: prompt.trim(),
+      ...(intervalMs !== undefined ? { intervalMs } : {}),
+      recurring: true,
+      // One-shot's --loop lives as long as its process: nothing to resume.
+      durable: maxRuns === undefined,
+      createdAt: now,
+      expiresAt: now + SCHEDULE_EXPIRY_MS,
+      nextAt: now,
+      runs: 0,
+      ...(maxRuns !== undefined ? { maxRuns } : {}),
+    });
+  }
+
+  async addCron({ cron, prompt, recurring, durable }: { cron: string; prompt: string; recurring: boolean; durable: boolean }): Promise<ScheduledTask> {
+    await checkCron(cron);
+    const now = this.clock.now();
+    const next = await nextCronRun(cron, new Date(now));
+    if (!next) throw new UsageError(`"${cron}" matches no time from now on.`);
+    return this.add({
+      id: randomHex(4),
+      kind: 'cron',
+      prompt: prompt.trim(),
+      cron: cron.trim(),
+      recurring,
+      durable,
+      createdAt: now,
+      ...(recurring ? { expiresAt: now + SCHEDULE_EXPIRY_MS } : {}),
+      nextAt: next.getTime(),
+      runs: 0,
+    });
+  }
+
+  remove(id: string): ScheduledTask | undefined {
+    const task = this.find(id);
+    if (!task) return undefined;
+    this.drop(task);
+    if (task.durable) this.persist();
+    this.changed();
+    this.arm();
     return task;
   }
 
-  /** Follows the live conversation: the old one's tasks stop, a resumed one's come back. */
-  function bind(): void {
-    const session = input.live.session;
-    if (session === bound) return;
-    unsubscribe?.();
-    for (const task of tasks) drop(task);
-    bound = session;
-    // A turn that ends may let a waiting prompt run at once.
-    unsubscribe = session.subscribe((event) => {
-      if (event.type === 'agent_end' && !firing) clock.setTimeout(() => void tick(), 0);
-    });
-    const file = input.fileOf(session.id);
-    const stored = file ? storedSchedules(file) : [];
-    if (stored.length > 0) void restore(stored);
-    changed();
+  cancelAll(): ScheduledTask[] {
+    const gone = [...this.tasks];
+    for (const task of gone) this.drop(task);
+    if (gone.some((task) => task.durable)) this.persist();
+    this.changed();
+    this.arm();
+    return gone;
   }
 
-  async function restore(stored: ScheduledTask[]): Promise<void> {
-    const session = bound;
-    const now = clock.now();
+  wakeup(delayMs: number, reason: string): ScheduledTask {
+    const paced = this.tasks.filter((task) => task.kind === 'loop' && task.intervalMs === undefined);
+    const task = this.running && paced.includes(this.running) ? this.running : paced.length === 1 ? paced[0] : undefined;
+    if (!task) {
+      throw new UsageError(
+        paced.length === 0
+          ? 'schedule_wakeup paces a /loop that has no interval, and none runs; for a reminder use cron_create.'
+          : `Several loops have no interval (${paced.map((other) => other.id).join(', ')}); call schedule_wakeup during the run of the one to pace.`,
+      );
+    }
+    const at = this.clock.now() + delayMs;
+    if (task === this.running) this.wakeupAt = at;
+    else {
+      task.nextAt = at;
+      this.arm();
+    }
+    task.wakeupReason = reason;
+    if (task.durable) this.input.record(this.tasks.filter((other) => other.durable).map((other) => (other === task ? { ...other, nextAt: at } : { ...other })));
+    this.changed();
+    return { ...task, nextAt: at };
+  }
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  onFire(listener: (fire: ScheduleFire) => void): () => void {
+    this.fireListeners.add(listener);
+    return () => this.fireListeners.delete(listener);
+  }
+
+  whenDone(id: string): Promise<void> {
+    if (!this.find(id)) return Promise.resolve();
+    return new Promise((resolve) => this.doneWaiters.set(id, [...(this.doneWaiters.get(id) ?? []), resolve]));
+  }
+
+  /** Follows the live conversation: the old one's tasks stop, a resumed one's come back. */
+  rebind(): void {
+    const session = this.input.live.session;
+    if (session === this.bound) return;
+    this.unsubscribe?.();
+    for (const task of this.tasks) this.drop(task);
+    this.bound = session;
+    // A turn that ends may let a waiting prompt run at once.
+    this.unsubscribe = session.subscribe((event) => {
+      if (event.type === 'agent_end' && !this.running) this.clock.setTimeout(() => void this.tick(), 0);
+    });
+    const file = this.input.fileOf(session.id);
+    const stored = file ? storedSchedules(file) : [];
+    if (stored.length > 0) void this.restore(stored);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.changeListeners.forEach((listener) => listener());
+  }
+
+  private persist(): void {
+    this.input.record(this.tasks.filter((task) => task.durable).map((task) => ({ ...task })));
+  }
+
+  private find(id: string): ScheduledTask | undefined {
+    return this.tasks.find((task) => task.id === id);
+  }
+
+  private drop(task: ScheduledTask): void {
+    this.tasks = this.tasks.filter((other) => other !== task);
+    for (const resolve of this.doneWaiters.get(task.id) ?? []) resolve();
+    this.doneWaiters.delete(task.id);
+  }
+
+  private add(task: ScheduledTask): ScheduledTask {
+    this.rebind();
+    if (!this.started) throw new UsageError('This session runs no scheduled prompts (it is not hosted by a chat, a served session or a --loop run).');
+    if (this.tasks.length >= MAX_TASKS) throw new UsageError(`A session holds at most ${MAX_TASKS} scheduled prompts; cancel one first (cron_list, /loop).`);
+    this.tasks.push(task);
+    if (task.durable) this.persist();
+    this.changed();
+    this.arm();
+    return task;
+  }
+
+  private async restore(stored: ScheduledTask[]): Promise<void> {
+    const session = this.bound;
+    const now = this.clock.now();
     const back: ScheduledTask[] = [];
     for (const task of stored) {
       if (task.expiresAt !== undefined && task.expiresAt <= now) continue;
@@ -133,195 +270,83 @@ export function createSchedules(input: SchedulesInput): Schedules {
       if (nextAt === undefined) continue;
       back.push({ ...task, nextAt });
     }
-    if (bound !== session) return;
-    tasks = [...tasks, ...back.filter((task) => !find(task.id))];
-    changed();
-    arm();
+    if (this.bound !== session) return;
+    this.tasks = [...this.tasks, ...back.filter((task) => !this.find(task.id))];
+    this.changed();
+    this.arm();
   }
 
-  /** When a task runs next after `now`: fixed loops keep their cadence from their start, crons their expression. */
-  async function nextRunAfter(task: ScheduledTask, now: number): Promise<number | undefined> {
-    if (task.kind === 'cron') {
-      if (!task.recurring) return task.nextAt;
-      return (await nextCronRun(task.cron ?? '', new Date(now)))?.getTime();
-    }
-    if (task.intervalMs === undefined) return Math.max(task.nextAt ?? now, now);
-    const slots = Math.floor((now - task.createdAt) / task.intervalMs) + 1;
-    return task.createdAt + slots * task.intervalMs;
-  }
-
-  function arm(): void {
-    if (timer !== undefined) clock.clearTimeout(timer);
-    timer = undefined;
-    if (!started || firing) return;
-    const next = Math.min(...tasks.map((task) => task.nextAt ?? Infinity));
+  private arm(): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.started || this.running) return;
+    const next = Math.min(...this.tasks.map((task) => task.nextAt ?? Infinity));
     if (next === Infinity) return;
-    timer = clock.setTimeout(() => void tick(), Math.min(MAX_SLEEP_MS, Math.max(0, next - clock.now())));
+    this.timer = this.clock.setTimeout(() => void this.tick(), Math.min(MAX_SLEEP_MS, Math.max(0, next - this.clock.now())));
   }
 
-  async function tick(): Promise<void> {
-    timer = undefined;
-    if (!started || firing) return;
-    bind();
-    const now = clock.now();
-    const due = tasks.filter((task) => task.nextAt !== undefined && task.nextAt <= now).sort((a, b) => (a.nextAt ?? 0) - (b.nextAt ?? 0))[0];
-    if (!due || !submit) return arm();
-    if (bound?.isRunning) {
-      timer = clock.setTimeout(() => void tick(), BUSY_RETRY_MS);
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    if (!this.started || this.running) return;
+    this.rebind();
+    const now = this.clock.now();
+    const due = this.tasks.filter((task) => task.nextAt !== undefined && task.nextAt <= now).sort((a, b) => (a.nextAt ?? 0) - (b.nextAt ?? 0))[0];
+    if (!due || !this.submit) return this.arm();
+    if (this.bound?.isRunning) {
+      this.timer = this.clock.setTimeout(() => void this.tick(), BUSY_RETRY_MS);
       return;
     }
-    await fire(due, now);
-    arm();
+    await this.fire(due, now);
+    this.arm();
   }
 
-  async function fire(task: ScheduledTask, startedAt: number): Promise<void> {
+  private async fire(task: ScheduledTask, startedAt: number): Promise<void> {
     const last =
       (task.expiresAt !== undefined && startedAt >= task.expiresAt) ||
       (task.maxRuns !== undefined && task.runs + 1 >= task.maxRuns) ||
       (task.kind === 'cron' && !task.recurring);
-    firing = task;
-    wakeupAt = undefined;
+    this.running = task;
+    this.wakeupAt = undefined;
     let outcome: SubmitOutcome;
     try {
-      emit({ phase: 'start', task, last });
-      outcome = await submit!({ text: promptText(task, last), whenIdle: true });
+      this.emit({ phase: 'start', task, last });
+      outcome = await this.submit!({ text: promptText(task, last), whenIdle: true });
     } catch (error) {
       outcome = { kind: 'refused', reason: error instanceof Error ? error.message : String(error) };
     } finally {
-      firing = undefined;
+      this.running = undefined;
     }
     if (outcome.kind === 'refused' && outcome.busy) {
       // Someone else's turn began first: nothing was sent, the run waits for the next idle moment.
-      changed();
+      this.changed();
       return;
     }
-    if (find(task.id)) {
+    if (this.find(task.id)) {
       task.runs += 1;
-      if (last) drop(task);
+      if (last) this.drop(task);
       else
-        task.nextAt = task.intervalMs === undefined && task.kind === 'loop' ? (wakeupAt ?? clock.now() + DEFAULT_LOOP_MS) : await nextRunAfter(task, startedAt);
-      if (task.durable) persist();
+        task.nextAt =
+          task.intervalMs === undefined && task.kind === 'loop' ? (this.wakeupAt ?? this.clock.now() + DEFAULT_LOOP_MS) : await nextRunAfter(task, startedAt);
+      if (task.durable) this.persist();
     }
-    emit({ phase: 'end', task, last, outcome });
-    changed();
+    this.emit({ phase: 'end', task, last, outcome });
+    this.changed();
   }
 
-  function emit(fire: ScheduleFire): void {
-    for (const listener of fireListeners) listener(fire);
+  private emit(fire: ScheduleFire): void {
+    for (const listener of this.fireListeners) listener(fire);
   }
+}
 
-  return {
-    connect(next) {
-      submit = next;
-    },
-    start() {
-      if (started) return;
-      started = true;
-      bind();
-      arm();
-    },
-    stop() {
-      started = false;
-      arm();
-      unsubscribe?.();
-    },
-    get firing() {
-      return firing;
-    },
-    list() {
-      if (started) bind();
-      return tasks;
-    },
-    addLoop({ prompt, intervalMs, maxRuns }) {
-      if (!prompt.trim()) throw new UsageError('Give the loop a prompt or a /command: /loop [interval] <prompt>.');
-      if (intervalMs !== undefined && intervalMs < MIN_LOOP_MS) throw new UsageError(`A loop runs at most every ${formatInterval(MIN_LOOP_MS)}.`);
-      const now = clock.now();
-      const task = add({
-        id: randomHex(4),
-        kind: 'loop',
-        prompt: prompt.trim(),
-        ...(intervalMs !== undefined ? { intervalMs } : {}),
-        recurring: true,
-        // One-shot's --loop lives as long as its process: nothing to resume.
-        durable: maxRuns === undefined,
-        createdAt: now,
-        expiresAt: now + SCHEDULE_EXPIRY_MS,
-        nextAt: now,
-        runs: 0,
-        ...(maxRuns !== undefined ? { maxRuns } : {}),
-      });
-      return task;
-    },
-    async addCron({ cron, prompt, recurring, durable }) {
-      await checkCron(cron);
-      const now = clock.now();
-      const next = await nextCronRun(cron, new Date(now));
-      if (!next) throw new UsageError(`"${cron}" matches no time from now on.`);
-      return add({
-        id: randomHex(4),
-        kind: 'cron',
-        prompt: prompt.trim(),
-        cron: cron.trim(),
-        recurring,
-        durable,
-        createdAt: now,
-        ...(recurring ? { expiresAt: now + SCHEDULE_EXPIRY_MS } : {}),
-        nextAt: next.getTime(),
-        runs: 0,
-      });
-    },
-    remove(id) {
-      const task = find(id);
-      if (!task) return undefined;
-      drop(task);
-      if (task.durable) persist();
-      changed();
-      arm();
-      return task;
-    },
-    cancelAll() {
-      const gone = [...tasks];
-      for (const task of gone) drop(task);
-      if (gone.some((task) => task.durable)) persist();
-      changed();
-      arm();
-      return gone;
-    },
-    wakeup(delayMs, reason) {
-      const paced = tasks.filter((task) => task.kind === 'loop' && task.intervalMs === undefined);
-      const task = firing && paced.includes(firing) ? firing : paced.length === 1 ? paced[0] : undefined;
-      if (!task) {
-        throw new UsageError(
-          paced.length === 0
-            ? 'schedule_wakeup paces a /loop that has no interval, and none runs; for a reminder use cron_create.'
-            : `Several loops have no interval (${paced.map((other) => other.id).join(', ')}); call schedule_wakeup during the run of the one to pace.`,
-        );
-      }
-      const at = clock.now() + delayMs;
-      if (task === firing) wakeupAt = at;
-      else {
-        task.nextAt = at;
-        arm();
-      }
-      task.wakeupReason = reason;
-      if (task.durable) input.record(tasks.filter((other) => other.durable).map((other) => (other === task ? { ...other, nextAt: at } : { ...other })));
-      changed();
-      return { ...task, nextAt: at };
-    },
-    onChange(listener) {
-      changeListeners.add(listener);
-      return () => changeListeners.delete(listener);
-    },
-    onFire(listener) {
-      fireListeners.add(listener);
-      return () => fireListeners.delete(listener);
-    },
-    whenDone(id) {
-      if (!find(id)) return Promise.resolve();
-      return new Promise((resolve) => doneWaiters.set(id, [...(doneWaiters.get(id) ?? []), resolve]));
-    },
-    rebind: bind,
-  };
+/** When a task runs next after `now`: fixed loops keep their cadence from their start, crons their expression. */
+async function nextRunAfter(task: ScheduledTask, now: number): Promise<number | undefined> {
+  if (task.kind === 'cron') {
+    if (!task.recurring) return task.nextAt;
+    return (await nextCronRun(task.cron ?? '', new Date(now)))?.getTime();
+  }
+  if (task.intervalMs === undefined) return Math.max(task.nextAt ?? now, now);
+  const slots = Math.floor((now - task.createdAt) / task.intervalMs) + 1;
+  return task.createdAt + slots * task.intervalMs;
 }
 
 /** What a run submits: the prompt, with a word for the model when the loop is paced by it or this is the last run. Commands go as they are. */

@@ -121,8 +121,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     preparePrompt,
     submit: submitPath(parts, preparePrompt, () => agent),
-    schedules: parts.scheduled.schedules,
-    goals: parts.scheduled.goals,
+    ...{ schedules: parts.scheduled.schedules, goals: parts.scheduled.goals },
     get commands() {
       return commands;
     },
@@ -170,8 +169,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     renameSession: (title) => parts.logs.get(live.session)?.recordMeta({ kind: 'title', title }),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
-      parts.scheduled.schedules.stop();
-      parts.scheduled.goals.stop('The session closed.');
+      parts.scheduled.close();
       await Promise.all([parts.background.close(), parts.lsp.close()]);
       live.session.close();
       void sandbox?.dispose();
@@ -179,10 +177,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       await parts.telemetry?.shutdown();
     },
   };
-  const commands = [...sessionCommands(agent), ...parts.scheduled.commands];
-  parts.scheduled.connect(agent.submit);
-  // Loops belong to a conversation: /clear's new one starts with none, /resume's gets its own back.
-  listeners.add(() => parts.scheduled.schedules.rebind());
+  const commands = [...sessionCommands(agent), ...parts.scheduled.attach((input) => agent.submit(input), listeners)];
   return agent;
 }
 

@@ -22,9 +22,13 @@ export interface SessionSchedulesInput {
 export interface SessionSchedules {
   schedules: Schedules;
   goals: Goals;
-  /** `/loop` and `/goal`. */
-  commands: SessionCommand[];
-  connect(submit: (input: SubmitInput) => Promise<SubmitOutcome>): void;
+  /**
+   * Runs both through the session's submit, follows its conversation switches (a loop belongs to a
+   * conversation: /clear's new one starts with none, /resume's gets its own back); returns `/loop` and `/goal`.
+   */
+  attach(submit: (input: SubmitInput) => Promise<SubmitOutcome>, switches: { add(listener: () => void): unknown }): SessionCommand[];
+  /** The session's end: nothing fires any more, an active goal stops. */
+  close(): void;
 }
 
 /** Part: the session's schedules (runtime/schedules.ts) and goal (runtime/goal.ts), and their commands. */
@@ -32,16 +36,21 @@ export function createSessionSchedules(input: SessionSchedulesInput): SessionSch
   const schedules = createSchedules({
     live: input.live,
     fileOf: (id) => input.store?.pathOf(id),
-    record: input.recordSchedules,
+    record: (tasks) => input.recordSchedules(tasks),
   });
-  const goals = createGoals({ live: input.live, client: input.client, runningBackgroundTasks: input.runningBackgroundTasks });
+  const goals = createGoals({ live: input.live, client: input.client, runningBackgroundTasks: () => input.runningBackgroundTasks() });
   return {
     schedules,
     goals,
-    commands: scheduleCommands(schedules, goals),
-    connect(submit) {
+    attach(submit, switches) {
       schedules.connect(submit);
       goals.connect(submit);
+      switches.add(() => schedules.rebind());
+      return scheduleCommands(schedules, goals);
+    },
+    close() {
+      schedules.stop();
+      goals.stop('The session closed.');
     },
   };
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ScheduledTask } from '../tools/schedule-tools.js';
+import type { ScheduledTask } from '../tools/schedule-board.js';
 
 // SessionWriter writes `type` then `kind` first, so the newest schedules line is found by its prefix
 // without parsing the rest of a long session.

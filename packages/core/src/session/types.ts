@@ -1,5 +1,5 @@
 import type { AgentMessage } from '../agent/types.js';
-import type { ScheduledTask } from '../tools/schedule-tools.js';
+import type { ScheduledTask } from '../tools/schedule-board.js';
 
 export const SESSION_FORMAT_VERSION = 1;
 
