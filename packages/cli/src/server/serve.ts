@@ -10,6 +10,9 @@ import type { CliOptions } from '../options.js';
 import { createServerApp } from './app.js';
 import { removeServerFile, writeServerFile } from './server-file.js';
 import { SessionTable, type SessionRequest } from './session-table.js';
+import { loadWebAssets } from './web-assets.js';
+import { webRouteSources } from './web-sources.js';
+import { registerWebRoutes } from './web-routes.js';
 
 export interface ServeFlags {
   host?: string;
@@ -45,7 +48,14 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   });
   const token = randomBytes(24).toString('base64url');
   const sessions = new SessionTable((request) => openSession(options, request));
-  const app = createServerApp({ token, host, allowHosts: flags.allowHost, sessions });
+  const app = createServerApp({
+    token,
+    host,
+    allowHosts: flags.allowHost,
+    sessions,
+    web: loadWebAssets(),
+    routes: (routes) => registerWebRoutes(routes, { sessions, cwd: process.cwd(), ...webRouteSources(options) }),
+  });
 
   const server = serve({ fetch: app.fetch, hostname: host, port });
   const address = await new Promise<AddressInfo>((resolve, reject) => {
@@ -67,6 +77,8 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
     onError: (routine, error) =>
       process.stderr.write(`beans: routine ${routine.id} did not start: ${error instanceof Error ? error.message : String(error)}\n`),
   });
+  // The chat's view (Ink, React: ~200 ms to load) is ready before the first `beans attach` asks for it.
+  setTimeout(() => void import('../ui/run-chat.js').then((chat) => chat.preloadAttachedChat()).catch(() => undefined), 0).unref();
 
   await stopped;
   routines.stop();

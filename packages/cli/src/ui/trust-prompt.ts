@@ -1,8 +1,8 @@
 import path from 'node:path';
 import {
+  answerTrustQuestion,
+  approveDeclaration,
   describeDeclaration,
-  recordApprovedDeclarations,
-  setTrustDecision,
   showSettingKey,
   showSettingValue,
   type ApprovalQuestion,
@@ -133,13 +133,8 @@ export async function settleWorkspaceTrust(
   const choice = await askWorkspaceTrust(question, io);
   const out = io?.output ?? process.stdout;
   if (choice === 'interrupted') return 'interrupted';
-  if (choice === 'trust') await setTrustDecision(question.workspaceRoot, 'trusted', env);
-  else if (choice === 'trust-parent') await setTrustDecision(path.dirname(question.workspaceRoot), 'trusted', env);
-  // Trust covers the servers and hooks just listed; one added later asks before it runs.
-  if (choice === 'trust' || choice === 'trust-parent')
-    await recordApprovedDeclarations(question.workspaceRoot, question.declarationIds, env, { replace: true });
-  else if (choice === 'untrust') await setTrustDecision(question.workspaceRoot, 'untrusted', env);
-  const trusted = choice === 'trust' || choice === 'trust-parent';
+  // Core records it: trust covers the servers and hooks just listed; one added later asks before it runs.
+  const trusted = await answerTrustQuestion(question, choice, env);
   out.write(trusted ? "Trusted. The folder's settings apply.\n\n" : 'Not trusted: those settings are ignored. Run `beans trust` to change this.\n\n');
   return trusted;
 }
@@ -172,7 +167,7 @@ export async function settleNewDeclarations(
     const answer = await askSelection((selected) => approvalPromptLines(declaration, question.workspaceRoot, selected), 2, io);
     if (answer === 'interrupted') return 'interrupted';
     if (answer === 0) {
-      await recordApprovedDeclarations(question.workspaceRoot, [declaration.id], env);
+      await approveDeclaration(question, declaration, env);
       approved += 1;
     }
     io.output.write(answer === 0 ? 'Approved.\n\n' : 'Skipped for this run.\n\n');

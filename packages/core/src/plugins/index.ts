@@ -38,7 +38,7 @@ export {
   type ResolveProfileOptions,
 } from './profile.js';
 export { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
-export { beansToolName, beansToolRule } from './tool-names.js';
+export { beansToolRule } from './tool-names.js';
 export {
   commandRulesAllow,
   expandFileReferences,

@@ -1,6 +1,6 @@
 import { userMessage } from '../agent/chat-session.js';
 import type { UserMessage } from '../agent/types.js';
-import { builtinPromptMessage } from '../memory/init-prompt.js';
+import { builtinPromptMessage } from './init-prompt.js';
 import {
   BUILTIN_COMMAND_NAMES,
   expandAttachments,
