@@ -53,7 +53,10 @@ describe('beans -p --loop', () => {
   it('refuses an interval under 10 s (exit 2, one sentence)', async () => {
     const repo = makeTempRepo({});
     opened.push({ repo });
-    const run = await runBeans(['-p', 'hi', '--loop', '5s'], { cwd: repo.dir, env: { ...repo.env, BEANS_PROVIDER: 'ollama', OLLAMA_HOST: 'http://127.0.0.1:9' } });
+    const run = await runBeans(['-p', 'hi', '--loop', '5s'], {
+      cwd: repo.dir,
+      env: { ...repo.env, BEANS_PROVIDER: 'ollama', OLLAMA_HOST: 'http://127.0.0.1:9' },
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--loop runs at most every 10 seconds');
   });
@@ -90,7 +93,9 @@ describe('routines', () => {
     expect(lastUser(chats[0]!)).toBe('summarise the notes');
     const runsDir = path.join(repo.env.XDG_STATE_HOME!, 'beans-agent', 'routine-runs', id);
     expect(readdirSync(runsDir)).toHaveLength(1);
-    console.log(`routine "* * * * *": ran ${new Date(chats[0]!.time).toISOString()} (tick at second ${new Date(chats[0]!.time).getSeconds()}), seen ${tickAt - chats[0]!.time} ms later`);
+    console.log(
+      `routine "* * * * *": ran ${new Date(chats[0]!.time).toISOString()} (tick at second ${new Date(chats[0]!.time).getSeconds()}), seen ${tickAt - chats[0]!.time} ms later`,
+    );
 
     // The run is a background session like any other: done, in the server's list and in beans routines list.
     const after = JSON.parse((await runBeans(['routines', 'list', '--json'], { cwd: repo.dir, env })).stdout);
@@ -98,7 +103,7 @@ describe('routines', () => {
     expect(run).toMatchObject({ routineId: id });
     expect(run.sessionId).toMatch(/\S/);
     const owner = servers.find((server) => server.child.pid !== undefined && run.by.startsWith(`serve:${server.child.pid}@`)) ?? servers[0]!;
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await owner.api('GET', `/v1/sessions/${run.sessionId}`)).body?.state !== 'done'; ) {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && (await owner.api('GET', `/v1/sessions/${run.sessionId}`)).body?.state !== 'done';) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const shown = (await owner.api('GET', `/v1/sessions/${run.sessionId}`)).body;
@@ -117,7 +122,9 @@ describe('a served session', () => {
     expect(created.status).toBe(201);
     const { id } = created.body;
     expect((await server.api('POST', `/v1/sessions/${id}/messages`, { text: '/loop 10s say tick' })).status).toBe(202);
-    const events = await server.events(id, (seen) => seen.filter((event) => event.data.type === 'result' && event.data.result === 'tick').length >= 2, { timeoutMs: 20_000 });
+    const events = await server.events(id, (seen) => seen.filter((event) => event.data.type === 'result' && event.data.result === 'tick').length >= 2, {
+      timeoutMs: 20_000,
+    });
     const results = events.filter((event) => event.data.type === 'result');
     // The command's own result, then the loop's runs.
     expect(results[0]!.data.result).toContain('It runs now, then every 10s');

@@ -10,7 +10,8 @@ import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
 
 afterEach(closeOpen);
 
-const isCheck = (request: RecordedRequest) => JSON.stringify((request.body as { system?: unknown }).system ?? '').includes('You check whether a goal has been reached');
+const isCheck = (request: RecordedRequest) =>
+  JSON.stringify((request.body as { system?: unknown }).system ?? '').includes('You check whether a goal has been reached');
 
 function lastUser(request: RecordedRequest): string {
   const messages = (request.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];

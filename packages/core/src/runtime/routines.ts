@@ -108,7 +108,7 @@ export function localRoutineStore(env: NodeJS.ProcessEnv): RoutineStore {
     },
     async runs(routineId) {
       const dir = path.join(runsDir, routineId);
-      let names: string[] = [];
+      let names: string[];
       try {
         names = readdirSync(dir).filter((name) => name.endsWith('.json'));
       } catch {

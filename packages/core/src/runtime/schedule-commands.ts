@@ -9,7 +9,7 @@ const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3600_000, d: 86_4
 /** "10s", "5m", "2h", "1d" -> ms; undefined when the word is not an interval. */
 export function parseInterval(word: string): number | undefined {
   const match = /^(\d+(?:\.\d+)?)([smhd])$/i.exec(word.trim());
-  return match ? Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!) : undefined;
+  return match ? Math.round(Number(match[1]) * UNITS[match[2].toLowerCase()]) : undefined;
 }
 
 /** `/loop [interval] <prompt>` or `/loop <prompt> every <interval>` -> the interval (if any) and the prompt. */
@@ -19,7 +19,7 @@ export function parseLoopArgs(args: string): { intervalMs?: number; prompt: stri
   const leading = parseInterval(first);
   if (leading !== undefined) return { intervalMs: leading, prompt: text.slice(first.length).trim() };
   const trailing = /\s+every\s+(\S+)$/i.exec(text);
-  const every = trailing ? parseInterval(trailing[1]!) : undefined;
+  const every = trailing ? parseInterval(trailing[1]) : undefined;
   if (trailing && every !== undefined) return { intervalMs: every, prompt: text.slice(0, trailing.index).trim() };
   return { prompt: rest.length === 0 && first === '' ? '' : text };
 }
@@ -36,7 +36,7 @@ export function scheduleCommands(schedules: Schedules, goals: Goals): SessionCom
         if (!text || text === 'list') return listTasks(schedules);
         const cancel = /^(cancel|stop)\b\s*(.*)$/i.exec(text);
         if (cancel) {
-          const id = cancel[2]!.trim();
+          const id = cancel[2].trim();
           if (!id || id === 'all') {
             const gone = schedules.cancelAll();
             return gone.length === 0 ? 'No loops to cancel.' : `Cancelled ${gone.map((task) => task.id).join(', ')}.`;
