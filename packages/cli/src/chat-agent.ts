@@ -27,6 +27,8 @@ type SessionMembers =
   | 'transcriptPath'
   | 'workspaceTrusted'
   | 'backgroundTasks'
+  | 'schedules'
+  | 'goals'
   | 'runUserShell'
   | 'permissionMode'
   | 'permissionRules'

@@ -1,5 +1,6 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { declareServedSessionCommands, declareServerCommands } from './commands/server-commands.js';
+import { declareRoutineCommands } from './commands/routine-commands.js';
 import { reportError } from './report-error.js';
 import type { CliOptions } from './options.js';
 import { runMain } from './run-main.js';
@@ -41,6 +42,7 @@ export const COMMAND_NAMES = [
   'acp',
   'serve',
   'attach',
+  'routines',
   'workflow',
   'config',
   'trust',
@@ -131,6 +133,11 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--trust', 'trust this folder for this run: apply its own looser permissions, hooks and MCP servers')
     .option('--sandbox', 'run shell commands in an OS sandbox: writes only in the workspace and temp, no network but allowed hosts')
     .option('--keep-tasks', "one-shot: leave the model's background commands running at exit (by default they are stopped)")
+    .option(
+      '--loop <interval>',
+      'one-shot: run the prompt now and again every interval (10s at least; s, m, h, d), each run printed; --max-runs N stops after N',
+    )
+    .option('--max-runs <n>', 'one-shot with --loop: the number of runs')
     .option('--background', 'one-shot: hand the session to the session server (started when none runs), print its id and exit; beans attach ID follows it');
 
   const run = async (forceChat: boolean) => {
@@ -245,6 +252,7 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     async () => (await import('./commands/sessions-list.js')).sessionsList,
   );
   declareServedSessionCommands(sessions.parent!, setExit);
+  declareRoutineCommands(program, setExit);
   listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
   listing(
     'lsp',

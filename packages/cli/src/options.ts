@@ -54,6 +54,9 @@ export interface CliOptions {
   keepTasks?: boolean;
   /** `-p ... --background`: the session runs in the session server; its id is printed. */
   background?: boolean;
+  /** `-p ... --loop 30s`: the prompt runs again every interval (at least 10 s); `--max-runs N` ends after N runs. */
+  loop?: string;
+  maxRuns?: string;
 }
 
 /** CLI flags as dotted config keys, the top layer of the configuration. */

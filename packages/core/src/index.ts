@@ -201,6 +201,20 @@ export {
   type WorkspaceTrust,
   type SlashCommandInfo,
 } from './runtime/index.js';
+export { formatInterval } from './tools/schedule-tools.js';
+export {
+  goalProgress,
+  localRoutineStore,
+  MIN_LOOP_MS,
+  nextCronRun,
+  parseInterval,
+  SCHEDULE_COMMANDS_HELP,
+  startRoutineScheduler,
+  type GoalState,
+  type Routine,
+  type RoutineRun,
+  type ScheduleFire,
+} from './runtime/index.js';
 export { VERSION } from './version.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
 export { runSdkProtocol } from './protocol/index.js';

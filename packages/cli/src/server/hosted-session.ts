@@ -102,6 +102,11 @@ export class HostedSession {
       this.mapper = this.follow(session);
     });
     this.log.append(this.mapper.init(agent.initInfo()));
+    // Loops, cron tasks and a goal of a served session run here, through this session's submit, so
+    // each of their runs ends with a `result` on the event stream like a client's message.
+    agent.schedules.connect((input) => this.submit(input));
+    agent.goals.connect((input) => this.submit(input));
+    agent.schedules.start();
   }
 
   /** Read from the session itself, so a turn started from an attached chat counts as one from the API. */

@@ -3,7 +3,8 @@ import { existsSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
-import { UsageError, createAgentSession, parsePermissionMode, sdkWarningsOnce } from '@beans/core';
+import os from 'node:os';
+import { UsageError, createAgentSession, localRoutineStore, parsePermissionMode, sdkWarningsOnce, startRoutineScheduler } from '@beans/core';
 import { cliSessionOptions } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 import { createServerApp } from './app.js';
@@ -67,10 +68,20 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   const url = `http://${shown}:${address.port}/`;
   writeServerFile(process.env, { url, token, pid: process.pid });
   process.stdout.write(`Beans is serving on ${url}#token=${token}\n`);
+  // Routines (`beans routines add`): each tick claimed here is a background session of this server.
+  const routines = startRoutineScheduler({
+    store: localRoutineStore(process.env),
+    by: `serve:${process.pid}@${os.hostname()}`,
+    run: async (routine) =>
+      (await sessions.start({ cwd: routine.cwd, prompt: routine.prompt, model: routine.model, provider: routine.provider, background: true })).id,
+    onError: (routine, error) =>
+      process.stderr.write(`beans: routine ${routine.id} did not start: ${error instanceof Error ? error.message : String(error)}\n`),
+  });
   // The chat's view (Ink, React: ~200 ms to load) is ready before the first `beans attach` asks for it.
   setTimeout(() => void import('../ui/run-chat.js').then((chat) => chat.preloadAttachedChat()).catch(() => undefined), 0).unref();
 
   await stopped;
+  routines.stop();
   removeServerFile(process.env, process.pid);
   server.close();
   // Streams stay open until their sessions end; the sessions' commands are stopped with them.

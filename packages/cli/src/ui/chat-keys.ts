@@ -120,16 +120,34 @@ export class ChatKeys {
     this.chat.changed();
   }
 
-  /** Esc twice on an empty input opens /rewind, as in Claude Code. */
+  /**
+   * Esc on an empty input: stops an active goal at once; otherwise Esc twice stops the loops when
+   * loops run, and opens /rewind when none do (as in Claude Code).
+   */
   private escapeOnEmptyInput(): void {
+    const { goals, schedules } = this.chat.host;
+    if (goals.active) {
+      const goal = goals.stop('Stopped with Esc.');
+      if (goal) this.chat.transcript.note('info', `The goal is stopped after ${goal.turns} turns: ${goal.condition}`);
+      this.chat.changed();
+      return;
+    }
+    const looping = schedules.list().length > 0;
     const now = Date.now();
     if (now - this.lastEscape < DOUBLE_ESC_MS) {
       this.lastEscape = 0;
-      this.chat.runCommand('rewind');
+      if (looping) {
+        const gone = schedules.cancelAll();
+        this.chat.transcript.note(
+          'info',
+          `Stopped ${gone.length === 1 ? 'the loop' : `${gone.length} scheduled prompts`}: ${gone.map((task) => task.id).join(', ')}.`,
+        );
+        this.chat.changed();
+      } else this.chat.runCommand('rewind');
       return;
     }
     this.lastEscape = now;
-    this.chat.hint = { text: 'Press Esc again to rewind', until: now + DOUBLE_ESC_MS };
+    this.chat.hint = { text: looping ? 'Press Esc again to stop the loops' : 'Press Esc again to rewind', until: now + DOUBLE_ESC_MS };
     this.chat.changed();
   }
 

@@ -43,7 +43,7 @@ export interface Builtin {
   argumentHint?: string;
   /** Refused while the agent works: it would change the session under the running turn. */
   idleOnly?: boolean;
-  /** Absent for a prompt the agent runs (`/init`): the host expands it like a plugin command, in every mode. */
+  /** Absent for a prompt the agent runs (`/init`) or a command of the session's (`/loop`): the host submits it like a plugin command, in every mode. */
   run?(args: string, context: CommandContext): void | Promise<void>;
 }
 

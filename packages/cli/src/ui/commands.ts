@@ -1,4 +1,4 @@
-import { parseThinking } from '@beans/core';
+import { parseThinking, SCHEDULE_COMMANDS_HELP } from '@beans/core';
 import type { SlashCommandInfo } from '../chat-agent.js';
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { span, wrapText, type StyledLine } from './styled.js';
@@ -230,6 +230,9 @@ const BUILTINS: Record<string, Builtin> = {
   ...STATUSLINE_BUILTINS,
   ...RESUME_BUILTINS,
   ...BACKGROUND_BUILTINS,
+  // The session's own (core runs them, as it does for every front end); listed here so /help and Tab show them.
+  loop: { description: SCHEDULE_COMMANDS_HELP.loop.description, argumentHint: SCHEDULE_COMMANDS_HELP.loop.argumentHint },
+  goal: { description: SCHEDULE_COMMANDS_HELP.goal.description, argumentHint: SCHEDULE_COMMANDS_HELP.goal.argumentHint },
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';

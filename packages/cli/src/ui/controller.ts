@@ -18,6 +18,7 @@ import type { Picker } from './picker.js';
 import { S, span } from './styled.js';
 import { TranscriptStore, type Block } from './transcript.js';
 import { taskProgressOf } from './task-view.js';
+import { followSchedules } from './schedule-view.js';
 
 /** Claude Code notifies after a minute of waiting for input; so does Beans. */
 export const IDLE_NOTICE_MS = 60_000;
@@ -107,6 +108,7 @@ export class ChatController implements ChatView {
     // A background task starting or ending changes the status line's count.
     const unsubscribeTasks = host.backgroundTasks?.subscribe(() => this.changed(false));
     if (unsubscribeTasks) this.cleanups.push(unsubscribeTasks);
+    this.cleanups.push(followSchedules(host, this.transcript, () => this.changed(false)));
     this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
     if (this.transcript.backlog > 0) this.changed(false);
     this.branch = gitBranch(host.header.workspace);

@@ -10,6 +10,7 @@ import { renderStatus } from './status-line.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
 import { SPINNER } from './tool-view.js';
 import { currentTodos, renderTodosPanel } from './todos-view.js';
+import { scheduleRows } from './schedule-view.js';
 
 export interface Screen {
   width: number;
@@ -76,6 +77,7 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
       ]
     : [];
   const activityKept = take(activityRows);
+  const scheduledKept = take(scheduleRows(controller.host, width), 4);
   const queuedKept = take(queued);
   const stashed = controller.input.stashed;
   const stashKept =
@@ -88,7 +90,20 @@ export function layoutLive(controller: ChatController, screen: Screen, now: numb
   const todosKept = todos.length > 0 ? take(renderTodosPanel(todos, width, Math.min(12, budget))) : [];
   const transcript = take(controller.transcript.liveLines(frame, now));
 
-  return [...transcript, ...activityKept, ...todosKept, ...queuedKept, ...stashKept, ...middle, ...input, ...menu, ...hint, ...custom, ...status];
+  return [
+    ...transcript,
+    ...activityKept,
+    ...scheduledKept,
+    ...todosKept,
+    ...queuedKept,
+    ...stashKept,
+    ...middle,
+    ...input,
+    ...menu,
+    ...hint,
+    ...custom,
+    ...status,
+  ];
 }
 
 function statusInfo(controller: ChatController) {

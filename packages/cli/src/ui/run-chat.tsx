@@ -133,6 +133,9 @@ export async function runChat(host: ChatAgent, options: RunChatOptions): Promise
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
   if (options.firstFrame) eraseBeforeFirstWrite(stdout, options.firstFrame.handOver());
   instance = mount();
+  // Loops and cron tasks fire here (an attached view leaves that to the server that hosts the
+  // session), from before the keys typed ahead are replayed: a /loop among them is taken.
+  if (!options.attached) host.schedules.start();
   // Keys typed while the session was built, in order and before anything Ink reads itself.
   const typedAhead = new KeyDecoder();
   options.firstFrame?.replay((input) => {

@@ -2,6 +2,8 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  createSchedules,
+  createGoals,
   collectStream,
   ChatSession,
   ToolRegistry,
@@ -242,6 +244,24 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     listPlugins: async () => [{ name: 'review-kit', version: '1.2.0', from: 'team: ./plugins/review-kit', contents: '2 agents, 1 command' }],
     notify: async (message) => void calls.push(`notify:${message}`),
+    schedules: createSchedules({
+      live: {
+        get session() {
+          return session;
+        },
+      },
+      fileOf: () => undefined,
+      record: () => undefined,
+    }),
+    goals: createGoals({
+      live: {
+        get session() {
+          return session;
+        },
+      },
+      client,
+      runningBackgroundTasks: () => 0,
+    }),
     // The chat's one way in is core's real submit path, over this fake's preparation and model.
     submit: createSubmit({
       live: {

@@ -131,7 +131,7 @@ export type AgentEvent =
    * A request made beside the conversation (a compaction summary): its tokens and cost count in the
    * session's usage, the run's usage and `--max-budget-usd` like any answer's.
    */
-  | { type: 'usage'; usage: Usage; model: string; purpose: 'compaction' | 'side-question' }
+  | { type: 'usage'; usage: Usage; model: string; purpose: 'compaction' | 'side-question' | 'goal-check' }
   /** Something the person should know that is not part of the answer (a provider's `notice`). */
   | { type: 'notice'; text: string }
   /** The session's queue of messages typed while the agent works changed. */

@@ -48,6 +48,12 @@ const MAPPINGS: Record<string, ToolMapping> = {
   tool_search: { claude: 'ToolSearch', fields: {} },
   // Claude Code's LSP tool takes `operation`, `filePath`, `line`, `character` (1-based, as Beans').
   lsp: { claude: 'LSP', fields: { file_path: 'filePath' }, paths: ['file_path'] },
+  // Scheduled prompts (tools/schedule-tools.ts). Claude Code's ScheduleWakeup also carries the loop's
+  // prompt back; Beans' loop keeps its own, so that field is dropped.
+  schedule_wakeup: { claude: 'ScheduleWakeup', fields: { delay_seconds: 'delaySeconds' }, drop: ['prompt'] },
+  cron_create: { claude: 'CronCreate', fields: {} },
+  cron_list: { claude: 'CronList', fields: {} },
+  cron_delete: { claude: 'CronDelete', fields: {} },
 };
 
 /** Every tool both vocabularies name: Beans' name, Claude Code's, and Claude Code's other names for it. */

@@ -22,6 +22,8 @@ import type { SessionModel } from './session-model.js';
 import type { SessionListings } from './session-listings.js';
 import type { SubmitInput, SubmitOutcome } from './submit.js';
 import type { MemoryFileInfo, NoteTarget } from '../memory/index.js';
+import type { Schedules } from './schedules.js';
+import type { Goals } from './goal.js';
 
 /**
  * Everything one session of Beans needs, built in one place: configuration, workspace, plugins, the
@@ -68,6 +70,13 @@ export interface AgentSession extends SessionModel, SessionListings {
    * Front ends only render the outcome.
    */
   submit(input: SubmitInput): Promise<SubmitOutcome>;
+  /**
+   * Loops and cron tasks of the live conversation (`/loop`, the scheduling tools). They fire only in
+   * a host that calls `start()` (the chat, a served session, `-p --loop`), through `submit`, when idle.
+   */
+  readonly schedules: Schedules;
+  /** `/goal`: turn after turn until a separate check finds the condition shown to hold. */
+  readonly goals: Goals;
   /** The session commands `submit` runs itself, for front ends' command lists. */
   readonly commands: readonly SessionCommand[];
   /** What `submit` would send for this text (slash commands, skills and triggers expanded), without sending it. */

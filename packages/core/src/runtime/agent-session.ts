@@ -26,6 +26,7 @@ import { startMcp } from './start-mcp.js';
 import { firstSystemPrompt } from './first-system-prompt.js';
 import { loadSystemPrompts } from './system-prompt.js';
 import { createToolContext } from './tool-context.js';
+import { createSessionSchedules } from './session-schedules.js';
 import { createTurnRunner } from './turn-runner.js';
 import { decideWorkspaceTrust } from './workspace-trust.js';
 
@@ -79,7 +80,14 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const seams = [checkpoints.seam, background.seam, lsp.seam];
   const hooks = await loadSessionHooks({ sources, trust, hookEnv: programEnv(settings.hooks?.env?.passThrough), options, agent, storage, live, seams });
   const permissions = createPermissionChain({ config, workspace, options, live, hooks, sandboxed: sandbox !== undefined });
-  const toolContext = createToolContext({ storage, permissions, sandbox, background, options });
+  const scheduled = createSessionSchedules({
+    live,
+    store: storage.store,
+    recordSchedules: (tasks) => live.log?.recordMeta({ kind: 'schedules', tasks }),
+    client: agent.client,
+    runningBackgroundTasks: () => background.tasks.runningCount(),
+  });
+  const toolContext = createToolContext({ storage, permissions, sandbox, background, options, schedules: scheduled.schedules });
   const prompts = await loadSystemPrompts({ workspace, configDir, catalog, trusted: trust.trusted, options });
   const compaction = createCompaction({ agent, hooks, live });
   const children = createSessionSubagents({ settings, workspace, agent, plugins, prompts, hooks, permissions, storage, toolContext, live, compaction, mcp });
@@ -129,5 +137,6 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
     checkpoints,
     background,
     lsp,
+    scheduled,
   });
 }

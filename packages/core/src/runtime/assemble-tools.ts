@@ -3,6 +3,7 @@ import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { createLoadSkillTool, type PluginCatalog } from '../plugins/index.js';
 import { toolsWithOwnSkills } from '../plugins/agent-skills.js';
 import { builtinTools } from '../tools/builtin.js';
+import { SCHEDULE_TOOLS } from '../tools/schedule-tools.js';
 import { memoryTool, storeMemoryTool } from '../memory/memory-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -17,7 +18,7 @@ export interface AssembleToolsInput {
   /** `webFetch.*`: the web_fetch tool's limits. */
   settings: Pick<BeansConfig, 'webFetch'>;
   /** The program's own tools, and its memory store (the memory tool's description names no file then). */
-  options: Pick<AgentSessionOptions, 'tools' | 'memory'>;
+  options: Pick<AgentSessionOptions, 'tools' | 'memory' | 'interactive'>;
   /** The skills load_skill offers. */
   catalog: PluginCatalog;
   /** The profile's `tools:` list cuts the first agent's tools. */
@@ -48,7 +49,10 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
   // The lsp tool is kept by every agent like the MCP tools: it exists only because servers were configured.
   const extraTools = [...(options.tools ?? []), ...(lspTool ? [lspTool] : []), ...(mcp?.tools() ?? [])];
   // With the program's own memory store, the memory tool's description names no file.
-  const builtins = builtinTools({ webFetch: input.settings.webFetch }).map((tool) => (options.memory && tool === memoryTool ? storeMemoryTool : tool));
+  const builtins = builtinTools({ webFetch: input.settings.webFetch })
+    .map((tool) => (options.memory && tool === memoryTool ? storeMemoryTool : tool))
+    // Scheduled prompts fire only where a host runs them (the chat, served sessions): elsewhere the model is not offered them.
+    .filter((tool) => options.interactive === true || !SCHEDULE_TOOLS.includes(tool));
   const allTools: AnyTool[] = [...builtins, createLoadSkillTool(input.catalog), input.children.taskTool, ...extraTools];
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));

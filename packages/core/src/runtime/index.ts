@@ -72,3 +72,26 @@ export { createSubmit, type SubmitInput, type SubmitOutcome, type SubmitParts } 
 export { usageLines, type SessionCommand } from './session-commands.js';
 export type { SessionModel } from './session-model.js';
 export type { SessionListings, SlashCommandInfo } from './session-listings.js';
+export {
+  createSchedules,
+  SCHEDULE_EXPIRY_MS,
+  MIN_LOOP_MS,
+  DEFAULT_LOOP_MS,
+  type Schedules,
+  type ScheduleFire,
+  type SchedulesInput,
+  type Clock,
+} from './schedules.js';
+export { createGoals, goalDefaults, type Goals, type GoalState, type GoalPhase } from './goal.js';
+export { parseInterval, parseLoopArgs, goalProgress, SCHEDULE_COMMANDS_HELP } from './schedule-commands.js';
+export { nextCronRun, checkCron } from './cron.js';
+export {
+  localRoutineStore,
+  latestTick,
+  routineTickId,
+  startRoutineScheduler,
+  type Routine,
+  type RoutineRun,
+  type RoutineStore,
+  type RoutineSchedulerInput,
+} from './routines.js';

@@ -17,8 +17,8 @@ export interface SessionCommand {
   run(args: string, signal: AbortSignal): Promise<string>;
 }
 
-/** The commands `sessionCommands` makes, by name (`system/init` lists them before the plugins'). */
-export const SESSION_COMMAND_NAMES = ['compact', 'clear', 'model', 'cost', 'context'] as const;
+/** The session's commands by name (`sessionCommands`' and schedule-commands.ts' /loop and /goal) (`system/init` lists them before the plugins'). */
+export const SESSION_COMMAND_NAMES = ['compact', 'clear', 'model', 'cost', 'context', 'loop', 'goal'] as const;
 
 /** What the commands read and do: the AgentSession's members of these names. */
 interface CommandSession extends Pick<SessionModel, 'switchModel' | 'listModels' | 'contextWindow'> {

@@ -34,6 +34,7 @@ import type { TurnRunner } from './turn-runner.js';
 import type { Telemetry } from '../telemetry/index.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { SessionLsp } from './session-lsp.js';
+import type { SessionSchedules } from './session-schedules.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
@@ -57,6 +58,7 @@ export interface SessionParts {
   checkpoints: SessionCheckpoints;
   background: BackgroundShells;
   lsp: SessionLsp;
+  scheduled: SessionSchedules;
 }
 
 /** Part: the AgentSession front ends hold, its methods reading the live parts when called. */
@@ -118,6 +120,8 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     preparePrompt,
     submit: submitPath(parts, preparePrompt, () => agent),
+    schedules: parts.scheduled.schedules,
+    goals: parts.scheduled.goals,
     get commands() {
       return commands;
     },
@@ -165,6 +169,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     renameSession: (title) => live.log?.recordMeta({ kind: 'title', title }),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
+      parts.scheduled.close();
       await Promise.all([parts.background.close(), parts.lsp.close()]);
       live.session.close();
       void sandbox?.dispose();
@@ -172,7 +177,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       await parts.telemetry?.shutdown();
     },
   };
-  const commands = sessionCommands(agent);
+  const commands = [...sessionCommands(agent), ...parts.scheduled.attach((input) => agent.submit(input), listeners)];
   return agent;
 }
 

@@ -30,6 +30,11 @@ export interface SubmitInput {
   typed?: boolean;
   /** Stops the preparation (hooks, commands' shell lines) and the turn. */
   signal?: AbortSignal;
+  /**
+   * A scheduled prompt (a loop, a cron task, a goal's next turn): while a turn runs or is being
+   * prepared it is refused with `busy`, never queued into that turn; the schedule tries again when idle.
+   */
+  whenIdle?: boolean;
 }
 
 /** How a submission ended; each front end renders these its own way. */
@@ -44,8 +49,8 @@ export type SubmitOutcome =
   | { kind: 'note'; text: string }
   /** A session command (`/compact`, `/clear`, `/model`, `/cost`, `/context`) ran and said this. */
   | { kind: 'command'; name: string; text: string }
-  /** Nothing was sent, and why: an unknown command, an unreadable attachment, a busy session. */
-  | { kind: 'refused'; reason: string }
+  /** Nothing was sent, and why: an unknown command, an unreadable attachment, a busy session (`busy` for `whenIdle` input). */
+  | { kind: 'refused'; reason: string; busy?: true }
   /** The signal stopped it before the model was asked: nothing was sent. */
   | { kind: 'stopped' };
 
@@ -77,6 +82,7 @@ export function createSubmit(parts: SubmitParts): (input: SubmitInput) => Promis
   return async (input) => {
     const signal = input.signal ?? new AbortController().signal;
     const text = input.text.trim();
+    if (input.whenIdle && busy()) return { kind: 'refused', reason: 'A turn is running; it waits for the session to be idle.', busy: true };
     if (input.typed && isMemoryNote(text)) return { kind: 'note', text };
     if (input.typed && text.length > 1 && text.startsWith('!')) {
       const command = text.slice(1).trim();

@@ -2,6 +2,7 @@ import type { MemoryStore } from '../memory/memory-store.js';
 import type { ShellSandbox } from '../sandbox/index.js';
 import type { BackgroundTasks } from '../tools/background-tasks.js';
 import type { EditorFiles } from '../tools/editor-files.js';
+import type { ScheduleBoard } from '../tools/schedule-board.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { PermissionChain } from './permission-chain.js';
 import type { AgentSessionOptions } from './session-options.js';
@@ -13,6 +14,8 @@ export interface ToolContextInput {
   sandbox: ShellSandbox | undefined;
   background: Pick<BackgroundShells, 'tasks'>;
   options: Pick<AgentSessionOptions, 'editorFiles' | 'memory'>;
+  /** The session's scheduled prompts, which the scheduling tools reach. */
+  schedules: ScheduleBoard;
 }
 
 /** What every tool call of the session runs with: its conversations', its subagents', the user's `!` lines. */
@@ -29,6 +32,7 @@ export interface SessionToolContext {
   backgroundTasks: BackgroundTasks;
   /** A program's memory store: the memory tool saves there. */
   memory: MemoryStore | undefined;
+  schedules: ScheduleBoard;
 }
 
 /** Part: the tool context, made once (conversations add their own outputs folder). */
@@ -40,5 +44,6 @@ export function createToolContext(input: ToolContextInput): SessionToolContext {
     editorFiles: input.options.editorFiles,
     backgroundTasks: input.background.tasks,
     memory: input.options.memory,
+    schedules: input.schedules,
   };
 }

@@ -1,6 +1,7 @@
 export { SessionStore, SessionLookupError, parseSession, type NewSessionFields } from './session-store.js';
 export { SessionWriter } from './session-writer.js';
 export { summarizeSession } from './session-scan.js';
+export { storedSchedules } from './schedule-meta.js';
 export { sessionPrompts, storedPrompts, type StoredPrompt } from './prompt-history.js';
 export { newSessionId, isSafeSessionId } from './session-id.js';
 export { repairHistory } from './repair.js';

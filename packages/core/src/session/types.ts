@@ -1,4 +1,5 @@
 import type { AgentMessage } from '../agent/types.js';
+import type { ScheduledTask } from '../tools/schedule-board.js';
 
 export const SESSION_FORMAT_VERSION = 1;
 
@@ -28,7 +29,9 @@ export type SessionMetaInput =
   /** Deferred tools the model loaded with tool_search: a resume declares them again. */
   | { kind: 'tools'; loaded: string[] }
   /** The name the user gave the session (`/rename`); the resume picker shows and searches it. */
-  | { kind: 'title'; title: string };
+  | { kind: 'title'; title: string }
+  /** The conversation's loops and durable cron tasks after a change: a resume restores the newest such line's unexpired ones. */
+  | { kind: 'schedules'; tasks: ScheduledTask[] };
 export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };
 
 export interface SessionMessageRecord {

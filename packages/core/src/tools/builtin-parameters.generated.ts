@@ -258,6 +258,64 @@ export const BUILTIN_PARAMETERS: Record<string, JsonSchema> = {
       "fact"
     ]
   },
+  "schedule_wakeup": {
+    "type": "object",
+    "properties": {
+      "delay_seconds": {
+        "type": "number",
+        "description": "Seconds until the loop runs again (10 to 3600; outside that it is clamped)"
+      },
+      "reason": {
+        "type": "string",
+        "description": "One short sentence: what you will look at then, shown to the user"
+      }
+    },
+    "required": [
+      "delay_seconds",
+      "reason"
+    ]
+  },
+  "cron_create": {
+    "type": "object",
+    "properties": {
+      "cron": {
+        "type": "string",
+        "description": "Five fields in local time: minute hour day-of-month month day-of-week, e.g. \"*/5 * * * *\" or \"30 14 * * 1-5\""
+      },
+      "prompt": {
+        "type": "string",
+        "description": "What to do when it fires, written as the user would ask it"
+      },
+      "recurring": {
+        "description": "true (default): every time the expression matches, for up to 7 days; false: once, at the next match",
+        "type": "boolean"
+      },
+      "durable": {
+        "description": "true: kept with the session, so it survives a restart (--resume, --continue); default false",
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "cron",
+      "prompt"
+    ]
+  },
+  "cron_list": {
+    "type": "object",
+    "properties": {}
+  },
+  "cron_delete": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string",
+        "description": "The task id"
+      }
+    },
+    "required": [
+      "id"
+    ]
+  },
   "task": {
     "type": "object",
     "properties": {

@@ -9,6 +9,7 @@ import { killShellTool } from './kill-shell.js';
 import { shellOutputTool } from './shell-output.js';
 import { shellTool } from './shell.js';
 import { todoWriteTool } from './todo-write.js';
+import { SCHEDULE_TOOLS } from './schedule-tools.js';
 import { BUILTIN_PARAMETERS } from './builtin-parameters.generated.js';
 import { schemaSource, usePrecomputedParameters, type AnyTool } from './tool.js';
 import { createWebFetchTool, type WebFetchOptions } from './web-fetch.js';
@@ -35,6 +36,7 @@ export function builtinTools(options: BuiltinToolOptions = {}): AnyTool[] {
     todoWriteTool,
     createWebFetchTool(options.webFetch),
     memoryTool,
+    ...SCHEDULE_TOOLS,
   ];
 }
 

@@ -28,3 +28,4 @@ export {
   type BackgroundTaskState,
   type BackgroundTaskRead,
 } from './background-tasks.js';
+export { describeTask, formatInterval, type ScheduledTask, type ScheduleBoard } from './schedule-tools.js';

@@ -55,6 +55,8 @@ export interface ToolContext {
   backgroundTasks?: import('./background-tasks.js').BackgroundTasks;
   /** A program's memory store (`memory` option): the memory tool saves facts there instead of `.beans/memory.md`. */
   memory?: import('../memory/memory-store.js').MemoryStore;
+  /** The session's scheduled prompts (`schedule_wakeup`, `cron_*`); absent where nothing hosts them. */
+  schedules?: import('./schedule-board.js').ScheduleBoard;
 }
 
 /** What `tool_search` needs of the deferred tools (tools/deferred-tools.ts holds them). */

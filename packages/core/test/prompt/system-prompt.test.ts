@@ -102,7 +102,9 @@ describe('the first request with the built-in plugins', () => {
         throw new Error('not called');
       },
     });
-    const tools = [...builtinTools(), createLoadSkillTool(catalog), task, createHandoffTool(handoffs)].map(toolDeclaration);
+    // A one-shot session is not offered the scheduling tools (only the chat and served sessions run schedules).
+    const oneShot = builtinTools().filter((tool) => tool.name !== 'schedule_wakeup' && !tool.name.startsWith('cron_'));
+    const tools = [...oneShot, createLoadSkillTool(catalog), task, createHandoffTool(handoffs)].map(toolDeclaration);
     expect(tools).toHaveLength(16);
     const bytes = Buffer.byteLength(system) + Buffer.byteLength(JSON.stringify(tools));
     expect(bytes).toBeLessThan(10 * 1024 - 700);
