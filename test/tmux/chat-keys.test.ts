@@ -15,7 +15,7 @@ async function startBeans(turns: ScriptTurn[], files: Record<string, string | Bu
   const workspace = makeTempRepo(files);
   const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
   open.push({ session, server, workspace });
-  await session.waitForText('Ask anything', 15_000);
+  await session.waitForText('Ask anything');
   return { server, workspace, session };
 }
 

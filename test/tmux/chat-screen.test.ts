@@ -20,7 +20,7 @@ async function startBeans(
   }
   const session = TmuxSession.start({ workspace, args: options.args, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ...options.env } });
   open.push({ session, server, workspace });
-  await session.waitForText('Ask anything', 15_000);
+  await session.waitForText('Ask anything');
   return { server, workspace, session };
 }
 
@@ -38,8 +38,7 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
       session.resize(columns, 40);
       await sleep(40);
     }
-    await sleep(600);
-    const resized = session.screen();
+    const resized = await session.settled();
     // One rule above the input, one input row, the question once: nothing left from wider frames.
     expect(count(resized, /^─+$/)).toBe(1);
     expect(count(resized, /Ask anything/)).toBe(1);
@@ -48,8 +47,9 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     // What was said at start-up is part of the transcript, so the redraw keeps it.
     expect(resized.replace(/\n/g, ' ')).toMatch(/No model configured; using scripted:latest/);
     session.press('C-l');
-    await sleep(600);
-    expect(session.screen()).toBe(resized);
+    // Ctrl+L clears first: wait past the blank screen for the redraw, then for it to settle.
+    await session.waitForText('Ask anything');
+    expect(await session.settled()).toBe(resized);
   });
 
   test('a running shell command shows its output line by line, not run together', async () => {
@@ -140,7 +140,7 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     const pasted = Array.from({ length: 30 }, (_, i) => `trace ${i + 1}`).join('\n');
     session.type('why? ');
     session.paste(pasted);
-    await sleep(200);
+    await session.waitForText('[Pasted text · 30 lines]');
     session.press('Enter');
     const after = await session.waitForText('second answer');
     expect(after).toContain('› why? [Pasted text · 30 lines]');
