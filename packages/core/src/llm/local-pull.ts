@@ -9,7 +9,7 @@ import { cachedFileName, localModelsDir, parseModelUri, type ModelUri } from './
 /**
  * `beans models pull`: a model file into the models folder. The bytes go to `<name>.part` and become
  * `<name>` only once complete and verified, so a cut download never passes for a model; a second pull
- * resumes the part with a Range request. The checksum is `--sha256`, else the one Hugging Face sends
+ * resumes the part with a Range request, and so does the same pull, a few times, when a transfer is cut. The checksum is `--sha256`, else the one Hugging Face sends
  * for LFS files (X-Linked-ETag), else none.
  */
 
@@ -65,6 +65,41 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
   }
   const headers: Record<string, string> = env.HF_TOKEN && uri.kind === 'hf' ? { authorization: `Bearer ${env.HF_TOKEN}` } : {};
   const url = await downloadUrl(uri, wanted, env, headers, options.signal);
+  // A cut transfer resumes by itself from the part's end (a Range request), a few times with a pause
+  // that doubles; only after the last try does the user have to run the command again.
+  let attempt = 0;
+  for (;;) {
+    try {
+      const done = await transfer(url, part, headers, wanted, file, options);
+      const check = expected ?? done.serverSha;
+      if (check && done.sha256 !== check) {
+        await rm(part, { force: true });
+        throw checksumError(wanted, check, done.sha256, 'The download');
+      }
+      await rename(part, file);
+      const verified = expected ? 'given' : done.serverSha ? 'server' : 'none';
+      return { file, bytes: done.received, sha256: done.sha256, present: false, resumedFrom: done.resumeFrom, verified };
+    } catch (error) {
+      const cut = error instanceof ProviderError && error.kind === 'network' && !options.signal?.aborted;
+      if (!cut || ++attempt >= PULL_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+/** Tries of one pull before a cut transfer is the user's to resume, and the first pause between them. */
+const PULL_ATTEMPTS = 4;
+const RETRY_PAUSE_MS = 250;
+
+/** One request for the rest of the part (all of it when there is none yet), appended to it and hashed whole. */
+async function transfer(
+  url: string,
+  part: string,
+  headers: Record<string, string>,
+  wanted: string,
+  file: string,
+  options: PullOptions,
+): Promise<{ received: number; resumeFrom: number; sha256: string; serverSha?: string }> {
   const have = (await stat(part).catch(() => undefined))?.size ?? 0;
   const response = await request(url, { ...headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) }, wanted, options.signal);
   const resumed = response.status === 206 && have > 0;
@@ -111,14 +146,7 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
   if (total !== undefined && received < total) {
     throw new ProviderError(`The download of ${wanted} stopped at ${received} of ${total} bytes; run the same command again to resume it.`, 'network', 1);
   }
-  const sha256 = hash.digest('hex');
-  const check = expected ?? serverSha;
-  if (check && sha256 !== check) {
-    await rm(part, { force: true });
-    throw checksumError(wanted, check, sha256, 'The download');
-  }
-  await rename(part, file);
-  return { file, bytes: received, sha256, present: false, resumedFrom: resumeFrom, verified: expected ? 'given' : serverSha ? 'server' : 'none' };
+  return { received, resumeFrom, sha256: hash.digest('hex'), ...(serverSha ? { serverSha } : {}) };
 }
 
 /** The file's address: the URL itself, or Hugging Face's resolve URL (a quant is looked up in the repository's file list). */
