@@ -1,7 +1,7 @@
 import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { compileGuardrails, parseGuardrails, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
-import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { costUsd, mapModelAlias, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { clientFor, providerIdOf, type RuntimeBase } from './base.js';
 import { settleModel } from './fallback-provider.js';
@@ -54,7 +54,7 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
     inputGuardrails.length + outputGuardrails.length > 0
       ? { ...rules, functions: { input: inputGuardrails, output: outputGuardrails, context: options.context } }
       : rules;
-  const resolved: { model: string; note?: string } = options.model ? { model: options.model } : await modelOnce();
+  const resolved: { model: string; note?: string } = options.model ? { model: mapModelAlias(providerId, options.model) } : await modelOnce();
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
   const model = profile.model && !options.model && !values.model ? resolveModelAlias(providerId, profile.model, resolved.model) : resolved.model;
   // A budget Beans cannot measure would let the run go on unbounded: refuse it up front.
