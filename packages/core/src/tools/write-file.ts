@@ -82,6 +82,13 @@ async function prepareWrite(
   if (!stats) return { target, stats, before: Buffer.alloc(0), after: added };
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory; give a file path inside it.`);
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file; write_file only writes files.`);
+  // Claude Code's rule: a whole-file replace of a file the model never read would clobber work it
+  // has not seen (the user's, another tool's). An append keeps what is there.
+  if (!input.append && !ctx.state.fileTimes.has(target.absolute)) {
+    throw new ToolInputError(
+      `${target.relative} already exists and you have not read it in this session: read it first with read_file, then write it (write_file replaces the whole file; edit_file changes a part).`,
+    );
+  }
   // Not for an editor's buffer: its saves move the disk's mtime on their own schedule (see edit_file).
   if (!input.append && !ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
   // For an append, what was there is read only to show the change; the append itself never rewrites it.
