@@ -43,3 +43,21 @@ describe('model aliases', () => {
     expect(chats(server).map((body) => body.model)).toEqual(['claude-haiku-5-5', 'claude-opus-5-5']);
   });
 });
+
+describe('beans "<prompt>"', () => {
+  test('with stdin not a terminal it runs the prompt one-shot (it was exit 2, "too many arguments")', async () => {
+    const { server, repo, env } = await anthropic({ turns: [{ text: 'the answer' }] });
+    const run = await runBeans(['what is this repository'], { cwd: repo.dir, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('the answer');
+    expect(JSON.stringify(chats(server)[0]!.messages)).toContain('what is this repository');
+  });
+
+  test('a prompt and -p together are bad usage, exit 2', async () => {
+    const { repo, env } = await anthropic({ turns: [{ text: 'never' }] });
+    const run = await runBeans(['-p', 'one', 'two'], { cwd: repo.dir, env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Two prompts');
+  });
+});

@@ -64,4 +64,14 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     expect(picker).not.toContain('<context>');
     expect(picker).not.toContain('Background tasks');
   });
+
+  test('beans "fix the failing test" opens the chat with that prompt sent (as claude "...")', async () => {
+    const { server, session } = await startBeans([{ text: 'Fixed it.' }], { args: ['fix the failing test'] });
+    const screen = await session.waitForText('Fixed it.');
+    expect(screen).toContain('› fix the failing test');
+    expect(screen).not.toContain('too many arguments');
+    expect(chatBodies(server)[0]).toContain('fix the failing test');
+    // Still the chat: the next prompt is typed as usual.
+    await session.waitForText('Ask anything');
+  });
 });

@@ -133,20 +133,21 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--keep-tasks', "one-shot: leave the model's background commands running at exit (by default they are stopped)")
     .option('--background', 'one-shot: hand the session to the session server (started when none runs), print its id and exit; beans attach ID follows it');
 
-  const run = async (forceChat: boolean) => {
+  // `beans "fix the failing test"`: the chat with that prompt sent first, as `claude "..."`.
+  const run = async (forceChat: boolean, initialPrompt?: string) => {
     const options = program.opts<CliOptions>();
-    setExit(await runMain(options, { forceChat }));
+    setExit(await runMain(options, { forceChat, ...(initialPrompt !== undefined ? { initialPrompt } : {}) }));
   };
-  program.action(() => run(false));
+  program.argument('[prompt]', 'start the chat with this prompt sent first (as claude "...")').action((prompt?: string) => run(false, prompt));
   if (!argv || argv.some((word) => COMMAND_NAMES.includes(word) || HELP_WORDS.includes(word))) declareCommands(program, run, setExit);
   return program;
 }
 
-function declareCommands(program: Command, run: (forceChat: boolean) => Promise<void>, setExit: (code: number) => void): void {
+function declareCommands(program: Command, run: (forceChat: boolean, initialPrompt?: string) => Promise<void>, setExit: (code: number) => void): void {
   program
-    .command('chat')
-    .description('open an interactive session (the default)')
-    .action(() => run(true));
+    .command('chat [prompt]')
+    .description('open an interactive session (the default), with a first prompt when one is given')
+    .action((prompt?: string) => run(true, prompt));
 
   type Listing = (options: CliOptions, local: { json?: boolean }) => Promise<number>;
   // `beans <noun> list [--json]`; each listing's module loads only when it runs.

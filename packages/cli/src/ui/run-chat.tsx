@@ -18,6 +18,8 @@ export interface RunChatOptions {
   debug?: boolean;
   /** `beans -r` without an id: the resume picker opens over the new session. */
   openResume?: boolean;
+  /** `beans "..."`: sent as the first message once the chat is drawn, as if typed. */
+  initialPrompt?: string;
   /** The prompt drawn before the session was built (first-frame.ts): erased as Ink draws in its place. */
   firstFrame?: FirstFrame;
   /**
@@ -127,6 +129,8 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
   if (options.firstFrame) eraseBeforeFirstWrite(stdout, options.firstFrame.handOver());
   instance = mount();
+  // The command line's prompt goes first; keys typed while the session was built follow it.
+  if (options.initialPrompt) controller.submitTyped(options.initialPrompt);
   // Keys typed while the session was built, in order and before anything Ink reads itself.
   const typedAhead = new KeyDecoder();
   options.firstFrame?.replay((input) => {
