@@ -1,5 +1,5 @@
 // What a Claude Code user meets in the first day (issue 59), in the real program in tmux.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
