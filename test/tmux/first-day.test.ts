@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
 import type { ScriptTurn } from '../support/script.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
@@ -25,6 +26,17 @@ async function startBeans(
   open.push({ session, server, ...(options.workspace ? {} : { workspace }) });
   await session.waitForText(options.ready ?? 'Ask anything');
   return { server, workspace, session };
+}
+
+/** Waits for text on the visible screen (the scrollback above may hold it from earlier). */
+async function visibleText(session: TmuxSession, text: string, timeoutMs = 25_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const visible = session.visible();
+    if (visible.includes(text)) return visible;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${JSON.stringify(text)} on the visible screen:\n${visible}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 const chatBodies = (server: { requests: { kind: string; body?: unknown }[] }) =>
@@ -73,5 +85,41 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     expect(chatBodies(server)[0]).toContain('fix the failing test');
     // Still the chat: the next prompt is typed as usual.
     await session.waitForText('Ask anything');
+  });
+
+  test('/context after /compact counts the request Beans would send now, and knows the default Claude window', async () => {
+    // Three long answers (~16k tokens each), then a summary when Beans asks for one.
+    const long = (n: number) => `Answer ${n}. ${'lorem ipsum dolor sit amet '.repeat(2400)}`;
+    const server = await startScriptedAnthropic({
+      turns: (request) => {
+        const messages = (request.body as { messages: { role: string; content: unknown }[] }).messages;
+        const last = JSON.stringify(messages.at(-1)?.content ?? '');
+        if (last.includes('Write the summary now.')) return { text: 'Summary: the user asked three questions and got three long answers about lorem ipsum.' };
+        return { text: long(messages.filter((message) => message.role === 'assistant').length + 1) };
+      },
+    });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const session = TmuxSession.start({ workspace, env: { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }, rows: 50 });
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything');
+    for (const n of [1, 2, 3]) {
+      await session.submit(`question ${n}`);
+      await session.waitFor((screen) => screen.includes(`Answer ${n}.`) && !screen.includes('Working…'), `answer ${n}`);
+    }
+    await session.submit('/context');
+    const before = await visibleText(session, 'Context window ·');
+    expect(before).not.toContain('does not say how large the window is');
+    const usedBefore = Number(/claude-sonnet-5-5: ([\d.]+)k of 1(?:\.0)?M tokens/.exec(before)?.[1]);
+    expect(usedBefore).toBeGreaterThan(40);
+    await session.submit('/compact');
+    await session.waitForText('Compacted');
+    await session.submit('/context');
+    const after = await session.waitFor((screen) => screen.indexOf('Context window ·', screen.lastIndexOf('Compacted')) > 0, 'a /context after the compaction');
+    const report = after.slice(after.lastIndexOf('Compacted'));
+    const [, amount, unit] = /claude-sonnet-5-5: ([\d.]+)(k?) of 1(?:\.0)?M tokens/.exec(report) ?? [];
+    const usedAfter = Number(amount) * (unit === 'k' ? 1000 : 1);
+    expect(report).not.toContain('the provider counted 51');
+    // The summary and the newest turn, not the turns it replaced.
+    expect(usedAfter).toBeLessThan((usedBefore * 1000) / 10);
   });
 });
