@@ -140,7 +140,7 @@ describe.skipIf(!hasTmux)('the chat screen in a real terminal (tmux)', () => {
     const pasted = Array.from({ length: 30 }, (_, i) => `trace ${i + 1}`).join('\n');
     session.type('why? ');
     session.paste(pasted);
-    await session.waitForText('[Pasted text · 30 lines]');
+    await session.waitForText('trace 30');
     session.press('Enter');
     const after = await session.waitForText('second answer');
     expect(after).toContain('› why? [Pasted text · 30 lines]');

@@ -122,4 +122,25 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     // The summary and the newest turn, not the turns it replaced.
     expect(usedAfter).toBeLessThan((usedBefore * 1000) / 10);
   });
+
+  test('"always" says which rule it adds before one chooses it; rm gets its exact line, not the whole program', async () => {
+    const { session } = await startBeans([
+      { toolCalls: [{ name: 'shell', args: { command: 'npm test' } }] },
+      { toolCalls: [{ name: 'shell', args: { command: 'rm -rf build' } }] },
+      { text: 'done' },
+    ]);
+    await session.submit('run the tests, then clean');
+    const first = await session.waitForText('Allow shell npm test?');
+    expect(first).toContain('a always allow shell(npm test:*) this session');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    session.type('y');
+    const second = await session.waitForText('Allow shell rm -rf build?');
+    expect(second).toContain('a always allow shell(rm -rf build) this session');
+    expect(second).not.toMatch(/shell\(rm( -rf)?:\*\)/);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    session.type('n');
+    await session.waitForText('Tell the model why');
+    session.press('Enter');
+    await session.waitForText('done');
+  });
 });

@@ -83,7 +83,7 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
             [
               span(INDENT),
               ...choice('once', 'y', 'yes', 'green'),
-              ...choice('always', 'a', 'always this session', 'green'),
+              ...(canAlways(ask) ? choice('always', 'a', alwaysLabel(ask), 'green') : []),
               ...choice('deny', 'n', 'no', 'red'),
               span('· Enter takes the highlighted · Esc stops', S.dim),
             ],
@@ -96,6 +96,20 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
         ];
   const room = Math.max(0, maxRows - 1 - footer.length);
   return [title, ...scrolled(ask, previewRows(ask, width), room, width), ...footer].slice(0, Math.max(1, maxRows));
+}
+
+/**
+ * Whether "always" can add a rule: a line no rule can judge (a redirection, a substitution) is
+ * approved once only, so the question does not offer it.
+ */
+export function canAlways(ask: PendingAsk): boolean {
+  return ask.request.alwaysRules === undefined || ask.request.alwaysRules.length > 0;
+}
+
+/** What "always" adds, as the rules read (`shell(npm test:*)`), so it is known before it is chosen. */
+function alwaysLabel(ask: PendingAsk): string {
+  const rules = ask.request.alwaysRules;
+  return rules ? `always allow ${rules.join(', ')} this session` : 'always this session';
 }
 
 /**
