@@ -143,4 +143,17 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     session.press('Enter');
     await session.waitForText('done');
   });
+
+  test('a code block copies as the code: no gutter before its lines, its own indentation kept', async () => {
+    const code = ['function add(a, b) {', '  return a + b;', '}'];
+    const { session } = await startBeans([{ text: ['Here:\n\n```js\n', `${code.join('\n')}\n`, '```\n\nThat is all.'] }]);
+    await session.submit('write add');
+    const screen = await session.waitForText('That is all.');
+    const rows = screen.split('\n');
+    const at = rows.indexOf(code[0]!);
+    // What a mouse selects over the block's rows is the code, character for character.
+    expect(rows.slice(at, at + code.length)).toEqual(code);
+    expect(screen).not.toMatch(/│ (function add|  return a \+ b)/);
+    expect(rows[at - 1]).toContain('js');
+  });
 });
