@@ -67,6 +67,13 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--agent-profile <file-or-agent>', 'profile: a Markdown file, or a plugin agent (agent or plugin:agent)')
     .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')
     .option('--yolo', 'approve every tool call')
+    // Claude Code's flags, under their names (README "Using it").
+    .option('--dangerously-skip-permissions', "Claude Code's name for --yolo")
+    .option('--system-prompt <text>', "replace the profile's instructions (the environment, context files and skills are still added)")
+    .option('--append-system-prompt <text>', 'add text to the end of the system prompt')
+    .option('--fallback-model <name>', 'when the model is overloaded or failing after retries, answer with this one (aliases work)')
+    .option('--settings <file-or-json>', 'settings from a file or JSON text, above the settings files')
+    .option('--add-dir <dirs...>', 'more folders the file tools may read and write, besides the workspace')
     .addOption(
       new Option('--permission-mode <mode>', 'permission mode').choices([
         'default',

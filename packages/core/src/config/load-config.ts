@@ -17,6 +17,12 @@ export type { ConfigEntry, ConfigSource, LoadedConfig };
 /** CLI flags by dotted key; `undefined` values are ignored, strings are converted like env values. */
 export type ConfigFlags = Readonly<Record<string, unknown>>;
 
+/**
+ * The flags' key for Claude Code's `--settings <file-or-json>`: settings read as a file is, placed
+ * above the settings files and the environment, below the other flags. No setting has this name.
+ */
+export const SETTINGS_FLAG = '--settings';
+
 export interface LoadConfigOptions {
   workspaceRoot: string;
   env?: NodeJS.ProcessEnv;
@@ -98,17 +104,19 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
 
   const defaults: Layer = { source: 'default', values: new Map(Object.entries(CONFIG_DEFAULTS)) };
   const envLayer = environmentLayer(env);
-  const flags = flagLayer(options.flags ?? {}, options.cwd ?? options.workspaceRoot, env);
+  const { [SETTINGS_FLAG]: extraSettings, ...flagValues } = options.flags ?? {};
+  const flags = flagLayer(flagValues, options.cwd ?? options.workspaceRoot, env);
+  const extra = typeof extraSettings === 'string' ? await settingsFlagLayer(extraSettings, options.cwd ?? options.workspaceRoot, env, warnings) : undefined;
   // Highest precedence first.
-  const layers = [flags, envLayer, local, workspace, user, defaults].filter((layer): layer is Layer => layer !== undefined);
+  const layers = [flags, extra, envLayer, local, workspace, user, defaults].filter((layer): layer is Layer => layer !== undefined);
 
   const values: Record<string, unknown> = {};
   const entries: ConfigEntry[] = [];
   for (const { key } of leafSettingKeys()) {
     const entry = CONCAT_KEYS.has(key)
-      ? (concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers))
+      ? (concatenated(key, [local, workspace, user, extra, flags]) ?? pick(key, layers))
       : MERGED_RECORD_KEYS.has(key)
-        ? mergedRecord(key, [user, workspace, local])
+        ? mergedRecord(key, [user, workspace, local, extra])
         : pick(key, layers);
     if (!entry) continue;
     entries.push(entry);
@@ -171,6 +179,15 @@ function mergedRecord(key: string, layers: (Layer | undefined)[]): ConfigEntry |
   return entry;
 }
 
+/** `--settings`: JSON text (it starts with `{`), else the path of a settings file, which must exist. */
+async function settingsFlagLayer(value: string, cwd: string, env: NodeJS.ProcessEnv, warnings: string[]): Promise<Layer> {
+  if (value.trim().startsWith('{')) return settingsLayer(value, '--settings', { file: '--settings' }, cwd, env, warnings);
+  const file = path.resolve(cwd, expandHome(value, env));
+  const layer = await fileLayer(file, path.dirname(file), env, warnings);
+  if (!layer) throw new UsageError(`--settings: ${value} is neither JSON text nor a settings file that exists.`);
+  return layer;
+}
+
 async function fileLayer(file: string, base: string, env: NodeJS.ProcessEnv, warnings: string[]): Promise<Layer | undefined> {
   let text: string;
   try {
@@ -180,6 +197,10 @@ async function fileLayer(file: string, base: string, env: NodeJS.ProcessEnv, war
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw new ConfigError(`Cannot read the settings file ${file} (${code ?? (error as Error).message}). Check its permissions.`);
   }
+  return settingsLayer(text, file, { file }, base, env, warnings);
+}
+
+function settingsLayer(text: string, file: string, source: ConfigSource, base: string, env: NodeJS.ProcessEnv, warnings: string[]): Layer {
   const { settings, warnings: found } = validateSettings(parseJsonObject(text, file), file);
   warnings.push(...found);
   const values = new Map<string, unknown>();
@@ -187,7 +208,7 @@ async function fileLayer(file: string, base: string, env: NodeJS.ProcessEnv, war
     const value = getDotted(settings, key);
     if (value !== undefined) values.set(key, resolvePaths(key, value, base, env));
   }
-  return { source: { file }, values };
+  return { source, values };
 }
 
 function environmentLayer(env: NodeJS.ProcessEnv): Layer {

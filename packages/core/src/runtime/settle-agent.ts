@@ -2,6 +2,7 @@ import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { compileGuardrails, parseGuardrails, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
 import { costUsd, mapModelAlias, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { withFallbackModel } from '../llm/fallback-model.js';
 import { resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import { clientFor, providerIdOf, type RuntimeBase } from './base.js';
 import { settleModel } from './fallback-provider.js';
@@ -63,7 +64,8 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
       `The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`,
     );
   }
-  return { providerId, client, profile, guardrails, model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
+  const answering = options.fallbackModel ? withFallbackModel(client, mapModelAlias(providerId, options.fallbackModel)) : client;
+  return { providerId, client: answering, profile, guardrails, model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
 }
 
 /** The settings' guardrail lists, each with the file (or flag) it came from, for errors. */

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
-import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import { resolveInWorkspace, type WorkspacePath, rootFor } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { planEdit } from './edit-match.js';
 import { readEditableText, writeEditedText } from './editor-files.js';
@@ -80,7 +80,7 @@ async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' 
       throw new ToolInputError(`${await missingFileMessage(target)} To create a new file, call edit_file with an empty old_string (or use write_file).`);
     return { target, stats, before: '', after: input.new_string, replacements: 1, firstLine: 1 };
   }
-  const before = await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal);
+  const before = await readEditableText(ctx.editorFiles, target, stats, rootFor(ctx.workspace, target.absolute), ctx.signal);
   // An editor's buffer is read fresh just above and its saves move the disk's mtime on their own
   // schedule, so the mtime check (made for other writers of the disk) does not apply to it.
   if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { lazily } from '../lazily.js';
-import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import { resolveInWorkspace, type WorkspacePath, rootFor } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { readEditableText, writeEditedText } from './editor-files.js';
 import { assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined } from './file-io.js';
@@ -93,8 +93,8 @@ async function prepareEdit(
   // An editor's buffer is read fresh (as edit_file does): the disk's mtime check is for other writers.
   if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
   const before = ctx.editorFiles?.readText
-    ? await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal)
-    : (await readFileConfined(ctx.workspace.root, target.absolute)).toString('utf8');
+    ? await readEditableText(ctx.editorFiles, target, stats, rootFor(ctx.workspace, target.absolute), ctx.signal)
+    : (await readFileConfined(rootFor(ctx.workspace, target.absolute), target.absolute)).toString('utf8');
   let notebook: Notebook;
   try {
     notebook = JSON.parse(before) as Notebook;

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
-import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import { resolveInWorkspace, type WorkspacePath, rootFor } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { writeEditedText } from './editor-files.js';
 import { appendFileConfined } from './file-append.js';
@@ -54,7 +54,10 @@ export const writeFileTool = defineTool({
       const tempDir = workspaceTempDir(ctx.workspace);
       if (input.append) {
         // Other processes and subagents may append to the same file at this moment: no read-modify-write.
-        const appended = await appendFileConfined(write.target.absolute, Buffer.from(input.content, 'utf8'), { root: ctx.workspace.root, lockDir: tempDir });
+        const appended = await appendFileConfined(write.target.absolute, Buffer.from(input.content, 'utf8'), {
+          root: rootFor(ctx.workspace, write.target.absolute),
+          lockDir: tempDir,
+        });
         await recordFileTime(ctx.state, write.target.absolute);
         const content = appended.created
           ? `Created ${write.target.relative} (${lines}, ${formatBytes(appended.size)}).`
@@ -97,7 +100,7 @@ async function prepareWrite(
   const before =
     !input.append && ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES
       ? Buffer.from(await ctx.editorFiles.readText(target.absolute, ctx.signal), 'utf8')
-      : await readFileConfined(ctx.workspace.root, target.absolute);
+      : await readFileConfined(rootFor(ctx.workspace, target.absolute), target.absolute);
   return { target, stats, before, after: input.append ? Buffer.concat([before, added]) : added };
 }
 
