@@ -151,6 +151,16 @@ export class TmuxSession {
     this.press('Enter');
   }
 
+  /** Appends everything the program writes to the terminal from now on to `file` (tmux pipe-pane). */
+  pipeOutput(file: string): void {
+    this.tmux('pipe-pane', '-t', this.target, `cat >> ${quote(file)}`);
+  }
+
+  /** Stops pipeOutput. */
+  stopPipe(): void {
+    this.tmux('pipe-pane', '-t', this.target);
+  }
+
   /** Lets programs in the pane set tmux's clipboard with OSC 52 (tmux's default ignores them). */
   acceptClipboard(): void {
     this.tmux('set-option', '-s', 'set-clipboard', 'on');

@@ -83,12 +83,13 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
             [
               span(INDENT),
               ...choice('once', 'y', 'yes', 'green'),
-              ...(canAlways(ask) ? choice('always', 'a', alwaysLabel(ask), 'green') : []),
+              ...(canAlways(ask) ? choice('always', 'a', 'always this session', 'green') : []),
               ...choice('deny', 'n', 'no', 'red'),
               span('· Enter takes the highlighted · Esc stops', S.dim),
             ],
             width,
           ),
+          ...alwaysRow(ask, width),
         ]
       : [
           truncateLine([span(INDENT), span('Tell the model why (optional) · Enter sends · Esc skips', S.dim)], width),
@@ -106,10 +107,13 @@ export function canAlways(ask: PendingAsk): boolean {
   return ask.request.alwaysRules === undefined || ask.request.alwaysRules.length > 0;
 }
 
-/** What "always" adds, as the rules read (`shell(npm test:*)`), so it is known before it is chosen. */
-function alwaysLabel(ask: PendingAsk): string {
+/** What "always" adds, as the rules read (`shell(npm test:*)`), so it is known before it is chosen; a row under the choices. */
+function alwaysRow(ask: PendingAsk, width: number): StyledLine[] {
   const rules = ask.request.alwaysRules;
-  return rules ? `always allow ${rules.join(', ')} this session` : 'always this session';
+  if (!rules?.length) return [];
+  return [
+    truncateLine([span(INDENT), span('a', { color: 'green', bold: true }), span(` allows ${rules.join(', ')} for the rest of this session`, S.dim)], width),
+  ];
 }
 
 /**
