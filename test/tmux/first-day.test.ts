@@ -216,4 +216,49 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     // On main all 2,000 messages were printed first (1.2 MB, 19 s at load 20).
     expect(statSync(file).size).toBeLessThan(50_000);
   });
+
+  test('small ones: # note says Enter save, /help keeps its columns, Esc after ? does not arm rewind, /config names the real flag, /export names the file by the whole id', async () => {
+    const { session, workspace } = await startBeans([{ text: 'ok' }], { columns: 100 });
+    session.type('# always run pnpm test before committing');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    session.press('Enter');
+    const picker = await session.waitForText('Save this note to');
+    expect(picker).toContain('Enter save');
+    expect(picker).not.toContain('Enter open');
+    session.press('Escape');
+    await session.waitFor((screen) => !screen.includes('Save this note to'), 'the picker to close');
+
+    await session.submit('/help');
+    const help = await session.waitForText('Keys');
+    const rows = help.split('\n');
+    // Every description of the command table starts in one column; a name wider than it has a row of its own.
+    const thinking = rows.findIndex((row) => row.startsWith('  /thinking ['));
+    expect(rows[thinking]!.trim()).toBe('/thinking [off | low | medium | high | <tokens> | default]');
+    const column = /^ {2}\/help +/.exec(rows.find((row) => row.startsWith('  /help '))!)![0].length;
+    expect(rows[thinking + 1]!.slice(0, column).trim()).toBe('');
+    expect(rows[thinking + 1]!.slice(column)).toMatch(/^show or set how much the model may think/);
+
+    session.type('?');
+    await session.waitForText('Shift+Tab');
+    session.press('Escape');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    session.press('Escape');
+    await session.waitForText('Press Esc again to rewind');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(session.screen()).not.toContain('Nothing to rewind to yet');
+
+    await session.submit('/config');
+    const config = (await session.waitForText('user settings).')).replace(/\s+/g, ' ');
+    expect(config).toContain('add --global for your user settings');
+    expect(config).not.toContain('--scope project');
+
+    await session.submit('/export');
+    const exported = await session.waitForText('Export the conversation as Markdown');
+    const name = /a file: (beans-conversation-\S+\.md)/.exec(exported)![1]!;
+    // The whole session id: its date and time and random tail (it was cut to "2026-11-").
+    expect(name).toMatch(/^beans-conversation-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{6}\.md$/);
+    session.press('Down', 'Enter');
+    await session.waitForText('Exported the conversation to');
+    expect(readFileSync(path.join(workspace.dir, name), 'utf8')).toContain('# ');
+  });
 });

@@ -1,6 +1,6 @@
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { formatTokens } from './status-line.js';
-import { S, span, truncateLine, type StyledLine } from './styled.js';
+import { S, span, truncateLine, wrapText, type StyledLine } from './styled.js';
 import { THEME_NAMES, isThemeName } from './theme.js';
 
 const ALL = '\u0000all';
@@ -111,7 +111,7 @@ export const SESSION_BUILTINS: Record<string, Builtin> = {
       print([
         heading('Settings'),
         ...rows,
-        [span('Change one with: beans config set <key> <value> (writes .beans/settings.json; add --global for your user settings).', S.dim)],
+        ...wrapText('Change one with: beans config set <key> <value> (writes .beans/settings.json; add --global for your user settings).', width, S.dim),
       ]);
     },
   },
