@@ -217,27 +217,30 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     expect(statSync(file).size).toBeLessThan(50_000);
   });
 
-  test('small ones: # note says Enter save, /help keeps its columns, Esc after ? does not arm rewind, /config names the real flag, /export names the file by the whole id', async () => {
-    const { session, workspace } = await startBeans([{ text: 'ok' }], { columns: 100 });
+  test('the # note picker says what Enter does: save', async () => {
+    const { session } = await startBeans([{ text: 'ok' }], { columns: 100 });
     session.type('# always run pnpm test before committing');
     await new Promise((resolve) => setTimeout(resolve, 100));
     session.press('Enter');
     const picker = await session.waitForText('Save this note to');
     expect(picker).toContain('Enter save');
     expect(picker).not.toContain('Enter open');
-    session.press('Escape');
-    await session.waitFor((screen) => !screen.includes('Save this note to'), 'the picker to close');
+  });
 
+  test('/help keeps its columns: a name wider than the column has a row of its own', async () => {
+    const { session } = await startBeans([{ text: 'ok' }], { columns: 100 });
     await session.submit('/help');
     const help = await session.waitForText('Keys');
     const rows = help.split('\n');
-    // Every description of the command table starts in one column; a name wider than it has a row of its own.
     const thinking = rows.findIndex((row) => row.startsWith('  /thinking ['));
     expect(rows[thinking]!.trim()).toBe('/thinking [off | low | medium | high | <tokens> | default]');
     const column = /^ {2}\/help +/.exec(rows.find((row) => row.startsWith('  /help '))!)![0].length;
     expect(rows[thinking + 1]!.slice(0, column).trim()).toBe('');
     expect(rows[thinking + 1]!.slice(column)).toMatch(/^show or set how much the model may think/);
+  });
 
+  test('the Esc that closes the ? keys help does not arm Esc Esc rewind', async () => {
+    const { session } = await startBeans([{ text: 'ok' }], { columns: 100 });
     session.type('?');
     await session.waitForText('Shift+Tab');
     session.press('Escape');
@@ -246,7 +249,10 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     await session.waitForText('Press Esc again to rewind');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(session.screen()).not.toContain('Nothing to rewind to yet');
+  });
 
+  test('/config names the flag the CLI takes; /export names the file by the whole session id', async () => {
+    const { session, workspace } = await startBeans([{ text: 'ok' }], { columns: 100 });
     await session.submit('/config');
     const config = (await session.waitForText('user settings).')).replace(/\s+/g, ' ');
     expect(config).toContain('add --global for your user settings');
