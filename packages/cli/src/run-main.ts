@@ -42,7 +42,7 @@ export async function runMain(options: CliOptions, { forceChat, initialPrompt }:
 }
 
 /** Piped input becomes context placed before the prompt. */
-export function joinPrompt(prompt: string | undefined, piped: string): string {
+function joinPrompt(prompt: string | undefined, piped: string): string {
   const context = piped.trim();
   if (!context) return prompt ?? '';
   if (!prompt) return context;

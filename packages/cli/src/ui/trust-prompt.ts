@@ -10,14 +10,15 @@ import {
   type TrustQuestion,
 } from '@beans/core';
 import { KeyDecoder, type KeyEvent } from './keys.js';
+import { TypingGate } from './typing-gate.js';
 
 // The workspace-trust question, asked in the terminal before the chat mounts (no Ink: it must not
 // depend on the chat being built, and it decides how the chat is built). Like the permission prompt,
-// it takes no key sent before it was drawn, and an answer is a selection confirmed with Enter.
+// it takes no key sent before it was drawn nor any typed at speed (a prompt typed ahead, its Enter
+// among them, would trust the folder or approve a server: typing-gate.ts), and an answer is a
+// selection confirmed with Enter.
 
-export type TrustChoice = 'trust' | 'trust-parent' | 'untrust' | 'not-now' | 'interrupted';
-
-const GUARD_MS = 300;
+type TrustChoice = 'trust' | 'trust-parent' | 'untrust' | 'not-now' | 'interrupted';
 
 interface Option {
   choice: Exclude<TrustChoice, 'not-now' | 'interrupted'>;
@@ -34,7 +35,7 @@ function options(question: TrustQuestion): Option[] {
 }
 
 /** The prompt as plain lines (the selected option marked with ›), for the terminal and for tests. */
-export function trustPromptLines(question: TrustQuestion, selected: number): string[] {
+function trustPromptLines(question: TrustQuestion, selected: number): string[] {
   // The repository chose these keys, values and names: escaped, so they cannot drive the terminal.
   const asked = question.requests.map(
     (request) =>
@@ -57,7 +58,7 @@ export interface TrustPromptIO {
 }
 
 /** Asks the question and resolves with the confirmed choice. Needs a terminal on input. */
-export async function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }): Promise<TrustChoice> {
+async function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }): Promise<TrustChoice> {
   const choices = options(question);
   const answer = await askSelection((selected) => trustPromptLines(question, selected), choices.length, io);
   return typeof answer === 'number' ? choices[answer].choice : answer;
@@ -70,10 +71,14 @@ export async function askWorkspaceTrust(question: TrustQuestion, io: TrustPrompt
 function askSelection(render: (selected: number) => string[], count: number, io: TrustPromptIO): Promise<number | 'not-now' | 'interrupted'> {
   let selected = 0;
   let drawn = 0;
+  const gate = new TypingGate();
   const draw = () => {
     // Cut to the terminal's width: a wrapped line would throw off the redraw's line count.
     const width = Math.max(20, (io.output.columns ?? 80) - 1);
-    const lines = render(selected).map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line));
+    const note = gate.note();
+    const lines = [...render(selected), ...(note ? [note] : [])].map((line) =>
+      [...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line,
+    );
     // Up to the first line of the last drawing, then clear below it and draw again.
     io.output.write(`${drawn > 0 ? `\x1b[${drawn}F` : ''}\x1b[J${lines.map((line) => `${line}\n`).join('')}`);
     drawn = lines.length;
@@ -81,7 +86,6 @@ function askSelection(render: (selected: number) => string[], count: number, io:
   return new Promise((resolve) => {
     const decoder = new KeyDecoder();
     const wasRaw = io.input.isRaw;
-    const guardUntil = Date.now() + GUARD_MS;
     const finish = (choice: number | 'not-now' | 'interrupted') => {
       io.input.off('data', onData);
       io.input.setRawMode?.(wasRaw ?? false);
@@ -90,8 +94,11 @@ function askSelection(render: (selected: number) => string[], count: number, io:
     };
     const onKey = (event: KeyEvent) => {
       if (event.type === 'key' && event.name === 'ctrl-c') return finish('interrupted');
-      // Typed before the prompt was visible: not an answer.
-      if (Date.now() < guardUntil) return;
+      // Esc only ever declines; anything else typed before the prompt was read, or at speed, is not an answer.
+      if (event.type === 'key' && event.name === 'escape') return finish('not-now');
+      // A digit only selects: it is not typing, though typed ahead it selects nothing either.
+      const digit = event.type === 'text' && /^\d$/.test(event.text);
+      if (!gate.allows(event, digit ? { typing: false } : {})) return draw();
       if (event.type === 'text') {
         const index = Number(event.text) - 1;
         if (!event.paste && Number.isInteger(index) && index >= 0 && index < count) selected = index;
@@ -138,7 +145,7 @@ export async function settleWorkspaceTrust(
 }
 
 /** The question about one server or hook a trusted folder declared after it was trusted. */
-export function approvalPromptLines(declaration: Declaration, workspaceRoot: string, selected: number): string[] {
+function approvalPromptLines(declaration: Declaration, workspaceRoot: string, selected: number): string[] {
   const labels = ['Approve: run it now and in later runs', 'Not now: skip it this run (asked again next time)'];
   return [
     `This trusted folder declares a new ${declaration.kind} since you trusted it:`,

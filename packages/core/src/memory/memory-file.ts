@@ -2,6 +2,7 @@ import * as fs from '../async-fs.js';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
+import { stripTerminalControls } from '../terminal-text.js';
 import { readFileConfined, statOrUndefined, workspaceTempDir, writeFileAtomic } from '../tools/file-io.js';
 
 /** Where the `memory` tool records what the agent learned about the project (joins the context files). */
@@ -9,7 +10,7 @@ export const MEMORY_FILE = path.join('.beans', 'memory.md');
 
 const MEMORY_HEADER = '# Project memory\n\nDurable facts Beans recorded about this project (build commands, conventions). Edit or delete freely.\n';
 /** A note is one line of a list; longer text is not a fact but a document. */
-export const MAX_NOTE_CHARS = 500;
+const MAX_NOTE_CHARS = 500;
 
 export interface AppendOutcome {
   file: string;
@@ -24,7 +25,8 @@ export interface AppendOutcome {
  * off (the chat's `#` shortcut and a model's own bullet), refused when empty or too long.
  */
 export function noteLine(text: string): string {
-  const folded = text
+  // No escape sequences in a file people `cat` and every session reads as context.
+  const folded = stripTerminalControls(text.replace(/\s+/g, ' '))
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^#+\s*/, '')

@@ -150,7 +150,7 @@ export class PluginStore {
     const state = await this.state();
     if (state.plugins[plugin.name] && !options.replace)
       throw new UsageError(`Plugin "${plugin.name}" is already installed; use \`beans plugins update ${plugin.name}\`.`);
-    const record = state.marketplaces[marketplace]!;
+    const record = state.marketplaces[marketplace];
     const target = path.join(this.pluginsDir, plugin.name);
     if (!options.replace && (await exists(target))) throw new UsageError(`${target} already exists and was not installed by Beans; move it away first.`);
     await mkdir(this.pluginsDir, { recursive: true });
@@ -222,9 +222,9 @@ export class PluginStore {
       throw new UsageError(
         `Plugin "${name}" is in several marketplaces (${matches.map((match) => match.marketplace).join(', ')}); name one: ${name}@<marketplace>.`,
       );
-    if (!NAME.test(matches[0]!.plugin.name))
-      throw new MarketplaceError(`Marketplace "${matches[0]!.marketplace}" names a plugin "${name}", which is not a safe folder name.`);
-    return matches[0]!;
+    if (!NAME.test(matches[0].plugin.name))
+      throw new MarketplaceError(`Marketplace "${matches[0].marketplace}" names a plugin "${name}", which is not a safe folder name.`);
+    return matches[0];
   }
 
   private async fetchPlugin(plugin: MarketplacePlugin, record: MarketplaceRecord, staging: string): Promise<string> {
@@ -241,12 +241,14 @@ export class PluginStore {
     const url = typeof source === 'string' ? gitUrl(source) : source.repo ? gitUrl(source.repo) : source.url;
     if (!url) throw new MarketplaceError(`Plugin "${plugin.name}" has a source Beans cannot read: ${JSON.stringify(source)}.`);
     const ref = typeof source === 'string' ? undefined : source.ref;
+    assertEncrypted(url, `Plugin "${plugin.name}"`);
     await git(['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), url, staging], path.dirname(staging));
     return url;
   }
 
   private async clone(url: string, parent: string): Promise<string> {
     await mkdir(parent, { recursive: true });
+    assertEncrypted(url, 'The marketplace');
     const staging = path.join(parent, `.adding-${builtin('node:crypto').randomBytes(4).toString('hex')}`);
     try {
       await git(['clone', '--quiet', '--depth', '1', url, staging], parent);
@@ -270,7 +272,9 @@ async function readMarketplace(dir: string): Promise<{ name: string; plugins: Ma
   const record = (typeof json === 'object' && json !== null ? json : {}) as { name?: unknown; plugins?: unknown };
   if (typeof record.name !== 'string' || !NAME.test(record.name)) throw new MarketplaceError(`${file} has no usable "name".`);
   const plugins = Array.isArray(record.plugins)
-    ? record.plugins.filter((item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined)
+    ? (record.plugins as ({ name?: unknown; source?: unknown } | null | undefined)[]).filter(
+        (item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined,
+      )
     : [];
   return { name: record.name, plugins };
 }
@@ -280,6 +284,18 @@ async function git(args: string[], cwd: string): Promise<void> {
   const { execa } = await import('execa');
   const result = await execa('git', args, { cwd, reject: false, env: { GIT_TERMINAL_PROMPT: '0' }, stdin: 'ignore' });
   if (result.exitCode !== 0) throw new MarketplaceError(`git ${args[0]} failed: ${String(result.stderr).trim().split('\n').pop() ?? 'unknown error'}`);
+}
+
+/**
+ * A plugin runs as yours (its hooks and servers included), so it is never fetched where anyone on the
+ * way could swap it: `http://` and `git://` are refused before connecting (issue 53 item 6, the class
+ * of models pull over plain http). https, ssh and local paths are fetched as before.
+ */
+function assertEncrypted(url: string, what: string): void {
+  if (!/^(?:http|git):\/\//i.test(url)) return;
+  throw new MarketplaceError(
+    `${what} would be fetched without encryption (${url}): anyone on the way could swap its files, and a plugin's hooks and servers run as you. Use an https:// or ssh address.`,
+  );
 }
 
 function looksLikeRemote(source: string): boolean {

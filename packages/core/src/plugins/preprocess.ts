@@ -2,6 +2,7 @@ import { classifyReadOnly } from '../permissions/read-only.js';
 import { allowRulesCover, findDenyingRule, parseToolRules, type ToolRule } from '../permissions/rules.js';
 import { analyzeShellCommand } from '../permissions/shell-parse.js';
 import { expandAttachments } from './attachments.js';
+import { INLINE_SHELL, SHELL_BLOCK_OPEN } from './shell-lines.js';
 
 // A command's shell output is context, not a log: keep the prompt a sane size.
 const MAX_SHELL_OUTPUT = 30_000;
@@ -30,9 +31,8 @@ export type CommandLineVerdict =
   | { run: true; command?: string }
   | { run: false; /** The deny rule that refused it. */ deniedBy?: string; /** Why the read-only rule does not cover it. */ notReadOnly?: string };
 
-// ``!`cmd` `` after a line start, a space or a bracket, so `Hello!`x`` in prose stays prose.
-const INLINE = /(^|[\s(])!`([^`\n]+)`/g;
-const BLOCK_OPEN = /^ {0,3}(`{3,})!\s*$/;
+const INLINE = INLINE_SHELL;
+const BLOCK_OPEN = SHELL_BLOCK_OPEN;
 
 /**
  * Runs a command's ``!`cmd` `` spans and ```` ```! ```` blocks before the prompt reaches the model,
@@ -43,14 +43,14 @@ export async function runCommandShell(body: string, options: CommandShellOptions
   const lines = body.split('\n');
   const out: string[] = [];
   for (let index = 0; index < lines.length; index += 1) {
-    const open = BLOCK_OPEN.exec(lines[index]!);
+    const open = BLOCK_OPEN.exec(lines[index]);
     if (!open) {
-      out.push(await replaceInline(lines[index]!, options));
+      out.push(await replaceInline(lines[index], options));
       continue;
     }
     const close = lines.findIndex((line, at) => at > index && line.trim() === open[1]);
     if (close === -1) {
-      out.push(lines[index]!);
+      out.push(lines[index]);
       continue;
     }
     const script = lines.slice(index + 1, close).join('\n');
@@ -66,8 +66,8 @@ async function replaceInline(line: string, options: CommandShellOptions): Promis
   let result = '';
   let last = 0;
   for (const match of matches) {
-    const start = match.index + match[1]!.length;
-    result += line.slice(last, start) + (await runOne(match[2]!, options));
+    const start = match.index + match[1].length;
+    result += line.slice(last, start) + (await runOne(match[2], options));
     last = match.index + match[0].length;
   }
   return result + line.slice(last);

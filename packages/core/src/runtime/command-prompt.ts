@@ -47,7 +47,7 @@ export function createCommandPrompt(input: CommandPromptInput): (text: string) =
           { command },
           { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox },
         );
-        const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
+        const exitCode = result.details && 'exitCode' in result.details ? result.details.exitCode : 0;
         return { output: contentText(result.content), exitCode };
       },
       // Read-only lines run too (issue #31), as Claude Code runs a command's read-only context lines.
@@ -59,6 +59,8 @@ export function createCommandPrompt(input: CommandPromptInput): (text: string) =
       // A repository's own commands may not loosen permissions until its owner trusts it.
       commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || input.workspaceTrusted,
     });
+    // Said before the command runs: a workspace command hiding a built-in or user one of its name.
+    if ('messages' in prepared) for (const notice of prepared.notices ?? []) live.tell(notice);
     // A command's allowed-tools and model hold for the run it starts, and only that run.
     const run = 'messages' in prepared ? prepared.run : undefined;
     if (run && (run.allowedTools.length > 0 || run.model)) {

@@ -96,6 +96,24 @@ describe('loadConfig merge order', () => {
     expect(entry?.sources).toEqual([{ file: t.workspaceFile }, { file: t.userFile }, 'flag']);
   });
 
+  it("adds --disallowed-tools rules to the settings' deny rules instead of replacing them (deny rules only tighten)", async () => {
+    t = tempHome();
+    t.write(t.userFile, { permissions: { deny: ['read_file(secret.txt)'] } });
+    t.write(t.workspaceFile, { permissions: { deny: ['shell(rm *)'] } });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true, flags: { 'permissions.deny': ['glob'] } });
+    expect(loaded.values.permissions.deny).toEqual(['shell(rm *)', 'glob']);
+    const entry = loaded.entries.find((e) => e.key === 'permissions.deny');
+    expect(entry?.itemSources).toEqual([{ file: t.workspaceFile }, 'flag']);
+    const untrusted = await loadConfig({ workspaceRoot: t.workspace, env: t.env, flags: { 'permissions.deny': ['glob'] } });
+    // Untrusted, the repository's rules add to the user's, and each rule still says where it came from.
+    const untrustedEntry = untrusted.entries.find((e) => e.key === 'permissions.deny');
+    const bySource = Object.fromEntries((untrustedEntry?.value as string[]).map((rule, index) => [rule, untrustedEntry?.itemSources?.[index]]));
+    expect(bySource).toEqual({ 'read_file(secret.txt)': { file: t.userFile }, 'shell(rm *)': { file: t.workspaceFile }, glob: 'flag' });
+    expect(untrusted.values.permissions.deny).toEqual(untrustedEntry?.value);
+    const noFiles = await loadConfig({ workspaceRoot: tempHome().workspace, env: t.env, settingSources: [], flags: { 'permissions.deny': ['glob'] } });
+    expect(noFiles.values.permissions.deny).toEqual(['glob']);
+  });
+
   it('takes the workspace list over the user list for ordinary lists', async () => {
     t = tempHome();
     t.write(t.userFile, { permissions: { deny: ['shell'] } });
@@ -135,7 +153,8 @@ describe('loadConfig validation', () => {
   it('names the file, the dotted key and what was expected for a wrong type (exit 3)', async () => {
     t = tempHome();
     t.write(t.workspaceFile, { permissions: { mode: 'sometimes' } });
-    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env }));
+    // Trusted: an untrusted repository's invalid value is ignored instead (issue 53 item 8, below).
+    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true }));
     expect(error.exitCode).toBe(3);
     expect(error.message).toContain(t.workspaceFile);
     expect(error.message).toContain('"permissions.mode"');
@@ -162,9 +181,24 @@ describe('loadConfig validation', () => {
   it('says the line and column when a settings file is not JSON', async () => {
     t = tempHome();
     t.write(t.workspaceFile, '{\n  "model": "m",\n  "maxTurns": 3,\n}\n');
-    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env }));
+    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true }));
     expect(error.message).toContain(`${t.workspaceFile}:4:1`);
     expect(error.message).toMatch(/trailing comma/);
+  });
+
+  it("ignores an untrusted repository's invalid values and unreadable files, naming them, and keeps its valid ones (issue 53 item 8)", async () => {
+    t = tempHome();
+    t.write(t.workspaceFile, { tools: { defer: true, deferThreshold: 5 }, permissions: { mode: 'sometimes' }, sop: 'Be brief.' });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    expect(loaded.values.tools.defer).toBe('auto');
+    expect(loaded.values.tools.deferThreshold).toBe(5);
+    expect(loaded.values.sop).toBe('Be brief.');
+    expect(loaded.values.permissions.mode).toBe('default');
+    expect(loaded.ignored.map((request) => request.key).sort()).toEqual(['permissions.mode', 'tools.defer']);
+    expect(loaded.warnings.at(-1)).toMatch(/where they loosen Beans or are not valid: .*"tools\.defer" must be "auto", "always" or "never"/);
+    t.write(t.workspaceFile, '{"model": ');
+    const broken = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    expect(broken.ignored).toEqual([expect.objectContaining({ key: '', problem: expect.stringContaining('not valid JSON') })]);
   });
 
   it('finds the spot even where the JSON parser gives no position', async () => {
