@@ -1,18 +1,23 @@
 import { EventEmitter } from 'node:events';
-import { lineWidth, type StyledLine } from './styled.js';
+import { displayWidth, type StyledLine } from './styled.js';
 
 /**
  * What Ink is given as its stdout: the real one, except that a resize never reaches it. Ink answers
  * a narrower window by erasing as many rows as it last drew, but the terminal has reflowed them by
- * then, so it erases the wrong rows; the chat handles resizes itself (ResizeRedraw). `mute()` drops
- * this view's writes for good (it is being replaced).
+ * then, so it erases the wrong rows; the chat handles resizes itself (run-chat). `onWrite` hears of
+ * each write that reaches the terminal; `mute()` drops this view's writes for good (it is being replaced).
  */
-export function inkStdout(stdout: NodeJS.WriteStream): { stream: NodeJS.WriteStream; mute(): void } {
+export function inkStdout(stdout: NodeJS.WriteStream, onWrite: () => void): { stream: NodeJS.WriteStream; mute(): void } {
   const hidden = new EventEmitter();
   let muted = false;
+  const write = (...args: unknown[]) => {
+    if (muted) return true;
+    onWrite();
+    return (stdout.write as (...a: unknown[]) => boolean)(...args);
+  };
   const stream = new Proxy(stdout, {
     get(target, key) {
-      if (key === 'write') return (...args: unknown[]) => (muted ? true : (target.write as (...a: unknown[]) => boolean)(...args));
+      if (key === 'write') return write;
       if (key === 'on' || key === 'addListener' || key === 'once' || key === 'off' || key === 'removeListener') {
         return (event: string, listener: (...args: unknown[]) => void) => {
           const to = event === 'resize' ? hidden : target;
@@ -32,7 +37,15 @@ export function inkStdout(stdout: NodeJS.WriteStream): { stream: NodeJS.WriteStr
  * than the new width wraps onto more rows (a wider window leaves each row one row).
  */
 export function reflowedRows(lines: readonly StyledLine[], width: number): number {
-  return lines.reduce((sum, line) => sum + Math.max(1, Math.ceil(lineWidth(line) / Math.max(1, width))), 0);
+  // Ink writes each row without its trailing spaces, so only the cells up to the last visible one wrap.
+  const drawn = (line: StyledLine) =>
+    displayWidth(
+      line
+        .map((part) => part.text)
+        .join('')
+        .trimEnd(),
+    );
+  return lines.reduce((sum, line) => sum + Math.max(1, Math.ceil(drawn(line) / Math.max(1, width))), 0);
 }
 
 /**

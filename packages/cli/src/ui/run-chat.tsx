@@ -5,6 +5,7 @@ import { editDraftExternally } from './external-editor.js';
 import { loadHighlighter } from './highlight.js';
 import { KeyDecoder } from './keys.js';
 import { eraseLiveArea, inkStdout } from './resize-redraw.js';
+import type { StyledLine } from './styled.js';
 import { suspendAsJob } from './suspend.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, CLEAR_TERMINAL } from './terminal-codes.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
@@ -106,13 +107,15 @@ export async function runChat(host: ChatAgent, options: RunChatOptions): Promise
       stdin: options.stdin ?? process.stdin,
       // Each view gets its own stdout that never sees a resize (resize-redraw.ts); debug frames are
       // written whole, so tests keep the plain stream and the full redraw.
-      stdout: options.debug ? stdout : (view = inkStdout(stdout)).stream,
+      stdout: options.debug ? stdout : (view = inkStdout(stdout, () => (onScreen = controller.liveLines))).stream,
       stderr: options.stderr ?? process.stderr,
       debug: options.debug,
       patchConsole: !options.attached,
     });
   let instance: ReturnType<typeof mount> | undefined;
   let view: ReturnType<typeof inkStdout> | undefined;
+  // The live area as a view last wrote it to the terminal (none after an erase, until the next write).
+  let onScreen: StyledLine[] = [];
   const controller = new ChatController(host, {
     width: width(),
     exit: (code) => {
@@ -174,9 +177,9 @@ export async function runChat(host: ChatAgent, options: RunChatOptions): Promise
     view?.mute();
     settle = setTimeout(() => {
       if (controller.closed || !instance) return;
-      const drawn = controller.liveLines;
       instance.unmount();
-      stdout.write(eraseLiveArea(drawn, width()));
+      stdout.write(eraseLiveArea(onScreen, width()));
+      onScreen = [];
       controller.resized(width());
       instance = mount();
     }, RESIZE_SETTLE_MS);
