@@ -18,3 +18,4 @@ pnpm run --silent build
 # which the next runs complete) with what every start loads, so the first real run starts warm.
 # Never fails setup.
 ./bin/beans --help >/dev/null 2>&1 || true
+./scripts/next-steps.sh

@@ -48,6 +48,10 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
   return {
     flags: configFlags(options),
     agentProfile: options.agentProfile,
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+    ...(options.appendSystemPrompt !== undefined ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+    ...(options.fallbackModel !== undefined ? { fallbackModel: options.fallbackModel } : {}),
+    ...(options.addDir?.length ? { additionalDirectories: options.addDir } : {}),
     agentDescription: options.agentDescription,
     resume: typeof options.resume === 'string' ? options.resume : undefined,
     continue: options.continue,

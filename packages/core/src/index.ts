@@ -111,6 +111,7 @@ export {
   loadConfig,
   localSettingsPath,
   setConfigValue,
+  SETTINGS_FLAG,
   setTrustDecision,
   showSettingKey,
   showSettingValue,

@@ -26,6 +26,8 @@ export type PermissionResult = { behavior: 'allow'; updatedInput?: Record<string
 export interface AgentSessionOptions {
   /** The folder to work in (its git root is the workspace). Default: the process's folder. */
   cwd?: string;
+  /** More folders the file tools may read and write besides the workspace (Claude Code's `--add-dir`). */
+  additionalDirectories?: readonly string[];
   /** The environment to read keys and settings from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Which settings files to read. Default: all (`user`, `project`, `local`). */
@@ -36,6 +38,8 @@ export interface AgentSessionOptions {
   flags?: ConfigFlags;
   provider?: string;
   model?: string;
+  /** Claude Code's `--fallback-model`: answers when the model fails after retries (overloaded, 5xx); an alias works. */
+  fallbackModel?: string;
   /** Beans' names (`default`, `auto-edit`, `yolo`, `plan`) or the SDK's (`acceptEdits`, `bypassPermissions`, `dontAsk`). */
   permissionMode?: string;
   /** Rules such as `write_file` or `shell(git *)`. */
