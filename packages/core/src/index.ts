@@ -19,9 +19,13 @@ export * from './claude/index.js';
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';
 export {
   createShellSandbox,
+  describeSandboxUnixSockets,
   sandboxReadDenials,
+  SandboxRefusedError,
   SandboxUnavailableError,
   type ShellSandbox,
+  type UnixSocketSettings,
+  type UnixSocketStatus,
   type ShellSandboxOptions,
   type SandboxedCommand,
 } from './sandbox/index.js';

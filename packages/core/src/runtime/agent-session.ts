@@ -56,7 +56,7 @@ export async function createAgentSession<TContext = unknown>(options: CreateSess
 async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop: () => Promise<void>) => void): Promise<AgentSession> {
   const { base, warnings } = await settleWorkspace(options);
   const live = createLive(options, base.config.values.permissions.mode);
-  const trust = await settleTrustAndSandbox(base, options);
+  const trust = await settleTrustAndSandbox(base, options, warnings);
   const plugins = await loadCatalogAndSubagents(base, options);
   const { catalog, subagents } = plugins;
   const fresh = await settleNewDeclarations({ base, options, catalog, workspaceTrusted: trust.workspaceTrusted, warnings });

@@ -12,7 +12,7 @@ export interface TrustAndSandbox {
 }
 
 /** Part 2: one trust decision for everything the repository asks to run or loosen, and the sandbox. */
-export async function settleTrustAndSandbox(base: RuntimeBase, options: AgentSessionOptions): Promise<TrustAndSandbox> {
+export async function settleTrustAndSandbox(base: RuntimeBase, options: AgentSessionOptions, warnings: string[]): Promise<TrustAndSandbox> {
   const values = base.config.values;
   // One decision for everything a repository asks to run or loosen: its settings (loaded already),
   // its .mcp.json, hooks and commands' allowed-tools. --trust, else the user's recorded answer.
@@ -24,7 +24,10 @@ export async function settleTrustAndSandbox(base: RuntimeBase, options: AgentSes
         workspaceRoot: base.workspace.root,
         allowedHosts: values.sandbox.allowedHosts,
         denyRead: sandboxReadDenials(parseToolRules(values.permissions.deny), base.workspace.root),
+        unixSockets: values.sandbox.network,
       })
     : undefined;
+  // Without its Unix socket filter the sandbox says so once, and (unless allowed) refuses commands.
+  if (sandbox?.unixSockets.notice) warnings.push(sandbox.unixSockets.notice);
   return { workspaceTrusted, sandbox };
 }
