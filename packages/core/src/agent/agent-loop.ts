@@ -151,6 +151,7 @@ async function streamAssistant(config: AgentLoopConfig, llmMessages: LlmMessage[
   const message: AssistantMessage = {
     role: 'assistant',
     id: `msg_${randomUuid().replaceAll('-', '')}`,
+    uuid: randomUuid(),
     content: '',
     toolCalls: [],
     model: config.model,

@@ -21,8 +21,10 @@ export interface UserMessage {
 
 export interface AssistantMessage {
   role: 'assistant';
-  /** Stable id of this message, as `message.id` and `uuid` in SDK shapes. */
+  /** Stable id of this message, as `message.id` in SDK shapes (`msg_...`). */
   id?: string;
+  /** Stable uuid of this message, as `uuid` in SDK shapes (resumeSessionAt names it); set when the message is created. */
+  uuid?: string;
   content: string;
   toolCalls: ToolCall[];
   /** The model's thinking, with the signatures its provider needs back (kept in the session file). */
@@ -39,6 +41,8 @@ export type ToolStatus = 'ok' | 'error' | 'denied' | 'skipped' | 'interrupted';
 
 export interface ToolResultMessage {
   role: 'tool';
+  /** Stable uuid of this message, as `uuid` in SDK shapes; set when the message is created. */
+  uuid?: string;
   toolCallId: string;
   toolName: string;
   content: string | ContentPart[];

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import { parseThinking } from '../llm/thinking.js';
 import { randomUuid } from '../random-ids.js';
 import { ChatSession, type ChatSessionOptions } from '../agent/chat-session.js';
@@ -39,8 +40,17 @@ export interface ConversationFactoryInput {
   warnings: string[];
 }
 
-/** Opens a conversation: a fresh one, or a stored one by id (`resumeId`), on `model` (default: the settled one). */
-export type ConversationFactory = (resumeId?: string, model?: string) => Promise<ChatSession>;
+/**
+ * Opens a conversation: a fresh one, or a stored one by id (`resumeId`), on `model` (default: the
+ * settled one). `how.fork`: the stored conversation continues under a new id (`options.sessionId`, else
+ * a fresh one) and its file is left as it was; `how.at`: it continues after that message's uuid.
+ */
+export type ConversationFactory = (resumeId?: string, model?: string, how?: ResumeHow) => Promise<ChatSession>;
+
+export interface ResumeHow {
+  fork?: boolean;
+  at?: string;
+}
 
 /**
  * Part 14: how a conversation is opened, the first one and every one after /clear and /resume: its
@@ -51,8 +61,10 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
   const { store } = storage;
   const values = base.config.values;
   const { providerId, client, guardrails } = agent;
-  return async (resumeId, sessionModel = agent.model) => {
+  return async (resumeId, sessionModel = agent.model, how = {}) => {
     let history: AgentMessage[] = [];
+    // A fork's copy of the conversation, written to its own file with its first message.
+    let carried: AgentMessage[] = [];
     let id: string | undefined;
     let writer: SessionWriter | undefined;
     let sop = values.sop;
@@ -63,11 +75,17 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       children = loaded.subagents;
       agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
       warnings.push(...loaded.warnings);
-      history = repairHistory(loaded.messages);
+      history = repairHistory(how.at ? upTo(loaded.messages, how.at, loaded.header.id) : loaded.messages);
       // Tools the model loaded before stay loaded (declared again, in the same order).
       for (const entry of loaded.meta) if (entry.kind === 'tools') input.tools.tools.deferral?.load(entry.loaded, true);
-      id = loaded.header.id;
-      writer = store.open(id);
+      if (how.fork) {
+        id = options.sessionId ?? store.newId();
+        carried = history;
+      } else {
+        id = loaded.header.id;
+        writer = store.open(id);
+        if (how.at) writer.appendMeta({ kind: 'resume_at', uuid: how.at });
+      }
       // The session's own model and SOP come back, unless this run names a model itself.
       if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
       if (loaded.sop !== undefined) sop = loaded.sop;
@@ -79,6 +97,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
     const openWriter = (session: ChatSession) => {
       if (!writer && store) {
         writer = store.create({ id: session.id, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model: session.model });
+        for (const message of carried.splice(0)) writer.append(message);
         for (const change of pendingChanges.splice(0)) writer.appendMeta(change);
       }
       return writer;
@@ -155,6 +174,13 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
     startRememberedMcpOnAnswer(session, mcp);
     return session;
   };
+}
+
+/** The conversation up to and including the message `uuid` (the SDK's resumeSessionAt). */
+function upTo(messages: readonly AgentMessage[], uuid: string, sessionId: string): AgentMessage[] {
+  const at = messages.findLastIndex((message) => 'uuid' in message && message.uuid === uuid);
+  if (at < 0) throw new UsageError(`Session ${sessionId} has no message ${uuid} to resume at.`);
+  return messages.slice(0, at + 1);
 }
 
 type TransformContext = NonNullable<ChatSessionOptions['transformContext']>;

@@ -29,7 +29,8 @@ export async function openFirstConversation(input: FirstConversationInput): Prom
     resumeId = store.newest()?.id;
     if (!resumeId) warnings.push('No earlier session in this workspace; starting a new one.');
   }
-  live.session = await input.conversation(resumeId);
+  const how = resumeId ? { fork: options.forkSession === true, ...(options.resumeSessionAt ? { at: options.resumeSessionAt } : {}) } : undefined;
+  live.session = await input.conversation(resumeId, undefined, how);
   await input.handoffs.restoreAgent(live.session);
   // What hooks want the user to know: warnings before the first turn, the front end's channel after.
   const hooks = input.hooks.runner;

@@ -1,6 +1,15 @@
 import { composeAfterToolCall, composeBeforeToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import { guardrailToolHook, type Guardrails } from '../guardrails/index.js';
-import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookCommand, type HookRunner, type HookSet } from '../hooks/index.js';
+import {
+  createHookRunner,
+  hookToolCallbacks,
+  loadWorkspaceHooks,
+  programHookCommands,
+  type HookCommand,
+  type HookRunner,
+  type HookSet,
+} from '../hooks/index.js';
+import { HOOK_EVENTS } from '../hooks/schema.js';
 import type { PluginCatalog } from '../plugins/index.js';
 import type { SessionStore } from '../session/index.js';
 import { builtinPluginsDir, programEnvironment, type RuntimeBase } from './base.js';
@@ -51,8 +60,12 @@ export async function loadSessionHooks(input: SessionHooksInput): Promise<Sessio
   for (const problem of set.problems) warnings.push(`${problem.path}: ${problem.message}`);
   if (set.untrusted.length)
     warnings.push(`${set.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
+  // The program's own hook functions (the SDK's callbacks) run beside them, for every event Beans has.
+  const program = programHookCommands(options.hooks);
+  if (program.unsupported.length > 0)
+    warnings.push(`the program's ${program.unsupported.join(', ')} hook callbacks are not run: Beans has no such events (it runs ${HOOK_EVENTS.join(', ')}).`);
   const runner = createHookRunner({
-    hooks: set,
+    hooks: [...set.hooks, ...program.commands],
     sessionId: () => live.session.id,
     transcriptPath: () => (store ? store.pathOf(live.session.id) : ''),
     cwd: base.workspace.root,

@@ -34,6 +34,15 @@ export function startMcp(input: StartMcpInput): Promise<McpServerSet> {
       configArguments: options.mcpConfig ?? [],
       strict: options.strictMcpConfig ?? false,
       ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      ...(options.inProcessMcpServers?.length
+        ? {
+            inProcessServers: options.inProcessMcpServers.map((server) => ({
+              name: server.name,
+              source: 'the program',
+              config: { transport: 'sdk' as const, ...server },
+            })),
+          }
+        : {}),
       ...(values.mcpServers ? { settingsServers: values.mcpServers } : {}),
       ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
       projectTrusted: input.workspaceTrusted,
