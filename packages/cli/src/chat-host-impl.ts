@@ -86,10 +86,8 @@ export function createChatHost(app: AgentSession): ChatHost {
     setPermissionAsker(asker: PermissionAsker) {
       app.setAsker(asker);
     },
-    preparePrompt: (text) => app.preparePrompt(text),
-    attachFiles: (message) => app.attachFiles(message),
     pasteImage: async () => (await import('./clipboard-image.js')).pasteClipboardImage(),
-    runTurn: (prompts, signal) => app.runTurn(prompts, signal),
+    submit: (input) => app.submit(input),
     notify: (message) => void app.notify(message).catch(() => undefined),
     listHooks: () =>
       app.hookSet.hooks.map((hook) => ({ event: hook.event, matcher: hook.matcher, command: hook.command, source: describeHookSource(hook.source) })),

@@ -10,8 +10,8 @@ import type {
   PermissionMode,
   PermissionRulesInfo,
   ToolResult,
-  TurnOutcome,
-  UserMessage,
+  SubmitInput,
+  SubmitOutcome,
 } from '@beans/core';
 
 /** A slash command as the input box offers it: built-in, plugin command, or skill. */
@@ -110,15 +110,8 @@ export interface ChatHost {
   reconnectMcpServer(name: string): Promise<void>;
   /** Notification hooks (the agent has been idle, waiting for the person). */
   notify(message: string): void;
-  /** Runs one turn with guardrails and hooks around it (see AgentSession.runTurn); the signal stops it, hooks included. */
-  runTurn(prompts: UserMessage[], signal: AbortSignal): Promise<TurnOutcome>;
-  /** Turns what the user typed (plain text, `/command args`, `/skill`, triggers, `@path`) into prompt messages. */
-  preparePrompt(text: string): Promise<{ messages: UserMessage[] } | { error: string }>;
-  /**
-   * `@path` words: the message with each named workspace file attached (text bounded after the words;
-   * pictures, PDFs and notebooks as parts; others stay text), or why nothing can be sent.
-   */
-  attachFiles(message: UserMessage): Promise<{ message: UserMessage } | { error: string }>;
+  /** What the user typed (a prompt, `/command`, `@path`, `!command`, `# note`), through core's one submit path. */
+  submit(input: SubmitInput): Promise<SubmitOutcome>;
   /** Ctrl+V: the clipboard's picture saved as a file (its path goes into the prompt), or why there is none. */
   pasteImage?(): Promise<{ path: string } | { error: string }>;
   /** `/profile`: the active profile and which step of the chain chose it. */

@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { declareServerCommands } from './commands/server-commands.js';
 import { reportError } from './report-error.js';
 import type { CliOptions } from './options.js';
 import { runMain } from './run-main.js';
@@ -38,6 +39,7 @@ export const COMMAND_NAMES = [
   'lsp',
   'mcp',
   'acp',
+  'serve',
   'workflow',
   'config',
   'trust',
@@ -288,6 +290,8 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     .command('acp')
     .description('run as an Agent Client Protocol agent on stdin/stdout, for Zed, JetBrains, Neovim, Emacs and other ACP editors')
     .action(async () => setExit(await (await import('./acp/index.js')).runAcp(program.opts<CliOptions>())));
+
+  declareServerCommands(program, setExit);
 
   // `beans workflow run|list|runs|resume|wait|cancel|worker`: WORKFLOW.md workflows; the engine loads only when one runs.
   type WorkflowCommands = typeof import('./commands/workflow.js');

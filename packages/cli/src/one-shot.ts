@@ -1,4 +1,13 @@
-import { SdkMessageMapper, type BackgroundTaskInfo, UsageError, exitCodeForFailure, modelLimits, sdkWarningsOnce, startupFailureResult } from '@beans/core';
+import {
+  SdkMessageMapper,
+  type BackgroundTaskInfo,
+  UsageError,
+  exitCodeForFailure,
+  modelLimits,
+  sdkWarningsOnce,
+  startupFailureResult,
+  submitSummary,
+} from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import type { CliOptions } from './options.js';
 import { exitCodeForRun, limitMessage } from './output/result.js';
@@ -16,16 +25,6 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
   const format = options.outputFormat;
   const writeLine = (line: string) => process.stdout.write(`${line}\n`);
   if (agent.modelNote && format === 'text') process.stderr.write(`beans: ${agent.modelNote}\n`);
-
-  const prepared = await agent.preparePrompt(prompt);
-  if ('error' in prepared) throw new UsageError(prepared.error);
-  // `@shot.png` in a typed prompt attaches the file, as in chat (a command's prompt attached its own).
-  const typed = prepared.messages.at(-1);
-  if (typed?.role === 'user' && (typed.origin === undefined || typed.origin === 'prompt')) {
-    const attached = await agent.attachFiles(typed);
-    if ('error' in attached) throw new UsageError(attached.error);
-    prepared.messages[prepared.messages.length - 1] = attached.message;
-  }
 
   const mapper = new SdkMessageMapper({
     sessionId: session.id,
@@ -57,11 +56,21 @@ export async function runOneShot(options: CliOptions, prompt: string, started: n
     stoppedBy = signal;
     controller.abort();
   });
-  const turn = await agent.runTurn(prepared.messages, controller.signal).finally(removeSignals);
+  const outcome = await agent.submit({ text: prompt, signal: controller.signal }).finally(removeSignals);
   await agent.end();
   sayWhatHappensToTasks(agent.backgroundTasks.list(), options.keepTasks === true);
   // Resolves at once unless telemetry is on; then once it is exported (a dead collector: ~1.5 s at most).
   await agent.close();
+  // An unknown command, an unreadable @file: nothing was sent (exit 2).
+  if (outcome.kind === 'refused') throw new UsageError(outcome.reason);
+  // A session command (`/cost`, `/context`, `/compact`...) answers without the model.
+  if (outcome.kind === 'command') {
+    if (format === 'text') writeLine(forTerminal(outcome.text));
+    else writeLine(JSON.stringify(mapper.result(submitSummary(outcome, Date.now() - started))));
+    return 0;
+  }
+  if (outcome.kind !== 'turn') return stoppedBy ? SIGNAL_EXIT_CODES[stoppedBy] : 130;
+  const turn = outcome.turn;
   const { result } = turn;
   for (const notice of turn.notices) process.stderr.write(`beans: ${notice}\n`);
   // A guardrail or a UserPromptSubmit hook refused the prompt: nothing ran (exit 2).

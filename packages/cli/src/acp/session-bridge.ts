@@ -129,13 +129,21 @@ export class SessionBridge {
     return this.configOptions();
   }
 
-  /** Plugin slash commands (`/commit` ...), for the editor's command menu. */
+  /** The session commands (`/compact`, `/cost` ...) and plugin commands (`/commit` ...), for the editor's command menu. */
   commands(): AvailableCommand[] {
-    return this.agent.catalog.commands().map((command) => ({
+    const own = this.agent.commands.map((command) => ({
       name: command.name,
-      description: command.description || `/${command.name} from ${command.plugin}`,
+      description: command.description,
       ...(command.argumentHint ? { input: { hint: command.argumentHint } } : {}),
     }));
+    return [
+      ...own,
+      ...this.agent.catalog.commands().map((command) => ({
+        name: command.name,
+        description: command.description || `/${command.name} from ${command.plugin}`,
+        ...(command.argumentHint ? { input: { hint: command.argumentHint } } : {}),
+      })),
+    ];
   }
 
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
@@ -159,16 +167,22 @@ export class SessionBridge {
     });
     try {
       const input = promptInput(blocks, this.agent.workspace.root);
-      const message: UserMessage = {
-        role: 'user',
-        content: input.text,
+      const outcome = await this.agent.submit({
+        text: input.text,
         ...(input.parts.length > 0 ? { parts: input.parts } : {}),
         ...(input.display !== input.text ? { display: input.display } : {}),
-        origin: 'prompt',
-        uuid: randomUUID(),
-        timestamp: Date.now(),
-      };
-      const turn = await this.agent.promptTurn(message, controller.signal);
+        signal: controller.signal,
+      });
+      if (outcome.kind === 'command') {
+        this.say(outcome.text);
+        return 'end_turn';
+      }
+      if (outcome.kind === 'refused') {
+        this.say(`The prompt was not run: ${outcome.reason}`);
+        return 'refusal';
+      }
+      if (outcome.kind !== 'turn') return 'cancelled';
+      const turn = outcome.turn;
       for (const notice of turn.notices) this.say(`\n\n_${notice}_`);
       if (turn.refused) {
         this.say(turn.refused.stage === 'prompt' ? `The prompt was not run: ${turn.refused.reason}` : `\n\nThe answer was withheld: ${turn.refused.reason}`);

@@ -63,15 +63,4 @@ export function heading(text: string): StyledLine {
   return [span(text, S.bold)];
 }
 
-/** Tokens the conversation occupies now: the newest request's prompt (cached parts included) plus its answer. */
-export function contextTokens(session: ChatSession): number {
-  for (let index = session.messages.length - 1; index >= 0; index--) {
-    const message = session.messages[index]!;
-    if (message.role !== 'assistant' || !message.usage) continue;
-    // With prompt caching most of the prompt is reported as cache reads and writes, not input.
-    const { inputTokens, outputTokens, cacheReadTokens = 0, cacheWriteTokens = 0 } = message.usage;
-    const prompt = inputTokens + cacheReadTokens + cacheWriteTokens;
-    if (prompt > 0) return prompt + outputTokens;
-  }
-  return 0;
-}
+export { contextTokens } from '@beans/core';

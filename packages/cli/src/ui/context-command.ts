@@ -1,4 +1,5 @@
-import { contextTokens, heading, type Builtin } from './command-kit.js';
+import { contextUsage } from '@beans/core';
+import { heading, type Builtin } from './command-kit.js';
 import { formatTokens } from './status-line.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
 
@@ -9,11 +10,10 @@ export const CONTEXT_BUILTINS: Record<string, Builtin> = {
   context: {
     description: 'what fills the context window, by category (estimated tokens and share)',
     async run(_args, { host, session, width, print }) {
-      const { contextUsage } = await import('./context-usage.js');
       const settings = new Map(host.configEntries().map((entry) => [entry.key, entry.value]));
       const threshold = settings.get('compaction.enabled') === false ? undefined : Number(settings.get('compaction.threshold') ?? 0.8);
       const window = host.contextWindow();
-      const usage = contextUsage(session, { window, compactionThreshold: threshold, reported: contextTokens(session) });
+      const usage = contextUsage(session, { window, compactionThreshold: threshold });
       const nameWidth = Math.max(...usage.categories.map((category) => category.name.length)) + 2;
       const rows: StyledLine[] = usage.categories.map((category) => {
         const share = window ? category.tokens / window : undefined;

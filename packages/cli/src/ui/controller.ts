@@ -1,15 +1,14 @@
 import {
   addUsage,
-  contentText,
   emptyUsage,
   gitBranch,
   plural,
-  userMessage,
   type UsageTotals,
   type AgentEvent,
   type AgentRunResult,
   type ChatSession,
   type PermissionMode,
+  type SubmitOutcome,
   type UserMessage,
 } from '@beans/core';
 import type { ThemeName } from './theme.js';
@@ -470,11 +469,6 @@ export class ChatController {
   // ---- submitting ----
 
   private submit(text: string, display?: string): void {
-    if (isMemoryNote(text)) {
-      this.transcript.user(text);
-      this.picker = memoryNotePicker(this.host, text, (kind, line) => this.commandContext().note(kind, line));
-      return this.changed();
-    }
     const command = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text);
     const builtin = command ? findBuiltin(command[1]!) : undefined;
     if (command && builtin?.run) {
@@ -483,95 +477,73 @@ export class ChatController {
       if (builtin.idleOnly && this.busy) return this.transcript.note('info', `/${command[1]} waits for an idle session: press Esc to stop the agent first.`);
       return this.runBuiltin(builtin, (command[2] ?? '').trim());
     }
-    if (text.length > 1 && text.startsWith('!')) return void this.runCommandLine(text.slice(1).trim());
-    if (this.running) void this.queue(text);
-    else if (this.task)
-      this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
-    else void this.runPrompt(text, display);
+    if (this.task && !this.running) {
+      return this.transcript.note('info', `Still busy (${this.task.label.toLowerCase()}): send your message when it is done, or press Esc to stop it.`);
+    }
+    void this.send(text, display);
   }
 
   /**
-   * `!command`: runs in the workspace at once, without asking (the user typed it); the command and
-   * its output join the conversation, so the model sees them with the next message.
+   * Everything else goes through the session's one submit path; the chat only shows the outcome.
+   * While the agent works the message steers it (core queues it); otherwise it starts a turn, which
+   * Esc stops, preparation included.
    */
-  private async runCommandLine(command: string): Promise<void> {
-    if (this.busy) return this.transcript.note('info', `!${command} waits for an idle session: press Esc to stop the agent first.`);
-    await this.runTask(`Running ${command}`, async (signal) => {
-      const result = await this.host.runShell(command, signal);
-      // The message shows as `› !command` (its display); the output follows as a finished shell call.
-      this.session.append(userMessage(`I ran a shell command in the workspace myself:\n$ ${command}\n${contentText(result.content)}`, 'prompt', `!${command}`));
-      this.transcript.commandResult(command, result);
-    });
-  }
-
-  /** While the agent works, a message waits for the end of the current tool batch. */
-  private async queue(text: string): Promise<void> {
-    try {
-      let contents = [text];
-      if (text.trim().startsWith('/')) {
-        const prepared = await this.host.preparePrompt(text);
-        if ('error' in prepared) return this.transcript.note('error', prepared.error);
-        contents = prepared.messages.filter((message): message is UserMessage => message.role === 'user').map((message) => message.content);
-      }
-      // The run may have ended while the command was expanded: then this is a prompt of its own.
-      if (!this.running) return void this.runPrompt(text);
-      for (const content of contents) this.session.steer(content);
-    } catch (error) {
-      this.transcript.note('error', this.describeError(error));
+  private async send(text: string, display?: string): Promise<void> {
+    const steering = this.running;
+    // `!command` shows as a task of its own ("Running ..."), which Esc cancels.
+    if (!steering && text.length > 1 && text.startsWith('!')) {
+      return this.runTask(`Running ${text.slice(1).trim()}`, async (signal) => this.show(await this.host.submit({ text, typed: true, signal }), text));
     }
+    const abort = steering ? undefined : new AbortController();
+    if (abort) this.turn = { startedAt: Date.now(), abort };
     this.changed();
-  }
-
-  private async runPrompt(text: string, display?: string): Promise<void> {
-    const abort = new AbortController();
-    this.turn = { startedAt: Date.now(), abort };
-    this.changed();
-    const session = this.session;
-    // Stopped before the model was asked: nothing was sent, so the prompt goes back to be edited,
-    // ahead of the messages queued behind it (which interrupt() put back).
-    const stoppedEarly = () => {
-      if (!abort.signal.aborted) return false;
-      if (!this.closed) this.input.setText([text, this.input.editor.text].filter(Boolean).join('\n'));
-      return true;
-    };
     try {
-      const prepared = await this.host.preparePrompt(text);
-      if (stoppedEarly()) return;
-      if ('error' in prepared) return this.transcript.note('error', prepared.error);
-      const prompts: UserMessage[] = [];
-      for (const message of prepared.messages) {
-        if (message.role !== 'user') session.append(message);
-        else if (message.origin !== undefined && message.origin !== 'prompt') prompts.push(message);
-        else {
-          const attached = await this.withAttachments(message, display);
-          if ('error' in attached) return this.transcript.note('error', attached.error);
-          prompts.push(attached.message);
-        }
-      }
-      if (prompts.length === 0 || stoppedEarly()) return;
-      // A message queued just as the run ended is not lost: the session runs it before it returns.
-      const turn = await this.host.runTurn(prompts, abort.signal);
-      for (const notice of turn.notices) this.transcript.note('info', notice);
-      if (this.host.display.debug) this.transcript.note('info', debugLine(turn.result, Date.now() - (this.turn?.startedAt ?? Date.now())));
-      if (turn.refused)
-        this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
+      // A message for the running turn is stopped with it (Esc) while it is still being prepared.
+      const signal = abort?.signal ?? this.turn?.abort.signal;
+      this.show(await this.host.submit({ text, display, typed: true, signal }), text, steering);
     } catch (error) {
       this.transcript.note('error', this.describeError(error));
     } finally {
-      this.turn = undefined;
+      if (abort) {
+        this.turn = undefined;
+        this.armIdleNotice();
+      }
       this.changed();
-      this.armIdleNotice();
     }
   }
 
-  /**
-   * A typed prompt with its `@file` contents attached for the model; the transcript shows what was
-   * typed (large pastes collapsed) and one line per attached file.
-   */
-  private async withAttachments(message: UserMessage, display?: string): Promise<{ message: UserMessage } | { error: string }> {
-    const attached = await this.host.attachFiles(message);
-    if ('error' in attached || display === undefined) return attached;
-    return { message: { ...attached.message, display } };
+  /** A submission's outcome, drawn. */
+  private show(outcome: SubmitOutcome, text: string, steering = false): void {
+    switch (outcome.kind) {
+      case 'turn': {
+        const { turn } = outcome;
+        for (const notice of turn.notices) this.transcript.note('info', notice);
+        if (this.host.display.debug) this.transcript.note('info', debugLine(turn.result, Date.now() - (this.turn?.startedAt ?? Date.now())));
+        if (turn.refused)
+          this.transcript.note('error', `${turn.refused.stage === 'prompt' ? 'The prompt was blocked' : 'The answer was withheld'}: ${turn.refused.reason}`);
+        return;
+      }
+      case 'shell':
+        return this.transcript.commandResult(outcome.command, outcome.result);
+      case 'note':
+        this.transcript.user(text);
+        this.picker = memoryNotePicker(this.host, text, (kind, line) => this.commandContext().note(kind, line));
+        return;
+      case 'command':
+        return this.transcript.note('info', outcome.text);
+      case 'refused':
+        return this.transcript.note('error', outcome.reason);
+      case 'stopped': {
+        // Nothing was sent, so the prompt goes back to be edited, ahead of the messages queued
+        // behind it (which interrupt() put back); a message meant for the stopped turn goes after.
+        if (this.closed) return;
+        const lines = steering ? [this.input.editor.text, text] : [text, this.input.editor.text];
+        this.input.setText(lines.filter(Boolean).join('\n'));
+        return;
+      }
+      case 'queued':
+        return;
+    }
   }
 
   /** Notification hooks hear when the agent has waited a minute for the person after a turn. */

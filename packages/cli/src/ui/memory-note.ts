@@ -1,13 +1,6 @@
+export { isMemoryNote } from '@beans/core';
 import type { ChatHost } from '../chat-host.js';
 import type { Picker } from './picker.js';
-
-/**
- * A one-line message starting with `#` is a note for memory, as in Claude Code; `#` alone is not,
- * nor `#123 ...` (an issue number the model should read).
- */
-export function isMemoryNote(text: string): boolean {
-  return /^#(?!\d)\s*\S/.test(text) && !text.includes('\n');
-}
 
 /** Asks where a `#` note goes: the project's AGENTS.md or the user's memory file. */
 export function memoryNotePicker(host: ChatHost, text: string, report: (kind: 'info' | 'error', line: string) => void): Picker {

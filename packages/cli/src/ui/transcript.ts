@@ -334,18 +334,18 @@ export class TranscriptStore {
       const first = message.content.trim().split('\n')[0] ?? '';
       return this.skillNotice(message.display ?? `loaded a skill: ${first.length > 100 ? `${first.slice(0, 100)}…` : first}`);
     }
+    const queued = message.origin === 'steering' || message.origin === 'follow_up';
     if (message.display) {
       const files = [
         ...attachedFiles(message.content).map((file) => `⎿ attached ${file.path} · ${file.lines} line${file.lines === 1 ? '' : 's'}`),
         ...attachmentLabels(message.parts).map((label) => `⎿ ${label}`),
       ];
-      return this.user(message.display, undefined, files);
+      return this.user(message.display, queued ? '· sent while the agent worked' : undefined, files);
     }
     if (message.origin === 'command') {
       const first = message.content.trim().split('\n')[0] ?? '';
       return this.user(first.length > 100 ? `${first.slice(0, 100)}…` : first, `(${message.origin})`);
     }
-    const queued = message.origin === 'steering' || message.origin === 'follow_up';
     this.user(message.content, queued ? '· sent while the agent worked' : undefined);
   }
 

@@ -25,6 +25,7 @@ import {
   type LLMClient,
   type ModelInfo,
   attachFileReferences,
+  createSubmit,
   type PermissionMode,
   type ToolRule,
   parseToolRules,
@@ -242,25 +243,37 @@ export function createFakeHost(options: FakeHostOptions) {
     },
     listPlugins: async () => [{ name: 'review-kit', version: '1.2.0', from: 'team: ./plugins/review-kit', contents: '2 agents, 1 command' }],
     notify: (message) => void calls.push(`notify:${message}`),
-    async runTurn(prompts, signal) {
-      const result = await session.prompt(prompts, signal);
-      return { result, answer: result.finalText, notices: [] };
-    },
-    async preparePrompt(text) {
-      prompts.push(text);
-      if (options.prepareDelayMs) await sleep(options.prepareDelayMs);
-      if (text === 'crash the host') throw new Error('kaboom in the host');
-      const slash = parseSlashInput(text);
-      const builtin = slash && builtinPromptMessage(slash.name, slash.args);
-      if (builtin) return { messages: [builtin] };
-      if (text.startsWith('/review')) {
-        const args = text.slice('/review'.length).trim();
-        return { messages: [{ role: 'user', content: `Review pull request ${args} carefully.`, origin: 'command', display: text, timestamp: Date.now() }] };
-      }
-      if (text.startsWith('/')) return { error: `Unknown command ${text.split(' ')[0]}. Type /help to see the commands.` };
-      return { messages: [{ role: 'user', content: text, origin: 'prompt', timestamp: Date.now() }] };
-    },
-    attachFiles: (message) => attachFileReferences(message, root),
+    // The chat's one way in is core's real submit path, over this fake's preparation and model.
+    submit: createSubmit({
+      live: {
+        get session() {
+          return session;
+        },
+        notices: () => undefined,
+      },
+      async preparePrompt(text) {
+        prompts.push(text);
+        if (options.prepareDelayMs) await sleep(options.prepareDelayMs);
+        if (text === 'crash the host') throw new Error('kaboom in the host');
+        const slash = parseSlashInput(text);
+        const builtin = slash && builtinPromptMessage(slash.name, slash.args);
+        if (builtin) return { messages: [builtin] };
+        if (text.startsWith('/review')) {
+          const args = text.slice('/review'.length).trim();
+          return { messages: [{ role: 'user', content: `Review pull request ${args} carefully.`, origin: 'command', display: text, timestamp: Date.now() }] };
+        }
+        if (text.startsWith('/')) return { error: `Unknown command ${text.split(' ')[0]}. Type /help to see the commands.` };
+        return { messages: [{ role: 'user', content: text, origin: 'prompt', timestamp: Date.now() }] };
+      },
+      attachFiles: (message) => attachFileReferences(message, root),
+      async runTurn(messages, signal) {
+        const result = await session.prompt(messages, signal);
+        return { result, answer: result.finalText, notices: [] };
+      },
+      runUserShell: (command, signal) => shellTool.execute({ command }, { signal, workspace, state: session.toolState, outputDir }),
+      commands: () => [],
+      guardrails: { input: [], output: [], redactsToolResults: false },
+    }),
     pasteImage: () => pasteClipboardImage(options.clipboardEnv ?? {}, path.join(root, '..', `clipboard-${path.basename(root)}`)),
     describeProfile: () => 'Profile: default\nChosen because: no other profile was configured.',
     listAgents: () => options.agents ?? [{ name: 'code:reviewer', description: 'Reviews code' }],

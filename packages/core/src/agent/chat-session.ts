@@ -56,7 +56,10 @@ export class ChatSession {
   readonly workspace: Workspace;
   readonly messages: AgentMessage[];
   readonly toolState: ToolSessionState = createToolSessionState();
+  /** What this process spent on the conversation. */
   readonly usage: UsageTotals = emptyUsage();
+  /** What the stored turns cost before this process resumed them (answers, and compaction summaries' notes). */
+  private readonly storedUsage: UsageTotals = emptyUsage();
   client: LLMClient;
   provider: string;
   model: string;
@@ -73,12 +76,22 @@ export class ChatSession {
     this.thinking = options.thinking;
     this.workspace = options.workspace;
     this.messages = options.messages ? [...options.messages] : [];
+    for (const message of this.messages)
+      if ((message.role === 'assistant' || message.role === 'note') && message.usage) addUsage(this.storedUsage, message.usage);
     this.client = options.client;
     this.provider = options.provider;
     this.model = options.model;
     this.tools = options.tools;
     this.baseSystemPrompt = options.systemPrompt;
     this.sopText = options.sop ?? '';
+  }
+
+  /** Tokens and cost of the whole conversation: its stored turns plus what this process spent. */
+  get totalUsage(): UsageTotals {
+    const totals = { ...this.storedUsage };
+    addUsage(totals, this.usage);
+    totals.costKnown = this.storedUsage.costKnown && this.usage.costKnown;
+    return totals;
   }
 
   get systemPrompt(): string {
@@ -145,7 +158,7 @@ export class ChatSession {
           this.append({ role: 'note', kind: 'interrupted', text: 'Interrupted by the user.', timestamp: Date.now() });
         }
         if (result.stopReason !== 'completed' || this.queue.length === 0 || controller.signal.aborted) return result;
-        prompts = this.take(() => true).map((queued) => userMessage(queued.text, queued.kind));
+        prompts = this.take(() => true).map(queuedPrompt);
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -183,10 +196,10 @@ export class ChatSession {
         maxTurns: this.options.maxTurns,
         maxBudgetUsd: this.options.maxBudgetUsd,
         hasSteering: () => this.queue.some((queued) => queued.kind === 'steering'),
-        takeSteering: () => this.take((queued) => queued.kind === 'steering').map((queued) => userMessage(queued.text, 'steering')),
+        takeSteering: () => this.take((queued) => queued.kind === 'steering').map(queuedPrompt),
         takeFollowUps: () => {
           const next = this.queue.find((queued) => queued.kind === 'follow_up');
-          return next ? this.take((queued) => queued === next).map((queued) => userMessage(queued.text, 'follow_up')) : [];
+          return next ? this.take((queued) => queued === next).map(queuedPrompt) : [];
         },
         transformContext: this.options.transformContext,
         convertToLlm: this.options.convertToLlm,
@@ -196,14 +209,18 @@ export class ChatSession {
     );
   }
 
-  /** Queues a message the agent sees after the current tool batch; calls that change things and have not started are skipped. */
-  steer(text: string): QueuedMessage {
-    return this.enqueue(text, 'steering');
+  /**
+   * Queues a message the agent sees after the current tool batch; calls that change things and have
+   * not started are skipped. A prepared message (the submit path's: `@file` parts attached, hooks'
+   * context added) is sent as it is; its `display`, or its words, is what the queue shows.
+   */
+  steer(message: string | UserMessage): QueuedMessage {
+    return this.enqueue(message, 'steering');
   }
 
   /** Queues a message that runs after the agent would otherwise stop. */
-  followUp(text: string): QueuedMessage {
-    return this.enqueue(text, 'follow_up');
+  followUp(message: string | UserMessage): QueuedMessage {
+    return this.enqueue(message, 'follow_up');
   }
 
   /** Empties the queue and returns what was in it (an interrupted UI puts it back in the input box). */
@@ -268,8 +285,9 @@ export class ChatSession {
     this.dispatch(event);
   }
 
-  private enqueue(text: string, kind: QueuedMessage['kind']): QueuedMessage {
-    const queued: QueuedMessage = { id: randomUuid(), text, kind };
+  private enqueue(message: string | UserMessage, kind: QueuedMessage['kind']): QueuedMessage {
+    const queued: QueuedMessage =
+      typeof message === 'string' ? { id: randomUuid(), text: message, kind } : { id: randomUuid(), text: message.display ?? message.content, kind, message };
     this.queue = [...this.queue, queued];
     this.dispatch({ type: 'queue_update', queued: this.queue });
     return queued;
@@ -293,6 +311,11 @@ export class ChatSession {
     if (childUsage) addUsage(this.usage, childUsage);
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** A queued message as the agent reads it: the prepared message, or its words, marked with how it was queued. */
+function queuedPrompt(queued: QueuedMessage): UserMessage {
+  return queued.message ? { ...queued.message, origin: queued.kind } : userMessage(queued.text, queued.kind);
 }
 
 export function userMessage(content: string, origin: UserMessage['origin'] = 'prompt', display?: string): UserMessage {

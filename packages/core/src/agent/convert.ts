@@ -11,6 +11,21 @@ export const INTERRUPTED_RESULT = 'Interrupted: this tool call did not finish, s
  * compaction summary replaces everything before it, and a tool call left without a result (Esc, a crash, kill -9)
  * gets an "interrupted" result so that providers accept the history.
  */
+/**
+ * The messages the model reads: a compaction summary stands for everything before it, except the
+ * recent messages it kept, so the view is the summary, those kept messages, then everything after.
+ */
+export function modelView(messages: readonly AgentMessage[]): readonly AgentMessage[] {
+  let start = -1;
+  messages.forEach((message, index) => {
+    if (message.role === 'note' && message.kind === 'compaction') start = index;
+  });
+  const note = messages[start];
+  if (note?.role !== 'note') return messages;
+  const kept = note.keptMessages ? messages.slice(Math.max(0, start - note.keptMessages), start) : [];
+  return [note, ...kept, ...messages.slice(start + 1)];
+}
+
 export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
   let open = new Map<string, string>(); // call id -> tool name, awaiting a result
@@ -20,16 +35,7 @@ export function convertToLlm(messages: readonly AgentMessage[]): LlmMessage[] {
     open = new Map();
   };
 
-  // A compaction summary stands for everything before it, except the recent messages it kept:
-  // the view is the summary, those kept messages, then everything after the note.
-  let start = 0;
-  messages.forEach((message, index) => {
-    if (message.role === 'note' && message.kind === 'compaction') start = index;
-  });
-  const note = messages[start];
-  const kept = note?.role === 'note' && note.kind === 'compaction' && note.keptMessages ? messages.slice(Math.max(0, start - note.keptMessages), start) : [];
-  const view = note?.role === 'note' && note.kind === 'compaction' ? [note, ...kept, ...messages.slice(start + 1)] : messages;
-  for (const message of view) {
+  for (const message of modelView(messages)) {
     switch (message.role) {
       case 'user':
         closeOpenCalls();

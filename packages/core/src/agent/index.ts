@@ -1,7 +1,8 @@
 export * from './types.js';
 export { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
 export { ChatSession, userMessage, type ChatSessionOptions, type SessionListener } from './chat-session.js';
-export { convertToLlm, INTERRUPTED_NOTE, INTERRUPTED_RESULT } from './convert.js';
+export { convertToLlm, modelView, INTERRUPTED_NOTE, INTERRUPTED_RESULT } from './convert.js';
+export { contextTokens, contextUsage, estimateTokens, type ContextCategory, type ContextUsage } from './context-usage.js';
 export { executeToolCalls, truncateMiddle, MAX_TOOL_OUTPUT_CHARS, SKIPPED_RESULT } from './tool-executor.js';
 export { addUsage, emptyUsage } from './usage.js';
 export {

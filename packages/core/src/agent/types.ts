@@ -144,8 +144,11 @@ export type AgentEvent =
 /** A message waiting for the agent: steering is read after the current tool batch, a follow-up when the agent would stop. */
 export interface QueuedMessage {
   id: string;
+  /** What the person typed: the queue shows it, and an interrupt puts it back in the input. */
   text: string;
   kind: 'steering' | 'follow_up';
+  /** What the agent reads, when it is more than `text` (attached files, a command's expansion). */
+  message?: UserMessage;
 }
 
 export type AgentEventSink = (event: AgentEvent) => void;

@@ -4,6 +4,7 @@ export {
   MEMORY_FILE,
   appendMemoryFact,
   appendNote,
+  isMemoryNote,
   memoryFiles,
   noteTargetPath,
   saveNote,

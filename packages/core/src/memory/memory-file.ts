@@ -109,3 +109,11 @@ export async function memoryFiles(where: MemoryLocations): Promise<MemoryFileInf
   ];
   return Promise.all(entries.map(async (entry) => ({ ...entry, exists: (await statOrUndefined(entry.path))?.isFile() === true })));
 }
+
+/**
+ * A one-line message starting with `#` is a note for memory, as in Claude Code; `#` alone is not,
+ * nor `#123 ...` (an issue number the model should read).
+ */
+export function isMemoryNote(text: string): boolean {
+  return /^#(?!\d)\s*\S/.test(text) && !text.includes('\n');
+}

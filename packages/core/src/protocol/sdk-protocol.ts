@@ -1,11 +1,11 @@
-import type { UserMessage } from '../agent/types.js';
+import type { SubmitInput } from '../runtime/submit.js';
 import { BeansError } from '../errors.js';
 import { modelLimits } from '../llm/providers.js';
 import { beansToolNameOf, claudeToolName, fromClaudeInput, toClaudeInput } from '../claude/vocabulary.js';
 import { createAgentSession, type AgentSession } from '../runtime/agent-session.js';
 import { AsyncQueue } from '../runtime/async-queue.js';
 import { parsePermissionMode, sdkPermissionMode } from '../runtime/permission-mode.js';
-import { fromSdkUser, turnSummary, type SdkUserInput } from '../runtime/query.js';
+import { fromSdkUser, submitSummary, type SdkUserInput } from '../runtime/query.js';
 import { SdkMessageMapper, startupFailureResult } from '../runtime/sdk-messages.js';
 import type { AgentSessionOptions, CanUseTool } from '../runtime/session-options.js';
 import { rewindFilesResult } from '../runtime/session-checkpoints.js';
@@ -58,7 +58,7 @@ interface InitializeRequest {
 export async function runSdkProtocol(options: SdkProtocolOptions): Promise<number> {
   const writeJson = (message: unknown) => options.write(JSON.stringify(message));
   const channel = new ControlChannel(writeJson);
-  const turns = new AsyncQueue<UserMessage>();
+  const turns = new AsyncQueue<SubmitInput>();
   let agent: Promise<AgentSession> | undefined;
   let mapper: SdkMessageMapper | undefined;
   // The program's in-process MCP servers, named at initialize.
@@ -193,7 +193,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     }
     writeJson(mapper!.init(session.initInfo()));
     const started = Date.now();
-    writeJson(mapper!.result(turnSummary(await session.promptTurn(prompt), Date.now() - started)));
+    writeJson(mapper!.result(submitSummary(await session.submit(prompt), Date.now() - started)));
   }
   options.signal?.removeEventListener('abort', onAbort);
   if (!options.signal?.aborted) await reader;

@@ -13,19 +13,21 @@ import type { ToolResult } from '../tools/tool.js';
 import type { BackgroundTasks } from '../tools/background-tasks.js';
 import type { LspServerStatus } from '../lsp/manager.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { Attached } from './attach-files.js';
 import type { RuntimeBase } from './base.js';
 import type { Prepared } from './prepare-prompt.js';
-import type { TurnOutcome } from './run-turn.js';
 import type { SessionInitInfo } from './sdk-messages.js';
 import type { SessionCheckpoints } from './session-checkpoints.js';
+import type { SessionCommand } from './session-commands.js';
+import type { SessionModel } from './session-model.js';
+import type { SubmitInput, SubmitOutcome } from './submit.js';
+import type { MemoryFileInfo, NoteTarget } from '../memory/index.js';
 
 /**
  * Everything one session of Beans needs, built in one place: configuration, workspace, plugins, the
  * profile, provider and model, tools, the permission policy, the system prompt and the session log.
  * The one-shot runner, the chat UI, `query()`, the SDK protocol and subagents are thin clients of it.
  */
-export interface AgentSession {
+export interface AgentSession extends SessionModel {
   readonly base: RuntimeBase;
   readonly config: LoadedConfig;
   readonly workspace: Workspace;
@@ -58,10 +60,21 @@ export interface AgentSession {
   removeApprovals(rule?: string): number;
   /** The interactive front end's prompt; without one (and without canUseTool) calls that would ask are denied. */
   setAsker(asker: AskUser | undefined): void;
-  /** Slash commands, skills and triggers turned into the messages of a run. */
+  /**
+   * The one way input becomes a turn, for every front end: session commands (`/compact`, `/clear`,
+   * `/model`, `/cost`, `/context`), `!command` and `# note` from a person, slash commands and skills,
+   * `@file` attachments, UserPromptSubmit hooks and guardrails, and while a turn runs, steering.
+   * Front ends only render the outcome.
+   */
+  submit(input: SubmitInput): Promise<SubmitOutcome>;
+  /** The session commands `submit` runs itself, for front ends' command lists. */
+  readonly commands: readonly SessionCommand[];
+  /** What `submit` would send for this text (slash commands, skills and triggers expanded), without sending it. */
   preparePrompt(text: string): Promise<Prepared>;
-  /** `@path` files of a typed prompt attached (pictures as image parts), under the session's read deny rules; an unreadable picture is an error. */
-  attachFiles(message: UserMessage): Promise<Attached>;
+  /** `# note`: saved to the project's AGENTS.md or the user's; returns a line to show. */
+  saveMemoryNote(target: NoteTarget, text: string): Promise<string>;
+  /** `/memory`: the project's AGENTS.md, the agent's .beans/memory.md and the user's AGENTS.md. */
+  memoryFiles(): Promise<MemoryFileInfo[]>;
   /** Summarises the conversation so far into a compaction note; returns a line to show. */
   compact(signal: AbortSignal, focus?: string): Promise<string>;
   /** Replaces the live conversation with a fresh one, or with a stored one (`resumeId`). */
@@ -85,17 +98,6 @@ export interface AgentSession {
    * earlier call set (servers the session started with stay unless a call names them).
    */
   setMcpServers(servers: Record<string, unknown>): Promise<McpSetServersResult>;
-  /**
-   * Runs one turn of the user's with everything around it: input guardrails and UserPromptSubmit
-   * hooks, SessionStart context, Stop hooks, output guardrails. Front ends call this, not `session.prompt`.
-   */
-  runTurn(prompts: UserMessage[], signal?: AbortSignal): Promise<TurnOutcome>;
-  /**
-   * One message from a program (`query()`, the SDK protocol): slash commands, skills and MCP prompts
-   * are expanded as if typed, its images and uuid are kept, then `runTurn`. A command that cannot
-   * expand is a refused prompt, not a throw.
-   */
-  promptTurn(message: UserMessage, signal?: AbortSignal): Promise<TurnOutcome>;
   /** The agent holding the conversation: the profile's, or the one it was handed off to. */
   readonly activeAgent: string;
   /** `/agent <name>`: hands the conversation to that agent by hand (any agent; throws a UsageError naming the valid ones). */

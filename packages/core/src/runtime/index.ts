@@ -33,7 +33,7 @@ export {
   type RunSummary,
 } from './sdk-messages.js';
 export type * from './sdk-types.js';
-export { query, fromSdkUser, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock, type McpServerStatusInfo } from './query.js';
+export { query, fromSdkUser, submitSummary, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock, type McpServerStatusInfo } from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
 export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
 export {
@@ -54,3 +54,6 @@ export {
   type SessionRewindResult,
 } from './session-checkpoints.js';
 export { NoModelError } from './fallback-provider.js';
+export { createSubmit, type SubmitInput, type SubmitOutcome, type SubmitParts } from './submit.js';
+export { usageLines, type SessionCommand } from './session-commands.js';
+export type { SessionModel } from './session-model.js';

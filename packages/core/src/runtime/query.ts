@@ -1,5 +1,4 @@
-import type { UserMessage } from '../agent/types.js';
-import { userMessage } from '../agent/chat-session.js';
+import { emptyUsage } from '../agent/usage.js';
 import type { ContentPart } from '../llm/types.js';
 import { createAgentSession, type AgentSession } from './agent-session.js';
 import { AsyncQueue } from './async-queue.js';
@@ -7,6 +6,7 @@ import { parsePermissionMode } from './permission-mode.js';
 import { modelLimits } from '../llm/providers.js';
 import { SdkMessageMapper, type RunSummary } from './sdk-messages.js';
 import type { TurnOutcome } from './run-turn.js';
+import type { SubmitInput, SubmitOutcome } from './submit.js';
 import type { SdkMessage } from './sdk-types.js';
 import type { ToolNames } from './wire-names.js';
 import type { CreateSessionOptions } from './run-context.js';
@@ -116,7 +116,7 @@ export function query<TContext = unknown>({ prompt, options = {} }: { prompt: st
         if (closed || options.abortController?.signal.aborted) break;
         outbox.push(mapper.init(agent.initInfo()));
         const started = Date.now();
-        outbox.push(mapper.result(turnSummary(await agent.promptTurn(message), Date.now() - started)));
+        outbox.push(mapper.result(submitSummary(await agent.submit(message), Date.now() - started)));
       }
     } finally {
       options.abortController?.signal.removeEventListener('abort', onAbort);
@@ -158,9 +158,9 @@ export function query<TContext = unknown>({ prompt, options = {} }: { prompt: st
   return generator;
 }
 
-async function* userTurns(prompt: string | AsyncIterable<SdkUserInput>): AsyncGenerator<UserMessage> {
+async function* userTurns(prompt: string | AsyncIterable<SdkUserInput>): AsyncGenerator<SubmitInput> {
   if (typeof prompt === 'string') {
-    yield userMessage(prompt);
+    yield { text: prompt };
     return;
   }
   for await (const input of prompt) {
@@ -169,18 +169,30 @@ async function* userTurns(prompt: string | AsyncIterable<SdkUserInput>): AsyncGe
   }
 }
 
+/** How a program's message ended, as the `result` message reports it. */
+export function submitSummary(outcome: SubmitOutcome, durationMs: number): RunSummary {
+  if (outcome.kind === 'turn') return turnSummary(outcome.turn, durationMs);
+  // A session command answers without the model: its text is the result.
+  const answered = outcome.kind === 'command' ? outcome.text : '';
+  const result = { stopReason: 'completed' as const, finalText: answered, turns: 0, usage: emptyUsage(), apiDurationMs: 0, permissionDenials: [] };
+  if (outcome.kind === 'refused') return { result: { ...result, stopReason: 'error' }, durationMs, error: outcome.reason };
+  if (outcome.kind === 'stopped') return { result: { ...result, stopReason: 'aborted' }, durationMs };
+  return { result, durationMs };
+}
+
 /** A turn as the `result` message reports it: a refused prompt or a withheld answer is its error. */
-export function turnSummary(turn: TurnOutcome, durationMs: number): RunSummary {
+function turnSummary(turn: TurnOutcome, durationMs: number): RunSummary {
   const result = { ...turn.result, finalText: turn.answer };
   if (!turn.refused) return { result, durationMs, structured: turn.structured };
   const error = turn.refused.stage === 'prompt' ? `The prompt was blocked: ${turn.refused.reason}` : `The answer was withheld: ${turn.refused.reason}`;
   return { result: { ...result, stopReason: 'error' }, durationMs, error };
 }
 
-/** An SDK user message as a Beans prompt: text blocks joined, images kept as parts. */
-export function fromSdkUser(input: SdkUserInput): UserMessage | undefined {
+/** An SDK user message as input to submit: text blocks joined, images kept as parts. */
+export function fromSdkUser(input: SdkUserInput): SubmitInput | undefined {
   const content = input.message?.content;
-  if (typeof content === 'string') return content.trim() ? { ...userMessage(content), ...(input.uuid ? { uuid: input.uuid } : {}) } : undefined;
+  const uuid = input.uuid ? { uuid: input.uuid } : {};
+  if (typeof content === 'string') return content.trim() ? { text: content, ...uuid } : undefined;
   if (!Array.isArray(content)) return undefined;
   const texts: string[] = [];
   const parts: ContentPart[] = [];
@@ -189,8 +201,7 @@ export function fromSdkUser(input: SdkUserInput): UserMessage | undefined {
     else if (block.type === 'image' && isBase64Source(block.source)) parts.push({ type: 'image', mimeType: block.source.media_type, data: block.source.data });
   }
   if (texts.length === 0 && parts.length === 0) return undefined;
-  const message = userMessage(texts.join('\n'));
-  return { ...message, ...(parts.length > 0 ? { parts } : {}), ...(input.uuid ? { uuid: input.uuid } : {}) };
+  return { text: texts.join('\n'), ...(parts.length > 0 ? { parts } : {}), ...uuid };
 }
 
 function isBase64Source(source: unknown): source is { type: 'base64'; media_type: string; data: string } {

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentRunResult, AssistantMessage, ToolResultMessage } from '../agent/types.js';
+import type { AgentEvent, AgentRunResult, AssistantMessage, ToolResultMessage, UserMessage } from '../agent/types.js';
 import type { ContentPart, StopReason, ToolCall, Usage } from '../llm/types.js';
 import type { PermissionMode } from '../permissions/types.js';
 import { sdkPermissionMode } from './permission-mode.js';
@@ -47,6 +47,11 @@ export interface SdkMessageMapperOptions {
   toolNames?: ToolNames;
   /** Claude Code's paths are absolute: relative ones are resolved against this root. */
   workspaceRoot?: string;
+  /**
+   * The user's own messages too (Claude Code's `--replay-user-messages`): what was typed, as it shows
+   * (an expanded command as its `/name args`), for clients that draw the whole conversation.
+   */
+  replayUserMessages?: boolean;
 }
 
 export interface RunSummary {
@@ -133,6 +138,7 @@ export class SdkMessageMapper {
         const message = event.message;
         if (message.role === 'assistant') return this.assistantEnd(message);
         if (message.role === 'tool') return [this.toolResult(message)];
+        if (message.role === 'user') return this.options.replayUserMessages ? [this.userPrompt(message)] : [];
         if (message.role === 'note' && message.kind === 'compaction') {
           const boundary: SdkMessage = {
             type: 'system',
@@ -357,6 +363,16 @@ export class SdkMessageMapper {
         role: 'user',
         content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message.content), is_error: message.isError }],
       },
+      parent_tool_use_id: this.options.parentToolUseId ?? null,
+      uuid: message.uuid ?? randomUuid(),
+      session_id: this.options.sessionId,
+    };
+  }
+
+  private userPrompt(message: UserMessage): SdkUserMessage {
+    return {
+      type: 'user',
+      message: { role: 'user', content: message.display ?? message.content },
       parent_tool_use_id: this.options.parentToolUseId ?? null,
       uuid: message.uuid ?? randomUuid(),
       session_id: this.options.sessionId,

@@ -3,6 +3,7 @@ import { mcpToolName } from '../mcp/mcp-tools.js';
 import type { DeferredTools } from '../tools/deferred-tools.js';
 import { describeProfile } from '../plugins/index.js';
 import { VERSION } from '../version.js';
+import { SESSION_COMMAND_NAMES } from './session-commands.js';
 import type { AgentSession } from './agent-session-types.js';
 import type { RuntimeBase } from './base.js';
 import type { CatalogAndSubagents } from './catalog-subagents.js';
@@ -39,7 +40,8 @@ export function describeSession(input: SessionInfoInput): SessionInfo {
       provider: settled.providerId,
       tools: live.session.tools.names(),
       permissionMode: live.permissionMode,
-      slashCommands: catalog.commands().map((command) => command.name),
+      // As Claude Code lists them: the session's own commands, then the plugins'.
+      slashCommands: [...SESSION_COMMAND_NAMES, ...catalog.commands().map((command) => command.name)],
       // The agents `task` can run, as Claude Code lists them: general-purpose, inline, then plugin agents.
       agents: subagents.map((definition) => definition.name),
       skills: catalog.skills().map((skill) => skill.name),

@@ -8,6 +8,10 @@ import type { AgentSession } from './agent-session-types.js';
 import type { RuntimeBase } from './base.js';
 import type { CatalogAndSubagents } from './catalog-subagents.js';
 import { attachFileReferences } from './attach-files.js';
+import { memoryFiles, saveNote } from '../memory/index.js';
+import { sessionCommands } from './session-commands.js';
+import { createSessionModel } from './session-model.js';
+import { createSubmit } from './submit.js';
 import { createCommandPrompt } from './command-prompt.js';
 import type { Compaction } from './compaction-hooks.js';
 import { compactSession } from './compact.js';
@@ -16,7 +20,6 @@ import type { ConversationLogs } from './conversation-logs.js';
 import type { Handoffs } from './handoffs.js';
 import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
-import { refusedTurn } from './run-turn.js';
 import type { SessionCheckpoints } from './session-checkpoints.js';
 import type { SessionHooks } from './session-hooks.js';
 import type { SessionStorage } from './session-storage.js';
@@ -62,8 +65,11 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
   const { base, live, mcp, agent: settled, storage, hooks, permissions, children, handoffs, compaction } = parts;
   const { catalog, subagents } = parts.plugins;
   const { sandbox, workspaceTrusted } = parts.trust;
+  const preparePrompt = createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live });
   const listeners = new Set<(session: ChatSession) => void>();
+  const memoryLocations = { workspaceRoot: base.workspace.root, configDir: base.configDir };
   const agent: AgentSession = {
+    ...createSessionModel({ agent: settled, compaction, live }),
     base,
     config: base.config,
     workspace: base.workspace,
@@ -102,8 +108,22 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     setAsker(next) {
       live.asker = next;
     },
-    preparePrompt: createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live }),
-    attachFiles: (message) => attachFileReferences(message, base.workspace.root, { readDenied: permissions.readDenied }),
+    preparePrompt,
+    submit: createSubmit({
+      live,
+      preparePrompt,
+      attachFiles: (message) => attachFileReferences(message, base.workspace.root, { readDenied: permissions.readDenied }),
+      runTurn: parts.runTurn,
+      runUserShell: (command, signal) => agent.runUserShell(command, signal),
+      commands: () => agent.commands,
+      hooks: hooks.runner,
+      guardrails: settled.guardrails,
+    }),
+    get commands() {
+      return commands;
+    },
+    saveMemoryNote: (target, text) => saveNote(target, text, memoryLocations),
+    memoryFiles: () => memoryFiles(memoryLocations),
     async compact(signal, focus) {
       await compaction.before(signal, 'manual', focus);
       const window = await compaction.contextWindowOf(live.session.model, signal).catch(() => undefined);
@@ -138,17 +158,6 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     ...describeSession(parts),
     ...createMcpControl(parts),
-    runTurn: parts.runTurn,
-    async promptTurn(message, signal) {
-      const prepared = await agent.preparePrompt(message.content);
-      if ('error' in prepared) return refusedTurn(prepared.error);
-      const last = prepared.messages.at(-1);
-      // What the program sent beyond text stays on the message that carries its words.
-      const messages = last
-        ? [...prepared.messages.slice(0, -1), { ...last, ...(message.parts ? { parts: message.parts } : {}), ...(message.uuid ? { uuid: message.uuid } : {}) }]
-        : [message];
-      return parts.runTurn(messages, signal);
-    },
     checkpoints: parts.checkpoints,
     backgroundTasks: parts.background.tasks,
     lspServers: () => parts.lsp.list(),
@@ -164,6 +173,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       await parts.telemetry?.shutdown();
     },
   };
+  const commands = sessionCommands(agent);
   return agent;
 }
 

@@ -49,6 +49,6 @@ it('lists a deferred server with the tools tool_search loaded, and a small one a
     // The small server's tools are deferred with the big one's: the threshold is over all MCP tools.
     ['small', 5, { loaded: [] }],
   ]);
-  await agent.runTurn([{ role: 'user', content: 'load the refund tool' }]);
+  await agent.submit({ text: 'load the refund tool' });
   expect(agent.mcpServers()[0]!.deferred).toEqual({ loaded: ['refund_invoice'] });
 });

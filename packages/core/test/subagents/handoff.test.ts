@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.ts';
 import type { RecordedRequest, ScriptTurn } from '../../../../test/support/script.ts';
 import { query, type SdkMessage } from '../../src/index.js';
-import { userMessage } from '../../src/agent/chat-session.js';
 import type { AgentEvent } from '../../src/agent/types.js';
 import { createAgentSession } from '../../src/runtime/agent-session.js';
 import { matchScore } from '../../src/subagents/index.js';
@@ -79,12 +78,12 @@ describe('handoffs', () => {
     const agent = await createAgentSession({ cwd: dir, env });
     const handoffs: AgentEvent[] = [];
     agent.session.subscribe((event) => event.type === 'handoff' && handoffs.push(event));
-    await agent.promptTurn(userMessage('I need a password reset for my login'));
+    await agent.submit({ text: 'I need a password reset for my login' });
     expect(systemOf(chats().at(-1)!)).toMatch(/^SUPPORT:/);
-    await agent.promptTurn(userMessage('and two refunds please'));
+    await agent.submit({ text: 'and two refunds please' });
     expect(systemOf(chats().at(-1)!)).toMatch(/^BILLING:/);
     // invoice (billing, 1) against login (support, 1): a tie, so billing keeps it.
-    await agent.promptTurn(userMessage('the invoice for my login'));
+    await agent.submit({ text: 'the invoice for my login' });
     expect(systemOf(chats().at(-1)!)).toMatch(/^BILLING:/);
     expect(agent.activeAgent).toBe('billing');
     expect(handoffs).toEqual([
@@ -100,8 +99,8 @@ describe('handoffs', () => {
       return to ? { toolCalls: [{ name: 'handoff', args: { agent: to, reason: `step ${n}` } }] } : { text: 'settled' };
     });
     const agent = await createAgentSession({ cwd: dir, env });
-    const outcome = await agent.promptTurn(userMessage('help'));
-    expect(outcome.answer).toBe('settled');
+    const outcome = await agent.submit({ text: 'help' });
+    expect(outcome.kind === 'turn' && outcome.turn.answer).toBe('settled');
     const results = agent.session.messages.filter((message) => message.role === 'tool');
     expect(results.map((message) => message.isError)).toEqual([false, false, false, true, true]);
     expect(results[3]!.content).toBe('The conversation was already handed off 3 times for this message; answer the user yourself.');
@@ -115,7 +114,7 @@ describe('handoffs', () => {
     const { dir, env, chats } = await workspace((request) => ({ text: `${systemOf(request).split(':')[0]} here` }));
     const agent = await createAgentSession({ cwd: dir, env, disallowedTools: ['handoff'] });
     expect(agent.session.tools.get('handoff')).toBeUndefined();
-    await agent.promptTurn(userMessage('my login is broken'));
+    await agent.submit({ text: 'my login is broken' });
     expect(systemOf(chats().at(-1)!)).toMatch(/^SUPPORT:/);
     expect(body(chats().at(-1)!).tools?.map((tool) => tool.function.name)).not.toContain('handoff');
     agent.close();
@@ -124,12 +123,12 @@ describe('handoffs', () => {
   it('comes back to the agent that held the conversation when the session is resumed', async () => {
     const { dir, env, chats } = await workspace((request) => ({ text: `${systemOf(request).split(':')[0]} here` }));
     const first = await createAgentSession({ cwd: dir, env });
-    await first.promptTurn(userMessage('my login is broken'));
+    await first.submit({ text: 'my login is broken' });
     expect(first.activeAgent).toBe('support');
     first.close();
     const resumed = await createAgentSession({ cwd: dir, env, continue: true });
     expect(resumed.activeAgent).toBe('support');
-    await resumed.promptTurn(userMessage('still there?'));
+    await resumed.submit({ text: 'still there?' });
     expect(systemOf(chats().at(-1)!)).toMatch(/^SUPPORT:/);
     await resumed.switchAgent('billing');
     expect(resumed.activeAgent).toBe('billing');

@@ -5,7 +5,6 @@ import { makeTempRepo, scriptedOllama } from '../../../../test/support/scratch.t
 import type { RecordedRequest, ScriptTurn } from '../../../../test/support/script.ts';
 import { query, type SdkMessage } from '../../src/index.js';
 import { createAgentSession } from '../../src/runtime/agent-session.js';
-import { userMessage } from '../../src/agent/chat-session.js';
 
 type ChatBody = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
 const systemOf = (request: RecordedRequest) => (request.body as ChatBody).messages.find((m) => m.role === 'system')?.content ?? '';
@@ -102,7 +101,7 @@ describe('what a subagent shows its parent', () => {
   it("keeps each child's conversation in the session file, linked to its task call, and a resume restores it", async () => {
     const { dir, env, server } = await setup(parentTurns);
     const first = await createAgentSession({ cwd: dir, env, agents });
-    await first.promptTurn(userMessage('find both'));
+    await first.submit({ text: 'find both' });
     const sessionId = first.session.id;
     first.close();
 
@@ -114,7 +113,7 @@ describe('what a subagent shows its parent', () => {
     expect(JSON.stringify(transcript?.messages)).toContain('found beta');
     // The parent's own history has the task results, never the children's messages.
     expect(resumed.session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
-    await resumed.promptTurn(userMessage('and now?'));
+    await resumed.submit({ text: 'and now?' });
     const last = server.requests.filter((request) => request.kind === 'chat').at(-1)!;
     expect(JSON.stringify((last.body as ChatBody).messages)).not.toContain('FINDER');
     resumed.close();

@@ -1,4 +1,6 @@
-import type { AgentMessage, ChatSession } from '@beans/core';
+import type { ChatSession } from './chat-session.js';
+import { modelView } from './convert.js';
+import type { AgentMessage } from './types.js';
 
 /** One row of `/context`. */
 export interface ContextCategory {
@@ -11,7 +13,7 @@ export interface ContextUsage {
   /** Everything the next request would carry, by the estimate. */
   used: number;
   window: number | undefined;
-  /** Tokens the provider reported for the newest request, when there was one. */
+  /** Tokens the provider reported for the newest request since the last compaction, when there was one. */
   reported: number;
 }
 
@@ -21,6 +23,24 @@ export interface ContextUsage {
  */
 export function estimateTokens(text: string): number {
   return Math.ceil(Buffer.byteLength(text, 'utf8') / 4);
+}
+
+/**
+ * Tokens the conversation occupies now: the newest request's prompt (cached parts included) plus its
+ * answer, as the provider counted them; 0 when no request was made since the conversation began or
+ * was last compacted (a count from before the summary says nothing about the request Beans sends now).
+ */
+export function contextTokens(session: Pick<ChatSession, 'messages'>): number {
+  for (let index = session.messages.length - 1; index >= 0; index--) {
+    const message = session.messages[index]!;
+    if (message.role === 'note' && message.kind === 'compaction') return 0;
+    if (message.role !== 'assistant' || !message.usage) continue;
+    // With prompt caching most of the prompt is reported as cache reads and writes, not input.
+    const { inputTokens, outputTokens, cacheReadTokens = 0, cacheWriteTokens = 0 } = message.usage;
+    const prompt = inputTokens + cacheReadTokens + cacheWriteTokens;
+    if (prompt > 0) return prompt + outputTokens;
+  }
+  return 0;
 }
 
 // The headings buildSystemPrompt puts before the context files and the skill list.
@@ -59,10 +79,14 @@ function messageText(message: AgentMessage): string {
   }
 }
 
-/** `/context`: what fills the model's window, by category, with the free space and the compaction reserve. */
+/**
+ * `/context`: what the next request would fill of the model's window, by category, with the free
+ * space and the compaction reserve. Messages count as the model reads them: after a compaction, its
+ * summary and what it kept, not the turns it replaced.
+ */
 export function contextUsage(
-  session: ChatSession,
-  options: { window: number | undefined; compactionThreshold: number | undefined; reported: number },
+  session: Pick<ChatSession, 'systemPrompt' | 'tools' | 'messages'>,
+  options: { window: number | undefined; compactionThreshold: number | undefined },
 ): ContextUsage {
   const parts = splitSystemPrompt(session.systemPrompt);
   const declarations = session.tools.declarations();
@@ -74,7 +98,7 @@ export function contextUsage(
     { name: 'MCP tools', tokens: toolTokens(true) },
     { name: 'Context files', tokens: estimateTokens(parts.contextFiles) },
     { name: 'Skills', tokens: estimateTokens(parts.skills) },
-    { name: 'Messages', tokens: session.messages.reduce((sum, message) => sum + estimateTokens(messageText(message)), 0) },
+    { name: 'Messages', tokens: modelView(session.messages).reduce((sum, message) => sum + estimateTokens(messageText(message)), 0) },
   ];
   const used = categories.reduce((sum, category) => sum + category.tokens, 0);
   const { window } = options;
@@ -83,5 +107,5 @@ export function contextUsage(
     categories.push({ name: 'Free space', tokens: Math.max(0, window - used - reserve) });
     if (options.compactionThreshold !== undefined) categories.push({ name: 'Auto-compaction reserve', tokens: reserve });
   }
-  return { categories, used, window, reported: options.reported };
+  return { categories, used, window, reported: contextTokens(session) };
 }

@@ -1,0 +1,169 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { BeansError, VERSION } from '@beans/core';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { streamSSE } from 'hono/streaming';
+import {
+  answerRoute,
+  createSessionRoute,
+  deleteSessionRoute,
+  eventsRoute,
+  getSessionRoute,
+  healthRoute,
+  interruptRoute,
+  listSessionsRoute,
+  openApiRoute,
+  sendMessageRoute,
+} from './api-schema.js';
+import { allowedHostnames, hostAndOriginGuard, tokenGuard } from './guard.js';
+import type { SessionTable } from './session-table.js';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+/** A comment line this often keeps proxies and idle-timeouts from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
+
+export interface ServerAppOptions {
+  token: string;
+  /** The address the server is bound to (Host headers naming it are this server's). */
+  host: string;
+  /** More names the server answers to (a reverse proxy's). */
+  allowHosts?: readonly string[];
+  sessions: SessionTable;
+  /** The web view's files, served at `/` without the token (they hold no data); absent until built. */
+  web?: (path: string) => Response | undefined;
+}
+
+/** The HTTP API v1 over a session table: routing and validation from the OpenAPI routes, the guards before them. */
+export function createServerApp(options: ServerAppOptions): OpenAPIHono {
+  const { sessions } = options;
+  const app = new OpenAPIHono({
+    // A request the schema refuses: 400 with what was wrong, as JSON.
+    defaultHook: (result, c) => {
+      if (!result.success)
+        return c.json({ error: `Bad request: ${result.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}` }, 400);
+    },
+  });
+  app.use('*', hostAndOriginGuard(allowedHostnames(options.host, options.allowHosts)));
+  const needsToken = tokenGuard(options.token);
+  const tokenUnlessHealth: MiddlewareHandler = async (c, next) => (c.req.path === '/v1/health' ? next() : needsToken(c, next));
+  app.use('/v1/*', tokenUnlessHealth);
+  app.use('/v1/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: 'The body is over 1 MB.' }, 413) }));
+  app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}.` }, 404));
+  app.onError((error, c) => (error instanceof HTTPException ? error.getResponse() : c.json({ error: error.message }, 500)));
+
+  const missing = (id: string) => ({ error: `No session ${id} on this server.` });
+
+  app.openapi(healthRoute, (c) => c.json({ ok: true as const, version: VERSION }, 200));
+
+  app.openapi(createSessionRoute, async (c) => {
+    try {
+      const session = await sessions.start(c.req.valid('json'));
+      return c.json({ id: session.id }, 201);
+    } catch (error) {
+      if (!(error instanceof BeansError)) throw error;
+      // Bad input (2) is the client's mistake; configuration and keys (3) are the server's to fix.
+      return c.json({ error: error.message }, error.exitCode === 2 ? 400 : 422);
+    }
+  });
+
+  app.openapi(listSessionsRoute, (c) => c.json({ sessions: sessions.list().map((session) => session.summary()) }, 200));
+
+  app.openapi(getSessionRoute, (c) => {
+    const { id } = c.req.valid('param');
+    const session = sessions.get(id);
+    return session ? c.json(session.summary(), 200) : c.json(missing(id), 404);
+  });
+
+  app.openapi(deleteSessionRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const session = sessions.get(id);
+    if (!session) return c.json(missing(id), 404);
+    await session.close();
+    return c.json(session.summary(), 200);
+  });
+
+  app.openapi(sendMessageRoute, (c) => {
+    const { id } = c.req.valid('param');
+    const session = sessions.get(id);
+    if (!session) return c.json(missing(id), 404);
+    if (session.state === 'done') return c.json({ error: `Session ${id} was stopped; start it again with POST /v1/sessions {"resume": "${id}"}.` }, 409);
+    void session.send(c.req.valid('json').text);
+    return c.json({ accepted: true as const }, 202);
+  });
+
+  app.openapi(answerRoute, (c) => {
+    const { id, request_id: requestId } = c.req.valid('param');
+    const session = sessions.get(id);
+    if (!session) return c.json(missing(id), 404);
+    const answered = session.answer(requestId, c.req.valid('json'));
+    if (answered === 'answered') return c.json({ ok: true as const }, 200);
+    if (answered === 'already-answered') return c.json({ error: `Question ${requestId} was already answered.` }, 409);
+    return c.json({ error: `No question ${requestId} in session ${id}.` }, 404);
+  });
+
+  app.openapi(interruptRoute, (c) => {
+    const { id } = c.req.valid('param');
+    const session = sessions.get(id);
+    if (!session) return c.json(missing(id), 404);
+    session.interrupt();
+    return c.json({ ok: true as const }, 200);
+  });
+
+  app.openapi(eventsRoute, (c) => {
+    const { id } = c.req.valid('param');
+    const session = sessions.get(id);
+    if (!session) return c.json(missing(id), 404);
+    const header = Number(c.req.header('last-event-id'));
+    const after = c.req.valid('query').after ?? (Number.isInteger(header) && header > 0 ? header : 0);
+    return streamSSE(c, async (stream) => {
+      let wake: (() => void) | undefined;
+      let ended = false;
+      const queue = [...session.log.since(after)];
+      const stop = session.log.follow(
+        (event) => {
+          queue.push(event);
+          wake?.();
+        },
+        () => {
+          ended = true;
+          wake?.();
+        },
+      );
+      stream.onAbort(() => {
+        ended = true;
+        wake?.();
+      });
+      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
+      try {
+        for (;;) {
+          while (queue.length > 0 && !stream.aborted) {
+            const event = queue.shift()!;
+            await stream.writeSSE({ id: String(event.id), data: JSON.stringify(event.value) });
+          }
+          if (ended || stream.aborted) break;
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+        }
+      } finally {
+        clearInterval(heartbeat);
+        stop();
+      }
+    });
+  });
+
+  app.openapi(openApiRoute, (c) =>
+    c.json(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'Beans session server', version: '1', description: 'Sessions that outlive the terminal: start, watch, steer and answer them.' },
+        servers: [{ url: '/' }],
+      }) as unknown as Record<string, unknown>,
+      200,
+    ),
+  );
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+
+  app.get('*', (c) => options.web?.(c.req.path) ?? c.json({ error: `No route GET ${c.req.path}.` }, 404));
+  return app;
+}
