@@ -11,6 +11,8 @@ import type { AgentSessionOptions } from './session-options.js';
 export interface Live {
   /** The live conversation; reading it before the first conversation is open is a bug and throws. */
   session: ChatSession;
+  /** Calls `listener` with each conversation as it becomes the live one (the first, then /clear's and /resume's). */
+  onOpen(listener: (session: ChatSession) => void): void;
   permissionMode: PermissionMode;
   /** The interactive front end's prompt (`setAsker`). */
   asker: AskUser | undefined;
@@ -27,6 +29,7 @@ export interface Live {
 
 export function createLive(options: AgentSessionOptions, permissionMode: PermissionMode): Live {
   let session: ChatSession | undefined;
+  const opened: ((session: ChatSession) => void)[] = [];
   const notices = (messages: string[]) => messages.forEach((message) => options.onHookMessage?.(message));
   const live: Live = {
     get session(): ChatSession {
@@ -35,7 +38,9 @@ export function createLive(options: AgentSessionOptions, permissionMode: Permiss
     },
     set session(next: ChatSession) {
       session = next;
+      for (const listener of opened) listener(next);
     },
+    onOpen: (listener) => void opened.push(listener),
     permissionMode,
     asker: undefined,
     startContext: undefined,
