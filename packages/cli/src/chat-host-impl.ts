@@ -19,7 +19,7 @@ import type { ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from
 const FILE_LIST_MAX_AGE_MS = 5_000;
 
 /** The interactive UI's view of the agent session: everything behind the ChatHost interface. */
-export function createChatHost(app: AgentSession): ChatHost {
+export function createChatHost(app: AgentSession, extras: Pick<ChatHost, 'continueInBackground'> = {}): ChatHost {
   // Workspace files for @path completion, .gitignore honoured; refreshed when a few seconds old.
   let files: { list: Promise<string[]>; at: number } | undefined;
   // Looked up after the first frame (afterFirstFrame): the request loads the HTTP client, ~20 ms.
@@ -177,5 +177,6 @@ export function createChatHost(app: AgentSession): ChatHost {
     memoryFiles: () => memoryFiles({ workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
     saveMemoryNote: (target, text) => saveNote(target, text, { workspaceRoot: app.workspace.root, configDir: app.base.configDir }),
     editFile: async (file) => openInEditor(file, app.base.env),
+    ...extras,
   };
 }

@@ -152,4 +152,9 @@ export interface ChatHost {
   saveMemoryNote(target: NoteTarget, text: string): Promise<string>;
   /** Opens a file in the user's $EDITOR and waits for it; returns a line to show. */
   editFile(file: string): Promise<string>;
+  /**
+   * `/background`: once the chat is left, the session server continues this session (with `prompt`,
+   * when given); absent where the session already lives in the server (an attached view).
+   */
+  continueInBackground?(prompt: string): void;
 }

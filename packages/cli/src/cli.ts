@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { declareServerCommands } from './commands/server-commands.js';
+import { declareServedSessionCommands, declareServerCommands } from './commands/server-commands.js';
 import { reportError } from './report-error.js';
 import type { CliOptions } from './options.js';
 import { runMain } from './run-main.js';
@@ -40,6 +40,7 @@ export const COMMAND_NAMES = [
   'mcp',
   'acp',
   'serve',
+  'attach',
   'workflow',
   'config',
   'trust',
@@ -133,7 +134,8 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--agents <json>', 'subagents for the task tool, as JSON: {"name": {"description", "prompt", "tools"?, "model"?}}')
     .option('--trust', 'trust this folder for this run: apply its own looser permissions, hooks and MCP servers')
     .option('--sandbox', 'run shell commands in an OS sandbox: writes only in the workspace and temp, no network but allowed hosts')
-    .option('--keep-tasks', "one-shot: leave the model's background commands running at exit (by default they are stopped)");
+    .option('--keep-tasks', "one-shot: leave the model's background commands running at exit (by default they are stopped)")
+    .option('--background', 'one-shot: hand the session to the session server (started when none runs), print its id and exit; beans attach ID follows it');
 
   const run = async (forceChat: boolean) => {
     const options = program.opts<CliOptions>();
@@ -240,12 +242,13 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
       const { rewindCommand } = await import('./commands/checkpoints.js');
       setExit(await rewindCommand(program.opts<CliOptions>(), messageId, local));
     });
-  listing(
+  const sessions = listing(
     'sessions',
-    'inspect saved sessions',
-    'sessions of this workspace, newest first',
+    'inspect saved sessions, and those the session server runs',
+    'sessions of this workspace, newest first (with their state when the session server runs them)',
     async () => (await import('./commands/sessions-list.js')).sessionsList,
   );
+  declareServedSessionCommands(sessions.parent!, setExit);
   listing('hooks', 'inspect hooks', 'configured hooks with their event, matcher and source', async () => (await import('./commands/hooks-list.js')).hooksList);
   listing(
     'lsp',

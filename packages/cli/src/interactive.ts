@@ -37,7 +37,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     if (!(await offerDefaultModel(error.message))) throw error;
     return createCliSession(options, 'chat');
   });
-  const host = createChatHost(app);
+  let background: { prompt: string } | undefined;
+  const host = createChatHost(app, { continueInBackground: (prompt) => (background = { prompt }) });
   const { runChat } = await import('./ui/run-chat.js');
   const code = await runChat(host, { noColor, openResume: options.resume === true, ...(frame ? { firstFrame: frame } : {}) });
   await app.end('prompt_input_exit');
@@ -48,6 +49,12 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       `beans: stopping ${running.length} background task${running.length === 1 ? '' : 's'}: ${running.map((task) => `${task.id} (${task.command})`).join(', ')}\n`,
     );
   await app.close();
+  // `/background`: the session file is closed now, so the session server can take it over.
+  if (background) {
+    const { continueInBackground } = await import('./server/background.js');
+    const session = { id: app.session.id, cwd: app.workspace.cwd, model: app.session.model, permissionMode: app.permissionMode, prompt: background.prompt };
+    process.stdout.write(await continueInBackground(session));
+  }
   return code;
 }
 

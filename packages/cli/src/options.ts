@@ -58,6 +58,8 @@ export interface CliOptions {
   sandbox?: boolean;
   /** --keep-tasks (one-shot): background commands keep running after Beans exits. */
   keepTasks?: boolean;
+  /** `-p ... --background`: the session runs in the session server; its id is printed. */
+  background?: boolean;
 }
 
 /** CLI flags as dotted config keys, the top layer of the configuration. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CliOptions } from '../options.js';
 
-/** `beans serve`: the session server (HTTP API v1 and the web view); its code loads only when it runs. */
+/** `beans serve` (the session server: HTTP API v1 and the web view) and `beans attach`; their code loads only when they run. */
 export function declareServerCommands(program: Command, setExit: (code: number) => void): void {
   program
     .command('serve')
@@ -15,4 +15,22 @@ export function declareServerCommands(program: Command, setExit: (code: number) 
     .action(async (local: import('../server/serve.js').ServeFlags) =>
       setExit(await (await import('../server/serve.js')).runServe(program.opts<CliOptions>(), local)),
     );
+
+  program
+    .command('attach [id]')
+    .description('open the chat on a session the local server (or BEANS_SERVER_URL) runs, the newest without an id; leaving it leaves the session running')
+    .action(async (id: string | undefined) => setExit(await (await import('../server/attach.js')).runAttach(id)));
+}
+
+/** `beans sessions show|wait <id>`: a session the session server runs, and waiting for its end. */
+export function declareServedSessionCommands(sessions: Command, setExit: (code: number) => void): void {
+  sessions
+    .command('show <id>')
+    .description('one session the session server runs: state, folder, title, exit code')
+    .option('--json', 'print JSON')
+    .action(async (id: string, local: { json?: boolean }) => setExit(await (await import('../server/session-commands.js')).sessionsShow(id, local)));
+  sessions
+    .command('wait <id>')
+    .description("wait until the session's turn ends; exits with its code (0 success, 1 error, 4 limit)")
+    .action(async (id: string) => setExit(await (await import('../server/session-commands.js')).sessionsWait(id)));
 }

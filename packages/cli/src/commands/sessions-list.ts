@@ -1,9 +1,10 @@
 import { loadBase, sessionStore } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
-/** `beans sessions list [--json]`: this workspace's sessions, newest first. */
+/** `beans sessions list [--json]`: this workspace's sessions, newest first; those the session server runs say their state. */
 export async function sessionsList(options: CliOptions, local: { json?: boolean }): Promise<number> {
   const sessions = sessionStore(await loadBase(options)).list();
+  const served = await servedStates();
   if (local.json) {
     const rows = sessions.map(({ id, startedAt, lastActivity, turns, firstPrompt, model, provider }) => ({
       id,
@@ -13,6 +14,7 @@ export async function sessionsList(options: CliOptions, local: { json?: boolean 
       firstPrompt,
       model,
       provider,
+      ...(served.has(id) ? { state: served.get(id) } : {}),
     }));
     process.stdout.write(`${JSON.stringify({ sessions: rows })}\n`);
     return 0;
@@ -23,11 +25,20 @@ export async function sessionsList(options: CliOptions, local: { json?: boolean 
   }
   for (const session of sessions) {
     process.stdout.write(
-      `${session.id}  ${formatTime(session.lastActivity)}  ${String(session.turns).padStart(3)} turns  ${session.model ?? ''}  ${session.firstPrompt}\n`,
+      `${session.id}  ${formatTime(session.lastActivity)}  ${String(session.turns).padStart(3)} turns  ${(served.get(session.id) ?? '').padEnd(7)}  ${session.model ?? ''}  ${session.firstPrompt}\n`,
     );
   }
   process.stdout.write('\nResume one with `beans --resume <id>` (a unique prefix is enough), or the newest with `beans --continue`.\n');
   return 0;
+}
+
+/** The states of the sessions the local session server runs (none when it does not run, or does not answer). */
+async function servedStates(): Promise<Map<string, string>> {
+  const { findServer, ServerClient } = await import('../server/client.js');
+  const server = findServer(process.env);
+  if (!server) return new Map();
+  const sessions = await new ServerClient(server).sessions().catch(() => []);
+  return new Map(sessions.map((session) => [session.id, session.state]));
 }
 
 function formatTime(value: string | number | Date): string {

@@ -169,3 +169,60 @@ export const interruptRoute = createRoute({
   request: { params: SessionId },
   responses: { 200: json(z.object({ ok: z.literal(true) }), 'Stopped'), ...unknownSession, ...refusals },
 });
+
+// `beans attach`: the chat drawn by the server for a terminal elsewhere; keys in, bytes out.
+const TerminalId = SessionId.extend({ terminal_id: z.string().min(1).max(200) });
+const TerminalSize = z.object({ columns: z.number().int().min(20).max(1000), rows: z.number().int().min(5).max(500) });
+
+export const openTerminalRoute = createRoute({
+  method: 'post',
+  path: '/v1/sessions/{id}/terminals',
+  summary: 'Open the chat on this session for a terminal of this size (`beans attach`)',
+  security: bearer,
+  request: {
+    params: SessionId,
+    body: { required: true, ...json(TerminalSize.extend({ noColor: z.boolean().optional() }).strict(), 'The terminal') },
+  },
+  responses: {
+    201: json(z.object({ terminal_id: z.string() }), 'Opened; read its output next'),
+    409: json(ErrorBody, 'The session was stopped'),
+    ...unknownSession,
+    ...refusals,
+  },
+});
+
+export const terminalOutputRoute = createRoute({
+  method: 'get',
+  path: '/v1/sessions/{id}/terminals/{terminal_id}/output',
+  summary: 'Server-sent events: `{"type":"output","data"}` to print as it is, then `{"type":"exit","code"}`; leaving closes the terminal',
+  security: bearer,
+  request: { params: TerminalId },
+  responses: { 200: { content: { 'text/event-stream': { schema: z.string() } }, description: 'The output' }, ...unknownSession, ...refusals },
+});
+
+export const terminalInputRoute = createRoute({
+  method: 'post',
+  path: '/v1/sessions/{id}/terminals/{terminal_id}/input',
+  summary: 'Keys, as the terminal sent them (raw bytes as UTF-8 text)',
+  security: bearer,
+  request: { params: TerminalId, body: { required: true, ...json(z.object({ data: z.string().min(1).max(65_536) }).strict(), 'The keys') } },
+  responses: { 200: json(z.object({ ok: z.literal(true) }), 'Taken'), ...unknownSession, ...refusals },
+});
+
+export const terminalResizeRoute = createRoute({
+  method: 'post',
+  path: '/v1/sessions/{id}/terminals/{terminal_id}/resize',
+  summary: 'The terminal changed size',
+  security: bearer,
+  request: { params: TerminalId, body: { required: true, ...json(TerminalSize.strict(), 'The new size') } },
+  responses: { 200: json(z.object({ ok: z.literal(true) }), 'Redrawn'), ...unknownSession, ...refusals },
+});
+
+export const closeTerminalRoute = createRoute({
+  method: 'delete',
+  path: '/v1/sessions/{id}/terminals/{terminal_id}',
+  summary: 'Close the chat view (the session goes on)',
+  security: bearer,
+  request: { params: TerminalId },
+  responses: { 200: json(z.object({ ok: z.literal(true) }), 'Closed'), ...unknownSession, ...refusals },
+});

@@ -3,7 +3,6 @@ import { BeansError, VERSION } from '@beans/core';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { streamSSE } from 'hono/streaming';
 import {
   answerRoute,
   createSessionRoute,
@@ -14,14 +13,18 @@ import {
   interruptRoute,
   listSessionsRoute,
   openApiRoute,
+  openTerminalRoute,
   sendMessageRoute,
+  terminalInputRoute,
+  terminalOutputRoute,
+  terminalResizeRoute,
+  closeTerminalRoute,
 } from './api-schema.js';
+import { streamLog } from './sse.js';
 import { allowedHostnames, hostAndOriginGuard, tokenGuard } from './guard.js';
 import type { SessionTable } from './session-table.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
-/** A comment line this often keeps proxies and idle-timeouts from closing a quiet stream. */
-const HEARTBEAT_MS = 15_000;
 
 export interface ServerAppOptions {
   token: string;
@@ -116,40 +119,52 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
     if (!session) return c.json(missing(id), 404);
     const header = Number(c.req.header('last-event-id'));
     const after = c.req.valid('query').after ?? (Number.isInteger(header) && header > 0 ? header : 0);
-    return streamSSE(c, async (stream) => {
-      let wake: (() => void) | undefined;
-      let ended = false;
-      const queue = [...session.log.since(after)];
-      const stop = session.log.follow(
-        (event) => {
-          queue.push(event);
-          wake?.();
-        },
-        () => {
-          ended = true;
-          wake?.();
-        },
-      );
-      stream.onAbort(() => {
-        ended = true;
-        wake?.();
-      });
-      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
-      try {
-        for (;;) {
-          while (queue.length > 0 && !stream.aborted) {
-            const event = queue.shift()!;
-            await stream.writeSSE({ id: String(event.id), data: JSON.stringify(event.value) });
-          }
-          if (ended || stream.aborted) break;
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-        }
-      } finally {
-        clearInterval(heartbeat);
-        stop();
-      }
-    });
+    return streamLog(c, session.log, after);
+  });
+
+  app.openapi(openTerminalRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const session = sessions.get(id);
+    if (!session) return c.json(missing(id), 404);
+    if (session.state === 'done') return c.json({ error: `Session ${id} was stopped.` }, 409);
+    const { columns, rows, noColor } = c.req.valid('json');
+    const terminal = await session.openTerminal({ columns, rows }, { noColor });
+    return c.json({ terminal_id: terminal.id }, 201);
+  });
+
+  const terminalOf = (id: string, terminalId: string) => sessions.get(id)?.terminal(terminalId);
+  const noTerminal = (id: string, terminalId: string) => ({ error: `No terminal ${terminalId} on session ${id}.` });
+
+  app.openapi(terminalOutputRoute, (c) => {
+    const { id, terminal_id: terminalId } = c.req.valid('param');
+    const terminal = terminalOf(id, terminalId);
+    // The attaching terminal went away (its connection closed): so does its view.
+    return terminal ? streamLog(c, terminal.output, 0, () => terminal.close()) : c.json(noTerminal(id, terminalId), 404);
+  });
+
+  app.openapi(terminalInputRoute, (c) => {
+    const { id, terminal_id: terminalId } = c.req.valid('param');
+    const terminal = terminalOf(id, terminalId);
+    if (!terminal) return c.json(noTerminal(id, terminalId), 404);
+    terminal.input(c.req.valid('json').data);
+    return c.json({ ok: true as const }, 200);
+  });
+
+  app.openapi(terminalResizeRoute, (c) => {
+    const { id, terminal_id: terminalId } = c.req.valid('param');
+    const terminal = terminalOf(id, terminalId);
+    if (!terminal) return c.json(noTerminal(id, terminalId), 404);
+    const { columns, rows } = c.req.valid('json');
+    terminal.resize(columns, rows);
+    return c.json({ ok: true as const }, 200);
+  });
+
+  app.openapi(closeTerminalRoute, (c) => {
+    const { id, terminal_id: terminalId } = c.req.valid('param');
+    const terminal = terminalOf(id, terminalId);
+    if (!terminal) return c.json(noTerminal(id, terminalId), 404);
+    terminal.close();
+    return c.json({ ok: true as const }, 200);
   });
 
   app.openapi(openApiRoute, (c) =>

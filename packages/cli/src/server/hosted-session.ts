@@ -10,9 +10,11 @@ import {
   type ChatSession,
   type PermissionRequest,
   type SdkMessage,
+  type SubmitInput,
   type SubmitOutcome,
 } from '@beans/core';
 import { EventLog } from './event-log.js';
+import type { RemoteTerminal } from './remote-terminal.js';
 
 /** What a served session is doing: the API's `state`. */
 export type SessionState = 'running' | 'waiting' | 'idle' | 'done' | 'failed';
@@ -54,6 +56,9 @@ interface OpenQuestion {
   resolve(answer: AskAnswer): void;
 }
 
+/** A chat view attached to the session (`beans attach`): asked every question too, next to the HTTP clients. */
+type Asker = (request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>;
+
 export type AnswerResult = 'answered' | 'unknown' | 'already-answered';
 
 /**
@@ -64,13 +69,15 @@ export class HostedSession {
   readonly id: string;
   readonly cwd: string;
   readonly log = new EventLog<ServedMessage>();
-  private stateNow: SessionState = 'idle';
   private updated = Date.now();
   private title: string;
   private exitCode: number | undefined;
   private readonly questions = new Map<string, OpenQuestion>();
+  private readonly askers = new Set<Asker>();
+  private readonly terminals = new Map<string, RemoteTerminal>();
   private readonly answered = new Set<string>();
   private turns = 0;
+  private closed = false;
   private mapper: SdkMessageMapper;
   private unsubscribe: () => void = () => undefined;
   private readonly stopWatchingChanges: () => void;
@@ -89,30 +96,42 @@ export class HostedSession {
     this.log.append(this.mapper.init(agent.initInfo()));
   }
 
+  /** Read from the session itself, so a turn started from an attached chat counts as one from the API. */
   get state(): SessionState {
-    return this.stateNow;
+    if (this.closed) return this.exitCode === 1 || this.exitCode === 3 ? 'failed' : 'done';
+    if (this.questions.size > 0) return 'waiting';
+    if (this.turns > 0 || this.agent.session.isRunning) return 'running';
+    return this.exitCode === 1 || this.exitCode === 3 ? 'failed' : 'idle';
   }
 
   summary(): SessionSummary {
     return {
       id: this.id,
       cwd: this.cwd,
-      state: this.stateNow,
+      state: this.state,
       title: this.title,
       updatedAt: new Date(this.updated).toISOString(),
       ...(this.exitCode !== undefined ? { exitCode: this.exitCode } : {}),
     };
   }
 
-  /** A message from a client: a turn of its own when idle, else it steers the running turn. Resolves when that is settled. */
-  async send(text: string): Promise<SubmitOutcome> {
+  /** A message from a client: a turn of its own when idle, else it steers the running turn. */
+  send(text: string): Promise<SubmitOutcome> {
+    return this.submit({ text });
+  }
+
+  /**
+   * Every submission of this session (the API's messages, an attached chat's input) goes through
+   * here to core's submit path, so each ends with a `result` on the event stream.
+   */
+  async submit(input: SubmitInput): Promise<SubmitOutcome> {
     if (this.closed) return { kind: 'refused', reason: 'The session was stopped.' };
-    if (!this.title) this.title = firstLine(text);
+    if (!this.title) this.title = firstLine(input.text);
     this.turns++;
-    this.setState('running');
+    this.touch();
     const started = Date.now();
     try {
-      const outcome = await this.agent.submit({ text });
+      const outcome = await this.agent.submit(input);
       if (outcome.kind === 'turn' || outcome.kind === 'command' || outcome.kind === 'refused') {
         this.log.append(this.mapper.result(submitSummary(outcome, Date.now() - started)));
       }
@@ -120,8 +139,27 @@ export class HostedSession {
       return outcome;
     } finally {
       this.turns--;
-      if (!this.closed) this.setState(this.turns > 0 || this.agent.session.isRunning ? 'running' : this.exitCode === 1 ? 'failed' : 'idle');
+      this.touch();
     }
+  }
+
+  /** An attached chat asks its person every question while it is open; the first answer from anywhere wins. */
+  addAsker(asker: Asker): () => void {
+    this.askers.add(asker);
+    return () => this.askers.delete(asker);
+  }
+
+  /** The chat on this session for a terminal elsewhere (`beans attach`); it goes when its chat is left. */
+  async openTerminal(size: { columns: number; rows: number }, options: { noColor?: boolean } = {}): Promise<RemoteTerminal> {
+    const { RemoteTerminal } = await import('./remote-terminal.js');
+    const terminal = new RemoteTerminal(this, size, options);
+    this.terminals.set(terminal.id, terminal);
+    void terminal.ended.then(() => this.terminals.delete(terminal.id));
+    return terminal;
+  }
+
+  terminal(id: string): RemoteTerminal | undefined {
+    return this.terminals.get(id);
   }
 
   /** Stops the running turn; open questions are withdrawn. */
@@ -132,26 +170,21 @@ export class HostedSession {
 
   /** The first answer to a question wins; a later one is told so. */
   answer(requestId: string, answer: { behavior: 'allow' | 'deny'; message?: string; always?: boolean }): AnswerResult {
-    const question = this.questions.get(requestId);
-    if (!question) return this.answered.has(requestId) ? 'already-answered' : 'unknown';
-    this.questions.delete(requestId);
-    this.answered.add(requestId);
-    question.resolve(
+    if (!this.questions.has(requestId)) return this.answered.has(requestId) ? 'already-answered' : 'unknown';
+    this.settle(
+      requestId,
       answer.behavior === 'allow' ? { decision: answer.always ? 'always' : 'once' } : { decision: 'deny', reason: answer.message || 'Denied by the user.' },
     );
-    this.log.append({ type: 'permission_resolved', request_id: requestId, behavior: answer.behavior, session_id: this.id });
-    this.settleState();
     return 'answered';
   }
-
-  private closed = false;
 
   /** Ends the session: its turn and commands stop, SessionEnd hooks run, its file stays resumable. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const terminal of this.terminals.values()) terminal.close();
     this.interrupt();
-    this.setState(this.exitCode === 1 ? 'failed' : 'done');
+    this.touch();
     this.unsubscribe();
     this.stopWatchingChanges();
     this.log.close();
@@ -163,10 +196,13 @@ export class HostedSession {
     return new Promise<AskAnswer>((resolve) => {
       if (signal.aborted) return resolve({ decision: 'deny', reason: 'The turn was stopped.' });
       const id = randomUUID();
+      // Attached chats are asked too; once any answer is in, their prompts are withdrawn.
+      const elsewhere = new AbortController();
       const question: OpenQuestion = {
         request,
         resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
+          elsewhere.abort();
           resolve(answer);
         },
       };
@@ -174,8 +210,24 @@ export class HostedSession {
       signal.addEventListener('abort', onAbort, { once: true });
       this.questions.set(id, question);
       this.log.append({ type: 'permission_request', request_id: id, tool_name: request.tool.name, input: request.input, session_id: this.id });
-      this.setState('waiting');
+      this.touch();
+      for (const asker of this.askers) {
+        void asker(request, elsewhere.signal).then((answer) => {
+          if (!elsewhere.signal.aborted) this.settle(id, answer);
+        });
+      }
     });
+  }
+
+  /** An attached chat's answer: the same as an HTTP client's. */
+  private settle(id: string, answer: AskAnswer): void {
+    const question = this.questions.get(id);
+    if (!question) return;
+    this.questions.delete(id);
+    this.answered.add(id);
+    question.resolve(answer);
+    this.log.append({ type: 'permission_resolved', request_id: id, behavior: answer.decision === 'deny' ? 'deny' : 'allow', session_id: this.id });
+    this.touch();
   }
 
   private withdraw(id: string, question: OpenQuestion): void {
@@ -183,17 +235,10 @@ export class HostedSession {
     this.answered.add(id);
     question.resolve({ decision: 'deny', reason: 'The turn was stopped.' });
     this.log.append({ type: 'permission_resolved', request_id: id, behavior: 'cancelled', session_id: this.id });
-    this.settleState();
+    this.touch();
   }
 
-  private settleState(): void {
-    if (this.closed) return;
-    if (this.questions.size > 0) return this.setState('waiting');
-    this.setState(this.turns > 0 || this.agent.session.isRunning ? 'running' : this.exitCode === 1 ? 'failed' : 'idle');
-  }
-
-  private setState(state: SessionState): void {
-    this.stateNow = state;
+  private touch(): void {
     this.updated = Date.now();
   }
 

@@ -28,6 +28,20 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   const host = flags.host ?? '127.0.0.1';
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port ${flags.port} is not a port number (0-65535; 0 picks a free one).`);
+  // Before anything is printed: a client may signal the moment it reads the URL, and a signal with no
+  // handler yet would end the process at once. The handlers stay until exit: a second signal ends at
+  // once, and with none left, the process-tree sweep (installed when a command was spawned) would
+  // re-raise the first and cut the shutdown short.
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) process.exit(0);
+      stopping = true;
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
   const token = randomBytes(24).toString('base64url');
   const sessions = new SessionTable((request) => openSession(options, request));
   const app = createServerApp({ token, host, allowHosts: flags.allowHost, sessions });
@@ -44,18 +58,7 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   writeServerFile(process.env, { url, token, pid: process.pid });
   process.stdout.write(`Beans is serving on ${url}#token=${token}\n`);
 
-  // The handlers stay until exit: a second signal ends at once, and with none left, the process-tree
-  // sweep (installed when a command was spawned) would re-raise the first and kill the shutdown.
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) process.exit(0);
-      stopping = true;
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
   removeServerFile(process.env, process.pid);
   server.close();
   // Streams stay open until their sessions end; the sessions' commands are stopped with them.

@@ -1,5 +1,5 @@
 import { Static, useStdout } from 'ink';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ChatController } from './controller.js';
 import { layoutLive } from './layout.js';
 import { BlockText, Lines, NoColorContext, ThemeContext } from './lines-view.js';
@@ -42,7 +42,7 @@ function useTicker(active: boolean): void {
  * Finished rows go to <Static> (written once, then left to the terminal's scrollback); the live
  * area below is laid out to fit the screen.
  */
-export function ChatApp({ controller, noColor }: { controller: ChatController; noColor: boolean }) {
+export function ChatApp({ controller, noColor, sharedProcess = false }: { controller: ChatController; noColor: boolean; sharedProcess?: boolean }) {
   useSyncExternalStore(controller.subscribe, controller.getVersion);
   const screen = useScreen((width) => controller.setWidth(width));
   useKeys(controller.handleKey, () => controller.startingUp);
@@ -54,9 +54,36 @@ export function ChatApp({ controller, noColor }: { controller: ChatController; n
   return (
     <NoColorContext.Provider value={noColor}>
       <ThemeContext.Provider value={THEMES[controller.theme]}>
-        <Static items={controller.blocks}>{(block) => <BlockText key={block.id} lines={block.lines} />}</Static>
+        {sharedProcess ? (
+          <SharedStatic blocks={controller.blocks} />
+        ) : (
+          <Static items={controller.blocks}>{(block) => <BlockText key={block.id} lines={block.lines} />}</Static>
+        )}
         <Lines lines={live} />
       </ThemeContext.Provider>
     </NoColorContext.Provider>
+  );
+}
+
+/**
+ * <Static> for a chat drawn beside others in one process (attached views in `beans serve`). Ink's
+ * reconciler remembers only the newest root that made a <Static> (a module variable) and marks that
+ * root for the immediate render new static rows need; another root's rows then wait for a throttled
+ * render and are gone before it runs. A <Static> made anew for each batch of new rows marks its own
+ * root: it holds only the rows not yet printed, so nothing is printed twice.
+ */
+function SharedStatic({ blocks }: { blocks: ChatController['blocks'] }) {
+  const printed = useRef(0);
+  // A redraw starts the list again (run-chat mounts a fresh view for it).
+  if (blocks.length < printed.current) printed.current = 0;
+  const from = printed.current;
+  // Synchronously after the commit, so the next batch always gets a <Static> of its own.
+  useLayoutEffect(() => {
+    printed.current = blocks.length;
+  }, [blocks.length]);
+  return (
+    <Static key={from} items={blocks.slice(from)}>
+      {(block) => <BlockText key={block.id} lines={block.lines} />}
+    </Static>
   );
 }

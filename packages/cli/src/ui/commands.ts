@@ -15,6 +15,7 @@ import { KEYS_HELP } from './keys-help.js';
 import { BTW_BUILTINS } from './btw-command.js';
 import { STATUSLINE_BUILTINS } from './statusline-command.js';
 import { RESUME_BUILTINS } from './resume-command.js';
+import { BACKGROUND_BUILTINS } from './background-command.js';
 import { formatTokens } from './status-line.js';
 
 const BUILTINS: Record<string, Builtin> = {
@@ -243,6 +244,7 @@ const BUILTINS: Record<string, Builtin> = {
   ...BTW_BUILTINS,
   ...STATUSLINE_BUILTINS,
   ...RESUME_BUILTINS,
+  ...BACKGROUND_BUILTINS,
 };
 
 export { contextTokens, type Builtin, type CommandContext } from './command-kit.js';

@@ -1,4 +1,3 @@
-export { isMemoryNote } from '@beans/core';
 import type { ChatHost } from '../chat-host.js';
 import type { Picker } from './picker.js';
 

@@ -20,6 +20,14 @@ export interface RunChatOptions {
   openResume?: boolean;
   /** The prompt drawn before the session was built (first-frame.ts): erased as Ink draws in its place. */
   firstFrame?: FirstFrame;
+  /**
+   * A view of a session served by this process (`beans attach`, drawn here for a remote terminal):
+   * leaving closes the view only, the process's signals and console stay the server's, and nothing
+   * that needs the local machine's terminal (Ctrl+Z, Ctrl+G's editor) is offered.
+   */
+  attached?: boolean;
+  /** Closes the chat as if the user left (an attached view whose terminal went away). */
+  close?: AbortSignal;
 }
 
 /** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
@@ -33,11 +41,20 @@ const STARTUP_TYPING_MS = 500;
  * - React's production build unless NODE_ENV was chosen: the development build is several times
  *   slower and allocates far more (a 3,000-line answer peaked near 370 MB);
  * - without CI / CONTINUOUS_INTEGRATION: Ink reads them once, at import, and in "CI mode" it never
- *   draws the live area, so a developer who exports CI=1 would get a chat without an input box.
+ *   draws the live area, so a developer who exports CI=1 would get a chat without an input box;
+ * - for an attached view, colours forced on (chalk reads FORCE_COLOR once, at import).
  */
-async function loadMount(): Promise<typeof import('./mount.js')> {
-  const saved = { NODE_ENV: process.env.NODE_ENV, CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+async function loadMount(attached: boolean): Promise<typeof import('./mount.js')> {
+  const saved = {
+    NODE_ENV: process.env.NODE_ENV,
+    CI: process.env.CI,
+    CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION,
+    FORCE_COLOR: process.env.FORCE_COLOR,
+  };
   if (saved.NODE_ENV === undefined) process.env.NODE_ENV = 'production';
+  // Drawn for a remote terminal: colours are not the server's stdout's to decide (256, which every
+  // terminal `beans attach` runs in takes; NO_COLOR on the attaching side still turns them off).
+  if (attached && saved.FORCE_COLOR === undefined) process.env.FORCE_COLOR = '2';
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
   try {
@@ -69,7 +86,7 @@ function eraseBeforeFirstWrite(stdout: NodeJS.WriteStream, erase: string): void 
  */
 export async function runChat(host: ChatHost, options: RunChatOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
-  const { mountChat } = await loadMount();
+  const { mountChat } = await loadMount(options.attached === true);
   let exitCode = 0;
   let unmount: () => void = () => undefined;
   const width = () => Math.max(20, stdout.columns || 80);
@@ -81,6 +98,7 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
       stdout,
       stderr: options.stderr ?? process.stderr,
       debug: options.debug,
+      patchConsole: !options.attached,
     });
   let instance: ReturnType<typeof mount> | undefined;
   const controller = new ChatController(host, {
@@ -98,8 +116,12 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
       instance = mount();
     },
     writeTerminal: (data) => stdout.write(data),
-    editDraft: (draft) => editDraftExternally(draft, { stdin: options.stdin ?? process.stdin, stdout }),
-    suspend: () => suspendAsJob({ stdin: options.stdin ?? process.stdin, stdout }, instance, () => controller.redraw()),
+    ...(options.attached
+      ? { leaveRunning: true }
+      : {
+          editDraft: (draft: string) => editDraftExternally(draft, { stdin: options.stdin ?? process.stdin, stdout }),
+          suspend: () => suspendAsJob({ stdin: options.stdin ?? process.stdin, stdout }, instance, () => controller.redraw()),
+        }),
   });
   // Bracketed paste lets a pasted text with newlines arrive as one piece instead of many Enters.
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON);
@@ -128,7 +150,10 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   };
   stdout.on('resize', onResize);
   // SIGTERM and SIGHUP (a closed terminal) leave like Ctrl+C twice: the turn stops, the session is kept.
-  const removeSignals = onStopSignals((signal) => controller.exit(SIGNAL_EXIT_CODES[signal]));
+  const removeSignals = options.attached ? () => undefined : onStopSignals((signal) => controller.exit(SIGNAL_EXIT_CODES[signal]));
+  const closeNow = () => controller.exit(0);
+  if (options.close?.aborted) closeNow();
+  options.close?.addEventListener('abort', closeNow, { once: true });
   try {
     // A redraw swaps the instance: wait for the one that is current when the last one ends.
     for (let current = instance; ; current = instance) {
@@ -139,11 +164,12 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
     clearTimeout(settle);
     stdout.off('resize', onResize);
     removeSignals();
+    options.close?.removeEventListener('abort', closeNow);
     if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF);
     controller.dispose();
   }
   const id = host.session.id;
   // Only a session with messages was written; promising to resume an empty one would fail.
-  if (host.session.messages.length > 0) stdout.write(`\nSession ${id} saved.\nResume it with: beans --resume ${id}\n`);
+  if (!options.attached && host.session.messages.length > 0) stdout.write(`\nSession ${id} saved.\nResume it with: beans --resume ${id}\n`);
   return exitCode;
 }

@@ -37,6 +37,7 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'vim',
   'todos',
   'btw',
+  'background',
 ];
 
 export interface SlashInput {
