@@ -70,10 +70,12 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
     let sop = values.sop;
     let children = new Map<string, SubagentTranscript>();
     let agentName: string | undefined;
+    let modeName: string | undefined;
     if (resumeId && store) {
       const loaded = store.load(resumeId);
       children = loaded.subagents;
       agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
+      modeName = loaded.meta.findLast((entry) => entry.kind === 'mode')?.mode;
       warnings.push(...loaded.warnings);
       history = repairHistory(how.at ? upTo(loaded.messages, how.at, loaded.header.id) : loaded.messages);
       // Tools the model loaded before stay loaded (declared again, in the same order).
@@ -120,6 +122,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
         sandbox: input.sandbox,
         outputDir: storage.outputDirOf(id),
         editorFiles: options.editorFiles,
+        editorTerminal: options.editorTerminal,
         backgroundTasks: input.background.tasks,
         memory: options.memory,
       },
@@ -155,6 +158,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       subagents: children,
       runStartCostUsd: 0,
       restoredAgent: agentName,
+      restoredMode: modeName,
       recordMeta: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
       recordSubagent: (toolCallId, agentName, message) => {
         let transcript = children.get(toolCallId);

@@ -35,6 +35,9 @@ import type { BackgroundShells } from './background-shells.js';
 import type { SessionLsp } from './session-lsp.js';
 import type { NewDeclarations } from './settle-declarations.js';
 
+/** Beans' permission modes, for reading one back from a session file. */
+const MODES: readonly PermissionMode[] = ['default', 'auto-edit', 'plan', 'yolo'];
+
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
   base: RuntimeBase;
@@ -95,6 +98,12 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     set permissionMode(mode: PermissionMode) {
       live.permissionMode = mode;
+      // Kept in the session file: a front end that restores it on load (beans acp) reads the last one.
+      parts.logs.get(live.session)?.recordMeta({ kind: 'mode', mode });
+    },
+    storedPermissionMode() {
+      const mode = parts.logs.get(live.session)?.restoredMode;
+      return MODES.find((known) => known === mode);
     },
     workspaceTrusted,
     runUserShell(command, signal) {

@@ -10,7 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrails/function-guardrails.js';
 import type { LLMClient } from '../llm/types.js';
 import type { EditorFiles } from '../tools/editor-files.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool, EditorTerminal } from '../tools/tool.js';
 import type { InlineAgents } from '../subagents/agents.js';
 import type { TelemetryProviders } from '../telemetry/index.js';
 import type { OutputFormat } from './structured-output.js';
@@ -136,6 +136,11 @@ export interface AgentSessionOptions {
   outputFormat?: OutputFormat;
   /** An editor's buffers (`beans acp` with a client offering fs): the file tools read and write text through it. */
   editorFiles?: EditorFiles;
+  /**
+   * An editor's terminal (`beans acp` with a client offering terminals): the session's foreground shell
+   * commands run there, except under --sandbox, whose commands run in the sandbox.
+   */
+  editorTerminal?: EditorTerminal;
   /**
    * Rewrites the conversation before each request, after Beans' own compaction: the returned list is
    * what the model reads this time (the history itself is unchanged). Agent messages in, agent messages out.

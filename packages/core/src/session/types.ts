@@ -29,6 +29,8 @@ export type SessionMetaInput =
   | { kind: 'resume_at'; uuid: string }
   /** Deferred tools the model loaded with tool_search: a resume declares them again. */
   | { kind: 'tools'; loaded: string[] }
+  /** The permission mode was changed (a front end that restores it on load, as `beans acp` does, reads the last one). */
+  | { kind: 'mode'; mode: string }
   /** The name the user gave the session (`/rename`); the resume picker shows and searches it. */
   | { kind: 'title'; title: string };
 export type SessionMeta = SessionMetaInput & { type: 'meta'; timestamp: number };

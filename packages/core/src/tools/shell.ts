@@ -45,6 +45,11 @@ export const shellTool = defineTool({
     const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
     const holds = new RunHolds();
     try {
+      // In an editor that offers terminals the person watches it there; sandboxed commands stay in the sandbox.
+      if (ctx.editorTerminal && !ctx.sandbox) {
+        const { runInEditorTerminal } = await import('./shell-terminal.js');
+        return await runInEditorTerminal(input.command, timeoutMs, ctx);
+      }
       if (!ctx.sandbox) return await runShell(input.command, input.command, timeoutMs, ctx, holds, true);
       const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
       holds.add(sandboxed.release);
