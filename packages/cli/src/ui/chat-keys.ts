@@ -1,6 +1,6 @@
 import { plural, type ChatSession, type PermissionMode } from '@beans/core';
 import { previewRows } from './confirm-view.js';
-import type { ChatController } from './controller.js';
+import type { ChatView } from './chat-view.js';
 import { findBuiltin } from './commands.js';
 import type { KeyEvent } from './keys.js';
 import { pickerKey } from './picker-keys.js';
@@ -29,7 +29,7 @@ export class ChatKeys {
   /** The mode the session began in: yolo joins Shift+Tab's round only then. */
   private readonly startMode: PermissionMode;
 
-  constructor(private readonly chat: ChatController) {
+  constructor(private readonly chat: ChatView) {
     this.startMode = chat.host.permissionMode;
   }
 

@@ -1,9 +1,9 @@
 import type { CommandContext } from './commands.js';
-import type { ChatController } from './controller.js';
+import type { ChatView } from './chat-view.js';
 import type { StyledLine } from './styled.js';
 
 /** What a built-in command may do to the chat: print, note, pick, run a task, redraw, leave. */
-export function commandContext(chat: ChatController): CommandContext {
+export function commandContext(chat: ChatView): CommandContext {
   return {
     host: chat.host,
     session: chat.session,

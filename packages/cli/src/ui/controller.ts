@@ -1,8 +1,11 @@
 import { gitBranch, type UsageTotals, type AgentEvent, type AgentRunResult, type ChatSession, type SubmitOutcome, type UserMessage } from '@beans/core';
 import type { ThemeName } from './theme.js';
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import { AskQueue } from './ask-queue.js';
 import { ChatKeys } from './chat-keys.js';
+import type { ChatView } from './chat-view.js';
+import type { ControllerOptions } from './controller-options.js';
+export type { ControllerOptions } from './controller-options.js';
 import { commandContext } from './command-context.js';
 import { StatusCommand } from './status-command.js';
 import { statusLineInput } from './statusline-command.js';
@@ -16,27 +19,6 @@ import { S, span } from './styled.js';
 import { TranscriptStore, type Block } from './transcript.js';
 import { taskProgressOf } from './task-view.js';
 
-export interface ControllerOptions {
-  width: number;
-  /** Called once when the user leaves; the code is the process exit code. */
-  exit(code: number): void;
-  /** Clears the terminal and mounts the view afresh (run-chat); the controller lays rows out first. */
-  repaint?(): void;
-  /** How long after a turn the Notification hooks hear that the agent waits for input (default a minute). */
-  idleNoticeMs?: number;
-  /** Writes control data to the terminal as it is (OSC 52 for /copy); absent when there is no terminal. */
-  writeTerminal?(data: string): void;
-  /** Ctrl+G: the draft edited in the user's editor, the terminal handed over meanwhile (run-chat). */
-  editDraft?(draft: string): { text: string } | { error: string };
-  /** Ctrl+Z: stops the process as a shell's job (run-chat); returns once it is continued (`fg`). */
-  suspend?(): void;
-  /**
-   * Attached to a served session (`beans attach`): leaving closes this view only; the running turn
-   * goes on and open questions stay for the other clients to answer.
-   */
-  leaveRunning?: boolean;
-}
-
 /** Claude Code notifies after a minute of waiting for input; so does Beans. */
 export const IDLE_NOTICE_MS = 60_000;
 /** Finished rows handed to the terminal per frame; a burst of more is spread over frames. */
@@ -45,9 +27,9 @@ const MAX_ROWS_PER_FRAME = 100;
 /**
  * The chat UI's state and behaviour, apart from drawing: what Enter, Esc and Ctrl+C mean at each
  * moment, prompts and queued messages, built-in commands, pickers. It talks to the agent only
- * through the ChatHost and its session.
+ * through the ChatAgent and its session.
  */
-export class ChatController {
+export class ChatController implements ChatView {
   readonly transcript: TranscriptStore;
   readonly input: InputBox;
   readonly questions: AskQueue;
@@ -92,7 +74,7 @@ export class ChatController {
   private unsubscribeSession?: () => void;
 
   constructor(
-    readonly host: ChatHost,
+    readonly host: ChatAgent,
     /** How the chat reaches its terminal (run-chat): the key bindings and commands read them too. */
     readonly options: ControllerOptions,
   ) {
@@ -120,7 +102,7 @@ export class ChatController {
       else this.transcript.note('info', notice.text);
     }
     this.attach(host.session);
-    host.setPermissionAsker((request, signal) => this.questions.ask(request, signal));
+    host.setAsker((request, signal) => this.questions.ask(request, signal));
     this.cleanups.push(host.onSessionChange((session) => this.attach(session, true)));
     // A background task starting or ending changes the status line's count.
     const unsubscribeTasks = host.backgroundTasks?.subscribe(() => this.changed(false));
@@ -357,7 +339,7 @@ export class ChatController {
     if (this.closed) return;
     const typedBefore = this.input.lastTypedAt;
     this.idleTimer = setTimeout(() => {
-      if (!this.closed && !this.busy && this.input.lastTypedAt === typedBefore) this.host.notify('Beans is waiting for your input');
+      if (!this.closed && !this.busy && this.input.lastTypedAt === typedBefore) void this.host.notify('Beans is waiting for your input').catch(() => undefined);
     }, this.options.idleNoticeMs ?? IDLE_NOTICE_MS);
     this.idleTimer.unref?.();
   }

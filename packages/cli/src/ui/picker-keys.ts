@@ -1,9 +1,9 @@
-import type { ChatController } from './controller.js';
+import type { ChatView } from './chat-view.js';
 import type { KeyEvent } from './keys.js';
 import { editQuery, movePicker, shownItems, type Picker } from './picker.js';
 
 /** Keys while a picker is open: its own keys, moving, typing a search, Enter to choose, Esc to close. */
-export function pickerKey(chat: ChatController, event: KeyEvent, picker: Picker): void {
+export function pickerKey(chat: ChatView, event: KeyEvent, picker: Picker): void {
   if (picker.searchable && (event.type === 'text' || event.name === 'backspace')) {
     chat.picker = editQuery(picker, event.type === 'text' ? event : { type: 'backspace' });
     return chat.changed();

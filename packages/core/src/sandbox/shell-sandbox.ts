@@ -40,7 +40,7 @@ export interface ShellSandbox {
 export interface SandboxedCommand {
   /** A bash command line. */
   command: string;
-  release(): void;
+  release: () => void;
 }
 
 export interface ShellSandboxOptions {

@@ -19,7 +19,7 @@ const sleep = (ms: number) => builtin('node:timers/promises').setTimeout(ms);
 /** A PID namespace for one command; `end` kills everything still in it and resolves once it is empty. */
 export interface PidNamespace {
   /** Program and arguments that run `bash -c command` inside the namespace, in folder `cwd`. */
-  wrap(command: string, cwd: string): [string, string[]];
+  wrap: (command: string, cwd: string) => [string, string[]];
   end(): Promise<void>;
 }
 
@@ -58,7 +58,7 @@ let spare: Promise<(PidNamespace & { claim(): void }) | undefined> | undefined;
 async function startNamespace(): Promise<(PidNamespace & { claim(): void }) | undefined> {
   const holder = builtin('node:child_process').spawn('unshare', [...UNSHARE_ARGS, '--', 'head', '-c', '1'], { stdio: ['pipe', 'ignore', 'ignore'] });
   holder.on('error', () => undefined);
-  holder.stdin!.on('error', () => undefined);
+  holder.stdin.on('error', () => undefined);
   // A spare must not keep the process alive; the one in use is referenced again by claim().
   holder.unref();
   (holder.stdin as unknown as { unref?: () => void }).unref?.();
