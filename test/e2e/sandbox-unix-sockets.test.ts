@@ -111,7 +111,7 @@ function expectRefused(run: Run, listener: Listener) {
   expect(run.clients).toContain('node EPERM');
 }
 
-describe.skipIf(sandboxUnavailable)('--sandbox and Unix sockets outside the workspace (issue 62)', () => {
+describe.skipIf(sandboxUnavailable)('--sandbox and Unix sockets outside the workspace (issue 62)', { timeout: 90_000 }, () => {
   it('from the built bundle: Python, Node and socat clients reach nothing', async () => {
     const listener = await listen(path.join(outside, 'bundle-agent.sock'));
     try {
@@ -169,7 +169,7 @@ describe.skipIf(sandboxUnavailable)('--sandbox and Unix sockets outside the work
   });
 });
 
-describe.skipIf(sandboxUnavailable)('--sandbox from the packed tarball installed with npm (issue 62)', () => {
+describe.skipIf(sandboxUnavailable)('--sandbox from the packed tarball installed with npm (issue 62)', { timeout: 90_000 }, () => {
   let scratch: string;
   let installed: string;
   let bin: string;
@@ -201,38 +201,42 @@ describe.skipIf(sandboxUnavailable)('--sandbox from the packed tarball installed
     }
   });
 
-  it('with the binary removed, says so in one line at start and refuses commands unless running without the filter is allowed', async () => {
-    // A copy of the installed package without its seccomp binaries.
-    const copy = path.join(scratch, 'without-seccomp');
-    cpSync(installed, copy, { recursive: true, verbatimSymlinks: true });
-    rmSync(path.join(copy, 'packages/cli/dist/bundle/vendor'), { recursive: true, force: true });
-    const launcher = path.join(copy, 'bin', 'beans');
-    const listener = await listen(path.join(outside, 'no-filter.sock'));
-    try {
-      const refused = await runCommands(launcher, [...clients(listener.path), 'touch ran.txt']);
-      expect(refused.result.code, refused.result.stderr).toBe(0);
-      const lines = refused.result.stderr.split('\n').filter((line) => /seccomp|Unix socket filter/i.test(line));
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain('shell commands are refused');
-      expect(lines[0]).toContain('sandbox.network.allowAllUnixSockets');
-      expect(existsSync(path.join(refused.repo.dir, 'ran.txt'))).toBe(false);
-      expect(refused.clients).toBe('');
-      expect(listener.connections).toBe(0);
-      const config = JSON.parse((await runFrom(launcher, ['config', '--json'], { cwd: refused.repo.dir, env: refused.repo.env })).stdout) as {
-        sandbox: { unixSockets: { state: string } };
-      };
-      expect(config.sandbox.unixSockets.state).toBe('refused');
+  it(
+    'with the binary removed, says so in one line at start and refuses commands unless running without the filter is allowed',
+    { timeout: 120_000 },
+    async () => {
+      // A copy of the installed package without its seccomp binaries.
+      const copy = path.join(scratch, 'without-seccomp');
+      cpSync(installed, copy, { recursive: true, verbatimSymlinks: true });
+      rmSync(path.join(copy, 'packages/cli/dist/bundle/vendor'), { recursive: true, force: true });
+      const launcher = path.join(copy, 'bin', 'beans');
+      const listener = await listen(path.join(outside, 'no-filter.sock'));
+      try {
+        const refused = await runCommands(launcher, [...clients(listener.path), 'touch ran.txt']);
+        expect(refused.result.code, refused.result.stderr).toBe(0);
+        const lines = refused.result.stderr.split('\n').filter((line) => /seccomp|Unix socket filter/i.test(line));
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain('shell commands are refused');
+        expect(lines[0]).toContain('sandbox.network.allowAllUnixSockets');
+        expect(existsSync(path.join(refused.repo.dir, 'ran.txt'))).toBe(false);
+        expect(refused.clients).toBe('');
+        expect(listener.connections).toBe(0);
+        const config = JSON.parse((await runFrom(launcher, ['config', '--json'], { cwd: refused.repo.dir, env: refused.repo.env })).stdout) as {
+          sandbox: { unixSockets: { state: string } };
+        };
+        expect(config.sandbox.unixSockets.state).toBe('refused');
 
-      // The user's explicit choice: commands run, without the filter, and the start says that too.
-      const allowed = await runCommands(launcher, ['touch ran.txt'], {
-        settings: { sandbox: { enabled: true, network: { allowAllUnixSockets: true } } },
-        args: [],
-      });
-      expect(allowed.result.code, allowed.result.stderr).toBe(0);
-      expect(existsSync(path.join(allowed.repo.dir, 'ran.txt'))).toBe(true);
-      expect(allowed.result.stderr).toContain('commands run without it');
-    } finally {
-      await listener.close();
-    }
-  });
+        // The user's explicit choice: commands run, without the filter, and the start says that too.
+        const allowed = await runCommands(launcher, ['touch ran.txt'], {
+          settings: { sandbox: { enabled: true, network: { allowAllUnixSockets: true } } },
+          args: [],
+        });
+        expect(allowed.result.code, allowed.result.stderr).toBe(0);
+        expect(existsSync(path.join(allowed.repo.dir, 'ran.txt'))).toBe(true);
+        expect(allowed.result.stderr).toContain('commands run without it');
+      } finally {
+        await listener.close();
+      }
+    },
+  );
 });
