@@ -201,6 +201,7 @@ async function streamAssistant(config: AgentLoopConfig, llmMessages: LlmMessage[
         break;
       case 'done':
         if (event.reasoning?.length) message.reasoning = event.reasoning;
+        if (event.responseModel && event.responseModel !== message.model) message.responseModel = event.responseModel;
         return finishMessage(message, event.stopReason, event.text, event.toolCalls, event.usage);
       case 'error':
         message.failure = event.failure;

@@ -31,7 +31,10 @@ export interface AssistantMessage {
   reasoning?: Reasoning[];
   stopReason?: StopReason;
   usage?: Usage;
+  /** The model asked for. */
   model?: string;
+  /** The model the server says answered, when it differs from `model` (an alias resolved to a snapshot). */
+  responseModel?: string;
   provider?: string;
   failure?: ProviderFailure;
   timestamp: number;
