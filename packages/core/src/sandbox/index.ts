@@ -6,5 +6,5 @@ export {
   type ShellSandboxOptions,
   type SandboxedCommand,
 } from './shell-sandbox.js';
-export { SandboxRefusedError, SandboxUnavailableError } from './sandbox-errors.js';
+export { SandboxRefusedError, SandboxUnavailableError } from '../errors.js';
 export type { UnixSocketSettings, UnixSocketStatus } from './unix-sockets.js';

@@ -1,5 +1,5 @@
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
-import { SandboxUnavailableError } from './sandbox-errors.js';
+import { SandboxUnavailableError } from '../errors.js';
 import {
   ALLOW_ALL_SETTING,
   policyNotice,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ToolRule } from '../permissions/rules.js';
 import type { Started } from './runtime-start.js';
-import { SandboxRefusedError, SandboxUnavailableError } from './sandbox-errors.js';
+import { SandboxRefusedError, SandboxUnavailableError } from '../errors.js';
 import type { UnixSocketSettings, UnixSocketStatus } from './unix-sockets.js';
 import { RUN_TAG_VARIABLE } from '../tools/process-tree.js';
 import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';

@@ -5,6 +5,7 @@ import { HeadTailBuffer } from './output-buffer.js';
 import { openPidNamespace, type PidNamespace } from './pid-namespace.js';
 import { killProcessGroup, killTaggedProcesses, untrackProcessGroup } from './process-tree.js';
 import { startShellProcess } from './shell-process.js';
+import { runInEditorTerminal } from './shell-terminal.js';
 import { OutputTee, wholeOutputNote } from './saved-output.js';
 import path from 'node:path';
 import { defineTool, type ToolContext, type ToolResult } from './tool.js';
@@ -47,7 +48,6 @@ export const shellTool = defineTool({
     try {
       // In an editor that offers terminals the person watches it there; sandboxed commands stay in the sandbox.
       if (ctx.editorTerminal && !ctx.sandbox) {
-        const { runInEditorTerminal } = await import('./shell-terminal.js');
         return await runInEditorTerminal(input.command, timeoutMs, ctx);
       }
       if (!ctx.sandbox) return await runShell(input.command, input.command, timeoutMs, ctx, holds, true);
