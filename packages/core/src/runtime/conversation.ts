@@ -6,7 +6,7 @@ import type { AgentMessage } from '../agent/types.js';
 import { gateFinalAnswer } from '../hooks/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import type { ShellSandbox } from '../sandbox/index.js';
-import { repairHistory, type SessionMetaInput, type SessionWriter, type SubagentTranscript } from '../session/index.js';
+import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter, type SubagentTranscript } from '../session/index.js';
 import type { SessionTools } from './assemble-tools.js';
 import { autoCompaction } from './auto-compact.js';
 import type { RuntimeBase } from './base.js';
@@ -62,38 +62,14 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
   const values = base.config.values;
   const { providerId, client, guardrails } = agent;
   return async (resumeId, sessionModel = agent.model, how = {}) => {
-    let history: AgentMessage[] = [];
-    // A fork's copy of the conversation, written to its own file with its first message.
-    let carried: AgentMessage[] = [];
-    let id: string | undefined;
-    let writer: SessionWriter | undefined;
-    let sop = values.sop;
-    let children = new Map<string, SubagentTranscript>();
-    let agentName: string | undefined;
-    let modeName: string | undefined;
-    if (resumeId && store) {
-      const loaded = store.load(resumeId);
-      children = loaded.subagents;
-      agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
-      modeName = loaded.meta.findLast((entry) => entry.kind === 'mode')?.mode;
-      warnings.push(...loaded.warnings);
-      history = repairHistory(how.at ? upTo(loaded.messages, how.at, loaded.header.id) : loaded.messages);
-      // Tools the model loaded before stay loaded (declared again, in the same order).
-      for (const entry of loaded.meta) if (entry.kind === 'tools') input.tools.tools.deferral?.load(entry.loaded, true);
-      if (how.fork) {
-        id = options.sessionId ?? store.newId();
-        carried = history;
-      } else {
-        id = loaded.header.id;
-        writer = store.open(id);
-        if (how.at) writer.appendMeta({ kind: 'resume_at', uuid: how.at });
-      }
-      // The session's own model and SOP come back, unless this run names a model itself.
-      if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
-      if (loaded.sop !== undefined) sop = loaded.sop;
-    } else {
-      id = options.sessionId ?? store?.newId() ?? randomUuid();
-    }
+    const opened =
+      resumeId && store
+        ? openStored(store, resumeId, how, { options, values, providerId, tools: input.tools, warnings })
+        : { history: [], carried: [], children: new Map<string, SubagentTranscript>(), id: options.sessionId ?? store?.newId() ?? randomUuid() };
+    const { history, carried, id, children, agentName, modeName } = opened;
+    let writer = opened.writer;
+    const sop = opened.sop ?? values.sop;
+    if (opened.model) sessionModel = opened.model;
     // Changes made before the first message wait for it: a session file is only made for a conversation.
     const pendingChanges: SessionMetaInput[] = [];
     const openWriter = (session: ChatSession) => {
@@ -178,6 +154,50 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
     startRememberedMcpOnAnswer(session, mcp);
     return session;
   };
+}
+
+/** What a conversation starts from: nothing (a new one), or a stored session (a resume or a fork). */
+interface Opened {
+  history: AgentMessage[];
+  /** A fork's copy of the conversation, written to its own file with its first message. */
+  carried: AgentMessage[];
+  id: string;
+  writer?: SessionWriter;
+  sop?: string;
+  model?: string;
+  children: Map<string, SubagentTranscript>;
+  agentName?: string;
+  modeName?: string;
+}
+
+/**
+ * A stored session as the conversation resumes it: its history (up to `how.at`), its file opened
+ * again, or under a new id for a fork; its own model and SOP unless this run names a model itself.
+ */
+function openStored(
+  store: SessionStore,
+  resumeId: string,
+  how: ResumeHow,
+  context: { options: AgentSessionOptions; values: RuntimeBase['config']['values']; providerId: string; tools: SessionTools; warnings: string[] },
+): Opened {
+  const { options, values } = context;
+  const loaded = store.load(resumeId);
+  context.warnings.push(...loaded.warnings);
+  const history = repairHistory(how.at ? upTo(loaded.messages, how.at, loaded.header.id) : loaded.messages);
+  // Tools the model loaded before stay loaded (declared again, in the same order).
+  for (const entry of loaded.meta) if (entry.kind === 'tools') context.tools.tools.deferral?.load(entry.loaded, true);
+  const common = {
+    history,
+    children: loaded.subagents,
+    agentName: loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent,
+    modeName: loaded.meta.findLast((entry) => entry.kind === 'mode')?.mode,
+    ...(loaded.sop !== undefined ? { sop: loaded.sop } : {}),
+    ...(loaded.model && loaded.provider === context.providerId && !options.model && !values.model ? { model: loaded.model } : {}),
+  };
+  if (how.fork) return { ...common, carried: history, id: options.sessionId ?? store.newId() };
+  const writer = store.open(loaded.header.id);
+  if (how.at) writer.appendMeta({ kind: 'resume_at', uuid: how.at });
+  return { ...common, carried: [], id: loaded.header.id, writer };
 }
 
 /** The conversation up to and including the message `uuid` (the SDK's resumeSessionAt). */
