@@ -194,7 +194,7 @@ describe('beans serve: a stranger on the network gets nothing', () => {
       const args = ['-s', '-w', '\n%{http_code}', '-H', `authorization: Bearer ${beans.token}`, '-H', 'content-type: application/json', ...sized];
       const curl = spawnSync('curl', [...args, '--data-binary', `@${bodyFile}`, `${beans.url}v1/sessions`], { encoding: 'utf8' });
       const [body, status] = curl.stdout.split('\n');
-      expect({ status, body: JSON.parse(body!) }).toEqual({ status: '413', body: { error: 'The body is over 1 MB.' } });
+      expect({ status, body: JSON.parse(body!) }).toEqual({ status: '413', body: { error: 'The body is over 1 MB (1048576 bytes).' } });
     }
     expect((await beans.api('GET', 'v1/sessions')).body.sessions).toEqual([]);
     const missingFolder = await beans.api('POST', 'v1/sessions', { cwd: path.join(repo.dir, 'nope') });

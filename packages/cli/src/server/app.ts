@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { BeansError, VERSION } from '@beans/core';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import {
   answerRoute,
@@ -21,10 +20,8 @@ import {
   closeTerminalRoute,
 } from './api-schema.js';
 import { streamLog } from './sse.js';
-import { allowedHostnames, hostAndOriginGuard, tokenGuard } from './guard.js';
+import { MAX_BODY_BYTES, allowedHostnames, bodyWithinLimit, hostAndOriginGuard, tokenGuard } from './guard.js';
 import type { SessionTable } from './session-table.js';
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ServerAppOptions {
   token: string;
@@ -51,7 +48,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const needsToken = tokenGuard(options.token);
   const tokenUnlessHealth: MiddlewareHandler = async (c, next) => (c.req.path === '/v1/health' ? next() : needsToken(c, next));
   app.use('/v1/*', tokenUnlessHealth);
-  app.use('/v1/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: 'The body is over 1 MB.' }, 413) }));
+  app.use('/v1/*', bodyWithinLimit(MAX_BODY_BYTES));
   app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}.` }, 404));
   app.onError((error, c) => (error instanceof HTTPException ? error.getResponse() : c.json({ error: error.message }, 500)));
 
