@@ -47,7 +47,7 @@ export interface ConversationFactoryInput {
  */
 export type ConversationFactory = (resumeId?: string, model?: string, how?: ResumeHow) => Promise<ChatSession>;
 
-export interface ResumeHow {
+interface ResumeHow {
   fork?: boolean;
   at?: string;
 }

@@ -66,7 +66,7 @@ function networkFor(policy: UnixSocketPolicy): { allowUnixSockets?: string[]; al
   return policy.kind === 'filter' ? {} : { allowAllUnixSockets: true };
 }
 
-export function settle(policy: UnixSocketPolicy): Started['unixSockets'] {
+function settle(policy: UnixSocketPolicy): Started['unixSockets'] {
   const reach = policySummary(policy);
   const notice = policyNotice(policy);
   const status = (state: UnixSocketStatus['state'], detail: string): UnixSocketStatus => ({ state, detail, ...(notice ? { notice } : {}) });

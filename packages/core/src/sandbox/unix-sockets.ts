@@ -37,7 +37,7 @@ export interface UnixSocketSettings {
 export const ALLOW_ALL_SETTING = 'sandbox.network.allowAllUnixSockets';
 
 /** Where this machine's apply-seccomp binary is, or why there is none. */
-export function findSeccompBinary(): { path: string } | { missing: string } {
+function findSeccompBinary(): { path: string } | { missing: string } {
   const arch = process.arch === 'x64' || process.arch === 'arm64' ? process.arch : undefined;
   if (!arch) return { missing: `the seccomp filter exists for x64 and arm64 only, and this machine is ${process.arch}` };
   const relative = path.join('vendor', 'seccomp', arch, 'apply-seccomp');
