@@ -101,7 +101,9 @@ try {
   for (let i = 0; i < Math.min(RUNS, 5); i++) {
     const session = new LspManager(declaration());
     const checks = new EditDiagnostics(session, { timeoutMs: 3_000, quietMs: 80 });
-    void session.prestart([path.join(dir, 'src', 'm0.ts')]);
+    // What the session does: a file per extension (the most recently changed), then prestart.
+    const { sampleFiles } = await import(path.join(root, 'packages/core/dist/lsp/prestart.js'));
+    void session.prestart([...(await sampleFiles(dir, ['.ts'])).values()]);
     await new Promise((resolve) => setTimeout(resolve, THINK_MS));
     writeFileSync(file, original);
     const started = performance.now();
