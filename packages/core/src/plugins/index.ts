@@ -24,6 +24,7 @@ export {
 export { createLoadSkillTool, renderSkill, skillInvocation, skillsTriggeredBy, triggeredSkillMessage, type SkillInvocation } from './skills.js';
 export { loadOwnSkills, preloadedSkillsText, withOwnSkills } from './agent-skills.js';
 export { expandSlashInput, type SlashExpansion } from './slash.js';
+export { shadowingNotice } from './shadowing.js';
 export {
   DEFAULT_PLUGIN,
   GENERATED_PROFILE_PATH,

@@ -25,6 +25,8 @@ export interface Live {
   /** What hooks want the user to know: the front end's channel (`onHookMessage`). */
   notices(messages: string[]): void;
   notify(outcome: Promise<{ userMessages: string[] }>): Promise<void>;
+  /** A note for the person: the front end's channel when it has one (one-shot's stderr, the editor's log), else a notice in the conversation (the chat's transcript). */
+  tell(text: string): void;
 }
 
 export function createLive(options: AgentSessionOptions, permissionMode: PermissionMode): Live {
@@ -52,6 +54,10 @@ export function createLive(options: AgentSessionOptions, permissionMode: Permiss
     },
     notices,
     notify: async (outcome) => notices((await outcome).userMessages),
+    tell(text) {
+      if (options.onHookMessage) options.onHookMessage(text);
+      else session?.emit({ type: 'notice', text });
+    },
   };
   return live;
 }

@@ -3,6 +3,7 @@ import { composeBeforeToolCall, permissionHook, type BeforeToolCall } from '../a
 import { claudeToolName } from '../claude/vocabulary.js';
 import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
+import { createPluginWriteGuard } from '../plugins/runnable-file.js';
 import { createReadDenied } from '../permissions/read-deny.js';
 import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/rules.js';
 import type { AskUser } from '../permissions/types.js';
@@ -84,6 +85,8 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
   const allow = parseToolRules(values.permissions.allow);
   const readDenied = createReadDenied(deny, base.workspace.root);
   const readOnlyCommands = values.permissions.readOnlyCommands !== false;
+  // Plugin commands, skills and agents the model writes that would run code when used (issue 53 item 2).
+  const protectedWrite = createPluginWriteGuard({ root: base.workspace.root, pluginDirs: values.plugins.dirs });
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
   const approvals = new WeakMap<ChatSession, ToolRule[]>();
   const decisionListeners = new Set<(decision: ToolCallDecision) => void>();
@@ -120,6 +123,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
             sandboxed: input.sandboxed,
             approved,
             readOnlyCommands,
+            protectedWrite,
           }),
         ),
         // Only calls the policy let through use up a quota.
