@@ -225,7 +225,7 @@ describe.skipIf(!hasTmux)('the resume picker (tmux)', () => {
     const picker = await session.waitForText('Resume a session', 15_000);
     expect(picker.indexOf('write the release notes')).toBeLessThan(picker.indexOf('fix the tokenizer'));
     // Whole ids (never cut), after the branch the session began on.
-    expect(picker).toMatch(/ · 1 turn · ⎇ \S+ · \d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-f]{6}$/m);
+    expect(picker).toMatch(/ · 1 turn · ⎇ \S+ · [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/m);
     session.type('tokenizer');
     await session.waitForText('(1 of 2)');
     expect(session.visible()).not.toContain('write the release notes');

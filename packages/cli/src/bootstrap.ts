@@ -56,6 +56,8 @@ export function cliSessionOptions(options: CliOptions, mode: 'chat' | 'one-shot'
     resume: typeof options.resume === 'string' ? options.resume : undefined,
     continue: options.continue,
     sessionId: options.sessionId,
+    ...(options.forkSession ? { forkSession: true } : {}),
+    ...(options.resumeSessionAt ? { resumeSessionAt: options.resumeSessionAt } : {}),
     persistSession: options.sessionPersistence !== false,
     keepBackgroundTasks: mode === 'one-shot' && options.keepTasks === true,
     settingSources: options.settingSources,

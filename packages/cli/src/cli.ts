@@ -135,6 +135,10 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     )
     .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
     .option('--session-id <id>', 'the id of a new session')
+    .option('--fork-session', 'with --resume or --continue: continue in a new session (a copy up to that point), leaving the original as it was')
+    .option('--resume-session-at <message-uuid>', 'with --resume: continue after that message, dropping what followed it')
+    // The Claude Agent SDK's mcpServersDelivery: 'initialize': it sends its servers in the initialize request.
+    .addOption(new Option('--await-initialize').hideHelp())
     .option('--no-session-persistence', 'keep no session file')
     .option('--agents <json>', 'subagents for the task tool, as JSON: {"name": {"description", "prompt", "tools"?, "model"?}}')
     .option('--trust', 'trust this folder for this run: apply its own looser permissions, hooks and MCP servers')

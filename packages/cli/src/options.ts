@@ -53,6 +53,12 @@ export interface CliOptions {
   permissionPromptTool?: 'stdio';
   settingSources?: ('user' | 'project' | 'local')[];
   sessionId?: string;
+  /** --fork-session: a resumed session continues under a new id. */
+  forkSession?: boolean;
+  /** --resume-session-at: the resumed conversation continues after this message (uuid). */
+  resumeSessionAt?: string;
+  /** --await-initialize (stream-json input): the SDK program's servers arrive in its initialize request; nothing starts before it. */
+  awaitInitialize?: boolean;
   /** False with --no-session-persistence. */
   sessionPersistence?: boolean;
   /** --trust: apply this folder's own looser settings for this run. */
