@@ -3,7 +3,9 @@
 // keep the old text before the edit, send the new one after, wait for the server's answer). Prints
 // the cold first edit, then medians on the warm server for an edit that adds a type error, one that
 // fixes it, and one that keeps the file clean (the server publishes nothing then).
-// Run: pnpm run build && node bench/lsp-diagnostics.mjs   (RUNS=n, default 10)
+// Then the first edit of a session whose server was started in the background (issue 58: a session
+// prestarts its servers once its first request has gone out) after the model thought THINK_MS.
+// Run: pnpm run build && node bench/lsp-diagnostics.mjs   (RUNS=n, default 10; THINK_MS, default 2000)
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,8 +35,9 @@ for (let i = 0; i < FILES; i++) {
   );
 }
 
+const THINK_MS = Number(process.env.THINK_MS ?? 2000);
 const warnings = [];
-const manager = new LspManager({
+const declaration = () => ({
   servers: [
     {
       name: 'typescript',
@@ -55,6 +58,7 @@ const manager = new LspManager({
   env: process.env,
   warn: (message) => warnings.push(message),
 });
+const manager = new LspManager(declaration());
 const edits = new EditDiagnostics(manager, { timeoutMs: 3_000, quietMs: 80 });
 const file = path.join(dir, 'src', `m${FILES - 1}.ts`);
 const original = `import { value${FILES - 2}, Shape${FILES - 2} } from './m${FILES - 2}.js';\nexport const value${FILES - 1}: number = value${FILES - 2} + 1;\nexport interface Shape${FILES - 1} extends Shape${FILES - 2} { extra: string }\n`;
@@ -90,6 +94,30 @@ try {
   // waits 200-300 ms before it asks tsserver); the rest of an edit's cost is Beans' 150 ms of quiet.
   const served = await manager.serverFor(file);
   console.log(`the server's own answer time (median of recent warm answers, change to its last part): ${fmt(served.server.answerMs)}`);
+  await manager.close();
+
+  // A new session on the same project: its server prestarted (one file opened), the model thinking.
+  const firsts = [];
+  for (let i = 0; i < Math.min(RUNS, 5); i++) {
+    const session = new LspManager(declaration());
+    const checks = new EditDiagnostics(session, { timeoutMs: 3_000, quietMs: 80 });
+    // What the session does: a file per extension (the most recently changed), then prestart.
+    const { sampleFiles } = await import(path.join(root, 'packages/core/dist/lsp/prestart.js'));
+    void session.prestart([...(await sampleFiles(dir, ['.ts'])).values()]);
+    await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+    writeFileSync(file, original);
+    const started = performance.now();
+    await checks.beforeEdit(file);
+    writeFileSync(file, `${original}export const broken: string = value${FILES - 1};\n`);
+    const note = await checks.afterEdit(file, 'src/m.ts');
+    firsts.push(performance.now() - started);
+    if (!note?.includes('TS2322')) missed++;
+    await session.close();
+  }
+  writeFileSync(file, original);
+  console.log(
+    `prestarted server, first edit of a session after ${THINK_MS} ms of model thinking: median ${fmt(median(firsts))} (${firsts.map((ms) => fmt(ms)).join(', ')}); errors missed overall: ${missed}`,
+  );
   if (warnings.length) console.log(`warnings: ${warnings.join('; ')}`);
 } finally {
   await manager.close();

@@ -4,7 +4,8 @@
 // The bundle sits as deep in the tree as packages/core/dist/runtime, so paths that core resolves
 // from its own file (the built-in plugins folder) point to the same place.
 import { build, transform } from 'esbuild';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { requireBuiltins } from './bundle-builtins.mjs';
@@ -497,4 +498,18 @@ for (const name of readdirSync(outdir)) {
   if (!nonAscii.test(source)) continue;
   const lines = source.split('\n').map((line) => (nonAscii.test(line) && commentLine.test(line) ? line.replace(/[\u0080-\uffff]/g, escapeUnit) : line));
   writeFileSync(file, lines.join('\n'));
+}
+
+// The sandbox runtime refuses Unix sockets on Linux with a seccomp filter that its apply-seccomp
+// binary applies; bundled, its files are these chunks, so the binaries go beside them (core's
+// sandbox/unix-sockets.ts looks there), for both architectures the runtime ships, and with them into
+// the npm package (its files include this folder).
+const runtimeRoot = path.join(path.dirname(createRequire(path.join(root, 'packages/core/package.json')).resolve('@anthropic-ai/sandbox-runtime')), '..');
+for (const arch of ['x64', 'arm64']) {
+  const from = path.join(runtimeRoot, 'vendor', 'seccomp', arch, 'apply-seccomp');
+  if (!existsSync(from)) throw new Error(`bundle: ${from} is missing; check where @anthropic-ai/sandbox-runtime keeps its seccomp binaries`);
+  const to = path.join(outdir, 'vendor', 'seccomp', arch, 'apply-seccomp');
+  mkdirSync(path.dirname(to), { recursive: true });
+  copyFileSync(from, to);
+  chmodSync(to, 0o755);
 }

@@ -18,9 +18,4 @@ pnpm run --silent build
 # which the next runs complete) with what every start loads, so the first real run starts warm.
 # Never fails setup.
 ./bin/beans --help >/dev/null 2>&1 || true
-# What next, in one line: the README's "Quick start" says the same.
-if [ -n "${GEMINI_API_KEY:-}${GOOGLE_API_KEY:-}${ANTHROPIC_API_KEY:-}${OPENAI_API_KEY:-}" ]; then
-  echo "Beans is ready: run bin/beans to chat (bin/beans config says which provider it will use)."
-else
-  echo "Beans is ready: export ANTHROPIC_API_KEY, GEMINI_API_KEY or OPENAI_API_KEY, or start Ollama (ollama serve), or run bin/beans models pull; then run bin/beans."
-fi
+./scripts/next-steps.sh

@@ -9,7 +9,10 @@ export const SETTING_DOCS = {
       'The provider Beans talks to: a built-in one or a name of `providers`. Unset: the first with a key set (Gemini, Anthropic, OpenAI), else Ollama when it answers, else the local model. See [Providers](providers.md).',
     default: 'chosen',
   },
-  model: { meaning: 'The model, by name; it wins over `models.<provider>`.', default: "the provider's" },
+  model: {
+    meaning: 'The model, by name or alias (`sonnet`, `opus`, `haiku`, [Providers](providers.md#choosing-one)); it wins over `models.<provider>`.',
+    default: "the provider's",
+  },
   'models.*': { meaning: 'The model to use with this provider when `model` is not set.', default: "the provider's" },
   'gemini.baseUrl': { meaning: "Gemini's endpoint: a proxy or a gateway." },
   'anthropic.baseUrl': { meaning: "Anthropic's endpoint: a proxy or a gateway." },
@@ -99,6 +102,13 @@ export const SETTING_DOCS = {
   'agents.maxTurns': { meaning: 'Turns of each subagent.', default: '50' },
   'sandbox.enabled': { meaning: 'Shell commands run in the OS sandbox, as with `--sandbox` ([Sandbox](permissions.md#sandbox)).' },
   'sandbox.allowedHosts': { meaning: 'Hosts sandboxed commands may reach (`"registry.npmjs.org"`, `"*.example.com"`, `"127.0.0.1:8080"`).' },
+  'sandbox.network.allowUnixSockets': {
+    meaning:
+      'Unix sockets (paths, or folders of sockets) sandboxed commands may connect to; none by default. On Linux the socket filter is then off and every other socket is masked ([Sandbox](permissions.md#sandbox)).',
+  },
+  'sandbox.network.allowAllUnixSockets': {
+    meaning: 'Sandboxed commands may connect to any Unix socket: no socket filter, and shell commands run where the filter cannot be applied.',
+  },
   'workflows.backend': { meaning: 'Where [workflows](workflows.md) run: in this process (`local`), or on DBOS over PostgreSQL (`dbos`).', default: '"local"' },
   'workflows.databaseUrl': { meaning: 'The PostgreSQL database of the `dbos` backend.', default: 'none' },
   'workflows.maxConcurrentCalls': { meaning: 'Agent calls running at once across every worker.', default: 'no limit' },

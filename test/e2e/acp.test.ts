@@ -286,8 +286,9 @@ describe('beans acp', () => {
   it('remembers "allow always" as chat does, and "reject always" for the rest of the session', async () => {
     const repo = makeTempRepo({ 'a.txt': 'one\n' });
     const server = await openAi([
-      { toolCalls: [{ name: 'shell', args: { command: 'touch ./made-1' }, id: 's1' }] },
-      { toolCalls: [{ name: 'shell', args: { command: 'touch ./made-2' }, id: 's2' }] },
+      // `git init` has a subcommand, so "always" adds shell(git init:*); `touch` would get its exact line only.
+      { toolCalls: [{ name: 'shell', args: { command: 'git init -q made-1' }, id: 's1' }] },
+      { toolCalls: [{ name: 'shell', args: { command: 'git init -q made-2' }, id: 's2' }] },
       { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'two' }, id: 'e1' }] },
       { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'three' }, id: 'e2' }] },
       { text: 'Done.' },

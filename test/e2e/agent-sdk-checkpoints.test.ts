@@ -13,7 +13,7 @@ type ChatBody = { messages: { role: string; content: string }[] };
 function script(request: RecordedRequest): ScriptTurn {
   const last = (request.body as ChatBody).messages.at(-1)!;
   if (last.role === 'tool') return { text: 'done' };
-  if (last.content === 'one') return { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'ONE\n' } }] };
+  if (last.content === 'one') return { toolCalls: [{ name: 'edit_file', args: { path: 'a.txt', old_string: 'alpha', new_string: 'ONE' } }] };
   if (last.content === 'two') return { toolCalls: [{ name: 'shell', args: { command: 'echo two > b.txt && rm c.txt' } }] };
   return { text: 'nothing to do' };
 }

@@ -92,6 +92,17 @@ describe('the local provider through bin/beans', () => {
     expect(JSON.stringify(result)).toContain('hello.txt');
   });
 
+  it('a context too small for the first request is one sentence naming both sizes, not llama.cpp\'s "Failed to compress"', async () => {
+    const { repo, model } = localRepo({ contextSize: 512 });
+    const run = await runBeans(['-p', 'hi', '-m', model], { cwd: repo.dir, env: repo.env, timeoutMs: 60_000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toMatch(/compress/i);
+    expect(run.stderr.trim()).toMatch(
+      /^beans: The request is \d+ tokens, more than the local model's context of 512 tokens: raise local\.contextSize \(up to the 32768 this model was trained for\) or use a model with a longer context\.$/,
+    );
+    expect(Number(/is (\d+) tokens/.exec(run.stderr)![1])).toBeGreaterThan(512);
+  });
+
   it('a file that is not a model: one sentence, exit 3', async () => {
     const { repo } = localRepo();
     repo.write('notes.gguf', 'not a model\n');

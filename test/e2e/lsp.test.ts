@@ -156,7 +156,7 @@ describe('language servers (issue 35)', () => {
     const repo = makeTempRepo({ 'notes.md': '# notes\n' });
     const canary = path.join(repo.home, 'started');
     repo.write('.lsp.json', JSON.stringify({ canary: { command: 'touch', args: [canary], extensionToLanguage: { '.md': 'markdown' } } }));
-    const { result, requests } = await run(repo, [{ toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: '# more\n' } }] }, { text: 'done' }]);
+    const { result, requests } = await run(repo, [{ toolCalls: [{ name: 'write_file', args: { path: 'more.md', content: '# more\n' } }] }, { text: 'done' }]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('1 language server(s) this repository declares did not start because the workspace is not trusted');
     expect(toolNames(requests[0]!)).not.toContain('lsp');
@@ -175,7 +175,7 @@ describe('language servers (issue 35)', () => {
       },
     ]);
     // The same run with the folder trusted does start it (the canary would have shown a start above).
-    await run(repo, [{ toolCalls: [{ name: 'write_file', args: { path: 'notes.md', content: '# again\n' } }] }, { text: 'done' }], ['--trust']);
+    await run(repo, [{ toolCalls: [{ name: 'write_file', args: { path: 'again.md', content: '# again\n' } }] }, { text: 'done' }], ['--trust']);
     expect(existsSync(canary)).toBe(true);
   });
 });

@@ -175,6 +175,8 @@ describe('beans mcp serve (stdio): every call goes through the fences', () => {
     expect(textOf(await client.callTool({ name: 'grep', arguments: { pattern: 'TOP-SECRET' } }))).not.toContain('TOP-SECRET-4411');
     expect((await client.callTool({ name: 'glob', arguments: { pattern: '*' } })).isError).toBe(true);
     if (mode !== 'default') {
+      // Read first: write_file replaces only a file read in the session, and the deny rule is what is proven here.
+      await client.callTool({ name: 'read_file', arguments: { path: 'victim.txt' } });
       const write = await client.callTool({ name: 'write_file', arguments: { path: 'victim.txt', content: 'gone' } });
       expect(write.isError).toBe(true);
       expect(textOf(write)).toMatch(/denied|blocked/i);

@@ -26,8 +26,8 @@ const sha256 = createHash('sha256').update(model).digest('hex');
 interface FileServer {
   url: string;
   ranges: (string | undefined)[];
-  /** Cut the next transfer of the model after this many bytes. */
-  cutNextAt?: number;
+  /** Cut the next transfers of the model after this many bytes each, one entry a transfer. */
+  cuts: number[];
 }
 
 const servers: Server[] = [];
@@ -36,7 +36,7 @@ afterEach(() => {
 });
 
 async function fileServer(): Promise<FileServer> {
-  const state: FileServer = { url: '', ranges: [] };
+  const state: FileServer = { url: '', ranges: [], cuts: [] };
   const server = createServer({ cert: testCertificate().cert, key: testCertificate().key }, (req, res) => {
     const url = req.url ?? '';
     if (url === '/api/models/tester/tiny-GGUF/revision/main') {
@@ -54,9 +54,8 @@ async function fileServer(): Promise<FileServer> {
     const headers = { 'content-length': String(body.length), 'x-linked-etag': `"${sha256}"`, 'accept-ranges': 'bytes' };
     if (from > 0) res.writeHead(206, { ...headers, 'content-range': `bytes ${from}-${model.length - 1}/${model.length}` });
     else res.writeHead(200, headers);
-    if (state.cutNextAt !== undefined) {
-      const cut = state.cutNextAt;
-      state.cutNextAt = undefined;
+    const cut = state.cuts.shift();
+    if (cut !== undefined) {
       res.write(body.subarray(0, cut), () => setTimeout(() => res.destroy(), 50));
       return;
     }
@@ -78,21 +77,17 @@ function modelsDir(home: string): string {
 }
 
 describe('beans models pull', () => {
-  it('resumes a cut transfer with a range request and verifies the server checksum', async () => {
+  it('resumes a cut transfer by itself with range requests and verifies the server checksum', async () => {
     const server = await fileServer();
     const repo = makeTempRepo();
-    server.cutNextAt = 200_000;
-    const first = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
-    expect(first.code).toBe(1);
-    expect(first.stderr).toMatch(/beans: The download of .*tiny\.gguf (was cut after|stopped at) .*run the same command again to resume it\./);
+    server.cuts = [150_000, 100_000];
+    const run = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
+    expect(run.stderr).not.toContain('run the same command again');
+    expect(run.code).toBe(0);
+    expect(run.stderr.match(/resuming at/g)).toHaveLength(2);
+    expect(server.ranges).toEqual([undefined, 'bytes=150000-', 'bytes=250000-']);
+    expect(run.stdout).toContain("checksum verified against the server's");
     const dir = modelsDir(repo.home);
-    expect(readdirSync(dir)).toEqual(['tiny.gguf.part']); // never a half file under the final name
-    const second = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
-    expect(second.stderr).toContain('resuming at');
-    expect(second.code).toBe(0);
-    expect(server.ranges.at(-1)).toMatch(/^bytes=\d+-$/);
-    expect(Number(/\d+/.exec(server.ranges.at(-1)!)![0])).toBeGreaterThanOrEqual(100_000);
-    expect(second.stdout).toContain("checksum verified against the server's");
     expect(readdirSync(dir)).toEqual(['tiny.gguf']);
     expect(
       createHash('sha256')
@@ -101,6 +96,24 @@ describe('beans models pull', () => {
     ).toBe(sha256);
     const again = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
     expect(again.stdout).toContain('Already downloaded');
+  });
+
+  it('a transfer cut on every try stops after four and leaves the part; the same command resumes it', async () => {
+    const server = await fileServer();
+    const repo = makeTempRepo();
+    server.cuts = [50_000, 50_000, 50_000, 50_000];
+    const first = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
+    expect(first.code).toBe(1);
+    expect(server.ranges).toHaveLength(4);
+    expect(first.stderr).toMatch(/beans: The download of .*tiny\.gguf (was cut after|stopped at) .*run the same command again to resume it\./);
+    const dir = modelsDir(repo.home);
+    expect(readdirSync(dir)).toEqual(['tiny.gguf.part']); // never a half file under the final name
+    const second = await runBeans(['models', 'pull', `${server.url}/files/tiny.gguf`], { cwd: repo.dir, env: repo.env });
+    expect(second.stderr).toContain('resuming at');
+    expect(second.code).toBe(0);
+    expect(server.ranges.at(-1)).toMatch(/^bytes=\d+-$/);
+    expect(Number(/\d+/.exec(server.ranges.at(-1)!)![0])).toBeGreaterThanOrEqual(100_000);
+    expect(readdirSync(dir)).toEqual(['tiny.gguf']);
   });
 
   it('refuses a wrong checksum and keeps nothing', async () => {

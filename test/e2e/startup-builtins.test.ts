@@ -80,7 +80,7 @@ describe.each(['ollama', 'gemini', 'anthropic', 'openai'])('bin/beans -p on %s',
     );
     const files = readdirSync(folder).filter((file) => file.endsWith('.jsonl'));
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-[0-9a-f]{6}\.jsonl$/);
+    expect(files[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\.jsonl$/);
     const records = readFileSync(path.join(folder, files[0]!), 'utf8')
       .trim()
       .split('\n')

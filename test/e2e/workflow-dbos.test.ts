@@ -325,7 +325,7 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     expect(callsOf(workerServer.requests)).toHaveLength(8);
   });
 
-  it('cancel stops a run from another process; resume finishes it without repeating finished calls', async () => {
+  it('cancel stops a run from another process: it is cancelled, not interrupted (issue 58); resume still finishes it without repeating finished calls', async () => {
     const repo = releaseRepo();
     const { env } = await dbosRepo(repo);
     let slow = true;
@@ -344,15 +344,41 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     const runId = String(parseJsonLines(out.split('\n')[0]!)[0]!.run_id);
     const cancelled = await runBeans(['workflow', 'cancel', runId, '-o', 'json'], { cwd: repo.dir, env: env(server) });
     expect(cancelled.code).toBe(0);
-    expect(JSON.parse(cancelled.stdout)).toEqual({ run_id: runId, status: 'interrupted' });
+    expect(JSON.parse(cancelled.stdout)).toEqual({ run_id: runId, status: 'cancelled' });
     expect(await closed, `${out}\n${err}`).toBe(130);
-    expect(parseJsonLines(out).at(-1)).toMatchObject({ type: 'result', subtype: 'error_interrupted', status: 'interrupted' });
+    const final = parseJsonLines(out).at(-1)!;
+    expect(final).toMatchObject({ type: 'result', subtype: 'error_cancelled', status: 'cancelled' });
+    expect(String(final.result)).not.toMatch(/resume it/);
+    const text = await runBeans(['workflow', 'cancel', runId], { cwd: repo.dir, env: env(server) });
+    expect(text.stderr).toContain(`run ${runId} is cancelled.`);
+    const listed = await runBeans(['workflow', 'runs', '--json'], { cwd: repo.dir, env: env(server) });
+    expect(JSON.parse(listed.stdout).runs[0]).toMatchObject({ id: runId, status: 'cancelled' });
     slow = false;
     const before = callsOf(server.requests);
     const resumed = await runBeans(['workflow', 'resume', runId, '-o', 'json'], { cwd: repo.dir, env: env(server), timeoutMs: 40_000 });
     expect(resumed.code).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ subtype: 'success', run_id: runId, result: 'features written\n\nfixed 1 item(s)' });
     expect(callsOf(server.requests).slice(before.length).sort()).toEqual(['checker:b', 'checker:c', 'fixer']);
+  });
+
+  it('three workers started in the same second on a fresh database all serve (issue 58); a run then completes on them', async () => {
+    // DBOS's migrations raced there ("tuple concurrently updated", "duplicate key ... dbos_migrations_pkey")
+    // and one worker died; three fresh databases, three workers each, started at once.
+    for (let round = 1; round <= 3; round++) {
+      const repo = releaseRepo();
+      const { env } = await dbosRepo(repo);
+      const server = await scriptedOllama({ turns: releaseAgents() });
+      const workers = await Promise.allSettled(['a', 'b', 'c'].map((name) => startWorker(repo, env(server), `r${round}${name}`)));
+      const failed = workers.flatMap((worker) => (worker.status === 'rejected' ? [String(worker.reason)] : []));
+      expect(failed, failed.join('\n')).toEqual([]);
+      if (round < 3) {
+        await Promise.all(children.splice(0).map((child) => stopChild(child, 'SIGKILL')));
+        continue;
+      }
+      const run = await runBeans(['workflow', 'run', 'release-notes', '--no-work', '-o', 'json'], { cwd: repo.dir, env: env(server), timeoutMs: 40_000 });
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ subtype: 'success', status: 'completed' });
+    }
   });
 
   it('a database it cannot use is one sentence and exit 3, with nothing written', async () => {

@@ -117,3 +117,32 @@ export function metricNamesOf(requests: OtlpRequest[]): string[] {
     .flatMap((scope) => scope.metrics ?? [])
     .map((metric) => metric.name);
 }
+
+export interface ExportedPoint {
+  metric: string;
+  attributes: Record<string, unknown>;
+  /** A sum's value; a histogram's sum. */
+  value: number;
+  /** A histogram's count of recordings. */
+  count?: number;
+}
+
+/** Every data point of every exported metric (sums and histograms), with its attributes. */
+export function metricPointsOf(requests: OtlpRequest[]): ExportedPoint[] {
+  type Point = { attributes?: OtlpAttribute[]; asDouble?: number; asInt?: string | number; sum?: number; count?: string | number };
+  type Metric = { name: string; sum?: { dataPoints?: Point[] }; histogram?: { dataPoints?: Point[] }; gauge?: { dataPoints?: Point[] } };
+  type Body = { resourceMetrics?: { scopeMetrics?: { metrics?: Metric[] }[] }[] };
+  return requests
+    .filter((request) => request.path === '/v1/metrics' && request.json)
+    .flatMap((request) => (request.json as Body).resourceMetrics ?? [])
+    .flatMap((resource) => resource.scopeMetrics ?? [])
+    .flatMap((scope) => scope.metrics ?? [])
+    .flatMap((metric) =>
+      [...(metric.sum?.dataPoints ?? []), ...(metric.gauge?.dataPoints ?? []), ...(metric.histogram?.dataPoints ?? [])].map((point) => ({
+        metric: metric.name,
+        attributes: attributeMap(point.attributes),
+        value: point.sum ?? point.asDouble ?? Number(point.asInt ?? 0),
+        ...(point.count !== undefined ? { count: Number(point.count) } : {}),
+      })),
+    );
+}

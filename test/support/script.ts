@@ -77,6 +77,8 @@ export type ScriptOptions = {
    * writes and the rest, unless a turn gives its own `usage`. Anthropic, OpenAI and Gemini.
    */
   promptCache?: boolean;
+  /** The model the answer says it came from, by the one asked for (a real API resolves an alias to a dated snapshot). Anthropic, OpenAI, Ollama. */
+  answerModel?: (requested: string) => string;
 };
 
 export type ScriptedServer = {

@@ -71,7 +71,7 @@ export async function startScriptedAnthropic(options: ScriptOptions): Promise<Sc
       return sendFault(res, turn.fault, anthropicErrorBody(turn.fault.status, `scripted fault: HTTP ${turn.fault.status}`));
     }
     record.turn = n;
-    const events = messageEvents(`msg_${n}`, model, n, turn, turnUsage(turn, record.bytes, record.bill));
+    const events = messageEvents(`msg_${n}`, options.answerModel?.(model) ?? model, n, turn, turnUsage(turn, record.bytes, record.bill));
     await streamChunks(
       res,
       events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),

@@ -41,9 +41,10 @@ export async function startScriptedOllama(options: ScriptOptions): Promise<Scrip
       record.fault = fault.status;
       return sendFault(res, fault, { error: `scripted fault: HTTP ${fault.status}` });
     }
-    const modelName = String(body.model ?? '');
-    if (strictModels && !findModel(models, modelName)) {
-      return sendJson(res, 404, { error: `model "${modelName}" not found, try pulling it first` });
+    const requested = String(body.model ?? '');
+    const modelName = options.answerModel?.(requested) ?? requested;
+    if (strictModels && !findModel(models, requested)) {
+      return sendJson(res, 404, { error: `model "${requested}" not found, try pulling it first` });
     }
     const messages = Array.isArray(body.messages) ? (body.messages as { role?: string }[]) : [];
     const n = messages.filter((m) => m.role === 'assistant').length;

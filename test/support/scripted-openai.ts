@@ -62,7 +62,7 @@ export async function startScriptedOpenAi(options: ScriptOptions): Promise<Scrip
     record.turn = n;
     const usage = turnUsage(turn, record.bytes, record.bill);
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-    const chunks = completionChunks(`chatcmpl-${n}`, model, turn, usage, withUsage);
+    const chunks = completionChunks(`chatcmpl-${n}`, options.answerModel?.(model) ?? model, turn, usage, withUsage);
     await streamChunks(
       res,
       chunks.map((chunk) => `data: ${typeof chunk === 'string' ? chunk : JSON.stringify(chunk)}\n\n`),

@@ -13,7 +13,7 @@ describe.skipIf(!hasTmux)('@file in the chat (tmux)', () => {
     const workspace = makeTempRepo({ 'notes.txt': 'the-notes-marker-7f3a: beans are great\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('@notes.txt summarize');
     const screen = await session.waitForText('They say beans are great.');
     expect(screen).toContain('› @notes.txt summarize');

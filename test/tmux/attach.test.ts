@@ -78,8 +78,8 @@ describe.skipIf(!hasTmux)('beans attach (tmux)', () => {
     const { id } = (await beans.api('POST', 'v1/sessions', { cwd: workspace.dir })).body;
     const one = attach(workspace, env, [id]);
     const two = attach(workspace, env, [id.slice(0, 12)]);
-    await one.waitForText('Ask anything', 15_000);
-    await two.waitForText('Ask anything', 15_000);
+    await one.waitForText('Ask anything');
+    await two.waitForText('Ask anything');
     await one.submit('write both.txt');
     await one.waitForText('Allow write_file both.txt?');
     await two.waitForText('Allow write_file both.txt?');
@@ -109,7 +109,7 @@ describe.skipIf(!hasTmux)('/background (tmux)', () => {
     const env = { OLLAMA_HOST: model.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' };
     const chat = TmuxSession.start({ workspace, env, columns: 100, rows: 30 });
     open.push({ session: chat });
-    await chat.waitForText('Ask anything', 15_000);
+    await chat.waitForText('Ask anything');
     await chat.submit('start here');
     await chat.waitForText('First answer.');
     await chat.submit('/background now finish it');

@@ -27,7 +27,7 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('start the watcher');
     await session.waitForText('The watcher runs in the background.');
     await session.waitForText('1 task running');
@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('start both');
     await session.waitForText('2 tasks running');
     session.type('draft stays');
@@ -83,7 +83,7 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('start it');
     await session.waitForText('1 task running');
     expect(processesMatching(`sleep 5${marker}`)).toHaveLength(1);
@@ -101,7 +101,7 @@ describe.skipIf(!hasTmux)('background tasks in chat (tmux)', () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('start the server');
     // The line it printed, under the running tool's line (the command's own text names it too).
     await session.waitFor((screen) => /\n {4}server-up/.test(screen), 'the printed line');

@@ -27,7 +27,7 @@ describe.skipIf(!hasTmux)('/btw in a real terminal against Anthropic (tmux)', ()
       env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', BEANS_PROVIDER: 'anthropic', BEANS_MODEL: 'claude-sonnet-5-5' },
     });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('read notes.md');
     await session.waitForText('Read the notes.');
     await session.submit('/btw what are the notes about?');

@@ -17,7 +17,7 @@ async function startBeans(turns: ScriptTurn[], reuse?: { server: ScriptedServer;
   const workspace = reuse?.workspace ?? makeTempRepo({ 'README.md': '# demo\n' });
   const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ...env } });
   open.push(reuse ? { session } : { session, server, workspace });
-  await session.waitForText('Ask anything', 15_000);
+  await session.waitForText('Ask anything');
   return { server, workspace, session };
 }
 
@@ -118,7 +118,7 @@ describe.skipIf(!hasTmux)('the chat input of issue #44 (tmux)', () => {
     open.push({ session, server, workspace });
     await session.waitForText('shell$');
     await session.submit(`${BEANS_BIN} chat`);
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('say something');
     await session.waitForText('First answer here.');
     session.type('a draft to keep');

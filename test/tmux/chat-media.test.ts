@@ -21,7 +21,7 @@ describe.skipIf(!hasTmux)('pictures in chat (tmux)', () => {
     const workspace = makeTempRepo({ 'shot.png': PNG });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
 
     await session.submit('what is in @shot.png?');
     const screen = await session.waitForText('a gradient');

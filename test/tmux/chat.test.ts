@@ -13,7 +13,7 @@ async function startBeans(turns: ScriptTurn[], env: Record<string, string> = {})
   const workspace = makeTempRepo({ 'README.md': '# demo\n' });
   const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ...env } });
   open.push({ session, server, workspace });
-  await session.waitForText('Ask anything', 15_000);
+  await session.waitForText('Ask anything');
   return { server, workspace, session };
 }
 

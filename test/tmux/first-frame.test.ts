@@ -26,7 +26,7 @@ describe.skipIf(!hasTmux)('the chat draws its prompt before the session is built
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' } });
     open.push({ session, server, workspace });
 
-    const first = await session.waitForText('Ask anything', 15_000);
+    const first = await session.waitForText('Ask anything');
     expect(existsSync(go)).toBe(false);
     // The input box and the status line (the model the settings name, the branch), without the
     // header the session writes: nothing of the session exists yet.
@@ -61,7 +61,7 @@ describe.skipIf(!hasTmux)('the chat draws its prompt before the session is built
     );
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'scripted' } });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     try {
       // One Ctrl+C is kept for the chat (where it shows a hint); the second stops the start.
       session.press('C-c');

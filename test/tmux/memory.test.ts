@@ -19,7 +19,7 @@ describe.skipIf(!hasTmux)('memory in a real terminal (tmux)', () => {
     chmodSync(editor, 0o755);
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', EDITOR: editor } });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
 
     await session.submit('/memory');
     await session.waitForText('Open a memory file in your editor');

@@ -19,7 +19,7 @@ describe.skipIf(!hasTmux)('read-only commands in the chat (tmux)', () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('check the repo, then push');
     const question = await session.waitForText('Allow shell');
     expect(question).toContain('git push origin main');

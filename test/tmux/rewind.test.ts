@@ -24,7 +24,7 @@ describe.skipIf(!hasTmux)('/rewind in a real terminal (tmux)', () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('make notes');
     await session.waitFor((screen) => screen.includes('Done.') && !screen.includes('Working…'), 'the first turn');
     await session.submit('change readme');

@@ -19,7 +19,7 @@ describe.skipIf(!hasTmux)('a provider SDK warning in the chat (tmux)', () => {
       env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: 'k', BEANS_PROVIDER: 'anthropic', BEANS_MODEL: DEPRECATED_MODEL },
     });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('read the readme');
     await session.waitForText('First answer.');
     await session.submit('and again');

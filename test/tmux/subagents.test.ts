@@ -27,7 +27,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' }, args: ['chat', '--yolo'] });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('where is alpha?');
 
     const running = await session.waitForText('└ finder · turn 1 · shell sleep 2 && echo found');
@@ -36,7 +36,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     expect(done).toMatch(/✓ task finder: find alpha\n\s+└ finder · 2 turns · 1 tool call/);
     // The child's own tool line is not in the parent's transcript: only the collapsed summary.
     expect(done).not.toContain('✓ shell');
-  }, 40_000);
+  }, 90_000);
 
   test("chat --continue shows a stored task with its child's summary under it", async () => {
     const server = await startScriptedOllama({
@@ -51,7 +51,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     const env = { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' };
     const first = TmuxSession.start({ workspace, env });
     open.push({ session: first, server, workspace });
-    await first.waitForText('Ask anything', 15_000);
+    await first.waitForText('Ask anything');
     await first.submit('where is alpha?');
     await first.waitForText('Found it in a.ts.');
     await first.submit('/exit');
@@ -61,7 +61,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     open.push({ session: again });
     const screen = await again.waitForText('Found it in a.ts.', 15_000);
     expect(screen).toMatch(/✓ task finder: find alpha\n\s+└ finder · 1 turn · 0 tool calls/);
-  }, 40_000);
+  }, 90_000);
 
   test("a child's permission question is asked in chat, with its task marked as waiting", async () => {
     const server = await startScriptedOllama({
@@ -76,7 +76,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     const workspace = makeTempRepo({ 'plugins/search/agents/finder.md': FINDER });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('have the finder write a file');
     const asking = await session.waitForText('Allow shell');
     expect(asking).toMatch(/task finder: write a file · awaiting approval/);
@@ -84,7 +84,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     session.type('y');
     await session.waitForText('The child is done.');
     expect(readFileSync(path.join(workspace.dir, 'child.txt'), 'utf8')).toBe('from-the-child\n');
-  }, 40_000);
+  }, 90_000);
 
   test('/agent hands the conversation over by hand, /agents marks who holds it, and match: routing is announced', async () => {
     const server = await startScriptedOllama({ turns: (request): ScriptTurn => ({ text: `${systemOf(request).split(':')[0]} speaking` }) });
@@ -94,7 +94,7 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     });
     const session = TmuxSession.start({ workspace, env: { OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama' } });
     open.push({ session, server, workspace });
-    await session.waitForText('Ask anything', 15_000);
+    await session.waitForText('Ask anything');
     await session.submit('/agent billing');
     await session.waitForText('→ billing has the conversation now (chosen by the user).');
     await session.submit('/agents');
@@ -108,5 +108,5 @@ describe.skipIf(!hasTmux)('subagents in a real terminal (tmux)', () => {
     expect(routed).toMatch(/› I need a password reset\n\n→ support has the conversation now \(routed: the message matches "password reset"\)\./);
     await session.submit('/agent nobody');
     await session.waitForText('There is no agent "nobody" to hand off to.');
-  }, 40_000);
+  }, 90_000);
 });

@@ -109,13 +109,34 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-p', '-t', this.target).replace(/\s+$/, '');
   }
 
-  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 10_000): Promise<string> {
+  /**
+   * Polls the screen until `predicate` holds. The default bound holds at load 8 on two cores, where
+   * a start or a step that takes 300 ms alone took 10 s; a passing test waits only as long as it must.
+   */
+  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 25_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const screen = this.screen();
       if (predicate(screen)) return screen;
       if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}. Screen:\n${screen}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * Waits until the screen has stayed the same for `quietMs` (a redraw has settled), and returns it;
+   * what a fixed sleep assumed, without assuming how fast a busy machine draws.
+   */
+  async settled(quietMs = 400, timeoutMs = 25_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = this.screen();
+    let since = Date.now();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const screen = this.screen();
+      if (screen !== last) [last, since] = [screen, Date.now()];
+      else if (Date.now() - since >= quietMs) return screen;
+      if (Date.now() > deadline) throw new Error(`The screen did not settle in ${timeoutMs} ms. Screen:\n${screen}`);
     }
   }
 
@@ -128,6 +149,16 @@ export class TmuxSession {
     this.type(text);
     await new Promise((resolve) => setTimeout(resolve, 100));
     this.press('Enter');
+  }
+
+  /** Appends everything the program writes to the terminal from now on to `file` (tmux pipe-pane). */
+  pipeOutput(file: string): void {
+    this.tmux('pipe-pane', '-t', this.target, `cat >> ${quote(file)}`);
+  }
+
+  /** Stops pipeOutput. */
+  stopPipe(): void {
+    this.tmux('pipe-pane', '-t', this.target);
   }
 
   /** Lets programs in the pane set tmux's clipboard with OSC 52 (tmux's default ignores them). */

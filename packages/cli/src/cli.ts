@@ -69,6 +69,13 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--agent-profile <file-or-agent>', 'profile: a Markdown file, or a plugin agent (agent or plugin:agent)')
     .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')
     .option('--yolo', 'approve every tool call')
+    // Claude Code's flags, under their names (README "Using it").
+    .option('--dangerously-skip-permissions', "Claude Code's name for --yolo")
+    .option('--system-prompt <text>', "replace the profile's instructions (the environment, context files and skills are still added)")
+    .option('--append-system-prompt <text>', 'add text to the end of the system prompt')
+    .option('--fallback-model <name>', 'when the model is overloaded or failing after retries, answer with this one (aliases work)')
+    .option('--settings <file-or-json>', 'settings from a file or JSON text, above the settings files')
+    .option('--add-dir <dirs...>', 'more folders the file tools may read and write, besides the workspace')
     .addOption(
       new Option('--permission-mode <mode>', 'permission mode').choices([
         'default',
@@ -128,6 +135,10 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     )
     .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
     .option('--session-id <id>', 'the id of a new session')
+    .option('--fork-session', 'with --resume or --continue: continue in a new session (a copy up to that point), leaving the original as it was')
+    .option('--resume-session-at <message-uuid>', 'with --resume: continue after that message, dropping what followed it')
+    // The Claude Agent SDK's mcpServersDelivery: 'initialize': it sends its servers in the initialize request.
+    .addOption(new Option('--await-initialize').hideHelp())
     .option('--no-session-persistence', 'keep no session file')
     .option('--agents <json>', 'subagents for the task tool, as JSON: {"name": {"description", "prompt", "tools"?, "model"?}}')
     .option('--trust', 'trust this folder for this run: apply its own looser permissions, hooks and MCP servers')
@@ -140,20 +151,21 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--max-runs <n>', 'one-shot with --loop: the number of runs')
     .option('--background', 'one-shot: hand the session to the session server (started when none runs), print its id and exit; beans attach ID follows it');
 
-  const run = async (forceChat: boolean) => {
+  // `beans "fix the failing test"`: the chat with that prompt sent first, as `claude "..."`.
+  const run = async (forceChat: boolean, initialPrompt?: string) => {
     const options = program.opts<CliOptions>();
-    setExit(await runMain(options, { forceChat }));
+    setExit(await runMain(options, { forceChat, ...(initialPrompt !== undefined ? { initialPrompt } : {}) }));
   };
-  program.action(() => run(false));
+  program.argument('[prompt]', 'start the chat with this prompt sent first (as claude "...")').action((prompt?: string) => run(false, prompt));
   if (!argv || argv.some((word) => COMMAND_NAMES.includes(word) || HELP_WORDS.includes(word))) declareCommands(program, run, setExit);
   return program;
 }
 
-function declareCommands(program: Command, run: (forceChat: boolean) => Promise<void>, setExit: (code: number) => void): void {
+function declareCommands(program: Command, run: (forceChat: boolean, initialPrompt?: string) => Promise<void>, setExit: (code: number) => void): void {
   program
-    .command('chat')
-    .description('open an interactive session (the default)')
-    .action(() => run(true));
+    .command('chat [prompt]')
+    .description('open an interactive session (the default), with a first prompt when one is given')
+    .action((prompt?: string) => run(true, prompt));
 
   type Listing = (options: CliOptions, local: { json?: boolean }) => Promise<number>;
   // `beans <noun> list [--json]`; each listing's module loads only when it runs.

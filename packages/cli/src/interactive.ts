@@ -5,7 +5,7 @@ import { configFlags, type CliOptions } from './options.js';
 import { drawFirstFrame, type FirstFrame } from './ui/first-frame.js';
 
 /** `beans` / `beans chat`: the Ink UI over one session. */
-export async function runInteractive(options: CliOptions): Promise<number> {
+export async function runInteractive(options: CliOptions, initialPrompt?: string): Promise<number> {
   const noColor = Boolean(process.env.NO_COLOR);
   // The prompt and status line first, from the settings alone: trust, plugins, the session and the
   // UI's libraries load after it (README "Start-up").
@@ -36,7 +36,12 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   let background: { prompt: string } | undefined;
   const host = chatAgentOf(app, { continueInBackground: (prompt) => (background = { prompt }) });
   const { runChat } = await import('./ui/run-chat.js');
-  const code = await runChat(host, { noColor, openResume: options.resume === true, ...(frame ? { firstFrame: frame } : {}) });
+  const code = await runChat(host, {
+    noColor,
+    openResume: options.resume === true,
+    ...(frame ? { firstFrame: frame } : {}),
+    ...(initialPrompt?.trim() ? { initialPrompt } : {}),
+  });
   await app.end('prompt_input_exit');
   // Chat never leaves the model's background commands behind: it says so, then stops them.
   const running = app.backgroundTasks.list().filter((task) => task.state === 'running');

@@ -1,4 +1,4 @@
-import { beansToolRule, parsePermissionMode, parseToolRules } from '@beans/core';
+import { SETTINGS_FLAG, beansToolRule, parsePermissionMode, parseToolRules } from '@beans/core';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -11,6 +11,15 @@ export interface CliOptions {
   agentProfile?: string;
   agentDescription?: string;
   yolo?: boolean;
+  /** Claude Code's name for --yolo. */
+  dangerouslySkipPermissions?: boolean;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  fallbackModel?: string;
+  /** `--settings`: a settings file, or JSON text, above the settings files. */
+  settings?: string;
+  /** `--add-dir`: more folders the file tools may use. */
+  addDir?: string[];
   permissionMode?: string;
   /** One entry per --allowed-tools flag (repeatable). */
   allowedTools?: string[];
@@ -44,6 +53,12 @@ export interface CliOptions {
   permissionPromptTool?: 'stdio';
   settingSources?: ('user' | 'project' | 'local')[];
   sessionId?: string;
+  /** --fork-session: a resumed session continues under a new id. */
+  forkSession?: boolean;
+  /** --resume-session-at: the resumed conversation continues after this message (uuid). */
+  resumeSessionAt?: string;
+  /** --await-initialize (stream-json input): the SDK program's servers arrive in its initialize request; nothing starts before it. */
+  awaitInitialize?: boolean;
   /** False with --no-session-persistence. */
   sessionPersistence?: boolean;
   /** --trust: apply this folder's own looser settings for this run. */
@@ -65,7 +80,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   if (options.provider) flags.provider = options.provider;
   if (options.model) flags.model = options.model;
   if (options.permissionMode) flags['permissions.mode'] = parsePermissionMode(options.permissionMode);
-  if (options.yolo) flags['permissions.mode'] = 'yolo';
+  if (options.yolo || options.dangerouslySkipPermissions) flags['permissions.mode'] = 'yolo';
   if (options.allowedTools?.length) flags['permissions.allow'] = ruleSources(options.allowedTools);
   if (options.disallowedTools?.length) flags['permissions.deny'] = ruleSources(options.disallowedTools);
   if (options.maxTurns !== undefined) flags.maxTurns = options.maxTurns;
@@ -75,6 +90,7 @@ export function configFlags(options: CliOptions): Record<string, unknown> {
   if (options.pluginDir?.length) flags['plugins.dirs'] = options.pluginDir;
   if (options.debug) flags.debug = true;
   if (options.sandbox) flags['sandbox.enabled'] = true;
+  if (options.settings !== undefined) flags[SETTINGS_FLAG] = options.settings;
   return flags;
 }
 

@@ -8,7 +8,7 @@ import { runOneShot } from './one-shot.js';
 const started = Date.now();
 
 /** The default command: chat on a terminal, one-shot with -p or piped stdin. */
-export async function runMain(options: CliOptions, { forceChat }: { forceChat: boolean }): Promise<number> {
+export async function runMain(options: CliOptions, { forceChat, initialPrompt }: { forceChat: boolean; initialPrompt?: string }): Promise<number> {
   try {
     if (options.inputFormat === 'stream-json') {
       if (options.outputFormat !== 'stream-json') throw new UsageError('--input-format stream-json needs --output-format stream-json.');
@@ -18,18 +18,20 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
     // Piped stdin without -p is a one-shot run on it, `beans chat` included (the contract). Asked of
     // the file descriptor: process.stdin would set up a stream (~2 ms) that a `-p` run may never read.
     const stdinIsTerminal = isatty(0);
+    if (options.prompt !== undefined && initialPrompt !== undefined)
+      throw new UsageError(`Two prompts: -p "${options.prompt}" and "${initialPrompt}". Give one (beans -p "..." for one-shot, beans "..." for the chat).`);
     if (options.prompt !== undefined || !stdinIsTerminal) {
       if (options.resume === true)
         throw new UsageError('-r/--resume needs a session id here (beans sessions list shows them); in the chat, -r alone opens a list to pick from.');
       const piped = stdinIsTerminal ? '' : await readStdin(options.prompt !== undefined, () => stdinLimit(options));
-      const prompt = joinPrompt(options.prompt, piped);
+      const prompt = joinPrompt(options.prompt ?? initialPrompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
       if (options.background) return await (await import('./server/background.js')).runBackground(options, prompt);
       return await runOneShot(options, prompt, started);
     }
     if (!process.stdout.isTTY) throw new UsageError(`${forceChat ? 'Chat' : 'Beans'} needs a terminal. For scripts use beans -p "...".`);
     const { runInteractive } = await import('./interactive.js');
-    return await runInteractive(options);
+    return await runInteractive(options, initialPrompt);
   } catch (error) {
     // Scripts reading JSON get a result object even when the run never started.
     if (options.outputFormat !== 'text' && options.inputFormat !== 'stream-json') {

@@ -22,6 +22,7 @@ export async function runSdkSubprocess(options: CliOptions): Promise<number> {
   const code = await runSdkProtocol({
     session: cliSessionOptions(options, 'one-shot'),
     permissionPromptTool: options.permissionPromptTool,
+    awaitInitialize: options.awaitInitialize === true,
     includePartialMessages: options.includePartialMessages,
     lines,
     write: (line) => process.stdout.write(`${line}\n`),

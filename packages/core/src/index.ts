@@ -76,6 +76,9 @@ export {
   type AnyTool,
   type BackgroundTaskInfo,
   type EditorFiles,
+  type EditorTerminal,
+  type EditorTerminalRequest,
+  type EditorTerminalResult,
   type Todo,
   type ToolContext,
   type ToolDetails,
@@ -111,6 +114,7 @@ export {
   loadConfig,
   localSettingsPath,
   setConfigValue,
+  SETTINGS_FLAG,
   setTrustDecision,
   showSettingKey,
   showSettingValue,
@@ -231,9 +235,13 @@ export {
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';
 export {
   createShellSandbox,
+  describeSandboxUnixSockets,
   sandboxReadDenials,
+  SandboxRefusedError,
   SandboxUnavailableError,
   type ShellSandbox,
+  type UnixSocketSettings,
+  type UnixSocketStatus,
   type ShellSandboxOptions,
   type SandboxedCommand,
 } from './sandbox/index.js';

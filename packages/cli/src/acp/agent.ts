@@ -5,6 +5,14 @@ import type { SessionBridge } from './session-bridge.js';
 
 type Bridges = typeof import('./session-bridge.js');
 
+/** `session/set_model`'s params, checked (the SDK 2.x has no schema for this unstable method). */
+function setModelParams(params: unknown): { sessionId: string; modelId: string } {
+  const { sessionId, modelId } = (params ?? {}) as { sessionId?: unknown; modelId?: unknown };
+  if (typeof sessionId !== 'string' || typeof modelId !== 'string')
+    throw RequestError.invalidParams(params, 'session/set_model takes "sessionId" and "modelId".');
+  return { sessionId, modelId };
+}
+
 export interface AcpAgentOptions {
   cli: CliOptions;
   /** `initialize` was answered before the SDK loaded (see early-initialize.ts). */
@@ -51,6 +59,13 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
         read: (request) => client.request(methods.client.fs.readTextFile, request),
         write: (request) => client.request(methods.client.fs.writeTextFile, request),
       },
+      terminalRequests: {
+        create: (request) => client.request(methods.client.terminal.create, request),
+        output: (request) => client.request(methods.client.terminal.output, request),
+        waitForExit: (request) => client.request(methods.client.terminal.waitForExit, request),
+        kill: (request) => client.request(methods.client.terminal.kill, request),
+        release: (request) => client.request(methods.client.terminal.release, request),
+      },
       warn: options.warn,
     });
   };
@@ -74,7 +89,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
       const bridge = await open(client, params);
       sessions.set(bridge.id, bridge);
       announceCommands(client, bridge);
-      return { sessionId: bridge.id, modes: bridge.modes(), configOptions: bridge.configOptions() };
+      return { sessionId: bridge.id, modes: bridge.modes(), configOptions: bridge.configOptions(), ...bridge.unstableModels() };
     })
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       let bridge = sessions.get(params.sessionId);
@@ -87,7 +102,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
       // The whole conversation goes out before the answer, as the protocol asks.
       bridge.replay();
       announceCommands(client, bridge);
-      return { modes: bridge.modes(), configOptions: bridge.configOptions() };
+      return { modes: bridge.modes(), configOptions: bridge.configOptions(), ...bridge.unstableModels() };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
       const { listSessions } = await import('./session-list.js');
@@ -112,6 +127,13 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
       if (params.configId === 'mode')
         setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'current_mode_update', currentModeId: bridge.modes().currentModeId }));
       return { configOptions };
+    })
+    // ACP's unstable model picker (0.14-era clients: `models` in the session's answer, `session/set_model`).
+    .onRequest('session/set_model', setModelParams, ({ params, client }) => {
+      const bridge = bridgeOf(params.sessionId);
+      bridge.setConfigOption('model', params.modelId);
+      setImmediate(() => send(client)(bridge.id, { sessionUpdate: 'config_option_update', configOptions: bridge.configOptions() }));
+      return {};
     })
     .onRequest(methods.agent.session.prompt, async ({ params }) => ({ stopReason: await bridgeOf(params.sessionId).prompt(params.prompt) }))
     .onNotification(methods.agent.session.cancel, ({ params }) => {

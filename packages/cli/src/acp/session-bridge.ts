@@ -13,6 +13,7 @@ import { BeansError, createAgentSession, modelLimits, type AgentSession, type Pe
 import { cliSessionOptions } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 import { editorFiles, type EditorFsRequests } from './editor-fs.js';
+import { editorTerminal, type EditorTerminalRequests } from './editor-terminal.js';
 import { editorAsker, type EditorAskerOptions } from './permissions.js';
 import { promptInput } from './prompt-content.js';
 import { UpdateTranslator } from './updates.js';
@@ -36,9 +37,10 @@ export interface BridgeOptions {
   resume?: string;
   send(sessionId: string, update: SessionUpdate): void;
   askEditor: EditorAskerOptions['request'];
-  /** What the client offered (`fs.readTextFile`, `fs.writeTextFile`) and how to reach it. */
+  /** What the client offered (`fs.readTextFile`, `fs.writeTextFile`, `terminal`) and how to reach it. */
   clientCapabilities: ClientCapabilities;
   fsRequests: EditorFsRequests;
+  terminalRequests: EditorTerminalRequests;
   warn(text: string): void;
 }
 
@@ -49,6 +51,8 @@ export interface BridgeOptions {
  */
 export class SessionBridge {
   private running?: AbortController;
+  /** The editor terminal each running command runs in, by tool call (shown in the call's updates). */
+  private readonly terminals = new Map<string, string>();
   /** Settles when the running turn has ended (its prompt answered). */
   private finished: Promise<unknown> = Promise.resolve();
   private models: { value: string; name: string }[] = [];
@@ -62,6 +66,13 @@ export class SessionBridge {
     let agent: AgentSession | undefined;
     // The session's id and workspace are known once it exists; the editor is asked nothing before.
     const files = editorFiles(options.clientCapabilities, () => ({ sessionId: agent!.session.id, root: agent!.workspace.root }), options.fsRequests);
+    let bridge: SessionBridge | undefined;
+    const terminal = editorTerminal(
+      options.clientCapabilities,
+      () => agent!.session.id,
+      options.terminalRequests,
+      (callId, terminalId) => bridge?.showTerminal(callId, terminalId),
+    );
     try {
       agent = await createAgentSession({
         ...cliSessionOptions(options.cli, 'chat'),
@@ -73,12 +84,16 @@ export class SessionBridge {
         ...(options.mcpServers.length > 0 ? { mcpServers: claudeShapedServers(options.mcpServers) } : {}),
         onHookMessage: (message) => options.warn(message),
         ...(files ? { editorFiles: files } : {}),
+        ...(terminal ? { editorTerminal: terminal } : {}),
       });
     } catch (error) {
       throw sessionError(error);
     }
     for (const warning of agent.warnings) options.warn(warning);
-    const bridge = new SessionBridge(agent, options);
+    bridge = new SessionBridge(agent, options);
+    // A loaded session comes back in the mode it was left in (the editor's picker shows it).
+    const stored = options.resume ? agent.storedPermissionMode() : undefined;
+    if (stored) agent.permissionMode = stored;
     agent.setAsker(editorAsker({ sessionId: bridge.id, root: agent.workspace.root, request: options.askEditor }));
     await bridge.loadModels();
     return bridge;
@@ -120,6 +135,12 @@ export class SessionBridge {
     ];
   }
 
+  /** The model picker of ACP's unstable API (`models`), for clients of the 0.14 era that know no config options. */
+  unstableModels(): { models: { currentModelId: string; availableModels: { modelId: string; name: string }[] } } {
+    const model = this.configOptions().find((option) => option.id === 'model') as { currentValue: string; options: { value: string; name: string }[] };
+    return { models: { currentModelId: model.currentValue, availableModels: model.options.map((option) => ({ modelId: option.value, name: option.name })) } };
+  }
+
   setConfigOption(configId: string, value: unknown): SessionConfigOption[] {
     if (typeof value !== 'string' || !value.trim()) throw RequestError.invalidParams({ configId, value }, `The ${configId} must be a name.`);
     if (configId === 'mode') this.setMode(value);
@@ -158,7 +179,11 @@ export class SessionBridge {
   private async run(blocks: readonly ContentBlock[]): Promise<StopReason> {
     const controller = new AbortController();
     this.running = controller;
-    const translator = new UpdateTranslator(this.agent.workspace.root, (update) => this.options.send(this.id, update));
+    const translator = new UpdateTranslator(
+      this.agent.workspace.root,
+      (update) => this.options.send(this.id, update),
+      (callId) => this.terminals.get(callId),
+    );
     let lastUsage: Usage | undefined;
     const stop = this.agent.session.subscribe((event) => {
       translator.event(event);
@@ -199,6 +224,7 @@ export class SessionBridge {
       return 'end_turn';
     } finally {
       stop();
+      this.terminals.clear();
       this.running = undefined;
       this.reportUsage(lastUsage);
     }
@@ -211,6 +237,12 @@ export class SessionBridge {
     const used = usage.inputTokens + usage.outputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
     const spent = this.agent.session.usage;
     this.options.send(this.id, { sessionUpdate: 'usage_update', used, size, ...(spent.costKnown ? { cost: { amount: spent.costUsd, currency: 'USD' } } : {}) });
+  }
+
+  /** A command's terminal, embedded in its tool call while it runs (and after: the editor keeps showing it). */
+  showTerminal(callId: string, terminalId: string): void {
+    this.terminals.set(callId, terminalId);
+    this.options.send(this.id, { sessionUpdate: 'tool_call_update', toolCallId: callId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] });
   }
 
   /** `session/cancel`: aborts the turn; running commands are killed by their tools' abort. */

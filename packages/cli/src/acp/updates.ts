@@ -21,6 +21,8 @@ export class UpdateTranslator {
   constructor(
     private readonly root: string,
     private readonly send: (update: SessionUpdate) => void,
+    /** The editor terminal a call's command ran in, if it did: its final update keeps showing that terminal. */
+    private readonly terminalOf: (callId: string) => string | undefined = () => undefined,
   ) {}
 
   event(event: AgentEvent): void {
@@ -96,8 +98,12 @@ export class UpdateTranslator {
     this.children.delete(call.id);
     const presentation = known?.presentation ?? presentToolCall(call.name, call.arguments, this.root, false);
     const ok = result.status === 'ok' && !result.isError;
-    const content: ToolCallContent[] =
-      ok && presentation.diff ? presentation.diff : resultContent(result, presentation.kind === 'execute' || presentation.kind === 'read');
+    const terminalId = this.terminalOf(call.id);
+    const content: ToolCallContent[] = terminalId
+      ? [{ type: 'terminal', terminalId }]
+      : ok && presentation.diff
+        ? presentation.diff
+        : resultContent(result, presentation.kind === 'execute' || presentation.kind === 'read');
     this.send({
       sessionUpdate: 'tool_call_update',
       toolCallId: call.id,

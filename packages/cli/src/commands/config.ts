@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { configDir, formatConfigSource, isTrusted, resolveProvider, resolveWorkspace, setConfigValue, untrustedAllowedKeys } from '@beans/core';
+import {
+  configDir,
+  describeSandboxUnixSockets,
+  formatConfigSource,
+  isTrusted,
+  resolveProvider,
+  resolveWorkspace,
+  setConfigValue,
+  untrustedAllowedKeys,
+} from '@beans/core';
 import { loadBase } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -13,8 +22,11 @@ export async function configShow(options: CliOptions, local: { json?: boolean })
   }));
   // Which provider a run would use, and why (a flag, a setting, or the first key found).
   const chosen = resolveProvider(base.config, base.env);
+  // Whether --sandbox would keep commands from Unix sockets here (the seccomp filter tried once).
+  const sockets = await describeSandboxUnixSockets(base.config.values.sandbox.network, base.workspace.root);
+  const sandbox = { enabled: base.config.values.sandbox.enabled, unixSockets: { state: sockets.state, detail: sockets.detail } };
   if (local.json) {
-    process.stdout.write(`${JSON.stringify({ entries, files: base.config.files, provider: { id: chosen.providerId, reason: chosen.reason } })}\n`);
+    process.stdout.write(`${JSON.stringify({ entries, files: base.config.files, provider: { id: chosen.providerId, reason: chosen.reason }, sandbox })}\n`);
     return 0;
   }
   const width = Math.max(...entries.map((entry) => entry.key.length));
@@ -22,6 +34,7 @@ export async function configShow(options: CliOptions, local: { json?: boolean })
     process.stdout.write(`${entry.key.padEnd(width)}  ${JSON.stringify(entry.value)}  (${entry.source})\n`);
   }
   process.stdout.write(`\nProvider: ${chosen.providerId} (${chosen.reason})\n`);
+  process.stdout.write(`Sandbox: ${sandbox.enabled ? 'on' : 'off (--sandbox turns it on)'}; ${sockets.detail}\n`);
   return 0;
 }
 

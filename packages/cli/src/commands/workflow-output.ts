@@ -4,12 +4,13 @@ import type { OutputFormat } from '../options.js';
 // What a workflow command prints, the same for both backends: the stream-json progress and result
 // messages, the text progress bar, and the exit code of each final status.
 
-export const EXIT_CODES: Record<RunStatus, number> = { completed: 0, failed: 1, timed_out: 4, interrupted: 130, running: 1 };
+export const EXIT_CODES: Record<RunStatus, number> = { completed: 0, failed: 1, timed_out: 4, interrupted: 130, cancelled: 130, running: 1 };
 const SUBTYPES: Record<RunStatus, string> = {
   completed: 'success',
   failed: 'error_during_execution',
   timed_out: 'error_max_duration',
   interrupted: 'error_interrupted',
+  cancelled: 'error_cancelled',
   running: 'error_during_execution',
 };
 
@@ -37,9 +38,12 @@ export function report(state: RunState, format: OutputFormat): void {
     return;
   }
   process.stderr.write(`beans: ${state.error ?? `the run ${state.status}`}\n`);
-  process.stderr.write(
-    `beans: run ${state.id} stopped at ${Math.floor(state.percent)}%; its finished steps are kept. Resume it with \`beans workflow resume ${state.id}\`.\n`,
-  );
+  // A cancelled run was stopped on purpose: its steps are kept, but nothing invites it back.
+  if (state.status === 'cancelled') process.stderr.write(`beans: run ${state.id} was cancelled at ${Math.floor(state.percent)}%.\n`);
+  else
+    process.stderr.write(
+      `beans: run ${state.id} stopped at ${Math.floor(state.percent)}%; its finished steps are kept. Resume it with \`beans workflow resume ${state.id}\`.\n`,
+    );
 }
 
 /**

@@ -91,7 +91,7 @@ export async function workflowWait(options: CliOptions, runId: string, local: Ba
   );
 }
 
-/** `beans workflow cancel <run-id>`: stops a run wherever it runs; it stays resumable. */
+/** `beans workflow cancel <run-id>`: stops a run wherever it runs; it is `cancelled` (an explicit `resume` can still continue it). */
 export async function workflowCancel(options: CliOptions, runId: string, local: BackendFlags): Promise<number> {
   const base = await loadBase(options);
   return withBackend(options, base, local, { serve: 'none', session: false }, async (backend) => {

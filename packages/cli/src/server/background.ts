@@ -22,7 +22,11 @@ export async function runBackground(options: CliOptions, prompt: string): Promis
     background: true,
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.model ? { model: options.model } : {}),
-    ...(options.yolo ? { permissionMode: 'yolo' } : options.permissionMode ? { permissionMode: options.permissionMode } : {}),
+    ...(options.yolo || options.dangerouslySkipPermissions
+      ? { permissionMode: 'yolo' }
+      : options.permissionMode
+        ? { permissionMode: options.permissionMode }
+        : {}),
   });
   process.stdout.write(`${id}\n`);
   return 0;

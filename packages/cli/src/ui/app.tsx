@@ -51,6 +51,7 @@ export function ChatApp({ controller, noColor, sharedProcess = false }: { contro
   const now = Date.now();
   if (controller.hint && controller.hint.until <= now) controller.hint = undefined;
   const live = layoutLive(controller, screen, now);
+  controller.liveLines = live;
   return (
     <NoColorContext.Provider value={noColor}>
       <ThemeContext.Provider value={THEMES[controller.theme]}>

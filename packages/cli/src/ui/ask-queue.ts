@@ -1,6 +1,6 @@
 import { summarizeCall, type ChatSession, type PermissionRequest } from '@beans/core';
 import type { AskAnswer } from '../chat-agent.js';
-import type { PendingAsk } from './confirm-view.js';
+import { canAlways, type PendingAsk } from './confirm-view.js';
 import * as ed from './editor.js';
 import type { KeyEvent } from './keys.js';
 import { TypingGate } from './typing-gate.js';
@@ -85,14 +85,15 @@ export class AskQueue {
       if (event.name === 'enter') return this.confirm(ask);
       const step = event.name === 'left' || event.name === 'up' ? -1 : event.name === 'right' || event.name === 'down' || event.name === 'tab' ? 1 : 0;
       if (step !== 0) {
-        ask.selected = CHOICES[(CHOICES.indexOf(ask.selected) + step + CHOICES.length) % CHOICES.length]!;
+        const choices = canAlways(ask) ? CHOICES : CHOICES.filter((choice) => choice !== 'always');
+        ask.selected = choices[(choices.indexOf(ask.selected) + step + choices.length) % choices.length]!;
         this.hooks.changed();
       }
       return;
     }
     // One letter alone; a run of text ("yes", a paste) is not an answer.
     const chosen = ({ y: 'once', a: 'always', n: 'deny' } as const)[event.text.toLowerCase() as 'y' | 'a' | 'n'];
-    if (chosen && !event.paste) {
+    if (chosen && !event.paste && (chosen !== 'always' || canAlways(ask))) {
       ask.selected = chosen;
       this.confirm(ask);
     }

@@ -37,7 +37,8 @@ export class ChatKeys {
     if (this.chat.showKeys) {
       this.chat.showKeys = false;
       this.chat.changed();
-      if (event.type === 'text' && event.text === '?') return;
+      // `?` again or Esc only closes the keys help: that Esc must not arm Esc Esc's rewind.
+      if ((event.type === 'text' && event.text === '?') || (event.type === 'key' && event.name === 'escape')) return;
     } else if (
       event.type === 'text' &&
       event.text === '?' &&

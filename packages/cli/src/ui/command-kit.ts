@@ -51,11 +51,16 @@ export interface Builtin {
 export function table(rows: { name: string; description: string }[], width: number, emptyText: string, oneLine = false): StyledLine[] {
   if (rows.length === 0) return [[span(emptyText, S.dim)]];
   const nameWidth = Math.min(Math.max(...rows.map((row) => row.name.length)) + 2, Math.max(12, Math.floor(width / 3)));
+  const column = [span(' '.repeat(2 + nameWidth))];
   return rows.flatMap((row) => {
-    const name = row.name.length >= nameWidth ? `${row.name} ` : row.name.padEnd(nameWidth);
-    const first = [span('  '), span(name, { color: 'cyan' })];
-    if (oneLine) return [truncateLine([...first, span(summaryLine(row.description), S.dim)], width)];
-    return wrapSpans([span(row.description, S.dim)], width, { first, continuation: [span(' '.repeat(2 + nameWidth))] });
+    // A name wider than its column goes on a row of its own, so every description starts in the column.
+    const long = row.name.length > nameWidth - 2;
+    const nameRow = [span('  '), span(long ? row.name : row.name.padEnd(nameWidth), { color: 'cyan' })];
+    const first = long ? column : nameRow;
+    const description = oneLine
+      ? [truncateLine([...first, span(summaryLine(row.description), S.dim)], width)]
+      : wrapSpans([span(row.description, S.dim)], width, { first, continuation: column });
+    return long ? [truncateLine(nameRow, width), ...description] : description;
   });
 }
 

@@ -208,6 +208,7 @@ const BUILTINS: Record<string, Builtin> = {
       openPicker({
         title: 'Open a memory file in your editor',
         selected: 0,
+        action: 'open',
         items: files.map((file) => ({ value: file.path, label: file.label, detail: file.path })),
         onSelect: async (file) => note('info', await host.editFile(file)),
       });

@@ -84,12 +84,13 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
             [
               span(INDENT),
               ...choice('once', 'y', 'yes', 'green'),
-              ...choice('always', 'a', 'always this session', 'green'),
+              ...(canAlways(ask) ? choice('always', 'a', 'always this session', 'green') : []),
               ...choice('deny', 'n', 'no', 'red'),
               span('· Enter takes the highlighted · Esc stops', S.dim),
             ],
             width,
           ),
+          ...alwaysRow(ask, width),
         ]
       : [
           truncateLine([span(INDENT), span('Tell the model why (optional) · Enter sends · Esc skips', S.dim)], width),
@@ -99,6 +100,23 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
   if (ignored) footer.unshift(truncateLine([span(`${INDENT}${ignored}`, S.dim)], width));
   const room = Math.max(0, maxRows - 1 - footer.length);
   return [title, ...scrolled(ask, previewRows(ask, width), room, width), ...footer].slice(0, Math.max(1, maxRows));
+}
+
+/**
+ * Whether "always" can add a rule: a line no rule can judge (a redirection, a substitution) is
+ * approved once only, so the question does not offer it.
+ */
+export function canAlways(ask: PendingAsk): boolean {
+  return ask.request.alwaysRules === undefined || ask.request.alwaysRules.length > 0;
+}
+
+/** What "always" adds, as the rules read (`shell(npm test:*)`), so it is known before it is chosen; a row under the choices. */
+function alwaysRow(ask: PendingAsk, width: number): StyledLine[] {
+  const rules = ask.request.alwaysRules;
+  if (!rules?.length) return [];
+  return [
+    truncateLine([span(INDENT), span('a', { color: 'green', bold: true }), span(` allows ${rules.join(', ')} for the rest of this session`, S.dim)], width),
+  ];
 }
 
 /**

@@ -15,7 +15,7 @@ import { InputBox } from './input-box.js';
 import { memoryNotePicker } from './memory-note.js';
 import type { KeyEvent } from './keys.js';
 import type { Picker } from './picker.js';
-import { S, span } from './styled.js';
+import { S, span, type StyledLine } from './styled.js';
 import { TranscriptStore, type Block } from './transcript.js';
 import { taskProgressOf } from './task-view.js';
 import { followSchedules } from './schedule-view.js';
@@ -35,6 +35,8 @@ export class ChatController implements ChatView {
   readonly input: InputBox;
   readonly questions: AskQueue;
   blocks: Block[] = [];
+  /** The live area as the view last laid it out (a resize erases that many rows, as reflowed). */
+  liveLines: StyledLine[] = [];
   picker?: Picker;
   task?: { label: string; startedAt: number; abort: AbortController };
   hint?: { text: string; until: number };
@@ -158,7 +160,20 @@ export class ChatController implements ChatView {
   }
 
   /**
-   * A clean redraw (after a resize, or Ctrl+L): the whole transcript is laid out again at `width`
+   * After a resize (run-chat erased the live area as the terminal reflowed it): what was printed
+   * stays the terminal's; rows not printed yet and everything new are laid out at `width`, and the
+   * fresh view starts with no rows to print again.
+   */
+  resized(width: number): void {
+    if (this.closed) return;
+    this.transcript.setWidth(width);
+    this.transcript.forgetPrinted();
+    this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
+    this.emit();
+  }
+
+  /**
+   * A clean redraw (Ctrl+L, or a resize in the test renderer): the whole transcript is laid out again at `width`
    * and handed to a fresh view on a cleared screen, so no row drawn at the old width survives.
    */
   redraw(width = this.transcript.width): void {

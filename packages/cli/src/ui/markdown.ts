@@ -18,6 +18,8 @@ interface MarkdownState {
 }
 
 const GUTTER: SpanStyle = { color: 'gray' };
+/** Code not highlighted (yet, or in a language the highlighter does not know). */
+const CODE: SpanStyle = { color: 'cyan' };
 const HEADINGS: SpanStyle[] = [{ bold: true, underline: true, color: 'magenta' }, { bold: true, color: 'magenta' }, { bold: true }];
 const BULLETS = ['•', '◦', '▪'];
 
@@ -38,7 +40,7 @@ function renderMarkdownLine(raw: string, state: MarkdownState, width: number): S
       state.fence = undefined;
       return [[span('╰─', GUTTER)]];
     }
-    return wrapSpans([span(raw.replace(/\s+$/, ''))], width, { first: [span('│ ', GUTTER)], continuation: [span('│ ', GUTTER)], hard: true });
+    return codeRows([span(raw.replace(/\s+$/, ''), CODE)], width);
   }
   const opening = FENCE.exec(line);
   if (opening) {
@@ -89,9 +91,13 @@ export function renderMarkdown(text: string, width: number, plain = false): Styl
   return [...md.push(text), ...md.end()];
 }
 
-/** Rows of one code line, plain (while its block still streams) or highlighted spans. */
+/**
+ * Rows of one code line, plain (while its block still streams) or highlighted spans. Nothing before
+ * the code (a `│ ` gutter went into every line a mouse copied): the fence rows above and below and
+ * the colour mark the block, so a selection copies the code as it is.
+ */
 function codeRows(spans: Span[], width: number): StyledLine[] {
-  return wrapSpans(spans, width, { first: [span('│ ', GUTTER)], continuation: [span('│ ', GUTTER)], hard: true });
+  return wrapSpans(spans, width, { hard: true });
 }
 
 /** A line as written, wrapped at the width, its indentation kept. */
@@ -148,7 +154,7 @@ export class MarkdownStream {
     }
     if (this.code) {
       out.push(...this.code.preview);
-      if (this.partial) out.push(...codeRows([span(this.partial.replace(/\s+$/, ''))], width));
+      if (this.partial) out.push(...codeRows([span(this.partial.replace(/\s+$/, ''), CODE)], width));
       return out;
     }
     const partialIsRow = this.partial.trim() !== '' && isTableRow(this.partial);
@@ -188,7 +194,7 @@ export class MarkdownStream {
     if (this.code) {
       if (isClosingFence(line, this.code.marker)) return this.flushCode(out);
       this.code.lines.push(line);
-      this.code.preview.push(...codeRows([span(line.replace(/\s+$/, ''))], this.width));
+      this.code.preview.push(...codeRows([span(line.replace(/\s+$/, ''), CODE)], this.width));
       return;
     }
     if (line.trim() && isTableRow(line)) {

@@ -6,6 +6,7 @@ export function memoryNotePicker(host: ChatAgent, text: string, report: (kind: '
   return {
     title: 'Save this note to',
     selected: 0,
+    action: 'save',
     items: [
       { value: 'project', label: 'Project memory', detail: 'AGENTS.md in this repository, shared with the team' },
       { value: 'user', label: 'User memory', detail: 'your own AGENTS.md, read in every project' },

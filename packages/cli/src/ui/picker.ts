@@ -15,8 +15,8 @@ export interface Picker {
   /** Index into the items the query keeps (`shownItems`). */
   selected: number;
   onSelect(value: string): void | Promise<void>;
-  /** What Enter does, for the footer ("open" by default). */
-  action?: string;
+  /** What Enter does, for the footer ("save", "switch"...): each picker says it, so none claims a wrong one. */
+  action: string;
   /** Typing filters the list: every word must appear (any case) in an item's label, detail or searchText. */
   searchable?: boolean;
   query?: string;
@@ -79,8 +79,6 @@ export function renderPicker(picker: Picker, width: number, maxRows: number): St
   }
   out.push(...previewRows);
   const keys = (picker.keys ?? []).map((key) => ` · ${key.hint}`).join('');
-  out.push(
-    truncateLine([span(`${picker.searchable ? 'type to search · ' : ''}↑↓ choose · Enter ${picker.action ?? 'open'} · Esc cancel${keys}`, S.dim)], width),
-  );
+  out.push(truncateLine([span(`${picker.searchable ? 'type to search · ' : ''}↑↓ choose · Enter ${picker.action} · Esc cancel${keys}`, S.dim)], width));
   return out.slice(0, Math.max(1, maxRows));
 }

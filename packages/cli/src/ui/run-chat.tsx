@@ -4,6 +4,8 @@ import { ChatController } from './controller.js';
 import { editDraftExternally } from './external-editor.js';
 import { loadHighlighter } from './highlight.js';
 import { KeyDecoder } from './keys.js';
+import { eraseLiveArea, inkStdout } from './resize-redraw.js';
+import type { StyledLine } from './styled.js';
 import { suspendAsJob } from './suspend.js';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, CLEAR_TERMINAL } from './terminal-codes.js';
 import { SIGNAL_EXIT_CODES, onStopSignals } from '../signals.js';
@@ -18,6 +20,8 @@ export interface RunChatOptions {
   debug?: boolean;
   /** `beans -r` without an id: the resume picker opens over the new session. */
   openResume?: boolean;
+  /** `beans "..."`: sent as the first message once the chat is drawn, as if typed. */
+  initialPrompt?: string;
   /** The prompt drawn before the session was built (first-frame.ts): erased as Ink draws in its place. */
   firstFrame?: FirstFrame;
   /**
@@ -30,8 +34,8 @@ export interface RunChatOptions {
   close?: AbortSignal;
 }
 
-/** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
-const RESIZE_SETTLE_MS = 60;
+/** A window being dragged sends a burst of resizes; the live area is drawn again once it settles. */
+const RESIZE_SETTLE_MS = 50;
 /** How long after the chat's own first frame keys are still taken as typed ahead (first-frame.ts). */
 const STARTUP_TYPING_MS = 500;
 
@@ -101,12 +105,17 @@ export async function runChat(host: ChatAgent, options: RunChatOptions): Promise
     mountChat(controller, {
       noColor: options.noColor,
       stdin: options.stdin ?? process.stdin,
-      stdout,
+      // Each view gets its own stdout that never sees a resize (resize-redraw.ts); debug frames are
+      // written whole, so tests keep the plain stream and the full redraw.
+      stdout: options.debug ? stdout : (view = inkStdout(stdout, () => (onScreen = controller.liveLines))).stream,
       stderr: options.stderr ?? process.stderr,
       debug: options.debug,
       patchConsole: !options.attached,
     });
   let instance: ReturnType<typeof mount> | undefined;
+  let view: ReturnType<typeof inkStdout> | undefined;
+  // The live area as a view last wrote it to the terminal (none after an erase, until the next write).
+  let onScreen: StyledLine[] = [];
   const controller = new ChatController(host, {
     width: width(),
     exit: (code) => {
@@ -136,6 +145,8 @@ export async function runChat(host: ChatAgent, options: RunChatOptions): Promise
   // Loops and cron tasks fire here (an attached view leaves that to the server that hosts the
   // session), from before the keys typed ahead are replayed: a /loop among them is taken.
   if (!options.attached) host.schedules.start();
+  // The command line's prompt goes first; keys typed while the session was built follow it.
+  if (options.initialPrompt) controller.submitTyped(options.initialPrompt);
   // Keys typed while the session was built, in order and before anything Ink reads itself.
   const typedAhead = new KeyDecoder();
   options.firstFrame?.replay((input) => {
@@ -155,9 +166,26 @@ export async function runChat(host: ChatAgent, options: RunChatOptions): Promise
   // React commits the closing frame (no live area) in a microtask; unmount after it.
   unmount = () => setTimeout(() => instance?.unmount(), 0);
   let settle: NodeJS.Timeout | undefined;
+  // A resize redraws the live area only, in time that does not grow with the transcript: the
+  // terminal reflows its own scrollback (Ctrl+L lays the whole transcript out again on demand). While
+  // the window is dragged the old view stays as the terminal reflowed it and draws nothing; once the
+  // drag settles its rows are erased as they stand now and a fresh view draws the live area below
+  // the transcript, printing only rows not printed yet.
   const onResize = () => {
     clearTimeout(settle);
-    settle = setTimeout(() => controller.redraw(width()), RESIZE_SETTLE_MS);
+    if (options.debug) {
+      settle = setTimeout(() => controller.redraw(width()), RESIZE_SETTLE_MS);
+      return;
+    }
+    view?.mute();
+    settle = setTimeout(() => {
+      if (controller.closed || !instance) return;
+      instance.unmount();
+      stdout.write(eraseLiveArea(onScreen, width()));
+      onScreen = [];
+      controller.resized(width());
+      instance = mount();
+    }, RESIZE_SETTLE_MS);
   };
   stdout.on('resize', onResize);
   // SIGTERM and SIGHUP (a closed terminal) leave like Ctrl+C twice: the turn stops, the session is kept.

@@ -1,6 +1,6 @@
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
 import { formatTokens } from './status-line.js';
-import { S, span, truncateLine, type StyledLine } from './styled.js';
+import { S, span, truncateLine, wrapText, type StyledLine } from './styled.js';
 import { THEME_NAMES, isThemeName } from './theme.js';
 
 const ALL = '\u0000all';
@@ -108,7 +108,11 @@ export const SESSION_BUILTINS: Record<string, Builtin> = {
       const rows = entries.map((entry) =>
         truncateLine([span('  '), span(entry.key, { color: 'cyan' }), span(` ${JSON.stringify(entry.value)}`), span(`  (${entry.source})`, S.dim)], width),
       );
-      print([heading('Settings'), ...rows, [span('Change one with: beans config set <key> <value> (add --scope project for this repository).', S.dim)]]);
+      print([
+        heading('Settings'),
+        ...rows,
+        ...wrapText('Change one with: beans config set <key> <value> (writes .beans/settings.json; add --global for your user settings).', width, S.dim),
+      ]);
     },
   },
   theme: {

@@ -1,4 +1,4 @@
-import type { StyledLine } from './styled.js';
+import { S, span, type StyledLine } from './styled.js';
 
 /** A batch of finished rows, handed to Ink's <Static> once and never re-rendered. */
 export interface Block {
@@ -31,10 +31,53 @@ export class TranscriptRows {
   /** The kind of the newest entry (undefined on an empty transcript). */
   lastKind?: EntryKind;
 
-  /** Adds a finished entry laid out at `width`. */
+  /** Entries added since `defer()`, not laid out yet. */
+  private deferred?: Entry[];
+
+  /** Adds a finished entry laid out at `width` (kept unlaid while deferring). */
   add(kind: EntryKind, render: (width: number) => StyledLine[], width: number): void {
+    if (this.deferred) {
+      const entry = { kind, render };
+      this.entries.push(entry);
+      this.deferred.push(entry);
+      return;
+    }
     this.addEntry({ kind, render });
     this.append(render(width));
+  }
+
+  /** Entries added from now on wait for `showNewest` (a resumed session's history). */
+  defer(): void {
+    this.deferred = [];
+  }
+
+  /**
+   * Lays out the deferred entries from the newest back until about `rows` rows, and only those go
+   * to the terminal: a resumed session of thousands of messages shows its prompt at once instead of
+   * printing them all first. A dim row says how many were left out; Ctrl+L (redraw) prints them all.
+   */
+  showNewest(width: number, rows: number): void {
+    const entries = this.deferred ?? [];
+    this.deferred = undefined;
+    const shown: { kind: EntryKind; lines: StyledLine[] }[] = [];
+    let count = 0;
+    let index = entries.length;
+    while (index > 0 && count < rows) {
+      const entry = entries[--index];
+      const lines = entry.render(width);
+      shown.unshift({ kind: entry.kind, lines });
+      count += lines.length + 1;
+    }
+    if (index > 0) {
+      this.begin('note');
+      this.append([
+        [span(`⋯ ${index} earlier ${index === 1 ? 'entry' : 'entries'} of this session not printed · Ctrl+L prints the whole conversation`, S.dim)],
+      ]);
+    }
+    for (const { kind, lines } of shown) {
+      this.begin(kind);
+      this.append(lines);
+    }
   }
 
   /** Starts an entry whose rows arrive later through `append` (a streaming answer). */
@@ -57,6 +100,11 @@ export class TranscriptRows {
       this.begin(entry.kind);
       this.append(entry.render(width));
     }
+  }
+
+  /** Drops the blocks already handed out: a fresh <Static> then prints only rows still pending. */
+  forgetPrinted(): void {
+    this.blocks = [];
   }
 
   /** Forgets every entry but the header. */

@@ -34,6 +34,9 @@ const NOTE_STYLES: Record<NoteMessage['kind'], { icon: string; style: SpanStyle 
  * (the streaming line, running tools, a retry notice). It listens to one session at a time and
  * holds no agent logic: it only turns events into rows.
  */
+/** Rows of a resumed session's history printed at start (about five screens); Ctrl+L prints all of it. */
+const RESUMED_ROWS = 200;
+
 export class TranscriptStore {
   private readonly rows = new TranscriptRows();
   private stream?: { md: MarkdownStream; text: string; started: boolean; entry?: Entry };
@@ -55,6 +58,11 @@ export class TranscriptStore {
   setWidth(width: number): void {
     this.width = width;
     if (this.stream) this.stream.md.width = width;
+  }
+
+  /** The printed rows are the terminal's now (after a resize): only rows not printed yet are handed to the next view. */
+  forgetPrinted(): void {
+    this.rows.forgetPrinted();
   }
 
   /**
@@ -223,6 +231,15 @@ export class TranscriptStore {
 
   /** Replays a stored conversation (resume, start-up with --continue). */
   history(messages: readonly AgentMessage[], childOf?: (toolCallId: string) => TaskProgress | undefined): void {
+    this.rows.defer();
+    try {
+      this.historyEntries(messages, childOf);
+    } finally {
+      this.rows.showNewest(this.width, RESUMED_ROWS);
+    }
+  }
+
+  private historyEntries(messages: readonly AgentMessage[], childOf?: (toolCallId: string) => TaskProgress | undefined): void {
     const calls = new Map<string, ToolCall>();
     for (const message of messages) {
       switch (message.role) {

@@ -56,7 +56,7 @@ describe('the transcript', () => {
     expect(frame).not.toContain('## Plan');
     expect(frame).not.toContain('**');
     expect(frame).toContain('1. edit a.ts');
-    expect(frame).toMatch(/╭─ sh\n│ npm test\n╰─/);
+    expect(frame).toMatch(/╭─ sh\nnpm test\n╰─/);
   });
 
   test('shows the turn is working, then the prompt comes back', async () => {

@@ -146,7 +146,13 @@ export function startChat(host: ChatAgent, options: { columns?: number; rows?: n
       await new Promise((resolve) => setTimeout(resolve, 300));
       await chat.type(choice);
     },
-    async waitFor(predicate: (frame: string) => boolean, what = 'the expected frame', timeoutMs = 4000): Promise<string> {
+    /**
+     * Polls the frame until `predicate` holds. The bound counts from the first frame (mounting loads
+     * Ink and the app, seconds on a busy machine) and is generous: at load 8 on two cores a step
+     * that takes 50 ms alone took 4 s, and a test waits only as long as the frame takes to appear.
+     */
+    async waitFor(predicate: (frame: string) => boolean, what = 'the expected frame', timeoutMs = 15_000): Promise<string> {
+      await mounted;
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const current = frame();

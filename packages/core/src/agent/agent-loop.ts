@@ -153,6 +153,7 @@ async function streamAssistant(config: AgentLoopConfig, llmMessages: LlmMessage[
   const message: AssistantMessage = {
     role: 'assistant',
     id: `msg_${randomUuid().replaceAll('-', '')}`,
+    uuid: randomUuid(),
     content: '',
     toolCalls: [],
     model: config.model,
@@ -203,6 +204,7 @@ async function streamAssistant(config: AgentLoopConfig, llmMessages: LlmMessage[
         break;
       case 'done':
         if (event.reasoning?.length) message.reasoning = event.reasoning;
+        if (event.responseModel && event.responseModel !== message.model) message.responseModel = event.responseModel;
         return finishMessage(message, event.stopReason, event.text, event.toolCalls, event.usage);
       case 'error':
         message.failure = event.failure;

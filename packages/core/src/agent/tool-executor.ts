@@ -1,4 +1,5 @@
 import { ToolInputError } from '../errors.js';
+import { randomUuid } from '../random-ids.js';
 import type { ContentPart, ToolCall } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { summarizeCall, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
@@ -175,6 +176,7 @@ function invalidInput(tool: AnyTool, problems: string[]): string {
 function finish(call: ToolCall, options: ToolBatchOptions, status: ToolStatus, content: string | ContentPart[], result?: ToolResult): ToolResultMessage {
   const message: ToolResultMessage = {
     role: 'tool',
+    uuid: randomUuid(),
     toolCallId: call.id,
     toolName: call.name,
     content: boundContent(content, (text) => saveWholeOutput(options.context.outputDir, `${call.name}-${call.id}`, text)),

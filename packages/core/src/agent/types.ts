@@ -21,15 +21,20 @@ export interface UserMessage {
 
 export interface AssistantMessage {
   role: 'assistant';
-  /** Stable id of this message, as `message.id` and `uuid` in SDK shapes. */
+  /** Stable id of this message, as `message.id` in SDK shapes (`msg_...`). */
   id?: string;
+  /** Stable uuid of this message, as `uuid` in SDK shapes (resumeSessionAt names it); set when the message is created. */
+  uuid?: string;
   content: string;
   toolCalls: ToolCall[];
   /** The model's thinking, with the signatures its provider needs back (kept in the session file). */
   reasoning?: Reasoning[];
   stopReason?: StopReason;
   usage?: Usage;
+  /** The model asked for. */
   model?: string;
+  /** The model the server says answered, when it differs from `model` (an alias resolved to a snapshot). */
+  responseModel?: string;
   provider?: string;
   failure?: ProviderFailure;
   timestamp: number;
@@ -39,6 +44,8 @@ export type ToolStatus = 'ok' | 'error' | 'denied' | 'skipped' | 'interrupted';
 
 export interface ToolResultMessage {
   role: 'tool';
+  /** Stable uuid of this message, as `uuid` in SDK shapes; set when the message is created. */
+  uuid?: string;
   toolCallId: string;
   toolName: string;
   content: string | ContentPart[];

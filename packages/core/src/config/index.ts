@@ -6,6 +6,7 @@ export {
   loadConfig,
   formatConfigSource,
   CONFIG_ENV_VARS,
+  SETTINGS_FLAG,
   SETTING_SOURCES,
   type SettingSource,
   type LoadConfigOptions,

@@ -17,6 +17,12 @@ export type { ConfigEntry, ConfigSource, LoadedConfig };
 /** CLI flags by dotted key; `undefined` values are ignored, strings are converted like env values. */
 export type ConfigFlags = Readonly<Record<string, unknown>>;
 
+/**
+ * The flags' key for Claude Code's `--settings <file-or-json>`: settings read as a file is, placed
+ * above the settings files and the environment, below the other flags. No setting has this name.
+ */
+export const SETTINGS_FLAG = '--settings';
+
 export interface LoadConfigOptions {
   workspaceRoot: string;
   env?: NodeJS.ProcessEnv;
@@ -107,19 +113,21 @@ async function mergeConfig(options: LoadConfigOptions, lenientWorkspace = false)
 
   const defaults: Layer = { source: 'default', values: new Map(Object.entries(CONFIG_DEFAULTS)) };
   const envLayer = environmentLayer(env);
-  const flags = flagLayer(options.flags ?? {}, options.cwd ?? options.workspaceRoot, env);
+  const { [SETTINGS_FLAG]: extraSettings, ...flagValues } = options.flags ?? {};
+  const flags = flagLayer(flagValues, options.cwd ?? options.workspaceRoot, env);
+  const extra = typeof extraSettings === 'string' ? await settingsFlagLayer(extraSettings, options.cwd ?? options.workspaceRoot, env, warnings) : undefined;
   // Highest precedence first.
-  const layers = [flags, envLayer, local, workspace, user, defaults].filter((layer): layer is Layer => layer !== undefined);
+  const layers = [flags, extra, envLayer, local, workspace, user, defaults].filter((layer): layer is Layer => layer !== undefined);
 
   const values: Record<string, unknown> = {};
   const entries: ConfigEntry[] = [];
   for (const { key } of leafSettingKeys()) {
     const entry = CONCAT_KEYS.has(key)
-      ? (concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers))
+      ? (concatenated(key, [local, workspace, user, extra, flags]) ?? pick(key, layers))
       : TIGHTENING_KEYS.has(key)
-        ? (tightened(key, [local, workspace, user], [envLayer, flags]) ?? pick(key, layers))
+        ? (tightened(key, [local, workspace, user], [extra, envLayer, flags]) ?? pick(key, layers))
         : MERGED_RECORD_KEYS.has(key)
-          ? mergedRecord(key, [user, workspace, local])
+          ? mergedRecord(key, [user, workspace, local, extra])
           : pick(key, layers);
     if (!entry) continue;
     entries.push(entry);
@@ -162,7 +170,7 @@ function pick(key: string, layers: Layer[]): ConfigEntry | undefined {
  * The files' list (the nearest file's, as `pick`), with the environment's and the flags' items added
  * after it. The entry is the file's when a file set one (workspace trust judges it as the file's).
  */
-function tightened(key: string, files: (Layer | undefined)[], added: Layer[]): ConfigEntry | undefined {
+function tightened(key: string, files: (Layer | undefined)[], added: (Layer | undefined)[]): ConfigEntry | undefined {
   const file = files.find((layer): layer is Layer => layer !== undefined && layer.values.has(key));
   const entry = concatenated(key, [file, ...added]);
   return entry && file ? { ...entry, source: file.source } : entry;
@@ -190,6 +198,24 @@ function mergedRecord(key: string, layers: (Layer | undefined)[]): ConfigEntry |
   const entry: ConfigEntry = { key, value, source: parts[parts.length - 1].source };
   if (parts.length > 1) entry.sources = parts.map((layer) => layer.source);
   return entry;
+}
+
+/** `--settings`: JSON text (it starts with `{`), else the path of a settings file, which must exist. */
+async function settingsFlagLayer(value: string, cwd: string, env: NodeJS.ProcessEnv, warnings: string[]): Promise<Layer> {
+  if (value.trim().startsWith('{')) {
+    const { settings, warnings: found } = validateSettings(parseJsonObject(value, '--settings'), '--settings');
+    warnings.push(...found);
+    const values = new Map<string, unknown>();
+    for (const { key } of leafSettingKeys()) {
+      const setting = getDotted(settings, key);
+      if (setting !== undefined) values.set(key, resolvePaths(key, setting, cwd, env));
+    }
+    return { source: { file: '--settings' }, values };
+  }
+  const file = path.resolve(cwd, expandHome(value, env));
+  const layer = await fileLayer(file, path.dirname(file), env, warnings);
+  if (!layer) throw new UsageError(`--settings: ${value} is neither JSON text nor a settings file that exists.`);
+  return layer;
 }
 
 /** Largest settings file an untrusted repository's is read to (a real one is a few hundred bytes). */

@@ -291,6 +291,14 @@ const sections = {
         // Shell commands run in an OS sandbox: writes only in the workspace and temp, no network but these hosts.
         enabled: z.boolean().describe('true or false'),
         allowedHosts: list('a list of host names or "host:port" entries such as "registry.npmjs.org"'),
+        // Claude Code's names: Unix sockets commands may reach (none by default), or all of them (no filter).
+        network: z
+          .object({
+            allowUnixSockets: list('a list of Unix socket paths such as "~/.ssh/agent.sock"'),
+            allowAllUnixSockets: z.boolean().describe('true or false'),
+          })
+          .partial()
+          .describe('an object'),
       })
       .partial()
       .describe('an object'),
@@ -422,7 +430,7 @@ export interface BeansConfig {
   statusLine?: { type: 'command'; command: string; padding?: number };
   /** Unset fields: the chat's or one-shot's own defaults (llm/retry.ts). */
   retry: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
-  sandbox: { enabled: boolean; allowedHosts: string[] };
+  sandbox: { enabled: boolean; allowedHosts: string[]; network: { allowUnixSockets: string[]; allowAllUnixSockets: boolean } };
   agents: { maxParallel?: number; maxTurns?: number };
   input: { maxStdinBytes: number };
   webFetch: { allowPrivateNetwork: boolean; timeoutMs?: number; maxBytes?: number };
@@ -470,6 +478,8 @@ export const CONFIG_DEFAULTS: Readonly<Record<string, unknown>> = {
   'webFetch.allowPrivateNetwork': false,
   'input.maxStdinBytes': 10 * 1024 * 1024,
   'sandbox.allowedHosts': [],
+  'sandbox.network.allowUnixSockets': [],
+  'sandbox.network.allowAllUnixSockets': false,
   'lsp.diagnostics': true,
   'lsp.diagnosticsTimeoutMs': 3_000,
   'lsp.requestTimeoutMs': 10_000,

@@ -537,6 +537,24 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "accepts": "textList"
   },
   {
+    "key": "sandbox.network",
+    "kind": "object",
+    "expected": "an object",
+    "accepts": "object"
+  },
+  {
+    "key": "sandbox.network.allowUnixSockets",
+    "kind": "list",
+    "expected": "a list of Unix socket paths such as \"~/.ssh/agent.sock\"",
+    "accepts": "textList"
+  },
+  {
+    "key": "sandbox.network.allowAllUnixSockets",
+    "kind": "boolean",
+    "expected": "true or false",
+    "accepts": "boolean"
+  },
+  {
     "key": "workflows",
     "kind": "object",
     "expected": "an object"

@@ -71,6 +71,8 @@ const RULES: Readonly<Record<string, UntrustedRule>> = {
   'agents.maxTurns': atMostUsers,
   'sandbox.enabled': only((value) => value === true),
   'sandbox.allowedHosts': only(isEmptyList),
+  'sandbox.network.allowUnixSockets': only(isEmptyList),
+  'sandbox.network.allowAllUnixSockets': only((value) => value === false),
   'mcp.timeoutMs': any,
   // How long to wait for a language server is harmless; which servers run (`lsp.servers`) is a command.
   'lsp.diagnostics': any,

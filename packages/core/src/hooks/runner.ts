@@ -1,5 +1,6 @@
 import { interpretHookOutput, type HookOutcome } from '../claude/hook-output.js';
 import { claudeToolName, fromClaudeInput, matcherCovers, toClaudeInput } from '../claude/vocabulary.js';
+import { runHookCallback } from './program-hooks.js';
 import { runHookCommand, type CommandRun } from './run-command.js';
 import type { HookEventName } from './schema.js';
 import type {
@@ -90,19 +91,22 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     // Identical commands run once per event, as in Claude Code.
     const unique = [...new Map(matched.map((hook) => [hook.command, hook])).values()];
     if (unique.length === 0) return [];
-    const input = JSON.stringify({
+    const fields = {
       session_id: value(options.sessionId),
       transcript_path: value(options.transcriptPath),
       cwd: options.cwd,
       permission_mode: options.permissionMode(),
       hook_event_name: event,
       ...payload,
-    });
+    };
+    const input = JSON.stringify(fields);
     return Promise.all(
       unique.map(async (hook) =>
         read(
           hook,
-          await runHookCommand(hook.command, { cwd: options.cwd, env: hookEnv(options, hook), input, timeoutMs: hook.timeout * 1000, signal }),
+          hook.callback
+            ? await runHookCallback(hook.callback, fields, { timeoutMs: hook.timeout * 1000, signal })
+            : await runHookCommand(hook.command, { cwd: options.cwd, env: hookEnv(options, hook), input, timeoutMs: hook.timeout * 1000, signal }),
           signal?.aborted === true,
         ),
       ),
@@ -213,7 +217,9 @@ function notices(base: (readings: Reading[]) => HookOutcomeBase, readings: Readi
 
 /** `stopped`: the run was aborted (the user interrupted), so a killed hook is no failure to report. */
 function read(hook: HookCommand, run: CommandRun, stopped: boolean): Reading {
-  const name = `${hook.event} hook "${hook.command}" (${describeHookSource(hook.source)})`;
+  const name = hook.callback
+    ? `${hook.event} hook of ${describeHookSource(hook.source)}`
+    : `${hook.event} hook "${hook.command}" (${describeHookSource(hook.source)})`;
   if (run.startError) return { hook, run, error: `${name} could not start: ${run.startError}` };
   if (run.timedOut) return { hook, run, error: `${name} did not finish within ${hook.timeout} s and was stopped.` };
   if (stopped && run.exitCode === null) return { hook, run };

@@ -64,7 +64,7 @@ export function createAnthropicClient(options: ProviderOptions = {}): LLMClient 
   const context: FailureContext = { provider: 'anthropic', host: baseURL, hints: definition.hints };
   // maxRetries 0: Beans' retry policy handles 429 and 529 (overloaded) alike.
   // providerFetch: node:http instead of Node's fetch, and no undici at all (provider-fetch.ts).
-  const client = apiKey ? new AnthropicClient({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000, fetch: providerFetch }) : undefined;
+  const client = apiKey ? new AnthropicClient({ apiKey, baseURL, maxRetries: 0, timeout: 10 * 60_000, fetch: providerFetch, openTelemetry: false }) : undefined;
 
   async function* chatStream(request: ChatRequest): AsyncGenerator<StreamEvent, void> {
     const model = request.model || defaultModel;
@@ -141,9 +141,11 @@ async function* streamOnce(
   let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let stopReason: string | null | undefined;
   let stopped = false;
+  let responseModel: string | undefined;
   for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
     switch (event.type) {
       case 'message_start': {
+        responseModel = event.message.model || undefined;
         const u = event.message.usage;
         usage = {
           inputTokens: u.input_tokens ?? 0,
@@ -206,7 +208,12 @@ async function* streamOnce(
   if (stopReason === 'refusal') {
     return { failure: { kind: 'bad_request', message: 'Claude declined to answer (refusal). Rephrase the request and try again.', retryable: false }, usage };
   }
-  return { stopReason: stopReason === 'max_tokens' ? 'length' : 'stop', usage, ...(reasoning.length > 0 ? { reasoning } : {}) };
+  return {
+    stopReason: stopReason === 'max_tokens' ? 'length' : 'stop',
+    usage,
+    ...(reasoning.length > 0 ? { reasoning } : {}),
+    ...(responseModel ? { responseModel } : {}),
+  };
 }
 
 function toToolCall(block: Extract<Block, { type: 'tool_use' }>): ToolCall {

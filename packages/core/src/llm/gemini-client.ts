@@ -125,7 +125,9 @@ async function* streamOnce(ai: GoogleGenAI, model: string, contents: Content[], 
   let finishReason: string | undefined;
   let blockReason: string | undefined;
   let produced = false;
+  let responseModel: string | undefined;
   for await (const chunk of stream) {
+    if (chunk.modelVersion) responseModel = chunk.modelVersion;
     if (chunk.usageMetadata) {
       const u = chunk.usageMetadata;
       // promptTokenCount includes what implicit caching served (cachedContentTokenCount), billed at its discount.
@@ -153,7 +155,7 @@ async function* streamOnce(ai: GoogleGenAI, model: string, contents: Content[], 
   if (!produced && (blockReason || (finishReason && REFUSALS.has(finishReason)))) {
     return { failure: refusalFailure(blockReason ?? finishReason ?? 'unknown'), usage };
   }
-  return { stopReason: finishReason === 'MAX_TOKENS' ? 'length' : 'stop', usage };
+  return { stopReason: finishReason === 'MAX_TOKENS' ? 'length' : 'stop', usage, ...(responseModel ? { responseModel } : {}) };
 }
 
 function toToolCall(part: Part): ToolCall {

@@ -15,6 +15,7 @@ export {
   modelLimits,
   defaultProviderId,
   resolveModelAlias,
+  mapModelAlias,
   type CustomProviderSettings,
   type ProviderConfig,
 } from './providers.js';

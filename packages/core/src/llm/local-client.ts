@@ -205,7 +205,11 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
       const aborted = request.signal?.aborted || (outcome.error instanceof Error && outcome.error.name === 'AbortError');
       const failure: ProviderFailure = aborted
         ? abortedFailure()
-        : { kind: 'unknown', message: `The local model failed: ${String(outcome.error)}`, retryable: false };
+        : (contextOverflow(ready, history, functions, outcome.error) ?? {
+            kind: 'unknown',
+            message: `The local model failed: ${String(outcome.error)}`,
+            retryable: false,
+          });
       yield { type: 'error', stopReason: aborted ? 'aborted' : 'error', failure, text, toolCalls: [], usage };
       return;
     }
@@ -239,6 +243,28 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     for (const call of toolCalls) yield { type: 'tool_call', call };
     const stopReason = toolCalls.length > 0 ? 'tool_use' : response.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
     yield { type: 'done', stopReason, text, toolCalls, usage };
+  }
+
+  /**
+   * llama.cpp's "Failed to compress chat history" means the request does not fit the context: say
+   * so with both sizes, counted as the model reads the request (its chat template applied).
+   */
+  function contextOverflow(
+    ready: Loaded,
+    history: ReturnType<typeof toChatHistory>,
+    functions: ChatModelFunctions | undefined,
+    error: unknown,
+  ): ProviderFailure | undefined {
+    if (!/compress chat history/i.test(String(error))) return undefined;
+    const state = ready.chat.chatWrapper.generateContextState({ chatHistory: history, ...(functions ? { availableFunctions: functions } : {}) });
+    const tokens = state.contextText.tokenize(ready.model.tokenizer).length;
+    const trained = ready.model.trainContextSize;
+    const room = trained > ready.context.contextSize ? ` (up to the ${trained} this model was trained for)` : '';
+    return {
+      kind: 'bad_request',
+      message: `The request is ${tokens} tokens, more than the local model's context of ${ready.context.contextSize} tokens: raise local.contextSize${room} or use a model with a longer context.`,
+      retryable: false,
+    };
   }
 
   return {

@@ -9,7 +9,7 @@ import { cachedFileName, localModelsDir, parseModelUri, type ModelUri } from './
 /**
  * `beans models pull`: a model file into the models folder. The bytes go to `<name>.part` and become
  * `<name>` only once complete and verified, so a cut download never passes for a model; a second pull
- * resumes the part with a Range request. The checksum is `--sha256`, else the one Hugging Face sends
+ * resumes the part with a Range request, and so does the same pull, a few times, when a transfer is cut. The checksum is `--sha256`, else the one Hugging Face sends
  * for LFS files (X-Linked-ETag), else none. Over plain http anyone on the way can change the file and
  * any checksum sent with it, so a URL, an HF_ENDPOINT or a redirect that is http needs `--sha256`.
  */
@@ -69,6 +69,42 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
   // Refused before anything is sent: the address itself is plain http.
   assertSecure(uri.kind === 'url' ? uri.url.toString() : hfEndpoint(env), fetchOptions);
   const url = await downloadUrl(uri, env, headers, fetchOptions);
+  // A cut transfer resumes by itself from the part's end (a Range request), a few times with a pause
+  // that doubles; only after the last try does the user have to run the command again.
+  let attempt = 0;
+  for (;;) {
+    try {
+      const done = await transfer(url, part, headers, file, fetchOptions, options);
+      const check = expected ?? done.serverSha;
+      if (check && done.sha256 !== check) {
+        await rm(part, { force: true });
+        throw checksumError(wanted, check, done.sha256, 'The download');
+      }
+      await rename(part, file);
+      const verified = expected ? 'given' : done.serverSha ? 'server' : 'none';
+      return { file, bytes: done.received, sha256: done.sha256, present: false, resumedFrom: done.resumeFrom, verified };
+    } catch (error) {
+      const cut = error instanceof ProviderError && error.kind === 'network' && !options.signal?.aborted;
+      if (!cut || ++attempt >= PULL_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+/** Tries of one pull before a cut transfer is the user's to resume, and the first pause between them. */
+const PULL_ATTEMPTS = 4;
+const RETRY_PAUSE_MS = 250;
+
+/** One request for the rest of the part (all of it when there is none yet), appended to it and hashed whole. */
+async function transfer(
+  url: string,
+  part: string,
+  headers: Record<string, string>,
+  file: string,
+  fetchOptions: FetchOptions,
+  options: PullOptions,
+): Promise<{ received: number; resumeFrom: number; sha256: string; serverSha?: string }> {
+  const { wanted } = fetchOptions;
   const have = (await stat(part).catch(() => undefined))?.size ?? 0;
   const response = await request(url, { ...headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) }, fetchOptions);
   const resumed = response.status === 206 && have > 0;
@@ -115,14 +151,7 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
   if (total !== undefined && received < total) {
     throw new ProviderError(`The download of ${wanted} stopped at ${received} of ${total} bytes; run the same command again to resume it.`, 'network', 1);
   }
-  const sha256 = hash.digest('hex');
-  const check = expected ?? serverSha;
-  if (check && sha256 !== check) {
-    await rm(part, { force: true });
-    throw checksumError(wanted, check, sha256, 'The download');
-  }
-  await rename(part, file);
-  return { file, bytes: received, sha256, present: false, resumedFrom: resumeFrom, verified: expected ? 'given' : serverSha ? 'server' : 'none' };
+  return { received, resumeFrom, sha256: hash.digest('hex'), ...(serverSha ? { serverSha } : {}) };
 }
 
 /** The file's address: the URL itself, or Hugging Face's resolve URL (a quant is looked up in the repository's file list). */

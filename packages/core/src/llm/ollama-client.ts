@@ -160,7 +160,7 @@ async function* chatOnce(ollama: Ollama, body: OllamaChatRequest & { stream: tru
       if (part.done) {
         finished = true;
         const usage = { inputTokens: part.prompt_eval_count ?? 0, outputTokens: part.eval_count ?? 0 };
-        return { stopReason: part.done_reason === 'length' ? 'length' : 'stop', usage };
+        return { stopReason: part.done_reason === 'length' ? 'length' : 'stop', usage, ...(part.model ? { responseModel: part.model } : {}) };
       }
     }
     finished = true;

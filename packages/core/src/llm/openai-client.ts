@@ -141,7 +141,9 @@ async function* streamOnce(openai: OpenAI, body: StreamBody, signal: AbortSignal
   let finishReason: string | null | undefined;
   let usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let reasoning = '';
+  let responseModel: string | undefined;
   for await (const chunk of stream) {
+    if (chunk.model) responseModel = chunk.model;
     if (chunk.usage) {
       const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
       usage = { inputTokens: chunk.usage.prompt_tokens - cached, outputTokens: chunk.usage.completion_tokens, ...(cached ? { cacheReadTokens: cached } : {}) };
@@ -170,7 +172,12 @@ async function* streamOnce(openai: OpenAI, body: StreamBody, signal: AbortSignal
     const call = calls.get(index)!;
     yield { type: 'tool_call', call: { id: call.id || newToolCallId(), name: call.name, arguments: parseArguments(call.args) } };
   }
-  return { stopReason: finishReason === 'length' ? 'length' : 'stop', usage, ...(reasoning ? { reasoning: [{ text: reasoning }] } : {}) };
+  return {
+    stopReason: finishReason === 'length' ? 'length' : 'stop',
+    usage,
+    ...(reasoning ? { reasoning: [{ text: reasoning }] } : {}),
+    ...(responseModel ? { responseModel } : {}),
+  };
 }
 
 /** Arguments are a JSON string; a model that sends broken JSON gets its text back as `_raw` so the tool's validation explains. */

@@ -140,7 +140,9 @@ export async function createProviderClient(
         .join(', ')}.`,
     );
   const values = config.values;
-  const model = values.model ?? values.models?.[providerId];
+  const named = values.model ?? values.models?.[providerId];
+  // `-m sonnet`, `"model": "opus"`: the provider's short names map to its current ids, as in agent files.
+  const model = named ? mapModelAlias(providerId, named) : undefined;
   const section = (values as Record<string, unknown>)[providerId] as Record<string, unknown> | undefined;
   const endpoint = definition.endpoint ? section?.[definition.endpoint.name] : undefined;
   return loadClient(definition, {
@@ -174,6 +176,14 @@ export function resolveModelAlias(providerId: string, name: string | undefined, 
   if (!wanted || wanted === 'inherit') return activeModel;
   const aliases = providerDefinition(providerId)?.modelAliases ?? {};
   return aliases[wanted.toLowerCase()] ?? (isClaudeAlias(wanted) && providerId !== 'anthropic' ? activeModel : wanted);
+}
+
+/**
+ * A model named on the command line or in settings: the provider's alias for it (`sonnet`,
+ * `flash`...) maps to a current id; any other name is kept as it is.
+ */
+export function mapModelAlias(providerId: string, name: string): string {
+  return providerDefinition(providerId)?.modelAliases?.[name.trim().toLowerCase()] ?? name;
 }
 
 // A Claude alias the provider does not map (Ollama has no fixed models) falls back to the active model.

@@ -65,7 +65,9 @@ export type AttemptChunk =
   | { type: 'usage'; usage: Usage };
 
 /** How one attempt ended when it did not throw. A `failure` is a non-retryable refusal (e.g. a safety block). */
-export type AttemptResult = { stopReason: 'stop' | 'tool_use' | 'length'; usage: Usage; reasoning?: Reasoning[] } | { failure: ProviderFailure; usage: Usage };
+/** `responseModel`: the model the server says answered (an alias resolved to a dated snapshot), when it says. */
+export type AttemptResult =
+  { stopReason: 'stop' | 'tool_use' | 'length'; usage: Usage; reasoning?: Reasoning[]; responseModel?: string } | { failure: ProviderFailure; usage: Usage };
 
 export interface StreamWithRetryOptions {
   policy: RetryPolicy;
@@ -181,7 +183,15 @@ export async function* streamWithRetry(options: StreamWithRetryOptions): AsyncGe
     }
     const stopReason = state.toolCalls.length > 0 && result.stopReason !== 'length' ? 'tool_use' : result.stopReason;
     const reasoning = result.reasoning?.length ? { reasoning: result.reasoning } : {};
-    yield { type: 'done', stopReason, text: state.text, toolCalls: [...state.toolCalls], usage: withCost(spent(result.usage)!, options), ...reasoning };
+    yield {
+      type: 'done',
+      stopReason,
+      text: state.text,
+      toolCalls: [...state.toolCalls],
+      usage: withCost(spent(result.usage)!, options),
+      ...reasoning,
+      ...(result.responseModel ? { responseModel: result.responseModel } : {}),
+    };
     return;
   }
 }

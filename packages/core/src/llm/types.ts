@@ -125,7 +125,16 @@ export type StreamEvent =
   /** `restart`: text already streamed is discarded; the answer starts again. `maxAttempts`: the policy's requests in all. */
   | { type: 'retry'; attempt: number; delayMs: number; failure: ProviderFailure; restart?: boolean; maxAttempts?: number }
   /** `reasoning`: copy it onto the assistant message, so the next request can send it back. */
-  | { type: 'done'; stopReason: 'stop' | 'tool_use' | 'length'; text: string; toolCalls: ToolCall[]; usage: Usage; reasoning?: Reasoning[] }
+  /** `responseModel`: the model the server says answered, when it says (telemetry's gen_ai.response.model). */
+  | {
+      type: 'done';
+      stopReason: 'stop' | 'tool_use' | 'length';
+      text: string;
+      toolCalls: ToolCall[];
+      usage: Usage;
+      reasoning?: Reasoning[];
+      responseModel?: string;
+    }
   | { type: 'error'; stopReason: 'error' | 'aborted'; failure: ProviderFailure; text: string; toolCalls: ToolCall[]; usage: Usage };
 
 export interface ChatResult {

@@ -26,6 +26,8 @@ export interface EditDiagnosticsOptions {
 export class EditDiagnostics {
   /** The text of files about to be edited, by absolute path; null for a file that did not exist. */
   private readonly before = new Map<string, string | null>();
+  /** Servers whose being off the model was told of (once each). */
+  private readonly toldOff = new Set<string>();
 
   constructor(
     private readonly manager: LspManager,
@@ -56,7 +58,12 @@ export class EditDiagnostics {
     const info = await stat(file).catch(() => undefined);
     if (!info || info.size > MAX_SYNC_BYTES) return undefined;
     const lines = await this.check(file, display, before);
-    return lines ? `The language server reports new problems after this edit${lines.oldNote}:\n${lines.text}` : undefined;
+    if (lines) return `The language server reports new problems after this edit${lines.oldNote}:\n${lines.text}`;
+    // A server that cannot run: the model is told once, so it does not read the silence as a clean file.
+    const off = this.manager.unavailable(file);
+    if (!off || this.toldOff.has(off.server)) return undefined;
+    this.toldOff.add(off.server);
+    return `${off.problem} (No language server checked this edit.)`;
   }
 
   /**
@@ -76,7 +83,12 @@ export class EditDiagnostics {
   }
 
   /** The new problems of one file as lines, or undefined (no server, no answer in time, none new). Never throws. */
-  private async check(file: string, display: string, before: string | null | undefined): Promise<{ text: string; oldNote: string } | undefined> {
+  private check(file: string, display: string, before: string | null | undefined): Promise<{ text: string; oldNote: string } | undefined> {
+    // One at a time per file, a prestart's open included: what the server was shown stays known.
+    return this.manager.withFile(file, () => this.checkNow(file, display, before));
+  }
+
+  private async checkNow(file: string, display: string, before: string | null | undefined): Promise<{ text: string; oldNote: string } | undefined> {
     try {
       const served = await this.manager.serverFor(file);
       if (!served) return undefined;
@@ -93,10 +105,16 @@ export class EditDiagnostics {
         return typical === undefined ? timeout() : Math.min(timeout(), Math.max(SILENCE_FLOOR_MS, typical * SILENCE_FACTOR));
       };
       let baseline: Diagnostic[] | undefined;
-      if (served.server.isOpen(served.uri)) baseline = this.manager.lastDiagnostics(served);
-      else if (typeof before === 'string') {
-        // The server has never seen this file: it sees the old text first, so errors that were
-        // already there are known as such.
+      const open = served.server.isOpen(served.uri);
+      if (open && (typeof before !== 'string' || this.manager.sentText(file) === before)) {
+        baseline = this.manager.lastDiagnostics(served);
+        // Opened a moment ago (the session's prestart) and not answered yet: that answer is the baseline.
+        const opened = this.manager.lastSent(file);
+        if (baseline === undefined && opened) baseline = await served.server.waitForDiagnostics(served.uri, opened, timeout(), quiet(), silence());
+      } else if (typeof before === 'string') {
+        // The server has never seen this file, or was shown other text than the file had before the
+        // edit (a prestart that opened it as the edit landed): it sees the old text first, so errors
+        // that were already there are known as such.
         const opened = await this.manager.sync(file, before);
         if (opened) baseline = await served.server.waitForDiagnostics(served.uri, opened.sent, timeout(), quiet(), silence());
       }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from 'vscode-languageserver-protocol';
 import { commandLineOf, type LspServerDeclaration } from './declarations.js';
+import { explainStartFailure } from './failures.js';
 import type { RunningServer, SentDocument } from './server.js';
 
 // The session's language servers: which declaration serves a file (by extension), one process per
@@ -60,7 +61,13 @@ export class LspManager {
   private readonly said = new Set<string>();
   /** The text each open document was last sent with, to see what a command changed on disk. */
   private readonly texts = new Map<string, string>();
+  /** What each document was last sent as, to wait for the answer to a sync someone else made (a prestart). */
+  private readonly sent = new Map<string, SentDocument>();
+  /** The work going on per file (withFile): each waits for the one before it. */
+  private readonly turns = new Map<string, Promise<void>>();
   private closed = false;
+  /** Aborted by close(): servers still starting are stopped at once (a prestarted one must not hold up the end). */
+  private readonly closing = new AbortController();
 
   constructor(private readonly options: LspManagerOptions) {
     this.slots = options.servers.map((declaration) => ({
@@ -101,6 +108,51 @@ export class LspManager {
   }
 
   /**
+   * Starts the server of each file not started yet and opens one file of each, so that the server
+   * loads its project (tsserver reads the project of the first file it is shown) before an edit
+   * needs an answer. Never throws.
+   */
+  async prestart(files: readonly string[]): Promise<void> {
+    const one = new Map<Slot, string>();
+    for (const file of files) {
+      const slot = this.slotOf(file);
+      if (slot && !one.has(slot) && slot.state === 'idle') one.set(slot, file);
+    }
+    await Promise.all(
+      [...one.values()].map((file) =>
+        // Under the file's turn: an edit's check of the same file sees it opened or not, never half-way.
+        this.withFile(file, async () => {
+          const served = await this.serverFor(file);
+          if (served && !served.server.isOpen(served.uri)) await this.sync(file);
+        }).catch(() => undefined),
+      ),
+    );
+  }
+
+  /** Runs `work` when the file's earlier work (a prestart's open, another edit's check) is done: one at a time per file. */
+  withFile<T>(file: string, work: () => Promise<T>): Promise<T> {
+    const run = (this.turns.get(file) ?? Promise.resolve()).then(work);
+    const turn = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(file, turn);
+    void turn.then(() => this.turns.get(file) === turn && this.turns.delete(file));
+    return run;
+  }
+
+  /** The servers' extensions, for finding a file of each in the workspace. */
+  extensions(): string[] {
+    return [...this.byExtension.keys()];
+  }
+
+  /** Why the file's server is not running for good (it failed to start, or kept crashing), else undefined. */
+  unavailable(file: string): { server: string; problem: string } | undefined {
+    const slot = this.slotOf(file);
+    return slot?.state === 'failed' && slot.problem ? { server: slot.declaration.name, problem: slot.problem } : undefined;
+  }
+
+  /**
    * The running server for a file, started if needed (within its startupTimeout); undefined when no
    * server handles the file or it cannot run. Never throws.
    */
@@ -123,7 +175,19 @@ export class LspManager {
     if (content === undefined) return undefined;
     this.slotOf(file)!.open.add(file);
     this.texts.set(file, content);
-    return { served, sent: await served.server.sync(served.uri, served.languageId, content) };
+    const sent = await served.server.sync(served.uri, served.languageId, content);
+    this.sent.set(file, sent);
+    return { served, sent };
+  }
+
+  /** The text the file was last sent with, if it was. */
+  sentText(file: string): string | undefined {
+    return this.texts.get(file);
+  }
+
+  /** How the file was last sent to its server, if it was. */
+  lastSent(file: string): SentDocument | undefined {
+    return this.sent.get(file);
   }
 
   /** Open documents of running servers whose file on disk is no longer the text last sent. */
@@ -146,6 +210,7 @@ export class LspManager {
   /** Stops every server (shutdown, exit, then the process group), in parallel. */
   async close(): Promise<void> {
     this.closed = true;
+    this.closing.abort();
     await Promise.all(
       this.slots.map(async (slot) => {
         clearTimeout(slot.restartTimer);
@@ -178,6 +243,7 @@ export class LspManager {
         root: slot.root,
         env: this.options.env,
         onExit: (detail) => this.crashed(slot, detail),
+        signal: this.closing.signal,
       });
       if (this.closed) {
         await server.stop();
@@ -197,8 +263,9 @@ export class LspManager {
       }
       return server;
     } catch (error) {
+      if (this.closed) return undefined;
       slot.state = 'failed';
-      slot.problem = error instanceof Error ? error.message : String(error);
+      slot.problem = explainStartFailure(slot.declaration, slot.root, error instanceof Error ? error.message : String(error));
       this.sayOnce(slot.problem);
       return undefined;
     }
@@ -210,7 +277,7 @@ export class LspManager {
     const { declaration } = slot;
     if (!declaration.restartOnCrash || slot.restarts >= declaration.maxRestarts) {
       slot.state = 'failed';
-      slot.problem = `LSP server "${declaration.name}" (${declaration.origin}) ${detail}; not restarted${declaration.restartOnCrash ? ` after ${slot.restarts} restart(s)` : ''}`;
+      slot.problem = `Diagnostics for ${Object.keys(declaration.extensionToLanguage).join(' ')} files are off: LSP server "${declaration.name}" (${declaration.origin}) ${detail}; not restarted${declaration.restartOnCrash ? ` after ${slot.restarts} restart(s)` : ''}`;
       this.sayOnce(slot.problem);
       return;
     }

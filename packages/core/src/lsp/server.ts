@@ -17,6 +17,8 @@ export interface ServerStartOptions {
   env: NodeJS.ProcessEnv;
   /** Called when the process ends without being asked to (a crash, a kill from outside). */
   onExit: (detail: string) => void;
+  /** Aborted when the session closes: a server still starting is stopped at once rather than waited for. */
+  signal?: AbortSignal;
 }
 
 /** A diagnostics publication kept per document: what the server said last, and a counter to wait on. */
@@ -127,12 +129,21 @@ export class RunningServer {
     }
     trackProcessGroup(child.pid!);
     const server = new RunningServer(options, child);
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new Error(`LSP server "${declaration.name}" was stopped while starting (the session ended)`));
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => undefined);
     try {
-      await server.initialize();
+      await Promise.race([server.initialize(), aborted]);
       return server;
     } catch (error) {
       await server.stop(0);
       throw error;
+    } finally {
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     }
   }
 

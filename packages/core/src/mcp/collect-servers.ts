@@ -17,6 +17,8 @@ export interface McpSources {
   settingsServers?: Record<string, unknown>;
   /** `mcpServers` given by a program (query() / createAgentSession), in Claude Code's shape. */
   programServers?: Record<string, unknown>;
+  /** Servers living inside the program (the Claude Agent SDK's createSdkMcpServer), last: they win a name clash. */
+  inProcessServers?: readonly McpServerEntry[];
   /**
    * The repository's own servers (its `.mcp.json`, and those of the plugins inside the workspace:
    * `plugins/`, `.beans/plugins`, `.claude/`) are commands a repository asks to run: only a trusted
@@ -64,6 +66,7 @@ export function collectMcpServers(sources: McpSources): CollectedMcpServers {
   }
   for (const argument of sources.configArguments) results.push(loadMcpConfigArgument(argument, sources.cwd, sources.env));
   if (sources.programServers) results.push(parseMcpServers(sources.programServers, 'mcpServers option', sources.env));
+  if (sources.inProcessServers?.length) results.push({ servers: [...sources.inProcessServers], problems: [] });
   return { ...mergeMcpConfigs(results), ignored };
 }
 

@@ -3,11 +3,18 @@ import path from 'node:path';
 import * as z from 'zod';
 import { lazily } from '../lazily.js';
 import { PARSE_ONCE } from '../parse-once.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpToolInfo } from './mcp-tools.js';
 
 /** One MCP server as configured, after `${VAR}` expansion. */
 export type McpServerConfig =
   | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { transport: 'http' | 'sse'; url: string; headers: Record<string, string> };
+  | { transport: 'http' | 'sse'; url: string; headers: Record<string, string> }
+  /**
+   * A server living inside the program that embeds Beans (the Claude Agent SDK's createSdkMcpServer):
+   * its tools are known up front, and `open` makes the transport the first call connects over.
+   */
+  | { transport: 'sdk'; tools: readonly McpToolInfo[]; open: () => Transport };
 
 export interface McpServerEntry {
   name: string;

@@ -138,7 +138,9 @@ interface ServerConnection extends ResourceServer {
 
 function serverConnection(entry: McpServerEntry, options: McpConnectOptions, changed: () => void): ServerConnection {
   const timeout = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
-  const memory = options.rememberDir ? rememberedServerFile(options.rememberDir, entry) : undefined;
+  // The program's own server: its tools came with it, and it connects (in-process) on the first call.
+  const inProcess = entry.config.transport === 'sdk' ? entry.config : undefined;
+  const memory = options.rememberDir && !inProcess ? rememberedServerFile(options.rememberDir, entry) : undefined;
   const remembered = memory ? readRememberedServer(memory) : undefined;
   let live: { client: Client; transport: Transport } | undefined;
   let connecting: Promise<Client> | undefined;
@@ -146,7 +148,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
   let opening: Transport | undefined;
   let started: Promise<void> | undefined;
   let starting = false;
-  let infos: McpToolInfo[] = remembered?.tools ?? [];
+  let infos: McpToolInfo[] = inProcess ? [...inProcess.tools] : (remembered?.tools ?? []);
   let error: string | undefined;
   let closed = false;
   let resources = remembered?.resources ?? false;
@@ -229,6 +231,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
 
   const start = (): Promise<void> =>
     (started ??= (async () => {
+      if (inProcess) return;
       starting = true;
       try {
         await connection();
@@ -263,10 +266,10 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
     status: () => ({
       name: entry.name,
       transport: entry.config.transport,
-      status: live ? 'connected' : pending() ? 'pending' : 'failed',
+      status: live || (inProcess && !error) ? 'connected' : pending() ? 'pending' : 'failed',
       tools: infos.map((info) => info.name),
       ...(description ? { description } : {}),
-      ...(live || pending() ? {} : { error: error ?? 'disconnected' }),
+      ...(live || pending() || (inProcess && !error) ? {} : { error: error ?? 'disconnected' }),
     }),
     killNow() {
       kill(live?.transport ?? opening);
@@ -312,6 +315,7 @@ function killProcess(pid: number | undefined): void {
 
 async function createTransport(entry: McpServerEntry, options: McpConnectOptions): Promise<Transport> {
   const config = entry.config;
+  if (config.transport === 'sdk') return config.open();
   if (config.transport === 'stdio') {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const env = { ...stringEnv(toolEnvironment(options.env ?? process.env)), ...config.env };
@@ -347,7 +351,7 @@ function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 function describeFailure(entry: McpServerEntry, failure: unknown, timeout: number): string {
   const config = entry.config;
-  const what = config.transport === 'stdio' ? `"${[config.command, ...config.args].join(' ')}"` : config.url;
+  const what = config.transport === 'stdio' ? `"${[config.command, ...config.args].join(' ')}"` : config.transport === 'sdk' ? 'in the program' : config.url;
   const code = (failure as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' && config.transport === 'stdio')
     return `The MCP server ${entry.name} could not start: the command ${config.command} was not found. Install it or fix "command" in ${entry.source}.`;

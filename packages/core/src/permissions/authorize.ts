@@ -95,7 +95,9 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
         );
       return deny(oneShotReason(tool, kind, subject));
     }
-    const answer = await options.ask(request, signal);
+    // The question says what "always" would allow before anyone chooses it.
+    const always = alwaysRules(tool, kind, subject, analysis);
+    const answer = await options.ask({ ...request, alwaysRules: always.map((rule) => rule.source) }, signal);
     if (answer.decision === 'deny') {
       const reason = answer.reason?.trim();
       const text = reason
@@ -103,7 +105,7 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
         : `the user declined this ${tool.name} call. Do not retry it as is; ask them how to proceed.`;
       return answer.interrupt ? { allow: false, reason: text, interrupt: true } : deny(text);
     }
-    if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject, analysis));
+    if (answer.decision === 'always') approved.push(...always);
     return answer.updatedInput !== undefined ? { allow: true, updatedInput: answer.updatedInput } : ALLOW;
   };
 }
@@ -136,22 +138,88 @@ function readOnlyDecision(input: unknown, subject: string, analysis: ShellAnalys
 }
 
 /**
- * The rules an "always" answer adds. For a command, each simple command's program and subcommand
- * as bash reads them (`git status` covers `git status -s`, not `git push`); approving `ls` must never
- * approve `rm`. A line allow rules could not judge (redirections, substitutions) adds nothing: it
- * was approved once.
+ * The rules an "always" answer adds, named as Claude Code names them. For a command, each simple
+ * command's program and subcommand as bash reads them (`shell(npm test:*)` covers `npm test -- -u`,
+ * not `npm publish`); approving `ls` must never approve `rm`. A rule for a whole program only where
+ * its arguments cannot make it harmful (`echo`, `sleep`); a program that acts on its operands (`rm
+ * build`, `python script.py`) gets that exact command, so approving `rm -rf build` never approves
+ * `rm -rf ~`. A line allow rules could not judge (redirections, substitutions, a glob) adds nothing:
+ * it was approved once.
  */
-function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined, analysis: ShellAnalysis | undefined): ToolRule[] {
+export function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined, analysis: ShellAnalysis | undefined): ToolRule[] {
   if (kind === 'domain' && subject !== undefined) return [{ tool: tool.name, pattern: `domain:${subject}`, source: `${tool.name}(domain:${subject})` }];
   if (kind === 'path' || subject === undefined) return [{ tool: tool.name, source: tool.name }];
   if (!analysis || approvalBlocker(analysis) !== undefined) return [];
-  return analysis.commands.flatMap((command) => {
+  const rules: ToolRule[] = [];
+  for (const command of analysis.commands) {
     const [program, second] = command.words;
     if (program === undefined || program !== baseName(program)) return [];
-    const prefix = second && /^[A-Za-z][\w:.-]*$/.test(second) ? `${program} ${second}` : program;
-    return [{ tool: tool.name, pattern: `${prefix} *`, source: `${tool.name}(${prefix} *)` }];
-  });
+    const subcommand = second !== undefined && /^[A-Za-z][\w-]*$/.test(second) && !OPERAND_PROGRAMS.has(program);
+    const words = command.words.filter((word): word is string => word !== undefined);
+    // The exact command as a rule: its words joined, which `*` or a word bash may split would widen.
+    const exact = words.length === command.words.length && !command.globbed.some(Boolean) && !words.some((word) => /[*\s]/.test(word));
+    const pattern = HARMLESS_PROGRAMS.has(program) ? `${program}:*` : subcommand ? `${program} ${second}:*` : exact ? words.join(' ') : undefined;
+    if (pattern === undefined) return [];
+    if (!rules.some((rule) => rule.pattern === pattern)) rules.push({ tool: tool.name, pattern, source: `${tool.name}(${pattern})` });
+  }
+  return rules;
 }
+
+/** Programs whose arguments cannot make them change or reveal anything: "always" may cover them whole. */
+const HARMLESS_PROGRAMS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', 'sleep', 'pwd', 'whoami', 'uname', 'nproc', 'id']);
+
+/**
+ * Programs whose second word is what they act on, not a subcommand: `rm build:*` would approve
+ * `rm build ~`, so their "always" is the exact command.
+ */
+const OPERAND_PROGRAMS: ReadonlySet<string> = new Set([
+  'rm',
+  'rmdir',
+  'mv',
+  'cp',
+  'ln',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'mkdir',
+  'truncate',
+  'shred',
+  'dd',
+  'tee',
+  'kill',
+  'pkill',
+  'killall',
+  'sed',
+  'awk',
+  'perl',
+  'find',
+  'xargs',
+  'curl',
+  'wget',
+  'scp',
+  'rsync',
+  'ssh',
+  'tar',
+  'unzip',
+  'zip',
+  'python',
+  'python3',
+  'node',
+  'ruby',
+  'bash',
+  'sh',
+  'zsh',
+  'deno',
+  'bun',
+  'php',
+  'sudo',
+  'env',
+  'nohup',
+  'timeout',
+  'nice',
+  'exec',
+]);
 
 function deny(reason: string): PermissionDecision {
   return { allow: false, reason };

@@ -14,6 +14,11 @@ export interface PermissionRequest {
   input: unknown;
   /** A hook's decision about asking: `allow` skips the prompt (deny rules still apply), `ask` forces it. */
   hint?: 'allow' | 'ask';
+  /**
+   * Set when a person is asked: the rules an "always" answer adds for the rest of the session
+   * (`shell(npm test:*)`, `write_file`); empty when the call can only be approved once.
+   */
+  alwaysRules?: readonly string[];
 }
 
 /** Decides whether a tool call may run; interactive front ends ask the user inside it. */

@@ -66,6 +66,11 @@ export class ControlChannel {
     this.write({ type: 'control_response', response: { subtype: 'error', request_id: requestId, error } });
   }
 
+  /** True once the program's input ended: nothing sent now could be answered. */
+  get closed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
   /** The program stopped reading: every waiting request fails with this reason. */
   close(reason: string): void {
     this.closedReason = reason;

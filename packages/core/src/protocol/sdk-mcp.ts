@@ -1,8 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { mcpTools, type McpToolInfo } from '../mcp/mcp-tools.js';
-import type { AnyTool } from '../tools/tool.js';
-import { VERSION } from '../version.js';
+import type { McpToolInfo } from '../mcp/mcp-tools.js';
 import type { ControlChannel } from './control-channel.js';
 
 /**
@@ -40,24 +38,15 @@ class ControlTransport implements Transport {
   }
 }
 
-/**
- * The tools of the program's in-process MCP servers. The tool lists come from the manifests sent
- * with `initialize`; the MCP client connects on the first call.
- */
-export function sdkMcpTools(
+/** The program's in-process MCP servers as the session's own: tools from the manifests sent with `initialize`, connected on the first call. */
+export function sdkMcpServers(
   servers: readonly string[],
   manifests: Record<string, { toolsListResult?: { tools?: McpToolInfo[] } }> | undefined,
   channel: ControlChannel,
-): AnyTool[] {
-  return servers.flatMap((server) => {
-    let connecting: Promise<import('@modelcontextprotocol/sdk/client/index.js').Client> | undefined;
-    const connect = () =>
-      (connecting ??= (async () => {
-        const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-        const client = new Client({ name: 'beans', version: VERSION });
-        await client.connect(new ControlTransport(server, channel));
-        return client;
-      })());
-    return mcpTools(server, manifests?.[server]?.toolsListResult?.tools ?? [], connect);
-  });
+): { name: string; tools: McpToolInfo[]; open: () => Transport }[] {
+  return servers.map((server) => ({
+    name: server,
+    tools: manifests?.[server]?.toolsListResult?.tools ?? [],
+    open: () => new ControlTransport(server, channel),
+  }));
 }

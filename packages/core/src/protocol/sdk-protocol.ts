@@ -11,16 +11,19 @@ import type { AgentSessionOptions, CanUseTool } from '../runtime/session-options
 import { rewindFilesResult } from '../runtime/session-checkpoints.js';
 import { watchBackgroundTasks } from '../runtime/task-events.js';
 import { ControlChannel, type ControlRequest, type ControlResponse } from './control-channel.js';
-import { sdkToolHooks, type SdkHookRegistrations } from './sdk-hooks.js';
-import { sdkMcpTools } from './sdk-mcp.js';
+import { sdkHooksNotRun, sdkProgramHooks, type SdkHookRegistrations } from './sdk-hooks.js';
+import { sdkMcpServers } from './sdk-mcp.js';
 import { answerMcpControl, MCP_CONTROL_SUBTYPES } from './sdk-mcp-control.js';
 import { randomUuid } from '../random-ids.js';
+import { parseInlineAgents } from '../subagents/agents.js';
 
 export interface SdkProtocolOptions {
   /** The session as the command line describes it; `initialize` adds the program's part. */
   session: AgentSessionOptions;
   /** `--permission-prompt-tool stdio`: ask the program with `can_use_tool` whenever the policy would ask. */
   permissionPromptTool?: string;
+  /** `--await-initialize`: the session waits for the program's initialize request (its MCP servers come in it). */
+  awaitInitialize?: boolean;
   includePartialMessages?: boolean;
   /** Lines of the program's stdin. */
   lines: AsyncIterable<string>;
@@ -39,6 +42,10 @@ interface InitializeRequest {
   hooks?: SdkHookRegistrations;
   sdkMcpServers?: string[];
   sdkMcpServerManifests?: Record<string, { toolsListResult?: { tools?: [] } }>;
+  /** The SDK's `agents` option: subagents for the task tool, Claude Code's shape. */
+  agents?: Record<string, unknown>;
+  /** `mcpServersDelivery: 'initialize'` (with `--await-initialize`): the process and remote servers, Claude Code's shape. */
+  mcpServers?: Record<string, unknown>;
   /** The SDK's `outputFormat` schema; it also passes it as `--json-schema`, which this repeats. */
   jsonSchema?: Record<string, unknown>;
 }
@@ -57,6 +64,9 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
   // The program's in-process MCP servers, named at initialize.
   const sdkServers = new Set<string>();
 
+  // --await-initialize: the program's MCP servers come in its initialize request, so the session waits for it.
+  let initialized = (): void => undefined;
+  const initializing = new Promise<void>((resolve) => (initialized = resolve));
   const start = (init?: InitializeRequest): Promise<AgentSession> =>
     (agent ??= (async () => {
       const session: AgentSession = await createAgentSession(sessionOptions(options, init, channel, () => session));
@@ -75,6 +85,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
       watchBackgroundTasks(session.backgroundTasks, () => session.session.id, writeJson);
       return session;
     })());
+  const ready = (): Promise<AgentSession> => (options.awaitInitialize ? initializing.then(() => start()) : start());
 
   const handleRequest = async (message: ControlRequest) => {
     const { request_id: id, request } = message;
@@ -82,14 +93,16 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
       switch (request.subtype) {
         case 'initialize': {
           for (const name of (request as InitializeRequest).sdkMcpServers ?? []) sdkServers.add(name);
-          const session = await start(request as InitializeRequest);
-          return channel.respond(id, initializeResponse(session));
+          const init = request as InitializeRequest;
+          const starting = start(init);
+          initialized();
+          return channel.respond(id, { ...initializeResponse(await starting), ...appliedFields(init) });
         }
         case 'interrupt':
-          (await start()).session.abort();
+          (await ready()).session.abort();
           return channel.respond(id);
         case 'set_permission_mode': {
-          const session = await start();
+          const session = await ready();
           session.permissionMode = parsePermissionMode(String(request.mode));
           channel.respond(id);
           return writeJson({
@@ -102,27 +115,27 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           });
         }
         case 'set_model': {
-          const session = await start();
+          const session = await ready();
           if (typeof request.model === 'string' && request.model) session.session.setModel(request.model);
           return channel.respond(id);
         }
         case 'set_max_thinking_tokens': {
           // Claude Code's: a budget, 0 for off, null for the default.
-          const session = await start();
+          const session = await ready();
           const budget = request.max_thinking_tokens;
           session.session.thinking = typeof budget === 'number' && Number.isInteger(budget) && budget >= 0 ? (budget === 0 ? 'off' : budget) : undefined;
           return channel.respond(id);
         }
         case 'stop_task': {
           // Query.stopTask(): a background command or subagent; its task_notification says stopped.
-          const session = await start();
+          const session = await ready();
           const taskId = typeof request.task_id === 'string' ? request.task_id : '';
           if (!session.backgroundTasks.get(taskId)) return channel.respondError(id, `There is no background task "${taskId}".`);
           await session.backgroundTasks.kill(taskId);
           return channel.respond(id);
         }
         case 'rewind_files': {
-          const session = await start();
+          const session = await ready();
           return channel.respond(id, {
             ...(await rewindFilesResult(
               session.checkpoints,
@@ -132,7 +145,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
           });
         }
         default:
-          if (MCP_CONTROL_SUBTYPES.has(request.subtype)) return channel.respond(id, await answerMcpControl(await start(), request, sdkServers));
+          if (MCP_CONTROL_SUBTYPES.has(request.subtype)) return channel.respond(id, await answerMcpControl(await ready(), request, sdkServers));
           return channel.respondError(id, `Beans does not support the control request "${request.subtype}".`);
       }
     } catch (error) {
@@ -158,6 +171,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
       }
     }
     // Nobody will answer any more: waiting permission questions and hooks fail, and no new turn comes.
+    initialized();
     channel.close('The SDK program closed its input.');
     turns.end();
   })();
@@ -174,7 +188,7 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     if (options.signal?.aborted) break;
     let session: AgentSession;
     try {
-      session = await start();
+      session = await ready();
     } catch (error) {
       // Settings, keys, an unknown provider: the program still gets a result it can read.
       const message = error instanceof Error ? error.message : String(error);
@@ -214,21 +228,19 @@ function sessionOptions(
   if (init?.jsonSchema && typeof init.jsonSchema === 'object' && !session.outputFormat) session.outputFormat = { type: 'json_schema', schema: init.jsonSchema };
   const workspace = () => self().workspace.root;
   if (options.permissionPromptTool === 'stdio') session.canUseTool = askProgram(channel, workspace);
+  // Every hook event Beans has runs the program's callbacks; the others are named once.
   if (init?.hooks) {
-    // Only tool events are bridged to the program's callbacks; say so rather than skip the others silently.
-    const unbridged = Object.keys(init.hooks).filter((event) => event !== 'PreToolUse' && event !== 'PostToolUse' && init.hooks![event]?.length);
-    if (unbridged.length > 0)
-      options.warn(`warning: the program's ${unbridged.join(', ')} hook callbacks are not run by Beans; PreToolUse and PostToolUse are.`);
-    const hooks = sdkToolHooks(init.hooks, channel, {
-      sessionId: () => self().session.id,
-      cwd: session.cwd ?? process.cwd(),
-      permissionMode: () => sdkPermissionMode(self().permissionMode),
-      transcriptPath: () => (self().store ? self().store!.pathOf(self().session.id) : ''),
-    });
-    session.beforeToolCall = hooks.beforeToolCall;
-    session.afterToolCall = hooks.afterToolCall;
+    const { hooks, notRun } = sdkProgramHooks(init.hooks, channel);
+    session.hooks = hooks;
+    if (notRun.length > 0)
+      options.warn(
+        `warning: the program's ${notRun.join(', ')} hook callbacks are not run by Beans; ${Object.keys(hooks).join(', ') || 'the other events'} are.`,
+      );
   }
-  if (init?.sdkMcpServers?.length) session.tools = [...(session.tools ?? []), ...sdkMcpTools(init.sdkMcpServers, init.sdkMcpServerManifests, channel)];
+  if (init?.agents && typeof init.agents === 'object')
+    session.agents = { ...(session.agents === undefined ? {} : parseInlineAgents(session.agents)), ...parseInlineAgents(init.agents) };
+  if (init?.mcpServers && typeof init.mcpServers === 'object') session.mcpServers = { ...session.mcpServers, ...init.mcpServers };
+  if (init?.sdkMcpServers?.length) session.inProcessMcpServers = sdkMcpServers(init.sdkMcpServers, init.sdkMcpServerManifests, channel);
   return session;
 }
 
@@ -262,6 +274,18 @@ function askProgram(channel: ControlChannel, workspaceRoot: () => string): CanUs
       message: typeof answer.message === 'string' && answer.message ? answer.message : 'The SDK program denied it.',
       ...(answer.interrupt === true ? { interrupt: true } : {}),
     };
+  };
+}
+
+/**
+ * What the SDK checks in the initialize response before it sends a prompt: servers sent with
+ * mcpServersDelivery 'initialize' were read (it ends the session when the field is missing, as for a
+ * Claude Code too old to read them), and whether every hook it registered will run.
+ */
+function appliedFields(init: InitializeRequest): Record<string, unknown> {
+  return {
+    ...(init.mcpServers !== undefined ? { mcp_servers_applied: true } : {}),
+    ...(init.hooks ? { hooks_applied: sdkHooksNotRun(init.hooks).length === 0 } : {}),
   };
 }
 

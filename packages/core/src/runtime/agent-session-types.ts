@@ -53,6 +53,12 @@ export interface AgentSession extends SessionModel, SessionListings {
   readonly session: ChatSession;
   onSessionChange(listener: (session: ChatSession) => void): () => void;
   permissionMode: PermissionMode;
+  /**
+   * The permission mode the stored session was left in (its file records each change), or undefined for
+   * a new session or one from before: a front end that shows the mode (beans acp) restores it on load;
+   * chat and one-shot start in the configured mode.
+   */
+  storedPermissionMode(): PermissionMode | undefined;
   /** Whether the workspace's own settings, hooks and commands are trusted (`beans trust`, --trust). */
   readonly workspaceTrusted: boolean;
   /** `!command` in chat: runs a command the user typed, as the shell tool would, without asking (the user typed it). */

@@ -64,7 +64,8 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const programEnv = (passThrough?: readonly string[]) => programEnvironment(base, passThrough);
   const builtinDir = options.builtinPluginsDir ?? builtinPluginsDir();
   const live = createLive({ permissionMode: settings.permissions.mode, onHookMessage: options.onHookMessage });
-  const sandbox = await createSessionSandbox({ settings: settings.sandbox, deny: settings.permissions.deny, workspaceRoot: workspace.root });
+  const shellSandbox = await createSessionSandbox({ settings: settings.sandbox, deny: settings.permissions.deny, workspaceRoot: workspace.root });
+  const { sandbox } = shellSandbox;
   const plugins = await loadCatalogAndSubagents({ workspaceRoot: workspace.root, configDir, settings: settings.plugins, builtinDir, agents: options.agents });
   const { catalog, subagents } = plugins;
   const sources = { workspaceRoot: workspace.root, env, plugins: catalog.plugins, builtinPluginsDir: builtinDir, settingSources: options.settingSources };
@@ -115,7 +116,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const first = await openFirstConversation({ options, storage, conversation, handoffs, hooks, live });
   const runTurn = createTurnRunner({ live, hooks, agent, handoffs, outputFormat: options.outputFormat, background });
   // In the order the parts found them, the settings' first: front ends show them so.
-  const warnings = [settled, trust, started, lsp, hooks, prompts, systemPrompt, first].flatMap((part) => part.warnings);
+  const warnings = [settled, shellSandbox, trust, started, lsp, hooks, prompts, systemPrompt, first].flatMap((part) => part.warnings);
   return assembleAgentSession({
     base,
     warnings,

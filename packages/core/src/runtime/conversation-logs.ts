@@ -11,6 +11,8 @@ export interface ConversationLog {
   /** What the session had spent when this run began: the budget is per run. */
   runStartCostUsd: number;
   restoredAgent?: string;
+  /** The permission mode last recorded in the stored session (a resume). */
+  restoredMode?: string;
   recordMeta(change: SessionMetaInput): void;
   recordSubagent(toolCallId: string, agent: string, message: AgentMessage): void;
 }

@@ -1,3 +1,4 @@
+import { UsageError } from '../errors.js';
 import { parseThinking } from '../llm/thinking.js';
 import { randomUuid } from '../random-ids.js';
 import { ChatSession, type ChatSessionOptions } from '../agent/chat-session.js';
@@ -5,7 +6,7 @@ import type { AgentMessage } from '../agent/types.js';
 import type { BeansConfig } from '../config/index.js';
 import { gateFinalAnswer } from '../hooks/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
-import { repairHistory, type SessionMetaInput, type SessionWriter, type SubagentTranscript } from '../session/index.js';
+import { repairHistory, type SessionMetaInput, type SessionStore, type SessionWriter, type SubagentTranscript } from '../session/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { SessionTools } from './assemble-tools.js';
 import { autoCompaction } from './auto-compact.js';
@@ -50,8 +51,17 @@ export interface OpenedConversation {
   warnings: string[];
 }
 
-/** Opens a conversation: a fresh one, or a stored one by id (`resumeId`), on `model` (default: the settled one). */
-export type ConversationFactory = (resumeId?: string, model?: string) => Promise<OpenedConversation>;
+/**
+ * Opens a conversation: a fresh one, or a stored one by id (`resumeId`), on `model` (default: the
+ * settled one). `how.fork`: the stored conversation continues under a new id (`options.sessionId`, else
+ * a fresh one) and its file is left as it was; `how.at`: it continues after that message's uuid.
+ */
+export type ConversationFactory = (resumeId?: string, model?: string, how?: ResumeHow) => Promise<OpenedConversation>;
+
+interface ResumeHow {
+  fork?: boolean;
+  at?: string;
+}
 
 /**
  * Part: how a conversation is opened, the first one and every one after /clear and /resume: its
@@ -61,35 +71,22 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
   const { settings: values, workspace, options, agent, storage, permissions, compaction, mcp } = input;
   const { store } = storage;
   const { providerId, client, guardrails } = agent;
-  return async (resumeId, sessionModel = agent.model) => {
+  return async (resumeId, sessionModel = agent.model, how = {}) => {
     const warnings: string[] = [];
-    let history: AgentMessage[] = [];
-    let id: string | undefined;
-    let writer: SessionWriter | undefined;
-    let sop = values.sop;
-    let children = new Map<string, SubagentTranscript>();
-    let agentName: string | undefined;
-    if (resumeId && store) {
-      const loaded = store.load(resumeId);
-      children = loaded.subagents;
-      agentName = loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent;
-      warnings.push(...loaded.warnings);
-      history = repairHistory(loaded.messages);
-      // Tools the model loaded before stay loaded (declared again, in the same order).
-      for (const entry of loaded.meta) if (entry.kind === 'tools') input.tools.tools.deferral?.load(entry.loaded, true);
-      id = loaded.header.id;
-      writer = store.open(id);
-      // The session's own model and SOP come back, unless this run names a model itself.
-      if (loaded.model && loaded.provider === providerId && !options.model && !values.model) sessionModel = loaded.model;
-      if (loaded.sop !== undefined) sop = loaded.sop;
-    } else {
-      id = options.sessionId ?? store?.newId() ?? randomUuid();
-    }
+    const opened =
+      resumeId && store
+        ? openStored(store, resumeId, how, { options, values, providerId, tools: input.tools, warnings })
+        : { history: [], carried: [], children: new Map<string, SubagentTranscript>(), id: options.sessionId ?? store?.newId() ?? randomUuid() };
+    const { history, carried, id, children, agentName, modeName } = opened;
+    let writer = opened.writer;
+    const sop = opened.sop ?? values.sop;
+    if (opened.model) sessionModel = opened.model;
     // Changes made before the first message wait for it: a session file is only made for a conversation.
     const pendingChanges: SessionMetaInput[] = [];
     const openWriter = (session: ChatSession) => {
       if (!writer && store) {
         writer = store.create({ id: session.id, cwd: workspace.cwd, workspaceRoot: workspace.root, provider: providerId, model: session.model });
+        for (const message of carried.splice(0)) writer.append(message);
         for (const change of pendingChanges.splice(0)) writer.appendMeta(change);
       }
       return writer;
@@ -140,6 +137,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       subagents: children,
       runStartCostUsd: 0,
       restoredAgent: agentName,
+      restoredMode: modeName,
       recordMeta: (change) => (writer ? writer.appendMeta(change) : pendingChanges.push(change)),
       recordSubagent: (toolCallId, agentName, message) => {
         let transcript = children.get(toolCallId);
@@ -159,6 +157,63 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
     startRememberedMcpOnAnswer(session, mcp);
     return { session, warnings };
   };
+}
+
+/** What a conversation starts from: nothing (a new one), or a stored session (a resume or a fork). */
+interface Opened {
+  history: AgentMessage[];
+  /** A fork's copy of the conversation, written to its own file with its first message. */
+  carried: AgentMessage[];
+  id: string;
+  writer?: SessionWriter;
+  sop?: string;
+  model?: string;
+  children: Map<string, SubagentTranscript>;
+  agentName?: string;
+  modeName?: string;
+}
+
+/**
+ * A stored session as the conversation resumes it: its history (up to `how.at`), its file opened
+ * again, or under a new id for a fork; its own model and SOP unless this run names a model itself.
+ */
+function openStored(
+  store: SessionStore,
+  resumeId: string,
+  how: ResumeHow,
+  context: {
+    options: ConversationFactoryInput['options'];
+    values: ConversationFactoryInput['settings'];
+    providerId: string;
+    tools: ConversationFactoryInput['tools'];
+    warnings: string[];
+  },
+): Opened {
+  const { options, values } = context;
+  const loaded = store.load(resumeId);
+  context.warnings.push(...loaded.warnings);
+  const history = repairHistory(how.at ? upTo(loaded.messages, how.at, loaded.header.id) : loaded.messages);
+  // Tools the model loaded before stay loaded (declared again, in the same order).
+  for (const entry of loaded.meta) if (entry.kind === 'tools') context.tools.tools.deferral?.load(entry.loaded, true);
+  const common = {
+    history,
+    children: loaded.subagents,
+    agentName: loaded.meta.findLast((entry) => entry.kind === 'agent')?.agent,
+    modeName: loaded.meta.findLast((entry) => entry.kind === 'mode')?.mode,
+    ...(loaded.sop !== undefined ? { sop: loaded.sop } : {}),
+    ...(loaded.model && loaded.provider === context.providerId && !options.model && !values.model ? { model: loaded.model } : {}),
+  };
+  if (how.fork) return { ...common, carried: history, id: options.sessionId ?? store.newId() };
+  const writer = store.open(loaded.header.id);
+  if (how.at) writer.appendMeta({ kind: 'resume_at', uuid: how.at });
+  return { ...common, carried: [], id: loaded.header.id, writer };
+}
+
+/** The conversation up to and including the message `uuid` (the SDK's resumeSessionAt). */
+function upTo(messages: readonly AgentMessage[], uuid: string, sessionId: string): AgentMessage[] {
+  const at = messages.findLastIndex((message) => 'uuid' in message && message.uuid === uuid);
+  if (at < 0) throw new UsageError(`Session ${sessionId} has no message ${uuid} to resume at.`);
+  return messages.slice(0, at + 1);
 }
 
 type TransformContext = NonNullable<ChatSessionOptions['transformContext']>;

@@ -6,7 +6,7 @@ import type { AgentSessionOptions } from './session-options.js';
 import type { SessionStorage } from './session-storage.js';
 
 export interface FirstConversationInput {
-  options: Pick<AgentSessionOptions, 'resume' | 'continue'>;
+  options: Pick<AgentSessionOptions, 'resume' | 'continue' | 'forkSession' | 'resumeSessionAt'>;
   storage: Pick<SessionStorage, 'store'>;
   conversation: ConversationFactory;
   handoffs: Pick<Handoffs, 'restoreAgent'>;
@@ -34,7 +34,8 @@ export async function openFirstConversation(input: FirstConversationInput): Prom
     resumeId = store.newest()?.id;
     if (!resumeId) warnings.push('No earlier session in this workspace; starting a new one.');
   }
-  const opened = await input.conversation(resumeId);
+  const how = resumeId ? { fork: options.forkSession === true, ...(options.resumeSessionAt ? { at: options.resumeSessionAt } : {}) } : undefined;
+  const opened = await input.conversation(resumeId, undefined, how);
   warnings.push(...opened.warnings);
   live.session = opened.session;
   warnings.push(...(await input.handoffs.restoreAgent(live.session)));

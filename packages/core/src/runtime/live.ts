@@ -16,6 +16,8 @@ export interface Live {
   readonly logs: ConversationLogs;
   /** The live conversation's log. */
   readonly log: ConversationLog | undefined;
+  /** Calls `listener` with each conversation as it becomes the live one (the first, then /clear's and /resume's). */
+  onOpen(listener: (session: ChatSession) => void): void;
   permissionMode: PermissionMode;
   /** The interactive front end's prompt (`setAsker`). */
   asker: AskUser | undefined;
@@ -42,6 +44,7 @@ export function createLive(input: LiveInput): Live {
   let session: ChatSession | undefined;
   const logs: ConversationLogs = new WeakMap();
   const notices = (messages: string[]) => messages.forEach((message) => input.onHookMessage?.(message));
+  const opened: ((session: ChatSession) => void)[] = [];
   const live: Live = {
     get session(): ChatSession {
       if (!session) throw new Error('The conversation is read before it was opened.');
@@ -49,11 +52,13 @@ export function createLive(input: LiveInput): Live {
     },
     set session(next: ChatSession) {
       session = next;
+      for (const listener of opened) listener(next);
     },
     logs,
     get log() {
       return session && logs.get(session);
     },
+    onOpen: (listener) => void opened.push(listener),
     permissionMode: input.permissionMode,
     asker: undefined,
     startContext: undefined,

@@ -227,7 +227,11 @@ function askFunction(options: PermissionOptions, asker: () => AskUser | undefine
       options.onAsk?.(request.tool.name);
       return prompt(request, signal);
     }
-    if (canUseTool) return askProgram(canUseTool, request, signal);
+    // The program is asked where a person would be: Notification hooks hear of it the same way.
+    if (canUseTool) {
+      options.onAsk?.(request.tool.name);
+      return askProgram(canUseTool, request, signal);
+    }
     return { decision: 'deny', reason: 'No one is there to approve it.' };
   };
 }

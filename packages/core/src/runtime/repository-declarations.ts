@@ -52,7 +52,8 @@ export function hookId(hook: Pick<HookCommand, 'event' | 'matcher' | 'command'>)
 }
 
 function commandOf(server: McpServerEntry): string {
-  return server.config.transport === 'stdio' ? [server.config.command, ...server.config.args].join(' ') : server.config.url;
+  const config = server.config;
+  return config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : config.transport === 'sdk' ? 'an in-process server' : config.url;
 }
 
 /** The id of a status line command (the `statusLine` setting). */
@@ -117,7 +118,7 @@ export async function repositoryDeclarations(input: DeclarationsInput): Promise<
     ...hooks.untrusted.map((hook): Declaration => ({
       kind: 'hook',
       name: hook.matcher ? `${hook.event} ${hook.matcher}` : hook.event,
-      file: hook.source.file,
+      file: 'file' in hook.source ? hook.source.file : '',
       command: hook.command,
       id: hookId(hook),
     })),

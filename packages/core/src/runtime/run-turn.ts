@@ -51,7 +51,10 @@ export async function runTurn(
     if (gate.stop) return refusedTurn(gate.stop.reason, notices);
     const extra = [context.startContext(), gate.context].filter((part): part is string => !!part?.trim());
     const content = extra.length > 0 ? `${gate.prompt}\n\n<context>\n${extra.join('\n\n')}\n</context>` : gate.prompt;
-    messages = [...prompts.slice(0, -1), { ...typed, content }];
+    // The model reads the context Beans adds; the transcript, the -r preview, /export and a replay
+    // show the user's own words (`display`), never that context as if the user had typed it.
+    const display = content === typed.content ? typed.display : (typed.display ?? typed.content);
+    messages = [...prompts.slice(0, -1), { ...typed, content, ...(display !== undefined ? { display } : {}) }];
     await context.beforeRun?.(gate.prompt);
   }
 

@@ -77,6 +77,8 @@ export class SdkMessageMapper {
   private streaming: AssistantMessage | undefined;
   /** One mapper per running subagent, by the id of the task call that runs it. */
   private readonly children = new Map<string, SdkMessageMapper>();
+  /** Tool calls running now: an interrupt then is one "for tool use", as Claude Code says it. */
+  private runningTools = 0;
 
   private readonly wire: WireNames;
 
@@ -156,9 +158,29 @@ export class SdkMessageMapper {
         return [];
       case 'subagent':
         return this.subagentEvent(event.toolCallId, event.event);
+      case 'tool_execution_start':
+        this.runningTools += 1;
+        return [];
       case 'tool_execution_end':
+        this.runningTools = Math.max(0, this.runningTools - 1);
         this.children.delete(event.call.id);
         return [];
+      case 'agent_end': {
+        const during = this.runningTools > 0;
+        this.runningTools = 0;
+        if (event.result.stopReason !== 'aborted' || this.options.parentToolUseId) return [];
+        // Claude Code marks an interrupted turn with this user message before its result.
+        const text = during ? '[Request interrupted by user for tool use]' : '[Request interrupted by user]';
+        return [
+          {
+            type: 'user',
+            message: { role: 'user', content: [{ type: 'text', text }] },
+            parent_tool_use_id: null,
+            uuid: randomUuid(),
+            session_id: this.options.sessionId,
+          },
+        ];
+      }
       case 'handoff':
         return [
           {
@@ -277,7 +299,8 @@ export class SdkMessageMapper {
       type: 'assistant',
       message: this.assistantBody(message, content, stopReason),
       parent_tool_use_id: this.options.parentToolUseId ?? null,
-      uuid: randomUuid(),
+      // The stored message's own uuid, which the SDK's resumeSessionAt and rewindFiles name.
+      uuid: message.uuid ?? randomUuid(),
       session_id: this.options.sessionId,
     };
     out.push(assistant);
@@ -341,7 +364,7 @@ export class SdkMessageMapper {
         content: [{ type: 'tool_result', tool_use_id: message.toolCallId, content: toolResultContent(message.content), is_error: message.isError }],
       },
       parent_tool_use_id: this.options.parentToolUseId ?? null,
-      uuid: randomUuid(),
+      uuid: message.uuid ?? randomUuid(),
       session_id: this.options.sessionId,
     };
   }

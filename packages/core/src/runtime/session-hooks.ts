@@ -1,6 +1,7 @@
 import { composeAfterToolCall, composeBeforeToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import { guardrailToolHook } from '../guardrails/index.js';
-import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
+import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, programHookCommands, type HookRunner, type HookSet } from '../hooks/index.js';
+import { HOOK_EVENTS } from '../hooks/schema.js';
 import type { Live } from './live.js';
 import { sdkPermissionMode } from './permission-mode.js';
 import type { DeclarationsInput } from './repository-declarations.js';
@@ -22,7 +23,7 @@ export interface SessionHooksInput {
   trust: Pick<WorkspaceTrust, 'trusted' | 'skipHook'>;
   /** The environment hooks run with: without the provider keys, `hooks.env.passThrough` kept. */
   hookEnv: NodeJS.ProcessEnv;
-  options: Pick<AgentSessionOptions, 'onHookMessage' | 'afterToolCall'>;
+  options: Pick<AgentSessionOptions, 'onHookMessage' | 'afterToolCall' | 'hooks'>;
   /** Their redaction comes last after every call. */
   agent: Pick<SettledAgent, 'guardrails'>;
   storage: Pick<SessionStorage, 'transcriptPathOf'>;
@@ -53,8 +54,12 @@ export async function loadSessionHooks(input: SessionHooksInput): Promise<Sessio
   const warnings = set.problems.map((problem) => `${problem.path}: ${problem.message}`);
   if (set.untrusted.length)
     warnings.push(`${set.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
+  // The program's own hook functions (the SDK's callbacks) run beside them, for every event Beans has.
+  const program = programHookCommands(options.hooks);
+  if (program.unsupported.length > 0)
+    warnings.push(`the program's ${program.unsupported.join(', ')} hook callbacks are not run: Beans has no such events (it runs ${HOOK_EVENTS.join(', ')}).`);
   const runner = createHookRunner({
-    hooks: set,
+    hooks: [...set.hooks, ...program.commands],
     sessionId: () => live.session.id,
     transcriptPath: () => input.storage.transcriptPathOf(live.session.id),
     cwd: sources.workspaceRoot,

@@ -36,6 +36,9 @@ import type { BackgroundShells } from './background-shells.js';
 import type { SessionLsp } from './session-lsp.js';
 import type { SessionSchedules } from './session-schedules.js';
 
+/** Beans' permission modes, for reading one back from a session file. */
+const MODES: readonly PermissionMode[] = ['default', 'auto-edit', 'plan', 'yolo'];
+
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
   base: RuntimeBase;
@@ -105,6 +108,12 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     set permissionMode(mode: PermissionMode) {
       live.permissionMode = mode;
+      // Kept in the session file: a front end that restores it on load (beans acp) reads the last one.
+      live.log?.recordMeta({ kind: 'mode', mode });
+    },
+    storedPermissionMode() {
+      const mode = live.log?.restoredMode;
+      return MODES.find((known) => known === mode);
     },
     workspaceTrusted,
     runUserShell(command, signal) {

@@ -4,10 +4,13 @@ import type { LlmMessage } from '../llm/types.js';
 import type { MemoryStore } from '../memory/memory-store.js';
 import type { ConfigFlags, SettingSource } from '../config/index.js';
 import type { GuardrailsSettings } from '../guardrails/schema.js';
+import type { ProgramHooks } from '../hooks/program-hooks.js';
+import type { McpToolInfo } from '../mcp/mcp-tools.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { InputGuardrail, OutputGuardrail } from '../guardrails/function-guardrails.js';
 import type { LLMClient } from '../llm/types.js';
 import type { EditorFiles } from '../tools/editor-files.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool, EditorTerminal } from '../tools/tool.js';
 import type { InlineAgents } from '../subagents/agents.js';
 import type { TelemetryProviders } from '../telemetry/index.js';
 import type { OutputFormat } from './structured-output.js';
@@ -26,6 +29,8 @@ export type PermissionResult = { behavior: 'allow'; updatedInput?: Record<string
 export interface AgentSessionOptions {
   /** The folder to work in (its git root is the workspace). Default: the process's folder. */
   cwd?: string;
+  /** More folders the file tools may read and write besides the workspace (Claude Code's `--add-dir`). */
+  additionalDirectories?: readonly string[];
   /** The environment to read keys and settings from. Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /** Which settings files to read. Default: all (`user`, `project`, `local`). */
@@ -36,6 +41,8 @@ export interface AgentSessionOptions {
   flags?: ConfigFlags;
   provider?: string;
   model?: string;
+  /** Claude Code's `--fallback-model`: answers when the model fails after retries (overloaded, 5xx); an alias works. */
+  fallbackModel?: string;
   /** Beans' names (`default`, `auto-edit`, `yolo`, `plan`) or the SDK's (`acceptEdits`, `bypassPermissions`, `dontAsk`). */
   permissionMode?: string;
   /** Rules such as `write_file` or `shell(git *)`. */
@@ -66,8 +73,12 @@ export interface AgentSessionOptions {
   resume?: string;
   /** Continue the newest session of the workspace. */
   continue?: boolean;
-  /** The id of a new session (when not persisted, or chosen by the caller). */
+  /** The id of a new session (when not persisted, or chosen by the caller); with `forkSession`, the fork's. */
   sessionId?: string;
+  /** With `resume` or `continue`: continue in a new session holding a copy of the conversation; the original stays as it was. */
+  forkSession?: boolean;
+  /** With `resume`: the conversation continues after the message with this uuid; what followed it is dropped. */
+  resumeSessionAt?: string;
   /** False: keep no session file. Default true. */
   persistSession?: boolean;
   /** True: background commands keep running after close() (`--keep-tasks`); by default close() stops them. */
@@ -81,6 +92,11 @@ export interface AgentSessionOptions {
   context?: unknown;
   /** MCP servers in Claude Code's shape: `{ name: { command, args?, env? } | { type: 'http' | 'sse', url, headers? } }`. */
   mcpServers?: Record<string, unknown>;
+  /**
+   * MCP servers living inside the program (the Claude Agent SDK's createSdkMcpServer): their tools,
+   * and the transport the first call connects over. Listed, toggled and reported like the others.
+   */
+  inProcessMcpServers?: readonly { name: string; tools: readonly McpToolInfo[]; open: () => Transport }[];
   /** `--mcp-config`: files or JSON text holding `{ "mcpServers": ... }`. */
   mcpConfig?: readonly string[];
   /** `--strict-mcp-config`: only `mcpConfig` and `mcpServers`, not plugins' or the project's. */
@@ -92,6 +108,12 @@ export interface AgentSessionOptions {
    * connected servers.
    */
   mcpFromLastRun?: boolean;
+  /**
+   * Hook functions in the Claude Agent SDK's shape, `{ PreToolUse: [{ matcher?, hooks: [fn] }], Stop: ... }`:
+   * they run with the configured command hooks for every event Beans has (a warning names the others),
+   * each answer read as a hook's JSON output.
+   */
+  hooks?: ProgramHooks;
   /** Runs before the permission check of every call (hooks). */
   beforeToolCall?: BeforeToolCall;
   afterToolCall?: AfterToolCall;
@@ -118,6 +140,11 @@ export interface AgentSessionOptions {
   outputFormat?: OutputFormat;
   /** An editor's buffers (`beans acp` with a client offering fs): the file tools read and write text through it. */
   editorFiles?: EditorFiles;
+  /**
+   * An editor's terminal (`beans acp` with a client offering terminals): the session's foreground shell
+   * commands run there, except under --sandbox, whose commands run in the sandbox.
+   */
+  editorTerminal?: EditorTerminal;
   /**
    * Rewrites the conversation before each request, after Beans' own compaction: the returned list is
    * what the model reads this time (the history itself is unchanged). Agent messages in, agent messages out.

@@ -10,15 +10,23 @@ export interface SessionSandboxInput {
   workspaceRoot: string;
 }
 
+export interface SessionSandbox {
+  sandbox: ShellSandbox | undefined;
+  /** Without its Unix socket filter the sandbox says so once, and (unless allowed) refuses commands. */
+  warnings: string[];
+}
+
 /**
  * Part: the OS sandbox shell commands run in (`--sandbox`), else undefined. A machine that cannot
  * sandbox stops the run here, before any network (SandboxUnavailableError, exit 3).
  */
-export async function createSessionSandbox(input: SessionSandboxInput): Promise<ShellSandbox | undefined> {
-  if (!input.settings.enabled) return undefined;
-  return createShellSandbox({
+export async function createSessionSandbox(input: SessionSandboxInput): Promise<SessionSandbox> {
+  if (!input.settings.enabled) return { sandbox: undefined, warnings: [] };
+  const sandbox = await createShellSandbox({
     workspaceRoot: input.workspaceRoot,
     allowedHosts: input.settings.allowedHosts,
     denyRead: sandboxReadDenials(parseToolRules(input.deny), input.workspaceRoot),
+    unixSockets: input.settings.network,
   });
+  return { sandbox, warnings: sandbox.unixSockets.notice ? [sandbox.unixSockets.notice] : [] };
 }

@@ -1,7 +1,8 @@
 import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { compileGuardrails, parseGuardrails, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
-import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { costUsd, mapModelAlias, resolveModelAlias, type LLMClient } from '../llm/index.js';
+import { withFallbackModel } from '../llm/fallback-model.js';
 import { resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { clientFor, providerIdOf } from './base.js';
@@ -33,6 +34,7 @@ export interface SettleAgentInput {
     | 'client'
     | 'interactive'
     | 'model'
+    | 'fallbackModel'
     | 'systemPrompt'
     | 'agentProfile'
     | 'agentDescription'
@@ -80,7 +82,7 @@ export async function settleAgent(input: SettleAgentInput): Promise<SettledAgent
     inputGuardrails.length + outputGuardrails.length > 0
       ? { ...rules, functions: { input: inputGuardrails, output: outputGuardrails, context: options.context } }
       : rules;
-  const resolved: { model: string; note?: string } = options.model ? { model: options.model } : await modelOnce();
+  const resolved: { model: string; note?: string } = options.model ? { model: mapModelAlias(providerId, options.model) } : await modelOnce();
   // An agent's `model:` (an alias like sonnet, or a concrete id) applies unless a model was named.
   const model = profile.model && !options.model && !values.model ? resolveModelAlias(providerId, profile.model, resolved.model) : resolved.model;
   // A budget Beans cannot measure would let the run go on unbounded: refuse it up front.
@@ -89,7 +91,8 @@ export async function settleAgent(input: SettleAgentInput): Promise<SettledAgent
       `The price of ${providerId} model "${model}" is unknown, so --max-budget-usd cannot be enforced. Use --max-turns to bound the run, or pick a model with a known price.`,
     );
   }
-  return { providerId, client, profile, guardrails, model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
+  const answering = options.fallbackModel ? withFallbackModel(client, mapModelAlias(providerId, options.fallbackModel)) : client;
+  return { providerId, client: answering, profile, guardrails, model, ...(resolved.note ? { modelNote: resolved.note } : {}) };
 }
 
 /** The settings' guardrail lists, each with the file (or flag) it came from, for errors. */

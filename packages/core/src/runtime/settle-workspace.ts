@@ -1,3 +1,7 @@
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { expandHome } from '../config/paths.js';
+import { UsageError } from '../errors.js';
 import { parseToolRules } from '../permissions/rules.js';
 import { loadRuntimeBase, type RuntimeBase } from './base.js';
 import { parsePermissionMode } from './permission-mode.js';
@@ -18,6 +22,7 @@ export type WorkspaceOptions = Pick<
   | 'flags'
   | 'settingSources'
   | 'trustWorkspace'
+  | 'additionalDirectories'
   | 'provider'
   | 'model'
   | 'permissionMode'
@@ -37,7 +42,22 @@ export async function settleWorkspace(options: WorkspaceOptions): Promise<Settle
     settingSources: options.settingSources,
     trusted: options.trustWorkspace || undefined,
   });
-  return { base, warnings: [...base.config.warnings] };
+  const extraRoots = options.additionalDirectories?.length ? addedFolders(options.additionalDirectories, base.workspace.cwd) : undefined;
+  const settled = extraRoots ? { ...base, workspace: { ...base.workspace, extraRoots } } : base;
+  return { base: settled, warnings: [...base.config.warnings] };
+}
+
+/** `--add-dir` folders as real paths; one that is not a folder is a usage error before anything starts. */
+function addedFolders(dirs: readonly string[], cwd: string): string[] {
+  return dirs.map((dir) => {
+    const absolute = path.resolve(cwd, expandHome(dir, process.env));
+    try {
+      if (statSync(absolute).isDirectory()) return realpathSync(absolute);
+    } catch {
+      // Reported below.
+    }
+    throw new UsageError(`--add-dir: ${dir} is not a folder.`);
+  });
 }
 
 /** Options that are settings become the top configuration layer, so `beans config` shows them as flags. */

@@ -15,7 +15,7 @@ export interface StartMcpInput {
   settings: Pick<BeansConfig, 'mcpServers' | 'mcp'>;
   /** The environment servers start with: without any configured provider's key (custom providers' apiKeyEnv too). */
   serverEnv: NodeJS.ProcessEnv;
-  options: Pick<AgentSessionOptions, 'mcpConfig' | 'strictMcpConfig' | 'mcpServers' | 'mcpFromLastRun'>;
+  options: Pick<AgentSessionOptions, 'mcpConfig' | 'strictMcpConfig' | 'mcpServers' | 'inProcessMcpServers' | 'mcpFromLastRun'>;
   /** Registers a stop for createAgentSession to call if building the session fails later. */
   onFailure: (stop: () => Promise<void>) => void;
 }
@@ -43,6 +43,15 @@ export function startMcp(input: StartMcpInput): Promise<StartedMcp> {
       configArguments: options.mcpConfig ?? [],
       strict: options.strictMcpConfig ?? false,
       ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
+      ...(options.inProcessMcpServers?.length
+        ? {
+            inProcessServers: options.inProcessMcpServers.map((server) => ({
+              name: server.name,
+              source: 'the program',
+              config: { transport: 'sdk' as const, ...server },
+            })),
+          }
+        : {}),
       ...(settings.mcpServers ? { settingsServers: settings.mcpServers } : {}),
       ...(settings.mcp.timeoutMs ? { timeoutMs: settings.mcp.timeoutMs } : {}),
       projectTrusted: input.trust.trusted,

@@ -2,6 +2,7 @@ import type { MemoryStore } from '../memory/memory-store.js';
 import type { ShellSandbox } from '../sandbox/index.js';
 import type { BackgroundTasks } from '../tools/background-tasks.js';
 import type { EditorFiles } from '../tools/editor-files.js';
+import type { EditorTerminal } from '../tools/tool.js';
 import type { ScheduleBoard } from '../tools/schedule-board.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { PermissionChain } from './permission-chain.js';
@@ -13,7 +14,7 @@ export interface ToolContextInput {
   permissions: Pick<PermissionChain, 'readDenied'>;
   sandbox: ShellSandbox | undefined;
   background: Pick<BackgroundShells, 'tasks'>;
-  options: Pick<AgentSessionOptions, 'editorFiles' | 'memory'>;
+  options: Pick<AgentSessionOptions, 'editorFiles' | 'editorTerminal' | 'memory'>;
   /** The session's scheduled prompts, which the scheduling tools reach. */
   schedules: ScheduleBoard;
 }
@@ -28,6 +29,8 @@ export interface SessionToolContext {
   sandbox: ShellSandbox | undefined;
   /** An editor's buffers (`beans acp`): file tools read and write through it. */
   editorFiles: EditorFiles | undefined;
+  /** An editor's terminals (`beans acp`): shell commands run there, unless sandboxed. */
+  editorTerminal: EditorTerminal | undefined;
   /** Shared by every conversation and child: a server started before /clear still runs after it. */
   backgroundTasks: BackgroundTasks;
   /** A program's memory store: the memory tool saves there. */
@@ -42,6 +45,7 @@ export function createToolContext(input: ToolContextInput): SessionToolContext {
     readDenied: input.permissions.readDenied,
     sandbox: input.sandbox,
     editorFiles: input.options.editorFiles,
+    editorTerminal: input.options.editorTerminal,
     backgroundTasks: input.background.tasks,
     memory: input.options.memory,
     schedules: input.schedules,

@@ -1,8 +1,10 @@
 export {
   createShellSandbox,
+  describeSandboxUnixSockets,
   sandboxReadDenials,
-  SandboxUnavailableError,
   type ShellSandbox,
   type ShellSandboxOptions,
   type SandboxedCommand,
 } from './shell-sandbox.js';
+export { SandboxRefusedError, SandboxUnavailableError } from '../errors.js';
+export type { UnixSocketSettings, UnixSocketStatus } from './unix-sockets.js';

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError } from '../errors.js';
+import type { Started } from './runtime-start.js';
+import { SandboxRefusedError, SandboxUnavailableError } from '../errors.js';
+import type { UnixSocketSettings, UnixSocketStatus } from './unix-sockets.js';
 import { RUN_TAG_VARIABLE } from '../tools/process-tree.js';
 import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
 
@@ -19,10 +21,15 @@ import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
 
 /** Runs shell commands inside the sandbox. */
 export interface ShellSandbox {
-  /** The command line that runs `command` inside the sandbox; call `release` once it has ended. */
+  /**
+   * The command line that runs `command` inside the sandbox; call `release` once it has ended.
+   * Throws SandboxRefusedError when the sandbox cannot keep its promise here (no Unix socket filter).
+   */
   wrap(command: string, signal?: AbortSignal): Promise<SandboxedCommand>;
   /** One line for the model and the user: what the sandbox allows. */
   readonly summary: string;
+  /** How Unix sockets are fenced, as `beans config` and the start-up notice say it. */
+  readonly unixSockets: UnixSocketStatus;
   /** The folder commands get as TMPDIR: made for this sandbox, writable, removed by `dispose`. */
   readonly tempDir: string;
   /** Stops the proxy when the last sandbox of this process is disposed. */
@@ -44,6 +51,8 @@ export interface ShellSandboxOptions {
   tempDir?: string;
   /** Absolute paths or globs commands may not read (see `sandboxReadDenials`). */
   denyRead?: readonly string[];
+  /** Claude Code's `sandbox.network.allowUnixSockets` / `allowAllUnixSockets` (sandbox/unix-sockets.ts). */
+  unixSockets?: UnixSocketSettings;
 }
 
 /** A deny rule as the permission policy parses it (permissions/rules.ts); the sandbox, below the policy, reads only these two fields. */
@@ -65,16 +74,12 @@ export function sandboxReadDenials(rules: readonly DenyRule[], workspaceRoot: st
     .map((pattern) => (path.isAbsolute(pattern) ? pattern : path.join(workspaceRoot, pattern)));
 }
 
-/** The sandbox cannot start here: Beans refuses to run shell commands unsandboxed instead (exit 3). */
-export class SandboxUnavailableError extends ConfigError {}
-
-type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
-
 interface Shared {
   key: string;
   /** The commands' TMPDIR, one per sandbox (see makeTempFolder). */
   temp: TempFolder;
-  ready: Promise<Runtime['SandboxManager']>;
+  /** The runtime, and the Unix socket policy its probe settled on. */
+  ready: Promise<Started>;
   users: number;
   /** Commands wrapped and not yet released: the runtime's per-command clean-up is global. */
   running: number;
@@ -83,8 +88,10 @@ let shared: Shared | undefined;
 
 /**
  * Starts the OS sandbox for shell commands: writes only in the workspace and the temp folder, no
- * network but the allowed hosts. Throws SandboxUnavailableError (saying how to install what is
- * missing) when it cannot start: this platform, bubblewrap or socat missing, or user namespaces off.
+ * network but the allowed hosts, no Unix socket but the allowed ones. Throws SandboxUnavailableError
+ * (saying how to install what is missing) when it cannot start: this platform, bubblewrap or socat
+ * missing, or user namespaces off. Where only the Unix socket filter is missing it starts, says so in
+ * `unixSockets.notice`, and refuses every command unless the settings allow running without it.
  */
 export async function createShellSandbox(options: ShellSandboxOptions): Promise<ShellSandbox> {
   const allowedHosts = [...(options.allowedHosts ?? [])];
@@ -96,20 +103,28 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   // Read-only inside the writable workspace: what configures Beans, Claude Code, MCP servers, plugins
   // and git (workspace/protected-paths.ts); sandboxed commands run without asking.
   const denyWrite = [...SANDBOX_READ_ONLY, ...git].map((entry) => path.join(options.workspaceRoot, entry));
-  const key = JSON.stringify({ workspace: options.workspaceRoot, tempParent, allowedHosts, denyRead, denyWrite });
+  const sockets = options.unixSockets ?? {};
+  const key = JSON.stringify({ workspace: options.workspaceRoot, tempParent, allowedHosts, denyRead, denyWrite, sockets });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
   }
   if (!shared) {
     const temp = makeTempFolder(tempParent);
-    shared = { key, temp, ready: start([options.workspaceRoot, temp.path], allowedHosts, denyRead, denyWrite), users: 0, running: 0 };
+    const filesystem = { denyRead, allowWrite: [options.workspaceRoot, temp.path], denyWrite };
+    shared = {
+      key,
+      temp,
+      ready: import('./runtime-start.js').then(({ startRuntime }) => startRuntime({ allowedHosts, filesystem, sockets, workspaceRoot: options.workspaceRoot })),
+      users: 0,
+      running: 0,
+    };
   }
   const current = shared;
   const writable = [options.workspaceRoot, current.temp.path];
   current.users += 1;
-  let manager: Runtime['SandboxManager'];
+  let started: Started;
   try {
-    manager = await current.ready;
+    started = await current.ready;
   } catch (error) {
     current.users -= 1;
     if (shared === current) {
@@ -118,13 +133,17 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
     }
     throw error;
   }
+  const { manager, unixSockets } = started;
+  const filesystem = { denyRead, allowWrite: writable, denyWrite };
   let disposed = false;
   return {
     tempDir: current.temp.path,
-    summary: `Shell commands run in a sandbox: they may write only in ${writable[0]} and their temp folder $TMPDIR (${writable[1]}), and ${allowedHosts.length > 0 ? `connect only to ${allowedHosts.join(', ')} (through the proxy in HTTP_PROXY/HTTPS_PROXY)` : 'have no network'}.`,
+    summary: `Shell commands run in a sandbox: they may write only in ${writable[0]} and their temp folder $TMPDIR (${writable[1]}), ${allowedHosts.length > 0 ? `connect only to ${allowedHosts.join(', ')} (through the proxy in HTTP_PROXY/HTTPS_PROXY)` : 'have no network'}, and reach ${unixSockets.reach}.`,
+    unixSockets: unixSockets.status,
     async wrap(command, signal) {
       if (disposed) throw new Error('The shell sandbox was disposed.');
-      const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', undefined, signal);
+      if (unixSockets.refusal) throw new SandboxRefusedError(unixSockets.refusal);
+      const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', unixSockets.perCommand(manager, filesystem), signal);
       // bubblewrap runs the command in its own PID namespace, which the kernel empties when the
       // command ends: nothing can be left behind to find by the run tag, and the sandbox's own proxy
       // bridges, still exiting at that moment, must not be reported as leftovers.
@@ -187,43 +206,8 @@ function makeTempFolder(parent: string): TempFolder {
   return { path: folder, remove };
 }
 
-async function start(writable: string[], allowedHosts: string[], denyRead: string[], denyWrite: string[]): Promise<Runtime['SandboxManager']> {
-  const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
-  if (!SandboxManager.isSupportedPlatform()) {
-    throw new SandboxUnavailableError(
-      `--sandbox is not supported on ${process.platform}. Run without --sandbox (and without the setting sandbox.enabled) to run shell commands unsandboxed.`,
-    );
-  }
-  const check = SandboxManager.checkDependencies();
-  if (check.errors.length > 0) throw new SandboxUnavailableError(`The shell sandbox cannot start: ${check.errors.join('; ')}. ${installHint()}`);
-  try {
-    await SandboxManager.initialize({
-      network: { allowedDomains: allowedHosts, deniedDomains: [] },
-      filesystem: { denyRead, allowWrite: writable, denyWrite },
-    });
-  } catch (error) {
-    throw new SandboxUnavailableError(`The shell sandbox cannot start: ${(error as Error).message}. ${installHint()}`);
-  }
-  await probe(SandboxManager);
-  return SandboxManager;
-}
-
-/** bubblewrap can be installed and still fail (user namespaces off in a container): try it once. */
-async function probe(manager: Runtime['SandboxManager']): Promise<void> {
-  const { execa } = await import('execa');
-  const wrapped = await manager.wrapWithSandbox('true', '/bin/bash');
-  const result = await execa('/bin/bash', ['-c', wrapped], { reject: false, stdin: 'ignore', timeout: 20_000 });
-  manager.cleanupAfterCommand();
-  if (result.exitCode !== 0) {
-    await manager.reset();
-    const detail = `${result.stderr}`.trim().split('\n').at(-1) || `exit code ${result.exitCode}`;
-    throw new SandboxUnavailableError(
-      `The shell sandbox cannot start here (${detail}). ${installHint()} Unprivileged user namespaces must be enabled (in a container, run it with them allowed).`,
-    );
-  }
-}
-
-function installHint(): string {
-  if (process.platform === 'darwin') return 'Install ripgrep (brew install ripgrep) and try again.';
-  return 'Install bubblewrap, socat and ripgrep (Debian/Ubuntu: sudo apt-get install bubblewrap socat ripgrep; Fedora: sudo dnf install bubblewrap socat ripgrep) and try again.';
+/** How --sandbox would fence Unix sockets with these settings, checked on this machine (`beans config`). */
+export async function describeSandboxUnixSockets(settings: UnixSocketSettings, workspaceRoot: string): Promise<UnixSocketStatus> {
+  const { checkUnixSocketFilter } = await import('./runtime-start.js');
+  return checkUnixSocketFilter(settings, workspaceRoot);
 }

@@ -1,12 +1,13 @@
-import { randomHex } from '../random-ids.js';
+import { randomUuid } from '../random-ids.js';
 
 /**
- * `2026-11-22T10-53-04-ab12cd`: UTC start time then 6 random hex digits. Ids sort by start time as
- * plain strings, read well in listings, and are safe as file names everywhere.
+ * A random UUID (v4), as Claude Code's session ids are: the Claude Agent SDK's `sessionId` and
+ * `resume` options take UUIDs, and programs store them as such. Sessions made before Beans 0.1's
+ * UUIDs keep their time-stamped ids (`2026-11-22T10-53-04-ab12cd`) and still resume by them;
+ * listings sort by last activity, not by id.
  */
-export function newSessionId(now: Date = new Date()): string {
-  const stamp = now.toISOString().slice(0, 19).replace(/:/g, '-');
-  return `${stamp}-${randomHex(3)}`;
+export function newSessionId(): string {
+  return randomUuid();
 }
 
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -14,7 +14,7 @@ export interface NewSessionFields {
   workspaceRoot: string;
   provider: string;
   model: string;
-  /** Defaults to a new time-sortable id. */
+  /** Defaults to a new UUID. */
   id?: string;
   startedAt?: Date;
 }
@@ -42,7 +42,7 @@ export class SessionStore {
     return path.join(this.dir, id + EXTENSION);
   }
 
-  /** A fresh time-sortable id not used by any session here (for callers that create lazily). */
+  /** A fresh id (a UUID) not used by any session here (for callers that create lazily). */
   newId(): string {
     for (;;) {
       const id = newSessionId();
@@ -52,7 +52,7 @@ export class SessionStore {
 
   /** Starts a new session; its file appears with the first record appended. */
   create(fields: NewSessionFields): SessionWriter {
-    const id = fields.id ?? newSessionId(fields.startedAt);
+    const id = fields.id ?? newSessionId();
     const header: SessionHeader = {
       type: 'session',
       id,
@@ -264,6 +264,9 @@ export function parseSession(text: string, file: string): LoadedSession {
         // The log is append-only: a rewind is a marker, and loading cuts the conversation there.
         const at = messages.findLastIndex((message) => message.role === 'user' && message.uuid === entry.uuid);
         if (at >= 0) messages.splice(at);
+      } else if (entry.kind === 'resume_at' && typeof entry.uuid === 'string') {
+        const at = messages.findLastIndex((message) => 'uuid' in message && message.uuid === entry.uuid);
+        if (at >= 0) messages.splice(at + 1);
       }
     }
     // Other record types come from newer versions; skipping them keeps old Beans able to resume.

@@ -26,8 +26,12 @@ export type SessionMetaInput =
   | { kind: 'agent'; agent: string }
   /** The conversation was rewound: the user message `uuid` and everything after it are gone from it (the lines stay in the file). */
   | { kind: 'rewind'; uuid: string }
+  /** Resumed at a message (the SDK's resumeSessionAt): what followed the message `uuid` is gone from the conversation. */
+  | { kind: 'resume_at'; uuid: string }
   /** Deferred tools the model loaded with tool_search: a resume declares them again. */
   | { kind: 'tools'; loaded: string[] }
+  /** The permission mode was changed (a front end that restores it on load, as `beans acp` does, reads the last one). */
+  | { kind: 'mode'; mode: string }
   /** The name the user gave the session (`/rename`); the resume picker shows and searches it. */
   | { kind: 'title'; title: string }
   /** The conversation's loops and durable cron tasks after a change: a resume restores the newest such line's unexpired ones. */

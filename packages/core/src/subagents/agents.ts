@@ -13,6 +13,8 @@ export interface SubagentDefinition {
   description: string;
   /** Beans tool names; undefined means every tool the parent has (except `task`). */
   tools?: string[];
+  /** Beans tool names taken away from `tools` (the Claude Agent SDK's `disallowedTools`). */
+  disallowedTools?: string[];
   /** Raw `model:`: `inherit`, an alias such as `sonnet`, or a model id; undefined means the parent's. */
   model?: string;
   /** `handoffs:`: the only agents it may pass the conversation to; undefined means any. */
@@ -40,14 +42,17 @@ const generalPurpose: SubagentDefinition = {
   prompt: async () => GENERAL_PURPOSE_PROMPT,
 };
 
-// Claude Code's `--agents` / `options.agents` shape.
+// Claude Code's `--agents` / `options.agents` shape. The SDK's AgentDefinition has more fields
+// (mcpServers, skills, effort, ...) which Beans does not apply: they are read past, not refused, so
+// an SDK program's agents load.
 const inlineAgentsSchema = lazily(() =>
   z.record(
     z.string().regex(/^[\w.:-]+$/, 'an agent name is letters, digits, ".", ":", "_" or "-"'),
-    z.strictObject({
+    z.object({
       description: z.string().trim().min(1),
       prompt: z.string().trim().min(1),
       tools: z.array(z.string()).optional(),
+      disallowedTools: z.array(z.string()).optional(),
       model: z.string().optional(),
     }),
   ),
@@ -89,6 +94,7 @@ export function subagentList(catalog: Pick<PluginCatalog, 'agents'>, inline: Inl
       name,
       description: agent.description,
       tools: agent.tools ? agentToolNames(agent.tools) : undefined,
+      ...(agent.disallowedTools?.length ? { disallowedTools: agentToolNames(agent.disallowedTools) } : {}),
       model: agent.model,
       prompt: async () => agent.prompt,
     });

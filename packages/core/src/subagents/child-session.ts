@@ -69,7 +69,7 @@ export function createSubagentRunner(parent: ChildSessionParent): RunSubagent {
     // Children never delegate or hand off themselves: no recursion, and the parent's conversation stays put.
     // tool_search belongs to the registry that defers: a child defers its own tools (deferTools).
     const allowed = (toolsWithOwnSkills(agent.tools, agent.skills) ?? offered.names()).filter(
-      (name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME && name !== TOOL_SEARCH,
+      (name) => name !== TASK_TOOL_NAME && name !== HANDOFF_TOOL_NAME && name !== TOOL_SEARCH && !agent.disallowedTools?.includes(name),
     );
     const tools = offered.only(allowed);
     const deferredListing = parent.deferTools?.(tools) ?? '';

@@ -50,6 +50,8 @@ export function createSessionObserver(options: ObserverOptions) {
   const metrics: BeansMetrics = createBeansMetrics(options.instruments.meter);
   const decisions = new Map<string, ToolDecision>();
   let sessionId = '';
+  /** What every metric point carries: the common attributes with the live conversation's session id (set once it is known). */
+  const labels = (extra: Attributes = {}): Attributes => ({ ...options.attributes, 'session.id': sessionId, ...extra });
 
   const attributesOf = (state: RunState, extra: Attributes = {}): Attributes => ({
     ...options.attributes,
@@ -154,7 +156,7 @@ export function createSessionObserver(options: ObserverOptions) {
       case 'agent_end': {
         const seconds = (Date.now() - state.startedAt) / 1000;
         if (state === top) {
-          metrics.activeTime.add(seconds, options.attributes);
+          metrics.activeTime.add(seconds, labels());
           options.onTurnContext?.(undefined);
         } else
           emit('subagent', state, {
@@ -184,15 +186,18 @@ export function createSessionObserver(options: ObserverOptions) {
     state.chat = undefined;
     const usage = message.usage;
     const model = message.model ?? 'unknown';
+    // The model the server says answered (an alias resolved to a dated snapshot), else the one asked for.
+    const responseModel = message.responseModel ?? model;
     const tokens = usage
       ? { input: usage.inputTokens, output: usage.outputTokens, cacheRead: usage.cacheReadTokens ?? 0, cacheCreation: usage.cacheWriteTokens ?? 0 }
       : undefined;
+    const finishReason = finishReasonOf(message.stopReason);
     if (chat) {
       chat.span.updateName(`chat ${model}`);
       chat.span.setAttributes({
         'gen_ai.request.model': model,
-        'gen_ai.response.model': model,
-        ...(message.stopReason ? { 'gen_ai.response.finish_reasons': [message.stopReason] } : {}),
+        'gen_ai.response.model': responseModel,
+        ...(finishReason ? { 'gen_ai.response.finish_reasons': [finishReason] } : {}),
         ...(tokens
           ? {
               'gen_ai.usage.input_tokens': tokens.input + tokens.cacheRead + tokens.cacheCreation,
@@ -206,15 +211,28 @@ export function createSessionObserver(options: ObserverOptions) {
       chat.span.end();
     }
     const durationMs = chat ? Date.now() - chat.startedAt : 0;
+    // The GenAI conventions' client metrics, one point per model call.
+    const genAi = labels({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': model,
+      'gen_ai.response.model': responseModel,
+    });
+    if (chat) metrics.genAiDuration.record(durationMs / 1000, message.failure ? { ...genAi, 'error.type': message.failure.kind } : genAi);
     if (message.failure) {
       emit('api_error', state, { model, status_code: message.failure.status ?? 0, error: message.failure.kind, duration_ms: durationMs }, SeverityNumber.ERROR);
       return;
     }
-    const labels = { ...options.attributes, model, provider };
-    if (tokens) for (const [type, count] of Object.entries(tokens)) if (count > 0) metrics.tokens.add(count, { ...labels, type });
-    if (usage?.costUsd) metrics.cost.add(usage.costUsd, labels);
+    if (tokens) {
+      metrics.genAiTokens.record(tokens.input + tokens.cacheRead + tokens.cacheCreation, { ...genAi, 'gen_ai.token.type': 'input' });
+      metrics.genAiTokens.record(tokens.output, { ...genAi, 'gen_ai.token.type': 'output' });
+    }
+    const byModel = labels({ model, provider });
+    if (tokens) for (const [type, count] of Object.entries(tokens)) if (count > 0) metrics.tokens.add(count, { ...byModel, type });
+    if (usage?.costUsd) metrics.cost.add(usage.costUsd, byModel);
     emit('api_request', state, {
       model,
+      response_model: responseModel,
       input_tokens: tokens?.input ?? 0,
       output_tokens: tokens?.output ?? 0,
       cache_read_tokens: tokens?.cacheRead ?? 0,
@@ -222,6 +240,9 @@ export function createSessionObserver(options: ObserverOptions) {
       cost_usd: usage?.costUsd ?? 0,
       duration_ms: durationMs,
     });
+    // The answer's text, as Claude Code logs it: only where prompts may be logged.
+    if (options.settings.logPrompts && message.content)
+      emit('assistant_response', state, { model, response_length: message.content.length, response: message.content });
   };
 
   const endTool = (state: RunState, event: Extract<AgentEvent, { type: 'tool_execution_end' }>) => {
@@ -240,21 +261,21 @@ export function createSessionObserver(options: ObserverOptions) {
       source: 'config',
     };
     decisions.delete(call.id);
-    metrics.toolDecisions.add(1, { ...options.attributes, tool_name: call.name, decision: decision.decision, source: decision.source });
+    metrics.toolDecisions.add(1, labels({ tool_name: call.name, decision: decision.decision, source: decision.source }));
     emit('tool_decision', state, { tool_name: call.name, tool_use_id: call.id, decision: decision.decision, source: decision.source });
     if (result.status === 'denied') return;
     const size = typeof result.content === 'string' ? result.content.length : JSON.stringify(result.content).length;
     emit('tool_result', state, { tool_name: call.name, tool_use_id: call.id, success: !result.isError, duration_ms: durationMs, result_size_bytes: size });
     const details = result.details;
     if (details?.kind === 'diff') {
-      if (details.added) metrics.linesOfCode.add(details.added, { ...options.attributes, type: 'added' });
-      if (details.removed) metrics.linesOfCode.add(details.removed, { ...options.attributes, type: 'removed' });
+      if (details.added) metrics.linesOfCode.add(details.added, labels({ type: 'added' }));
+      if (details.removed) metrics.linesOfCode.add(details.removed, labels({ type: 'removed' }));
     }
     if (details?.kind === 'shell' && details.exitCode === 0) {
       const { command: given } = call.arguments as { command?: unknown };
       const command = typeof given === 'string' ? given : '';
-      if (/(^|[;&|]\s*)git\s+(-\S+\s+)*commit\b/.test(command)) metrics.commits.add(1, options.attributes);
-      if (/(^|[;&|]\s*)gh\s+pr\s+create\b/.test(command)) metrics.pullRequests.add(1, options.attributes);
+      if (/(^|[;&|]\s*)git\s+(-\S+\s+)*commit\b/.test(command)) metrics.commits.add(1, labels());
+      if (/(^|[;&|]\s*)gh\s+pr\s+create\b/.test(command)) metrics.pullRequests.add(1, labels());
     }
   };
 
@@ -264,7 +285,7 @@ export function createSessionObserver(options: ObserverOptions) {
     observe(conversation: ObservedConversation): () => void {
       sessionId = conversation.id;
       top = newRun(options.agentName(), options.parent);
-      metrics.sessions.add(1, { ...options.attributes, 'session.id': sessionId });
+      metrics.sessions.add(1, labels());
       return conversation.subscribe((event) => {
         if (event.type === 'agent_start') top.agent = options.agentName();
         handle(top, event, conversation.provider, options.parent);
@@ -278,6 +299,26 @@ export function createSessionObserver(options: ObserverOptions) {
 }
 
 export type SessionObserver = ReturnType<typeof createSessionObserver>;
+
+/**
+ * Beans' stop reasons as the GenAI conventions' finish reasons (`stop`, `length`, `tool_call`,
+ * `error`; an answer cut off by the user is an `error` too), the same on every provider.
+ */
+function finishReasonOf(stopReason: AssistantMessage['stopReason']): string | undefined {
+  switch (stopReason) {
+    case 'stop':
+      return 'stop';
+    case 'tool_use':
+      return 'tool_call';
+    case 'length':
+      return 'length';
+    case 'error':
+    case 'aborted':
+      return 'error';
+    default:
+      return undefined;
+  }
+}
 
 function traceparentOf(span: Span): string {
   const { traceId, spanId, traceFlags } = span.spanContext();

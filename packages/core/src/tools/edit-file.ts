@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
-import { resolveInWorkspace } from '../workspace/paths.js';
+import { resolveInWorkspace, rootFor } from '../workspace/paths.js';
 import { planEdit } from './edit-match.js';
 import { readEditableText } from './editor-files.js';
 import { fileEditSteps, type EditContext, type PreparedFileEdit } from './file-edit-steps.js';
@@ -53,7 +53,7 @@ async function prepareEdit(input: EditInput, ctx: EditContext): Promise<Prepared
       throw new ToolInputError(`${await missingFileMessage(target)} To create a new file, call edit_file with an empty old_string (or use write_file).`);
     return { target, stats, before: '', after: input.new_string, replacements: 1, firstLine: 1 };
   }
-  const before = await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal);
+  const before = await readEditableText(ctx.editorFiles, target, stats, rootFor(ctx.workspace, target.absolute), ctx.signal);
   // An editor's buffer is read fresh just above and its saves move the disk's mtime on their own
   // schedule, so the mtime check (made for other writers of the disk) does not apply to it.
   if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);

@@ -1,4 +1,5 @@
 import type { Stats } from 'node:fs';
+import { rootFor } from '../workspace/paths.js';
 import { ToolInputError } from '../errors.js';
 import type { WorkspacePath } from '../workspace/paths.js';
 import { readTextFile, workspaceTempDir, writeFileAtomic } from './file-io.js';
@@ -32,7 +33,7 @@ export async function writeEditedText(
   stats: Stats | undefined,
 ): Promise<void> {
   if (ctx.editorFiles?.writeText) await ctx.editorFiles.writeText(target.absolute, typeof text === 'string' ? text : text.toString('utf8'), ctx.signal);
-  else await writeFileAtomic(target.absolute, text, stats, { root: ctx.workspace.root, tempDir: workspaceTempDir(ctx.workspace) });
+  else await writeFileAtomic(target.absolute, text, stats, { root: rootFor(ctx.workspace, target.absolute), tempDir: workspaceTempDir(ctx.workspace) });
 }
 
 /** The window of lines read_file shows, cut from the editor's text (what readLineWindow does on disk). */

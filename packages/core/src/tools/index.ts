@@ -16,6 +16,7 @@ export { plural } from './text.js';
 export { validateToolInput, type InputCheck } from './validate-input.js';
 export { toolEnvironment, PROVIDER_KEY_VARIABLES, type ToolEnvironmentOptions } from './tool-env.js';
 export type { EditorFiles } from './editor-files.js';
+export type { EditorTerminal, EditorTerminalRequest, EditorTerminalResult } from './tool.js';
 export { shellOutputTool } from './shell-output.js';
 export { killShellTool } from './kill-shell.js';
 export {

@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { lazily } from '../lazily.js';
-import { resolveInWorkspace } from '../workspace/paths.js';
+import { resolveInWorkspace, rootFor } from '../workspace/paths.js';
 import { readEditableText } from './editor-files.js';
 import { fileEditSteps, type EditContext, type PreparedFileEdit } from './file-edit-steps.js';
 import { assertUnchangedSinceRead, readFileConfined, statOrUndefined } from './file-io.js';
@@ -67,8 +67,8 @@ async function prepareEdit(input: NotebookEditInput, ctx: EditContext): Promise<
   // An editor's buffer is read fresh (as edit_file does): the disk's mtime check is for other writers.
   if (!ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
   const before = ctx.editorFiles?.readText
-    ? await readEditableText(ctx.editorFiles, target, stats, ctx.workspace.root, ctx.signal)
-    : (await readFileConfined(ctx.workspace.root, target.absolute)).toString('utf8');
+    ? await readEditableText(ctx.editorFiles, target, stats, rootFor(ctx.workspace, target.absolute), ctx.signal)
+    : (await readFileConfined(rootFor(ctx.workspace, target.absolute), target.absolute)).toString('utf8');
   let notebook: Notebook;
   try {
     notebook = JSON.parse(before) as Notebook;

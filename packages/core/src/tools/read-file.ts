@@ -104,6 +104,8 @@ async function readOpened(
         handle,
       });
   if (window.binary) {
+    // Seen for what it is: a considered write_file may replace it now (write_file refuses unread files).
+    ctx.state.fileTimes.set(target.absolute, stats.mtimeMs);
     throw new ToolInputError(
       `${target.relative} looks like a binary file (${formatBytes(stats.size)}, contains NUL bytes); read_file only reads text. Inspect it with shell instead (e.g. \`file\`, \`xxd ${target.relative} | head\`).`,
     );

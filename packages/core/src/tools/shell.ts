@@ -5,6 +5,7 @@ import { HeadTailBuffer } from './output-buffer.js';
 import { openPidNamespace, type PidNamespace } from './pid-namespace.js';
 import { killProcessGroup, killTaggedProcesses, untrackProcessGroup } from './process-tree.js';
 import { startShellProcess } from './shell-process.js';
+import { runInEditorTerminal } from './shell-terminal.js';
 import { OutputTee, wholeOutputNote } from './saved-output.js';
 import path from 'node:path';
 import { defineTool, type ToolContext, type ToolResult } from './tool.js';
@@ -45,6 +46,10 @@ export const shellTool = defineTool({
     const timeoutMs = input.timeout_ms ?? SHELL_DEFAULT_TIMEOUT_MS;
     const holds = new RunHolds();
     try {
+      // In an editor that offers terminals the person watches it there; sandboxed commands stay in the sandbox.
+      if (ctx.editorTerminal && !ctx.sandbox) {
+        return await runInEditorTerminal(input.command, timeoutMs, ctx);
+      }
       if (!ctx.sandbox) return await runShell(input.command, input.command, timeoutMs, ctx, holds, true);
       const sandboxed = await ctx.sandbox.wrap(input.command, ctx.signal);
       holds.add(sandboxed.release);

@@ -49,6 +49,8 @@ export interface ToolContext {
   emit?(event: ToolEvent): void;
   /** An editor's buffers (ACP): file tools read and write text through it instead of the disk. */
   editorFiles?: EditorFiles;
+  /** An editor's terminal (ACP `terminal/create`): foreground shell commands run there, where the person sees them. */
+  editorTerminal?: EditorTerminal;
   /** The registry's deferred tools (offered by name only), which `tool_search` searches and loads. */
   deferredTools?: DeferredToolSearch;
   /** The session's background commands (`shell` with `run_in_background`, `shell_output`, `kill_shell`). */
@@ -57,6 +59,37 @@ export interface ToolContext {
   memory?: import('../memory/memory-store.js').MemoryStore;
   /** The session's scheduled prompts (`schedule_wakeup`, `cron_*`); absent where nothing hosts them. */
   schedules?: import('./schedule-board.js').ScheduleBoard;
+}
+
+/**
+ * A terminal of the editor Beans serves (ACP's `terminal/create`, `wait_for_exit`, `output`, `kill`,
+ * `release`): it runs a command where the person sees it and returns what it printed. Must not throw
+ * for a command that fails; throws only when the editor could not run it at all.
+ */
+export interface EditorTerminal {
+  run(request: EditorTerminalRequest): Promise<EditorTerminalResult>;
+}
+
+export interface EditorTerminalRequest {
+  /** A bash command line. */
+  command: string;
+  cwd: string;
+  /** Variables to set in the terminal: the keys Beans keeps from commands, set empty (a terminal inherits the editor's environment). */
+  env: Record<string, string>;
+  /** The tool call it belongs to (the editor shows the terminal in it). */
+  callId?: string;
+  timeoutMs: number;
+  outputByteLimit: number;
+  signal: AbortSignal;
+}
+
+export interface EditorTerminalResult {
+  output: string;
+  /** The editor kept only the end of the output. */
+  truncated: boolean;
+  exitCode: number | null;
+  exitSignal: string | null;
+  timedOut: boolean;
 }
 
 /** What `tool_search` needs of the deferred tools (tools/deferred-tools.ts holds them). */

@@ -1,7 +1,7 @@
 import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
-import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
+import { resolveInWorkspace, type WorkspacePath, rootFor } from '../workspace/paths.js';
 import { diffDetails } from './diff.js';
 import { writeEditedText } from './editor-files.js';
 import { appendFileConfined } from './file-append.js';
@@ -54,7 +54,10 @@ export const writeFileTool = defineTool({
       const tempDir = workspaceTempDir(ctx.workspace);
       if (input.append) {
         // Other processes and subagents may append to the same file at this moment: no read-modify-write.
-        const appended = await appendFileConfined(write.target.absolute, Buffer.from(input.content, 'utf8'), { root: ctx.workspace.root, lockDir: tempDir });
+        const appended = await appendFileConfined(write.target.absolute, Buffer.from(input.content, 'utf8'), {
+          root: rootFor(ctx.workspace, write.target.absolute),
+          lockDir: tempDir,
+        });
         await recordFileTime(ctx.state, write.target.absolute);
         const content = appended.created
           ? `Created ${write.target.relative} (${lines}, ${formatBytes(appended.size)}).`
@@ -82,6 +85,13 @@ async function prepareWrite(
   if (!stats) return { target, stats, before: Buffer.alloc(0), after: added };
   if (stats.isDirectory()) throw new ToolInputError(`${target.relative} is a directory; give a file path inside it.`);
   if (!stats.isFile()) throw new ToolInputError(`${target.relative} is not a regular file; write_file only writes files.`);
+  // Claude Code's rule: a whole-file replace of a file the model never read would clobber work it
+  // has not seen (the user's, another tool's). An append keeps what is there.
+  if (!input.append && !ctx.state.fileTimes.has(target.absolute)) {
+    throw new ToolInputError(
+      `${target.relative} already exists and you have not read it in this session: read it first with read_file, then write it (write_file replaces the whole file; edit_file changes a part).`,
+    );
+  }
   // Not for an editor's buffer: its saves move the disk's mtime on their own schedule (see edit_file).
   if (!input.append && !ctx.editorFiles?.readText) assertUnchangedSinceRead(ctx.state, target, stats);
   // For an append, what was there is read only to show the change; the append itself never rewrites it.
@@ -90,7 +100,7 @@ async function prepareWrite(
   const before =
     !input.append && ctx.editorFiles?.readText && stats.size <= MAX_TEXT_FILE_BYTES
       ? Buffer.from(await ctx.editorFiles.readText(target.absolute, ctx.signal), 'utf8')
-      : await readFileConfined(ctx.workspace.root, target.absolute);
+      : await readFileConfined(rootFor(ctx.workspace, target.absolute), target.absolute);
   return { target, stats, before, after: input.append ? Buffer.concat([before, added]) : added };
 }
 

@@ -32,9 +32,16 @@ export interface ExecuteOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
+/** The reason a backend aborts a run's signal with when someone cancelled the run (`beans workflow cancel`). */
+export class RunCancelled extends Error {
+  constructor() {
+    super('The run was cancelled.');
+  }
+}
+
 class StopRun extends Error {
   constructor(
-    readonly status: 'interrupted' | 'timed_out',
+    readonly status: 'interrupted' | 'timed_out' | 'cancelled',
     message: string,
   ) {
     super(message);
@@ -54,7 +61,12 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
   const done = new Set(state.done);
   const progress = new ProgressTracker(state.percent, elapsed, (report) => options.onProgress?.(report));
   const stop = new AbortController();
-  const onAbort = () => stop.abort(new StopRun('interrupted', 'The run was interrupted; resume it with `beans workflow resume ' + state.id + '`.'));
+  const onAbort = () =>
+    stop.abort(
+      options.signal?.reason instanceof RunCancelled
+        ? new StopRun('cancelled', `The run was cancelled (\`beans workflow cancel ${state.id}\`).`)
+        : new StopRun('interrupted', 'The run was interrupted; resume it with `beans workflow resume ' + state.id + '`.'),
+    );
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
   // maxDurationMs counts the time spent running over every attempt; reaching it stops the run at its

@@ -82,7 +82,8 @@ export interface TransformStep extends StepBase {
 
 export type Step = CallStep | ParallelStep | LoopStep | ConditionalStep | TransformStep;
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'timed_out';
+/** `cancelled`: someone stopped it (`beans workflow cancel`); it can still be resumed, like an interrupted run. */
+export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'timed_out' | 'cancelled';
 
 /** What `.beans/runs/<run-id>/state.json` holds; written after every finished unit of work. */
 export interface RunState {

@@ -23,15 +23,22 @@ const MAX_SYMLINK_HOPS = 40;
  * throws OutsideWorkspaceError unless that is inside the root. Symlinks are followed even when the
  * final target does not exist yet, so a link inside the workspace that points outside is outside.
  */
-export function resolveInWorkspace(workspace: Pick<Workspace, 'root'>, p: string): WorkspacePath {
+export function resolveInWorkspace(workspace: Pick<Workspace, 'root' | 'extraRoots'>, p: string): WorkspacePath {
   if (p.includes('\0')) throw new ToolInputError('The path contains a NUL character; pass a plain file path.');
   const root = realRoot(workspace.root);
   const lexical = path.resolve(root, expandHome(p === '' ? '.' : p, process.env));
   const absolute = realLocation(lexical, 0);
-  if (!isInside(root, absolute)) {
-    throw new OutsideWorkspaceError(`${p} is outside the workspace: paths must stay inside ${root}.`);
-  }
-  return { absolute, relative: toRelative(root, absolute) };
+  if (isInside(root, absolute)) return { absolute, relative: toRelative(root, absolute) };
+  // A folder added with --add-dir: its files are named by their absolute path.
+  if (workspace.extraRoots?.some((extra) => isInside(realRoot(extra), absolute))) return { absolute, relative: absolute };
+  const extra = workspace.extraRoots?.length ? ` or the added folders (${workspace.extraRoots.join(', ')})` : '';
+  throw new OutsideWorkspaceError(`${p} is outside the workspace: paths must stay inside ${root}${extra}.`);
+}
+
+/** The root a resolved path lies in (the workspace's, or a folder added with --add-dir): confined file operations start there. */
+export function rootFor(workspace: Pick<Workspace, 'root' | 'extraRoots'>, absolute: string): string {
+  if (isInside(realRoot(workspace.root), absolute)) return workspace.root;
+  return workspace.extraRoots?.find((extra) => isInside(realRoot(extra), absolute)) ?? workspace.root;
 }
 
 /** True when `candidate` is `root` or below it (both absolute, already real). */

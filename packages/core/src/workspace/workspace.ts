@@ -9,6 +9,8 @@ export interface Workspace {
   cwd: string;
   /** True when root is a git work tree. */
   isGit: boolean;
+  /** Real paths of more folders the file tools may use besides root (`--add-dir`, the SDK's `additionalDirectories`). */
+  extraRoots?: readonly string[];
 }
 
 export function findGitRoot(start: string): string | undefined {

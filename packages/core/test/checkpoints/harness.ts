@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, lstatSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, lstatSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -77,6 +77,12 @@ export function makeHarness(workspace: Workspace, options: { maxBytes?: number; 
     storeDir,
     problems,
     async turn(id, calls) {
+      // write_file replaces only a file the model has read (Claude Code's rule): read those first, as a model does.
+      const unread = calls.filter(
+        (call) => call.name === 'write_file' && existsSync(path.resolve(workspace.root, String(call.arguments.path))) && call.arguments.append !== true,
+      );
+      const context = { workspace, state };
+      for (const call of unread) await tools.get('read_file')!.execute({ path: call.arguments.path }, { ...context, signal: new AbortController().signal });
       store.startTurn({ id, at: (clock += 1_000), label: `message ${id}` });
       return executeToolCalls(
         calls.map((call, index) => ({ id: `${id}-${index}`, ...call })),

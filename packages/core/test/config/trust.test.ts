@@ -37,13 +37,20 @@ describe('workspace trust gate in loadConfig', () => {
     expect(flagged.ignored).toEqual([]);
   });
 
-  it('a workspace cannot turn off the sandbox the user turned on, nor widen its hosts', async () => {
+  it('a workspace cannot turn off the sandbox the user turned on, nor widen its hosts or Unix sockets', async () => {
     t = tempHome();
     t.write(t.userFile, { sandbox: { enabled: true } });
-    t.write(t.workspaceFile, { sandbox: { enabled: false, allowedHosts: ['evil.example'] } });
+    t.write(t.workspaceFile, {
+      sandbox: { enabled: false, allowedHosts: ['evil.example'], network: { allowUnixSockets: ['/var/run/docker.sock'], allowAllUnixSockets: true } },
+    });
     const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
-    expect(loaded.values.sandbox).toEqual({ enabled: true, allowedHosts: [] });
-    expect(loaded.ignored.map((request) => request.key)).toEqual(['sandbox.enabled', 'sandbox.allowedHosts']);
+    expect(loaded.values.sandbox).toEqual({ enabled: true, allowedHosts: [], network: { allowUnixSockets: [], allowAllUnixSockets: false } });
+    expect(loaded.ignored.map((request) => request.key)).toEqual([
+      'sandbox.enabled',
+      'sandbox.allowedHosts',
+      'sandbox.network.allowUnixSockets',
+      'sandbox.network.allowAllUnixSockets',
+    ]);
   });
 
   it('applies everything in a trusted folder, or with trusted: true for one run', async () => {

@@ -118,7 +118,8 @@ describe('PostToolUse hooks', () => {
     expect(write.hook_event_name).toBe('PostToolUse');
     expect(write.tool_name).toBe('Write');
     expect(write.tool_input).toEqual({ file_path: file, content: 'file content' });
-    expect(write.tool_response).toEqual({ filePath: file, success: true });
+    // Claude Code's FileWriteOutput (sdk-tools.d.ts), with the `success` its hooks documentation shows.
+    expect(write.tool_response).toMatchObject({ type: 'create', filePath: file, content: 'file content', success: true });
     expect(write.tool_use_id).toBe('toolu_01');
     expect(edit.tool_name).toBe('Edit');
     expect(edit.tool_input).toEqual({ file_path: file, old_string: 'file', new_string: 'new', replace_all: true });

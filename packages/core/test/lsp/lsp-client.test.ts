@@ -209,7 +209,9 @@ describe('servers that fail', () => {
     const lsp = manager(dir, [declaration({ command: 'no-such-language-server-35', args: [] })], warnings);
     expect(await lsp.serverFor(path.join(dir, 'a.fk'))).toBeUndefined();
     expect(await lsp.serverFor(path.join(dir, 'b.fk'))).toBeUndefined();
-    expect(warnings).toEqual(['LSP server "fake" (plugin fake-lsp) is not installed: `no-such-language-server-35` was not found on PATH']);
+    expect(warnings).toEqual([
+      'Diagnostics for .fk files are off: LSP server "fake" (plugin fake-lsp) is not installed: `no-such-language-server-35` was not found on PATH',
+    ]);
     expect(lsp.list()[0]).toMatchObject({ state: 'failed' });
   });
 
@@ -220,7 +222,9 @@ describe('servers that fail', () => {
     const started = Date.now();
     expect(await lsp.serverFor(path.join(dir, 'a.fk'))).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(warnings).toEqual(['LSP server "fake" (plugin fake-lsp) did not answer initialize within 400 ms (startupTimeout)']);
+    expect(warnings).toEqual([
+      'Diagnostics for .fk files are off: LSP server "fake" (plugin fake-lsp) did not answer initialize within 400 ms (startupTimeout)',
+    ]);
     expect(processesRunning(`${FAKE}\0hang-init`)).toEqual([]);
   });
 
@@ -260,7 +264,7 @@ describe('servers that fail', () => {
     await lsp.serverFor(path.join(dir, 'a.fk'));
     await expect.poll(() => lsp.list()[0]!.state, { timeout: 15_000 }).toBe('failed');
     expect(lsp.list()[0]!.restarts).toBe(2);
-    expect(warnings).toEqual(['LSP server "fake" (plugin fake-lsp) exited with code 3; not restarted after 2 restart(s)']);
+    expect(warnings).toEqual(['Diagnostics for .fk files are off: LSP server "fake" (plugin fake-lsp) exited with code 3; not restarted after 2 restart(s)']);
   });
 
   it('floods diagnostics: the edit still gets a bounded, short answer', async () => {

@@ -134,6 +134,31 @@ describe('asking the user', () => {
     expect((await check(authorize, ...calls.write)).allow).toBe(false);
   });
 
+  it('the question names the rule "always" adds, as Claude Code names it; a whole program only where its arguments cannot harm', async () => {
+    const offered: (readonly string[] | undefined)[] = [];
+    const authorize = createAuthorize({ mode: 'default', ask: async (request) => (offered.push(request.alwaysRules), { decision: 'always' as const }) });
+    for (const command of ['npm test', 'rm -rf build', 'sleep 5', 'python3 manage.py migrate', 'make build && npm run lint', 'rm *.o']) {
+      await check(authorize, shellTool, { command });
+    }
+    await check(authorize, ...calls.write);
+    expect(offered).toEqual([
+      ['shell(npm test:*)'],
+      // rm acts on its operands: only this exact line, never `rm:*` or `rm -rf:*`.
+      ['shell(rm -rf build)'],
+      ['shell(sleep:*)'],
+      ['shell(python3 manage.py migrate)'],
+      ['shell(make build:*)', 'shell(npm run:*)'],
+      // A glob bash expands cannot be an exact rule: approved once only.
+      [],
+      ['write_file'],
+    ]);
+    // The exact rule covers that line and nothing wider.
+    const ask = vi.fn(async () => ({ decision: 'deny' as const }));
+    const strict = createAuthorize({ mode: 'default', ask, allow: parseToolRules('shell(rm -rf build)') });
+    expect((await check(strict, shellTool, { command: 'rm -rf build' })).allow).toBe(true);
+    expect((await check(strict, shellTool, { command: 'rm -rf build ~' })).allow).toBe(false);
+  });
+
   it('"always" on an edit tool allows that tool for the session', async () => {
     const answers: AskAnswer[] = [{ decision: 'always' }];
     const ask = vi.fn(async () => answers.shift() ?? { decision: 'deny' as const });

@@ -40,7 +40,7 @@ describe('SessionStore: writing and loading', () => {
     expect(loaded.warnings).toEqual([]);
     expect(loaded.provider).toBe('ollama');
     expect(loaded.model).toBe('qwen3');
-    expect(writer.id).toMatch(/^2026-01-02T03-04-05-[0-9a-f]{6}$/);
+    expect(writer.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('writes one JSON line per record, the header first', () => {
@@ -83,11 +83,11 @@ describe('SessionStore: writing and loading', () => {
     writer.close();
   });
 
-  it('hands out new ids that sort by time and create sessions under that id', () => {
+  it('hands out new ids that are UUIDs (as the Claude Agent SDK expects) and create sessions under that id', () => {
     t = tempDir();
     const store = new SessionStore(t.dir);
     const id = store.newId();
-    expect(id).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-[0-9a-f]{6}$/);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const writer = store.create({ ...header, id });
     writer.append(user('hi'));
     writer.close();

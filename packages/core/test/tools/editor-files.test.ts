@@ -46,7 +46,9 @@ describe('file tools through an editor (ACP fs)', () => {
     const file = path.join(ws.root, 'a.txt');
     const buffers = new Map<string, string>();
     const editor = fakeEditor(buffers);
-    const written = await run(writeFileTool, { path: 'a.txt', content: 'new\n' }, makeContext(ws, { editorFiles: editor }));
+    const ctx = makeContext(ws, { editorFiles: editor });
+    await run(readFileTool, { path: 'a.txt' }, ctx);
+    const written = await run(writeFileTool, { path: 'a.txt', content: 'new\n' }, ctx);
     expect(written.isError).toBeFalsy();
     expect(buffers.get(file)).toBe('new\n');
     const outside = await run(writeFileTool, { path: '../outside.txt', content: 'x' }, makeContext(ws, { editorFiles: editor }));

@@ -3,12 +3,13 @@ import { DBOS, DBOSClient, type DLogger } from '@dbos-inc/dbos-sdk';
 import { ConfigError, UsageError } from '../../errors.js';
 import { VERSION } from '../../version.js';
 import { assertResumable, type AgentRunnerFor, type RunHooks, type RunListing, type WorkflowBackend } from '../backend.js';
-import { executeRun, type AgentRunner } from '../engine.js';
+import { executeRun, RunCancelled, type AgentRunner } from '../engine.js';
 import { parseWorkflow } from '../parse.js';
 import { newRunState } from '../runs.js';
 import type { CallTarget, RunState, Workflow } from '../types.js';
 import { CALL_WORKFLOW, CALLS_QUEUE, InFlightCalls, queueRunner, RUN_WORKFLOW, RUNS_QUEUE, type CallArgs, type CallResult } from './calls.js';
 import { describeDatabase, prepareDatabase, RunDatabase, type RunRow } from './database.js';
+import { startDbosSerially } from './start-lock.js';
 
 // The DBOS backend. A run is a DBOS workflow (`beansRun`) that executes the shared engine: its
 // checkpoint is the same RunState, kept in beans.runs; each `call` is a DBOS workflow (`beansCall`)
@@ -94,6 +95,15 @@ export class DbosBackend implements WorkflowBackend {
     this.orchestrate = DBOS.registerWorkflow((runId: string, generation: number) => this.runWorkflow(runId, generation), { name: RUN_WORKFLOW });
     DBOS.registerWorkflow((args: CallArgs) => DBOS.runStep(() => this.serveCall(args), { name: 'agent' }), { name: CALL_WORKFLOW });
     if (this.options.serve !== 'none') this.inFlight = new InFlightCalls(() => this.client);
+    // DBOS's start-up migrates its tables, which processes starting at once must not do together.
+    await startDbosSerially(this.options.databaseUrl, () => this.launchDbos(logger));
+    this.markReady();
+    // Workers continue runs whose process died (its heartbeat stopped), wherever it ran.
+    if (this.options.serve === 'all') this.takeovers = setInterval(() => void this.takeOverStaleRuns().catch(() => {}), 2000);
+  }
+
+  /** DBOS.launch, the client and the queues' limits: what creates and migrates DBOS's tables. */
+  private async launchDbos(logger: DLogger): Promise<void> {
     // Launching recovers the work this executor id had in flight (a worker started again after a kill).
     await DBOS.launch();
     this.client = await DBOSClient.create({ systemDatabaseUrl: this.options.databaseUrl, applicationName: 'beans', logger });
@@ -128,9 +138,6 @@ export class DbosBackend implements WorkflowBackend {
       await calls.setPartitionRateLimit({ limitPerPeriod: rateLimit.calls, periodSec: rateLimit.periodMs / 1000 });
       await calls.setRateLimit(undefined);
     }
-    this.markReady();
-    // Workers continue runs whose process died (its heartbeat stopped), wherever it ran.
-    if (this.options.serve === 'all') this.takeovers = setInterval(() => void this.takeOverStaleRuns().catch(() => {}), 2000);
   }
 
   /** `user@host:port/db`, for messages. */
@@ -198,7 +205,7 @@ export class DbosBackend implements WorkflowBackend {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const current = (await this.db.findRun(row.id)) as RunRow;
-    const state: RunState = { ...current.state, status: 'interrupted', error: `The run was cancelled; resume it with \`beans workflow resume ${row.id}\`.` };
+    const state: RunState = { ...current.state, status: 'cancelled', error: `The run was cancelled (\`beans workflow cancel ${row.id}\`).` };
     await this.db.saveState(state, current.executor ?? this.options.executorId, current.orchestrator);
     return state;
   }
@@ -337,7 +344,7 @@ export class DbosBackend implements WorkflowBackend {
     // `beans workflow cancel` from anywhere cancels the DBOS workflow; the engine stops at once.
     const cancelled = async () => {
       const status = await this.client.getWorkflow(self).catch(() => undefined);
-      if (status?.status === 'CANCELLED') stop.abort();
+      if (status?.status === 'CANCELLED') stop.abort(new RunCancelled());
     };
     const watch = setInterval(() => void cancelled(), 500);
     const runner = queueRunner({
