@@ -108,6 +108,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       ...(parseThinking(values.thinking) !== undefined ? { thinking: parseThinking(values.thinking) } : {}),
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
+      ...(options.durableSteps ? { steps: options.durableSteps } : {}),
       // With compaction off, the same part still keeps every request within the window.
       transformContext: withCallerContext(
         autoCompaction(
