@@ -11,7 +11,9 @@ import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
 // binds of git hooks/config and shell rc files inside writable folders, a seccomp filter against
 // unix sockets, a private network namespace whose only way out is its own HTTP/SOCKS proxy, and a
 // proxy that checks each connection against an allow list and refuses names resolving to loopback.
-// It is a singleton (one proxy per process), so every sandbox of this process shares one set-up.
+// It is a singleton (one proxy per process), so every sandbox of this process shares one set-up:
+// the network and the temp folder. The files are each sandbox's own (the runtime takes them per
+// command): a runner hosting several sessions at once fences each one's commands to its own worktree.
 //
 // Network: a host must be listed to be reachable at all, through the proxy the sandbox points
 // HTTP_PROXY/HTTPS_PROXY/ALL_PROXY at. A server on this machine is reached only when its literal
@@ -91,9 +93,11 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   // Read-only inside the writable workspace: what configures Beans, Claude Code, MCP servers, plugins
   // and git (workspace/protected-paths.ts); sandboxed commands run without asking.
   const denyWrite = [...SANDBOX_READ_ONLY, ...git].map((entry) => path.join(options.workspaceRoot, entry));
-  const key = JSON.stringify({ workspace: options.workspaceRoot, tempParent, allowedHosts, denyRead, denyWrite });
+  const key = JSON.stringify({ tempParent, allowedHosts });
   if (shared && shared.key !== key) {
-    throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
+    throw new SandboxUnavailableError(
+      'A sandbox with another network or temp folder is already running in this process; one process runs one sandbox network configuration.',
+    );
   }
   if (!shared) {
     const temp = makeTempFolder(tempParent);
@@ -101,6 +105,8 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   }
   const current = shared;
   const writable = [options.workspaceRoot, current.temp.path];
+  // This sandbox's files, given with each of its commands: another sandbox of the process may have started the runtime.
+  const files = { filesystem: { denyRead, allowWrite: writable, denyWrite } };
   current.users += 1;
   let manager: Runtime['SandboxManager'];
   try {
@@ -119,7 +125,7 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
     summary: `Shell commands run in a sandbox: they may write only in ${writable[0]} and their temp folder $TMPDIR (${writable[1]}), and ${allowedHosts.length > 0 ? `connect only to ${allowedHosts.join(', ')} (through the proxy in HTTP_PROXY/HTTPS_PROXY)` : 'have no network'}.`,
     async wrap(command, signal) {
       if (disposed) throw new Error('The shell sandbox was disposed.');
-      const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', undefined, signal);
+      const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', files, signal);
       // bubblewrap runs the command in its own PID namespace, which the kernel empties when the
       // command ends: nothing can be left behind to find by the run tag, and the sandbox's own proxy
       // bridges, still exiting at that moment, must not be reported as leftovers.
