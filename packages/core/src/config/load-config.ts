@@ -132,6 +132,7 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
     'lsp',
     'webFetch',
     'workflows',
+    'runners',
     'input',
   ])
     values[parent] ??= {};
