@@ -112,3 +112,11 @@ export function tracked(child: Child): Child {
   children.push(child);
   return child;
 }
+
+/** Resolves once `check` holds (checked every 200 ms); throws after `timeoutMs`. */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 200))) {
+    if (await check()) return;
+  }
+  throw new Error(`not within ${timeoutMs} ms`);
+}
