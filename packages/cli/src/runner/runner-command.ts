@@ -77,6 +77,9 @@ export async function runRunner(options: CliOptions, flags: RunnerFlags): Promis
       interactive: true,
       mcpFromLastRun: false,
       trustWorkspace: spec.trustWorkspace,
+      // An untrusted worktree's own settings files do not apply at all: not even the harmless keys
+      // (a model), which would let a queued session choose past the runner's policy.
+      ...(spec.trustWorkspace ? {} : { settingSources: ['user'] as const }),
       durableSteps: spec.durableSteps,
     });
     for (const warning of agent.warnings) log(`session ${spec.sessionId}: ${warning}`);

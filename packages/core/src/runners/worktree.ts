@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
+import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
 
 // Where a background session works: a clone of the submitting repository's `origin` at the
 // submitted commit, on the branch `beans/<session id>`. Each runner keeps one bare mirror per origin
@@ -41,6 +42,20 @@ async function git(cwd: string, args: string[], options: { input?: string; ident
     env: { GIT_TERMINAL_PROMPT: '0', ...identity },
     maxBuffer: 256 * 1024 * 1024,
   });
+}
+
+/**
+ * Empty files the sandbox left at its read-only paths (bubblewrap's mount points for paths that did
+ * not exist; the runtime removes them only once no sandboxed command of the process runs, and a
+ * runner's other sessions may be running one). No command can have written them, so they are not
+ * the session's work.
+ */
+function sandboxMountPoints(dir: string, status: string): string[] {
+  return status
+    .split('\n')
+    .filter((line) => line.startsWith('?? '))
+    .map((line) => line.slice(3))
+    .filter((file) => SANDBOX_READ_ONLY.includes(file) && statSync(path.join(dir, file), { throwIfNoEntry: false })?.size === 0);
 }
 
 /** One message for a git failure: its stderr's last line. */
@@ -133,8 +148,9 @@ export class Worktree {
       try {
         const status = await git(this.dir, ['status', '--porcelain', '--untracked-files=all']);
         if (status.stdout) {
-          await git(this.dir, ['add', '-A']);
-          await git(this.dir, ['commit', '--quiet', '--no-verify', '-m', what], { identity: this.identity });
+          await git(this.dir, ['add', '-A', '--', '.', ...sandboxMountPoints(this.dir, status.stdout).map((file) => `:(exclude)${file}`)]);
+          const staged = await git(this.dir, ['diff', '--cached', '--quiet'], { reject: false });
+          if (staged.exitCode !== 0) await git(this.dir, ['commit', '--quiet', '--no-verify', '-m', what], { identity: this.identity });
         }
         const after = (await git(this.dir, ['rev-parse', 'HEAD'])).stdout;
         if (after === before) return undefined;
