@@ -4,7 +4,7 @@
 // worktree's own settings and hooks apply only when the runner trusts worktrees, one session's
 // commands and file tools cannot write into another's worktree, and the database never holds a key.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
@@ -12,7 +12,7 @@ import { sandboxUnavailable } from '../support/sandbox.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
 import { startScriptedOpenAi } from '../support/scripted-openai.ts';
 import { BEANS_BIN, runBeans, scriptedOllama } from './harness.ts';
-import { git, makeFleet, runnerHome, startRunner, tracked, until } from './runner-fixtures.ts';
+import { git, makeFleet, runnerHome, startRunner, stop, tracked, until } from './runner-fixtures.ts';
 
 const unavailable = postgresUnavailable();
 
@@ -84,7 +84,7 @@ describe.skipIf(unavailable)('runners: secrets and trust', { timeout: 120_000 },
     const machine = runnerHome(url, untrusting, { runners: { sandbox: false } });
     // A folder the runner's user trusted above its work folder must not trust the worktrees either.
     const trustFile = path.join(machine.home, '.config', 'beans-agent', 'trusted-folders.json');
-    await import('node:fs').then((fs) => fs.writeFileSync(trustFile, JSON.stringify({ folders: { [path.dirname(machine.workdir)]: 'trusted' } })));
+    writeFileSync(trustFile, JSON.stringify({ folders: { [path.dirname(machine.workdir)]: 'trusted' } }));
     const runner = await startRunner(machine, 'careful');
     const id = await queue(fleet, []);
     // The repository's `permissions.allow: ["shell"]` does not apply: the call asks. Answered no.
@@ -98,12 +98,11 @@ describe.skipIf(unavailable)('runners: secrets and trust', { timeout: 120_000 },
     expect(() => git(fleet.origin, 'show', `beans/${id}:shell-ran.txt`)).toThrow();
     expect(runner.stderr()).toContain('marked');
     expect(JSON.parse(readFileSync(trustFile, 'utf8')).folders[path.join(machine.workdir, 'sessions')]).toBe('untrusted');
-    await runBeans([], { cwd: fleet.repo.dir, env: fleet.env }).catch(() => undefined);
 
     // A runner whose settings trust worktrees: the repository's rule and hook apply.
     const trusting = await scriptedOllama({ turns });
+    await stop(runner.child, 'SIGKILL');
     await startRunner(runnerHome(url, trusting, { runners: { sandbox: false, trustWorktrees: true } }), 'trusting');
-    await runner.child.kill('SIGKILL');
     const trusted = await queue(fleet, []);
     expect(await wait(fleet, trusted)).toBe(0);
     expect(existsSync(canary)).toBe(true);
