@@ -3,10 +3,12 @@
 // as warnings. Layers of packages/core/src, lowest first: llm (and the root files: errors, version);
 // workspace; tools (with sandbox and memory); permissions, plugins and agent; the features that
 // compose them (hooks, guardrails, prompt, session, subagents, mcp, config's schema); runtime,
-// protocol and workflows on top. A rule names what a folder may NOT import; peers may import peers.
+// protocol and workflows on top, and mcp-server (Beans as an MCP server) above them all, loaded only
+// by `beans mcp serve` through its own entry. A rule names what a folder may NOT import; peers may
+// import peers.
 const core = 'packages/core/src';
 const folders = (...names) => `^${core}/(${names.join('|')})/`;
-const TOP = ['runtime', 'protocol', 'workflows'];
+const TOP = ['runtime', 'protocol', 'workflows', 'mcp-server'];
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
 
 module.exports = {
@@ -56,9 +58,15 @@ module.exports = {
     ),
     forbid(
       'runtime-and-protocol-on-top',
-      'Only the top layer (runtime, protocol, workflows, the package index) imports the top layer.',
-      { path: `^${core}/`, pathNot: `^${core}/(runtime|protocol|workflows)/|^${core}/index\\.ts$` },
+      'Only the top layer (runtime, protocol, workflows, mcp-server, the package index) imports the top layer.',
+      { path: `^${core}/`, pathNot: `^${core}/(${TOP.join('|')})/|^${core}/index\\.ts$` },
       { path: folders(...TOP) },
+    ),
+    forbid(
+      'mcp-server-is-a-front-end',
+      'Beans as an MCP server is a client of the runtime, reached only through @beans/core/mcp-server: nothing else in core imports it (the index neither, so no other start loads it).',
+      { path: `^${core}/`, pathNot: folders('mcp-server') },
+      { path: folders('mcp-server') },
     ),
   ],
   options: {

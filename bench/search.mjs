@@ -85,7 +85,7 @@ const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-bench-search
 try {
   const repo = path.join(base, 'repo');
   mkdirSync(repo);
-  let started = Date.now();
+  const started = Date.now();
   generate(repo);
   console.log(
     `Generated ${FILES.toLocaleString('en-US')} files + a ${BIG_FILE_MB} MB file (+${IGNORED_FILES} ignored) and committed them in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,

@@ -31,12 +31,13 @@ const common = {
     js: "import { createRequire as __beansRequire } from 'node:module'; const require = (globalThis[Symbol.for('beans.require')] ??= __beansRequire(import.meta.url));",
   },
   // Ink imports react-devtools-core only under DEV=true. The tree-sitter packages read their .wasm
-  // files next to their own modules, so they stay outside (and are dependencies of @beans/cli too).
-  // DBOS and pg load only with the dbos workflow backend and stay packages (dependencies of the root
-  // and of @beans/cli): pg requires its optional native binding (pg-native) at run time. sharp (pictures
-  // scaled for a provider) loads its prebuilt native binary from its @img/sharp-<platform> package.
-  // node-llama-cpp (the local provider, an optional dependency of @beans/core and @beans/cli) loads its
-  // native binding from its own folder, so it stays a package too.
+  // files next to their own modules, so they stay outside. DBOS and pg load only with the dbos
+  // workflow backend and stay packages: pg requires its optional native binding (pg-native) at run
+  // time. Those four are dependencies of the root package, the one users install, and the bundle in
+  // packages/cli/dist finds them in the root's node_modules here too. sharp (pictures scaled for a
+  // provider) loads its prebuilt native binary from its @img/sharp-<platform> package, and
+  // node-llama-cpp (the local provider, optional) its native binding from its own folder: both are
+  // dependencies of @beans/cli, found in packages/cli/node_modules.
   external: ['react-devtools-core', 'web-tree-sitter', 'tree-sitter-bash', '@dbos-inc/dbos-sdk', 'pg', 'sharp', 'node-llama-cpp'],
 };
 
@@ -479,7 +480,7 @@ writeFileSync(mainFile, mainLoads);
 // escapes strings but prints comments and regular expressions as written: a dash in a comment of
 // the OpenAI SDK doubled its 1 MB. Comment lines are made ASCII here (an escape reads the same in a
 // comment); Beans' own regular expressions write theirs as escapes (tools/background-tasks.ts).
-const nonAscii = /[^\x00-\x7f]/;
+const nonAscii = /[\u0080-\uffff]/;
 const commentLine = /^\s*(\/\/|\/\*|\*)/;
 // Code units one by one: an emoji becomes its two surrogate escapes.
 const escapeUnit = (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`;
@@ -488,6 +489,6 @@ for (const name of readdirSync(outdir)) {
   const file = path.join(outdir, name);
   const source = readFileSync(file, 'utf8');
   if (!nonAscii.test(source)) continue;
-  const lines = source.split('\n').map((line) => (nonAscii.test(line) && commentLine.test(line) ? line.replace(/[^\x00-\x7f]/g, escapeUnit) : line));
+  const lines = source.split('\n').map((line) => (nonAscii.test(line) && commentLine.test(line) ? line.replace(/[\u0080-\uffff]/g, escapeUnit) : line));
   writeFileSync(file, lines.join('\n'));
 }

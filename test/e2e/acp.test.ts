@@ -18,7 +18,7 @@ import {
   type WriteTextFileRequest,
 } from '@agentclientprotocol/sdk';
 import { startScriptedOpenAi } from '../support/scripted-openai.ts';
-import type { ScriptTurn, ScriptedServer, TurnSource } from '../support/script.ts';
+import type { ScriptedServer, TurnSource } from '../support/script.ts';
 import { BEANS_BIN, makeTempRepo, type TempRepo } from './harness.ts';
 
 const EVERYTHING = path.join(path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');

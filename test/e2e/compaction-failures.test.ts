@@ -4,7 +4,7 @@
 // and the recent turns.
 import { describe, expect, it } from 'vitest';
 import { makeTempRepo, parseJsonLines, runBeans, scriptedOllama } from './harness.ts';
-import type { ScriptFault, ScriptTurn } from '../support/script.ts';
+import type { ScriptTurn } from '../support/script.ts';
 
 const TURNS = 700;
 const WINDOW = 131_072;

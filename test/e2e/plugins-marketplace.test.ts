@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgentSession } from '../../packages/core/src/index.ts';
-import { createChatHost } from '../../packages/cli/src/chat-host-impl.ts';
 import { makeTempRepo, runBeans, type TempRepo } from './harness.js';
 
 function makeMarketplace(repo: TempRepo): string {
@@ -46,7 +45,7 @@ describe('beans plugins marketplace and install', () => {
     // /plugins in chat reads the same record, through the chat's own host.
     const agent = await createAgentSession({ cwd: repo.dir, env: { ...repo.env, OLLAMA_HOST: 'http://127.0.0.1:9' }, provider: 'ollama', model: 'any' });
     try {
-      expect(await createChatHost(agent).listPlugins()).toContainEqual({
+      expect(await agent.listPlugins()).toContainEqual({
         name: 'commit-commands',
         version: '1.2.0',
         from: expect.stringMatching(/^team-tools: file:\/\/\S+ \.\/plugins\/commit-commands$/),

@@ -403,7 +403,7 @@ describe.skipIf(unavailable)('beans workflow on DBOS', { timeout: 60_000 }, () =
     const text = await runBeans(['workflow', 'run', '.beans/workflows/release-notes.md'], { cwd: repo.dir, env: env(server) });
     expect(text.code).toBe(0);
     expect(text.stdout).toBe('features written\n\nfixed 1 item(s)\n');
-    expect(text.stderr).toMatch(/^\[##---+\]  10% planner 0-20% · \d+\.\ds · reading history$/m);
+    expect(text.stderr).toMatch(/^\[##---+\] {2}10% planner 0-20% · \d+\.\ds · reading history$/m);
     expect(text.stderr).toMatch(/beans: run \S+ completed in \d+\.\ds\.\n$/);
 
     const flakyServer = await scriptedOllama({

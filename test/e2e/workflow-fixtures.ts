@@ -5,7 +5,7 @@ import { makeTempRepo, type TempRepo } from './harness.ts';
 
 // The issue's example, with JSONata's `$count` for the list's length. Agents come from a plugin
 // (`planner`, `team:checker`) and from files next to the workflow (`./agents/...`).
-export const RELEASE_NOTES = `---
+const RELEASE_NOTES = `---
 name: release-notes
 description: Draft release notes from the git history
 inputs:
@@ -52,7 +52,7 @@ export function releaseRepo(): TempRepo {
 }
 
 export type Body = { messages: { role: string; content: string }[] };
-export const roleOf = (request: RecordedRequest) => /ROLE=(\w+)/.exec((request.body as Body).messages[0]?.content ?? '')?.[1] ?? 'unknown';
+const roleOf = (request: RecordedRequest) => /ROLE=(\w+)/.exec((request.body as Body).messages[0]?.content ?? '')?.[1] ?? 'unknown';
 export const inputOf = (request: RecordedRequest): Record<string, unknown> => {
   const prompt = (request.body as Body).messages.find((message) => message.role === 'user')?.content ?? '';
   const json = /Input \(JSON\):\n([\s\S]*?)\n\nReport/.exec(prompt)?.[1];

@@ -77,7 +77,7 @@ describe('beans workflow', () => {
     const run = await runBeans(['workflow', 'run', '.beans/workflows/release-notes.md'], { cwd: repo.dir, env: { ...repo.env, ...ollamaEnv(server.url) } });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('features written\n\nfixed 1 item(s)\n');
-    expect(run.stderr).toMatch(/^\[##---+\]  10% planner 0-20% · \d+\.\ds · reading history$/m);
+    expect(run.stderr).toMatch(/^\[##---+\] {2}10% planner 0-20% · \d+\.\ds · reading history$/m);
     expect(run.stderr).toMatch(/^\[#{20}\] 100% done 0-100% · /m);
     expect(run.stderr).toMatch(/beans: run \S+ completed in \d+\.\ds\.\n$/);
   });

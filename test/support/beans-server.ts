@@ -26,7 +26,7 @@ export interface BeansServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever JSON the server sends; tests check its shape
+// Whatever JSON the server sends; tests check its shape.
 type Json = any;
 
 export interface ServedEvent {

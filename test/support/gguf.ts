@@ -187,7 +187,7 @@ export interface TinyModelOptions {
 }
 
 /** The byte-level vocabulary: <unk>, <s>, </s>, "<0x00>".."<0xFF>" (SentencePiece byte fallback) and "▁". */
-export function byteVocabulary(): { tokens: string[]; scores: number[]; types: number[] } {
+function byteVocabulary(): { tokens: string[]; scores: number[]; types: number[] } {
   const tokens = ['<unk>', '<s>', '</s>'];
   const types = [2, 3, 3]; // UNKNOWN, CONTROL, CONTROL
   for (let b = 0; b < 256; b++) {

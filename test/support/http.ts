@@ -131,6 +131,6 @@ export async function streamChunks(
   res.end();
 }
 
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -71,7 +71,7 @@ export async function startOtlpReceiver(options: { grpc?: boolean } = {}): Promi
 type OtlpAttribute = { key: string; value: Record<string, unknown> };
 
 /** Attributes as a plain object (string, int, double, bool and array values). */
-export function attributeMap(attributes: OtlpAttribute[] | undefined): Record<string, unknown> {
+function attributeMap(attributes: OtlpAttribute[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const { key, value } of attributes ?? []) {
     out[key] =

@@ -22,7 +22,7 @@ export interface Postgres {
 }
 
 /** The folder holding initdb and pg_ctl, or undefined when PostgreSQL is not installed. */
-export function postgresBin(): string | undefined {
+function postgresBin(): string | undefined {
   const onPath = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' }).stdout.trim();
   // Debian links pg_ctl into /usr/local/bin or /usr/bin; initdb sits beside the real one.
   if (onPath) return path.dirname(realpathSync(onPath));

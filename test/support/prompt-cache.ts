@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto';
 
-export type CacheBill = {
+type CacheBill = {
   /** Tokens billed at the full input price. */
   input: number;
   cacheRead: number;
@@ -38,9 +38,9 @@ export function tokensOf(text: string): number {
   return Math.ceil(Buffer.byteLength(text) / 4);
 }
 
-export const ANTHROPIC_MIN_CACHEABLE = 1_024;
-export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
-export const ANTHROPIC_MAX_BREAKPOINTS = 4;
+const ANTHROPIC_MIN_CACHEABLE = 1_024;
+const ANTHROPIC_LOOKBACK_BLOCKS = 20;
+const ANTHROPIC_MAX_BREAKPOINTS = 4;
 
 type Block = { json: string; breakpoint: boolean };
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 
 /** `id` is sent when given (Gemini 3 and newer Ollama send ids); `thoughtSignature` is Gemini only. */
-export type ScriptToolCall = { name: string; args: Record<string, unknown>; id?: string; thoughtSignature?: string };
+type ScriptToolCall = { name: string; args: Record<string, unknown>; id?: string; thoughtSignature?: string };
 
 export type ScriptTurn = {
   /** The answer's text; an array is sent as that many chunks. */
@@ -86,7 +86,7 @@ export type ScriptedServer = {
 };
 
 /** The JSON a script file holds: a bare array of turns, or an object. */
-export type ScriptFile = ScriptTurn[] | { turns: ScriptTurn[]; faults?: ScriptFault[]; models?: ScriptModel[]; apiKey?: string; promptCache?: boolean };
+type ScriptFile = ScriptTurn[] | { turns: ScriptTurn[]; faults?: ScriptFault[]; models?: ScriptModel[]; apiKey?: string; promptCache?: boolean };
 
 export function loadScriptFile(path: string): Omit<ScriptOptions, 'port' | 'onRequest'> {
   const parsed = JSON.parse(readFileSync(path, 'utf8')) as ScriptFile;

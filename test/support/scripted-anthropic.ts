@@ -4,7 +4,7 @@ import { anthropicPromptCache, CacheLimitError } from './prompt-cache.ts';
 import { argumentPieces, faultQueue, pickTurn, reasoningChunks, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
-export const DEFAULT_ANTHROPIC_MODELS: ScriptModel[] = [{ name: 'claude-sonnet-5-5' }, { name: 'claude-haiku-5-5' }];
+const DEFAULT_ANTHROPIC_MODELS: ScriptModel[] = [{ name: 'claude-sonnet-5-5' }, { name: 'claude-haiku-5-5' }];
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error',

@@ -4,7 +4,7 @@ import { geminiPromptCache } from './prompt-cache.ts';
 import { faultQueue, pickTurn, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
-export const DEFAULT_GEMINI_MODELS: ScriptModel[] = [
+const DEFAULT_GEMINI_MODELS: ScriptModel[] = [
   { name: 'gemini-2.5-flash', contextLength: 1_048_576 },
   { name: 'gemini-2.5-pro', contextLength: 1_048_576 },
 ];

@@ -3,7 +3,7 @@ import { listen, sendFault, sendJson, streamChunks, type Exchange } from './http
 import { faultQueue, pickTurn, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
-export const DEFAULT_OLLAMA_MODELS: ScriptModel[] = [
+const DEFAULT_OLLAMA_MODELS: ScriptModel[] = [
   { name: 'scripted:latest', capabilities: ['completion', 'tools'], contextLength: 32768, family: 'qwen3', parameterSize: '8B' },
 ];
 

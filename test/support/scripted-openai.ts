@@ -4,7 +4,7 @@ import { openAiPromptCache } from './prompt-cache.ts';
 import { argumentPieces, faultQueue, pickTurn, reasoningChunks, textChunks, turnUsage } from './script.ts';
 import type { RecordedRequest, RequestKind, ScriptModel, ScriptOptions, ScriptTurn, ScriptedServer } from './script.ts';
 
-export const DEFAULT_OPENAI_MODELS: ScriptModel[] = [{ name: 'gpt-5-mini' }, { name: 'gpt-5' }];
+const DEFAULT_OPENAI_MODELS: ScriptModel[] = [{ name: 'gpt-5-mini' }, { name: 'gpt-5' }];
 
 const CREATED = 1_767_225_600; // 2026-01-01
 

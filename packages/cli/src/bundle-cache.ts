@@ -29,6 +29,7 @@ const STALE_MS = 30 * 24 * 60 * 60 * 1000;
  */
 export function cacheBundleChunks(bundleDir: string, cacheDir: string): void {
   const prototype = Module.prototype as unknown as Compilable;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called below with .call(this)
   const compile = prototype._compile;
   const found = existingEntries(cacheDir);
   const toWrite: { script: Script; key: string; generation: number; replaces?: string }[] = [];
@@ -73,7 +74,7 @@ export function cacheBundleChunks(bundleDir: string, cacheDir: string): void {
 /** The newest generation of each entry in the folder (none when it does not exist yet). */
 function existingEntries(cacheDir: string): Map<string, { file: string; generation: number }> {
   const entries = new Map<string, { file: string; generation: number }>();
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(cacheDir);
   } catch {
@@ -83,7 +84,7 @@ function existingEntries(cacheDir: string): Map<string, { file: string; generati
     const match = ENTRY.exec(file);
     if (!match) continue;
     const generation = Number(match[2]);
-    if ((entries.get(match[1]!)?.generation ?? 0) < generation) entries.set(match[1]!, { file, generation });
+    if ((entries.get(match[1])?.generation ?? 0) < generation) entries.set(match[1], { file, generation });
   }
   return entries;
 }
@@ -98,7 +99,7 @@ function existingEntries(cacheDir: string): Map<string, { file: string; generati
 function sweep(cacheDir: string, bundleDir: string, before: number): void {
   for (const name of readdirSync(cacheDir)) {
     const key = KEY.exec(ENTRY.exec(name)?.[1] ?? '');
-    if (key && isCurrent(path.join(bundleDir, key[1]!), Number(key[2]), Number(key[3]))) continue;
+    if (key && isCurrent(path.join(bundleDir, key[1]), Number(key[2]), Number(key[3]))) continue;
     const file = path.join(cacheDir, name);
     if (newest([file]) < before) rmSync(file, { force: true });
   }

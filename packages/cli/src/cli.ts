@@ -255,7 +255,7 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     async () => (await import('./commands/lsp-list.js')).lspList,
   );
 
-  const mcp = program.command('mcp').description('MCP servers: list, add, remove');
+  const mcp = program.command('mcp').description('MCP servers: list, add, remove; serve Beans as one');
   mcp
     .command('list')
     .description('every configured MCP server with its status and tools')
@@ -284,6 +284,26 @@ function declareCommands(program: Command, run: (forceChat: boolean) => Promise<
     .addOption(new Option('-s, --scope <scope>', 'only this scope').choices(['project', 'local', 'user']))
     .action(async (name: string, local: { scope?: import('./commands/mcp.js').McpScope }) =>
       setExit(await (await import('./commands/mcp.js')).mcpRemove(program.opts<CliOptions>(), name, local)),
+    );
+
+  mcp
+    .command('serve')
+    .description("run Beans as an MCP server on stdio: its file tools, shell by mode, an agent tool, and this workspace's sessions as resources")
+    .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:PORT/mcp instead, with a bearer token printed once (0: any free port)')
+    .addOption(
+      new Option('--permission-mode <mode>', 'default: read tools; auto-edit: and edit tools; yolo: and shell').choices([
+        'default',
+        'auto-edit',
+        'yolo',
+        'plan',
+        'acceptEdits',
+        'bypassPermissions',
+        'dontAsk',
+      ]),
+    )
+    .option('--cwd <dir>', 'the workspace to serve (default: this folder)')
+    .action(async (local: import('./commands/mcp-serve.js').McpServeOptions) =>
+      setExit(await (await import('./commands/mcp-serve.js')).mcpServe(program.opts<CliOptions>(), local)),
     );
 
   // `beans acp`: an Agent Client Protocol agent on stdio for editors; its code loads only here.

@@ -1,6 +1,6 @@
 import { NoModelError, gitBranch, loadConfig, newDeclarationsQuestion, resolveWorkspace, workspaceTrustQuestion } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
-import { createChatHost } from './chat-host-impl.js';
+import { chatAgentOf } from './chat-agent.js';
 import { configFlags, type CliOptions } from './options.js';
 import { drawFirstFrame, type FirstFrame } from './ui/first-frame.js';
 
@@ -38,7 +38,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     return createCliSession(options, 'chat');
   });
   let background: { prompt: string } | undefined;
-  const host = createChatHost(app, { continueInBackground: (prompt) => (background = { prompt }) });
+  const host = chatAgentOf(app, { continueInBackground: (prompt) => (background = { prompt }) });
   const { runChat } = await import('./ui/run-chat.js');
   const code = await runChat(host, { noColor, openResume: options.resume === true, ...(frame ? { firstFrame: frame } : {}) });
   await app.end('prompt_input_exit');

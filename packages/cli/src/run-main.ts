@@ -40,7 +40,7 @@ export async function runMain(options: CliOptions, { forceChat }: { forceChat: b
 }
 
 /** Piped input becomes context placed before the prompt. */
-export function joinPrompt(prompt: string | undefined, piped: string): string {
+function joinPrompt(prompt: string | undefined, piped: string): string {
   const context = piped.trim();
   if (!context) return prompt ?? '';
   if (!prompt) return context;

@@ -10,11 +10,12 @@ import { builtin } from './node-builtins.js';
  * files (settings, plugin state, the agent profile, context files). The reads and lookups below are
  * node:fs's callback functions made promises: the same calls underneath, the same results and the same
  * errors (codes, messages, paths); realpath is node:fs/promises' native one. Everything else, writes
- * and FileHandles included, is node:fs/promises' own function, loaded on its first call.
+ * and FileHandles included, is node:fs/promises' own function, loaded on its first call. stat and lstat
+ * match node:fs/promises' types exactly (checked); the others differ in FileHandle and encoding overloads.
  */
 export const readFile = promisify(fs.readFile) as typeof FsPromises.readFile;
-export const stat = promisify(fs.stat) as typeof FsPromises.stat;
-export const lstat = promisify(fs.lstat) as typeof FsPromises.lstat;
+export const stat: typeof FsPromises.stat = promisify(fs.stat);
+export const lstat: typeof FsPromises.lstat = promisify(fs.lstat);
 export const realpath = promisify(fs.realpath.native) as typeof FsPromises.realpath;
 export const readlink = promisify(fs.readlink) as typeof FsPromises.readlink;
 export const readdir = promisify(fs.readdir) as typeof FsPromises.readdir;

@@ -27,5 +27,5 @@ interface Builtins {
  * process.getBuiltinModule is Node >= 22.3; require covers 22.0-22.2.
  */
 export function builtin<Id extends keyof Builtins>(id: Id): Builtins[Id] {
-  return (process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id)) as Builtins[Id];
+  return process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id);
 }

@@ -43,8 +43,8 @@ export function randomHex(size: number): string {
 /** A random (version 4) RFC 4122 UUID, lowercase, like crypto.randomUUID(). */
 export function randomUuid(): string {
   const bytes = randomBytes(16);
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40; // version 4
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80; // variant 10xx (RFC 4122)
+  bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // variant 10xx (RFC 4122)
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -4,14 +4,13 @@ import { initializeResult, type Initialized } from './initialize.js';
 import type { SessionBridge } from './session-bridge.js';
 
 type Bridges = typeof import('./session-bridge.js');
-type Listing = typeof import('./session-list.js');
 
 export interface AcpAgentOptions {
   cli: CliOptions;
   /** `initialize` was answered before the SDK loaded (see early-initialize.ts). */
   initialized?: Initialized;
   /** Notes for people (warnings, hook messages): stderr, never stdout, which carries only protocol. */
-  warn(text: string): void;
+  warn: (text: string) => void;
 }
 
 /**
@@ -19,7 +18,7 @@ export interface AcpAgentOptions {
  * sessions and everything behind them (core) load after `initialize` (usually answered before this
  * module even loads, see early-initialize.ts), while the editor gets ready for `session/new`.
  */
-export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; closeAll(): Promise<void> } {
+export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; closeAll: () => Promise<void> } {
   const sessions = new Map<string, SessionBridge>();
   let clientCapabilities: ClientCapabilities = options.initialized?.clientCapabilities ?? {};
   let bridges: Promise<Bridges> | undefined;
@@ -80,7 +79,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
     .onRequest(methods.agent.session.load, async ({ params, client }) => {
       let bridge = sessions.get(params.sessionId);
       if (!bridge) {
-        const { sessionExists } = (await import('./session-list.js')) as Listing;
+        const { sessionExists } = await import('./session-list.js');
         if (!(await sessionExists(options.cli, params.cwd, params.sessionId))) throw RequestError.sessionNotFound(params.sessionId);
         bridge = await open(client, params, params.sessionId);
         sessions.set(bridge.id, bridge);
@@ -91,7 +90,7 @@ export function createAcpAgent(options: AcpAgentOptions): { app: AgentApp; close
       return { modes: bridge.modes(), configOptions: bridge.configOptions() };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
-      const { listSessions } = (await import('./session-list.js')) as Listing;
+      const { listSessions } = await import('./session-list.js');
       return { sessions: await listSessions(options.cli, params.cwd ?? process.cwd()) };
     })
     .onRequest(methods.agent.session.close, async ({ params }) => {

@@ -6,9 +6,9 @@ import { createAcpAgent } from './agent.js';
 import type { Initialized } from './initialize.js';
 
 /** The SDK's connection on stdout and the rest of stdin, serving the ACP agent. */
-export function connect(options: { cli: CliOptions; warn(text: string): void; input: ReadableStream<Uint8Array>; initialized?: Initialized }): {
+export function connect(options: { cli: CliOptions; warn: (text: string) => void; input: ReadableStream<Uint8Array>; initialized?: Initialized }): {
   connection: AgentConnection;
-  closeAll(): Promise<void>;
+  closeAll: () => Promise<void>;
 } {
   // stderr reaches the editor's log: a provider SDK's warning once, not on every prompt.
   sdkWarningsOnce();

@@ -9,8 +9,7 @@ import type {
   StopReason,
 } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
-import { BeansError, createAgentSession, modelLimits, type AgentSession, type PermissionMode, type Usage, type UserMessage } from '@beans/core';
-import { randomUUID } from 'node:crypto';
+import { BeansError, createAgentSession, modelLimits, type AgentSession, type PermissionMode, type Usage } from '@beans/core';
 import { cliSessionOptions } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 import { editorFiles, type EditorFsRequests } from './editor-fs.js';
@@ -222,7 +221,7 @@ export class SessionBridge {
   async close(): Promise<void> {
     this.cancel();
     await Promise.race([this.agent.end().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    this.agent.close();
+    await this.agent.close();
   }
 
   private say(text: string): void {

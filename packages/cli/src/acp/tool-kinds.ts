@@ -39,7 +39,7 @@ const KINDS: Record<string, ToolKind> = {
 /** Edits larger than this are shown without their old text (the editor diffs what it is given). */
 const MAX_DIFF_FILE_BYTES = 1024 * 1024;
 
-export function toolKind(name: string): ToolKind {
+function toolKind(name: string): ToolKind {
   return KINDS[name] ?? 'other';
 }
 
@@ -49,7 +49,7 @@ export function toolKind(name: string): ToolKind {
  */
 export function presentToolCall(name: string, args: Args, root: string, readDisk = true): ToolPresentation {
   const kind = toolKind(name);
-  const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+  const text = (key: string) => (typeof args[key] === 'string' ? args[key] : undefined);
   const file = text('path') ?? text('file_path') ?? text('notebook_path');
   const absolute = file !== undefined ? path.resolve(root, file) : undefined;
   const shown = file ?? '';

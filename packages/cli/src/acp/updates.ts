@@ -162,7 +162,7 @@ function planEntries(result: ToolResultMessage, args: Record<string, unknown>): 
   const todos =
     result.details?.kind === 'todos' ? result.details.todos : Array.isArray(args.todos) ? (args.todos as { content?: unknown; status?: unknown }[]) : [];
   return todos.map((todo) => ({
-    content: String(todo.content ?? ''),
+    content: typeof todo.content === 'string' ? todo.content : '',
     priority: 'medium',
     status: todo.status === 'completed' || todo.status === 'in_progress' ? todo.status : 'pending',
   }));

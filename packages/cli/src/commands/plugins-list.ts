@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, builtinPluginsDir, isTrusted, loadWorkspaceHooks, summaryLine } from '@beans/core';
+import { PluginStore, builtinPluginsDir, type InstalledPlugin, isTrusted, loadWorkspaceHooks, summaryLine } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -8,7 +8,7 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
   const base = await loadBase(options);
   const catalog = await loadCatalog(base);
   const store = new PluginStore(base.configDir);
-  const installed = (await store.state().catch(() => ({ plugins: {} as Awaited<ReturnType<PluginStore['state']>>['plugins'] }))).plugins;
+  const installed: Record<string, InstalledPlugin> = (await store.state().catch(() => ({ plugins: {} }))).plugins;
   const installOf = (name: string, root: string) => (root === path.join(store.pluginsDir, name) ? installed[name] : undefined);
   const entry = (item: { name: string; description: string }) => ({ name: item.name, description: item.description });
   // A plugin that only ships hooks is not an empty plugin: list its hooks (and whether they run here).

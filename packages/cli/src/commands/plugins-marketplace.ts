@@ -52,18 +52,18 @@ export async function pluginInstall(_options: CliOptions, spec: string): Promise
 
 /** `beans plugins update <plugin>` */
 export async function pluginUpdate(_options: CliOptions, name: string): Promise<number> {
-  const updated = await store().update(name.split('@')[0]!);
+  const updated = await store().update(name.split('@')[0]);
   return say(`Updated ${updated.name}${updated.version ? ` to ${updated.version}` : ''}.`);
 }
 
 /** `beans plugins uninstall <plugin>` */
 export async function pluginUninstall(_options: CliOptions, name: string): Promise<number> {
-  await store().uninstall(name.split('@')[0]!);
+  await store().uninstall(name.split('@')[0]);
   return say(`Uninstalled ${name}.`);
 }
 
 /** `beans plugins enable|disable <plugin>` */
 export async function pluginSetEnabled(_options: CliOptions, name: string, enabled: boolean): Promise<number> {
-  await store().setEnabled(name.split('@')[0]!, enabled);
+  await store().setEnabled(name.split('@')[0], enabled);
   return say(`${enabled ? 'Enabled' : 'Disabled'} ${name}.`);
 }

@@ -92,7 +92,7 @@ export function progressLine(progress: WorkflowProgress, width: number): string 
   return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
 }
 
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 

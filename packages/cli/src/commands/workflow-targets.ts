@@ -34,8 +34,8 @@ export function targetRunners(options: CliOptions, session: AgentSession, own: C
       return sessionRunnerFor(await other)(workflow);
     },
     async close() {
-      const sessions = await Promise.allSettled(others.values());
-      await Promise.all(sessions.map((made) => (made.status === 'fulfilled' ? made.value.close() : undefined)));
+      const made = (await Promise.allSettled(others.values())).filter((result) => result.status === 'fulfilled');
+      await Promise.all(made.map((result) => result.value.close()));
     },
   };
 }

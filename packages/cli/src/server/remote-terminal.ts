@@ -1,9 +1,18 @@
 import { EventEmitter } from 'node:events';
+import type { AgentSession, AskAnswer, PermissionRequest, SubmitInput, SubmitOutcome } from '@beans/core';
 import { randomUUID } from 'node:crypto';
-import type { ChatHost } from '../chat-host.js';
-import { createChatHost } from '../chat-host-impl.js';
+import type { ChatAgent } from '../chat-agent.js';
+import { chatAgentOf } from '../chat-agent.js';
 import { EventLog } from './event-log.js';
-import type { HostedSession } from './hosted-session.js';
+
+/** What an attached view needs of the served session (hosted-session.ts), named here so the two files do not import each other. */
+export interface AttachableSession {
+  readonly agent: AgentSession;
+  /** An attached chat asks its person every question too; returns the remover. */
+  addAsker(asker: (request: PermissionRequest, signal: AbortSignal) => Promise<AskAnswer>): () => void;
+  /** Submits through the served session, so its result reaches every client. */
+  submit(input: SubmitInput): Promise<SubmitOutcome>;
+}
 
 /** What a remote terminal says: the bytes to print, then how its chat ended. */
 export type TerminalMessage = { type: 'output'; data: string } | { type: 'exit'; code: number };
@@ -74,7 +83,7 @@ export class RemoteTerminal {
 
   private readonly closing = new AbortController();
 
-  constructor(session: HostedSession, size: { columns: number; rows: number }, options: { noColor?: boolean } = {}) {
+  constructor(session: AttachableSession, size: { columns: number; rows: number }, options: { noColor?: boolean } = {}) {
     this.screen = new TerminalScreen(size.columns, size.rows, (data) => this.output.append({ type: 'output', data }));
     const { host, detach } = attachedHost(session);
     this.ended = import('../ui/run-chat.js')
@@ -115,19 +124,25 @@ export class RemoteTerminal {
 }
 
 /** The served session as the chat sees it: its questions join the session's, and nothing reaches this machine's own desktop. */
-function attachedHost(session: HostedSession): { host: ChatHost; detach: () => void } {
+function attachedHost(session: AttachableSession): { host: ChatAgent; detach: () => void } {
   let removeAsker: () => void = () => undefined;
-  // The host's getters (session, permission mode...) stay live through the prototype.
-  const host = Object.assign(Object.create(createChatHost(session.agent)) as ChatHost, {
-    setPermissionAsker(asker: Parameters<ChatHost['setPermissionAsker']>[0]) {
-      removeAsker();
-      removeAsker = session.addAsker(asker);
+  // The session's getters (session, permission mode...) stay live through the prototype.
+  const host = Object.assign(
+    Object.create(
+      chatAgentOf(session.agent, {
+        // The clipboard and the editor are the attaching machine's, which this process cannot reach.
+        pasteImage: undefined,
+        editFile: () => Promise.resolve('Opening files in an editor is not available in an attached session.'),
+      }),
+    ) as ChatAgent,
+    {
+      setAsker(asker: Parameters<ChatAgent['setAsker']>[0]) {
+        removeAsker();
+        if (asker) removeAsker = session.addAsker(asker);
+      },
+      // Its input goes through the served session, so the other clients see the turn's result too.
+      submit: (input: Parameters<ChatAgent['submit']>[0]) => session.submit(input),
     },
-    // Its input goes through the served session, so the other clients see the turn's result too.
-    submit: (input: Parameters<ChatHost['submit']>[0]) => session.submit(input),
-    // The clipboard and the editor are the attaching machine's, which this process cannot reach.
-    pasteImage: undefined,
-    editFile: () => Promise.resolve('Opening files in an editor is not available in an attached session.'),
-  });
+  );
   return { host, detach: () => removeAsker() };
 }

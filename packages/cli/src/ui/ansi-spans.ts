@@ -5,16 +5,14 @@ import { span, type Color, type Span, type SpanStyle, type StyledLine } from './
 // character is dropped, so the command can never move the cursor or retitle the terminal.
 
 const BASIC: Color[] = ['gray', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white'];
-// eslint-disable-next-line no-control-regex
 const SEQUENCE = /\x1b\[([0-9;:]*)([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?/g;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f\u0080-\u009f]/g;
 
 function applySgr(style: SpanStyle, params: string): SpanStyle {
   const codes = params === '' ? [0] : params.split(/[;:]/).map(Number);
   let next: SpanStyle = { ...style };
   for (let at = 0; at < codes.length; at++) {
-    const code = codes[at]!;
+    const code = codes[at];
     if (code === 0) next = {};
     else if (code === 1) next.bold = true;
     else if (code === 2) next.dim = true;

@@ -1,5 +1,5 @@
 import { summarizeCall, type ChatSession, type PermissionRequest } from '@beans/core';
-import type { AskAnswer } from '../chat-host.js';
+import type { AskAnswer } from '../chat-agent.js';
 import type { PendingAsk } from './confirm-view.js';
 import * as ed from './editor.js';
 import type { KeyEvent } from './keys.js';

@@ -1,7 +1,7 @@
 import { parseThinking } from '@beans/core';
-import type { SlashCommandInfo } from '../chat-host.js';
+import type { SlashCommandInfo } from '../chat-agent.js';
 import { contextTokens, heading, table, type Builtin } from './command-kit.js';
-import { S, span, wrapSpans, wrapText, type StyledLine } from './styled.js';
+import { span, wrapText, type StyledLine } from './styled.js';
 import { SESSION_BUILTINS } from './session-commands.js';
 import { TASKS_BUILTIN } from './tasks-command.js';
 import { REWIND_BUILTINS } from './rewind-command.js';
@@ -22,7 +22,7 @@ const BUILTINS: Record<string, Builtin> = {
   help: {
     description: 'list every command',
     run(_args, { host, width, print }) {
-      const all = allCommands(host.commands);
+      const all = allCommands(host.slashCommands());
       const label = (command: SlashCommandInfo) => `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}`;
       const groups: [string, SlashCommandInfo[]][] = [
         ['Commands', all.filter((command) => command.source === 'builtin')],
@@ -86,7 +86,7 @@ const BUILTINS: Record<string, Builtin> = {
     description: 'start a fresh conversation on a clear screen',
     idleOnly: true,
     async run(_args, { host, clearScreen, note }) {
-      await host.clear();
+      await host.newConversation();
       clearScreen();
       note('info', `New conversation (session ${host.session.id}).`);
     },

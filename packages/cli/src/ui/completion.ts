@@ -1,4 +1,4 @@
-import type { SlashCommandInfo } from '../chat-host.js';
+import type { SlashCommandInfo } from '../chat-agent.js';
 import type { Editor } from './editor.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
 
@@ -35,10 +35,10 @@ export function slashToken(editor: Editor): Token | undefined {
 export function pathToken(editor: Editor): Token | undefined {
   const { text, cursor } = editor;
   let start = cursor;
-  while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+  while (start > 0 && !/\s/.test(text[start - 1])) start--;
   if (text[start] !== '@') return undefined;
   let end = cursor;
-  while (end < text.length && !/\s/.test(text[end]!)) end++;
+  while (end < text.length && !/\s/.test(text[end])) end++;
   return { start, end, query: text.slice(start + 1, cursor) };
 }
 
@@ -75,7 +75,7 @@ export function renderCompletion(completion: Completion, width: number, maxRows:
   const nameWidth = Math.min(28, Math.max(...completion.items.map((item) => item.value.length)) + 2);
   const out: StyledLine[] = [];
   for (let index = first; index < first + rows; index++) {
-    const item = completion.items[index]!;
+    const item = completion.items[index];
     const selected = index === completion.selected;
     const line: StyledLine = [span(selected ? '› ' : '  ', S.cyan), span(item.value.padEnd(nameWidth), selected ? { color: 'cyan', bold: true } : undefined)];
     if (item.description) line.push(span(item.description, S.dim));

@@ -1,5 +1,5 @@
 import type { PermissionRequest, ToolDetails } from '@beans/core';
-import type { AskAnswer } from '../chat-host.js';
+import type { AskAnswer } from '../chat-agent.js';
 import { clipRows, renderDiff } from './diff-view.js';
 import type { Editor } from './editor.js';
 import { renderInput } from './input-view.js';

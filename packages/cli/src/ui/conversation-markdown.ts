@@ -85,7 +85,7 @@ function inlineCode(text: string): string {
 /** The newest answer with text, for `/copy`. */
 export function lastAnswer(messages: readonly AgentMessage[]): string | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
+    const message = messages[index];
     if (message.role === 'assistant' && message.content.trim()) return message.content.trim();
   }
   return undefined;

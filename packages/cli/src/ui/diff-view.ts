@@ -85,8 +85,8 @@ function markChangedWords(rows: (DiffRow | 'hunk')[]): void {
 }
 
 function markPair(before: DiffRow, after: DiffRow): void {
-  const oldText = before.body[0]!.text;
-  const newText = after.body[0]!.text;
+  const oldText = before.body[0].text;
+  const newText = after.body[0].text;
   const parts = diffWordsWithSpace(oldText, newText);
   const shared = parts.filter((part) => !part.added && !part.removed).reduce((sum, part) => sum + part.value.length, 0);
   if (shared < MIN_SHARED * Math.max(oldText.length, newText.length)) return;

@@ -64,16 +64,16 @@ export function end(editor: Editor): Editor {
 
 export function wordLeft(editor: Editor): Editor {
   let index = editor.cursor;
-  while (index > 0 && /\s/.test(editor.text[index - 1]!)) index--;
-  while (index > 0 && !/\s/.test(editor.text[index - 1]!)) index--;
+  while (index > 0 && /\s/.test(editor.text[index - 1])) index--;
+  while (index > 0 && !/\s/.test(editor.text[index - 1])) index--;
   return { ...editor, cursor: index };
 }
 
 export function wordRight(editor: Editor): Editor {
   let index = editor.cursor;
   const { text } = editor;
-  while (index < text.length && /\s/.test(text[index]!)) index++;
-  while (index < text.length && !/\s/.test(text[index]!)) index++;
+  while (index < text.length && /\s/.test(text[index])) index++;
+  while (index < text.length && !/\s/.test(text[index])) index++;
   return { ...editor, cursor: index };
 }
 

@@ -56,7 +56,7 @@ const NAMED: Record<string, number> = { black: 30, red: 31, green: 32, yellow: 3
 /** A colour as Ink (chalk) takes it: a name, a `...Bright` name, or `#rrggbb` (printed as 256 colours unless the terminal says truecolor). */
 function colorCode(color: string, env: NodeJS.ProcessEnv): string | undefined {
   const bright = /^(\w+)Bright$/.exec(color);
-  if (bright) return NAMED[bright[1]!] === undefined ? undefined : String(NAMED[bright[1]!]! + 60);
+  if (bright) return NAMED[bright[1]] === undefined ? undefined : String(NAMED[bright[1]] + 60);
   if (NAMED[color] !== undefined) return String(NAMED[color]);
   const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(color);
   if (!hex) return undefined;

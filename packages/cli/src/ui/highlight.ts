@@ -22,7 +22,7 @@ export function loadHighlighter(): Promise<void> {
 /** highlight.js scopes (the first word of a class) and the colour each gets. */
 export type CodePalette = Partial<Record<string, Color>>;
 
-export const DEFAULT_CODE_PALETTE: CodePalette = {
+const DEFAULT_CODE_PALETTE: CodePalette = {
   keyword: 'magenta',
   'selector-tag': 'magenta',
   doctag: 'magenta',
@@ -48,7 +48,7 @@ export const DEFAULT_CODE_PALETTE: CodePalette = {
 };
 
 const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'" };
-const decode = (text: string) => text.replace(/&(?:lt|gt|amp|quot|#x27|#39);/g, (entity) => ENTITIES[entity]!);
+const decode = (text: string) => text.replace(/&(?:lt|gt|amp|quot|#x27|#39);/g, (entity) => ENTITIES[entity]);
 
 /**
  * The code's lines as coloured spans, or undefined when the language is unknown or highlight.js
@@ -56,7 +56,7 @@ const decode = (text: string) => text.replace(/&(?:lt|gt|amp|quot|#x27|#39);/g, 
  * and escaped text, so a scan over those three suffices.
  */
 export function highlightCode(code: string, language: string, palette: CodePalette = DEFAULT_CODE_PALETTE): Span[][] | undefined {
-  const lang = language.trim().split(/[\s{]/)[0]!.toLowerCase();
+  const lang = language.trim().split(/[\s{]/)[0].toLowerCase();
   if (!hljs || !lang || !hljs.getLanguage(lang)) return undefined;
   let html: string;
   try {
@@ -70,14 +70,14 @@ export function highlightCode(code: string, language: string, palette: CodePalet
     const color = stack.findLast((entry) => entry !== undefined);
     text.split('\n').forEach((piece, index) => {
       if (index > 0) lines.push([]);
-      if (piece) lines[lines.length - 1]!.push(color ? span(piece, { color }) : span(piece));
+      if (piece) lines[lines.length - 1].push(color ? span(piece, { color }) : span(piece));
     });
   };
   for (const token of html.split(/(<span class="[^"]*">|<\/span>)/)) {
     if (!token) continue;
     if (token.startsWith('<span')) {
       const scope = /class="hljs-([^" ]+)/.exec(token)?.[1] ?? '';
-      stack.push(palette[scope] ?? palette[scope.split('.')[0]!]);
+      stack.push(palette[scope] ?? palette[scope.split('.')[0]]);
     } else if (token === '</span>') stack.pop();
     else emit(decode(token));
   }

@@ -1,4 +1,3 @@
-import type { FzfResultItem } from 'fzf';
 import type { KeyEvent } from './keys.js';
 import { S, span, truncateLine, type SpanStyle, type StyledLine } from './styled.js';
 
@@ -20,6 +19,12 @@ interface Entry {
 }
 
 type Finder = (query: string) => HistoryMatch[];
+
+/** One match of fzf's `find`, typed here: fzf's own typings import "./finders" without an extension, which NodeNext cannot resolve. */
+interface FzfMatch {
+  item: Entry;
+  positions: Set<number>;
+}
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -50,9 +55,12 @@ export class HistorySearch {
       this.entries.push({ text: trimmed, line: oneLine(trimmed), index: this.entries.length });
     }
     const newestFirst = (a: { item: Entry }, b: { item: Entry }) => a.item.index - b.item.index;
-    const fzf = new Fzf(this.entries, { selector: (entry: Entry) => entry.line, casing: 'smart-case', tiebreakers: [newestFirst] });
-    this.finder = (query) =>
-      fzf.find(query).map((result: FzfResultItem<Entry>) => ({ text: result.item.text, line: result.item.line, positions: result.positions }));
+    const fzf: { find(query: string): FzfMatch[] } = new Fzf(this.entries, {
+      selector: (entry: Entry) => entry.line,
+      casing: 'smart-case',
+      tiebreakers: [newestFirst],
+    });
+    this.finder = (query) => fzf.find(query).map((result) => ({ text: result.item.text, line: result.item.line, positions: result.positions }));
     this.loading = false;
     this.refresh();
   }
@@ -128,7 +136,7 @@ export function renderHistorySearch(search: HistorySearch, width: number, maxRow
   const first = Math.min(Math.max(0, search.selected - listRows + 1), Math.max(0, search.matches.length - listRows));
   const list: StyledLine[] = [];
   for (let index = first; index < first + listRows; index++) {
-    const match = search.matches[index]!;
+    const match = search.matches[index];
     const selected = index === search.selected;
     const line: StyledLine = [span(selected ? '› ' : '  ', S.cyan)];
     const base: SpanStyle | undefined = selected ? { color: 'cyan', bold: true } : undefined;

@@ -1,4 +1,4 @@
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import { allCommands } from './commands.js';
 import { applyCompletion, matchCommands, pathToken, slashToken, type Completion } from './completion.js';
 import * as ed from './editor.js';
@@ -18,7 +18,7 @@ const COLLAPSE_PASTE_LINES = 10;
 const COLLAPSE_PASTE_CHARS = 1000;
 
 /** The submitted text as the transcript shows it: each large paste as `[Pasted text · N lines]`. */
-export function collapsePastes(text: string, pastes: readonly string[]): string | undefined {
+function collapsePastes(text: string, pastes: readonly string[]): string | undefined {
   let display = text;
   for (const paste of pastes) {
     const body = paste.trim();
@@ -61,7 +61,7 @@ export class InputBox {
   private pathRequest = 0;
 
   constructor(
-    private readonly host: ChatHost,
+    private readonly host: ChatAgent,
     history: string[],
     private readonly changed: () => void,
   ) {
@@ -97,7 +97,7 @@ export class InputBox {
     switch (event.name) {
       case 'enter':
         if (completion) {
-          this.set(applyCompletion(editor, completion, completion.items[completion.selected]!));
+          this.set(applyCompletion(editor, completion, completion.items[completion.selected]));
           if (completion.kind === 'path') return undefined;
         }
         if (this.editor.cursor === this.editor.text.length && this.editor.text.endsWith('\\')) {
@@ -108,7 +108,7 @@ export class InputBox {
       case 'newline':
         return this.set(ed.insert(editor, '\n'));
       case 'tab':
-        return completion ? this.set(applyCompletion(editor, completion, completion.items[completion.selected]!)) : undefined;
+        return completion ? this.set(applyCompletion(editor, completion, completion.items[completion.selected])) : undefined;
       case 'up':
       case 'down':
         return this.vertical(event.name === 'up' ? -1 : 1);
@@ -309,8 +309,8 @@ export class InputBox {
     this.dismissedCompletionFor = undefined;
     const slash = slashToken(editor);
     if (slash) {
-      const items = matchCommands(allCommands(this.host.commands), slash.query);
-      const exact = items.length === 1 && items[0]!.value === editor.text.slice(0, slash.end);
+      const items = matchCommands(allCommands(this.host.slashCommands()), slash.query);
+      const exact = items.length === 1 && items[0].value === editor.text.slice(0, slash.end);
       this.completion = items.length > 0 && !exact ? { kind: 'slash', token: slash, items, selected: 0 } : undefined;
       return;
     }

@@ -8,7 +8,7 @@
  *   that ends a single line (typing that arrived in one read).
  */
 
-export type KeyName =
+type KeyName =
   | 'enter'
   | 'newline'
   | 'backspace'
@@ -139,16 +139,12 @@ function decodeChar(char: string): KeyEvent | undefined {
 }
 
 /** Normalises pasted text: CRLF and CR become LF, tabs become spaces, other controls go. */
-export function cleanPaste(text: string): string {
-  return (
-    text
-      .replace(/\r\n?/g, '\n')
-      .replace(/\t/g, '    ')
-      // eslint-disable-next-line no-control-regex
-      .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '')
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '')
-  );
+function cleanPaste(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/\t/g, '    ')
+    .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '')
+    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
 }
 
 /** Turns Ink's raw input events into key events; stateful across a bracketed paste. */

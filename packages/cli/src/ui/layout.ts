@@ -107,7 +107,7 @@ function statusInfo(controller: ChatController) {
     queued: session.queuedCount,
     tasks: host.backgroundTasks?.runningCount(),
     languageServers: host
-      .listLspServers()
+      .lspServers()
       .filter((server) => server.state === 'running')
       .map((server) => server.name),
     mode: host.permissionMode,

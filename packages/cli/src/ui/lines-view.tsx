@@ -9,7 +9,7 @@ export const NoColorContext = createContext(false);
 export const ThemeContext = createContext<Theme>(THEMES.dark);
 
 /** One terminal row per line; we wrapped already, so Ink only ever truncates. */
-export const Line = memo(function Line({ line }: { line: StyledLine }) {
+const Line = memo(function Line({ line }: { line: StyledLine }) {
   const noColor = useContext(NoColorContext);
   const theme = useContext(ThemeContext);
   const empty = line.every((part) => part.text === '');

@@ -5,7 +5,7 @@ export const LSP_BUILTINS: Record<string, Builtin> = {
   lsp: {
     description: 'show each language server with its state, languages and restarts',
     async run(_args, { host, width, print }) {
-      const rows = host.listLspServers().map((server) => ({
+      const rows = host.lspServers().map((server) => ({
         name: server.name,
         description: `${server.state}${server.pid ? ` (pid ${server.pid})` : ''} · ${server.languages.join(', ')}${server.restarts ? ` · restarted ${server.restarts}x` : ''} · ${server.origin}${server.problem ? ` · ${server.problem}` : ''}`,
       }));

@@ -37,8 +37,8 @@ export function parseInline(text: string, base?: SpanStyle): Span[] {
   };
   let i = 0;
   while (i < text.length) {
-    const char = text[i]!;
-    if (char === '\\' && i + 1 < text.length && /[\\`*_{}[\]()#+\-.!~|>]/.test(text[i + 1]!)) {
+    const char = text[i];
+    if (char === '\\' && i + 1 < text.length && /[\\`*_{}[\]()#+\-.!~|>]/.test(text[i + 1])) {
       plain += text[i + 1];
       i += 2;
       continue;
@@ -81,7 +81,7 @@ export function parseInline(text: string, base?: SpanStyle): Span[] {
       const match = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(text.slice(i));
       if (match) {
         flush();
-        out.push(...parseInline(match[1]!, merge(base, LINK)));
+        out.push(...parseInline(match[1], merge(base, LINK)));
         if (match[1] !== match[2]) out.push(span(` (${match[2]})`, merge(base, S.dim)));
         i += match[0].length;
         continue;

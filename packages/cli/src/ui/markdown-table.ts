@@ -45,9 +45,9 @@ function fitWidths(natural: number[], room: number): number[] | undefined {
   // Columns that were capped share what is left over, one column at a time.
   let spare = room - widths.reduce((sum, width) => sum + width, 0);
   for (let index = 0; spare > 0 && index < widths.length; index++) {
-    if (widths[index]! < natural[index]!) {
-      const extra = Math.min(spare, natural[index]! - widths[index]!);
-      widths[index]! += extra;
+    if (widths[index] < natural[index]) {
+      const extra = Math.min(spare, natural[index] - widths[index]);
+      widths[index] += extra;
       spare -= extra;
     }
   }
@@ -71,8 +71,8 @@ function rule(widths: number[], left: string, middle: string, right: string): St
 export function renderTable(lines: readonly string[], width: number): StyledLine[] {
   const rows = lines.filter((line) => line.trim() !== '');
   const ruleAt = rows.findIndex((line) => TABLE_RULE.test(line) && line.includes('-'));
-  const aligns = ruleAt >= 0 ? cellsOf(rows[ruleAt]!).map(alignOf) : [];
-  const header = ruleAt === 1 ? cellsOf(rows[0]!) : undefined;
+  const aligns = ruleAt >= 0 ? cellsOf(rows[ruleAt]).map(alignOf) : [];
+  const header = ruleAt === 1 ? cellsOf(rows[0]) : undefined;
   const body = rows.filter((_, index) => index !== ruleAt && !(header && index === 0)).map(cellsOf);
   const all = header ? [header, ...body] : body;
   const columns = Math.max(0, ...all.map((row) => row.length));
@@ -80,7 +80,7 @@ export function renderTable(lines: readonly string[], width: number): StyledLine
   const spans = all.map((row, index) =>
     Array.from({ length: columns }, (_, column) => parseInline(row[column] ?? '', header && index === 0 ? HEADER : undefined)),
   );
-  const natural = Array.from({ length: columns }, (_, column) => Math.max(1, ...spans.map((row) => lineWidth(row[column]!))));
+  const natural = Array.from({ length: columns }, (_, column) => Math.max(1, ...spans.map((row) => lineWidth(row[column]))));
   const widths = fitWidths(natural, width - (3 * columns + 1));
   if (!widths)
     return spans.flatMap((row) =>
@@ -92,12 +92,12 @@ export function renderTable(lines: readonly string[], width: number): StyledLine
 
   const out: StyledLine[] = [rule(widths, '┌', '┬', '┐')];
   const drawRow = (row: Span[][]) => {
-    const cells = row.map((cell, column) => wrapSpans(cell, widths[column]!));
+    const cells = row.map((cell, column) => wrapSpans(cell, widths[column]));
     const height = Math.max(...cells.map((cell) => cell.length));
     for (let line = 0; line < height; line++) {
       const parts: StyledLine = [span('│', BORDER)];
       cells.forEach((cell, column) => {
-        parts.push(span(' '), ...pad(cell[line] ?? [], widths[column]!, aligns[column] ?? 'left'), span(' '), span('│', BORDER));
+        parts.push(span(' '), ...pad(cell[line] ?? [], widths[column], aligns[column] ?? 'left'), span(' '), span('│', BORDER));
       });
       out.push(parts);
     }

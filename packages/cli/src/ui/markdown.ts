@@ -13,7 +13,7 @@ import { S, span, wrapSpans, type Span, type SpanStyle, type StyledLine } from '
 
 export { parseInline };
 
-export interface MarkdownState {
+interface MarkdownState {
   fence?: { marker: string; lang: string };
 }
 
@@ -29,12 +29,12 @@ const BULLET = /^(\s*)([-*+])\s+(?:\[([ xX])\]\s+)?(.*)$/;
 const ORDERED = /^(\s*)(\d{1,9}[.)])\s+(.*)$/;
 
 /** Renders one source line, updating the fence state; returns terminal rows. */
-export function renderMarkdownLine(raw: string, state: MarkdownState, width: number): StyledLine[] {
+function renderMarkdownLine(raw: string, state: MarkdownState, width: number): StyledLine[] {
   const line = raw.replace(/\s+$/, '');
   const fence = state.fence;
   if (fence) {
     const closing = FENCE.exec(line);
-    if (closing && closing[1]![0] === fence.marker[0] && closing[1]!.length >= fence.marker.length && !closing[2]) {
+    if (closing && closing[1][0] === fence.marker[0] && closing[1].length >= fence.marker.length && !closing[2]) {
       state.fence = undefined;
       return [[span('╰─', GUTTER)]];
     }
@@ -42,28 +42,28 @@ export function renderMarkdownLine(raw: string, state: MarkdownState, width: num
   }
   const opening = FENCE.exec(line);
   if (opening) {
-    state.fence = { marker: opening[1]!, lang: opening[2] ?? '' };
+    state.fence = { marker: opening[1], lang: opening[2] ?? '' };
     return [[span(`╭─ ${opening[2] || 'code'}`, GUTTER)]];
   }
   if (!line.trim()) return [[]];
   const heading = HEADING.exec(line);
   if (heading) {
-    const style = HEADINGS[Math.min(heading[1]!.length, HEADINGS.length) - 1]!;
-    return wrapSpans(parseInline(heading[2]!, style), width);
+    const style = HEADINGS[Math.min(heading[1].length, HEADINGS.length) - 1];
+    return wrapSpans(parseInline(heading[2], style), width);
   }
   if (RULE.test(line)) return [[span('─'.repeat(Math.max(1, Math.min(width, 60))), GUTTER)]];
   const quote = QUOTE.exec(line);
   if (quote) {
     const gutter = [span('▎ ', GUTTER)];
-    return wrapSpans(parseInline(quote[1]!, { italic: true, dim: true }), width, { first: gutter, continuation: gutter });
+    return wrapSpans(parseInline(quote[1], { italic: true, dim: true }), width, { first: gutter, continuation: gutter });
   }
   const bullet = BULLET.exec(line);
   if (bullet) {
-    const indent = ' '.repeat(Math.min(bullet[1]!.length, 12));
-    const level = Math.floor(bullet[1]!.length / 2);
+    const indent = ' '.repeat(Math.min(bullet[1].length, 12));
+    const level = Math.floor(bullet[1].length / 2);
     const task = bullet[3];
     const marker = task === undefined ? `${BULLETS[Math.min(level, BULLETS.length - 1)]} ` : task === ' ' ? '☐ ' : '☑ ';
-    const body = parseInline(bullet[4]!, task !== undefined && task !== ' ' ? S.dim : undefined);
+    const body = parseInline(bullet[4], task !== undefined && task !== ' ' ? S.dim : undefined);
     return wrapSpans(body, width, {
       first: [span(indent), span(marker, task === undefined ? S.cyan : undefined)],
       continuation: [span(indent + ' '.repeat(marker.length))],
@@ -71,9 +71,9 @@ export function renderMarkdownLine(raw: string, state: MarkdownState, width: num
   }
   const ordered = ORDERED.exec(line);
   if (ordered) {
-    const indent = ' '.repeat(Math.min(ordered[1]!.length, 12));
+    const indent = ' '.repeat(Math.min(ordered[1].length, 12));
     const marker = `${ordered[2]} `;
-    return wrapSpans(parseInline(ordered[3]!), width, {
+    return wrapSpans(parseInline(ordered[3]), width, {
       first: [span(indent), span(marker, S.cyan)],
       continuation: [span(indent + ' '.repeat(marker.length))],
     });
@@ -103,7 +103,7 @@ function plainRows(line: string, width: number): StyledLine[] {
 
 function isClosingFence(line: string, marker: string): boolean {
   const closing = FENCE.exec(line.replace(/\s+$/, ''));
-  return closing !== null && closing[1]![0] === marker[0] && closing[1]!.length >= marker.length && !closing[2];
+  return closing !== null && closing[1][0] === marker[0] && closing[1].length >= marker.length && !closing[2];
 }
 
 /**
@@ -204,7 +204,7 @@ export class MarkdownStream {
     this.beginBlock(out);
     const opening = FENCE.exec(line.replace(/\s+$/, ''));
     if (opening) {
-      this.code = { marker: opening[1]!, lang: opening[2] ?? '', lines: [], preview: [] };
+      this.code = { marker: opening[1], lang: opening[2] ?? '', lines: [], preview: [] };
       out.push([span(`╭─ ${opening[2] || 'code'}`, GUTTER)]);
       return;
     }

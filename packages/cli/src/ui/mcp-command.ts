@@ -14,14 +14,14 @@ export const MCP_BUILTINS: Record<string, Builtin> = {
     async run(args, { host, width, print, note, runTask }) {
       if (!args) {
         const rows = host
-          .listMcpServers()
+          .mcpServers()
           .map((server) => ({ name: server.name, description: `${server.status}${server.error ? `: ${server.error}` : ''}${mcpToolsText(server)}` }));
         return print([heading('MCP servers'), ...table(rows, width, 'No MCP servers configured (.mcp.json, settings "mcpServers", or --mcp-config).')]);
       }
       const [action, name, ...rest] = args.split(/\s+/);
       if (!ACTIONS.includes(action as (typeof ACTIONS)[number]) || !name || rest.length > 0)
         return note('error', `Usage: /mcp, or /mcp ${ACTIONS.join('|')} <server>.`);
-      const known = host.listMcpServers().map((server) => server.name);
+      const known = host.mcpServers().map((server) => server.name);
       if (!known.includes(name)) return note('error', `There is no MCP server named ${name}${known.length ? ` (servers: ${known.join(', ')})` : ''}.`);
       if (action === 'disable') {
         await host.toggleMcpServer(name, false);
@@ -32,7 +32,7 @@ export const MCP_BUILTINS: Record<string, Builtin> = {
         // A failure shows below with the server's status; the task need not report it twice.
         else await host.reconnectMcpServer(name).catch(() => undefined);
       });
-      const server = host.listMcpServers().find((candidate) => candidate.name === name);
+      const server = host.mcpServers().find((candidate) => candidate.name === name);
       if (server?.status === 'connected') note('info', `${name} is connected${server.tools.length ? ` with ${server.tools.length} tools` : ''}.`);
       else note('error', `${name} did not connect: ${server?.error ?? server?.status ?? 'unknown'}.`);
     },

@@ -1,9 +1,8 @@
-export { isMemoryNote } from '@beans/core';
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import type { Picker } from './picker.js';
 
 /** Asks where a `#` note goes: the project's AGENTS.md or the user's memory file. */
-export function memoryNotePicker(host: ChatHost, text: string, report: (kind: 'info' | 'error', line: string) => void): Picker {
+export function memoryNotePicker(host: ChatAgent, text: string, report: (kind: 'info' | 'error', line: string) => void): Picker {
   return {
     title: 'Save this note to',
     selected: 0,

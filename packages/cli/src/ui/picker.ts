@@ -26,7 +26,7 @@ export interface Picker {
   keys?: PickerKey[];
 }
 
-export interface PickerKey {
+interface PickerKey {
   /** A key name as keys.ts gives it, e.g. `ctrl-b`. */
   name: string;
   /** What the footer says, e.g. `ctrl+b this branch only`. */
@@ -71,7 +71,7 @@ export function renderPicker(picker: Picker, width: number, maxRows: number): St
   if (picker.searchable) out.push(truncateLine([span('Search: ', S.dim), span(picker.query ?? ''), span('▏', S.cyan)], width));
   if (items.length === 0) out.push([span('  (nothing matches)', S.dim)]);
   for (let index = first; index < first + listRows && index < items.length; index++) {
-    const item = items[index]!;
+    const item = items[index];
     const selected = index === picker.selected;
     const line: StyledLine = [span(selected ? '› ' : '  ', S.cyan), span(item.label, selected ? { color: 'cyan', bold: true } : undefined)];
     if (item.detail) line.push(span(`  ${item.detail}`, S.dim));

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { gitBranch } from '@beans/core';
-import type { SessionListing } from '../chat-host.js';
+import type { SessionListing } from '../chat-agent.js';
 import type { Builtin, CommandContext } from './command-kit.js';
 import type { Picker } from './picker.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
@@ -18,7 +18,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
  * Ctrl+B keeps the sessions begun on the branch checked out now; Ctrl+A lists every workspace's
  * (one from another folder is resumed there: the picker says the command).
  */
-export async function openResumePicker(context: CommandContext): Promise<void> {
+async function openResumePicker(context: CommandContext): Promise<void> {
   const { host, session, note, runTask, openPicker } = context;
   const root = host.header.workspace;
   const branch = gitBranch(root);
@@ -86,7 +86,7 @@ export async function openResumePicker(context: CommandContext): Promise<void> {
         const listing = listings.find((candidate) => candidate.id === id);
         if (listing?.workspaceRoot && listing.workspaceRoot !== root)
           return note('info', `That session is from ${listing.workspaceRoot}. Resume it there: cd ${shellQuote(listing.workspaceRoot)} && beans -r ${id}`);
-        return runTask('Loading the session', () => host.resume(id));
+        return runTask('Loading the session', () => host.resumeSession(id));
       },
     };
   };
@@ -102,7 +102,7 @@ function previewRows(id: string, prompts: string[] | undefined, listing: Session
   const where = listing?.workspaceRoot && listing.workspaceRoot !== root ? ` · ${listing.workspaceRoot}` : '';
   const rows: StyledLine[] = [truncateLine([span('  ─ ', S.gray), span(id, S.bold), span(model ? ` · ${model}` : '', S.dim), span(where, S.dim)], width)];
   const typed = prompts ?? [];
-  const shown = typed.length <= PREVIEW_PROMPTS ? typed : [typed[0]!, ...typed.slice(-(PREVIEW_PROMPTS - 1))];
+  const shown = typed.length <= PREVIEW_PROMPTS ? typed : [typed[0], ...typed.slice(-(PREVIEW_PROMPTS - 1))];
   shown.forEach((prompt, index) => {
     if (typed.length > PREVIEW_PROMPTS && index === 1) rows.push([span(`    ⋯ ${typed.length - PREVIEW_PROMPTS} more`, S.dim)]);
     rows.push(truncateLine([span('    › ', S.dim), span(prompt.replace(/\s+/g, ' '))], width));

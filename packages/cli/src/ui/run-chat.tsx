@@ -1,4 +1,4 @@
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import type { FirstFrame } from './first-frame.js';
 import { ChatController } from './controller.js';
 import { editDraftExternally } from './external-editor.js';
@@ -31,7 +31,7 @@ export interface RunChatOptions {
 }
 
 /** A window being dragged sends a burst of resizes; the transcript is laid out again once it settles. */
-export const RESIZE_SETTLE_MS = 60;
+const RESIZE_SETTLE_MS = 60;
 /** How long after the chat's own first frame keys are still taken as typed ahead (first-frame.ts). */
 const STARTUP_TYPING_MS = 500;
 
@@ -73,18 +73,19 @@ async function loadMount(attached: boolean): Promise<typeof import('./mount.js')
  */
 function eraseBeforeFirstWrite(stdout: NodeJS.WriteStream, erase: string): void {
   if (!erase) return;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- put back as it was, and called with .call(this)
   const write = stdout.write;
   stdout.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
     stdout.write = write;
     return (write as (...args: unknown[]) => boolean).call(this, typeof chunk === 'string' ? erase + chunk : (write.call(this, erase), chunk), ...rest);
-  } as typeof stdout.write;
+  };
 }
 
 /**
  * The interactive session: renders until the user leaves, then prints the session id and how to
  * resume. Resolves with the exit code: 0, or 130 after Ctrl+C twice.
  */
-export async function runChat(host: ChatHost, options: RunChatOptions): Promise<number> {
+export async function runChat(host: ChatAgent, options: RunChatOptions): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const { mountChat } = await loadMount(options.attached === true);
   let exitCode = 0;
@@ -136,7 +137,9 @@ export async function runChat(host: ChatHost, options: RunChatOptions): Promise<
   // After the first frame: code blocks are highlighted from the first answer on, at no start-up cost.
   setImmediate(() => {
     void loadHighlighter();
-    host.afterFirstFrame();
+    // The context window needs a request (the HTTP client loads, ~20 ms); MCP servers of the last run start.
+    host.lookUpContextWindow();
+    host.startMcpServers();
     // The work above keeps the process busy a moment more: keys typed during it still pile up.
     setTimeout(() => (controller.startingUp = false), STARTUP_TYPING_MS).unref?.();
   });

@@ -56,7 +56,7 @@ export const SESSION_BUILTINS: Record<string, Builtin> = {
     run(_args, { host, session, width, print }) {
       const window = host.contextWindow();
       const used = contextTokens(session);
-      const servers = host.listMcpServers();
+      const servers = host.mcpServers();
       const { header } = host;
       const rows: [string, string][] = [
         ['session', session.id],

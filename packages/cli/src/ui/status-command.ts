@@ -95,12 +95,12 @@ export class StatusCommand {
       problem = `stopped after ${TIMEOUT_MS / 1000} s`;
       killGroup(child);
     }, TIMEOUT_MS);
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       if (stdout.length < MAX_OUTPUT) stdout += chunk;
     });
-    child.stdin!.on('error', () => undefined);
-    child.stdin!.end(JSON.stringify(this.options.input()));
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(JSON.stringify(this.options.input()));
     const code = await new Promise<number | undefined>((resolve) => {
       child.on('error', (error) => {
         problem = error.message;
@@ -111,7 +111,7 @@ export class StatusCommand {
     clearTimeout(timer);
     this.child = undefined;
     if (this.disposed) return;
-    const firstLine = stdout.split('\n')[0]!.replace(/\r$/, '');
+    const firstLine = stdout.split('\n')[0].replace(/\r$/, '');
     if (!problem && code !== 0) problem = `exited with code ${code}`;
     if (!problem && firstLine.trim() === '') problem = 'printed nothing';
     this.last = { at: started, ms: Date.now() - started, ...(code !== undefined ? { code } : {}), ...(problem ? { problem } : { firstLine }) };

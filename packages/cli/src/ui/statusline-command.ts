@@ -1,12 +1,11 @@
 import type { ChatSession, UsageTotals } from '@beans/core';
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import { VERSION } from '../version.js';
 import { contextTokens, heading, type Builtin } from './command-kit.js';
-import type { StatusCommand } from './status-command.js';
 import { S, span, wrapText, type StyledLine } from './styled.js';
 
 export interface StatusInputSource {
-  host: ChatHost;
+  host: ChatAgent;
   session: ChatSession;
   usage: UsageTotals;
   /** When this chat started (Claude Code's `cost.total_duration_ms` counts from there). */
@@ -94,5 +93,3 @@ export const STATUSLINE_BUILTINS: Record<string, Builtin> = {
     },
   },
 };
-
-export type { StatusCommand };

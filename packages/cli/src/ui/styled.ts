@@ -71,7 +71,7 @@ function isWide(code: number): boolean {
 }
 
 /** Columns one character occupies. */
-export function charWidth(char: string): number {
+function charWidth(char: string): number {
   const code = char.codePointAt(0) ?? 0;
   if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
   if (code < 0x300) return 1;
@@ -82,7 +82,6 @@ export function charWidth(char: string): number {
 
 /** Columns a string occupies; ASCII takes the fast path. */
 export function displayWidth(text: string): number {
-  // eslint-disable-next-line no-control-regex
   if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let width = 0;
   for (const char of text) width += charWidth(char);
@@ -96,8 +95,7 @@ export function lineWidth(line: StyledLine): number {
 }
 
 /** Tabs and stray control characters would break the column arithmetic. */
-export function sanitize(text: string): string {
-  // eslint-disable-next-line no-control-regex
+function sanitize(text: string): string {
   return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
 

@@ -1,5 +1,5 @@
 import type { AgentEvent, AgentMessage } from '@beans/core';
-import type { ChatHost } from '../chat-host.js';
+import type { ChatAgent } from '../chat-agent.js';
 import { S, span, truncateLine, type StyledLine } from './styled.js';
 
 /** What a `task` call's child is doing, as the line under its task shows it. */
@@ -37,13 +37,13 @@ export function updateTaskProgress(progress: TaskProgress | undefined, agent: st
 }
 
 /** The progress line of a stored task call, when the host kept its child's transcript. */
-export function taskProgressOf(host: Pick<ChatHost, 'subagentTranscript'>, toolCallId: string): TaskProgress | undefined {
+export function taskProgressOf(host: Pick<ChatAgent, 'subagentTranscript'>, toolCallId: string): TaskProgress | undefined {
   const transcript = host.subagentTranscript(toolCallId);
   return transcript ? progressFromTranscript(transcript.agent, transcript.messages) : undefined;
 }
 
 /** A finished child's progress from its stored transcript (a resumed session's task lines). */
-export function progressFromTranscript(agent: string, messages: readonly AgentMessage[]): TaskProgress {
+function progressFromTranscript(agent: string, messages: readonly AgentMessage[]): TaskProgress {
   const answers = messages.filter((message) => message.role === 'assistant');
   return { agent, turns: answers.length, toolCalls: answers.reduce((sum, message) => sum + message.toolCalls.length, 0) };
 }

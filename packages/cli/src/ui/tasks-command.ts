@@ -11,7 +11,7 @@ function stateText(task: BackgroundTaskInfo, now: number): string {
 }
 
 /** The rows `/tasks` prints for each background command: id, state, run time, command, last lines. */
-export function taskLines(tasks: readonly BackgroundTaskInfo[], width: number, now = Date.now()): StyledLine[] {
+function taskLines(tasks: readonly BackgroundTaskInfo[], width: number, now = Date.now()): StyledLine[] {
   if (tasks.length === 0) return [[span('  No background tasks. The model starts one with shell run_in_background.', S.dim)]];
   const out: StyledLine[] = [];
   for (const task of tasks) {

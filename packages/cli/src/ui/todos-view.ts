@@ -9,7 +9,7 @@ import { renderTodos } from './tool-view.js';
  */
 export function currentTodos(session: ChatSession): readonly Todo[] {
   for (let index = session.messages.length - 1; index >= 0; index--) {
-    const message = session.messages[index]!;
+    const message = session.messages[index];
     if (message.role === 'tool' && message.details?.kind === 'todos') return message.details.todos;
   }
   return session.toolState.todos;

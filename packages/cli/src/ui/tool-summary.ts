@@ -26,7 +26,7 @@ export function resultSummary(name: string, result: ToolResultMessage): string |
     case 'grep': {
       if (text.startsWith('No matches')) return 'no matches';
       const footer = /\[Showing \d+ of (more than )?([\d,]+) match(?:es)? in ([\d,]+) files?\./.exec(text);
-      if (footer) return `${footer[1] ? 'more than ' : ''}${footer[2]} matches in ${plural(number(footer[3]!), 'file')}`;
+      if (footer) return `${footer[1] ? 'more than ' : ''}${footer[2]} matches in ${plural(number(footer[3]), 'file')}`;
       const rows = text.split('\n').filter((line) => /^.+?:\d+: /.test(line));
       const files = new Set(rows.map((row) => /^(.+?):\d+: /.exec(row)![1]));
       return `${plural(rows.length, 'match', 'matches')} in ${plural(files.size, 'file')}`;
@@ -34,8 +34,8 @@ export function resultSummary(name: string, result: ToolResultMessage): string |
     case 'glob': {
       if (text.startsWith('No files match')) return 'no files';
       const footer = /\[\d+ of ([\d,]+) files? shown/.exec(text);
-      if (footer) return plural(number(footer[1]!), 'file');
-      return plural(text.split('\n\n')[0]!.split('\n').filter(Boolean).length, 'file');
+      if (footer) return plural(number(footer[1]), 'file');
+      return plural(text.split('\n\n')[0].split('\n').filter(Boolean).length, 'file');
     }
     case 'list_directory': {
       const header = /: (\d+ folders?, \d+ files?)/.exec(text.split('\n')[0] ?? '');
@@ -58,7 +58,7 @@ function shellLines(text: string): number {
     if (row === '(no output)') continue;
     const marker = /^\u2026 \[([\d,]+) lines cut\] \u2026$/.exec(row);
     if (marker) {
-      cut += number(marker[1]!);
+      cut += number(marker[1]);
       continue;
     }
     if (/^\[.*\]$/.test(row)) continue;

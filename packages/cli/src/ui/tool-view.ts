@@ -5,7 +5,7 @@ import { renderTaskProgress, type TaskProgress } from './task-view.js';
 import { languageServerNote } from './lsp-note.js';
 import { resultSummary } from './tool-summary.js';
 
-export type ToolPhase = 'running' | 'waiting' | ToolStatus;
+type ToolPhase = 'running' | 'waiting' | ToolStatus;
 
 /** A tool call as the transcript shows it, from start to result. */
 export interface ToolView {
@@ -51,7 +51,7 @@ export function renderTool(view: ToolView, options: ToolRenderOptions): StyledLi
   const { width } = options;
   const maxRows = options.maxDetailRows ?? 40;
   const phase = PHASES[view.phase];
-  const icon = view.phase === 'running' ? SPINNER[(options.frame ?? 0) % SPINNER.length]! : phase.icon;
+  const icon = view.phase === 'running' ? SPINNER[(options.frame ?? 0) % SPINNER.length] : phase.icon;
   const details = view.result?.details;
   const head: StyledLine = [span(`${icon} `, phase.style), span(view.name, S.bold)];
   if (view.summary && view.summary !== view.name) head.push(span(` ${view.summary}`, S.dim));

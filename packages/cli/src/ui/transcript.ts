@@ -142,7 +142,7 @@ export class TranscriptStore {
     const shown = text.length > 2000 ? `${text.slice(0, 2000)}…` : text;
     this.add('user', (width) => {
       const rows = wrapText(shown, width, USER, { first: [span('› ', USER)], continuation: [span('  ')] });
-      if (suffix) rows[rows.length - 1]!.push(span(` ${suffix}`, S.dim));
+      if (suffix) rows[rows.length - 1].push(span(` ${suffix}`, S.dim));
       for (const line of below) rows.push(...wrapText(line, width, S.dim, { first: [span('  ')], continuation: [span('    ')] }));
       return rows;
     });
@@ -398,7 +398,7 @@ export class TranscriptStore {
 
   /** Finished tools move to the transcript in the model's order, never ahead of a running one. */
   private flushFinishedTools(): void {
-    while (this.tools.length > 0 && this.tools[0]!.phase !== 'running' && this.tools[0]!.phase !== 'waiting') {
+    while (this.tools.length > 0 && this.tools[0].phase !== 'running' && this.tools[0].phase !== 'waiting') {
       this.commitTool(this.tools.shift()!);
     }
   }
@@ -436,8 +436,8 @@ function attachedFiles(content: string): { path: string; lines: number }[] {
   const headers = [...content.matchAll(/\n\nContents of (.+?):\n```\n/g)];
   return headers.map((header, index) => {
     const start = header.index + header[0].length;
-    const end = index + 1 < headers.length ? headers[index + 1]!.index : content.length;
+    const end = index + 1 < headers.length ? headers[index + 1].index : content.length;
     const body = content.slice(start, end).replace(/\n```\s*$/, '');
-    return { path: header[1]!, lines: body ? body.split('\n').length : 0 };
+    return { path: header[1], lines: body ? body.split('\n').length : 0 };
   });
 }

@@ -15,7 +15,7 @@ import { KeyDecoder, type KeyEvent } from './keys.js';
 // depend on the chat being built, and it decides how the chat is built). Like the permission prompt,
 // it takes no key sent before it was drawn, and an answer is a selection confirmed with Enter.
 
-export type TrustChoice = 'trust' | 'trust-parent' | 'untrust' | 'not-now' | 'interrupted';
+type TrustChoice = 'trust' | 'trust-parent' | 'untrust' | 'not-now' | 'interrupted';
 
 const GUARD_MS = 300;
 
@@ -34,7 +34,7 @@ function options(question: TrustQuestion): Option[] {
 }
 
 /** The prompt as plain lines (the selected option marked with ›), for the terminal and for tests. */
-export function trustPromptLines(question: TrustQuestion, selected: number): string[] {
+function trustPromptLines(question: TrustQuestion, selected: number): string[] {
   // The repository chose these keys, values and names: escaped, so they cannot drive the terminal.
   const asked = question.requests.map(
     (request) =>
@@ -57,7 +57,7 @@ export interface TrustPromptIO {
 }
 
 /** Asks the question and resolves with the confirmed choice. Needs a terminal on input. */
-export async function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }): Promise<TrustChoice> {
+async function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = { input: process.stdin, output: process.stdout }): Promise<TrustChoice> {
   const choices = options(question);
   const answer = await askSelection((selected) => trustPromptLines(question, selected), choices.length, io);
   return typeof answer === 'number' ? choices[answer].choice : answer;
@@ -138,7 +138,7 @@ export async function settleWorkspaceTrust(
 }
 
 /** The question about one server or hook a trusted folder declared after it was trusted. */
-export function approvalPromptLines(declaration: Declaration, workspaceRoot: string, selected: number): string[] {
+function approvalPromptLines(declaration: Declaration, workspaceRoot: string, selected: number): string[] {
   const labels = ['Approve: run it now and in later runs', 'Not now: skip it this run (asked again next time)'];
   return [
     `This trusted folder declares a new ${declaration.kind} since you trusted it:`,

@@ -116,7 +116,7 @@ export class VimInput {
         const rest = chars.slice(index).join('');
         return { text: current.text.slice(0, current.cursor) + rest + current.text.slice(current.cursor), cursor: current.cursor + rest.length };
       }
-      current = this.counted(chars[index]!, current, recall);
+      current = this.counted(chars[index], current, recall);
     }
     return current;
   }

@@ -141,13 +141,13 @@ describe('completion', () => {
   test('@ completes workspace paths: arrows choose, Tab inserts, folders keep completing', async () => {
     const { chat, fake } = setup({ paths: ['src/', 'src/app.ts', 'src/util.ts', 'README.md'] });
     await chat.type('explain @src');
-    let frame = await chat.waitForText('@src/util.ts');
+    const frame = await chat.waitForText('@src/util.ts');
     expect(frame).toContain('@src/app.ts');
     expect(frame).not.toContain('@README.md');
     await chat.press(KEY.down, KEY.down, KEY.tab);
     expect(inputRows(chat.frame())[0]).toBe('› explain @src/util.ts');
     await chat.type('and @READ');
-    frame = await chat.waitForText('@README.md');
+    await chat.waitForText('@README.md');
     await chat.press(KEY.enter);
     expect(inputRows(chat.frame())[0]).toBe('› explain @src/util.ts and @README.md');
     // Enter accepted the completion; a second Enter sends.

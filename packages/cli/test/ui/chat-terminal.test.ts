@@ -94,8 +94,7 @@ describe('the live area', () => {
     const lines = Array.from({ length: 120 }, (_, index) => `line ${index} of a long answer`);
     const fake = createFakeHost({ turns: [{ chunks: lines.map((line) => `${line}\n`), chunkDelayMs: 1 }] });
     cleanups.push(fake.cleanup);
-    let controller!: ChatController;
-    controller = new ChatController(fake.host, { width: 60, exit: () => undefined });
+    const controller = new ChatController(fake.host, { width: 60, exit: () => undefined });
     const heights: number[] = [];
     fake.host.session.subscribe(() => heights.push(layoutLive(controller, { width: 60, rows: 12 }, Date.now()).length));
     await controller.host.session.prompt('go');

@@ -44,7 +44,7 @@ describe('tool lines', () => {
     expect(frame).toContain('✓ edit_file app.ts  +1 -1');
     expect(frame).toMatch(/ 2 - const b = 2;/);
     expect(frame).toMatch(/ 2 \+ const b = 3;/);
-    expect(frame).toMatch(/ 1   const a = 1;/);
+    expect(frame).toMatch(/ 1 {3}const a = 1;/);
   });
 
   test('todo_write shows the plan as a checklist', async () => {

@@ -33,11 +33,11 @@ import {
   type StreamEvent,
   type ToolCall,
 } from '@beans/core';
-import type { AskAnswer, ChatHost, PermissionAsker, SessionListing, SlashCommandInfo } from '../../src/chat-host.js';
+import type { AskAnswer, ChatAgent, PermissionAsker, SessionListing, SlashCommandInfo } from '../../src/chat-agent.js';
 import { pasteClipboardImage } from '../../src/clipboard-image.js';
 
 /** One scripted model answer. */
-export interface Turn {
+interface Turn {
   /** Text streamed in these pieces. */
   chunks?: string[];
   chunkDelayMs?: number;
@@ -68,8 +68,8 @@ export interface FakeHostOptions {
   /** More real tools for the model (e.g. web_fetch against a local server). */
   extraTools?: AnyTool[];
   permissionMode?: PermissionMode;
-  display?: Partial<ChatHost['display']>;
-  startupNotices?: ChatHost['startupNotices'];
+  display?: Partial<ChatAgent['display']>;
+  startupNotices?: ChatAgent['startupNotices'];
   /** Allow rules from "settings" (shown by /permissions). */
   allow?: string[];
   /** The environment Ctrl+V reads the clipboard with (a fake xclip on PATH, DISPLAY); none by default. */
@@ -79,7 +79,7 @@ export interface FakeHostOptions {
 }
 
 /**
- * A ChatHost backed by a real ChatSession, real tools on a temporary workspace and the real
+ * A ChatAgent backed by a real ChatSession, real tools on a temporary workspace and the real
  * permission policy; only the model is scripted (no HTTP). It records every request.
  */
 export function createFakeHost(options: FakeHostOptions) {
@@ -180,7 +180,7 @@ export function createFakeHost(options: FakeHostOptions) {
   const mcpDocs = { enabled: true };
   const memoryPlaces = { workspaceRoot: root, configDir: path.join(root, '.user-config') };
 
-  const host: ChatHost = {
+  const host: ChatAgent = {
     get session() {
       return session;
     },
@@ -189,10 +189,11 @@ export function createFakeHost(options: FakeHostOptions) {
       return () => listeners.delete(listener);
     },
     header: { profile: 'default', profileSource: 'built-in default', provider: 'fake', workspace: root },
-    commands: options.commands ?? [
-      { name: 'review', description: 'review a pull request', argumentHint: '<number>', source: 'command' },
-      { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
-    ],
+    slashCommands: () =>
+      options.commands ?? [
+        { name: 'review', description: 'review a pull request', argumentHint: '<number>', source: 'command' },
+        { name: 'deploy-checklist', description: 'the deploy checklist', source: 'skill' },
+      ],
     display: { theme: 'dark', markdown: true, showCost: true, debug: false, ...options.display },
     startupNotices: options.startupNotices ?? [],
     workspaceTrusted: false,
@@ -205,7 +206,7 @@ export function createFakeHost(options: FakeHostOptions) {
       calls.push(`save:${key}=${value}`);
       return path.join(root, 'home', 'settings.json');
     },
-    runShell: (command, signal) => shellTool.execute({ command }, { signal, workspace, state: session.toolState, outputDir }),
+    runUserShell: (command, signal) => shellTool.execute({ command }, { signal, workspace, state: session.toolState, outputDir }),
     get permissionMode() {
       return mode;
     },
@@ -224,16 +225,14 @@ export function createFakeHost(options: FakeHostOptions) {
       approved.splice(0, approved.length, ...kept);
       return removed;
     },
-    setPermissionAsker(next) {
+    setAsker(next) {
       asker = next;
     },
     listHooks: () => [{ event: 'PreToolUse', matcher: 'Bash', command: 'guard.sh', source: 'user settings' }],
-    listLspServers: () => [
+    lspServers: () => [
       { name: 'typescript', origin: 'plugin typescript-lsp', state: 'running', languages: ['typescript', 'typescriptreact'], pid: 4242, restarts: 1 },
     ],
-    listMcpServers: () => [
-      mcpDocs.enabled ? { name: 'docs', status: 'connected', tools: ['mcp__docs__search'] } : { name: 'docs', status: 'disabled', tools: [] },
-    ],
+    mcpServers: () => [mcpDocs.enabled ? { name: 'docs', status: 'connected', tools: ['mcp__docs__search'] } : { name: 'docs', status: 'disabled', tools: [] }],
     async toggleMcpServer(name, enabled) {
       calls.push(`mcp:${enabled ? 'enable' : 'disable'}:${name}`);
       mcpDocs.enabled = enabled;
@@ -242,7 +241,7 @@ export function createFakeHost(options: FakeHostOptions) {
       calls.push(`mcp:reconnect:${name}`);
     },
     listPlugins: async () => [{ name: 'review-kit', version: '1.2.0', from: 'team: ./plugins/review-kit', contents: '2 agents, 1 command' }],
-    notify: (message) => void calls.push(`notify:${message}`),
+    notify: async (message) => void calls.push(`notify:${message}`),
     // The chat's one way in is core's real submit path, over this fake's preparation and model.
     submit: createSubmit({
       live: {
@@ -293,7 +292,7 @@ export function createFakeHost(options: FakeHostOptions) {
     ...(options.statusLineCommand ? { statusLine: { command: options.statusLineCommand, padding: 0, cwd: root, env: process.env } } : {}),
     transcriptPath: () => '',
     promptHistory: async () => options.promptHistory ?? [],
-    async resume(id) {
+    async resumeSession(id) {
       calls.push(`resume:${id}`);
       replace(
         makeSession([
@@ -302,9 +301,10 @@ export function createFakeHost(options: FakeHostOptions) {
         ]),
       );
     },
-    async clear() {
+    async newConversation() {
       calls.push('clear');
       replace(makeSession());
+      return session;
     },
     async compact(signal) {
       calls.push('compact');
@@ -316,7 +316,8 @@ export function createFakeHost(options: FakeHostOptions) {
       return (options.paths ?? []).filter((file) => file.startsWith(prefix));
     },
     contextWindow: () => options.contextWindow,
-    afterFirstFrame: () => undefined,
+    lookUpContextWindow: () => undefined,
+    startMcpServers: () => undefined,
     // The real memory files, in the temporary workspace and a user folder inside it.
     memoryFiles: () => memoryFiles(memoryPlaces),
     saveMemoryNote: (target, text) => saveNote(target, text, memoryPlaces),

@@ -21,7 +21,7 @@ describe('the first frame drawn before the session (issue #36)', () => {
     const fake = createFakeHost({ turns: [{ chunks: ['hi'] }], permissionMode: mode, display: { editorMode: vim ? 'vim' : 'normal' } });
     cleanups.push(fake.cleanup);
     // The fake host reports a language server running; a session that just started has none yet.
-    const host = { ...fake.host, listLspServers: () => [] };
+    const host = { ...fake.host, lspServers: () => [] };
     Object.defineProperty(host, 'session', { get: () => fake.host.session });
     const controller = new ChatController(host, { width, exit: () => undefined });
     cleanups.push(() => controller.dispose());

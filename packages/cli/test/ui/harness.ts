@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ChatHost } from '../../src/chat-host.js';
+import type { ChatAgent } from '../../src/chat-agent.js';
 import { runChat } from '../../src/ui/run-chat.js';
 import { createFakeHost, type FakeHostOptions } from './fake-host.js';
 
@@ -61,7 +61,6 @@ class FakeStdin extends EventEmitter {
   unref() {}
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 export function stripAnsi(text: string): string {
@@ -87,7 +86,7 @@ export function startFakeChat(options: FakeHostOptions) {
 }
 
 /** Runs the real `runChat` against fake terminal streams and lets a test type and read frames. */
-export function startChat(host: ChatHost, options: { columns?: number; rows?: number; noColor?: boolean } = {}) {
+export function startChat(host: ChatAgent, options: { columns?: number; rows?: number; noColor?: boolean } = {}) {
   const stdout = new FakeStdout(options.columns ?? 100, options.rows ?? 30);
   const stderr = new FakeStdout(options.columns ?? 100, options.rows ?? 30);
   const stdin = new FakeStdin();

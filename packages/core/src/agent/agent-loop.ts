@@ -88,7 +88,6 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
 
   for (;;) {
     for (const message of pending) append(message);
-    pending = [];
 
     if (signal.aborted) return end('aborted');
     if (config.maxTurns !== undefined && turns >= config.maxTurns) return end('max_turns');

@@ -1,6 +1,6 @@
 import type { Thinking } from '../llm/thinking.js';
 import { randomUuid } from '../random-ids.js';
-import type { ChatRequest, LLMClient, LlmMessage } from '../llm/types.js';
+import type { ChatRequest, LLMClient, LlmMessage, ToolCall } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { createToolSessionState, type ToolContext, type ToolSessionState } from '../tools/tool.js';
 import type { Workspace } from '../workspace/workspace.js';
@@ -9,9 +9,10 @@ import { convertToLlm } from './convert.js';
 import type { DurableSteps } from './durable-steps.js';
 import type { LoopDetectionOptions } from './loop-detector.js';
 import { askSideQuestion, settledMessages, type SideAnswer } from './side-question.js';
+import { executeToolCalls } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage, subagentUsage, type SpendFn } from './usage.js';
-import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, UsageTotals, UserMessage } from './types.js';
+import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, ToolResultMessage, UsageTotals, UserMessage } from './types.js';
 
 export interface ChatSessionOptions {
   id?: string;
@@ -174,6 +175,7 @@ export class ChatSession {
   }
 
   private run(prompts: UserMessage[], controller: AbortController): Promise<AgentRunResult> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the getters below run with the config object as this
     const session = this;
     return runAgentLoop(
       prompts,
@@ -277,6 +279,26 @@ export class ChatSession {
     );
     if (outcome.usage) this.emit({ type: 'usage', usage: outcome.usage, model: this.model, purpose: 'side-question' });
     return outcome;
+  }
+
+  /**
+   * Runs one call that did not come from the model (`beans mcp serve`: an MCP client's `tools/call`)
+   * exactly as the loop runs the model's: input validation, the tool's own check, hooks, the
+   * permission policy, the tools' context (confinement, read deny rules, the sandbox) and output
+   * bounds. Its events reach the listeners; the call and its result join no conversation.
+   */
+  async runToolCall(call: ToolCall, signal: AbortSignal): Promise<ToolResultMessage> {
+    const [result] = await executeToolCalls([call], {
+      tools: this.tools,
+      context: { ...this.options.toolContext, workspace: this.workspace, state: this.toolState },
+      signal,
+      beforeToolCall: this.options.beforeToolCall,
+      afterToolCall: this.options.afterToolCall,
+      emit: (event) => this.dispatch(event),
+      hasSteering: () => false,
+      denials: [],
+    });
+    return result;
   }
 
   /** What every request of this session carries besides its messages; the session id keys the provider's prompt cache (OpenAI's prompt_cache_key). */

@@ -32,7 +32,7 @@ export function estimateTokens(text: string): number {
  */
 export function contextTokens(session: Pick<ChatSession, 'messages'>): number {
   for (let index = session.messages.length - 1; index >= 0; index--) {
-    const message = session.messages[index]!;
+    const message = session.messages[index];
     if (message.role === 'note' && message.kind === 'compaction') return 0;
     if (message.role !== 'assistant' || !message.usage) continue;
     // With prompt caching most of the prompt is reported as cache reads and writes, not input.

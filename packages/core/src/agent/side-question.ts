@@ -3,7 +3,7 @@ import type { AgentMessage, AssistantMessage } from './types.js';
 import { spentUsage } from './usage.js';
 
 /** Put before a side question: after the conversation, so the request's prefix is the one the provider cached. */
-export const SIDE_QUESTION_NOTE =
+const SIDE_QUESTION_NOTE =
   'A side question from the user, aside from the task: answer it briefly from the conversation so far, without calling tools. Neither the question nor your answer is kept in the conversation.';
 
 export type SideAnswer = { answer: string; usage?: Usage } | { error: string; usage?: Usage };

@@ -45,7 +45,7 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Tool
   const results: ToolResultMessage[] = [];
   let index = 0;
   while (index < calls.length) {
-    const call = calls[index]!;
+    const call = calls[index];
     if (options.signal.aborted) {
       const rest = calls.slice(index).map((pending) => finish(pending, options, 'interrupted', 'Interrupted by the user before this call ran.'));
       results.push(...rest);
@@ -61,7 +61,7 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Tool
     }
     const batch = [call];
     if (isReadOnly(call, options.tools)) {
-      while (index + batch.length < calls.length && isReadOnly(calls[index + batch.length]!, options.tools)) batch.push(calls[index + batch.length]!);
+      while (index + batch.length < calls.length && isReadOnly(calls[index + batch.length], options.tools)) batch.push(calls[index + batch.length]);
     }
     index += batch.length;
     const done = await Promise.all(batch.map((pending) => (options.steps ? durableOne(pending, options, options.steps) : executeOne(pending, options))));
@@ -226,6 +226,6 @@ export function truncateMiddle(text: string, max: number): string {
   return `${text.slice(0, half)}\n… [${cut} characters cut] …\n${text.slice(text.length - half)}`;
 }
 
-export function errorMessage(error: unknown): string {
+function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FileState } from './file-state.js';
 
 /** One path's change within a checkpoint: what it held before the first change, and after the last. */
-export interface FileChange {
+interface FileChange {
   before: FileState;
   /** Unknown until the change finished (a crash mid-tool leaves it unset). */
   after?: FileState;

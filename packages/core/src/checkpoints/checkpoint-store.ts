@@ -2,7 +2,7 @@ import { rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { Workspace } from '../workspace/workspace.js';
 import { workspaceTempDir } from '../tools/file-io.js';
-import { CheckpointLog, type Checkpoint, type FileChange } from './checkpoint-log.js';
+import { CheckpointLog, type Checkpoint } from './checkpoint-log.js';
 import { hasLooseObject, readFileState, sameState, storedBytes, writeLooseBlob, type FileState } from './file-state.js';
 import { lineCounts } from './line-counts.js';
 import { restoreFile, workspaceFile } from './restore-file.js';
@@ -311,7 +311,7 @@ export class CheckpointStore {
     const live = this.log.checkpoints.filter((checkpoint) => !checkpoint.dropped);
     let total = live.reduce((sum, checkpoint) => sum + bytesOf(checkpoint), 0);
     const dropped: Checkpoint[] = [];
-    while (total > this.maxBytes && live.length > 1 && live[0]!.id !== this.turn?.id) {
+    while (total > this.maxBytes && live.length > 1 && live[0].id !== this.turn?.id) {
       const oldest = live.shift()!;
       total -= bytesOf(oldest);
       this.log.append({ type: 'dropped', checkpoint: oldest.id });
@@ -354,5 +354,3 @@ async function readQuietly(absolute: string): Promise<Buffer | undefined> {
   const fs = await import('node:fs/promises');
   return fs.readFile(absolute).catch(() => undefined);
 }
-
-export type { FileChange };

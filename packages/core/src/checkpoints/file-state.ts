@@ -15,7 +15,7 @@ export type FileState =
   | { kind: 'too-large'; size: number; mtimeMs: number };
 
 /** The id git gives a blob: sha1 of `blob <size>\0<bytes>`. */
-export function blobId(content: Buffer): string {
+function blobId(content: Buffer): string {
   return builtin('node:crypto').createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
 }
 

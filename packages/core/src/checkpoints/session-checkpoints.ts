@@ -7,7 +7,7 @@ export function checkpointsDirOf(sessionsDir: string, sessionId: string): string
   return path.join(sessionsDir, `${sessionId}.checkpoints`);
 }
 
-export interface SessionCheckpointOptions {
+interface SessionCheckpointOptions {
   sessionsDir: string;
   sessionId: string;
   workspace: Pick<Workspace, 'root' | 'isGit'>;

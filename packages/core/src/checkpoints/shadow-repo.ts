@@ -71,14 +71,14 @@ export class ShadowRepo {
     const fields = out.split('\0');
     const changes: TreeChange[] = [];
     for (let index = 0; index + 1 < fields.length; index += 2) {
-      const [oldMode, newMode, oldOid, newOid] = fields[index]!.slice(1).split(' ');
-      const file = fields[index + 1]!;
+      const [oldMode, newMode, oldOid, newOid] = fields[index].slice(1).split(' ');
+      const file = fields[index + 1];
       // Nested repositories (gitlinks) are their own business.
       if (oldMode === '160000' || newMode === '160000') continue;
       changes.push({
         path: file,
-        ...(oldMode !== '000000' ? { before: { mode: oldMode!, oid: oldOid! } } : {}),
-        ...(newMode !== '000000' ? { after: { mode: newMode!, oid: newOid! } } : {}),
+        ...(oldMode !== '000000' ? { before: { mode: oldMode, oid: oldOid } } : {}),
+        ...(newMode !== '000000' ? { after: { mode: newMode, oid: newOid } } : {}),
       });
     }
     return changes;
@@ -112,7 +112,7 @@ export class ShadowRepo {
       offset = end + 1;
       if (type === 'missing' || !size) continue;
       const length = Number(size);
-      if (type === 'blob') blobs.set(oid!, out.subarray(offset, offset + length));
+      if (type === 'blob') blobs.set(oid, out.subarray(offset, offset + length));
       offset += length + 1;
     }
     return blobs;

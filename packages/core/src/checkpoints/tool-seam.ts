@@ -48,8 +48,8 @@ export function checkpointToolHooks(
   };
 }
 
-/** What a call may change: nothing, one file (its absolute path), or anything in the tree. */
-async function targetOf(context: ToolCallContext, workspace: Pick<Workspace, 'root'>): Promise<'none' | 'tree' | string> {
+/** What a call may change: nothing ('none'), one file (its absolute path), or anything in the tree ('tree'). */
+async function targetOf(context: ToolCallContext, workspace: Pick<Workspace, 'root'>): Promise<string> {
   const kind = context.tool.kind;
   if (kind === 'read' || kind === 'meta') return 'none';
   const input = (context.input ?? {}) as Record<string, unknown>;

@@ -29,7 +29,7 @@ export function findUserTurn(messages: readonly AgentMessage[], id: string): Use
   const exact = turns.find((turn) => turn.uuid === id);
   if (exact) return exact;
   const matches = turns.filter((turn) => turn.uuid.startsWith(id));
-  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 1) return matches[0];
   if (matches.length > 1) throw new UsageError(`"${id}" matches ${matches.length} user messages; give more of the uuid.`);
   throw new UsageError(`No user message ${id} in this session; \`beans checkpoints list\` shows them.`);
 }

@@ -62,7 +62,7 @@ export function toClaudeInput(beansName: string, input: Record<string, unknown>,
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     const isPath = mapping.paths?.includes(key) && typeof value === 'string';
-    out[mapping.fields[key] ?? key] = isPath ? path.resolve(workspaceRoot, value as string) : value;
+    out[mapping.fields[key] ?? key] = isPath ? path.resolve(workspaceRoot, value) : value;
   }
   if (beansName === 'list_directory' && out.path === undefined) out.path = workspaceRoot;
   return out;

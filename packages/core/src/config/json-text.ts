@@ -37,7 +37,7 @@ export function describeValue(value: unknown): string {
   }
 }
 
-export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
@@ -49,15 +49,17 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - lineStart + 1 };
 }
 
-class JsonSyntaxProblem {
+class JsonSyntaxProblem extends Error {
   constructor(
     readonly offset: number,
     readonly reason: string,
-  ) {}
+  ) {
+    super(reason);
+  }
 }
 
 /** A strict JSON recogniser that reports where the first error is; only run after JSON.parse failed. */
-export function locateJsonError(text: string): { offset: number; reason: string } | undefined {
+function locateJsonError(text: string): { offset: number; reason: string } | undefined {
   let i = 0;
   const fail = (reason: string): never => {
     throw new JsonSyntaxProblem(i, i >= text.length ? 'the file ends too early' : reason);

@@ -56,6 +56,9 @@ export const CONFIG_ENV_VARS: Readonly<Record<string, string>> = {
 const PATH_KEYS = new Set(['plugins.dirs', 'sessions.dir']);
 // Lists that add up across layers instead of replacing each other (workspace + user + flag).
 const CONCAT_KEYS = new Set(['plugins.dirs']);
+// Deny rules only tighten: the rules of a flag (`--disallowed-tools`) or the environment join the
+// ones the settings files settle on instead of replacing them, so no flag switches a deny rule off.
+const TIGHTENING_KEYS = new Set(['permissions.deny']);
 // Objects of named entries that add up across files, a name in a nearer file winning (as Claude Code's scopes).
 const MERGED_RECORD_KEYS = new Set(['mcpServers', 'lsp.servers']);
 
@@ -107,9 +110,11 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   for (const { key } of leafSettingKeys()) {
     const entry = CONCAT_KEYS.has(key)
       ? (concatenated(key, [local, workspace, user, flags]) ?? pick(key, layers))
-      : MERGED_RECORD_KEYS.has(key)
-        ? mergedRecord(key, [user, workspace, local])
-        : pick(key, layers);
+      : TIGHTENING_KEYS.has(key)
+        ? (tightened(key, [local, workspace, user], [envLayer, flags]) ?? pick(key, layers))
+        : MERGED_RECORD_KEYS.has(key)
+          ? mergedRecord(key, [user, workspace, local])
+          : pick(key, layers);
     if (!entry) continue;
     entries.push(entry);
     setDotted(values, key, entry.value);
@@ -146,6 +151,16 @@ function pick(key: string, layers: Layer[]): ConfigEntry | undefined {
     if (layer.values.has(key)) return { key, value: layer.values.get(key), source: layer.source };
   }
   return undefined;
+}
+
+/**
+ * The files' list (the nearest file's, as `pick`), with the environment's and the flags' items added
+ * after it. The entry is the file's when a file set one (workspace trust judges it as the file's).
+ */
+function tightened(key: string, files: (Layer | undefined)[], added: Layer[]): ConfigEntry | undefined {
+  const file = files.find((layer): layer is Layer => layer !== undefined && layer.values.has(key));
+  const entry = concatenated(key, [file, ...added]);
+  return entry && file ? { ...entry, source: file.source } : entry;
 }
 
 function concatenated(key: string, layers: (Layer | undefined)[]): ConfigEntry | undefined {
@@ -228,7 +243,7 @@ function resolvePaths(key: string, value: unknown, base: string, env: NodeJS.Pro
   if (!PATH_KEYS.has(key)) return value;
   const resolve = (p: string) => path.resolve(base, expandHome(p, env));
   if (typeof value === 'string') return resolve(value);
-  if (Array.isArray(value)) return value.map((p) => (typeof p === 'string' ? resolve(p) : p));
+  if (Array.isArray(value)) return (value as unknown[]).map((p) => (typeof p === 'string' ? resolve(p) : p));
   return value;
 }
 

@@ -7,7 +7,7 @@ type Env = NodeJS.ProcessEnv;
 const APP_DIR = 'beans-agent';
 
 /** HOME from the given env first, so tests (and `sudo -E`-style callers) control where files go. */
-export function homeDir(env: Env): string {
+function homeDir(env: Env): string {
   return env.HOME || env.USERPROFILE || os.homedir();
 }
 

@@ -40,7 +40,7 @@ export function describePlain(schema: z.ZodType): PlainSchema | undefined {
     }
     case 'enum': {
       const options = Object.values((schema as z.ZodEnum).enum);
-      return checks.length === 0 && options.every((option) => typeof option === 'string') ? { type: 'option', options: options as string[] } : undefined;
+      return checks.length === 0 && options.every((option) => typeof option === 'string') ? { type: 'option', options: options } : undefined;
     }
     case 'array': {
       const of = checks.length === 0 ? describePlain((schema as z.ZodArray<z.ZodType>).element) : undefined;
@@ -50,7 +50,7 @@ export function describePlain(schema: z.ZodType): PlainSchema | undefined {
       // Only zod's default for unknown keys (dropped): strict() and passthrough() set a catchall.
       if (checks.length > 0 || (schema as z.ZodObject).def.catchall !== undefined) return undefined;
       const keys: Array<{ name: string; optional?: true; schema: PlainSchema }> = [];
-      for (const [name, child] of Object.entries((schema as z.ZodObject).shape as Record<string, z.ZodType>)) {
+      for (const [name, child] of Object.entries<z.ZodType>((schema as z.ZodObject).shape)) {
         const optional = child.def.type === 'optional';
         const inner = describePlain(optional ? ((child as z.ZodOptional).unwrap() as z.ZodType) : child);
         if (!inner) return undefined;

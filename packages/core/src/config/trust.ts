@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
 import { configDir, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
-import type { ConfigEntry, LoadedConfig } from './config-types.js';
+import type { ConfigEntry, ConfigSource, LoadedConfig } from './config-types.js';
 import { getDotted } from './dotted.js';
 import { showSettingKey, showSettingValue } from './show-untrusted.js';
 import { untrustedRule } from './untrusted-settings.js';
@@ -47,7 +47,7 @@ export function readTrustDecisions(env: NodeJS.ProcessEnv): Map<string, TrustDec
     throw new ConfigError(`${file} must hold {"folders": {"/path": "trusted"}}. Fix it, or delete it and run \`beans trust\` again.`);
   }
   const decisions = new Map<string, TrustDecision>();
-  for (const [folder, decision] of Object.entries(folders)) {
+  for (const [folder, decision] of Object.entries(folders as Record<string, unknown>)) {
     if ((decision === 'trusted' || decision === 'untrusted') && path.isAbsolute(folder)) decisions.set(path.resolve(folder), decision);
   }
   return decisions;
@@ -166,17 +166,31 @@ export async function applyWorkspaceTrust(loaded: LoadedConfig, options: Workspa
 
   const dropped = new Set(requests.map((request) => request.key));
   const entries = loaded.entries.flatMap((entry) => {
-    if (combined.has(entry.key)) return [{ ...entry, value: combined.get(entry.key) }];
+    if (combined.has(entry.key)) {
+      const value = combined.get(entry.key);
+      const before = fallback.entries.find((other) => other.key === entry.key);
+      // Each item keeps where it came from: the workspace file, or (the user's items) the user's file or a flag.
+      const itemSources = Array.isArray(value)
+        ? value.map((item) => itemSource(entry, item) ?? (before && itemSource(before, item)) ?? entry.source)
+        : undefined;
+      return [{ ...entry, value, ...(itemSources ? { itemSources } : {}) }];
+    }
     if (!dropped.has(entry.key)) return [entry];
     const replacement = fallback.entries.find((other) => other.key === entry.key);
     return replacement ? [replacement] : [];
   });
   const values = structuredClone(loaded.values) as unknown as Record<string, unknown>;
   // From the fallback's values, not its entries: they hold the defaults too (`providers: {}`).
-  for (const key of dropped) setLeaf(values, key, getDotted(fallback.values as unknown as Record<string, unknown>, key));
+  for (const key of dropped) setLeaf(values, key, getDotted(fallback.values, key));
   for (const [key, value] of combined) setLeaf(values, key, value);
   const warnings = requests.length ? [...loaded.warnings, describeIgnored(requests, options.workspaceRoot)] : loaded.warnings;
   return { ...loaded, values: values as unknown as LoadedConfig['values'], entries, warnings, ignored: requests };
+}
+
+function itemSource(entry: ConfigEntry, item: unknown): ConfigSource | undefined {
+  if (!Array.isArray(entry.value)) return undefined;
+  const index = entry.value.indexOf(item);
+  return index < 0 ? undefined : (entry.itemSources?.[index] ?? entry.source);
 }
 
 /** The one line the front ends print: exactly what was ignored and how to trust. */

@@ -27,7 +27,7 @@ const atMostUsers: UntrustedRule = { allowed: (value, userValue) => typeof userV
 /** A list the repository's items are added to, the user's items kept. */
 const addsToUsers: UntrustedRule = {
   allowed: (value) => Array.isArray(value),
-  combine: (value, userValue) => [...new Set([...(Array.isArray(userValue) ? userValue : []), ...(value as unknown[])])],
+  combine: (value, userValue) => [...new Set([...(Array.isArray(userValue) ? (userValue as unknown[]) : []), ...(value as unknown[])])],
 };
 
 const RULES: Readonly<Record<string, UntrustedRule>> = {

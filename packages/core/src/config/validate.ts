@@ -7,7 +7,7 @@ import { acceptedValue, acceptedWithoutSchema, expectedAt, findSettingKey, schem
 import { PARSE_ONCE } from '../parse-once.js';
 
 /** `permissions.allow[2]` from a zod issue path. */
-export function dottedPath(path: readonly PropertyKey[]): string {
+function dottedPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
   return out;
@@ -61,14 +61,14 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
     const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
     throw new ConfigError(`Invalid settings in ${file}: ${shown}${more}. Fix the file, or remove the key${problems.length > 1 ? 's' : ''}.`);
   }
-  return { settings: settings as BeansSettings, warnings };
+  return { settings: settings, warnings };
 }
 
 /**
  * A section's value as zod returns it when it fits what setting-keys.generated.ts says the section
  * takes (`accepts`, `plain`); undefined means zod must check it.
  */
-export function plainSectionValue(section: SettingKey, value: unknown): { value: unknown } | undefined {
+function plainSectionValue(section: SettingKey, value: unknown): { value: unknown } | undefined {
   return acceptedWithoutSchema(section, value) ? { value: acceptedValue(section, value) } : undefined;
 }
 

@@ -71,8 +71,8 @@ async function firstTrip<G extends { name: string }>(
   );
   const index = outputs.findIndex((output) => output?.tripwireTriggered === true);
   if (index < 0) return undefined;
-  const output = outputs[index]!;
-  const name = list[index]!.name;
+  const output = outputs[index];
+  const name = list[index].name;
   return {
     name,
     message: output.message ?? `The ${what} was blocked by the guardrail ${name}.`,

@@ -5,7 +5,7 @@ import { describeIssues } from '../config/validate.js';
 import { findSettingKey } from '../config/setting-keys.js';
 import { fitsPlain, plainValue } from '../config/plain-schema.js';
 import type { PlainSchema } from '../config/setting-key-types.js';
-import { HOOK_EVENTS, hooksSchema, type HookEventName, type HooksSettings } from './schema.js';
+import { HOOK_EVENTS, hooksSchema, type HooksSettings } from './schema.js';
 import { DEFAULT_HOOK_TIMEOUT_SECONDS, type HookCommand, type HookProblem, type HookSet, type HookSource } from './types.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
@@ -188,12 +188,10 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-export function isInside(root: string, file: string): boolean {
+function isInside(root: string, file: string): boolean {
   const relative = path.relative(path.resolve(root), file);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
-
-export type { HookEventName };
 
 let hooksPlain: PlainSchema | null | undefined;
 

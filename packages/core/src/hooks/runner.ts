@@ -65,7 +65,7 @@ interface Reading {
   error?: string;
 }
 
-export interface SubagentStopInfo {
+interface SubagentStopInfo {
   /** The task call that ran the child. */
   id: string;
   type: string;

@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 
 /** The Messages API accepts at most this many blocks with `cache_control` in one request. */
-export const MAX_CACHE_BREAKPOINTS = 4;
+const MAX_CACHE_BREAKPOINTS = 4;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /**
@@ -19,11 +19,11 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 export function withConversationBreakpoints(messages: MessageParam[], used: number): MessageParam[] {
   let left = MAX_CACHE_BREAKPOINTS - used;
   if (left <= 0 || messages.length === 0) return messages;
-  if (mark(messages[messages.length - 1]!)) left--;
+  if (mark(messages[messages.length - 1])) left--;
   if (left <= 0) return messages;
   for (let i = messages.length - 2; i >= 0; i--) {
-    if (messages[i]!.role !== 'user') continue;
-    mark(messages[i]!);
+    if (messages[i].role !== 'user') continue;
+    mark(messages[i]);
     break;
   }
   return messages;
@@ -37,7 +37,7 @@ function mark(message: MessageParam): boolean {
     return true;
   }
   for (let i = message.content.length - 1; i >= 0; i--) {
-    const block = message.content[i]!;
+    const block = message.content[i];
     if (!cacheable(block)) continue;
     (block as ContentBlockParam & { cache_control?: typeof EPHEMERAL }).cache_control = EPHEMERAL;
     return true;

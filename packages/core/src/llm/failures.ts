@@ -203,7 +203,7 @@ function causeChain(error: unknown): ErrorLike[] {
   let current: unknown = error;
   while (current && typeof current === 'object' && chain.length < 8) {
     const e = current as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown; errors?: unknown };
-    chain.push({ name: String(e.name ?? ''), message: String(e.message ?? ''), code: e.code });
+    chain.push({ name: typeof e.name === 'string' ? e.name : '', message: typeof e.message === 'string' ? e.message : '', code: e.code });
     // AggregateError from happy-eyeballs connects hides the real codes one level down.
     if (Array.isArray(e.errors) && e.errors.length > 0) chain.push(...causeChain(e.errors[0]));
     current = e.cause;
@@ -264,7 +264,7 @@ function retryAfterHeader(error: unknown): number | undefined {
 }
 
 /** "7s", "1.5s" (protobuf Duration JSON) to milliseconds. */
-export function parseDurationSeconds(value: string): number | undefined {
+function parseDurationSeconds(value: string): number | undefined {
   const match = /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(value);
   return match ? Math.round(Number(match[1]) * 1000) : undefined;
 }

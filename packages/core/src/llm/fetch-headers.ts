@@ -159,6 +159,7 @@ export class FetchHeaders {
       return copy;
     };
     webInterface(FetchHeaders, 'Headers');
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- a method installed as another method, as Headers has it
     Object.defineProperty(FetchHeaders.prototype, Symbol.iterator, { value: FetchHeaders.prototype.entries, writable: true, configurable: true });
   }
 }
@@ -176,7 +177,7 @@ export function fillHeaders(headers: FetchHeaders, init: unknown, prefix: string
     }
     for (const pair of pairs) {
       if (pair.length !== 2) throw new TypeError(`${prefix}: expected name/value pair to be length 2, found ${pair.length}.`);
-      appendHeader(headers, pair[0]!, pair[1]!, 'Headers.append');
+      appendHeader(headers, pair[0], pair[1], 'Headers.append');
     }
     return;
   }
@@ -220,7 +221,7 @@ class HeadersIterator {
     // Read again at every step: a change made while iterating shows, as with Node's.
     const entries = sortedEntries(this.#target);
     if (this.#index >= entries.length) return { value: undefined, done: true };
-    const [name, value] = entries[this.#index]!;
+    const [name, value] = entries[this.#index];
     this.#index += 1;
     return { value: this.#kind === 'key' ? name : this.#kind === 'value' ? value : [name, value], done: false };
   }

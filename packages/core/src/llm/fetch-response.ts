@@ -205,6 +205,7 @@ function own(value: FetchResponse): FetchResponse {
 /** WebIDL ResponseInit: `status` an unsigned short (default 200), `statusText` a ByteString, `headers` a HeadersInit. */
 function responseInit(init: unknown): { status: number; statusText: string; headers: unknown } {
   if (init !== undefined && init !== null && typeof init !== 'object' && typeof init !== 'function')
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a primitive here: objects and functions passed the test above
     throw new TypeError(`undefined: Expected ${String(init)} to be one of: Null, Undefined, Object.`); // Node's words, prefix and all
   const dictionary = (init ?? {}) as Record<string, unknown>;
   const status = dictionary.status === undefined ? 200 : unsignedShort(dictionary.status);
@@ -243,7 +244,7 @@ function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
       if (bytes.byteLength > 0) controller.enqueue(bytes);
       controller.close();
     },
-  }) as ReadableStream<Uint8Array>;
+  });
 }
 
 function disturbed(stream: ReadableStream): boolean {

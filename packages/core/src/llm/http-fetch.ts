@@ -27,8 +27,8 @@ import { createRequire } from 'node:module';
  */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export const HEADERS_TIMEOUT_MS = 300_000;
-export const BODY_TIMEOUT_MS = 300_000;
+const HEADERS_TIMEOUT_MS = 300_000;
+const BODY_TIMEOUT_MS = 300_000;
 const MAX_REDIRECTS = 20;
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
@@ -36,7 +36,7 @@ const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const UNDICI_GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 /** Builds the answer: a `Response` with the socket's body, knowing its URL and whether it was redirected. */
-export type ResponseFactory = (
+type ResponseFactory = (
   body: ReadableStream<Uint8Array> | null,
   init: { status: number; statusText: string; headers: [string, string][] },
   url: string,
@@ -98,7 +98,7 @@ export const httpFetch: FetchFunction = createHttpFetch();
 function proxyConfigured(): boolean {
   // Node's fetch installs a plain Agent when it first runs; anything else was put there on purpose.
   const dispatcher = (globalThis as Record<symbol, unknown>)[UNDICI_GLOBAL_DISPATCHER];
-  if (dispatcher && (dispatcher as object).constructor?.name !== 'Agent') return true;
+  if (dispatcher && dispatcher.constructor?.name !== 'Agent') return true;
   const env = process.env.NODE_USE_ENV_PROXY;
   if (env && env !== '0' && env !== 'false') return true;
   return process.execArgv.includes('--use-env-proxy') || (process.env.NODE_OPTIONS ?? '').includes('--use-env-proxy');
@@ -131,7 +131,7 @@ function requestHeaders(init: RequestInit['headers']): [string, string][] {
  */
 function transport(url: URL): typeof Http | typeof Https {
   const id = url.protocol === 'https:' ? 'node:https' : 'node:http';
-  return (process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id)) as typeof Http | typeof Https;
+  return process.getBuiltinModule?.(id) ?? createRequire(import.meta.url)(id);
 }
 
 function send(
@@ -190,7 +190,7 @@ function toResponse(
     throw new TypeError('fetch failed', { cause: new Error(`invalid HTTP status ${status}`) });
   }
   const headers: [string, string][] = [];
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
   const init = { status, statusText: res.statusMessage ?? '', headers };
   if (method === 'HEAD' || NULL_BODY_STATUS.has(status)) {
     res.resume();

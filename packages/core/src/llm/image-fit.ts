@@ -7,7 +7,7 @@ export interface ImageLimits {
 }
 
 /** What one provider takes per PDF document; a provider without them reads documents' text. */
-export interface DocumentLimits {
+interface DocumentLimits {
   maxPages: number;
   maxBytes: number;
 }
@@ -74,7 +74,7 @@ export async function fitImage(part: Image, limits: ImageLimits): Promise<Conten
   const known = byLimits?.get(key);
   if (known) return known;
   const result = await scaleIfNeeded(part, limits);
-  if (!byLimits) fitted.set(part, (byLimits = new Map()));
+  if (!byLimits) fitted.set(part, (byLimits = new Map<string, ContentPart>()));
   byLimits.set(key, result);
   return result;
 }
@@ -133,7 +133,7 @@ function encode(pipeline: import('sharp').Sharp, mimeType: string): Promise<Buff
 }
 
 /** The messages with each picture replaced by `line`, for a model that cannot see pictures; the count replaced. */
-export function withoutImages(messages: readonly LlmMessage[], line: string): { messages: LlmMessage[]; left: number } {
+function withoutImages(messages: readonly LlmMessage[], line: string): { messages: LlmMessage[]; left: number } {
   let left = 0;
   const out = messages.map((message): LlmMessage => {
     if (message.role === 'assistant' || typeof message.content === 'string' || !message.content.some((part) => part.type === 'image')) return message;

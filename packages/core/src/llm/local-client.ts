@@ -119,8 +119,8 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     queue = turn.then(() => new Promise<void>((resolve) => (release = resolve)));
     await turn;
     try {
-      const ready = await loaded(request.signal).catch((error: unknown) => ({
-        failure: { kind: 'unknown', message: `The local model failed to load: ${String(error)}`, retryable: false } as ProviderFailure,
+      const ready = await loaded(request.signal).catch((error: unknown): { failure: ProviderFailure } => ({
+        failure: { kind: 'unknown', message: `The local model failed to load: ${String(error)}`, retryable: false },
       }));
       if ('failure' in ready) {
         yield errorEvent(ready.failure);
@@ -228,7 +228,7 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     } else {
       const calls = (response as { functionCalls?: { functionName: string; params: unknown }[] }).functionCalls ?? [];
       for (const call of calls) {
-        const params = call.params as unknown;
+        const params = call.params;
         toolCalls.push({
           id: newToolCallId(),
           name: call.functionName,
@@ -245,8 +245,8 @@ export function createLocalClient(options: ProviderOptions = {}): LLMClient {
     provider: 'local',
     async resolveModel(signal?: AbortSignal) {
       // Loading here (not at the first request) makes a wrong file one sentence before any turn starts.
-      const ready = await loaded(signal).catch((error: unknown) => ({
-        failure: { kind: 'unknown', message: String(error), retryable: false } as ProviderFailure,
+      const ready = await loaded(signal).catch((error: unknown): { failure: ProviderFailure } => ({
+        failure: { kind: 'unknown', message: String(error), retryable: false },
       }));
       if ('failure' in ready) return ready;
       return { model: configured ?? DEFAULT_LOCAL_MODEL };

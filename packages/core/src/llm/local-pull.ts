@@ -81,7 +81,7 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
   const started = Date.now();
   let lastReport = 0;
   try {
-    const reader = response.body!.getReader();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;

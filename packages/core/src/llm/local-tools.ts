@@ -29,7 +29,7 @@ export function toGrammarSchema(schema: JsonSchema | undefined, depth: number): 
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(isScalar)) return { enum: schema.enum };
   const union = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (Array.isArray(union) && union.length > 0) return { oneOf: union.map((part) => toGrammarSchema(part, depth + 1)) };
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const type = Array.isArray(schema.type) ? (schema.type as unknown[]).find((t) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;

@@ -229,7 +229,7 @@ export function toOllamaTools(tools: readonly ToolDeclaration[]): Tool[] {
   // Ollama's Tool type narrows JSON Schema; the server accepts any schema object.
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters as Tool['function']['parameters'] },
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   }));
 }
 
@@ -319,6 +319,6 @@ function ollamaFetch(signal: AbortSignal | undefined, timeoutMs: number | undefi
       status: response.status,
       statusText: response.statusText,
       headers: { 'content-type': 'application/json' },
-    }) as unknown as Response;
+    });
   };
 }

@@ -2,7 +2,6 @@ import { apiKeyFrom } from './provider-info.js';
 import type { FailureHints, ModelPrice, ProviderDefinition } from './types.js';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-6.1-terra';
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 // OpenAI standard-tier list prices for text (developers.openai.com/api/docs/pricing, November 2026),
 // USD per million tokens; cached input is what the API reports as `prompt_tokens_details.cached_tokens`.

@@ -11,6 +11,6 @@ export const providerFetch: FetchFunction = createHttpFetch({
   response: (body, init, url, redirected) => {
     const response = new FetchResponse(body, init);
     setFetchedFrom(response, url, redirected);
-    return response as unknown as Response;
+    return response;
   },
 });

@@ -19,7 +19,7 @@ export function apiKeyFrom(definition: Pick<ProviderDefinition, 'apiKeyEnv'>, en
 }
 
 /** `A`, `A (or B)`: how messages name the key variables. */
-export function keyVariables(definition: Pick<ProviderDefinition, 'apiKeyEnv'>): string {
+function keyVariables(definition: Pick<ProviderDefinition, 'apiKeyEnv'>): string {
   const [first, ...rest] = definition.apiKeyEnv ?? [];
   if (!first) return 'the API key';
   return rest.length > 0 ? `${first} (or ${rest.join(', ')})` : first;
@@ -29,8 +29,4 @@ export function missingKeyFailure(definition: Pick<ProviderDefinition, 'apiKeyEn
   const message =
     definition.hints.missingKey ?? `No ${definition.hints.name} API key found. Set ${keyVariables(definition)}, or choose another provider with --provider.`;
   return { kind: 'auth', message, retryable: false };
-}
-
-export function fillHint(text: string, values: { host?: string; model?: string }): string {
-  return text.replaceAll('{host}', values.host ?? '').replaceAll('{model}', values.model ?? '');
 }

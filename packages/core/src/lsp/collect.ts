@@ -29,7 +29,7 @@ export interface CollectedLspServers {
 }
 
 /** The file a workspace uses for its own servers, beside `.mcp.json`. */
-export const WORKSPACE_LSP_FILE = '.lsp.json';
+const WORKSPACE_LSP_FILE = '.lsp.json';
 
 /**
  * Every language server this session may start: plugins' (in root order), the `lsp.servers`
@@ -68,7 +68,7 @@ export function collectLspServers(sources: LspSources): CollectedLspServers {
 }
 
 /** A plugin's servers: `.lsp.json` at its root, then `lspServers` in its manifest (inline or a file). */
-export function pluginLspServers(plugin: { name: string; root: string }): { servers: LspServerDeclaration[]; problems: LspDeclarationProblem[] } {
+function pluginLspServers(plugin: { name: string; root: string }): { servers: LspServerDeclaration[]; problems: LspDeclarationProblem[] } {
   const vars = { CLAUDE_PLUGIN_ROOT: plugin.root };
   const origin = `plugin ${plugin.name}`;
   const results = [lspFile(path.join(plugin.root, '.lsp.json'), origin, vars)];

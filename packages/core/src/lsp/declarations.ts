@@ -38,9 +38,9 @@ export interface ParsedLspServers {
 }
 
 /** Claude Code gives no defaults in its documentation; these let a cold TypeScript or Python server start. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 20_000;
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2_000;
-export const DEFAULT_MAX_RESTARTS = 3;
+const DEFAULT_STARTUP_TIMEOUT_MS = 20_000;
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2_000;
+const DEFAULT_MAX_RESTARTS = 3;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -78,17 +78,17 @@ export function parseLspServers(raw: unknown, file: string, origin: string, vars
     }
     // Claude Code also accepts "socket"; Beans speaks to servers over their standard input and output only.
     if (value.transport !== undefined && value.transport !== 'stdio') {
-      fail(`transport "${String(value.transport)}" is not supported by Beans (only "stdio")`);
+      fail(`transport ${JSON.stringify(value.transport)} is not supported by Beans (only "stdio")`);
       continue;
     }
     const number = (key: string, fallback: number) =>
-      typeof value[key] === 'number' && Number.isFinite(value[key]) && (value[key] as number) >= 0 ? (value[key] as number) : fallback;
+      typeof value[key] === 'number' && Number.isFinite(value[key]) && value[key] >= 0 ? value[key] : fallback;
     servers.push({
       name,
       origin,
       file,
       command: put(value.command),
-      args: ((value.args as string[] | undefined) ?? []).map(put),
+      args: (value.args ?? []).map(put),
       extensionToLanguage: Object.fromEntries(
         Object.entries(mapping as Record<string, string>).map(([extension, language]) => [normalizeExtension(extension), language]),
       ),

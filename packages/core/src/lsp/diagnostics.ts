@@ -3,7 +3,7 @@ import type { Diagnostic } from 'vscode-languageserver-protocol';
 // What the model reads after an edit: the errors and warnings the edit introduced, one short line
 // each (`file:line:col severity code: message`), at most a few per file and the count of the rest.
 
-export const MAX_DIAGNOSTICS_PER_FILE = 10;
+const MAX_DIAGNOSTICS_PER_FILE = 10;
 const MAX_MESSAGE_CHARS = 300;
 
 const SEVERITY: Record<number, string> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
@@ -44,7 +44,7 @@ export function newDiagnostics(after: readonly Diagnostic[], before: readonly Di
 }
 
 /** One line: `src/a.ts:3:7 error TS2322: message` (1-based line and column, as editors show them). */
-export function formatDiagnostic(file: string, diagnostic: Diagnostic): string {
+function formatDiagnostic(file: string, diagnostic: Diagnostic): string {
   const { line, character } = diagnostic.range.start;
   const code =
     diagnostic.code !== undefined && diagnostic.code !== ''

@@ -5,7 +5,7 @@ import { resolveInWorkspace } from '../workspace/paths.js';
 import type { LspManager } from './manager.js';
 import { LSP_OPERATIONS, POSITIONAL, runOperation, wordAt, type LspOperation } from './operations.js';
 
-export const LSP_TOOL_NAME = 'lsp';
+const LSP_TOOL_NAME = 'lsp';
 
 export interface LspToolInput {
   operation: LspOperation;

@@ -109,7 +109,7 @@ export class LspManager {
     if (!slot) return undefined;
     const server = await this.ready(slot);
     if (!server) return undefined;
-    return { server, uri: pathToFileURL(file).href, languageId: slot.declaration.extensionToLanguage[extensionOf(file)]! };
+    return { server, uri: pathToFileURL(file).href, languageId: slot.declaration.extensionToLanguage[extensionOf(file)] };
   }
 
   /**

@@ -125,13 +125,13 @@ export async function runOperation(input: OperationInput, context: OperationCont
         const calls = (await request<CallHierarchyIncomingCall[] | null>('callHierarchy/incomingCalls', { item: items[0] })) ?? [];
         return show.callItems(
           calls.map((call) => ({ ...call.from, selectionRange: call.fromRanges[0] ?? call.from.selectionRange })),
-          `Nothing calls ${items[0]!.name}.`,
+          `Nothing calls ${items[0].name}.`,
         );
       }
       const calls = (await request<CallHierarchyOutgoingCall[] | null>('callHierarchy/outgoingCalls', { item: items[0] })) ?? [];
       return show.callItems(
         calls.map((call) => call.to),
-        `${items[0]!.name} calls nothing.`,
+        `${items[0].name} calls nothing.`,
       );
     }
   }
@@ -149,7 +149,7 @@ function hoverText(hover: Hover | null): string {
   if (!hover) return 'No hover information at this position.';
   const part = (value: MarkedString | { kind: string; value: string }) => (typeof value === 'string' ? value : value.value);
   const contents = hover.contents;
-  const text = (Array.isArray(contents) ? contents.map(part).join('\n\n') : part(contents as MarkedString)).trim();
+  const text = (Array.isArray(contents) ? contents.map(part).join('\n\n') : part(contents)).trim();
   if (!text) return 'No hover information at this position.';
   return text.length > MAX_HOVER_CHARS ? `${text.slice(0, MAX_HOVER_CHARS)}…` : text;
 }
@@ -176,7 +176,7 @@ class Shower {
         if (symbol.children) walk(symbol.children, depth + 1);
       }
     };
-    if ('location' in answer[0]!)
+    if ('location' in answer[0])
       for (const symbol of answer as SymbolInformation[])
         lines.push(`${symbol.name} (${SYMBOL_KINDS[symbol.kind] ?? 'symbol'}) ${this.position(symbol.location.range)}`);
     else walk(answer as DocumentSymbol[], 0);

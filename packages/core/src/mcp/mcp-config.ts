@@ -17,7 +17,7 @@ export interface McpServerEntry {
 }
 
 /** A config that could not be used; reported with its source, never fatal. */
-export interface McpConfigProblem {
+interface McpConfigProblem {
   source: string;
   message: string;
 }

@@ -14,7 +14,7 @@ export interface PromptServer {
 }
 
 /** The slash command of a prompt: Claude Code's `/mcp__server__prompt`. */
-export function mcpPromptCommand(server: string, prompt: string): string {
+function mcpPromptCommand(server: string, prompt: string): string {
   return `mcp__${server}__${prompt}`;
 }
 

@@ -31,7 +31,7 @@ export function mcpResourceTools(servers: () => ResourceServer[]): AnyTool[] {
     kind: 'read',
     description: 'List the resources MCP servers offer (uri, name, description, mimeType). Give server to list one server only.',
     inputSchema: { type: 'object', properties: { server: { type: 'string', description: 'Only this server' } } },
-    summarize: (input) => String(input.server ?? 'all servers'),
+    summarize: (input) => (typeof input.server === 'string' ? input.server : 'all servers'),
     ruleSubject: () => undefined,
     async execute(input, context) {
       const chosen = input.server === undefined ? servers() : [find(input.server)];
@@ -64,7 +64,7 @@ export function mcpResourceTools(servers: () => ResourceServer[]): AnyTool[] {
     async execute(input, context) {
       const client = await find(input.server).client();
       const result = await client.readResource({ uri: String(input.uri) }, { signal: context.signal });
-      return resourceResult(result.contents as ResourceContent[]);
+      return resourceResult(result.contents);
     },
   });
   return [list, read];

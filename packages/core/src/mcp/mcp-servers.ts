@@ -165,7 +165,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
           tools: {
             onChanged: (failure, tools) => {
               if (failure || !tools) return;
-              infos = tools as McpToolInfo[];
+              infos = tools;
               changed();
             },
           },
@@ -183,7 +183,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       await connected;
       const listed = await client.listTools(undefined, { timeout });
       const before = JSON.stringify(infos);
-      infos = listed.tools as McpToolInfo[];
+      infos = listed.tools;
       resources = client.getServerCapabilities()?.resources !== undefined;
       prompts = [];
       if (client.getServerCapabilities()?.prompts) {
@@ -204,7 +204,7 @@ function serverConnection(entry: McpServerEntry, options: McpConnectOptions, cha
       // timers that let Beans exit first, leaving the server running.
       killProcess(pid);
       await client.close().catch(() => undefined);
-      throw new Error(describeFailure(entry, failure, timeout));
+      throw new Error(describeFailure(entry, failure, timeout), { cause: failure });
     } finally {
       opening = undefined;
     }

@@ -9,7 +9,7 @@ export const MEMORY_FILE = path.join('.beans', 'memory.md');
 
 const MEMORY_HEADER = '# Project memory\n\nDurable facts Beans recorded about this project (build commands, conventions). Edit or delete freely.\n';
 /** A note is one line of a list; longer text is not a fact but a document. */
-export const MAX_NOTE_CHARS = 500;
+const MAX_NOTE_CHARS = 500;
 
 export interface AppendOutcome {
   file: string;

@@ -125,9 +125,6 @@ function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefin
   });
 }
 
-// Workspace paths whose change would reconfigure Beans, Claude Code, MCP or git: one list, shared with the sandbox.
-export { isProtectedPath };
-
 function deny(reason: string): PermissionDecision {
   return { allow: false, reason };
 }

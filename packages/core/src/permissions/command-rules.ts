@@ -12,7 +12,7 @@ export function commandVariants(command: SimpleCommand): string[][] {
 }
 
 /** True when the simple command's program is not a literal word (`$CMD args`): no rule can judge it. */
-export function hasOpaqueProgram(command: SimpleCommand): boolean {
+function hasOpaqueProgram(command: SimpleCommand): boolean {
   return command.words[0] === undefined || command.globbed[0] === true;
 }
 

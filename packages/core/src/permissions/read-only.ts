@@ -84,16 +84,16 @@ function checkGit(command: SimpleCommand, paths: PathCheck, edits: Edit[]): stri
   for (const global of git.globals) if (!GIT_READ_GLOBALS.includes(global)) return `uses git's ${global}, which changes what git reads or runs`;
   const sub = words[git.at];
   if (sub === undefined) return git.at >= words.length ? 'runs git with no subcommand' : 'has a git subcommand that is not a literal word';
-  const spec = READ_ONLY_PROGRAMS.git!.subcommands![sub];
+  const spec = READ_ONLY_PROGRAMS.git.subcommands![sub];
   if (!spec) return `runs git ${sub}, which is not a read-only git command`;
   const reason = checkArgs(`git ${sub}`, spec, words.slice(git.at + 1), command.globbed.slice(git.at + 1), paths);
   if (reason) return reason;
   // Where Beans runs it: core.fsmonitor names a program git status and diff would start; an
   // external diff, a textconv filter or a signature check would run one for diff, log and show.
   if (command.spans) {
-    edits.push({ at: command.spans[0]![1], text: ' -c core.fsmonitor=false' });
+    edits.push({ at: command.spans[0][1], text: ' -c core.fsmonitor=false' });
     const safety = GIT_SAFETY[sub];
-    if (safety) edits.push({ at: command.spans[git.at]![1], text: safety });
+    if (safety) edits.push({ at: command.spans[git.at][1], text: safety });
   }
   return undefined;
 }
@@ -122,7 +122,7 @@ function checkArgs(name: string, spec: ReadOnlyProgram, args: Words, globbed: re
       : `has more than ${spec.maxOperands} operand${spec.maxOperands === 1 ? '' : 's'} (the next one would be written)`;
   }
   if (operands.length > 0 && spec.operandsNeed && !spec.operandsNeed.some((option) => seen.has(option)))
-    return `with ${operands[0]!.word} but without ${spec.operandsNeed.join(' or ')} would change the repository`;
+    return `with ${operands[0].word} but without ${spec.operandsNeed.join(' or ')} would change the repository`;
   const patternGiven = spec.patternFirst?.some((option) => seen.has(option)) ?? false;
   for (const [index, operand] of operands.entries()) {
     if (spec.textOperands || (spec.patternFirst && !patternGiven && index === 0)) continue;
@@ -215,7 +215,7 @@ function parseOptions(name: string, spec: ReadOnlyProgram, args: Words, globbed:
         continue;
       }
       for (let j = 1; j < word.length; j++) {
-        const letter = word[j]!;
+        const letter = word[j];
         const option = `-${letter}`;
         if (spec.shortValued?.includes(letter)) {
           seen.add(option);
@@ -296,7 +296,7 @@ export function sedScriptProblem(script: string): string | undefined {
     return true;
   };
   while (i < n) {
-    while (i < n && /[\s;]/.test(script[i]!)) i++;
+    while (i < n && /[\s;]/.test(script[i])) i++;
     if (i >= n) break;
     if (!address()) return refuse('cannot be read');
     if (script[i] === ',') {
@@ -326,7 +326,7 @@ export function sedScriptProblem(script: string): string | undefined {
         i += flags.length;
         if (/[ew]/.test(script[i] ?? '')) return refuse(`uses the s flag ${script[i]}, which ${script[i] === 'e' ? 'runs a command' : 'writes a file'}`);
       }
-      if (i < n && !/[\s;}]/.test(script[i]!)) return refuse('cannot be read');
+      if (i < n && !/[\s;}]/.test(script[i])) return refuse('cannot be read');
       continue;
     }
     return refuse(

@@ -40,7 +40,7 @@ function parseOne(source: string): ToolRule {
   const match = /^([A-Za-z_][\w:.-]*(?:__\*)?)(?:\((.*)\))?$/s.exec(source);
   if (!match) throw new UsageError(`Invalid tool rule "${source}". Use a tool name (write_file) or a tool with a pattern (shell(git *), edit_file(src/**)).`);
   const pattern = match[2]?.trim();
-  return pattern ? { tool: match[1]!, pattern, source } : { tool: match[1]!, source };
+  return pattern ? { tool: match[1], pattern, source } : { tool: match[1], source };
 }
 
 /**

@@ -30,7 +30,7 @@ interface Wrapper {
 }
 
 /** Programs that run the command given in their arguments, reviewed one by one. */
-export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
+const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   command: { inert: ['-v', '-V'] },
   builtin: {},
   exec: { valued: ['-a'] },
@@ -175,7 +175,7 @@ export const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 };
 
 /** Shells: `-c SCRIPT` runs SCRIPT; a script file runs that file; nothing after the options reads stdin. */
-export const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash', 'yash', 'posh']);
+const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash', 'yash', 'posh']);
 
 /** Builtins after which nothing in the line can be known for sure (`alias x=rm; x f`, `hash -p /bin/rm ls; ls f`). */
 const REDEFINERS: Readonly<Record<string, (words: Words) => string | undefined>> = {
@@ -256,7 +256,7 @@ export function unwrapStep(words: Words): UnwrapStep | undefined {
     return { kind: 'unknown', reason: `${program} starting a shell that reads its commands from stdin` };
   }
   if (program === 'env') {
-    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] ?? '')) assignments.push(words[i++]!.split('=')[0]!);
+    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i] ?? '')) assignments.push(words[i++]!.split('=')[0]);
   }
   i += wrapper.positional ?? 0;
   const rest = [...(split ?? []), ...words.slice(i)];

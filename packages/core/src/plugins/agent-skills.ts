@@ -62,7 +62,7 @@ export function exposedSkillEntries(agents: ReadonlyArray<{ name: string; ownSki
 export function withOwnSkills(catalog: PluginCatalog, own: readonly SkillEntry[]): PluginCatalog {
   if (own.length === 0) return catalog;
   const ownNamed = (name: string) => own.find((skill) => skill.name === name.trim().replace(/^\//, ''));
-  const agent = own[0]!.agent;
+  const agent = own[0].agent;
   return {
     ...catalog,
     findSkill: (name) => ownNamed(name) ?? catalog.findSkill(name),

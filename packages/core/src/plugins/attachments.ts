@@ -41,7 +41,7 @@ export async function expandAttachments(text: string, workspaceRoot: string, opt
   const parts: ContentPart[] = [];
   const rootReal = await realpath(workspaceRoot);
   for (const match of text.matchAll(FILE_REFERENCE)) {
-    const written = match[1]!.replace(/[.,;:!?)\]]+$/, '');
+    const written = match[1].replace(/[.,;:!?)\]]+$/, '');
     if (written === '' || seen.has(written)) continue;
     seen.add(written);
     const read = await readReference(written, workspaceRoot, rootReal, options);
@@ -51,7 +51,7 @@ export async function expandAttachments(text: string, workspaceRoot: string, opt
     else parts.push(...read.content);
   }
   for (const match of text.matchAll(PASTED_PICTURE)) {
-    const written = match[1] ?? match[2] ?? match[3]!.replace(/\\ /g, ' ');
+    const written = match[1] ?? match[2] ?? match[3].replace(/\\ /g, ' ');
     if (seen.has(written)) continue;
     seen.add(written);
     const read = await readPastedPicture(written, options);
@@ -136,5 +136,5 @@ async function readPastedPicture(written: string, options: AttachOptions): Promi
 
 /** The label lines of attached media (`[image: shot.png 40×30, 2.1 KB]`), for the transcript. */
 export function attachmentLabels(parts: readonly ContentPart[] | undefined): string[] {
-  return (parts ?? []).flatMap((part) => (part.type === 'text' && /^\[(image|PDF|notebook): /.test(part.text) ? [part.text.split('\n')[0]!] : []));
+  return (parts ?? []).flatMap((part) => (part.type === 'text' && /^\[(image|PDF|notebook): /.test(part.text) ? [part.text.split('\n')[0]] : []));
 }

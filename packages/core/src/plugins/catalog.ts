@@ -1,5 +1,5 @@
 import { exposedSkillEntries } from './agent-skills.js';
-import type { AgentEntry, CommandEntry, PluginCatalog, PluginEntry, PluginInfo, PluginProblem, SkillEntry } from './types.js';
+import type { AgentEntry, PluginCatalog, PluginEntry, PluginInfo, PluginProblem, SkillEntry } from './types.js';
 
 const KIND_WORD = { agent: 'agent', skill: 'skill', command: 'command' } as const;
 
@@ -39,7 +39,7 @@ interface EntryIndex<T extends PluginEntry> {
 }
 
 /** The typeable form of a name with spaces. */
-export function slashName(name: string): string {
+function slashName(name: string): string {
   return name.trim().toLowerCase().replace(/\s+/g, '-');
 }
 
@@ -91,5 +91,3 @@ function find<T extends PluginEntry>(index: EntryIndex<T>, name: string): T | un
   const wanted = name.trim().replace(/^\//, '');
   return index.qualified.get(wanted) ?? index.plain.get(wanted) ?? index.aliases.get(wanted);
 }
-
-export type { AgentEntry, CommandEntry, SkillEntry };

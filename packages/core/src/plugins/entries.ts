@@ -98,7 +98,7 @@ function asFlag(value: unknown): boolean {
 }
 
 /** Why a plugin file must not be read, or undefined when it may. */
-export function refuseFile(file: string, pluginRoot: string): string | undefined {
+function refuseFile(file: string, pluginRoot: string): string | undefined {
   let real: string;
   try {
     // The native call is one system call; the JavaScript one lstats every folder on the way.

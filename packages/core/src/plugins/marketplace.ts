@@ -150,7 +150,7 @@ export class PluginStore {
     const state = await this.state();
     if (state.plugins[plugin.name] && !options.replace)
       throw new UsageError(`Plugin "${plugin.name}" is already installed; use \`beans plugins update ${plugin.name}\`.`);
-    const record = state.marketplaces[marketplace]!;
+    const record = state.marketplaces[marketplace];
     const target = path.join(this.pluginsDir, plugin.name);
     if (!options.replace && (await exists(target))) throw new UsageError(`${target} already exists and was not installed by Beans; move it away first.`);
     await mkdir(this.pluginsDir, { recursive: true });
@@ -222,9 +222,9 @@ export class PluginStore {
       throw new UsageError(
         `Plugin "${name}" is in several marketplaces (${matches.map((match) => match.marketplace).join(', ')}); name one: ${name}@<marketplace>.`,
       );
-    if (!NAME.test(matches[0]!.plugin.name))
-      throw new MarketplaceError(`Marketplace "${matches[0]!.marketplace}" names a plugin "${name}", which is not a safe folder name.`);
-    return matches[0]!;
+    if (!NAME.test(matches[0].plugin.name))
+      throw new MarketplaceError(`Marketplace "${matches[0].marketplace}" names a plugin "${name}", which is not a safe folder name.`);
+    return matches[0];
   }
 
   private async fetchPlugin(plugin: MarketplacePlugin, record: MarketplaceRecord, staging: string): Promise<string> {
@@ -270,7 +270,9 @@ async function readMarketplace(dir: string): Promise<{ name: string; plugins: Ma
   const record = (typeof json === 'object' && json !== null ? json : {}) as { name?: unknown; plugins?: unknown };
   if (typeof record.name !== 'string' || !NAME.test(record.name)) throw new MarketplaceError(`${file} has no usable "name".`);
   const plugins = Array.isArray(record.plugins)
-    ? record.plugins.filter((item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined)
+    ? (record.plugins as ({ name?: unknown; source?: unknown } | null | undefined)[]).filter(
+        (item): item is MarketplacePlugin => typeof item?.name === 'string' && item.source !== undefined,
+      )
     : [];
   return { name: record.name, plugins };
 }

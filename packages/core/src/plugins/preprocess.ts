@@ -43,14 +43,14 @@ export async function runCommandShell(body: string, options: CommandShellOptions
   const lines = body.split('\n');
   const out: string[] = [];
   for (let index = 0; index < lines.length; index += 1) {
-    const open = BLOCK_OPEN.exec(lines[index]!);
+    const open = BLOCK_OPEN.exec(lines[index]);
     if (!open) {
-      out.push(await replaceInline(lines[index]!, options));
+      out.push(await replaceInline(lines[index], options));
       continue;
     }
     const close = lines.findIndex((line, at) => at > index && line.trim() === open[1]);
     if (close === -1) {
-      out.push(lines[index]!);
+      out.push(lines[index]);
       continue;
     }
     const script = lines.slice(index + 1, close).join('\n');
@@ -66,8 +66,8 @@ async function replaceInline(line: string, options: CommandShellOptions): Promis
   let result = '';
   let last = 0;
   for (const match of matches) {
-    const start = match.index + match[1]!.length;
-    result += line.slice(last, start) + (await runOne(match[2]!, options));
+    const start = match.index + match[1].length;
+    result += line.slice(last, start) + (await runOne(match[2], options));
     last = match.index + match[0].length;
   }
   return result + line.slice(last);

@@ -56,10 +56,10 @@ export function recoverKeysWithNotes(yaml: string): { data: Record<string, strin
   for (const line of yaml.split(/\r?\n/)) {
     const match = KEY_LINE.exec(line);
     const key = match?.[1]?.toLowerCase();
-    const strictStarts = match !== null && strictOpen === 0 && startsEntry(match[1]!);
+    const strictStarts = match !== null && strictOpen === 0 && startsEntry(match[1]);
     if (!strictStarts) strictOpen = Math.max(0, strictOpen + countTags(line));
     const unseenKnown = key !== undefined && KNOWN_KEYS.has(key) && !entries.some((entry) => entry.key === key);
-    if (match && key !== undefined && ((openTags === 0 && startsEntry(match[1]!)) || (openTags > 0 && unseenKnown))) {
+    if (match && key !== undefined && ((openTags === 0 && startsEntry(match[1])) || (openTags > 0 && unseenKnown))) {
       if (!strictStarts && current) {
         rescuedFrom ??= { key: current.key, tag: openTag ?? 'tag' };
         rescued.push(key);

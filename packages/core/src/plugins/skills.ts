@@ -114,7 +114,7 @@ export function skillsTriggeredBy(text: string, catalog: PluginCatalog): SkillEn
   return catalog.skills().filter((skill) => skill.triggers.some((phrase) => mayOccur(phrase, asciiLower) && phraseRegExp(phrase)?.test(text)));
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 // Each phrase's Unicode-aware expression costs a compile on its first test; most messages contain
 // none of a phrase's words, which plain lowercase search tells cheaply. For ASCII text and phrase

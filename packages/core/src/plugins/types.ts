@@ -14,7 +14,7 @@ interface EntryBase {
   /** `plugin:name`, which stays addressable even when a plain name is shadowed. */
   qualifiedName: string;
   /** Reads the file again and returns the Markdown after the frontmatter. */
-  loadBody(): Promise<string>;
+  loadBody: () => Promise<string>;
 }
 
 export interface AgentEntry extends EntryBase {
@@ -97,8 +97,8 @@ export interface StoredPluginRoot {
 }
 
 export type StoredSkill = Omit<SkillEntry, 'loadBody'>;
-export type StoredAgent = Omit<AgentEntry, 'loadBody' | 'ownSkills'> & { ownSkills?: StoredSkill[] };
-export type StoredCommand = Omit<CommandEntry, 'loadBody'>;
+type StoredAgent = Omit<AgentEntry, 'loadBody' | 'ownSkills'> & { ownSkills?: StoredSkill[] };
+type StoredCommand = Omit<CommandEntry, 'loadBody'>;
 
 export interface StoredPlugin extends Omit<PluginInfo, 'agents' | 'skills' | 'commands'> {
   agents: StoredAgent[];

@@ -106,7 +106,7 @@ function importsOf(content: string, dir: string): string[] {
     }
     const prose = line.replace(/`[^`]*`/g, '');
     for (const match of prose.matchAll(/(?<=^|\s)@([\w.~/-]+)/g)) {
-      const written = match[1]!.replace(/[.,;:!?)]+$/, '');
+      const written = match[1].replace(/[.,;:!?)]+$/, '');
       if (written === '') continue;
       targets.push(written.startsWith('~/') ? path.join(os.homedir(), written.slice(2)) : path.resolve(dir, written));
     }

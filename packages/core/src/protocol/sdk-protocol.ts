@@ -116,14 +116,20 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
         case 'stop_task': {
           // Query.stopTask(): a background command or subagent; its task_notification says stopped.
           const session = await start();
-          const taskId = String(request.task_id ?? '');
+          const taskId = typeof request.task_id === 'string' ? request.task_id : '';
           if (!session.backgroundTasks.get(taskId)) return channel.respondError(id, `There is no background task "${taskId}".`);
           await session.backgroundTasks.kill(taskId);
           return channel.respond(id);
         }
         case 'rewind_files': {
           const session = await start();
-          return channel.respond(id, { ...(await rewindFilesResult(session.checkpoints, String(request.user_message_id ?? ''), request.dry_run === true)) });
+          return channel.respond(id, {
+            ...(await rewindFilesResult(
+              session.checkpoints,
+              typeof request.user_message_id === 'string' ? request.user_message_id : '',
+              request.dry_run === true,
+            )),
+          });
         }
         default:
           if (MCP_CONTROL_SUBTYPES.has(request.subtype)) return channel.respond(id, await answerMcpControl(await start(), request, sdkServers));

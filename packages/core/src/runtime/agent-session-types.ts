@@ -1,5 +1,5 @@
 import type { ChatSession } from '../agent/chat-session.js';
-import type { AgentEvent, UserMessage } from '../agent/types.js';
+import type { AgentEvent } from '../agent/types.js';
 import type { LoadedConfig } from '../config/index.js';
 import type { Guardrails } from '../guardrails/index.js';
 import type { HookRunner, HookSet } from '../hooks/index.js';
@@ -19,6 +19,7 @@ import type { SessionInitInfo } from './sdk-messages.js';
 import type { SessionCheckpoints } from './session-checkpoints.js';
 import type { SessionCommand } from './session-commands.js';
 import type { SessionModel } from './session-model.js';
+import type { SessionListings } from './session-listings.js';
 import type { SubmitInput, SubmitOutcome } from './submit.js';
 import type { MemoryFileInfo, NoteTarget } from '../memory/index.js';
 
@@ -27,7 +28,7 @@ import type { MemoryFileInfo, NoteTarget } from '../memory/index.js';
  * profile, provider and model, tools, the permission policy, the system prompt and the session log.
  * The one-shot runner, the chat UI, `query()`, the SDK protocol and subagents are thin clients of it.
  */
-export interface AgentSession extends SessionModel {
+export interface AgentSession extends SessionModel, SessionListings {
   readonly base: RuntimeBase;
   readonly config: LoadedConfig;
   readonly workspace: Workspace;

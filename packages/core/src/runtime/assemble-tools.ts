@@ -29,7 +29,7 @@ export interface SessionTools {
   /** The session's own agent's tools (the profile's `tools:` list, plus the kept ones). */
   tools: ToolRegistry;
   /** The tools every agent keeps whatever its list says: the caller's and the MCP servers'. */
-  keptToolNames(): string[];
+  keptToolNames: () => string[];
 }
 
 /** Part 11: the built-in, skill, task, caller and MCP tools, cut by deny rules and the profile. */

@@ -4,9 +4,7 @@ import type { AgentMessage, NoteMessage, UserMessage } from '../agent/types.js';
 import type { SpendFn } from '../agent/usage.js';
 import type { Usage } from '../llm/types.js';
 import { contextChars, deterministicSummary, shortenToFit, workingState } from './compaction-cut.js';
-import { askForSummary, SUMMARY_INSTRUCTIONS } from './summary-request.js';
-
-export { SUMMARY_INSTRUCTIONS };
+import { askForSummary } from './summary-request.js';
 
 export interface CompactionSettings {
   /** Fraction of the context window a request may fill before older turns are summarised. */
@@ -144,7 +142,7 @@ export function autoCompaction(
     const messages = session().messages;
     if (!lastRequest) return;
     for (let i = messages.length - 1; i >= 0; i--) {
-      const message = messages[i]!;
+      const message = messages[i];
       if (message.role !== 'assistant') continue;
       const usage = message.usage;
       const prompt = usage ? usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0;
@@ -190,13 +188,13 @@ function viewChars(messages: readonly AgentMessage[]): number {
   const note = lastCompactionIndex(messages);
   const kept = note >= 0 ? ((messages[note] as NoteMessage).keptMessages ?? 0) : 0;
   let total = 0;
-  for (let i = Math.max(0, note - kept); i < messages.length; i++) total += sizeOf(messages[i]!);
+  for (let i = Math.max(0, note - kept); i < messages.length; i++) total += sizeOf(messages[i]);
   return total;
 }
 
 function lastCompactionIndex(messages: readonly AgentMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
+    const message = messages[i];
     if (message.role === 'note' && message.kind === 'compaction') return i;
   }
   return -1;
@@ -218,13 +216,13 @@ function splitPoint(messages: readonly AgentMessage[], floor: number, budget: nu
   for (let i = messages.length - 1; i > floor; i--) {
     used += Math.ceil(contextChars(messages[i]) * tokensPerChar);
     if (used > budget) break;
-    const role = messages[i]!.role;
+    const role = messages[i].role;
     if (role === 'user' || role === 'assistant') split = i;
   }
   // Always keep the newest message (the prompt being answered), even when it alone is large.
   if (split === messages.length) {
     for (let i = messages.length - 1; i > floor; i--) {
-      const role = messages[i]!.role;
+      const role = messages[i].role;
       if (role === 'user' || role === 'assistant') return i;
     }
   }

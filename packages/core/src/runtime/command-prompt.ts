@@ -47,7 +47,7 @@ export function createCommandPrompt(input: CommandPromptInput): (text: string) =
           { command },
           { signal, workspace: base.workspace, state: live.session.toolState, env: storage.toolEnv, sandbox },
         );
-        const exitCode = result.details && 'exitCode' in result.details ? (result.details.exitCode as number | null) : 0;
+        const exitCode = result.details && 'exitCode' in result.details ? result.details.exitCode : 0;
         return { output: contentText(result.content), exitCode };
       },
       // Read-only lines run too (issue #31), as Claude Code runs a command's read-only context lines.

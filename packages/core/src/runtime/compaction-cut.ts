@@ -9,7 +9,7 @@ import { contentText } from '../tools/tool.js';
  * prompt prefix after it stays cacheable: the task (the first prompt), one line per older step (tool
  * results shortened to a line, the oldest lines dropped first to fit), the plan and the files in play.
  */
-export const CUT_HEADER = '[Earlier turns were shortened without a model summary.]';
+const CUT_HEADER = '[Earlier turns were shortened without a model summary.]';
 
 const TASK_CHARS = 2_000;
 const LINE_CHARS = 160;
@@ -40,7 +40,7 @@ export function deterministicSummary(
   const lines: string[] = [];
   let dropped = 0;
   for (let i = older.length - 1; i >= start; i--) {
-    const line = stepLine(older[i]!);
+    const line = stepLine(older[i]);
     if (!line) continue;
     if (left - line.length - 1 < 0) {
       dropped = countSteps(older, start, i);
@@ -56,7 +56,7 @@ export function deterministicSummary(
 
 function countSteps(older: readonly AgentMessage[], start: number, end: number): number {
   let count = 0;
-  for (let i = start; i <= end; i++) if (stepLine(older[i]!)) count++;
+  for (let i = start; i <= end; i++) if (stepLine(older[i])) count++;
   return count;
 }
 
@@ -104,7 +104,7 @@ function cut(text: string, max: number): string {
  */
 export const IMAGE_CHARS = 6_400;
 /** A PDF document's share per page: ~2,000 tokens (its text and the page as a picture). */
-export const DOCUMENT_PAGE_CHARS = 8_000;
+const DOCUMENT_PAGE_CHARS = 8_000;
 
 /** The JSON size of a message as the model reads it: pictures and documents count by their token cost, not their bytes. */
 export function contextChars(value: unknown): number {
@@ -137,37 +137,37 @@ export function shortenToFit(messages: readonly LlmMessage[], fixedChars: number
   const out = [...messages];
   const replace = (i: number, message: LlmMessage) => {
     const size = contextChars(message);
-    total += size - sizes[i]!;
+    total += size - sizes[i];
     sizes[i] = size;
     out[i] = message;
   };
   const last = out.length - 1;
   // 0. Pictures and documents, oldest first: they cost the most and a line keeps their place.
   for (let i = 0; i < last && total > limitChars; i++) {
-    const message = out[i]!;
+    const message = out[i];
     if (message.role === 'assistant' || typeof message.content === 'string' || message.content.every((part) => part.type === 'text')) continue;
     replace(i, { ...message, content: message.content.map((part) => (part.type === 'text' ? part : { type: 'text' as const, text: PICTURE_LEFT_OUT })) });
   }
   // 1. Tool results, oldest first, to one line (the newest message last of all).
   for (let i = 0; i < last && total > limitChars; i++) {
-    const message = out[i]!;
+    const message = out[i];
     if (message.role !== 'tool') continue;
     const text = typeof message.content === 'string' ? message.content : contentText(message.content);
     replace(i, { ...message, content: `${SHORT_RESULT}${oneLine(text, 120)}` });
   }
   // 2. Texts, oldest first, cut short.
   for (let i = 0; i < last && total > limitChars; i++) {
-    const message = out[i]!;
+    const message = out[i];
     if (message.role === 'tool') continue;
     const text = typeof message.content === 'string' ? message.content : contentText(message.content);
-    if (text.length > KEEP_TEXT) replace(i, { ...message, content: cut(text, KEEP_TEXT) } as LlmMessage);
+    if (text.length > KEEP_TEXT) replace(i, { ...message, content: cut(text, KEEP_TEXT) });
   }
   // 3. The newest message, to what room is left.
   if (total > limitChars && last >= 0) {
-    const message = out[last]!;
+    const message = out[last];
     const text = typeof message.content === 'string' ? message.content : contentText(message.content);
     const room = Math.max(200, text.length - (total - limitChars) - 200);
-    replace(last, { ...message, content: cut(text, room) } as LlmMessage);
+    replace(last, { ...message, content: cut(text, room) });
   }
   return out;
 }

@@ -11,7 +11,7 @@ export interface CompactionInput {
 
 export interface Compaction {
   /** A model's context window: from the built-in table, else the provider's model list, looked up once per model. */
-  contextWindowOf(model: string, signal: AbortSignal): Promise<number | undefined>;
+  contextWindowOf: (model: string, signal: AbortSignal) => Promise<number | undefined>;
   /** PreCompact hooks before a summary. */
   before(signal: AbortSignal, trigger: 'manual' | 'auto', focus?: string): Promise<void>;
   /** SessionStart hooks (source `compact`) after it: their context joins the next turn. */

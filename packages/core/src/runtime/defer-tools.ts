@@ -65,7 +65,7 @@ export function deferMcpTools(input: DeferToolsInput): ToolDeferral {
  * Defers a registry's MCP tools when they cost more than the threshold: registers `tool_search` and
  * the deferral on it. Subagents' own registries go through here too (their loads are their own).
  */
-export function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent'>): DeferredTools | undefined {
+function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent'>): DeferredTools | undefined {
   const mcpTools = registry.list().filter(isMcpTool);
   if (!shouldDefer(input, mcpTools)) return undefined;
   const deferred = new DeferredTools(
@@ -114,7 +114,7 @@ function shouldDefer(input: Pick<DeferToolsInput, 'base' | 'agent'>, mcpTools: r
 }
 
 /** `tools.deferThreshold`, or 4k tokens or 5% of the model's window, whichever is smaller. */
-export function deferThreshold(input: Pick<DeferToolsInput, 'base' | 'agent'>): number {
+function deferThreshold(input: Pick<DeferToolsInput, 'base' | 'agent'>): number {
   const values = input.base.config.values;
   if (values.tools.deferThreshold !== undefined) return values.tools.deferThreshold;
   const window = modelLimits(input.agent.providerId, input.agent.model).contextWindow ?? values.compaction.contextWindow;

@@ -71,14 +71,14 @@ export function createHandoffs(input: HandoffsInput): Handoffs {
  * `handoffInputFilter` (the history the new agent reads from now on), before anything changes.
  */
 function programHandoffHooks(options: AgentSessionOptions): ((handoff: HandoffInfo, session: ChatSession) => Promise<void>) | undefined {
-  const { onHandoff, handoffInputFilter } = options;
-  if (!onHandoff && !handoffInputFilter) return undefined;
+  if (!options.onHandoff && !options.handoffInputFilter) return undefined;
   return async (handoff, session) => {
     try {
       await options.onHandoff?.(handoff, options.context);
     } catch (error) {
       throw new HandoffError(`The handoff to ${handoff.to} was refused: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (handoffInputFilter) session.replaceHistory(await options.handoffInputFilter!({ ...handoff, history: [...session.messages], context: options.context }));
+    if (options.handoffInputFilter)
+      session.replaceHistory(await options.handoffInputFilter({ ...handoff, history: [...session.messages], context: options.context }));
   };
 }

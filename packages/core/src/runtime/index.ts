@@ -67,3 +67,4 @@ export { NoModelError } from './fallback-provider.js';
 export { createSubmit, type SubmitInput, type SubmitOutcome, type SubmitParts } from './submit.js';
 export { usageLines, type SessionCommand } from './session-commands.js';
 export type { SessionModel } from './session-model.js';
+export type { SessionListings, SlashCommandInfo } from './session-listings.js';

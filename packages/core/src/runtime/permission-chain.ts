@@ -24,7 +24,7 @@ export interface PermissionChainInput {
 }
 
 /** What was decided about one tool call, and by whom (telemetry's `tool_decision`). */
-export interface ToolCallDecision {
+interface ToolCallDecision {
   toolName: string;
   toolUseId: string;
   decision: 'accept' | 'reject';
@@ -33,7 +33,7 @@ export interface ToolCallDecision {
 }
 
 /** One conversation's permission check and the "always" answers it collects. */
-export interface ConversationCheck {
+interface ConversationCheck {
   approved: ToolRule[];
   beforeToolCall: BeforeToolCall;
   /** A new run of the conversation: `toolLimits` count from zero again. */

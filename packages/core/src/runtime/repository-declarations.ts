@@ -56,7 +56,7 @@ function commandOf(server: McpServerEntry): string {
 }
 
 /** The id of a status line command (the `statusLine` setting). */
-export function statusLineId(command: string): string {
+function statusLineId(command: string): string {
   return hash(['statusLine', command]);
 }
 

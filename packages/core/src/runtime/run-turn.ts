@@ -75,7 +75,7 @@ export async function runTurn(
 }
 
 /** A turn that never ran: its prompt was refused (a guardrail, a hook, a command that cannot expand). */
-export function refusedTurn(reason: string, notices: string[] = []): TurnOutcome {
+function refusedTurn(reason: string, notices: string[] = []): TurnOutcome {
   const result: AgentRunResult = {
     stopReason: 'error',
     finalText: '',

@@ -116,10 +116,10 @@ export function createSessionCheckpoints(input: SessionCheckpointsInput): Sessio
 /** Which turn a file change belongs to: the newest user message that is not a loaded skill's body. */
 function lastTurn(messages: readonly AgentMessage[]): TurnInfo | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
+    const message = messages[index];
     if (message.role !== 'user' || !message.uuid || message.origin === 'skill') continue;
     const text = message.display ?? message.content;
-    return { id: message.uuid, at: message.timestamp, label: text.split('\n')[0]!.slice(0, 120) };
+    return { id: message.uuid, at: message.timestamp, label: text.split('\n')[0].slice(0, 120) };
   }
   return undefined;
 }

@@ -58,6 +58,6 @@ export function describeSession(input: SessionInfoInput): SessionInfo {
 function withDeferral(server: McpServerStatus, deferral: DeferredTools | undefined): McpServerStatus {
   const names = server.tools.map((tool) => mcpToolName(server.name, tool));
   if (!deferral || !names.some((name) => deferral.isDeferred(name))) return server;
-  const loaded = server.tools.filter((_tool, index) => deferral.loaded().includes(names[index]!));
+  const loaded = server.tools.filter((_tool, index) => deferral.loaded().includes(names[index]));
   return { ...server, deferred: { loaded } };
 }

@@ -11,6 +11,7 @@ import { attachFileReferences } from './attach-files.js';
 import { memoryFiles, saveNote } from '../memory/index.js';
 import { sessionCommands } from './session-commands.js';
 import { createSessionModel } from './session-model.js';
+import { createSessionListings } from './session-listings.js';
 import { createSubmit } from './submit.js';
 import { createCommandPrompt } from './command-prompt.js';
 import type { Compaction } from './compaction-hooks.js';
@@ -70,6 +71,14 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
   const memoryLocations = { workspaceRoot: base.workspace.root, configDir: base.configDir };
   const agent: AgentSession = {
     ...createSessionModel({ agent: settled, compaction, live }),
+    ...createSessionListings({
+      base,
+      catalog,
+      hookSet: hooks.set,
+      store: storage.store,
+      activeAgent: () => handoffs.controller.active.name,
+      openConversation: (id) => agent.newConversation(id),
+    }),
     base,
     config: base.config,
     workspace: base.workspace,
@@ -109,16 +118,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
       live.asker = next;
     },
     preparePrompt,
-    submit: createSubmit({
-      live,
-      preparePrompt,
-      attachFiles: (message) => attachFileReferences(message, base.workspace.root, { readDenied: permissions.readDenied }),
-      runTurn: parts.runTurn,
-      runUserShell: (command, signal) => agent.runUserShell(command, signal),
-      commands: () => agent.commands,
-      hooks: hooks.runner,
-      guardrails: settled.guardrails,
-    }),
+    submit: submitPath(parts, preparePrompt, () => agent),
     get commands() {
       return commands;
     },
@@ -175,6 +175,20 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
   };
   const commands = sessionCommands(agent);
   return agent;
+}
+
+/** The session's one submit path over its parts (the agent is read when input arrives, once it exists). */
+function submitPath(parts: SessionParts, preparePrompt: AgentSession['preparePrompt'], agent: () => AgentSession): AgentSession['submit'] {
+  return createSubmit({
+    live: parts.live,
+    preparePrompt,
+    attachFiles: (message) => attachFileReferences(message, parts.base.workspace.root, { readDenied: parts.permissions.readDenied }),
+    runTurn: parts.runTurn,
+    runUserShell: (command, signal) => agent().runUserShell(command, signal),
+    commands: () => agent().commands,
+    hooks: parts.hooks.runner,
+    guardrails: parts.agent.guardrails,
+  });
 }
 
 function statusLineOf(base: RuntimeBase, fresh: NewDeclarations): Pick<AgentSession, 'statusLine'> {

@@ -43,7 +43,7 @@ export interface SessionSubagentsInput {
   mcp: McpServerSet | undefined;
 }
 
-export type SubagentListener = (agent: SubagentDefinition, event: AgentEvent) => void;
+type SubagentListener = (agent: SubagentDefinition, event: AgentEvent) => void;
 
 export interface SessionSubagents {
   run: RunSubagent;

@@ -30,7 +30,7 @@ export function withStructuredOutput(run: Turn, schema: OutputSchema, retries = 
   let validator: Validator | undefined;
   return async (prompts, signal) => {
     // Loaded on first use: only runs with a schema need it.
-    validator ??= new (await import('@cfworker/json-schema')).Validator(schema as never, '7', false) as Validator;
+    validator ??= new (await import('@cfworker/json-schema')).Validator(schema, '7', false) as Validator;
     const last = prompts.at(-1);
     const asked = last
       ? [...prompts.slice(0, -1), { ...last, content: `${last.content}\n\n${schemaInstruction(schema)}`, display: last.display ?? last.content }]
@@ -57,7 +57,7 @@ export function parseOutputSchema(text: string, source: string): OutputSchema {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${source} is not valid JSON: ${(error as Error).message}`);
+    throw new Error(`${source} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${source} must be a JSON Schema object.`);
   return parsed as OutputSchema;
@@ -91,7 +91,7 @@ function check(text: string, validator: Validator): StructuredResult {
 /** Models often wrap JSON in a ```json fence despite being told not to; the value inside counts. */
 function unfenced(text: string): string {
   const fenced = /^\s*```(?:json)?\s*\n([\s\S]*?)\n\s*```\s*$/.exec(text);
-  return (fenced ? fenced[1]! : text).trim();
+  return (fenced ? fenced[1] : text).trim();
 }
 
 /** The retries' model turns, tokens, time and denials count toward the one turn the caller asked for. */

@@ -5,7 +5,7 @@ import { spentUsage } from '../agent/usage.js';
 import type { LlmMessage, Usage } from '../llm/types.js';
 import { contentText } from '../tools/tool.js';
 
-export const SUMMARY_INSTRUCTIONS = `Summarise the conversation so far for yourself, so the work can continue without it.
+const SUMMARY_INSTRUCTIONS = `Summarise the conversation so far for yourself, so the work can continue without it.
 Keep: the user's goals and constraints, decisions made, files touched and why, commands run and their outcome,
 open problems and next steps. Be specific (paths, names, errors); omit pleasantries. Under 400 words.`;
 
@@ -48,7 +48,7 @@ export async function askForSummary(
   });
   const usage = spentUsage(result.usage);
   if (result.failure) return { reason: result.failure.message, usage };
-  if (result.toolCalls.length > 0) return { reason: `the model answered with a call to ${result.toolCalls[0]!.name} instead of a summary`, usage };
+  if (result.toolCalls.length > 0) return { reason: `the model answered with a call to ${result.toolCalls[0].name} instead of a summary`, usage };
   const summary = result.text.trim();
   if (summary.length < MIN_SUMMARY_CHARS) return { reason: summary ? 'the summary was too short' : 'the summary was empty', usage };
   if (summary.length >= replacedChars) return { reason: 'the summary was longer than the turns it would replace', usage };
@@ -61,16 +61,16 @@ function fitForSummary(history: LlmMessage[], limitChars: number): LlmMessage[] 
   let total = sizes.reduce((sum, size) => sum + size, 0);
   let start = 1;
   while (total > limitChars && start < history.length - 1) {
-    total -= sizes[start]!;
+    total -= sizes[start];
     start++;
-    while (start < history.length - 1 && history[start]!.role === 'tool') {
-      total -= sizes[start]!;
+    while (start < history.length - 1 && history[start].role === 'tool') {
+      total -= sizes[start];
       start++;
     }
   }
   return start === 1
     ? history
-    : [history[0]!, { role: 'assistant', content: '[Older turns left out of this summary request to fit the context window.]' }, ...history.slice(start)];
+    : [history[0], { role: 'assistant', content: '[Older turns left out of this summary request to fit the context window.]' }, ...history.slice(start)];
 }
 
 function shorten(text: string): string {

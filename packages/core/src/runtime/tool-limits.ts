@@ -29,7 +29,7 @@ export function createToolQuota(limits: ToolLimits | undefined): ToolQuota | und
       const name = context.tool.name;
       const key = name in limits ? name : claudeToolName(name) in limits ? claudeToolName(name) : undefined;
       if (key === undefined) return undefined;
-      const limit = limits[key]!;
+      const limit = limits[key];
       const used = counts.get(key) ?? 0;
       if (used >= limit) {
         return {

@@ -35,7 +35,7 @@ export interface ShellSandbox {
 export interface SandboxedCommand {
   /** A bash command line. */
   command: string;
-  release(): void;
+  release: () => void;
 }
 
 export interface ShellSandboxOptions {

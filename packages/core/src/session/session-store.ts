@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { AgentMessage } from '../agent/types.js';
 import { UsageError } from '../errors.js';

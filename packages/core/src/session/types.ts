@@ -37,7 +37,7 @@ export interface SessionMessageRecord {
 }
 
 /** A message of a subagent's conversation, linked to the `task` call of the parent that ran it. */
-export interface SessionSubagentRecord {
+interface SessionSubagentRecord {
   type: 'subagent';
   toolCallId: string;
   agent: string;

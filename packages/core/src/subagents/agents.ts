@@ -56,7 +56,7 @@ const inlineAgentsSchema = lazily(() =>
 export type InlineAgents = z.infer<ReturnType<typeof inlineAgentsSchema>>;
 
 /** `--agents '<json>'` or `query({ options: { agents } })`, checked; a bad value is a usage error. */
-export function parseInlineAgents(value: string | unknown): InlineAgents {
+export function parseInlineAgents(value: unknown): InlineAgents {
   let raw = value;
   if (typeof value === 'string') {
     try {

@@ -13,7 +13,7 @@ import type { SubagentDefinition } from './agents.js';
 import { TASK_TOOL_NAME, type RunSubagent } from './task-tool.js';
 import { HANDOFF_TOOL_NAME } from './handoff.js';
 
-export const DEFAULT_CHILD_MAX_TURNS = 50;
+const DEFAULT_CHILD_MAX_TURNS = 50;
 
 /** What a child borrows from its parent session. */
 export interface ChildSessionParent {
@@ -55,7 +55,7 @@ export interface ChildSessionParent {
 }
 
 /** Which task call a child's transcript belongs to. */
-export interface SubagentLink {
+interface SubagentLink {
   toolCallId: string;
   agent: string;
 }

@@ -8,7 +8,7 @@ import { lazily } from '../lazily.js';
 
 export const HANDOFF_TOOL_NAME = 'handoff';
 /** Handoffs (by the model or by routing) allowed while one user message is answered. */
-export const MAX_HANDOFFS_PER_MESSAGE = 3;
+const MAX_HANDOFFS_PER_MESSAGE = 3;
 
 export type HandoffTrigger = 'tool' | 'match' | 'command';
 
@@ -165,9 +165,9 @@ async function patternScorer(patterns: readonly string[]): Promise<(pattern: str
   return (pattern, text) => {
     const regex = REGEX_PATTERN.exec(pattern.trim());
     if (regex && re2) {
-      const flags = regex[2]!;
+      const flags = regex[2];
       try {
-        return re2.compile(regex[1]!, re2.CASE_INSENSITIVE | (flags.includes('s') ? re2.DOTALL : 0) | (flags.includes('m') ? re2.MULTILINE : 0)).test(text)
+        return re2.compile(regex[1], re2.CASE_INSENSITIVE | (flags.includes('s') ? re2.DOTALL : 0) | (flags.includes('m') ? re2.MULTILINE : 0)).test(text)
           ? 2
           : 0;
       } catch {

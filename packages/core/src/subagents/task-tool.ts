@@ -7,7 +7,7 @@ import { findSubagent, type SubagentDefinition } from './agents.js';
 import { lazily } from '../lazily.js';
 
 export const TASK_TOOL_NAME = 'task';
-export const DEFAULT_MAX_PARALLEL = 4;
+const DEFAULT_MAX_PARALLEL = 4;
 
 /** What one child run produced. */
 export interface SubagentOutcome {

@@ -2,11 +2,10 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ObservedConversation, SessionObserver } from './session-observer.js';
 import type { TelemetryProviders, TelemetrySettings, ToolDecision } from './types.js';
 
-export type { DecisionSource, TelemetryProviders, TelemetrySettings, ToolDecision } from './types.js';
-export type { ObservedConversation } from './session-observer.js';
+export type { TelemetryProviders } from './types.js';
 
 /** The `telemetry` settings as configured (every key optional). */
-export interface TelemetryConfig {
+interface TelemetryConfig {
   enabled?: boolean;
   logPrompts?: boolean;
   includeRepository?: boolean;
@@ -39,7 +38,7 @@ export interface Telemetry {
   shutdown(timeoutMs?: number): Promise<void>;
 }
 
-export function telemetrySettings(env: NodeJS.ProcessEnv, config: TelemetryConfig = {}): TelemetrySettings {
+function telemetrySettings(env: NodeJS.ProcessEnv, config: TelemetryConfig = {}): TelemetrySettings {
   return {
     enabled: env.BEANS_ENABLE_TELEMETRY === '1' || env.BEANS_ENABLE_TELEMETRY === 'true' || config.enabled === true,
     logPrompts: env.OTEL_LOG_USER_PROMPTS === '1' || env.OTEL_LOG_USER_PROMPTS === 'true' || config.logPrompts === true,

@@ -251,7 +251,8 @@ export function createSessionObserver(options: ObserverOptions) {
       if (details.removed) metrics.linesOfCode.add(details.removed, { ...options.attributes, type: 'removed' });
     }
     if (details?.kind === 'shell' && details.exitCode === 0) {
-      const command = String((call.arguments as { command?: unknown }).command ?? '');
+      const { command: given } = call.arguments as { command?: unknown };
+      const command = typeof given === 'string' ? given : '';
       if (/(^|[;&|]\s*)git\s+(-\S+\s+)*commit\b/.test(command)) metrics.commits.add(1, options.attributes);
       if (/(^|[;&|]\s*)gh\s+pr\s+create\b/.test(command)) metrics.pullRequests.add(1, options.attributes);
     }

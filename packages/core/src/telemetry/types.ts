@@ -24,7 +24,7 @@ export interface TelemetryInstruments {
 }
 
 /** Where a tool call's go-ahead came from, for `beans.tool.decision` and `tool_decision` events. */
-export type DecisionSource = 'config' | 'user' | 'read_only' | 'hook' | 'mode';
+type DecisionSource = 'config' | 'user' | 'read_only' | 'hook' | 'mode';
 
 export interface ToolDecision {
   toolName: string;

@@ -306,7 +306,7 @@ export class BackgroundTasks {
       if (completed.length > 0) this.wake(task);
     };
     task.ended = (async () => {
-      let code: number | null = null;
+      let code: number | null;
       let output: string;
       try {
         const done = await run(abort.signal, (text) => take(lines.write(text)));

@@ -1,15 +1,13 @@
-import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
-import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
-import { diffDetails } from './diff.js';
+import { resolveInWorkspace } from '../workspace/paths.js';
 import { planEdit } from './edit-match.js';
-import { readEditableText, writeEditedText } from './editor-files.js';
-import { assertUnchangedSinceRead, recordFileTime, statOrUndefined } from './file-io.js';
+import { readEditableText } from './editor-files.js';
+import { fileEditSteps, type EditContext, type PreparedFileEdit } from './file-edit-steps.js';
+import { assertUnchangedSinceRead, statOrUndefined } from './file-io.js';
 import { missingFileMessage } from './missing-file.js';
-import { checkedBeforeAsking, guarded } from './result.js';
 import { cutLine, numberLines, plural, splitLines } from './text.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { defineTool } from './tool.js';
 import { lazily } from '../lazily.js';
 
 const schema = lazily(() =>
@@ -22,11 +20,7 @@ const schema = lazily(() =>
 );
 type EditInput = z.infer<ReturnType<typeof schema>>;
 
-interface PreparedEdit {
-  target: WorkspacePath;
-  stats: Stats | undefined;
-  before: string;
-  after: string;
+interface PreparedEdit extends PreparedFileEdit {
   replacements: number;
   firstLine: number;
 }
@@ -44,35 +38,14 @@ export const editFileTool = defineTool({
   schema,
   summarize: (input) => input.path,
   ruleSubject: (input) => input.path,
-  async check(input, ctx) {
-    await checkedBeforeAsking(() => prepareEdit(input, ctx));
-  },
-  async preview(input, ctx) {
-    try {
-      const edit = await prepareEdit(input, ctx);
-      return diffDetails(edit.target.relative, edit.before, edit.after);
-    } catch {
-      // The call will fail when it runs and explain why; a prompt just shows no diff.
-      return undefined;
-    }
-  },
-  async execute(input, ctx) {
-    return guarded(ctx.signal, async () => {
-      const edit = await prepareEdit(input, ctx);
-      ctx.signal.throwIfAborted();
-      await writeEditedText(ctx, edit.target, edit.after, edit.stats);
-      await recordFileTime(ctx.state, edit.target.absolute);
-      const details = diffDetails(edit.target.relative, edit.before, edit.after);
-      const counts = `+${details.added} -${details.removed} lines`;
-      if (!edit.stats) return { content: `Created ${edit.target.relative} (${plural(splitLines(edit.after).length, 'line')}).`, details };
-      let content = `Edited ${edit.target.relative}: ${plural(edit.replacements, 'replacement')}, ${counts}.`;
-      if (edit.replacements === 1) content += `\n${snippet(edit.after, edit.firstLine, input.new_string)}`;
-      return { content, details };
-    });
-  },
+  ...fileEditSteps(prepareEdit, (edit, details, input) => {
+    if (!edit.stats) return `Created ${edit.target.relative} (${plural(splitLines(edit.after).length, 'line')}).`;
+    const content = `Edited ${edit.target.relative}: ${plural(edit.replacements, 'replacement')}, +${details.added} -${details.removed} lines.`;
+    return edit.replacements === 1 ? `${content}\n${snippet(edit.after, edit.firstLine, input.new_string)}` : content;
+  }),
 });
 
-async function prepareEdit(input: EditInput, ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal }): Promise<PreparedEdit> {
+async function prepareEdit(input: EditInput, ctx: EditContext): Promise<PreparedEdit> {
   const target = resolveInWorkspace(ctx.workspace, input.path);
   const stats = await statOrUndefined(target.absolute);
   if (!stats) {

@@ -42,7 +42,7 @@ export function planEdit(content: string, oldString: string, newString: string, 
     from = at + search.length;
   }
   next += content.slice(from);
-  return { ok: true, content: next, replacements: positions.length, firstLine: lineAt(next, positions[0]!) };
+  return { ok: true, content: next, replacements: positions.length, firstLine: lineAt(next, positions[0]) };
 }
 
 function findAll(content: string, search: string): number[] {
@@ -56,7 +56,7 @@ function toCrlf(text: string): string {
 }
 
 /** 1-based line number of a character offset. */
-export function lineAt(content: string, offset: number): number {
+function lineAt(content: string, offset: number): number {
   let line = 1;
   for (let at = content.indexOf('\n'); at !== -1 && at < offset; at = content.indexOf('\n', at + 1)) line++;
   return line;
@@ -107,7 +107,7 @@ function closestRegion(fileLines: string[], oldLines: string[]): { start: number
   } else {
     // Large file: only windows that line up with an exact (trimmed) anchor line.
     const candidates = new Set<number>();
-    const wanted = new Map(anchors.map((k) => [trimmedOld[k]!, k]));
+    const wanted = new Map(anchors.map((k) => [trimmedOld[k], k]));
     trimmedFile.forEach((line, i) => {
       const k = wanted.get(line);
       if (k !== undefined && i - k >= 0 && i - k <= lastStart) candidates.add(i - k);
@@ -117,17 +117,17 @@ function closestRegion(fileLines: string[], oldLines: string[]): { start: number
   const grams = new Map<number, Map<string, number>>();
   const gramsOf = (i: number) => {
     let g = grams.get(i);
-    if (!g) grams.set(i, (g = bigrams(trimmedFile[i]!)));
+    if (!g) grams.set(i, (g = bigrams(trimmedFile[i])));
     return g;
   };
-  const oldGrams = anchors.map((k) => bigrams(trimmedOld[k]!));
+  const oldGrams = anchors.map((k) => bigrams(trimmedOld[k]));
   let best: { start: number; score: number } | undefined;
   for (const start of starts) {
     let score = 0;
     anchors.forEach((k, j) => {
       const i = start + k;
       if (i >= trimmedFile.length) return;
-      score += trimmedFile[i] === trimmedOld[k] ? 1 : dice(gramsOf(i), oldGrams[j]!);
+      score += trimmedFile[i] === trimmedOld[k] ? 1 : dice(gramsOf(i), oldGrams[j]);
     });
     score /= anchors.length;
     if (!best || score > best.score) best = { start, score };
@@ -140,7 +140,7 @@ function pickAnchors(oldLines: string[]): number[] {
   const nonBlank = oldLines.map((line, i) => (line.trim() ? i : -1)).filter((i) => i >= 0);
   if (nonBlank.length <= 6) return nonBlank;
   const step = (nonBlank.length - 1) / 5;
-  return [...new Set(Array.from({ length: 6 }, (_, j) => nonBlank[Math.round(j * step)]!))];
+  return [...new Set(Array.from({ length: 6 }, (_, j) => nonBlank[Math.round(j * step)]))];
 }
 
 function* range(from: number, to: number): Iterable<number> {

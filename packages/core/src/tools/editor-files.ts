@@ -43,7 +43,7 @@ export function textLineWindow(text: string, options: { offset: number; maxLines
   let chars = 0;
   let stoppedForSize = false;
   for (let index = options.offset - 1; index < all.length && lines.length < options.maxLines; index++) {
-    const line = cutLine(all[index]!, options.maxLineChars);
+    const line = cutLine(all[index], options.maxLineChars);
     if (lines.length > 0 && chars + line.length + 1 > options.maxChars) {
       stoppedForSize = true;
       break;

@@ -80,7 +80,7 @@ async function confine(root: string, paths: string[], withStats: boolean): Promi
     for (let i = 0; i < sorted.length; i++) {
       // Synchronous calls are ~10x cheaper than the promise API per call; batches keep the loop responsive.
       if (i % STAT_BATCH === STAT_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
-      const { rel, absolute } = sorted[i]!;
+      const { rel, absolute } = sorted[i];
       const stats = lookup.lstat(path.dirname(absolute), path.basename(absolute));
       if (!stats || (stats.isSymbolicLink() && !realInside(root, absolute))) continue;
       files.push({ path: rel, mtimeMs: withStats ? stats.mtimeMs : 0 });

@@ -25,10 +25,10 @@ export class GitignoreFilter {
     const parts = relPath.split('/');
     let dir = '';
     for (let i = 0; i < parts.length - 1; i++) {
-      dir = dir ? `${dir}/${parts[i]}` : parts[i]!;
+      dir = dir ? `${dir}/${parts[i]}` : parts[i];
       if (this.dirIgnored(dir)) return true;
     }
-    return this.ignoresEntry(dir, parts[parts.length - 1]!, isDir);
+    return this.ignoresEntry(dir, parts[parts.length - 1], isDir);
   }
 
   /**

@@ -29,8 +29,8 @@ export function countBraceExpansions(pattern: string): number {
   // A sequence up to (not including) one of `stops` at this depth; returns its number of expansions.
   const sequence = (stops: string): number => {
     let count = 1;
-    while (pos < pattern.length && !stops.includes(pattern[pos]!)) {
-      const char = pattern[pos]!;
+    while (pos < pattern.length && !stops.includes(pattern[pos])) {
+      const char = pattern[pos];
       if (char === '\\') {
         pos += 2;
       } else if (char === '{') {
@@ -73,7 +73,7 @@ function rangeSize(body: string): number | undefined {
   const letters = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$/.exec(body);
   const match = numeric ?? letters;
   if (!match) return undefined;
-  const [from, to] = numeric ? [Number(match[1]), Number(match[2])] : [match[1]!.charCodeAt(0), match[2]!.charCodeAt(0)];
+  const [from, to] = numeric ? [Number(match[1]), Number(match[2])] : [match[1].charCodeAt(0), match[2].charCodeAt(0)];
   const step = Math.abs(Number(match[3] ?? 1)) || 1;
   return Math.floor(Math.abs(to - from) / step) + 1;
 }

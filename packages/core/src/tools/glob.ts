@@ -63,12 +63,12 @@ const newerFirst = (a: WalkedFile, b: WalkedFile) => b.mtimeMs - a.mtimeMs || (a
 export function newest(files: readonly WalkedFile[], count: number): WalkedFile[] {
   const best: WalkedFile[] = [];
   for (const file of files) {
-    if (best.length === count && newerFirst(file, best[count - 1]!) >= 0) continue;
+    if (best.length === count && newerFirst(file, best[count - 1]) >= 0) continue;
     let low = 0;
     let high = best.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if (newerFirst(best[mid]!, file) <= 0) low = mid + 1;
+      if (newerFirst(best[mid], file) <= 0) low = mid + 1;
       else high = mid;
     }
     best.splice(low, 0, file);
@@ -91,7 +91,7 @@ function normalizeGlob(workspace: Workspace, rawPattern: string, rawPath: string
   if (pattern.split('/').includes('..')) {
     throw new ToolInputError('Glob patterns cannot contain "..". Set path to the folder to search and give a pattern relative to it.');
   }
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(base.absolute).isDirectory();
   } catch {

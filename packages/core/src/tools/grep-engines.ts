@@ -99,7 +99,7 @@ async function gitGrep(query: GrepQuery, sink: MatchSink): Promise<void> {
  */
 function gitDirArgs(root: string): string[] {
   const dotGit = path.join(root, '.git');
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = lstatSync(dotGit).isDirectory();
   } catch {
@@ -177,7 +177,7 @@ async function streamProcess(command: string, args: string[], query: GrepQuery, 
     }
     rest = text.slice(pos);
   };
-  subprocess.stdout!.on('data', (chunk: Buffer) => take(rest + decoder.write(chunk)));
+  subprocess.stdout.on('data', (chunk: Buffer) => take(rest + decoder.write(chunk)));
   const result = await subprocess;
   query.signal.throwIfAborted();
   if (stopped) return;

@@ -16,7 +16,7 @@ import { defineTool } from './tool.js';
 import { lazily } from '../lazily.js';
 
 export const GREP_MAX_MATCHES = 200;
-export const GREP_MAX_LINE_CHARS = 300;
+const GREP_MAX_LINE_CHARS = 300;
 const GREP_MAX_CHARS = 24_000;
 /** Past this many matches counting stops too: the total is reported as "more than". */
 const GREP_COUNT_CAP = 100_000;

@@ -27,7 +27,7 @@ export class LineIndex {
   /** The known line start at or before `line`. */
   nearest(line: number): LineStart {
     const k = Math.min(Math.floor((line - 1) / LINE_INDEX_STEP), this.starts.length - 1);
-    return { line: k * LINE_INDEX_STEP + 1, byte: this.starts[k]! };
+    return { line: k * LINE_INDEX_STEP + 1, byte: this.starts[k] };
   }
 
   /** Called for every line start a scan passes; only every STEP-th one, in order, is kept. */

@@ -1,6 +1,5 @@
 import type { Dirent } from 'node:fs';
 import * as fs from '../async-fs.js';
-import path from 'node:path';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { openConfinedDir, openSubfolderConfined, type ConfinedDir } from '../workspace/confined-dir.js';
@@ -12,7 +11,7 @@ import { formatBytes, plural } from './text.js';
 import { defineTool } from './tool.js';
 import { lazily } from '../lazily.js';
 
-export const LIST_MAX_ENTRIES = 500;
+const LIST_MAX_ENTRIES = 500;
 /** Sub-folders whose entries are counted; beyond this the listing skips the counts to stay fast. */
 const COUNT_SUBFOLDERS = 100;
 

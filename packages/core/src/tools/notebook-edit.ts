@@ -2,12 +2,11 @@ import type { Stats } from 'node:fs';
 import * as z from 'zod';
 import { ToolInputError } from '../errors.js';
 import { lazily } from '../lazily.js';
-import { resolveInWorkspace, type WorkspacePath } from '../workspace/paths.js';
-import { diffDetails } from './diff.js';
-import { readEditableText, writeEditedText } from './editor-files.js';
-import { assertUnchangedSinceRead, readFileConfined, recordFileTime, statOrUndefined } from './file-io.js';
-import { checkedBeforeAsking, guarded } from './result.js';
-import { defineTool, type ToolContext } from './tool.js';
+import { resolveInWorkspace } from '../workspace/paths.js';
+import { readEditableText } from './editor-files.js';
+import { fileEditSteps, type EditContext, type PreparedFileEdit } from './file-edit-steps.js';
+import { assertUnchangedSinceRead, readFileConfined, statOrUndefined } from './file-io.js';
+import { defineTool } from './tool.js';
 import { builtin } from '../node-builtins.js';
 
 const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
@@ -40,12 +39,9 @@ interface Notebook {
   [key: string]: unknown;
 }
 
-interface PreparedEdit {
-  target: WorkspacePath;
-  /** The file's stats when it was read: the write keeps its mode. */
+interface PreparedEdit extends PreparedFileEdit {
+  /** A notebook is never created here: it exists, and the write keeps its mode. */
   stats: Stats;
-  before: string;
-  after: string;
   summary: string;
 }
 
@@ -57,32 +53,10 @@ export const notebookEditTool = defineTool({
   schema,
   summarize: (input) => `${input.path} (${input.edit_mode ?? 'replace'}${input.cell_id ? ` ${input.cell_id}` : ''})`,
   ruleSubject: (input) => input.path,
-  async check(input, ctx) {
-    await checkedBeforeAsking(() => prepareEdit(input, ctx));
-  },
-  async preview(input, ctx) {
-    try {
-      const edit = await prepareEdit(input, ctx);
-      return diffDetails(edit.target.relative, edit.before, edit.after);
-    } catch {
-      return undefined;
-    }
-  },
-  async execute(input, ctx) {
-    return guarded(ctx.signal, async () => {
-      const edit = await prepareEdit(input, ctx);
-      ctx.signal.throwIfAborted();
-      await writeEditedText(ctx, edit.target, edit.after, edit.stats);
-      await recordFileTime(ctx.state, edit.target.absolute);
-      return { content: `${edit.summary} in ${edit.target.relative}.`, details: diffDetails(edit.target.relative, edit.before, edit.after) };
-    });
-  },
+  ...fileEditSteps(prepareEdit, (edit) => `${edit.summary} in ${edit.target.relative}.`),
 });
 
-async function prepareEdit(
-  input: NotebookEditInput,
-  ctx: Pick<ToolContext, 'workspace' | 'state' | 'editorFiles'> & { signal?: AbortSignal },
-): Promise<PreparedEdit> {
+async function prepareEdit(input: NotebookEditInput, ctx: EditContext): Promise<PreparedEdit> {
   const target = resolveInWorkspace(ctx.workspace, input.path);
   if (!target.relative.toLowerCase().endsWith('.ipynb'))
     throw new ToolInputError(`${target.relative} is not a notebook (.ipynb); use edit_file for other files.`);
@@ -128,7 +102,7 @@ function applyEdit(notebook: Notebook, input: NotebookEditInput, name: string): 
     cells.splice(index, 1);
     return `Deleted cell ${input.cell_id}`;
   }
-  const cell = cells[index]!;
+  const cell = cells[index];
   cell.source = sourceLines(input.new_source);
   if (input.cell_type) cell.cell_type = input.cell_type;
   if (cell.cell_type === 'code') {

@@ -7,7 +7,7 @@ export interface HeadTailLimits {
   lineChars: number;
 }
 
-export const DEFAULT_OUTPUT_LIMITS: HeadTailLimits = { headChars: 8_000, tailChars: 22_000, lineChars: 2_000 };
+const DEFAULT_OUTPUT_LIMITS: HeadTailLimits = { headChars: 8_000, tailChars: 22_000, lineChars: 2_000 };
 
 /**
  * Keeps the first and the last lines of a stream in bounded memory (the start of a build log says
@@ -98,7 +98,7 @@ export class HeadTailBuffer {
     this.tail.push(line);
     this.tailChars += size;
     while (this.tailChars > this.limits.tailChars && this.tail.length - this.tailFirst > 1) {
-      this.tailChars -= this.tail[this.tailFirst]!.length + 1;
+      this.tailChars -= this.tail[this.tailFirst].length + 1;
       this.tailFirst++;
       this.droppedLines++;
     }

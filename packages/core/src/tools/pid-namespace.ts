@@ -19,7 +19,7 @@ const sleep = (ms: number) => builtin('node:timers/promises').setTimeout(ms);
 /** A PID namespace for one command; `end` kills everything still in it and resolves once it is empty. */
 export interface PidNamespace {
   /** Program and arguments that run `bash -c command` inside the namespace, in folder `cwd`. */
-  wrap(command: string, cwd: string): [string, string[]];
+  wrap: (command: string, cwd: string) => [string, string[]];
   end(): Promise<void>;
 }
 

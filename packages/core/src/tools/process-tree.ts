@@ -6,7 +6,7 @@ import { builtin } from '../node-builtins.js';
 const sleep = (ms: number) => builtin('node:timers/promises').setTimeout(ms);
 
 /** Time between SIGTERM and SIGKILL when stopping a command's process group. */
-export const KILL_GRACE_MS = 2_000;
+const KILL_GRACE_MS = 2_000;
 
 /** Process groups still running, stopped if Beans itself exits so nothing is left behind. */
 const liveGroups = new Set<number>();
@@ -97,7 +97,7 @@ export function untrackProcessGroup(pgid: number): void {
 }
 
 /** Sends a signal to every process in a group; false when the group no longer exists. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;

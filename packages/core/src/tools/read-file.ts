@@ -17,10 +17,10 @@ import { isInside } from '../workspace/paths.js';
 import { lazily } from '../lazily.js';
 import { MAX_PDF_PAGES, mediaKindOf, readMedia } from './read-media.js';
 
-export const READ_DEFAULT_LINES = 2000;
-export const READ_MAX_LINE_CHARS = 2000;
+const READ_DEFAULT_LINES = 2000;
+const READ_MAX_LINE_CHARS = 2000;
 /** Stays under the executor's per-result cut, so a window is never cut in its middle. */
-export const READ_MAX_CHARS = 36_000;
+const READ_MAX_CHARS = 36_000;
 
 const schema = lazily(() =>
   z.object({

@@ -12,7 +12,7 @@ export type MediaKind = { kind: 'image'; mimeType: string } | { kind: 'pdf' } | 
  * The largest picture read: each provider client scales what is over its own limits (llm/image-fit.ts)
  * as it sends it, so a 4 K screenshot works everywhere; the session stores the file's bytes.
  */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 /** Claude Code reads at most 20 pages of a PDF per call. */
 export const MAX_PDF_PAGES = 20;
 const MAX_PDF_BYTES = 50 * 1024 * 1024;
@@ -70,7 +70,7 @@ function completeImage(bytes: Buffer, mimeType: string): boolean {
 }
 
 /** `pages` as Claude Code's Read takes it: "3" or "1-5", 1-based. */
-export function pageRange(pages: string | undefined, total: number): { from: number; to: number } {
+function pageRange(pages: string | undefined, total: number): { from: number; to: number } {
   if (pages === undefined) return { from: 1, to: Math.min(total, MAX_PDF_PAGES) };
   const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(pages);
   if (!match) throw new ToolInputError(`pages "${pages}" is not a page or a range; write it as "3" or "1-5".`);

@@ -98,8 +98,11 @@ async function startInBackground(command: string, ctx: ToolContext): Promise<Too
   }
 }
 
+/** A shell command's result is always text (its output and notes), never parts. */
+type ShellResult = ToolResult & { content: string };
+
 /** `isolate`: run in a PID namespace of its own where the system allows (the sandbox has its own already). */
-async function runShell(command: string, label: string, timeoutMs: number, ctx: ToolContext, holds: RunHolds, isolate = false): Promise<ToolResult> {
+async function runShell(command: string, label: string, timeoutMs: number, ctx: ToolContext, holds: RunHolds, isolate = false): Promise<ShellResult> {
   ctx.signal.throwIfAborted();
   const namespace = isolate ? await openPidNamespace() : undefined;
   // Whatever the command left that the run tag could not find (it cleared its environment) ends with it.
@@ -114,7 +117,7 @@ async function runInGroup(
   ctx: ToolContext,
   namespace: PidNamespace | undefined,
   holds: RunHolds,
-): Promise<ToolResult> {
+): Promise<ShellResult> {
   const output = new HeadTailBuffer();
   const updates = lineBatcher(ctx.onUpdate);
   const started = await startShellProcess(command, ctx, { signal: ctx.signal, ...(namespace ? { wrap: namespace.wrap } : {}) });
@@ -148,8 +151,8 @@ async function runInGroup(
   const detached = new Promise<'detached'>((resolve) => (detach = () => resolve('detached')));
   const withdraw = ctx.backgroundTasks?.offerForeground(detach);
 
-  let exitCode: number | null = null;
-  let exitSignal: NodeJS.Signals | null = null;
+  let exitCode: number | null;
+  let exitSignal: NodeJS.Signals | null;
   let heldOpen = false;
   let handedOver = false;
   try {
@@ -196,7 +199,7 @@ async function runInGroup(
 }
 
 /** The result of a call the user moved to the background: the output so far and the task's id. */
-async function movedResult(id: string, output: HeadTailBuffer, updates: ReturnType<typeof lineBatcher>, tee: OutputTee): Promise<ToolResult> {
+async function movedResult(id: string, output: HeadTailBuffer, updates: ReturnType<typeof lineBatcher>, tee: OutputTee): Promise<ShellResult> {
   updates.flush();
   const saved = await tee.finish(output.linesCut > 0);
   const text = output.render();
@@ -215,7 +218,7 @@ function formatResult(
   timedOut: boolean,
   timeoutMs: number,
   heldOpen: boolean,
-): ToolResult {
+): ShellResult {
   const text = output.render();
   const body = text.trim() ? text : '(no output)';
   const details = { kind: 'shell' as const, exitCode: timedOut ? null : exitCode, timedOut };

@@ -1,7 +1,7 @@
 /** Helpers for showing file text to the model: binary sniffing, line cutting, numbering. */
 
 /** Bytes sniffed for NUL to call a file binary (git uses the same rule and size). */
-export const BINARY_SNIFF_BYTES = 8000;
+const BINARY_SNIFF_BYTES = 8000;
 
 export function looksBinary(head: Uint8Array): boolean {
   const end = Math.min(head.length, BINARY_SNIFF_BYTES);
@@ -39,7 +39,6 @@ export function plural(count: number, word: string, many = `${word}s`): string {
 }
 
 // Terminal colour and cursor sequences mean nothing to the model and cost tokens.
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
 
 export function stripAnsi(text: string): string {

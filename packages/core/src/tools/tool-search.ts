@@ -53,6 +53,6 @@ export const toolSearchTool = defineTool({
 });
 
 function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]!.trim();
+  const line = text.split('\n', 1)[0].trim();
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }

@@ -42,7 +42,7 @@ async function jsonSchemaValidator(tool: AnyTool): Promise<JsonValidator> {
   if (!validator) {
     // Loaded on first use: only MCP and SDK tools need it.
     const { Validator } = await import('@cfworker/json-schema');
-    validator = new Validator(schema as never, '7', false) as JsonValidator;
+    validator = new Validator(schema, '7', false);
     validators.set(schema, validator);
   }
   return validator;

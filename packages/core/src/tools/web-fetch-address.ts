@@ -38,7 +38,7 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const list = addresses as dns.LookupAddress[];
+      const list = addresses;
       if (!allowPrivate) {
         for (const entry of list) {
           const range = nonPublicRange(entry.address);

@@ -6,6 +6,13 @@ export interface PageText {
   markdown: string;
 }
 
+/** What this reads of linkedom's document: its own typings declare `parseHTML` as returning `any`. */
+interface ParsedDocument {
+  querySelector(selector: string): { textContent: string | null } | null;
+  querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }>;
+  body: { innerHTML: string } | null;
+}
+
 /**
  * HTML to Markdown: linkedom parses (lighter and faster to load than jsdom), Readability keeps the
  * article and drops menus, footers and scripts, turndown writes Markdown (with the GFM plugin for
@@ -19,15 +26,15 @@ export async function htmlToMarkdown(html: string, pageUrl: string): Promise<Pag
     import('turndown'),
     import('@joplin/turndown-plugin-gfm').then(commonJsExports),
   ]);
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(html) as { document: ParsedDocument };
   // linkedom has no baseURI, so Readability would leave links relative; the model needs them whole.
   absolutize(document, 'a', 'href', pageUrl);
   absolutize(document, 'img', 'src', pageUrl);
   const fallbackTitle = document.querySelector('title')?.textContent?.trim() || undefined;
   const fallbackBody = document.body?.innerHTML ?? html;
-  let article: { title?: string | null; content?: string | null } | null = null;
+  let article: { title?: string | null; content?: string | null } | null;
   try {
-    article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0]).parse();
+    article = new Readability(document).parse();
   } catch {
     article = null; // odd markup: convert the whole body instead
   }
@@ -40,12 +47,7 @@ export async function htmlToMarkdown(html: string, pageUrl: string): Promise<Pag
   return title ? { title, markdown } : { markdown };
 }
 
-function absolutize(
-  document: { querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null; setAttribute(name: string, value: string): void }> },
-  tag: string,
-  attribute: string,
-  base: string,
-): void {
+function absolutize(document: Pick<ParsedDocument, 'querySelectorAll'>, tag: string, attribute: string, base: string): void {
   for (const element of document.querySelectorAll(`${tag}[${attribute}]`)) {
     const value = element.getAttribute(attribute);
     if (!value || value.startsWith('#')) continue;

@@ -8,7 +8,7 @@ export async function fetchPage(url: URL, limits: FetchLimits, signal: AbortSign
   if (outcome.kind === 'redirect') {
     return { text: `${outcome.from} redirects (HTTP ${outcome.status}) to another host: ${outcome.to}\n\nCall web_fetch with that URL to read it.` };
   }
-  const type = outcome.contentType.split(';')[0]!.trim().toLowerCase();
+  const type = outcome.contentType.split(';')[0].trim().toLowerCase();
   const cut = outcome.truncated ? `\nNote: only the first ${formatBytes(limits.maxBytes)} were read; the page is longer.` : '';
   if (!isText(type)) {
     return {

@@ -53,7 +53,7 @@ export function createWebFetchTool(options: WebFetchOptions = {}): AnyTool {
       url.hash = '';
       const key = url.href;
       let cache = caches.get(ctx.state);
-      if (!cache) caches.set(ctx.state, (cache = new Map()));
+      if (!cache) caches.set(ctx.state, (cache = new Map<string, CachedPage>()));
       const cached = cache.get(key);
       let text: string;
       if (cached && now() - cached.at < WEB_FETCH_CACHE_MS) {

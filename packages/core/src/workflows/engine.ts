@@ -16,7 +16,7 @@ export interface AgentCall {
   attempt: number;
   signal: AbortSignal;
   /** The worker's own progress, 0-100 (report_progress, or the turn fallback). */
-  onProgress(local: number, message?: string): void;
+  onProgress: (local: number, message?: string) => void;
 }
 
 export interface ExecuteOptions {
@@ -118,7 +118,7 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     if (!target) return;
     if (target.append) {
       const existing = state.artifacts[target.name];
-      state.artifacts[target.name] = [...(Array.isArray(existing) ? existing : existing === undefined ? [] : [existing]), value];
+      state.artifacts[target.name] = [...(Array.isArray(existing) ? (existing as unknown[]) : existing === undefined ? [] : [existing]), value];
     } else state.artifacts[target.name] = value;
     state.lastStored = target.name;
   };
@@ -138,7 +138,9 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     try {
       return await evaluate(expressionOf(expression).expression, scopeOf(locals));
     } catch (error) {
-      throw new Error(`Step "${step.label}" (line ${step.line}): the expression ${JSON.stringify(expression)} failed: ${(error as Error).message}`);
+      throw new Error(`Step "${step.label}" (line ${step.line}): the expression ${JSON.stringify(expression)} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   };
 
@@ -243,7 +245,7 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
     try {
       input = step.input === undefined ? undefined : await renderValue(step.input, scope);
     } catch (error) {
-      throw new Error(`Step "${label}" (line ${step.line}): its input could not be rendered: ${(error as Error).message}`);
+      throw new Error(`Step "${label}" (line ${step.line}): its input could not be rendered: ${(error as Error).message}`, { cause: error });
     }
     const prompt = callPrompt(workflow.name, input);
     const retry: WorkflowRetry = step.retry ?? workflow.retry;
@@ -264,7 +266,9 @@ export async function executeRun(options: ExecuteOptions): Promise<RunState> {
         if (signal.aborted) throw stop.signal.aborted ? stop.signal.reason : signal.reason;
         const reason = error instanceof Error ? error.message : String(error);
         if (attempt >= retry.maxAttempts)
-          throw new Error(`Step "${label}" (line ${step.line}) failed${retry.maxAttempts > 1 ? ` after ${attempt} attempts` : ''}: ${reason}`);
+          throw new Error(`Step "${label}" (line ${step.line}) failed${retry.maxAttempts > 1 ? ` after ${attempt} attempts` : ''}: ${reason}`, {
+            cause: error,
+          });
         const wait = retry.backoffMs * retry.backoffMultiplier ** (attempt - 1);
         progress.update(key, range, 0, label, `attempt ${attempt} failed (${reason}); retrying in ${wait} ms`);
         try {

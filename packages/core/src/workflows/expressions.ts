@@ -11,7 +11,7 @@ type Expression = ReturnType<typeof jsonataType>;
 const compiled = new Map<string, Expression>();
 
 /** A piece of a `${...}` template: literal text or an expression. */
-export type TemplatePart = { text: string } | { expression: string; offset: number };
+type TemplatePart = { text: string } | { expression: string; offset: number };
 
 /** Why an expression or template is not valid, with the character offset inside the string. */
 export class ExpressionSyntaxError extends Error {
@@ -123,7 +123,7 @@ export async function checkTemplates(value: unknown): Promise<void> {
 
 /** Evaluates a JSONata expression against the run's scope (`input`, artifacts, loop variables). */
 export async function evaluate(expression: string, scope: Record<string, unknown>): Promise<unknown> {
-  const result = await (await compileExpression(expression)).evaluate(scope);
+  const result: unknown = await (await compileExpression(expression)).evaluate(scope);
   return plain(result);
 }
 

@@ -166,14 +166,14 @@ export function createConfinedLookup(root: string): ConfinedLookup {
       while (same < open.length && same < wanted.length && names[same] === wanted[same]) same++;
       closeFrom(same);
       while (open.length < wanted.length) {
-        const parent = open.length === 0 ? rootFd : open[open.length - 1]!;
+        const parent = open.length === 0 ? rootFd : open[open.length - 1];
         let fd: number;
         try {
           fd = openSync(`/proc/self/fd/${parent}/${wanted[open.length]}`, DIR_FLAGS);
         } catch {
           return undefined;
         }
-        names.push(wanted[open.length]!);
+        names.push(wanted[open.length]);
         open.push(fd);
         if (!isInside(root, readlinkSync(`/proc/self/fd/${fd}`))) {
           closeFrom(open.length - 1);

@@ -12,7 +12,7 @@ export function gitBranch(root: string): string | undefined {
     if (statSync(gitDir).isFile()) {
       const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, 'utf8'));
       if (!pointer) return undefined;
-      gitDir = path.resolve(root, pointer[1]!.trim());
+      gitDir = path.resolve(root, pointer[1].trim());
     }
     const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
     const ref = /^ref:\s*refs\/heads\/(.+)$/.exec(head);

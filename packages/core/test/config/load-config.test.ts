@@ -96,6 +96,24 @@ describe('loadConfig merge order', () => {
     expect(entry?.sources).toEqual([{ file: t.workspaceFile }, { file: t.userFile }, 'flag']);
   });
 
+  it("adds --disallowed-tools rules to the settings' deny rules instead of replacing them (deny rules only tighten)", async () => {
+    t = tempHome();
+    t.write(t.userFile, { permissions: { deny: ['read_file(secret.txt)'] } });
+    t.write(t.workspaceFile, { permissions: { deny: ['shell(rm *)'] } });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true, flags: { 'permissions.deny': ['glob'] } });
+    expect(loaded.values.permissions.deny).toEqual(['shell(rm *)', 'glob']);
+    const entry = loaded.entries.find((e) => e.key === 'permissions.deny');
+    expect(entry?.itemSources).toEqual([{ file: t.workspaceFile }, 'flag']);
+    const untrusted = await loadConfig({ workspaceRoot: t.workspace, env: t.env, flags: { 'permissions.deny': ['glob'] } });
+    // Untrusted, the repository's rules add to the user's, and each rule still says where it came from.
+    const untrustedEntry = untrusted.entries.find((e) => e.key === 'permissions.deny');
+    const bySource = Object.fromEntries((untrustedEntry?.value as string[]).map((rule, index) => [rule, untrustedEntry?.itemSources?.[index]]));
+    expect(bySource).toEqual({ 'read_file(secret.txt)': { file: t.userFile }, 'shell(rm *)': { file: t.workspaceFile }, glob: 'flag' });
+    expect(untrusted.values.permissions.deny).toEqual(untrustedEntry?.value);
+    const noFiles = await loadConfig({ workspaceRoot: tempHome().workspace, env: t.env, settingSources: [], flags: { 'permissions.deny': ['glob'] } });
+    expect(noFiles.values.permissions.deny).toEqual(['glob']);
+  });
+
   it('takes the workspace list over the user list for ordinary lists', async () => {
     t = tempHome();
     t.write(t.userFile, { permissions: { deny: ['shell'] } });

@@ -82,6 +82,7 @@ describe('settings keys computed at build time', () => {
     };
     for (const key of quick) {
       const good = valid(key);
+      // eslint-disable-next-line no-sparse-arrays -- a sparse array is one of the odd values a settings file can hold
       const samples: unknown[] = [good, '', 'x', true, 0, null, [], ['a', 1], [, 'a'], {}, { notASetting: true }, new Date(0)];
       if (key.accepts === 'object') {
         for (const child of children(key))
@@ -146,6 +147,7 @@ describe('settings keys computed at build time', () => {
       { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: '5' }] }] },
       { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: Number.POSITIVE_INFINITY }] }] },
       { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: undefined }] }] },
+      // eslint-disable-next-line no-sparse-arrays -- a hole in the hook list, on purpose
       { PreToolUse: [{ hooks: [, { type: 'command', command: 'x' }] }] },
       { PreToolUse: 'true' },
       { PreToolUse: [group()], Stop: null },

@@ -10,7 +10,7 @@ export async function drain(stream: AsyncIterable<StreamEvent>): Promise<StreamE
   return events;
 }
 
-export function lastEvent(events: StreamEvent[]): StreamEvent {
+function lastEvent(events: StreamEvent[]): StreamEvent {
   const last = events.at(-1);
   if (!last) throw new Error('the stream produced no events');
   return last;

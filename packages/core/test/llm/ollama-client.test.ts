@@ -4,7 +4,7 @@ import type { ScriptOptions, ScriptedServer } from '../../../../test/support/scr
 import { exitCodeForFailure } from '../../src/llm/failures.js';
 import { createClient } from '../../src/llm/providers.js';
 import type { ChatRequest, LLMClient, ProviderOptions } from '../../src/llm/types.js';
-import { FAST_RETRY, closedPort, drain, finalDone, finalError, textOf } from './helpers.js';
+import { FAST_RETRY, closedPort, drain, finalDone, finalError } from './helpers.js';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {

@@ -32,7 +32,7 @@ export function makeOutsideDir(): string {
   return dir;
 }
 
-export function writeFiles(root: string, files: Record<string, string | Buffer>): void {
+function writeFiles(root: string, files: Record<string, string | Buffer>): void {
   for (const [rel, content] of Object.entries(files)) {
     const full = path.join(root, rel);
     mkdirSync(path.dirname(full), { recursive: true });

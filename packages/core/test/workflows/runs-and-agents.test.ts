@@ -40,7 +40,7 @@ describe('workflow agents and listings', () => {
     expect((error as WorkflowError).problems[0]!.message).toMatch(/no agent "ghost" \(agents: planner\)/);
 
     const agents = await resolveWorkflowAgents(
-      await parseWorkflow(text.replace(/  - call: ghost\n  - call: .\/agents\/missing.md\n/, ''), path.join(dir, 'w.md')),
+      await parseWorkflow(text.replace(/ {2}- call: ghost\n {2}- call: .\/agents\/missing.md\n/, ''), path.join(dir, 'w.md')),
       { subagents: [plugin], workspace: { root: dir } },
     );
     expect(agents.get('team:planner')).toBe(plugin);

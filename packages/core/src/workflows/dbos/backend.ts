@@ -323,15 +323,15 @@ export class DbosBackend implements WorkflowBackend {
     if (hooks.signal?.aborted) stop.abort();
     // Serialized writes: checkpoints and progress land in the order the engine made them.
     let saving: Promise<unknown> = Promise.resolve();
-    let saveError: unknown;
+    let saveError: { error: unknown } | undefined;
     const queue = (job: () => Promise<unknown>) => {
       saving = saving.then(job).catch((error: unknown) => {
-        saveError ??= error;
+        saveError ??= { error };
       });
     };
     const flush = async () => {
       await saving;
-      if (saveError) throw saveError;
+      if (saveError) throw saveError.error;
     };
     const beat = setInterval(() => void this.db.heartbeat(runId, executor, self).catch(() => {}), 2000);
     // `beans workflow cancel` from anywhere cancels the DBOS workflow; the engine stops at once.

@@ -88,7 +88,7 @@ export async function prepareDatabase(url: string): Promise<void> {
     const foreign = rows.filter((row) => row.schema !== 'dbos' && row.schema !== 'beans');
     const ours = rows.some((row) => row.schema === 'beans' && row.name === 'meta');
     if (foreign.length > 0 || (!ours && rows.length > 0)) {
-      const example = (foreign[0] ?? rows[0])!;
+      const example = foreign[0] ?? rows[0];
       throw new ConfigError(
         `The database ${describeDatabase(url)} already holds another program's tables (such as ${example.schema}.${example.name}); give Beans a database of its own (createdb beans_workflows) and set workflows.databaseUrl to it.`,
       );
@@ -219,7 +219,7 @@ export class RunDatabase {
     const exact = rows.find((row) => row.id === idOrPrefix);
     if (exact) return RunDatabase.row(exact);
     if (rows.length === 0) return undefined;
-    return rows.length === 1 ? RunDatabase.row(rows[0]!) : rows.map((row) => RunDatabase.row(row));
+    return rows.length === 1 ? RunDatabase.row(rows[0]) : rows.map((row) => RunDatabase.row(row));
   }
 
   async listRuns(): Promise<RunRow[]> {
