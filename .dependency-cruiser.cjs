@@ -3,12 +3,12 @@
 // as warnings. Layers of packages/core/src, lowest first: llm (and the root files: errors, version);
 // workspace; tools (with sandbox and memory); permissions, plugins and agent; the features that
 // compose them (hooks, guardrails, prompt, session, subagents, mcp, config's schema); runtime,
-// protocol and workflows on top, and mcp-server (Beans as an MCP server) above them all, loaded only
+// protocol, workflows and runners (background sessions on DBOS) on top, and mcp-server (Beans as an MCP server) above them all, loaded only
 // by `beans mcp serve` through its own entry. A rule names what a folder may NOT import; peers may
 // import peers.
 const core = 'packages/core/src';
 const folders = (...names) => `^${core}/(${names.join('|')})/`;
-const TOP = ['runtime', 'protocol', 'workflows', 'mcp-server'];
+const TOP = ['runtime', 'protocol', 'workflows', 'runners', 'mcp-server'];
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
 
 module.exports = {
@@ -58,7 +58,7 @@ module.exports = {
     ),
     forbid(
       'runtime-and-protocol-on-top',
-      'Only the top layer (runtime, protocol, workflows, mcp-server, the package index) imports the top layer.',
+      'Only the top layer (runtime, protocol, workflows, runners, mcp-server, the package index) imports the top layer.',
       { path: `^${core}/`, pathNot: `^${core}/(${TOP.join('|')})/|^${core}/index\\.ts$` },
       { path: folders(...TOP) },
     ),

@@ -24,9 +24,9 @@ export function declareServerCommands(program: Command, setExit: (code: number) 
     .action(async (id: string | undefined) => setExit(await (await host(program)).attach(id)));
 }
 
-/** The local session server, or the runners' database when one is configured (server/session-host.ts). */
+/** The local session server, or the runners' database when one is configured (server/choose-host.ts). */
 async function host(command: Command) {
-  return (await import('../server/session-host.js')).sessionHost(command.optsWithGlobals<CliOptions>());
+  return (await import('../server/choose-host.js')).sessionHost(command.optsWithGlobals<CliOptions>());
 }
 
 /** `beans sessions show|wait <id>`: a session the session server (or a runner) runs, and waiting for its end. */

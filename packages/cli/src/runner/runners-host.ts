@@ -84,7 +84,7 @@ export class RunnersHost implements SessionHost {
 }
 
 /** `beans sessions show ID` for a background session. */
-export function describe(session: BackgroundSession): string {
+function describe(session: BackgroundSession): string {
   const rows: [string, string | undefined][] = [
     ['session', session.id],
     ['state', session.state],

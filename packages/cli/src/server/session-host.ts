@@ -1,4 +1,3 @@
-import { loadBase } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
 /**
@@ -25,12 +24,4 @@ export async function serverHost(): Promise<SessionHost> {
     import('./attach.js'),
   ]);
   return { kind: 'server', queue: runBackground, show: sessionsShow, wait: sessionsWait, attach: runAttach };
-}
-
-/** The runners' database when one is configured, else the local session server. */
-export async function sessionHost(options: CliOptions): Promise<SessionHost> {
-  const url = (await loadBase(options)).config.values.workflows.databaseUrl;
-  if (!url) return serverHost();
-  const { RunnersHost } = await import('../runner/runners-host.js');
-  return new RunnersHost(url);
 }

@@ -90,7 +90,6 @@ export interface BackgroundSession {
   updatedAt: string;
 }
 
-export const ANSWERS_CHANNEL = 'beans_session_answers';
 export const EVENTS_CHANNEL = 'beans_session_events';
 
 /** Creates Beans' schema (workflows' checks first: a database of its own) and the background-session tables. */
@@ -154,10 +153,10 @@ export class SessionDatabase {
 
   /** A session by id or unique prefix; undefined when none matches; several rows for an ambiguous prefix. */
   async find(idOrPrefix: string): Promise<BackgroundSession | BackgroundSession[] | undefined> {
-    const { rows } = await this.pool.query<Record<string, unknown>>(`SELECT ${SESSION_COLUMNS} FROM beans.background_sessions WHERE id = $1 OR id LIKE $2 ORDER BY id LIMIT 4`, [
-      idOrPrefix,
-      `${idOrPrefix.replace(/[\\%_]/g, '\\$&')}%`,
-    ]);
+    const { rows } = await this.pool.query<Record<string, unknown>>(
+      `SELECT ${SESSION_COLUMNS} FROM beans.background_sessions WHERE id = $1 OR id LIKE $2 ORDER BY id LIMIT 4`,
+      [idOrPrefix, `${idOrPrefix.replace(/[\\%_]/g, '\\$&')}%`],
+    );
     const exact = rows.find((row) => row.id === idOrPrefix);
     if (exact) return sessionOf(exact);
     if (rows.length === 0) return undefined;
@@ -165,7 +164,10 @@ export class SessionDatabase {
   }
 
   async list(limit = 200): Promise<BackgroundSession[]> {
-    const { rows } = await this.pool.query<Record<string, unknown>>(`SELECT ${SESSION_COLUMNS} FROM beans.background_sessions ORDER BY created_at DESC LIMIT $1`, [limit]);
+    const { rows } = await this.pool.query<Record<string, unknown>>(
+      `SELECT ${SESSION_COLUMNS} FROM beans.background_sessions ORDER BY created_at DESC LIMIT $1`,
+      [limit],
+    );
     return rows.map(sessionOf);
   }
 
@@ -265,16 +267,7 @@ export class SessionDatabase {
       'UPDATE beans.session_questions SET answer = $3, answered_by = $4 WHERE session_id = $1 AND request_id = $2 AND answer IS NULL',
       [id, requestId, answer, by],
     );
-    if (rowCount === 1) await this.pool.query(`SELECT pg_notify('${ANSWERS_CHANNEL}', $1)`, [`${id}/${requestId}`]);
     return rowCount === 1;
-  }
-
-  async openQuestions(id: string): Promise<{ requestId: string; toolName: string; input: unknown }[]> {
-    const { rows } = await this.pool.query<{ request_id: string; tool_name: string; input: unknown }>(
-      'SELECT request_id, tool_name, input FROM beans.session_questions WHERE session_id = $1 AND answer IS NULL ORDER BY asked_at',
-      [id],
-    );
-    return rows.map((row) => ({ requestId: row.request_id, toolName: row.tool_name, input: row.input }));
   }
 
   async close(): Promise<void> {

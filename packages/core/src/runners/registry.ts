@@ -11,14 +11,6 @@ export const BEAT_MS = 1000;
 
 export type RunnerState = 'alive' | 'draining' | 'dead' | 'stopped';
 
-export interface RunnerRow {
-  id: string;
-  host: string;
-  pid: number;
-  state: RunnerState;
-  heartbeatAgeMs: number;
-}
-
 export class RunnerRegistry {
   constructor(
     private readonly db: SessionDatabase,
@@ -67,12 +59,5 @@ export class RunnerRegistry {
       [this.id, staleMs],
     );
     return rows.map((row) => row.id);
-  }
-
-  async list(): Promise<RunnerRow[]> {
-    const { rows } = await this.db.pool.query<{ id: string; host: string; pid: number; state: RunnerState; age: number }>(
-      'SELECT id, host, pid, state, EXTRACT(EPOCH FROM (now() - heartbeat)) * 1000 AS age FROM beans.runners ORDER BY id',
-    );
-    return rows.map((row) => ({ id: row.id, host: row.host, pid: row.pid, state: row.state, heartbeatAgeMs: Number(row.age) }));
   }
 }

@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import path from 'node:path';
 import { DBOS, DBOSClient, type DLogger } from '@dbos-inc/dbos-sdk';
 import { isTrusted, setTrustDecision } from '../config/trust.js';
 import { ConfigError } from '../errors.js';
@@ -188,16 +186,6 @@ export async function startRunner(options: RunnerOptions, version: string): Prom
     },
     close,
   };
-}
-
-/** The runner's work folder when `--workdir` is not given: under Beans' state folder. */
-export function defaultWorkdir(stateDir: string, id: string): string {
-  return path.join(stateDir, 'runners', id.replace(/[^\w.-]/g, '_'));
-}
-
-/** A runner's name when `--id` is not given. */
-export function defaultRunnerId(): string {
-  return `${hostname()}-${process.pid}`;
 }
 
 function text(entry: unknown): string {

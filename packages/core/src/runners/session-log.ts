@@ -19,7 +19,7 @@ type Message = LogMessage | SdkMessage;
  * What identifies a message on a replay (the same init, prompt, answer or tool result comes again
  * when another runner takes the session over); undefined for messages that are new each time.
  */
-export function replayKey(logged: Message): string | undefined {
+function replayKey(logged: Message): string | undefined {
   const message = logged as Record<string, unknown>;
   if (message.type === 'system' && message.subtype === 'init') return 'system:init';
   if (message.type === 'assistant') return `assistant:${String((message.message as { id?: string } | undefined)?.id)}`;

@@ -16,7 +16,7 @@ import { prepareRunnerDatabase, SessionDatabase, type SessionRequest } from './d
 export const SESSIONS_QUEUE = 'beans_sessions';
 export const SESSION_WORKFLOW = 'beansSession';
 /** The queue partition of a session that names no provider (each runner's own applies). */
-export const DEFAULT_PARTITION = 'default';
+const DEFAULT_PARTITION = 'default';
 
 export interface QueuedSession {
   id: string;
