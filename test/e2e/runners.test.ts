@@ -249,4 +249,69 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
   });
+
+  it('a runner killed and started again under the same --id recovers its session itself (DBOS recovery): the finished call does not run again', async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const appends = path.join(fleet.outside, 'appends.txt');
+    const state: { runner?: StartedRunner; killed?: boolean } = {};
+    const model = await scriptedOllama({
+      turns: (_request, n) => {
+        if (n === 1 && !state.killed) {
+          state.killed = true;
+          setTimeout(() => state.runner!.child.kill('SIGKILL'), 1500);
+        }
+        return [
+          { toolCalls: [{ name: 'shell', args: { command: `echo once >> ${appends}` } }] },
+          { toolCalls: [{ name: 'shell', args: { command: 'sleep 5' } }] },
+          { text: 'recovered' },
+        ][Math.min(n, 2)]!;
+      },
+    });
+    // No other runner, and one that would wait a minute before declaring it dead: only its own restart recovers it.
+    const machine = runnerHome(url, model, { runners: { sandbox: false, permissionModes: ['yolo'], recoveryAfterMs: 60_000 } });
+    state.runner = await startRunner(machine, 'solo');
+    const id = (
+      await runBeans(['-p', 'append, then sleep', '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })
+    ).stdout.trim();
+    await new Promise((resolve) => state.runner!.child.once('close', resolve));
+    const again = await startRunner(machine, 'solo');
+    expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 60_000 })).code).toBe(0);
+    expect(readFileSync(appends, 'utf8')).toBe('once\n');
+    expect(JSON.parse((await runBeans(['sessions', 'show', id, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout)).toMatchObject({
+      state: 'done',
+      runner: 'solo',
+      result: { text: 'recovered' },
+    });
+    // Turn 0 and 1 were asked once each, before the kill; after it only the last.
+    expect(model.requests.filter((request) => request.kind === 'chat').map((request) => request.turn)).toEqual([0, 1, 2]);
+    expect(again.child.exitCode).toBeNull();
+  });
+
+  it('runners.maxSessionsPerProvider bounds a provider across every runner: two runners, a limit of 1, the sessions run one after the other', async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const spans: { prompt: string; at: number; turn: number }[] = [];
+    const script = (request: RecordedRequest, n: number): ScriptTurn => {
+      spans.push({
+        prompt: JSON.stringify((request.body as { messages: unknown[] }).messages.find((m) => (m as { role: string }).role === 'user')),
+        at: Date.now(),
+        turn: n,
+      });
+      return n === 0 ? { toolCalls: [{ name: 'shell', args: { command: 'sleep 2' } }] } : { text: 'slept' };
+    };
+    const settings = { runners: { sandbox: false, permissionModes: ['yolo'], maxSessionsPerProvider: 1 } };
+    await startRunner(runnerHome(url, await scriptedOllama({ turns: script }), settings), 'r1');
+    await startRunner(runnerHome(url, await scriptedOllama({ turns: script }), settings), 'r2');
+    const ids = await Promise.all(
+      ['first', 'second'].map(async (name) =>
+        (await runBeans(['-p', name, '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim(),
+      ),
+    );
+    for (const id of ids) expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 60_000 })).code).toBe(0);
+    // Each session's first request comes after the other one's last: never two at once on ollama.
+    const of = (name: string) => spans.filter((span) => span.prompt.includes(name));
+    const [a, b] = [of('first'), of('second')].sort((x, y) => x[0]!.at - y[0]!.at);
+    expect(a!.at(-1)!.at).toBeLessThan(b![0]!.at);
+  });
 });

@@ -24,12 +24,9 @@ export class RunnerRegistry {
       [this.id],
     );
     const other = rows[0];
-    if (
-      other &&
-      (other.state === 'alive' || other.state === 'draining') &&
-      Number(other.age) < staleMs &&
-      !(other.host === hostname() && other.pid === process.pid)
-    )
+    // The same name on this machine whose process is gone (killed, then started again at once): this one takes its place and recovers its work.
+    const gone = other?.host === hostname() && (other.pid === process.pid || !alive(other.pid));
+    if (other && (other.state === 'alive' || other.state === 'draining') && Number(other.age) < staleMs && !gone)
       throw new ConfigError(
         `A runner named ${this.id} is already running (${other.host}, pid ${other.pid}); give this one another --id, or stop that one first.`,
       );
@@ -59,5 +56,14 @@ export class RunnerRegistry {
       [this.id, staleMs],
     );
     return rows.map((row) => row.id);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
