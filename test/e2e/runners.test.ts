@@ -154,7 +154,7 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     ));
     const id = (await runBeans(['-p', 'sleep', '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim();
     const exit = await new Promise<number | null>((resolve) => runner.child.once('close', resolve));
-    expect(exit).toBe(0);
+    expect(exit, `${runner.child.signalCode} ${runner.stderr()}`).toBe(0);
     expect(runner.stderr()).toContain('runner r1 draining (SIGTERM)');
     expect(runner.stderr()).toContain('runner r1 stopped.');
     const session = JSON.parse((await runBeans(['sessions', 'show', id, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);

@@ -6,7 +6,7 @@ import { ConfigError, UsageError, createAgentSession, createShellSandbox, stateD
 import { VERSION } from '../version.js';
 import { clientFor, cliSessionOptions, loadBase, providerIdOf, type Base } from '../bootstrap.js';
 import { configFlags, type CliOptions } from '../options.js';
-import { onStopSignals, SIGNAL_EXIT_CODES, type StopSignal } from '../signals.js';
+import { onStopSignals, type StopSignal } from '../signals.js';
 
 export interface RunnerFlags {
   id?: string;
@@ -103,19 +103,17 @@ export async function runRunner(options: CliOptions, flags: RunnerFlags): Promis
     VERSION,
   );
   log(`runner ${id} taking background sessions from ${runner.where} (${concurrency} at once, work folder ${workdir}); SIGTERM or Ctrl+C drains and stops.`);
-  const stopped = await new Promise<StopSignal>((resolve) => {
-    const remove = onStopSignals((signal) => {
-      remove();
-      resolve(signal);
-    });
-  });
+  // The handlers stay until the drain is done: a second signal exits at once (onStopSignals), and with
+  // none left, the process-tree sweep (installed once a command was spawned) would re-raise the first
+  // signal and end the drain as it starts.
+  let removeHandlers = () => {};
+  const stopped = await new Promise<StopSignal>((resolve) => (removeHandlers = onStopSignals(resolve)));
   const graceMs = settings.drainGraceMs ?? DEFAULTS.drainGraceMs;
   log(
     `runner ${id} draining (${stopped}): no new sessions; those running have ${Math.round(graceMs / 1000)} s to finish, then go to other runners. A second signal stops at once.`,
   );
-  const second = onStopSignals(() => process.exit(SIGNAL_EXIT_CODES[stopped]));
   const handedOver = await runner.drain(graceMs);
-  second();
+  removeHandlers();
   log(`runner ${id} stopped${handedOver ? ` (${handedOver === 1 ? '1 session goes' : `${handedOver} sessions go`} on with other runners)` : ''}.`);
   return 0;
 }

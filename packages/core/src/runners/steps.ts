@@ -64,9 +64,8 @@ export function sessionSteps(options: {
       const commits = options.changes(call);
       const what = `beans: ${call.name} (${call.id})`;
       const { value, ran } = await step(`tool ${call.name}`, async (): Promise<RecordedTool> => {
-        const before = commits ? await options.worktree.head() : undefined;
         const outcome = await run();
-        const change = before ? await options.worktree.capture(before, what) : undefined;
+        const change = commits ? await options.worktree.capture(what) : undefined;
         return { outcome, ...(change ? { change } : {}) };
       });
       if (!ran && value.change) await options.worktree.restore(value.change, what);

@@ -24,25 +24,54 @@ export interface GitIdentity {
   email: string;
 }
 
-/** Git run by the runner itself: no hooks a session may have written, no prompts for credentials. */
+/**
+ * Git as the runner runs it (given as environment, so a script's every git sees it): no hooks a
+ * session may have written, no signing, no prompts for credentials, and none of the upkeep a commit
+ * starts (auto gc and maintenance, fsync: the change is kept by its durable step and the push; they
+ * took ~50 ms of every commit on a loaded machine), with the runner's identity.
+ */
+const GIT_CONFIG: Record<string, string> = {
+  'core.hooksPath': '/dev/null',
+  'commit.gpgsign': 'false',
+  'gc.auto': '0',
+  'maintenance.auto': 'false',
+  'core.fsync': 'none',
+};
+
+function gitEnv(identity?: GitIdentity): NodeJS.ProcessEnv {
+  const entries = Object.entries(GIT_CONFIG);
+  return {
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_COUNT: String(entries.length),
+    ...Object.fromEntries(
+      entries.flatMap(([key, value], index) => [
+        [`GIT_CONFIG_KEY_${index}`, key],
+        [`GIT_CONFIG_VALUE_${index}`, value],
+      ]),
+    ),
+    ...(identity
+      ? { GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email, GIT_COMMITTER_NAME: identity.name, GIT_COMMITTER_EMAIL: identity.email }
+      : {}),
+  };
+}
+
 async function git(cwd: string, args: string[], options: { input?: string; identity?: GitIdentity; reject?: boolean } = {}) {
-  const identity = options.identity
-    ? {
-        GIT_AUTHOR_NAME: options.identity.name,
-        GIT_AUTHOR_EMAIL: options.identity.email,
-        GIT_COMMITTER_NAME: options.identity.name,
-        GIT_COMMITTER_EMAIL: options.identity.email,
-      }
-    : {};
-  return execa('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'commit.gpgsign=false', ...args], {
+  return execa('git', args, {
     cwd,
     input: options.input,
     reject: options.reject ?? true,
     stripFinalNewline: true,
-    env: { GIT_TERMINAL_PROMPT: '0', ...identity },
+    env: gitEnv(options.identity),
     maxBuffer: 256 * 1024 * 1024,
   });
 }
+
+/**
+ * After a tool call, in one process (each git spawned from Node cost ~10 ms more on a loaded
+ * machine): stage everything but the excluded paths, commit (nothing staged: no commit), and print
+ * HEAD, then, when it moved from $BEFORE (a commit of ours or the model's own), the binary patch.
+ */
+const CAPTURE_SCRIPT = `git add -A -- . "$@" && { git commit --quiet --no-verify -m "$MESSAGE" >/dev/null 2>&1 || :; } && after=$(git rev-parse HEAD) && echo "$after" && if [ "$after" != "$BEFORE" ]; then git diff --binary --full-index "$BEFORE" "$after"; fi`;
 
 /**
  * Empty files the sandbox left at its read-only paths (bubblewrap's mount points for paths that did
@@ -50,12 +79,11 @@ async function git(cwd: string, args: string[], options: { input?: string; ident
  * runner's other sessions may be running one). No command can have written them, so they are not
  * the session's work.
  */
-function sandboxMountPoints(dir: string, status: string): string[] {
-  return status
-    .split('\n')
-    .filter((line) => line.startsWith('?? '))
-    .map((line) => line.slice(3))
-    .filter((file) => SANDBOX_READ_ONLY.includes(file) && statSync(path.join(dir, file), { throwIfNoEntry: false })?.size === 0);
+function sandboxMountPoints(dir: string): string[] {
+  return SANDBOX_READ_ONLY.filter((file) => {
+    const stat = statSync(path.join(dir, file), { throwIfNoEntry: false });
+    return stat?.isFile() === true && stat.size === 0;
+  });
 }
 
 /** One message for a git failure: its stderr's last line. */
@@ -134,30 +162,33 @@ export class Worktree {
     private readonly identity: GitIdentity,
   ) {}
 
-  head(): Promise<string> {
-    return this.serially(async () => (await git(this.dir, ['rev-parse', 'HEAD'])).stdout);
-  }
+  /** HEAD as the runner last saw it (made, restored or committed), which the next change is taken from. */
+  private known: string | undefined;
 
   /**
    * After a tool call: commits what it changed (files, or commits the model made itself) and returns
-   * the commit with the patch from `before`; undefined when nothing changed. Never throws: a git
-   * failure here costs the recovery of this change, not the session.
+   * the commit with the patch from the last known HEAD; undefined when nothing changed. Never throws:
+   * a git failure here costs the recovery of this change, not the session.
    */
-  capture(before: string, what: string): Promise<WorktreeChange | undefined> {
+  capture(what: string): Promise<WorktreeChange | undefined> {
     return this.serially(async () => {
       try {
-        const status = await git(this.dir, ['status', '--porcelain', '--untracked-files=all']);
-        if (status.stdout) {
-          await git(this.dir, ['add', '-A', '--', '.', ...sandboxMountPoints(this.dir, status.stdout).map((file) => `:(exclude)${file}`)]);
-          const staged = await git(this.dir, ['diff', '--cached', '--quiet'], { reject: false });
-          if (staged.exitCode !== 0) await git(this.dir, ['commit', '--quiet', '--no-verify', '-m', what], { identity: this.identity });
-        }
-        const after = (await git(this.dir, ['rev-parse', 'HEAD'])).stdout;
+        const before = (this.known ??= (await git(this.dir, ['rev-parse', 'HEAD'])).stdout);
+        const excludes = sandboxMountPoints(this.dir).map((file) => `:(exclude)${file}`);
+        const run = await execa('sh', ['-c', CAPTURE_SCRIPT, 'capture', ...excludes], {
+          cwd: this.dir,
+          env: { ...gitEnv(this.identity), BEFORE: before, MESSAGE: what },
+          maxBuffer: 256 * 1024 * 1024,
+        });
+        const newline = run.stdout.indexOf('\n');
+        const after = newline < 0 ? run.stdout : run.stdout.slice(0, newline);
         if (after === before) return undefined;
+        this.known = after;
         this.unpushed = true;
-        const patch = (await git(this.dir, ['diff', '--binary', '--full-index', before, after])).stdout;
+        const patch = newline < 0 ? '' : run.stdout.slice(newline + 1);
         return { commit: after, patch: patch ? `${patch}\n` : '' };
       } catch {
+        this.known = undefined;
         return undefined;
       }
     });
@@ -170,6 +201,7 @@ export class Worktree {
       if (held.exitCode === 0 || !change.patch) return;
       await git(this.dir, ['apply', '--binary', '--index', '--whitespace=nowarn'], { input: change.patch });
       await git(this.dir, ['commit', '--quiet', '--no-verify', '--allow-empty', '-m', what], { identity: this.identity });
+      this.known = undefined;
       this.unpushed = true;
     });
   }
@@ -198,8 +230,7 @@ export class Worktree {
 
   /** Commits whatever is left uncommitted (the end of the session). */
   async commitAll(what: string): Promise<void> {
-    const before = await this.head();
-    await this.capture(before, what);
+    await this.capture(what);
   }
 
   private serially<T>(job: () => Promise<T>): Promise<T> {
