@@ -461,6 +461,12 @@ const entriesBeside = {
   setup: (build) => build.onResolve({ filter: /^\.\/(cli|acp\/index)\.js$/ }, (args) => ({ path: mainImports[args.path], external: true })),
 };
 await build({ ...common, entryPoints: { main: path.join(dist, 'main.js') }, outdir, plugins: [entriesBeside] });
+// The PDF reader runs as a process of its own (core tools/pdf-child.js: bounded memory and time for
+// a file that inflates to gigabytes). It is its own file beside the chunks, where core's
+// tools/pdf-text.js looks for it (`./pdf-child.js` from its own module); PDF.js is inside it, and no
+// longer in the chunks.
+await build({ ...common, entryPoints: { 'pdf-child': path.join(root, 'packages/core/dist/tools/pdf-child.js') }, outdir, outExtension: { '.js': '.js' } });
+
 // Before the CommonJS conversion: esbuild's own would wrap each built-in in __toESM, which defines a
 // getter for every export of it (8-11M more instructions to a first request, measured).
 if ((await requireBuiltins(outdir, common.banner.js)) === 0)

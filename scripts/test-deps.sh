@@ -12,6 +12,9 @@ for tool in "${!package[@]}"; do command -v "$tool" >/dev/null 2>&1 || missing+=
 # The DBOS workflow tests run a PostgreSQL server; Debian keeps initdb and pg_ctl off PATH, in
 # /usr/lib/postgresql/<version>/bin (test/support/postgres.ts looks there). Without it they skip.
 command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing+=(postgresql)
+# The web view's browser tests drive Debian's Chromium (/usr/bin/chromium) with playwright-core, which
+# never downloads a browser of its own. Without it they skip.
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=; [ "$(id -u)" = 0 ] || sudo="sudo -n"
 if command -v apt-get >/dev/null 2>&1 && ($sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}") >/dev/null 2>&1; then exit 0; fi

@@ -95,7 +95,7 @@ describe('scripts never see a crash', () => {
       expect((last.errors as string[])[0]).toContain(`Cannot reach Ollama at http://127.0.0.1:${port}`);
     }
     repo.write('.beans/settings.json', '{"maxTurns": "many"}');
-    const badSettings = await runBeans(['-p', 'hi', '-o', 'json'], { cwd: repo.dir, env });
+    const badSettings = await runBeans(['-p', 'hi', '-o', 'json', '--trust'], { cwd: repo.dir, env });
     expect(badSettings.code).toBe(3);
     expect(JSON.parse(badSettings.stdout)).toMatchObject({ type: 'result', is_error: true, errors: [expect.stringContaining('settings.json')] });
   });

@@ -58,7 +58,8 @@ describe('beans hooks list', () => {
     const repo = makeTempRepo({
       '.beans/settings.json': JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'x', timeout: 'soon' }] }] } }),
     });
-    const run = await runBeans(['hooks', 'list'], { cwd: repo.dir, env: repo.env });
+    // Trusted: an untrusted repository's malformed value is ignored and named instead (issue 53 item 8).
+    const run = await runBeans(['hooks', 'list', '--trust'], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('"hooks.PreToolUse[0].hooks[0].timeout" must be a positive number of seconds');
   });

@@ -50,6 +50,9 @@ describe('installed from the packed tarball', () => {
     // The chunks are CommonJS scripts (scripts/bundle-cjs.mjs says why); main.js keeps its name for the launcher.
     expect(files).toContain('package/packages/cli/dist/bundle/cli.cjs');
     expect(files.some((file) => file.startsWith('package/plugins/general-assistant/'))).toBe(true);
+    // The web view `beans serve` serves: the page and its hashed script.
+    expect(files).toContain('package/packages/cli/dist/web/index.html');
+    expect(files.some((file) => /^package\/packages\/cli\/dist\/web\/assets\/app-\w+\.js$/.test(file))).toBe(true);
     expect(files.filter((file) => /node_modules|packages\/core\/|\.toolchain|\/src\//.test(file))).toEqual([]);
   });
 

@@ -168,7 +168,7 @@ describe('beans mcp serve --http', () => {
     // The official client (fetch) sends the whole body before it reads: it still gets the 413.
     await expect(client.callTool({ name: 'write_file', arguments: { path: 'big.txt', content: 'x'.repeat(1_500_000) } })).rejects.toMatchObject({
       code: 413,
-      message: expect.stringContaining('over 1048576 bytes'),
+      message: expect.stringContaining('over 1 MB (1048576 bytes)'),
     });
     expect(existsSync(path.join(repo.dir, 'big.txt'))).toBe(false);
     const under = await client.callTool({ name: 'write_file', arguments: { path: 'under.txt', content: 'y'.repeat(900_000) } });

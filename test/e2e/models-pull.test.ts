@@ -1,14 +1,24 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tinyLlamaGguf } from '../support/gguf.ts';
-import { makeTempRepo, runBeans } from './harness.ts';
+import { testCertificate } from '../support/tls.ts';
+import { makeTempRepo as makeRepo, runBeans } from './harness.ts';
 
 // `beans models pull` against a file server on 127.0.0.1 that speaks Range requests, can cut a
-// transfer halfway, and answers like Hugging Face (a repository file list, X-Linked-ETag).
+// transfer halfway, and answers like Hugging Face (a repository file list, X-Linked-ETag). It is
+// https (a certificate Beans is told to trust): over plain http only --sha256 counts (issue 53 item 6,
+// security-downloads.test.ts).
+
+function makeTempRepo() {
+  const repo = makeRepo();
+  repo.env.NODE_EXTRA_CA_CERTS = testCertificate().certFile;
+  return repo;
+}
 
 const model = tinyLlamaGguf({ seed: 11 });
 const sha256 = createHash('sha256').update(model).digest('hex');
@@ -27,7 +37,7 @@ afterEach(() => {
 
 async function fileServer(): Promise<FileServer> {
   const state: FileServer = { url: '', ranges: [] };
-  const server = createServer((req, res) => {
+  const server = createServer({ cert: testCertificate().cert, key: testCertificate().key }, (req, res) => {
     const url = req.url ?? '';
     if (url === '/api/models/tester/tiny-GGUF/revision/main') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -54,7 +64,7 @@ async function fileServer(): Promise<FileServer> {
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return state;
 }
 

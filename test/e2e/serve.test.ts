@@ -143,8 +143,8 @@ describe('beans serve: a stranger on the network gets nothing', () => {
     const routes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([route, methods]) =>
       Object.keys(methods).map((method) => [method.toUpperCase(), route.replace(/\{[a-z_]+\}/g, 'x')] as const),
     );
-    // Every route of PRODUCT.md's table, and the attach terminal's.
-    expect(routes.length).toBe(15);
+    // Every route of PRODUCT.md's table, the attach terminal's, and the web view's five (serve-web.test.ts).
+    expect(routes.length).toBe(20);
     for (const [method, route] of routes) {
       const path = route.slice(1);
       for (const auth of [false, 'wrong-token', `${beans.token}x`] as const) {
@@ -194,7 +194,7 @@ describe('beans serve: a stranger on the network gets nothing', () => {
       const args = ['-s', '-w', '\n%{http_code}', '-H', `authorization: Bearer ${beans.token}`, '-H', 'content-type: application/json', ...sized];
       const curl = spawnSync('curl', [...args, '--data-binary', `@${bodyFile}`, `${beans.url}v1/sessions`], { encoding: 'utf8' });
       const [body, status] = curl.stdout.split('\n');
-      expect({ status, body: JSON.parse(body!) }).toEqual({ status: '413', body: { error: 'The body is over 1 MB.' } });
+      expect({ status, body: JSON.parse(body!) }).toEqual({ status: '413', body: { error: 'The body is over 1 MB (1048576 bytes).' } });
     }
     expect((await beans.api('GET', 'v1/sessions')).body.sessions).toEqual([]);
     const missingFolder = await beans.api('POST', 'v1/sessions', { cwd: path.join(repo.dir, 'nope') });

@@ -100,7 +100,8 @@ describe('sessions', () => {
 
   it('rejects an invalid settings file with exit 3, naming the file and the key', async () => {
     repo = makeTempRepo({ '.beans/settings.json': '{\n  "maxTurns": "many"\n}\n' });
-    const run = await runBeans(['-p', 'hi'], { cwd: repo.dir, env: repo.env });
+    // Trusted: an untrusted repository's invalid value is ignored and named (security-untrusted-invalid.test.ts).
+    const run = await runBeans(['-p', 'hi', '--trust'], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(3);
     expect(run.stderr).toContain(path.join('.beans', 'settings.json'));
     expect(run.stderr).toContain('maxTurns');
@@ -116,7 +117,7 @@ describe('sessions', () => {
 
   it('reports a settings file that is not JSON with its line and column', async () => {
     repo = makeTempRepo({ '.beans/settings.json': '{\n  "provider": "ollama",\n  oops\n}\n' });
-    const run = await runBeans(['config'], { cwd: repo.dir, env: repo.env });
+    const run = await runBeans(['config', '--trust'], { cwd: repo.dir, env: repo.env });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/settings\.json:3:\d+/);
   });

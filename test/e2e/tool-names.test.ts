@@ -38,3 +38,24 @@ describe('-o stream-json tool names', () => {
     expect(tools).not.toContain('write_file');
   });
 });
+
+// Issue 52, item 3: an agent file written for Claude Code 2.1 names the background-task tools
+// TaskOutput and TaskStop (older: BashOutput, KillShell) and may list ToolSearch; they were not
+// translated, so the agent ran without them.
+describe("an agent's tools: list in Claude Code's names", () => {
+  it('gives the agent the Beans tools those names stand for', async () => {
+    const repo = makeTempRepo({
+      'plugins/watch/agents/watcher.md':
+        '---\nname: watcher\ndescription: Watches a dev server\ntools: Read, Bash, TaskOutput, TaskStop, BashOutput, KillShell, ToolSearch\n---\nWatch it.\n',
+    });
+    const server = await scriptedOllama({ turns: [{ text: 'done' }] });
+    const run = await runBeans(['-p', 'hi', '-o', 'stream-json', '--agent-profile', 'watcher'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' },
+    });
+    expect(run.code).toBe(0);
+    const init = parseJsonLines(run.stdout)[0] as { tools: string[] };
+    // tool_search is declared only when MCP tools are deferred; the rest are the agent's.
+    expect([...init.tools].sort()).toEqual(['kill_shell', 'read_file', 'shell', 'shell_output']);
+  });
+});

@@ -127,3 +127,53 @@ export function makeNotebook(picture: Buffer): string {
     ],
   });
 }
+
+/**
+ * A small PDF whose page draws one line of text and then has a second content stream that inflates
+ * to `inflatedMb` megabytes of `fill` (a decompression bomb: ~400 KB for 400 MB of spaces). With
+ * `filters: 2` the stream is deflated twice (`[/FlateDecode /FlateDecode]`): a few KB for gigabytes.
+ */
+export async function makeBombPdf(inflatedMb: number, options: { fill?: string; filters?: 1 | 2 } = {}): Promise<Buffer> {
+  const { createDeflate, deflateSync } = await import('node:zlib');
+  const piece = Buffer.alloc(1 << 20, options.fill ?? ' ');
+  const deflate = createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (data: Buffer) => parts.push(data));
+  const ended = new Promise((resolve) => deflate.on('end', resolve));
+  for (let written = 0; written < inflatedMb; written++) if (!deflate.write(piece)) await new Promise((resolve) => deflate.once('drain', resolve));
+  deflate.end();
+  await ended;
+  let bomb = Buffer.concat(parts);
+  if (options.filters === 2) bomb = deflateSync(bomb, { level: 9 });
+  const filter = options.filters === 2 ? '[/FlateDecode /FlateDecode]' : '/FlateDecode';
+  const text = deflateSync(Buffer.from('BT /F1 18 Tf 72 700 Td (Hello from the bomb) Tj ET\n', 'latin1'));
+  const objects = [
+    '',
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents [5 0 R 6 0 R] >>',
+    `<< /Length ${text.length} /Filter /FlateDecode >>`,
+    `<< /Length ${bomb.length} /Filter ${filter} >>`,
+  ];
+  const streams: Record<number, Buffer> = { 5: text, 6: bomb };
+  const out: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  const offsets: number[] = [];
+  let size = out[0]!.length;
+  for (let id = 1; id < objects.length; id++) {
+    offsets[id] = size;
+    const stream = streams[id];
+    const chunk = stream
+      ? Buffer.concat([Buffer.from(`${id} 0 obj\n${objects[id]}\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream\nendobj\n', 'latin1')])
+      : Buffer.from(`${id} 0 obj\n${objects[id]}\nendobj\n`, 'latin1');
+    out.push(chunk);
+    size += chunk.length;
+  }
+  const xref = [
+    `xref\n0 ${objects.length}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.slice(1).map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  out.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(out);
+}

@@ -29,3 +29,41 @@ export async function eventually(check: () => boolean, timeoutMs: number): Promi
   }
   return check();
 }
+
+/**
+ * Samples, every 20 ms until `stop()`, the resident memory of `pid` and all its descendants together
+ * (from /proc), and returns the peak in MB: a process Beans starts counts against its memory too.
+ */
+export function sampleTreeRss(pid: number): { stop(): number } {
+  let peak = 0;
+  const sample = () => {
+    const parents = new Map<number, number>();
+    const rss = new Map<number, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        parents.set(Number(entry), Number(fields[1]));
+        rss.set(Number(entry), Number(fields[21]) * 4096);
+      } catch {
+        // Gone.
+      }
+    }
+    const inTree = (candidate: number): boolean => {
+      for (let current = candidate, hops = 0; current > 1 && hops < 64; current = parents.get(current) ?? 0, hops++) if (current === pid) return true;
+      return false;
+    };
+    let total = 0;
+    for (const [candidate, bytes] of rss) if (inTree(candidate)) total += bytes;
+    peak = Math.max(peak, total);
+  };
+  const timer = setInterval(sample, 20);
+  sample();
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak / (1024 * 1024);
+    },
+  };
+}

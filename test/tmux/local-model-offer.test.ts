@@ -1,16 +1,19 @@
 import { readdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { tinyLlamaGguf } from '../support/gguf.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
+import { testCertificate } from '../support/tls.ts';
 import { TmuxSession, hasTmux } from './tmux.ts';
 
 // Chat with no key, no Ollama and no local model (issue 45): it says so and offers to pull the default
-// model with one key. The "Hugging Face" here is a server on 127.0.0.1 (HF_ENDPOINT) serving the tiny
-// test model under the default model's path; after `y` the chat starts on it.
+// model with one key. The "Hugging Face" here is an https server on 127.0.0.1 (HF_ENDPOINT, its
+// certificate trusted through NODE_EXTRA_CA_CERTS: plain http needs --sha256) serving the tiny test
+// model under the default model's path; after `y` the chat starts on it.
 
 const open: { session: TmuxSession; workspace: TempRepo; server: Server }[] = [];
 afterEach(() => {
@@ -24,7 +27,7 @@ afterEach(() => {
 async function start(): Promise<{ session: TmuxSession; workspace: TempRepo; requests: string[] }> {
   const model = tinyLlamaGguf({ contextLength: 32768 });
   const requests: string[] = [];
-  const server = createServer((req, res) => {
+  const server = createServer({ cert: testCertificate().cert, key: testCertificate().key }, (req, res) => {
     requests.push(req.url ?? '');
     if (req.url === '/Qwen/Qwen3-1.7B-GGUF/resolve/main/Qwen3-1.7B-Q8_0.gguf') res.writeHead(200, { 'content-length': String(model.length) }).end(model);
     else res.writeHead(404).end();
@@ -39,7 +42,11 @@ async function start(): Promise<{ session: TmuxSession; workspace: TempRepo; req
   writeFileSync(path.join(workspace.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ local: { threads: 1, gpu: 'off', maxTokens: 16 } }));
   const session = TmuxSession.start({
     workspace,
-    env: { HF_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, OLLAMA_HOST: `http://127.0.0.1:${deadPort}` },
+    env: {
+      HF_ENDPOINT: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      NODE_EXTRA_CA_CERTS: testCertificate().certFile,
+      OLLAMA_HOST: `http://127.0.0.1:${deadPort}`,
+    },
     args: ['chat'],
   });
   open.push({ session, workspace, server });

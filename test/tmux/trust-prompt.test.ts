@@ -37,7 +37,8 @@ describe.skipIf(!hasTmux)('the workspace trust question (tmux)', () => {
     expect(screen).toContain('• permissions.allow ["shell"]  (.beans/settings.json)');
     expect(screen).not.toContain('deny');
     expect(screen).toContain(`› 1. Trust this folder (${workspace.dir})`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Keys typed ahead count as typing: the next key answers after a 0.6 s pause (issue 53 item 7).
+    await new Promise((resolve) => setTimeout(resolve, 800));
     expect(session.screen()).not.toContain('[trusted');
     expect(existsSync(trustFile(workspace))).toBe(false);
 

@@ -1,4 +1,4 @@
-import { NoModelError, gitBranch, loadConfig, newDeclarationsQuestion, resolveWorkspace, workspaceTrustQuestion } from '@beans/core';
+import { NoModelError, gitBranch, loadConfig, resolveWorkspace, trustQuestion } from '@beans/core';
 import { createCliSession } from './bootstrap.js';
 import { chatAgentOf } from './chat-agent.js';
 import { configFlags, type CliOptions } from './options.js';
@@ -11,19 +11,15 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   // UI's libraries load after it (README "Start-up").
   const frame = await firstFrame(options, noColor);
   try {
-    // A folder whose own files ask for looser permissions, hooks or MCP servers asks once, first.
-    const question = await workspaceTrustQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
+    // Core decides what to ask (README "Workspace trust"); the chat only draws it: a folder whose own
+    // files ask for looser permissions, hooks or servers asks once, first; a trusted folder that
+    // declares a server or hook it did not when trusted asks about each one.
+    const question = await trustQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
     if (question) {
       frame?.clear();
-      const { settleWorkspaceTrust } = await import('./ui/trust-prompt.js');
-      if ((await settleWorkspaceTrust(question)) === 'interrupted') return 130;
-    }
-    // A trusted folder that declares a server or hook it did not when trusted asks about each one.
-    const approval = await newDeclarationsQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });
-    if (approval) {
-      frame?.clear();
-      const { settleNewDeclarations } = await import('./ui/trust-prompt.js');
-      if ((await settleNewDeclarations(approval)) === 'interrupted') return 130;
+      const prompt = await import('./ui/trust-prompt.js');
+      const answered = question.kind === 'folder' ? await prompt.settleWorkspaceTrust(question) : await prompt.settleNewDeclarations(question);
+      if (answered === 'interrupted') return 130;
     }
   } catch (error) {
     frame?.clear();

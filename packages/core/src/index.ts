@@ -1,21 +1,219 @@
-export * from './agent/index.js';
-export * from './llm/index.js';
-export * from './errors.js';
-export * from './tools/index.js';
-export * from './permissions/index.js';
+// The public API of @beans/core, listed name by name (issue 52): what packages/cli, the tests, the
+// examples, the benchmarks and the READMEs' programs import, and the documented extension points. A
+// name a program needs is added here on purpose; nothing becomes public because a folder exports it.
+export {
+  addUsage,
+  ChatSession,
+  contextTokens,
+  contextUsage,
+  convertToLlm,
+  emptyUsage,
+  executeToolCalls,
+  runAgentLoop,
+  userMessage,
+  type AgentEvent,
+  type AgentLoopConfig,
+  type AgentMessage,
+  type AgentRunResult,
+  type ChatSessionOptions,
+  type NoteMessage,
+  type ReadOnlyCommandCheck,
+  type SessionListener,
+  type ToolResultMessage,
+  type ToolStatus,
+  type UsageTotals,
+  type UserMessage,
+} from './agent/index.js';
+export {
+  collectStream,
+  createClient,
+  DEFAULT_LOCAL_MODEL,
+  exitCodeForFailure,
+  formatModelBytes,
+  listLocalModelFiles,
+  modelLimits,
+  parseThinking,
+  providerDefinition,
+  pullModel,
+  registerProvider,
+  resolveLocalModel,
+  resolveProvider,
+  sdkWarningsOnce,
+  type ChatRequest,
+  type ContentPart,
+  type LLMClient,
+  type ModelInfo,
+  type ProviderDefinition,
+  type ProviderFailure,
+  type PullProgress,
+  type StreamEvent,
+  type ToolCall,
+  type Usage,
+} from './llm/index.js';
+export { BeansError, ConfigError, ProviderError, UsageError } from './errors.js';
+export {
+  BackgroundTasks,
+  builtinTools,
+  contentText,
+  createToolSessionState,
+  createWebFetchTool,
+  defineJsonSchemaTool,
+  defineTool,
+  describeEnd,
+  editFileTool,
+  formatDuration,
+  globTool,
+  grepTool,
+  listDirectoryTool,
+  plural,
+  readFileTool,
+  shellTool,
+  summarizeCall,
+  todoWriteTool,
+  ToolRegistry,
+  walkFiles,
+  writeFileTool,
+  type AnyTool,
+  type BackgroundTaskInfo,
+  type EditorFiles,
+  type Todo,
+  type ToolContext,
+  type ToolDetails,
+  type ToolKind,
+  type ToolResult,
+} from './tools/index.js';
+export {
+  createAuthorize,
+  parseToolRules,
+  type AskAnswer,
+  type AskUser,
+  type PermissionMode,
+  type PermissionRequest,
+  type ToolRule,
+} from './permissions/index.js';
 export { resolveWorkspace, findGitRoot, type Workspace } from './workspace/workspace.js';
 export { gitBranch } from './workspace/git-branch.js';
-export * from './plugins/index.js';
-export * from './prompt/index.js';
-export * from './config/index.js';
-export * from './session/index.js';
+export {
+  attachmentLabels,
+  beansToolRule,
+  BUILTIN_COMMAND_NAMES,
+  parseSlashInput,
+  PluginStore,
+  summaryLine,
+  type InstalledPlugin,
+  type PluginCatalog,
+} from './plugins/index.js';
+export {
+  CONFIG_DEFAULTS,
+  configDir,
+  formatConfigSource,
+  isTrusted,
+  loadConfig,
+  localSettingsPath,
+  setConfigValue,
+  setTrustDecision,
+  showSettingKey,
+  showSettingValue,
+  showUntrusted,
+  stateDir,
+  trustDecisionFor,
+  untrustedAllowedKeys,
+  userSettingsPath,
+  type TrustDecision,
+} from './config/index.js';
+export { repairHistory, sessionPrompts, SessionStore, storedPrompts, type SessionSummary } from './session/index.js';
 export { resolveInWorkspace, OutsideWorkspaceError, type WorkspacePath } from './workspace/paths.js';
 export { expandHome } from './config/paths.js';
-export * from './runtime/index.js';
+export {
+  answerTrustQuestion,
+  approveDeclaration,
+  attachFileReferences,
+  bindRunContext,
+  builtinPluginsDir,
+  builtinPromptMessage,
+  clientFor,
+  createAgentSession,
+  createSubmit,
+  decideWorkspaceTrust,
+  describeDeclaration,
+  initPrompt,
+  loadCatalog,
+  loadRuntimeBase,
+  mcpToolsWouldDefer,
+  NoModelError,
+  parseOutputSchema,
+  parsePermissionMode,
+  permissionHook,
+  preparePrompt,
+  programEnvironment,
+  providerIdOf,
+  query,
+  SdkMessageMapper,
+  sessionStore,
+  startupFailureResult,
+  submitSummary,
+  trustFolder,
+  trustQuestion,
+  type AgentSession,
+  type AgentSessionOptions,
+  type ApprovalQuestion,
+  type CreateSessionOptions,
+  type DecideTrustInput,
+  type Declaration,
+  type HandoffInfo,
+  type HandoffInputData,
+  type OutputSchema,
+  type PermissionRulesInfo,
+  type Prepared,
+  type Query,
+  type QueryOptions,
+  type RewindFilesResult,
+  type RunContextOptions,
+  type RuntimeBase,
+  type SdkAssistantMessage,
+  type SdkCompactBoundaryMessage,
+  type SdkContentBlock,
+  type SdkHandoffMessage,
+  type SdkInitMessage,
+  type SdkMessage,
+  type SdkModelUsage,
+  type SdkPartialAssistantMessage,
+  type SdkResultMessage,
+  type SdkResultSubtype,
+  type SdkStatusMessage,
+  type SdkStopReason,
+  type SdkStreamEvent,
+  type SdkTaskNotificationMessage,
+  type SdkTaskStartedMessage,
+  type SdkToolResultContent,
+  type SdkUsage,
+  type SdkUserInput,
+  type SdkUserMessage,
+  type SdkWarningMessage,
+  type SessionCheckpoints,
+  type SessionRewindOptions,
+  type SubmitInput,
+  type SubmitOutcome,
+  type ToolLimits,
+  type TrustAnswer,
+  type TrustQuestion,
+  type TrustQuestionOptions,
+  type WorkspaceTrust,
+  type SlashCommandInfo,
+} from './runtime/index.js';
 export { VERSION } from './version.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
-export * from './protocol/index.js';
-export * from './claude/index.js';
+export { runSdkProtocol } from './protocol/index.js';
+export {
+  beansToolNameOf,
+  CLAUDE_TOOL_NAMES,
+  claudeToolName,
+  fromClaudeInput,
+  interpretHookOutput,
+  matcherCovers,
+  toClaudeInput,
+  type HookOutcome,
+} from './claude/index.js';
 export { mcpTools, mcpResult, mcpToolName, type McpToolInfo } from './mcp/mcp-tools.js';
 export {
   createShellSandbox,
@@ -25,13 +223,13 @@ export {
   type ShellSandboxOptions,
   type SandboxedCommand,
 } from './sandbox/index.js';
-export * from './hooks/index.js';
-export * from './guardrails/index.js';
-export * from './memory/index.js';
+export { createHookRunner, describeHookSource, loadWorkspaceHooks, type HookCommand } from './hooks/index.js';
+export { type InputGuardrail, type OutputGuardrail } from './guardrails/index.js';
+export { fileMemoryStore, isMemoryNote, memoryFiles, saveNote, type MemoryFileInfo, type MemoryStore, type NoteTarget } from './memory/index.js';
 export { collectMcpServers, type McpSources, type CollectedMcpServers } from './mcp/collect-servers.js';
 export { collectLspServers, type LspSources, type CollectedLspServers } from './lsp/collect.js';
 export { commandLineOf, type LspServerDeclaration } from './lsp/declarations.js';
 export type { LspServerStatus, LspServerState } from './lsp/manager.js';
 export { loadMcpConfigFile, loadMcpConfigArgument, parseMcpServers, type McpServerEntry, type McpServerConfig } from './mcp/mcp-config.js';
 export type { McpServerStatus, McpServerSet, McpSetServersResult } from './mcp/mcp-servers.js';
-export * from './checkpoints/index.js';
+export { checkpointRows, checkpointsDirOf, CheckpointStore, findUserTurn, rewindCode, type CheckpointRow, type RewindResult } from './checkpoints/index.js';

@@ -1,4 +1,5 @@
 import { initializeResult, type Initialized } from './initialize.js';
+import { LineGuard } from './line-guard.js';
 
 export interface EarlyStart {
   /** Set when the first message was `initialize` and it has been answered. */
@@ -11,41 +12,58 @@ export interface EarlyStart {
  * Editors wait for the `initialize` answer before anything else, and loading the protocol library
  * (its schemas) is most of `beans acp`'s start-up. So the first line is read here: when it is an
  * `initialize` request it is answered at once, from the same `initializeResult` the SDK handler
- * uses, while the library loads; anything else (and everything after) goes to the SDK untouched.
+ * uses, while the library loads; anything else (and everything after) goes to the SDK as it came.
+ * Every line passes through a LineGuard first: one longer than the SDK takes is dropped as it
+ * arrives and answered with an error here (the SDK would end the connection, and Beans with it).
  */
-export function earlyInitialize(stdin: NodeJS.ReadableStream, write: (line: string) => void): Promise<EarlyStart> {
+export function earlyInitialize(
+  stdin: NodeJS.ReadableStream,
+  write: (line: string) => void,
+  warn: (text: string) => void = () => undefined,
+): Promise<EarlyStart> {
   return new Promise((resolve) => {
-    const pending: Buffer[] = [];
     let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-    let ended = false;
     let decided = false;
+    let ended = false;
     const input = new ReadableStream<Uint8Array>({
       start(control) {
         controller = control;
       },
     });
-    const forward = (chunk: Buffer) => controller!.enqueue(new Uint8Array(chunk));
-    const decide = (initialized: Initialized | undefined, rest: Buffer) => {
+    const forward = (bytes: Uint8Array) => controller!.enqueue(bytes);
+    const decide = (initialized: Initialized | undefined) => {
       decided = true;
-      if (rest.length > 0) forward(rest);
-      if (ended) controller!.close();
       resolve({ ...(initialized ? { initialized } : {}), input });
     };
-    stdin.on('data', (chunk: Buffer) => {
-      if (decided) return forward(chunk);
-      pending.push(chunk);
-      const buffered = Buffer.concat(pending);
-      const newline = buffered.indexOf(0x0a);
-      if (newline === -1) return;
-      const answered = answer(buffered.subarray(0, newline).toString('utf8'), write);
-      decide(answered, answered ? buffered.subarray(newline + 1) : buffered);
+    const guard = new LineGuard({
+      line: (line) => {
+        if (decided) return forward(line);
+        const answered = answer(
+          Buffer.from(line)
+            .toString('utf8')
+            .replace(/\r?\n$/, ''),
+          write,
+        );
+        if (!answered) forward(line);
+        decide(answered);
+      },
+      tooLong: (refusal) => {
+        write(`${JSON.stringify({ jsonrpc: '2.0', id: refusal.id, error: { code: -32600, message: refusal.message } })}\n`);
+        warn(refusal.message);
+      },
     });
+    stdin.on('data', (chunk: Buffer) => guard.push(chunk));
     stdin.on('end', () => {
+      if (ended) return;
       ended = true;
-      if (decided) controller!.close();
-      else decide(undefined, Buffer.concat(pending));
+      guard.end();
+      if (!decided) decide(undefined);
+      controller!.close();
     });
-    stdin.on('error', (error) => (decided ? controller!.error(error) : decide(undefined, Buffer.concat(pending))));
+    stdin.on('error', (error) => {
+      if (!decided) decide(undefined);
+      controller!.error(error);
+    });
   });
 }
 

@@ -9,7 +9,7 @@ import { earlyInitialize } from './early-initialize.js';
  */
 export async function runAcp(cli: CliOptions): Promise<number> {
   const warn = (text: string) => process.stderr.write(`beans: ${text}\n`);
-  const early = await earlyInitialize(process.stdin, (line) => process.stdout.write(line));
+  const early = await earlyInitialize(process.stdin, (line) => process.stdout.write(line), warn);
   // The protocol library loads after the answer, while the editor reads it (evaluating it first
   // would hold the answer back: module evaluation blocks the one thread).
   const { connect } = await import('./serve.js');

@@ -1,4 +1,4 @@
-import { builtinPluginsDir, describeHookSource, hookId, isTrusted, loadWorkspaceHooks, newSinceTrust, showUntrusted, type HookCommand } from '@beans/core';
+import { builtinPluginsDir, decideWorkspaceTrust, describeHookSource, loadWorkspaceHooks, showUntrusted, type HookCommand } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -8,27 +8,19 @@ import type { CliOptions } from '../options.js';
  */
 export async function hooksList(options: CliOptions, local: { json?: boolean }): Promise<number> {
   const base = await loadBase(options);
-  const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
   const catalog = await loadCatalog(base);
+  // Core's trust decision, as a session's: a hook the folder declared after it was trusted does not run until approved.
+  const trust = await decideWorkspaceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trustFlag: options.trust });
   const set = await loadWorkspaceHooks({
     workspaceRoot: base.workspace.root,
     env: base.env,
     plugins: catalog.plugins,
-    trusted,
+    trusted: trust.trusted,
     builtinPluginsDir: builtinPluginsDir(),
   });
-  // As a session: a hook the folder declared after it was trusted does not run until approved.
-  const fresh =
-    trusted && options.trust !== true
-      ? new Set(
-          (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() }))
-            .filter((d) => d.kind === 'hook')
-            .map((d) => d.id),
-        )
-      : new Set<string>();
   const rows = [
     ...set.hooks.map((hook) =>
-      row(hook, !fresh.has(hookId(hook)), fresh.has(hookId(hook)) ? 'added after this folder was trusted (`beans trust` approves it)' : undefined),
+      row(hook, !trust.skipHook(hook), trust.skipHook(hook) ? 'added after this folder was trusted (`beans trust` approves it)' : undefined),
     ),
     ...set.untrusted.map((hook) => row(hook, false)),
   ];

@@ -1,15 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import {
-  builtinPluginsDir,
-  collectLspServers,
-  commandLineOf,
-  isTrusted,
-  lspServerId,
-  newSinceTrust,
-  showUntrusted,
-  type LspServerDeclaration,
-} from '@beans/core';
+import { builtinPluginsDir, collectLspServers, commandLineOf, decideWorkspaceTrust, showUntrusted, type LspServerDeclaration } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -23,23 +14,16 @@ type Availability = 'ready' | 'not installed' | 'disabled';
 export async function lspList(options: CliOptions, local: { json?: boolean }): Promise<number> {
   const base = await loadBase(options);
   const catalog = await loadCatalog(base);
-  const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
-  const fresh =
-    trusted && options.trust !== true
-      ? new Set(
-          (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() }))
-            .filter((d) => d.kind === 'LSP server')
-            .map((d) => d.id),
-        )
-      : new Set<string>();
+  // Core's trust decision, as a session's: a server the folder declared after it was trusted does not start until approved.
+  const trust = await decideWorkspaceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trustFlag: options.trust });
   const settings = base.config.values.lsp;
   const collected = collectLspServers({
     workspaceRoot: base.workspace.root,
     plugins: catalog.plugins,
     ...(settings.servers ? { settingsServers: settings.servers } : {}),
-    projectTrusted: trusted,
+    projectTrusted: trust.trusted,
     builtinPluginsDir: builtinPluginsDir(),
-    ...(fresh.size ? { skip: (server) => fresh.has(lspServerId(server)) } : {}),
+    skip: trust.skipLspServer,
   });
   const env = { ...base.env };
   const rows = [

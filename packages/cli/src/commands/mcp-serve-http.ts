@@ -2,20 +2,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { UsageError } from '@beans/core';
 import type { BeansMcpConnection } from '@beans/core/mcp-server';
-import { allowedHostnames, hostAndOriginGuard, tokenGuard } from '../server/guard.js';
+import { MAX_BODY_BYTES, allowedHostnames, bodyWithinLimit, hostAndOriginGuard, tokenGuard } from '../server/guard.js';
 
-/** The largest request body served; a larger one is answered 413 and never parsed. */
-export const MAX_BODY_BYTES = 1024 * 1024;
-/**
- * How much of a body over the limit is still read, and dropped, before the 413: a client that sends
- * its whole body before it reads (Node's http.request, fetch) would otherwise see the connection cut
- * instead of the answer. Past this the connection is cut.
- */
-const DRAIN_BYTES = 16 * 1024 * 1024;
 const HOST = '127.0.0.1';
 const PATH = '/mcp';
 
@@ -55,7 +47,7 @@ export async function serveMcpHttp(options: HttpServeOptions): Promise<ServedHtt
   const app = new Hono();
   app.use('*', hostAndOriginGuard(allowedHostnames(HOST)));
   app.use('*', tokenGuard(token));
-  app.use(PATH, bodyWithinLimit);
+  app.use(PATH, bodyWithinLimit(MAX_BODY_BYTES));
   app.on(['GET', 'POST', 'DELETE'], PATH, async (c) => {
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
@@ -123,33 +115,6 @@ export async function serveMcpHttp(options: HttpServeOptions): Promise<ServedHtt
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** Hono's bodyLimit, but the rest of a body over the limit is read (up to DRAIN_BYTES) so the 413 reaches the client. */
-const bodyWithinLimit: MiddlewareHandler = async (c, next) => {
-  const body = c.req.raw.body;
-  if (!body) return next();
-  if (Number(c.req.header('content-length') ?? 0) > DRAIN_BYTES) return tooLarge(c);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > DRAIN_BYTES) {
-      await reader.cancel();
-      return tooLarge(c);
-    }
-    if (size <= MAX_BODY_BYTES) chunks.push(value);
-  }
-  if (size > MAX_BODY_BYTES) return tooLarge(c);
-  c.req.raw = new Request(c.req.raw, { body: Buffer.concat(chunks) });
-  return next();
-};
-
-function tooLarge(c: Context): Response {
-  return c.json({ error: `The body is over ${MAX_BODY_BYTES} bytes.` }, 413);
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

@@ -4,12 +4,10 @@ import path from 'node:path';
 import {
   builtinPluginsDir,
   collectMcpServers,
+  decideWorkspaceTrust,
   mcpToolsWouldDefer,
   programEnvironment,
-  isTrusted,
   localSettingsPath,
-  mcpServerId,
-  newSinceTrust,
   showUntrusted,
   userSettingsPath,
   UsageError,
@@ -26,15 +24,8 @@ import type { CliOptions } from '../options.js';
 export async function mcpList(options: CliOptions, local: { json?: boolean }): Promise<number> {
   const base = await loadBase(options);
   const catalog = await loadCatalog(base);
-  const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
-  // As a session: a server the folder declared after it was trusted does not start until approved.
-  const fresh =
-    trusted && options.trust !== true
-      ? (await newSinceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, builtinPluginsDir: builtinPluginsDir() })).filter(
-          (d) => d.kind === 'MCP server',
-        )
-      : [];
-  const freshIds = new Set(fresh.map((d) => d.id));
+  // Core's trust decision, as a session's: a server the folder declared after it was trusted does not start until approved.
+  const trust = await decideWorkspaceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trustFlag: options.trust });
   const collected = collectMcpServers({
     workspaceRoot: base.workspace.root,
     cwd: base.workspace.cwd,
@@ -43,9 +34,9 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
     configArguments: options.mcpConfig ?? [],
     strict: options.strictMcpConfig ?? false,
     ...(base.config.values.mcpServers ? { settingsServers: base.config.values.mcpServers } : {}),
-    projectTrusted: trusted,
+    projectTrusted: trust.trusted,
     builtinPluginsDir: builtinPluginsDir(),
-    ...(freshIds.size ? { skip: (server) => freshIds.has(mcpServerId(server)) } : {}),
+    skip: trust.skipServer,
   });
   let statuses: McpServerStatus[] = [];
   if (collected.servers.length > 0) {
@@ -69,13 +60,15 @@ export async function mcpList(options: CliOptions, local: { json?: boolean }): P
       error: `${showUntrusted(skipped.file)} is in a folder that is not trusted.`,
     })),
   );
-  const unapproved = fresh.map((d): McpServerStatus => ({
-    name: d.name,
-    transport: /^https?:/.test(d.command) ? 'http' : 'stdio',
-    status: 'disabled',
-    tools: [],
-    error: `${showUntrusted(d.file)} added it after this folder was trusted; \`beans trust\` approves it (the chat asks).`,
-  }));
+  const unapproved = trust.unapproved
+    .filter((d) => d.kind === 'MCP server')
+    .map((d): McpServerStatus => ({
+      name: d.name,
+      transport: /^https?:/.test(d.command) ? 'http' : 'stdio',
+      status: 'disabled',
+      tools: [],
+      error: `${showUntrusted(d.file)} added it after this folder was trusted; \`beans trust\` approves it (the chat asks).`,
+    }));
   const servers = [...statuses, ...disabled, ...unapproved];
   if (local.json) {
     process.stdout.write(`${JSON.stringify({ servers, problems: collected.problems })}\n`);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PluginStore, builtinPluginsDir, type InstalledPlugin, isTrusted, loadWorkspaceHooks, summaryLine } from '@beans/core';
+import { PluginStore, builtinPluginsDir, decideWorkspaceTrust, type InstalledPlugin, loadWorkspaceHooks, summaryLine, type HookCommand } from '@beans/core';
 import { loadBase, loadCatalog } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
 
@@ -12,18 +12,27 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
   const installOf = (name: string, root: string) => (root === path.join(store.pluginsDir, name) ? installed[name] : undefined);
   const entry = (item: { name: string; description: string }) => ({ name: item.name, description: item.description });
   // A plugin that only ships hooks is not an empty plugin: list its hooks (and whether they run here).
-  const trusted = options.trust === true || isTrusted(base.workspace.root, base.env);
+  // Core's trust decision, as a session's: a hook added after the folder was trusted does not run either.
+  const trust = await decideWorkspaceTrust({ workspaceRoot: base.workspace.root, env: base.env, plugins: catalog.plugins, trustFlag: options.trust });
   const hookSet = await loadWorkspaceHooks({
     workspaceRoot: base.workspace.root,
     env: base.env,
     plugins: catalog.plugins,
-    trusted,
+    trusted: trust.trusted,
     builtinPluginsDir: builtinPluginsDir(),
+  });
+  // A hook added after the folder was trusted says so; one of an untrusted folder is only `runs: false`.
+  const listed = (hook: HookCommand, runs: boolean): PluginHook => ({
+    event: hook.event,
+    ...(hook.matcher ? { matcher: hook.matcher } : {}),
+    command: hook.command,
+    runs: runs && !trust.skipHook(hook),
+    ...(runs && trust.skipHook(hook) ? { notRun: 'added after this folder was trusted (`beans trust` approves it)' } : {}),
   });
   const hooksOf = (name: string) =>
     [...hookSet.hooks.map((hook) => ({ hook, runs: true })), ...hookSet.untrusted.map((hook) => ({ hook, runs: false }))]
       .filter(({ hook }) => hook.source.kind === 'plugin' && hook.source.plugin === name)
-      .map(({ hook, runs }) => ({ event: hook.event, ...(hook.matcher ? { matcher: hook.matcher } : {}), command: hook.command, runs }));
+      .map(({ hook, runs }) => listed(hook, runs));
   const plugins = catalog.plugins.map((plugin) => ({
     name: plugin.name,
     root: plugin.root,
@@ -73,7 +82,7 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
       lines.push('  hooks:');
       for (const hook of plugin.hooks)
         lines.push(
-          `    ${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}  ${hook.command}${hook.runs ? '' : '  (not run: this workspace is not trusted)'}`,
+          `    ${hook.event}${hook.matcher ? ` [${hook.matcher}]` : ''}  ${hook.command}${hook.runs ? '' : `  (not run: ${hook.notRun ?? 'this workspace is not trusted'})`}`,
         );
     }
   }
@@ -86,4 +95,12 @@ export async function pluginsList(options: CliOptions, local: { json?: boolean }
   }
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+interface PluginHook {
+  event: string;
+  matcher?: string;
+  command: string;
+  runs: boolean;
+  notRun?: string;
 }

@@ -105,7 +105,32 @@ export const sendMessageRoute = createRoute({
   security: bearer,
   request: {
     params: SessionId,
-    body: { required: true, ...json(z.object({ text: z.string().min(1) }).strict(), 'The message') },
+    body: {
+      required: true,
+      ...json(
+        z
+          .object({
+            text: z.string().min(1),
+            images: z
+              .array(
+                z
+                  .object({
+                    media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+                    data: z
+                      .string()
+                      .min(1)
+                      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'base64'),
+                  })
+                  .strict(),
+              )
+              .max(20)
+              .optional()
+              .openapi({ description: 'Pictures sent with the words (base64), as the chat attaches a pasted picture' }),
+          })
+          .strict(),
+        'The message',
+      ),
+    },
   },
   responses: {
     202: json(z.object({ accepted: z.literal(true) }), 'Accepted; what happens arrives on the event stream'),

@@ -1,7 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { BeansError, VERSION } from '@beans/core';
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import {
   answerRoute,
@@ -21,10 +20,8 @@ import {
   closeTerminalRoute,
 } from './api-schema.js';
 import { streamLog } from './sse.js';
-import { allowedHostnames, hostAndOriginGuard, tokenGuard } from './guard.js';
+import { MAX_BODY_BYTES, allowedHostnames, bodyWithinLimit, hostAndOriginGuard, tokenGuard } from './guard.js';
 import type { SessionTable } from './session-table.js';
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ServerAppOptions {
   token: string;
@@ -34,7 +31,9 @@ export interface ServerAppOptions {
   allowHosts?: readonly string[];
   sessions: SessionTable;
   /** The web view's files, served at `/` without the token (they hold no data); absent until built. */
-  web?: (path: string) => Response | undefined;
+  web?: (path: string, request: Request) => Response | undefined;
+  /** More routes of the API v1 (the web view's), registered behind the same guards. */
+  routes?: (app: OpenAPIHono) => void;
 }
 
 /** The HTTP API v1 over a session table: routing and validation from the OpenAPI routes, the guards before them. */
@@ -51,7 +50,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   const needsToken = tokenGuard(options.token);
   const tokenUnlessHealth: MiddlewareHandler = async (c, next) => (c.req.path === '/v1/health' ? next() : needsToken(c, next));
   app.use('/v1/*', tokenUnlessHealth);
-  app.use('/v1/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: 'The body is over 1 MB.' }, 413) }));
+  app.use('/v1/*', bodyWithinLimit(MAX_BODY_BYTES));
   app.notFound((c) => c.json({ error: `No route ${c.req.method} ${c.req.path}.` }, 404));
   app.onError((error, c) => (error instanceof HTTPException ? error.getResponse() : c.json({ error: error.message }, 500)));
 
@@ -91,7 +90,11 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
     const session = sessions.get(id);
     if (!session) return c.json(missing(id), 404);
     if (session.state === 'done') return c.json({ error: `Session ${id} was stopped; start it again with POST /v1/sessions {"resume": "${id}"}.` }, 409);
-    void session.send(c.req.valid('json').text);
+    const { text, images = [] } = c.req.valid('json');
+    void session.send(
+      text,
+      images.map((image) => ({ type: 'image' as const, mimeType: image.media_type, data: image.data })),
+    );
     return c.json({ accepted: true as const }, 202);
   });
 
@@ -179,6 +182,7 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   );
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
 
-  app.get('*', (c) => options.web?.(c.req.path) ?? c.json({ error: `No route GET ${c.req.path}.` }, 404));
+  options.routes?.(app);
+  app.get('*', (c) => options.web?.(c.req.path, c.req.raw) ?? c.json({ error: `No route GET ${c.req.path}.` }, 404));
   return app;
 }

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 
 /** Names a browser may use for this server: loopback, and the address it is bound to, on any port (an SSH tunnel maps it). */
@@ -43,4 +43,42 @@ function hostnameOf(host: string): string | undefined {
 
 function bracketed(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase();
+}
+
+/** The largest request body either server reads; a larger one is answered 413 and never parsed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * How much of a body over the limit is still read, and dropped, before the 413: a client that sends
+ * its whole body before it reads (Node's http.request, fetch) would otherwise see the connection cut
+ * instead of the answer. Past this the connection is cut.
+ */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+
+/** Hono's bodyLimit, but the rest of a body over the limit is read (up to DRAIN_BYTES) so the 413 reaches the client. */
+export function bodyWithinLimit(maxBytes: number): MiddlewareHandler {
+  return async (c, next) => {
+    const body = c.req.raw.body;
+    if (!body) return next();
+    if (Number(c.req.header('content-length') ?? 0) > DRAIN_BYTES) return tooLarge(c, maxBytes);
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > DRAIN_BYTES) {
+        await reader.cancel();
+        return tooLarge(c, maxBytes);
+      }
+      if (size <= maxBytes) chunks.push(value);
+    }
+    if (size > maxBytes) return tooLarge(c, maxBytes);
+    c.req.raw = new Request(c.req.raw, { body: Buffer.concat(chunks) });
+    return next();
+  };
+}
+
+function tooLarge(c: Context, maxBytes: number): Response {
+  return c.json({ error: `The body is over ${maxBytes / 1024 / 1024} MB (${maxBytes} bytes).` }, 413);
 }

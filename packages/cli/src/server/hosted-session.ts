@@ -5,9 +5,11 @@ import {
   submitSummary,
   turnExitCode,
   type AgentEvent,
+  type AgentMessage,
   type AgentSession,
   type AskAnswer,
   type ChatSession,
+  type ContentPart,
   type PermissionRequest,
   type SdkMessage,
   type SubmitInput,
@@ -69,6 +71,8 @@ export class HostedSession {
   readonly id: string;
   readonly cwd: string;
   readonly log = new EventLog<ServedMessage>();
+  /** The conversation before this server took it over (a resumed session's), which the log does not replay. */
+  earlier: readonly AgentMessage[];
   private updated = Date.now();
   private title: string;
   private exitCode: number | undefined;
@@ -89,10 +93,14 @@ export class HostedSession {
     this.id = agent.session.id;
     this.cwd = agent.workspace.cwd;
     this.title = options.title ?? '';
+    this.earlier = [...agent.session.messages];
     this.mapper = this.follow(agent.session);
     agent.setAsker((request, signal) => this.ask(request, signal));
     // /clear starts another conversation under the same served session.
-    this.stopWatchingChanges = agent.onSessionChange((session) => (this.mapper = this.follow(session)));
+    this.stopWatchingChanges = agent.onSessionChange((session) => {
+      this.earlier = [];
+      this.mapper = this.follow(session);
+    });
     this.log.append(this.mapper.init(agent.initInfo()));
   }
 
@@ -115,9 +123,9 @@ export class HostedSession {
     };
   }
 
-  /** A message from a client: a turn of its own when idle, else it steers the running turn. */
-  send(text: string): Promise<SubmitOutcome> {
-    return this.submit({ text });
+  /** A message from a client, with pictures beside the words: a turn of its own when idle, else it steers the running turn. */
+  send(text: string, parts?: ContentPart[]): Promise<SubmitOutcome> {
+    return this.submit({ text, ...(parts && parts.length > 0 ? { parts } : {}) });
   }
 
   /**

@@ -9,6 +9,9 @@ import type { CliOptions } from '../options.js';
 import { createServerApp } from './app.js';
 import { removeServerFile, writeServerFile } from './server-file.js';
 import { SessionTable, type SessionRequest } from './session-table.js';
+import { loadWebAssets } from './web-assets.js';
+import { webRouteSources } from './web-sources.js';
+import { registerWebRoutes } from './web-routes.js';
 
 export interface ServeFlags {
   host?: string;
@@ -44,7 +47,14 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   });
   const token = randomBytes(24).toString('base64url');
   const sessions = new SessionTable((request) => openSession(options, request));
-  const app = createServerApp({ token, host, allowHosts: flags.allowHost, sessions });
+  const app = createServerApp({
+    token,
+    host,
+    allowHosts: flags.allowHost,
+    sessions,
+    web: loadWebAssets(),
+    routes: (routes) => registerWebRoutes(routes, { sessions, cwd: process.cwd(), ...webRouteSources(options) }),
+  });
 
   const server = serve({ fetch: app.fetch, hostname: host, port });
   const address = await new Promise<AddressInfo>((resolve, reject) => {
@@ -57,6 +67,8 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   const url = `http://${shown}:${address.port}/`;
   writeServerFile(process.env, { url, token, pid: process.pid });
   process.stdout.write(`Beans is serving on ${url}#token=${token}\n`);
+  // The chat's view (Ink, React: ~200 ms to load) is ready before the first `beans attach` asks for it.
+  setTimeout(() => void import('../ui/run-chat.js').then((chat) => chat.preloadAttachedChat()).catch(() => undefined), 0).unref();
 
   await stopped;
   removeServerFile(process.env, process.pid);

@@ -3,11 +3,8 @@ import type { AskAnswer } from '../chat-agent.js';
 import type { PendingAsk } from './confirm-view.js';
 import * as ed from './editor.js';
 import type { KeyEvent } from './keys.js';
+import { TypingGate } from './typing-gate.js';
 
-/** A prompt that pops up while the user types ignores keys this long, so typing ahead never answers it. */
-const TYPING_GUARD_MS = 600;
-/** Keys that arrive this soon after a prompt appears were sent before anyone could read it. */
-const ARM_MS = 250;
 const CHOICES: PendingAsk['selected'][] = ['once', 'always', 'deny'];
 
 export interface AskQueueHooks {
@@ -37,7 +34,6 @@ export class AskQueue {
     return new Promise<AskAnswer>((resolve) => {
       if (signal.aborted) return resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
       const summary = summarizeCall(request.tool, request.input);
-      const now = Date.now();
       const onAbort = () => pending.resolve({ decision: 'deny', reason: 'The user interrupted the turn.' });
       const pending: PendingAsk = {
         request,
@@ -47,7 +43,8 @@ export class AskQueue {
         selected: 'once',
         scroll: 0,
         reason: ed.EMPTY_EDITOR,
-        guardUntil: now + (now - this.hooks.lastTypedAt() < TYPING_GUARD_MS ? TYPING_GUARD_MS : ARM_MS),
+        // Keys typed at speed never answer it (typing-gate.ts), from the input box's typing on.
+        gate: new TypingGate(this.hooks.lastTypedAt()),
         resolve: (answer) => {
           signal.removeEventListener('abort', onAbort);
           this.asks = this.asks.filter((entry) => entry !== pending);
@@ -83,7 +80,7 @@ export class AskQueue {
     if (event.type === 'key' && event.name === 'escape') return ask.resolve({ decision: 'deny', reason: 'The user stopped the turn.', interrupt: true });
     // Scrolling answers nothing, so it works from the first moment.
     if (event.type === 'key' && this.scroll(ask, event.name)) return this.hooks.changed();
-    if (Date.now() < ask.guardUntil) return;
+    if (!ask.gate.allows(event)) return this.hooks.changed();
     if (event.type === 'key') {
       if (event.name === 'enter') return this.confirm(ask);
       const step = event.name === 'left' || event.name === 'up' ? -1 : event.name === 'right' || event.name === 'down' || event.name === 'tab' ? 1 : 0;

@@ -3,6 +3,7 @@ import type { AskAnswer } from '../chat-agent.js';
 import { clipRows, renderDiff } from './diff-view.js';
 import type { Editor } from './editor.js';
 import { renderInput } from './input-view.js';
+import type { TypingGate } from './typing-gate.js';
 import { S, span, truncateLine, wrapText, type SpanStyle, type StyledLine } from './styled.js';
 
 /** A tool call waiting for the user's yes/always/no. */
@@ -22,8 +23,8 @@ export interface PendingAsk {
   /** What the last frame could show: rows of preview in view and in all (for paging). */
   view?: { rows: number; total: number };
   reason: Editor;
-  /** Until then, letters are ignored: the user was typing when the prompt appeared. */
-  guardUntil: number;
+  /** Keys typed at speed (a follow-up the question popped up into) never answer it; it says what it ignored. */
+  gate: TypingGate;
   resolve(answer: AskAnswer): void;
 }
 
@@ -94,6 +95,8 @@ export function renderConfirm(ask: PendingAsk, width: number, maxRows: number): 
           truncateLine([span(INDENT), span('Tell the model why (optional) · Enter sends · Esc skips', S.dim)], width),
           ...renderInput(ask.reason, { width, maxRows: 2, prompt: `${INDENT}› ` }),
         ];
+  const ignored = ask.stage === 'choose' ? ask.gate.note() : undefined;
+  if (ignored) footer.unshift(truncateLine([span(`${INDENT}${ignored}`, S.dim)], width));
   const room = Math.max(0, maxRows - 1 - footer.length);
   return [title, ...scrolled(ask, previewRows(ask, width), room, width), ...footer].slice(0, Math.max(1, maxRows));
 }

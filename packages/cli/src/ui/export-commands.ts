@@ -6,14 +6,20 @@ export const EXPORT_BUILTINS: Record<string, Builtin> = {
     description: 'write the conversation as Markdown to a file (or copy it to the clipboard)',
     argumentHint: '[file]',
     async run(args, context) {
-      const { conversationMarkdown } = await import('./conversation-markdown.js');
+      const [{ conversationMarkdown }, { stripTerminalControls }] = await Promise.all([
+        import('./conversation-markdown.js'),
+        import('../output/terminal-safe.js'),
+      ]);
       const { host, session } = context;
-      const markdown = conversationMarkdown(session.messages, {
-        sessionId: session.id,
-        model: session.model,
-        workspace: host.header.workspace,
-        exportedAt: new Date(),
-      });
+      // Safe to `cat`: the model's escape sequences (clipboard, title, clear screen) are left out, as on screen.
+      const markdown = stripTerminalControls(
+        conversationMarkdown(session.messages, {
+          sessionId: session.id,
+          model: session.model,
+          workspace: host.header.workspace,
+          exportedAt: new Date(),
+        }),
+      );
       const file = args.trim();
       if (file) return writeExport(context, file, markdown);
       const fallback = `beans-conversation-${session.id.slice(0, 8)}.md`;
@@ -32,8 +38,9 @@ export const EXPORT_BUILTINS: Record<string, Builtin> = {
   copy: {
     description: 'copy the last answer to the clipboard (OSC 52)',
     async run(_args, context) {
-      const { lastAnswer } = await import('./conversation-markdown.js');
-      const answer = lastAnswer(context.session.messages);
+      const [{ lastAnswer }, { stripTerminalControls }] = await Promise.all([import('./conversation-markdown.js'), import('../output/terminal-safe.js')]);
+      const last = lastAnswer(context.session.messages);
+      const answer = last === undefined ? undefined : stripTerminalControls(last);
       if (!answer) return context.note('info', 'There is no answer to copy yet.');
       await copyToClipboard(context, answer, 'the last answer');
     },

@@ -67,6 +67,11 @@ async function loadMount(attached: boolean): Promise<typeof import('./mount.js')
   }
 }
 
+/** Loads the chat's view for attached terminals ahead of the first `beans attach` (the session server calls it once it listens). */
+export async function preloadAttachedChat(): Promise<void> {
+  await loadMount(true);
+}
+
 /**
  * The first frame drawn before the session (first-frame.ts) goes in the same write as Ink's first
  * output: erased any sooner, the screen would stay empty while React renders (~20-40 ms).

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import {
+  answerTrustQuestion,
+  approveDeclaration,
   describeDeclaration,
-  recordApprovedDeclarations,
-  setTrustDecision,
   showSettingKey,
   showSettingValue,
   type ApprovalQuestion,
@@ -10,14 +10,15 @@ import {
   type TrustQuestion,
 } from '@beans/core';
 import { KeyDecoder, type KeyEvent } from './keys.js';
+import { TypingGate } from './typing-gate.js';
 
 // The workspace-trust question, asked in the terminal before the chat mounts (no Ink: it must not
 // depend on the chat being built, and it decides how the chat is built). Like the permission prompt,
-// it takes no key sent before it was drawn, and an answer is a selection confirmed with Enter.
+// it takes no key sent before it was drawn nor any typed at speed (a prompt typed ahead, its Enter
+// among them, would trust the folder or approve a server: typing-gate.ts), and an answer is a
+// selection confirmed with Enter.
 
 type TrustChoice = 'trust' | 'trust-parent' | 'untrust' | 'not-now' | 'interrupted';
-
-const GUARD_MS = 300;
 
 interface Option {
   choice: Exclude<TrustChoice, 'not-now' | 'interrupted'>;
@@ -70,10 +71,14 @@ async function askWorkspaceTrust(question: TrustQuestion, io: TrustPromptIO = { 
 function askSelection(render: (selected: number) => string[], count: number, io: TrustPromptIO): Promise<number | 'not-now' | 'interrupted'> {
   let selected = 0;
   let drawn = 0;
+  const gate = new TypingGate();
   const draw = () => {
     // Cut to the terminal's width: a wrapped line would throw off the redraw's line count.
     const width = Math.max(20, (io.output.columns ?? 80) - 1);
-    const lines = render(selected).map((line) => ([...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line));
+    const note = gate.note();
+    const lines = [...render(selected), ...(note ? [note] : [])].map((line) =>
+      [...line].length > width ? `${[...line].slice(0, width - 1).join('')}…` : line,
+    );
     // Up to the first line of the last drawing, then clear below it and draw again.
     io.output.write(`${drawn > 0 ? `\x1b[${drawn}F` : ''}\x1b[J${lines.map((line) => `${line}\n`).join('')}`);
     drawn = lines.length;
@@ -81,7 +86,6 @@ function askSelection(render: (selected: number) => string[], count: number, io:
   return new Promise((resolve) => {
     const decoder = new KeyDecoder();
     const wasRaw = io.input.isRaw;
-    const guardUntil = Date.now() + GUARD_MS;
     const finish = (choice: number | 'not-now' | 'interrupted') => {
       io.input.off('data', onData);
       io.input.setRawMode?.(wasRaw ?? false);
@@ -90,8 +94,11 @@ function askSelection(render: (selected: number) => string[], count: number, io:
     };
     const onKey = (event: KeyEvent) => {
       if (event.type === 'key' && event.name === 'ctrl-c') return finish('interrupted');
-      // Typed before the prompt was visible: not an answer.
-      if (Date.now() < guardUntil) return;
+      // Esc only ever declines; anything else typed before the prompt was read, or at speed, is not an answer.
+      if (event.type === 'key' && event.name === 'escape') return finish('not-now');
+      // A digit only selects: it is not typing, though typed ahead it selects nothing either.
+      const digit = event.type === 'text' && /^\d$/.test(event.text);
+      if (!gate.allows(event, digit ? { typing: false } : {})) return draw();
       if (event.type === 'text') {
         const index = Number(event.text) - 1;
         if (!event.paste && Number.isInteger(index) && index >= 0 && index < count) selected = index;
@@ -126,13 +133,8 @@ export async function settleWorkspaceTrust(
   const choice = await askWorkspaceTrust(question, io);
   const out = io?.output ?? process.stdout;
   if (choice === 'interrupted') return 'interrupted';
-  if (choice === 'trust') await setTrustDecision(question.workspaceRoot, 'trusted', env);
-  else if (choice === 'trust-parent') await setTrustDecision(path.dirname(question.workspaceRoot), 'trusted', env);
-  // Trust covers the servers and hooks just listed; one added later asks before it runs.
-  if (choice === 'trust' || choice === 'trust-parent')
-    await recordApprovedDeclarations(question.workspaceRoot, question.declarationIds, env, { replace: true });
-  else if (choice === 'untrust') await setTrustDecision(question.workspaceRoot, 'untrusted', env);
-  const trusted = choice === 'trust' || choice === 'trust-parent';
+  // Core records it: trust covers the servers and hooks just listed; one added later asks before it runs.
+  const trusted = await answerTrustQuestion(question, choice, env);
   out.write(trusted ? "Trusted. The folder's settings apply.\n\n" : 'Not trusted: those settings are ignored. Run `beans trust` to change this.\n\n');
   return trusted;
 }
@@ -165,7 +167,7 @@ export async function settleNewDeclarations(
     const answer = await askSelection((selected) => approvalPromptLines(declaration, question.workspaceRoot, selected), 2, io);
     if (answer === 'interrupted') return 'interrupted';
     if (answer === 0) {
-      await recordApprovedDeclarations(question.workspaceRoot, [declaration.id], env);
+      await approveDeclaration(question, declaration, env);
       approved += 1;
     }
     io.output.write(answer === 0 ? 'Approved.\n\n' : 'Skipped for this run.\n\n');

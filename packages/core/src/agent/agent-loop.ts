@@ -6,7 +6,7 @@ import type { ToolContext } from '../tools/tool.js';
 import { convertToLlm as defaultConvertToLlm } from './convert.js';
 import type { DurableSteps } from './durable-steps.js';
 import { LoopDetector, type LoopDetectionOptions } from './loop-detector.js';
-import { executeToolCalls } from './tool-executor.js';
+import { executeToolCalls, type ReadOnlyCommandCheck } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage, subagentUsage, type SpendFn } from './usage.js';
 import type { AgentEventSink, AgentMessage, AgentRunResult, AgentStopReason, AssistantMessage, PermissionDenial, UsageTotals } from './types.js';
@@ -33,6 +33,8 @@ export interface AgentLoopConfig {
   /** Messages the user queued while the agent worked; read after each tool batch. */
   takeSteering?: () => AgentMessage[];
   hasSteering?: () => boolean;
+  /** Once the user steers, which command lines only read (and so still run): the session's read-only classifier. */
+  isReadOnlyCommand?: ReadOnlyCommandCheck;
   /** Messages to run once the agent would otherwise stop. */
   takeFollowUps?: () => AgentMessage[];
   /**
@@ -126,6 +128,7 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
         steps: config.steps,
         emit: emitFromTools,
         hasSteering: config.hasSteering ?? (() => false),
+        isReadOnlyCommand: config.isReadOnlyCommand,
         denials,
         onResults: (results) => {
           for (const result of results) {

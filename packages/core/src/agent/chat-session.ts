@@ -9,7 +9,7 @@ import { convertToLlm } from './convert.js';
 import type { DurableSteps } from './durable-steps.js';
 import type { LoopDetectionOptions } from './loop-detector.js';
 import { askSideQuestion, settledMessages, type SideAnswer } from './side-question.js';
-import { executeToolCalls } from './tool-executor.js';
+import { executeToolCalls, type ReadOnlyCommandCheck } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import { addUsage, emptyUsage, subagentUsage, type SpendFn } from './usage.js';
 import type { AgentEvent, AgentMessage, AgentRunResult, QueuedMessage, ToolResultMessage, UsageTotals, UserMessage } from './types.js';
@@ -28,6 +28,8 @@ export interface ChatSessionOptions {
   workspace: Workspace;
   /** Runs before each call: the permission check and hooks, composed by the session factory. */
   beforeToolCall?: BeforeToolCall;
+  /** Once the user steers, a command line this says only reads still runs (the permission policy's read-only classifier). */
+  isReadOnlyCommand?: ReadOnlyCommandCheck;
   afterToolCall?: AfterToolCall;
   /** Extra tool context (the tools' environment, the read-deny predicate, a sandbox). */
   toolContext?: Partial<Omit<ToolContext, 'signal' | 'onUpdate' | 'workspace' | 'state'>>;
@@ -201,6 +203,7 @@ export class ChatSession {
         maxTurns: this.options.maxTurns,
         maxBudgetUsd: this.options.maxBudgetUsd,
         hasSteering: () => this.queue.some((queued) => queued.kind === 'steering'),
+        isReadOnlyCommand: this.options.isReadOnlyCommand,
         takeSteering: () => this.take((queued) => queued.kind === 'steering').map(queuedPrompt),
         takeFollowUps: () => {
           const next = this.queue.find((queued) => queued.kind === 'follow_up');

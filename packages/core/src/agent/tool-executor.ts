@@ -1,7 +1,5 @@
 import { ToolInputError } from '../errors.js';
 import type { ContentPart, ToolCall } from '../llm/types.js';
-import { classifyReadOnly } from '../permissions/read-only.js';
-import { analyzeShellCommand } from '../permissions/shell-parse.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { summarizeCall, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { saveWholeOutput, wholeOutputNote } from '../tools/saved-output.js';
@@ -15,6 +13,12 @@ export const MAX_TOOL_OUTPUT_CHARS = 40_000;
 
 export const SKIPPED_RESULT = 'Skipped: the user sent a new message before this call ran. Read it and decide again.';
 
+/**
+ * Whether a command line only reads, as the permission policy would run it without asking (the
+ * session passes its read-only classifier in; the loop knows no policy). Must not throw.
+ */
+export type ReadOnlyCommandCheck = (command: string, workspaceRoot: string) => Promise<boolean>;
+
 export interface ToolBatchOptions {
   tools: ToolRegistry;
   context: Omit<ToolContext, 'signal' | 'onUpdate'>;
@@ -24,6 +28,8 @@ export interface ToolBatchOptions {
   emit: AgentEventSink;
   /** True when a steering message is waiting: calls that change things and have not started are skipped. */
   hasSteering: () => boolean;
+  /** Once the user steers, a command line this says only reads still runs; without it, every command line is skipped. */
+  isReadOnlyCommand?: ReadOnlyCommandCheck;
   denials: PermissionDenial[];
   /** Stops the run (a permission answer asked to interrupt). */
   interrupt?: () => void;
@@ -80,8 +86,8 @@ function isReadOnly(call: ToolCall, tools: ToolRegistry): boolean {
 async function onlyReads(call: ToolCall, options: ToolBatchOptions): Promise<boolean> {
   if (isReadOnly(call, options.tools)) return true;
   const command = call.arguments.command;
-  if (options.tools.get(call.name)?.kind !== 'execute' || typeof command !== 'string') return false;
-  return classifyReadOnly(await analyzeShellCommand(command), command, { workspaceRoot: options.context.workspace.root }).readOnly;
+  if (options.tools.get(call.name)?.kind !== 'execute' || typeof command !== 'string' || !options.isReadOnlyCommand) return false;
+  return options.isReadOnlyCommand(command, options.context.workspace.root).catch(() => false);
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { ToolCall } from '../llm/types.js';
-import type { Authorize } from '../permissions/types.js';
 import type { AnyTool, ToolResult } from '../tools/tool.js';
 
 /** A validated call about to run (or that just ran). */
@@ -67,20 +66,5 @@ export function composeAfterToolCall(...hooks: (AfterToolCall | undefined)[]): A
     let result = context.result;
     for (const hook of chain) result = (await hook({ ...context, result }, signal)) ?? result;
     return result === context.result ? undefined : result;
-  };
-}
-
-/** The permission policy as a before-hook. */
-export function permissionHook(authorize: Authorize): BeforeToolCall {
-  return async (context, signal) => {
-    let decision;
-    try {
-      decision = await authorize({ call: context.call, tool: context.tool, input: context.input, hint: context.permission }, signal);
-    } catch (error) {
-      decision = { allow: false as const, reason: `Permission check failed: ${error instanceof Error ? error.message : String(error)}` };
-    }
-    if (!decision.allow)
-      return { block: true, reason: `Permission denied: ${decision.reason}`, status: 'denied', ...(decision.interrupt ? { interrupt: true } : {}) };
-    return decision.updatedInput !== undefined ? { input: decision.updatedInput } : undefined;
   };
 }

@@ -2,8 +2,10 @@ import path from 'node:path';
 
 /**
  * Claude Code's tool vocabulary, spoken at the boundaries where programs written for Claude Code
- * meet Beans: hook payloads, the Claude Agent SDK's `can_use_tool` and `hook_callback`, and
- * `--allowedTools`. Inside, Beans keeps its own names and parameters.
+ * meet Beans: hook payloads and matchers, the Claude Agent SDK's `can_use_tool` and `hook_callback`,
+ * `--allowedTools`, `toolLimits`, and plugins' agent `tools:` lists and command `allowed-tools`.
+ * Inside, Beans keeps its own names and parameters. This is the one table: every translation of a
+ * Claude Code tool name (plugins/tool-names.ts included) asks it.
  */
 interface ToolMapping {
   claude: string;
@@ -15,17 +17,26 @@ interface ToolMapping {
   aliases?: Record<string, string>;
   /** Claude Code fields Beans has no parameter for: dropped from input so validation passes. */
   drop?: string[];
+  /** Other Claude Code names of the same tool (older or merged ones), read but never written. */
+  alsoCalled?: string[];
 }
 
 const MAPPINGS: Record<string, ToolMapping> = {
   read_file: { claude: 'Read', fields: { path: 'file_path' }, paths: ['path'] },
   write_file: { claude: 'Write', fields: { path: 'file_path' }, paths: ['path'] },
-  edit_file: { claude: 'Edit', fields: { path: 'file_path' }, paths: ['path'] },
+  // MultiEdit's several edits reach edit_file one call at a time.
+  edit_file: { claude: 'Edit', fields: { path: 'file_path' }, paths: ['path'], alsoCalled: ['MultiEdit'] },
   notebook_edit: { claude: 'NotebookEdit', fields: { path: 'notebook_path' }, paths: ['path'] },
   shell: { claude: 'Bash', fields: { timeout_ms: 'timeout' } },
   // Claude Code 2.1's names; the older BashOutput and KillShell reach the same tools (below).
-  shell_output: { claude: 'TaskOutput', fields: { wait_ms: 'timeout' }, aliases: { bash_id: 'task_id', shell_id: 'task_id' }, drop: ['block'] },
-  kill_shell: { claude: 'TaskStop', fields: {}, aliases: { shell_id: 'task_id', bash_id: 'task_id' } },
+  shell_output: {
+    claude: 'TaskOutput',
+    fields: { wait_ms: 'timeout' },
+    aliases: { bash_id: 'task_id', shell_id: 'task_id' },
+    drop: ['block'],
+    alsoCalled: ['BashOutput'],
+  },
+  kill_shell: { claude: 'TaskStop', fields: {}, aliases: { shell_id: 'task_id', bash_id: 'task_id' }, alsoCalled: ['KillShell'] },
   glob: { claude: 'Glob', fields: {}, paths: ['path'] },
   grep: { claude: 'Grep', fields: { include: 'glob', ignore_case: '-i' }, paths: ['path'] },
   list_directory: { claude: 'LS', fields: {}, paths: ['path'] },
@@ -39,11 +50,12 @@ const MAPPINGS: Record<string, ToolMapping> = {
   lsp: { claude: 'LSP', fields: { file_path: 'filePath' }, paths: ['file_path'] },
 };
 
-const BY_CLAUDE = new Map(Object.entries(MAPPINGS).map(([beans, mapping]) => [mapping.claude.toLowerCase(), beans]));
-// Claude Code names that reach the same Beans tool.
-BY_CLAUDE.set('multiedit', 'edit_file');
-BY_CLAUDE.set('bashoutput', 'shell_output');
-BY_CLAUDE.set('killshell', 'kill_shell');
+/** Every tool both vocabularies name: Beans' name, Claude Code's, and Claude Code's other names for it. */
+export const CLAUDE_TOOL_NAMES: readonly { beans: string; claude: string; alsoCalled: readonly string[] }[] = Object.entries(MAPPINGS).map(
+  ([beans, mapping]) => ({ beans, claude: mapping.claude, alsoCalled: mapping.alsoCalled ?? [] }),
+);
+
+const BY_CLAUDE = new Map(CLAUDE_TOOL_NAMES.flatMap(({ beans, claude, alsoCalled }) => [claude, ...alsoCalled].map((name) => [name.toLowerCase(), beans])));
 
 /** `shell` -> `Bash`; names Claude Code does not know (MCP tools) pass through. */
 export function claudeToolName(beansName: string): string {
@@ -88,7 +100,8 @@ export function fromClaudeInput(beansName: string, input: Record<string, unknown
 export function matcherCovers(matcher: string | undefined, beansName: string): boolean {
   const pattern = matcher?.trim() ?? '';
   if (pattern === '' || pattern === '*') return true;
-  const names = [beansName, claudeToolName(beansName)];
+  // A matcher written for an older Claude Code (BashOutput, MultiEdit) still covers the tool.
+  const names = [beansName, claudeToolName(beansName), ...(MAPPINGS[beansName]?.alsoCalled ?? [])];
   let regex: RegExp;
   try {
     regex = new RegExp(`^(?:${pattern})$`);

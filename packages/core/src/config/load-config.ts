@@ -1,4 +1,4 @@
-import { readFile } from '../async-fs.js';
+import { readFile, stat } from '../async-fs.js';
 import path from 'node:path';
 import { ConfigError, UsageError } from '../errors.js';
 import { getDotted, setDotted } from './dotted.js';
@@ -6,9 +6,9 @@ import { parseJsonObject } from './json-text.js';
 import { configDir, expandHome, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
 import { BUILTIN_PROVIDERS } from '../llm/providers.js';
 import { CONFIG_DEFAULTS, type BeansConfig } from './schema.js';
-import { applyWorkspaceTrust, type IgnoredRequest } from './trust.js';
+import { applyWorkspaceTrust, isTrusted, type IgnoredRequest } from './trust.js';
 import { findSettingKey, leafSettingKeys, suggestSettingKey } from './setting-keys.js';
-import { checkSettingValue, parseSettingText, validateSettings } from './validate.js';
+import { checkSettingValue, parseSettingText, validateSettings, validateSettingsLeniently } from './validate.js';
 
 import type { ConfigEntry, ConfigSource, LoadedConfig } from './config-types.js';
 
@@ -72,7 +72,10 @@ interface Layer {
  * An invalid file is a ConfigError (exit 3); a bad flag a UsageError (exit 2).
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig & { ignored: IgnoredRequest[] }> {
-  const loaded = await mergeConfig(options);
+  // An untrusted repository's mistakes (a wrong value, a file that is not JSON) are ignored with its
+  // other requests: a cloned repository must not be able to keep Beans from starting. Yours stop it.
+  const trusted = options.trusted ?? isTrusted(options.workspaceRoot, options.env ?? process.env);
+  const loaded = await mergeConfig(options, !trusted);
   const userOnly = (options.settingSources ?? SETTING_SOURCES).filter((source) => source === 'user');
   return applyWorkspaceTrust(loaded, {
     workspaceRoot: options.workspaceRoot,
@@ -82,10 +85,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   });
 }
 
-async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+async function mergeConfig(options: LoadConfigOptions, lenientWorkspace = false): Promise<LoadedConfig & { invalid: IgnoredRequest[] }> {
   const env = options.env ?? process.env;
   const warnings: string[] = [];
   const files: string[] = [];
+  const invalid: IgnoredRequest[] = [];
+  const lenient = lenientWorkspace ? invalid : undefined;
 
   const sources = new Set(options.settingSources ?? SETTING_SOURCES);
   const userFile = userSettingsPath(env);
@@ -93,8 +98,9 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const localFile = localSettingsPath(options.workspaceRoot);
   const isUserFile = (file: string) => path.resolve(file) === path.resolve(userFile);
   const user = sources.has('user') ? await fileLayer(userFile, configDir(env), env, warnings) : undefined;
-  const workspace = sources.has('project') && !isUserFile(workspaceFile) ? await fileLayer(workspaceFile, options.workspaceRoot, env, warnings) : undefined;
-  const local = sources.has('local') && !isUserFile(localFile) ? await fileLayer(localFile, options.workspaceRoot, env, warnings) : undefined;
+  const workspace =
+    sources.has('project') && !isUserFile(workspaceFile) ? await fileLayer(workspaceFile, options.workspaceRoot, env, warnings, lenient) : undefined;
+  const local = sources.has('local') && !isUserFile(localFile) ? await fileLayer(localFile, options.workspaceRoot, env, warnings, lenient) : undefined;
   if (local) files.push(localFile);
   if (workspace) files.push(workspaceFile);
   if (user) files.push(userFile);
@@ -143,7 +149,7 @@ async function mergeConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
     values[parent] ??= {};
   const tools = values.tools as Record<string, unknown>;
   tools.env ??= {};
-  return { values: values as unknown as BeansConfig, entries, warnings, files };
+  return { values: values as unknown as BeansConfig, entries, warnings, files, invalid };
 }
 
 function pick(key: string, layers: Layer[]): ConfigEntry | undefined {
@@ -187,16 +193,47 @@ function mergedRecord(key: string, layers: (Layer | undefined)[]): ConfigEntry |
   return entry;
 }
 
-async function fileLayer(file: string, base: string, env: NodeJS.ProcessEnv, warnings: string[]): Promise<Layer | undefined> {
+/** Largest settings file an untrusted repository's is read to (a real one is a few hundred bytes). */
+const MAX_UNTRUSTED_SETTINGS_BYTES = 1024 * 1024;
+
+/**
+ * One settings file's values. With `lenient` (an untrusted repository's file) what is wrong is
+ * left out and recorded there instead of stopping the run: the whole file when it cannot be read as
+ * a JSON object, else each value that does not fit its key.
+ */
+async function fileLayer(file: string, base: string, env: NodeJS.ProcessEnv, warnings: string[], lenient?: IgnoredRequest[]): Promise<Layer | undefined> {
   let text: string;
   try {
+    if (lenient) {
+      // Not a pipe that never ends, nor a file of gigabytes: `stat` first, then a bounded read.
+      const info = await stat(file);
+      if (!info.isFile()) return leftOut(lenient, file, 'it is not a regular file');
+      if (info.size > MAX_UNTRUSTED_SETTINGS_BYTES) return leftOut(lenient, file, `it is ${Math.round(info.size / 1024)} KB, more than a settings file holds`);
+    }
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (lenient) return leftOut(lenient, file, `it cannot be read (${code ?? (error as Error).message})`);
     throw new ConfigError(`Cannot read the settings file ${file} (${code ?? (error as Error).message}). Check its permissions.`);
   }
-  const { settings, warnings: found } = validateSettings(parseJsonObject(text, file), file);
+  let raw: Record<string, unknown>;
+  try {
+    raw = parseJsonObject(text, file);
+  } catch (error) {
+    if (!lenient || !(error instanceof ConfigError)) throw error;
+    return leftOut(
+      lenient,
+      file,
+      error.message
+        .replace(file, '')
+        .replace(/^[:\d]*:?\s*/, '')
+        .replace(/\s*Fix it, or remove the file\.$/, ''),
+    );
+  }
+  const checked = lenient ? validateSettingsLeniently(raw, file) : { ...validateSettings(raw, file), invalid: [] };
+  for (const bad of checked.invalid) lenient?.push({ key: bad.key, value: bad.value, file, problem: bad.problem });
+  const { settings, warnings: found } = checked;
   warnings.push(...found);
   const values = new Map<string, unknown>();
   for (const { key } of leafSettingKeys()) {
@@ -204,6 +241,11 @@ async function fileLayer(file: string, base: string, env: NodeJS.ProcessEnv, war
     if (value !== undefined) values.set(key, resolvePaths(key, value, base, env));
   }
   return { source: { file }, values };
+}
+
+function leftOut(lenient: IgnoredRequest[], file: string, problem: string): undefined {
+  lenient.push({ key: '', value: undefined, file, problem: `left out: ${problem.replace(/\.$/, '')}` });
+  return undefined;
 }
 
 function environmentLayer(env: NodeJS.ProcessEnv): Layer {

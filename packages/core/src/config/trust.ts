@@ -5,8 +5,8 @@ import { ConfigError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
 import { configDir, localSettingsPath, userSettingsPath, workspaceSettingsPath } from './paths.js';
 import type { ConfigEntry, ConfigSource, LoadedConfig } from './config-types.js';
-import { getDotted } from './dotted.js';
-import { showSettingKey, showSettingValue } from './show-untrusted.js';
+import { getDotted, isPlainObject } from './dotted.js';
+import { showSettingKey, showSettingValue, showUntrusted } from './show-untrusted.js';
 import { untrustedRule } from './untrusted-settings.js';
 
 // Workspace trust. A repository's own files (`.beans/settings.json`, `.beans/settings.local.json`:
@@ -117,11 +117,13 @@ function realPath(folder: string): string {
 
 /** One request a workspace's own settings made that was not applied. */
 export interface IgnoredRequest {
-  /** Dotted setting key, e.g. `permissions.mode`. */
+  /** Dotted setting key, e.g. `permissions.mode`; '' when the whole file was left out (not JSON, not an object). */
   key: string;
   value: unknown;
   /** The file that asked for it. */
   file: string;
+  /** Why, when the value was not even valid (an untrusted repository's mistake never stops a run). */
+  problem?: string;
 }
 
 export interface WorkspaceTrustOptions {
@@ -139,33 +141,46 @@ export interface WorkspaceTrustOptions {
  * warning. A dropped key takes the value it would have without those files (the user's settings,
  * the environment, or the default); a list that may only grow (deny rules) keeps the user's items.
  */
-export async function applyWorkspaceTrust(loaded: LoadedConfig, options: WorkspaceTrustOptions): Promise<LoadedConfig & { ignored: IgnoredRequest[] }> {
+export async function applyWorkspaceTrust(
+  loaded: LoadedConfig & { invalid?: IgnoredRequest[] },
+  options: WorkspaceTrustOptions,
+): Promise<LoadedConfig & { ignored: IgnoredRequest[] }> {
+  const { invalid = [], ...config } = loaded;
   const workspaceFiles = new Set([workspaceSettingsPath(options.workspaceRoot), localSettingsPath(options.workspaceRoot)].map((file) => path.resolve(file)));
   // When the workspace is the home folder, its `.beans/settings.json` may be the user's own file.
   workspaceFiles.delete(path.resolve(userSettingsPath(options.env)));
-  const fromWorkspace = (entry: ConfigEntry) => {
-    const file = typeof entry.source === 'object' ? path.resolve(entry.source.file) : undefined;
+  const workspaceFile = (source: ConfigSource | undefined) => {
+    const file = typeof source === 'object' ? path.resolve(source.file) : undefined;
     return file !== undefined && workspaceFiles.has(file) ? file : undefined;
   };
-  if (!loaded.entries.some((entry) => fromWorkspace(entry) !== undefined)) return { ...loaded, ignored: [] };
+  // A list the layers add up (`plugins.dirs`) comes from the workspace when any of its items does,
+  // even when a flag gave it its place (`--plugin-dir`).
+  const fromWorkspace = (entry: ConfigEntry) => workspaceFile(entry.source) ?? entry.itemSources?.map(workspaceFile).find((file) => file !== undefined);
+  if (invalid.length === 0 && !config.entries.some((entry) => fromWorkspace(entry) !== undefined)) return { ...config, ignored: [] };
   const trusted = options.trusted ?? isTrusted(options.workspaceRoot, options.env);
-  if (trusted) return { ...loaded, ignored: [] };
+  if (trusted) return { ...config, ignored: [] };
 
   const fallback = await options.loadWithoutWorkspaceFiles();
   const userValue = (key: string) => fallback.entries.find((entry) => entry.key === key)?.value;
-  const requests: IgnoredRequest[] = [];
+  const requests: IgnoredRequest[] = [...invalid];
   const combined = new Map<string, unknown>();
-  for (const entry of loaded.entries) {
+  const dropped = new Set<string>();
+  for (const entry of config.entries) {
     const file = fromWorkspace(entry);
     if (!file) continue;
     const rule = untrustedRule(entry.key);
-    if (!rule || !rule.allowed(entry.value, userValue(entry.key), options.workspaceRoot)) requests.push({ key: entry.key, value: entry.value, file });
-    else if (rule.combine) combined.set(entry.key, rule.combine(entry.value, userValue(entry.key)));
+    if (rule && rule.allowed(entry.value, userValue(entry.key), options.workspaceRoot)) {
+      if (rule.combine) combined.set(entry.key, rule.combine(entry.value, userValue(entry.key)));
+      continue;
+    }
+    dropped.add(entry.key);
+    // Named as the repository wrote it: a merged value also holds the user's own servers and folders.
+    const own = repositoryPart(entry, userValue(entry.key), (source) => workspaceFile(source) !== undefined);
+    if (own !== undefined) requests.push({ key: entry.key, value: own, file });
   }
-  if (requests.length === 0 && combined.size === 0) return { ...loaded, ignored: [] };
+  if (requests.length === 0 && combined.size === 0 && dropped.size === 0) return { ...config, ignored: [] };
 
-  const dropped = new Set(requests.map((request) => request.key));
-  const entries = loaded.entries.flatMap((entry) => {
+  const entries = config.entries.flatMap((entry) => {
     if (combined.has(entry.key)) {
       const value = combined.get(entry.key);
       const before = fallback.entries.find((other) => other.key === entry.key);
@@ -179,12 +194,30 @@ export async function applyWorkspaceTrust(loaded: LoadedConfig, options: Workspa
     const replacement = fallback.entries.find((other) => other.key === entry.key);
     return replacement ? [replacement] : [];
   });
-  const values = structuredClone(loaded.values) as unknown as Record<string, unknown>;
+  const values = structuredClone(config.values) as unknown as Record<string, unknown>;
   // From the fallback's values, not its entries: they hold the defaults too (`providers: {}`).
   for (const key of dropped) setLeaf(values, key, getDotted(fallback.values, key));
   for (const [key, value] of combined) setLeaf(values, key, value);
-  const warnings = requests.length ? [...loaded.warnings, describeIgnored(requests, options.workspaceRoot)] : loaded.warnings;
-  return { ...loaded, values: values as unknown as LoadedConfig['values'], entries, warnings, ignored: requests };
+  const warnings = requests.length ? [...config.warnings, describeIgnored(requests, options.workspaceRoot)] : config.warnings;
+  return { ...config, values: values as unknown as LoadedConfig['values'], entries, warnings, ignored: requests };
+}
+
+/**
+ * What the repository itself asked for under one key: a list's items from its files, a record's
+ * entries the user's own settings do not hold as they are; undefined when that is nothing.
+ */
+function repositoryPart(entry: ConfigEntry, userValue: unknown, isWorkspace: (source: ConfigSource) => boolean): unknown {
+  if (entry.itemSources && Array.isArray(entry.value)) {
+    const own = entry.value.filter((_, index) => isWorkspace(entry.itemSources![index]));
+    return own.length > 0 ? own : undefined;
+  }
+  if (entry.sources && isPlainObject(entry.value) && isPlainObject(userValue)) {
+    const own = Object.entries(entry.value).filter(
+      ([name, value]) => !Object.hasOwn(userValue, name) || JSON.stringify(userValue[name]) !== JSON.stringify(value),
+    );
+    return own.length > 0 ? Object.fromEntries(own) : undefined;
+  }
+  return entry.value;
 }
 
 function itemSource(entry: ConfigEntry, item: unknown): ConfigSource | undefined {
@@ -196,9 +229,14 @@ function itemSource(entry: ConfigEntry, item: unknown): ConfigSource | undefined
 /** The one line the front ends print: exactly what was ignored and how to trust. */
 export function describeIgnored(requests: readonly IgnoredRequest[], workspaceRoot: string): string {
   const asked = requests
-    .map((request) => `${showSettingKey(request.key)} ${showSettingValue(request.value)} (${path.relative(workspaceRoot, request.file)})`)
+    .map((request) => {
+      const file = path.relative(workspaceRoot, request.file);
+      if (request.key === '') return `${file} (${showUntrusted(request.problem ?? 'not read', 200)})`;
+      return `${showSettingKey(request.key)} ${showSettingValue(request.value)} (${file}${request.problem ? `: ${showUntrusted(request.problem, 200)}` : ''})`;
+    })
     .join(', ');
-  return `This folder is not trusted, so its settings were ignored where they loosen Beans: ${asked}. Run \`beans trust\` to trust ${workspaceRoot}, or pass --trust for one run.`;
+  const why = requests.some((request) => request.problem) ? 'where they loosen Beans or are not valid' : 'where they loosen Beans';
+  return `This folder is not trusted, so its settings were ignored ${why}: ${asked}. Run \`beans trust\` to trust ${workspaceRoot}, or pass --trust for one run.`;
 }
 
 function setLeaf(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -1,9 +1,18 @@
 import type * as z from 'zod';
 import { ConfigError } from '../errors.js';
-import { isPlainObject, splitList } from './dotted.js';
+import { getDotted, isPlainObject, splitList } from './dotted.js';
 import { describeValue } from './json-text.js';
 import { SETTING_SECTIONS, settingSection, type BeansSettings } from './schema.js';
-import { acceptedValue, acceptedWithoutSchema, expectedAt, findSettingKey, schemaOfKey, suggestSettingKey, type SettingKey } from './setting-keys.js';
+import {
+  acceptedValue,
+  acceptedWithoutSchema,
+  expectedAt,
+  findSettingKey,
+  leafSettingKeys,
+  schemaOfKey,
+  suggestSettingKey,
+  type SettingKey,
+} from './setting-keys.js';
 import { PARSE_ONCE } from '../parse-once.js';
 
 /** `permissions.allow[2]` from a zod issue path. */
@@ -62,6 +71,56 @@ export function validateSettings(raw: Record<string, unknown>, file: string): { 
     throw new ConfigError(`Invalid settings in ${file}: ${shown}${more}. Fix the file, or remove the key${problems.length > 1 ? 's' : ''}.`);
   }
   return { settings: settings, warnings };
+}
+
+/** A value validateSettingsLeniently left out, and what its key takes. */
+export interface InvalidSetting {
+  key: string;
+  value: unknown;
+  problem: string;
+}
+
+/**
+ * validateSettings for a file whose mistakes must not stop a run (an untrusted repository's): each
+ * value that does not fit its key is left out and returned, the rest is checked as usual; a section
+ * that is wrong as a whole (`"tools": 5`) is left out whole.
+ */
+export function validateSettingsLeniently(
+  raw: Record<string, unknown>,
+  file: string,
+): { settings: BeansSettings; warnings: string[]; invalid: InvalidSetting[] } {
+  try {
+    return { ...validateSettings(raw, file), invalid: [] };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+  }
+  const kept = structuredClone(raw);
+  const invalid: InvalidSetting[] = [];
+  for (const { key } of leafSettingKeys()) {
+    const value = getDotted(kept, key);
+    const setting = value === undefined ? undefined : findSettingKey(key);
+    const problem = setting && checkSettingValue(setting, value);
+    if (!problem) continue;
+    invalid.push({ key, value, problem: `not valid: "${problem.at}" must be ${problem.expected}` });
+    deleteDotted(kept, key);
+  }
+  for (const section of SETTING_SECTIONS) {
+    if (!Object.hasOwn(kept, section)) continue;
+    try {
+      validateSettings({ [section]: kept[section] }, file);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      invalid.push({ key: section, value: kept[section], problem: 'not valid' });
+      delete kept[section];
+    }
+  }
+  return { ...validateSettings(kept, file), invalid };
+}
+
+function deleteDotted(root: Record<string, unknown>, key: string): void {
+  const parts = key.split('.');
+  const parent = parts.length === 1 ? root : getDotted(root, parts.slice(0, -1).join('.'));
+  if (isPlainObject(parent)) delete parent[parts[parts.length - 1]];
 }
 
 /**

@@ -10,7 +10,8 @@ import { cachedFileName, localModelsDir, parseModelUri, type ModelUri } from './
  * `beans models pull`: a model file into the models folder. The bytes go to `<name>.part` and become
  * `<name>` only once complete and verified, so a cut download never passes for a model; a second pull
  * resumes the part with a Range request. The checksum is `--sha256`, else the one Hugging Face sends
- * for LFS files (X-Linked-ETag), else none.
+ * for LFS files (X-Linked-ETag), else none. Over plain http anyone on the way can change the file and
+ * any checksum sent with it, so a URL, an HF_ENDPOINT or a redirect that is http needs `--sha256`.
  */
 
 export interface PullProgress {
@@ -64,9 +65,12 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
     }
   }
   const headers: Record<string, string> = env.HF_TOKEN && uri.kind === 'hf' ? { authorization: `Bearer ${env.HF_TOKEN}` } : {};
-  const url = await downloadUrl(uri, wanted, env, headers, options.signal);
+  const fetchOptions: FetchOptions = { wanted, plainHttp: expected !== undefined, ...(options.signal ? { signal: options.signal } : {}) };
+  // Refused before anything is sent: the address itself is plain http.
+  assertSecure(uri.kind === 'url' ? uri.url.toString() : hfEndpoint(env), fetchOptions);
+  const url = await downloadUrl(uri, env, headers, fetchOptions);
   const have = (await stat(part).catch(() => undefined))?.size ?? 0;
-  const response = await request(url, { ...headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) }, wanted, options.signal);
+  const response = await request(url, { ...headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) }, fetchOptions);
   const resumed = response.status === 206 && have > 0;
   const resumeFrom = resumed ? have : 0;
   const length = Number(response.headers.get('content-length') ?? NaN);
@@ -122,13 +126,13 @@ export async function pullModel(options: PullOptions): Promise<PullResult> {
 }
 
 /** The file's address: the URL itself, or Hugging Face's resolve URL (a quant is looked up in the repository's file list). */
-async function downloadUrl(uri: ModelUri, wanted: string, env: NodeJS.ProcessEnv, headers: Record<string, string>, signal?: AbortSignal): Promise<string> {
+async function downloadUrl(uri: ModelUri, env: NodeJS.ProcessEnv, headers: Record<string, string>, options: FetchOptions): Promise<string> {
   if (uri.kind === 'url') return uri.url.toString();
-  const endpoint = (env.HF_ENDPOINT?.trim() || HF_ENDPOINT).replace(/\/+$/, '');
+  const endpoint = hfEndpoint(env);
   const repo = `${uri.user}/${uri.repo}`;
   let file = uri.file;
   if (!file) {
-    const listing = await request(`${endpoint}/api/models/${repo}/revision/${uri.revision}`, headers, wanted, signal);
+    const listing = await request(`${endpoint}/api/models/${repo}/revision/${uri.revision}`, headers, options);
     const body = (await listing.json().catch(() => ({}))) as { siblings?: { rfilename?: string }[] };
     const ggufs = (body.siblings ?? []).map((s) => s.rfilename ?? '').filter((name) => name.toLowerCase().endsWith('.gguf'));
     const quant = (uri.quant ?? '').toLowerCase();
@@ -142,15 +146,61 @@ async function downloadUrl(uri: ModelUri, wanted: string, env: NodeJS.ProcessEnv
   return `${endpoint}/${repo}/resolve/${uri.revision}/${file.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-async function request(url: string, headers: Record<string, string>, wanted: string, signal?: AbortSignal): Promise<Response> {
+function hfEndpoint(env: NodeJS.ProcessEnv): string {
+  return (env.HF_ENDPOINT?.trim() || HF_ENDPOINT).replace(/\/+$/, '');
+}
+
+interface FetchOptions {
+  wanted: string;
+  /** `--sha256` was given: the bytes are checked against it, so a plain http hop cannot swap them unnoticed. */
+  plainHttp: boolean;
+  signal?: AbortSignal;
+}
+
+const MAX_REDIRECTS = 10;
+
+/** A plain http address without `--sha256` is a usage error, named with what to do. */
+function assertSecure(url: string, options: FetchOptions, redirectedFrom?: string): void {
+  if (options.plainHttp || !/^http:/i.test(url)) return;
+  const what = redirectedFrom ? `${redirectedFrom} redirects to ${url}, which is plain http` : `${url} is plain http`;
+  throw new UsageError(
+    `${what}: anyone on the way could change the file, and any checksum sent with it, so Beans keeps nothing fetched over http without --sha256. Use an https address, or pass --sha256 with the file's SHA-256.`,
+  );
+}
+
+/**
+ * GET with redirects followed here, one hop at a time: each must be https unless `--sha256` was
+ * given, and the token goes only to the origin it was meant for, and never over http.
+ */
+async function request(url: string, headers: Record<string, string>, options: FetchOptions): Promise<Response> {
+  const { wanted, signal } = options;
   let response: Response;
-  try {
-    response = await fetch(url, { headers, redirect: 'follow', ...(signal ? { signal } : {}) });
-  } catch (error) {
-    if (signal?.aborted) throw new ProviderError('The download was interrupted; run the same command again to resume it.', 'aborted', 130);
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new ProviderError(`Cannot reach ${new URL(url).host} to download ${wanted} (${cause?.code ?? cause?.message ?? String(error)}).`, 'unreachable', 3);
+  let current = url;
+  let sent = headers;
+  for (let hop = 0; ; hop += 1) {
+    if (/^http:/i.test(current)) sent = withoutAuthorization(sent);
+    try {
+      response = await fetch(current, { headers: sent, redirect: 'manual', ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (signal?.aborted) throw new ProviderError('The download was interrupted; run the same command again to resume it.', 'aborted', 130);
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new ProviderError(
+        `Cannot reach ${new URL(current).host} to download ${wanted} (${cause?.code ?? cause?.message ?? String(error)}).`,
+        'unreachable',
+        3,
+      );
+    }
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (!location) break;
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= MAX_REDIRECTS)
+      throw new ProviderError(`Downloading ${wanted} failed: more than ${MAX_REDIRECTS} redirects from ${new URL(url).host}.`, 'server', 1);
+    const next = new URL(location, current);
+    assertSecure(next.toString(), options, current);
+    if (next.origin !== new URL(current).origin) sent = withoutAuthorization(sent);
+    current = next.toString();
   }
+  url = current;
   if (response.status === 404)
     throw new ProviderError(
       `There is no model at ${wanted} (HTTP 404 from ${new URL(url).host}); check the repository, file or quant name.`,
@@ -168,6 +218,10 @@ async function request(url: string, headers: Record<string, string>, wanted: str
     throw new ProviderError(`The partial download of ${wanted} is larger than the file on the server; run again with --force to start over.`, 'bad_request', 1);
   if (!response.ok || !response.body) throw new ProviderError(`Downloading ${wanted} failed: HTTP ${response.status} from ${new URL(url).host}.`, 'server', 1);
   return response;
+}
+
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
 }
 
 /** Hugging Face sends an LFS file's SHA-256 as its (linked) ETag. */

@@ -17,7 +17,7 @@ const NO_MODEL: ProviderFailure = {
 const toolsOnlyClient: LLMClient = {
   provider: 'none',
   resolveModel: () => Promise.resolve({ model: 'none' }),
-  // eslint-disable-next-line @typescript-eslint/require-await -- an async generator that fails at once, as the contract says (no throw).
+  // An async generator that fails at once, as the contract says (no throw).
   async *chatStream(): AsyncIterable<StreamEvent> {
     yield { type: 'error', stopReason: 'error', failure: NO_MODEL, text: '', toolCalls: [], usage: NOTHING_SPENT };
   },

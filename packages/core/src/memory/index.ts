@@ -1,5 +1,4 @@
 export { memoryTool } from './memory-tool.js';
-export { initPrompt, builtinPromptMessage } from './init-prompt.js';
 export {
   MEMORY_FILE,
   appendMemoryFact,

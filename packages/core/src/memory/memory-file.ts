@@ -2,6 +2,7 @@ import * as fs from '../async-fs.js';
 import path from 'node:path';
 import { ToolInputError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
+import { stripTerminalControls } from '../terminal-text.js';
 import { readFileConfined, statOrUndefined, workspaceTempDir, writeFileAtomic } from '../tools/file-io.js';
 
 /** Where the `memory` tool records what the agent learned about the project (joins the context files). */
@@ -24,7 +25,8 @@ export interface AppendOutcome {
  * off (the chat's `#` shortcut and a model's own bullet), refused when empty or too long.
  */
 export function noteLine(text: string): string {
-  const folded = text
+  // No escape sequences in a file people `cat` and every session reads as context.
+  const folded = stripTerminalControls(text.replace(/\s+/g, ' '))
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^#+\s*/, '')

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { AnyTool } from '../tools/tool.js';
 import { expandHome } from '../config/paths.js';
-import { resolveInWorkspace } from '../workspace/paths.js';
+import { OutsideWorkspaceError, resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
 import { approvalBlocker } from './command-rules.js';
 import { classifyReadOnly } from './read-only.js';
 import { analyzeShellCommand, baseName, type ShellAnalysis } from './shell-parse.js';
-import type { AskUser, Authorize, PermissionDecision, PermissionMode } from './types.js';
-import { isProtectedPath } from '../workspace/protected-paths.js';
+import type { AskUser, Authorize, PermissionDecision, PermissionMode, PermissionRequest } from './types.js';
+import { isProtectedPath, isProtectedWrite } from '../workspace/protected-paths.js';
 
 export interface AuthorizeOptions {
   /** A getter lets the UI switch modes during a session. */
@@ -25,6 +25,11 @@ export interface AuthorizeOptions {
   approved?: ToolRule[];
   /** Read-only command lines (`ls`, `git status`) run without asking in every mode; settings `permissions.readOnlyCommands: false` turns it off. On by default. */
   readOnlyCommands?: boolean;
+  /**
+   * More protected paths, judged by what the write leaves in the file (plugin commands, skills and
+   * agents that carry allowed-tools, `!` lines or hooks): why the change must be asked about, or undefined.
+   */
+  protectedWrite?: (write: { toolName: string; input: unknown; written?: string; relative: string }) => Promise<string | undefined>;
 }
 
 const ALLOW: PermissionDecision = { allow: true };
@@ -43,17 +48,26 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
   return async (request, signal) => {
     const { tool } = request;
     const kind: SubjectKind = tool.kind === 'execute' ? 'command' : tool.asksPerDomain ? 'domain' : 'path';
-    const subject = subjectOf(tool, request.input, options.workspace);
+    const { subject, outside } = subjectOf(tool, request.input, options.workspace);
     // Commands are read the way bash reads them before any rule judges them.
     const analysis = kind === 'command' && subject !== undefined ? await analyzeShellCommand(subject) : undefined;
     const denying = findDenyingRule(options.deny ?? [], tool.name, kind, subject, analysis);
     if (denying) {
       return deny(`${tool.name} is blocked by the rule ${denying.source} (--disallowed-tools or settings). Do not retry it; find another way or ask the user.`);
     }
+    // A file tool never changes anything outside the workspace, in any mode: refused here, before
+    // anyone is asked to approve what would be refused anyway (an editor showed such writes for approval).
+    if (outside) {
+      return deny(
+        `${outside} is outside the workspace: ${tool.name} never changes anything outside ${options.workspace!.root}, in any mode. Do not retry it; write inside the workspace, or tell the user what you wanted to change.`,
+      );
+    }
     const mode = typeof options.mode === 'function' ? options.mode() : options.mode;
-    // Files that configure Beans, Claude Code, MCP servers or git itself: a model that could change
-    // them without asking could grant itself anything next run. Only yolo skips this question.
-    const protectedPath = tool.kind === 'edit' && subject !== undefined && isProtectedPath(subject);
+    // Files that configure Beans, Claude Code, MCP servers or git itself, and plugin files that run
+    // code when used: a model that could change them without asking could grant itself anything
+    // next run. Only yolo skips this question.
+    const protection = tool.kind === 'edit' && subject !== undefined && mode !== 'yolo' ? await protectionOf(request, subject, options) : undefined;
+    const protectedPath = protection !== undefined;
     // A hook asked for the prompt: it is shown even for tools and modes that would not ask.
     const forceAsk = (request.hint === 'ask' || protectedPath) && mode !== 'yolo';
     if (!forceAsk && request.hint === 'allow') return ALLOW;
@@ -75,9 +89,9 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
       if (mode === 'auto-edit' && tool.kind === 'edit') return ALLOW;
     }
     if (!options.ask) {
-      if (protectedPath)
+      if (protection)
         return deny(
-          `${subject} configures Beans, Claude Code, MCP or git, so changing it always needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it; tell the user what you wanted to change.`,
+          `${protection}, so changing it always needs the user's approval, and nobody can be asked in this non-interactive run. Do not retry it; tell the user what you wanted to change.`,
         );
       return deny(oneShotReason(tool, kind, subject));
     }
@@ -92,6 +106,20 @@ export function createAuthorize(options: AuthorizeOptions): Authorize {
     if (answer.decision === 'always') approved.push(...alwaysRules(tool, kind, subject, analysis));
     return answer.updatedInput !== undefined ? { allow: true, updatedInput: answer.updatedInput } : ALLOW;
   };
+}
+
+/** Why an edit tool's change to `relative` must always be asked about, or undefined. */
+async function protectionOf(request: PermissionRequest, relative: string, options: AuthorizeOptions): Promise<string | undefined> {
+  const root = options.workspace?.root;
+  let written: string | undefined;
+  try {
+    written = request.tool.ruleSubject?.(request.input);
+  } catch {
+    written = undefined;
+  }
+  const configures = root ? await isProtectedWrite(root, relative, written) : isProtectedPath(relative);
+  if (configures) return `${relative} configures Beans, Claude Code, MCP or git`;
+  return options.protectedWrite?.({ toolName: request.tool.name, input: request.input, ...(written !== undefined ? { written } : {}), relative });
 }
 
 /**
@@ -129,19 +157,21 @@ function deny(reason: string): PermissionDecision {
   return { allow: false, reason };
 }
 
-function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'root'> | undefined): string | undefined {
+/** What rules match the call against; `outside`: the path as written, when an edit tool's path leads out of the workspace. */
+function subjectOf(tool: AnyTool, input: unknown, workspace: Pick<Workspace, 'root'> | undefined): { subject: string | undefined; outside?: string } {
   let raw: string | undefined;
   try {
     raw = tool.ruleSubject?.(input);
   } catch {
-    return undefined;
+    return { subject: undefined };
   }
-  if (raw === undefined || !workspace || (tool.kind !== 'read' && tool.kind !== 'edit') || tool.asksPerDomain) return raw;
+  if (raw === undefined || !workspace || (tool.kind !== 'read' && tool.kind !== 'edit') || tool.asksPerDomain) return { subject: raw };
   try {
-    return resolveInWorkspace(workspace, raw).relative;
-  } catch {
-    // Outside the workspace: the tool itself will refuse; deny rules may still name absolute paths.
-    return path.resolve(workspace.root, expandHome(raw, process.env));
+    return { subject: resolveInWorkspace(workspace, raw).relative };
+  } catch (error) {
+    // Outside the workspace: deny rules may still name absolute paths; a read tool refuses it itself.
+    const subject = path.resolve(workspace.root, expandHome(raw, process.env));
+    return tool.kind === 'edit' && error instanceof OutsideWorkspaceError ? { subject, outside: raw } : { subject };
   }
 }
 

@@ -42,8 +42,8 @@ export interface ReadOnlyProgram {
   requires?: readonly string[];
   /** Operands are only allowed with one of these options (`git branch --list PATTERN`: without it, a name creates a branch). */
   operandsNeed?: readonly string[];
-  /** Named further check in read-only.ts (sed's script, find's expression, git and npm subcommands). */
-  check?: 'sed' | 'find';
+  /** Named further check in read-only.ts (sed's script, find's expression). */
+  check?: 'sed' | 'find' | 'diff';
   /** Subcommands, chosen by the first operand (after git's own options). */
   subcommands?: Readonly<Record<string, ReadOnlyProgram>>;
 }
@@ -276,20 +276,21 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   },
   wc: {
     short: 'clmwL',
-    long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length', '--total', '--files0-from', '--help', '--version'],
+    // Without --files0-from: the names it reads from a file (or stdin) are paths Beans never sees.
+    long: ['--bytes', '--chars', '--lines', '--words', '--max-line-length', '--total', '--help', '--version'],
     anyArgsSafe: true,
   },
   // Without -C / --compile, which writes a compiled magic file.
+  // Nor -f / --files-from (names read from a file are paths Beans never sees).
   file: {
     short: 'bcdEhiklLNnprsSvz0',
-    shortValued: 'eFfmP',
+    shortValued: 'eFmP',
     long: [
       '--brief',
       '--checking-printout',
       '--exclude',
       '--exclude-quiet',
       '--extension',
-      '--files-from',
       '--separator',
       '--mime',
       '--mime-type',
@@ -311,7 +312,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
       '--help',
       '--version',
     ],
-    longValued: ['--exclude', '--exclude-quiet', '--files-from', '--separator', '--magic-file', '--parameter'],
+    longValued: ['--exclude', '--exclude-quiet', '--separator', '--magic-file', '--parameter'],
   },
   stat: {
     short: 'LftZ',
@@ -346,7 +347,6 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
       '--exclude',
       '--one-file-system',
       '--null',
-      '--files0-from',
       '--help',
       '--version',
     ],
@@ -633,7 +633,8 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
   },
 
   // Text tools that cannot write.
-  // Without -o / --output (writes a file), --compress-program (runs a program) and -T (writes temporary files elsewhere).
+  // Without -o / --output (writes a file), --compress-program (runs a program), -T (writes temporary files elsewhere)
+  // and --files0-from (reads the names of the files to sort from a file: paths Beans never sees).
   sort: {
     short: 'bdfgiMhnRrVcCmsuz',
     shortValued: 'ktS',
@@ -661,11 +662,10 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
       '--buffer-size',
       '--parallel',
       '--batch-size',
-      '--files0-from',
       '--help',
       '--version',
     ],
-    longValued: ['--key', '--field-separator', '--buffer-size', '--parallel', '--batch-size', '--files0-from', '--sort'],
+    longValued: ['--key', '--field-separator', '--buffer-size', '--parallel', '--batch-size', '--sort'],
     patternOptions: ['-k', '--key', '-t', '--field-separator'],
   },
   // One file at most: a second operand is the file uniq writes.
@@ -714,9 +714,11 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
     textOperands: true,
     anyArgsSafe: true,
   },
+  // Its folders are checked by read-only.ts for links that lead out: diff follows them as it compares.
   diff: {
     anyOption: true,
     refuse: [],
+    check: 'diff',
     patternOptions: [
       '-I',
       '--ignore-matching-lines',
@@ -808,40 +810,59 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ReadOnlyProgram>> = {
 
   // git's read commands; the subcommand comes after `--no-pager` or `-P` only (no -c, -C, --git-dir, --work-tree, --exec-path).
   git: { subcommands: GIT_SUBCOMMANDS },
-
-  // `npm ls` reads node_modules. pnpm and yarn are not here: `pnpm list` loads the repository's
-  // .pnpmfile.cjs and yarn its .yarnrc.yml plugins, which run the repository's own code.
-  npm: {
-    subcommands: Object.fromEntries(
-      ['ls', 'list', 'll', 'la'].map((name) => [
-        name,
-        {
-          short: 'alp',
-          long: [
-            '--all',
-            '--json',
-            '--long',
-            '--parseable',
-            '--depth',
-            '--omit',
-            '--include',
-            '--link',
-            '--package-lock-only',
-            '--unicode',
-            '--workspace',
-            '--workspaces',
-            '--include-workspace-root',
-            '--no-unicode',
-          ],
-          longValued: ['--depth', '--omit', '--include', '--workspace'],
-          textOperands: true,
-        } satisfies ReadOnlyProgram,
-      ]),
-    ),
-  },
 };
 
-/** `xargs` may feed only a program whose every option is harmless (`anyArgsSafe`): its words come from input nobody checked. */
+/**
+ * Programs that read configuration from the working tree, and what it can make them do, for the
+ * reason a line using one asks (issue 53 item 1). None is on the list above: a cloned repository's
+ * file would decide what they run or where they send the user's credentials, and no flag turns all
+ * of it off (npm reads the project's `.npmrc` even with `--userconfig`; only git's config is
+ * neutralised, by the options read-only.ts adds). Any other program not on the list asks too.
+ */
+export const CONFIG_READERS: Readonly<Record<string, string>> = {
+  npm: "the repository's .npmrc (a registry, and an auth token built from any variable, that npm's update check sends there)",
+  npx: "the repository's .npmrc and package.json (and it installs and runs packages)",
+  pnpm: "the repository's .npmrc, pnpm-workspace.yaml and .pnpmfile.cjs (code it runs)",
+  pnpx: "the repository's .npmrc and .pnpmfile.cjs (code it runs)",
+  yarn: "the repository's .yarnrc.yml (its plugins and yarnPath are code it runs)",
+  corepack: "the repository's package.json packageManager field (it downloads and runs that version)",
+  bun: "the repository's bunfig.toml (preload scripts it runs)",
+  bunx: "the repository's bunfig.toml",
+  deno: "the repository's deno.json (import maps, tasks)",
+  pip: "the repository's pip.conf or PIP_* settings files (an index URL it sends credentials to)",
+  pip3: 'the same configuration as pip',
+  pipx: 'the same configuration as pip',
+  uv: "the repository's uv.toml and pyproject.toml (indexes it sends credentials to)",
+  poetry: "the repository's poetry.toml and pyproject.toml",
+  pdm: "the repository's pdm.toml and pyproject.toml",
+  conda: "the repository's .condarc",
+  cargo: "the repository's .cargo/config.toml (aliases, a rustc wrapper and build scripts it runs)",
+  rustup: "the repository's rust-toolchain.toml (it downloads and runs that toolchain)",
+  go: "the repository's go.work and go.env, and GOFLAGS in them (-toolexec runs a program; a GOPROXY it fetches from)",
+  gradle: "the repository's build.gradle, settings.gradle and gradle.properties (code it runs)",
+  gradlew: "the repository's own wrapper script and build files",
+  mvn: "the repository's .mvn/ folder and pom.xml (extensions and plugins it runs)",
+  mvnw: "the repository's own wrapper script and .mvn/ folder",
+  bundle: "the repository's .bundle/config and Gemfile (Ruby code it runs)",
+  bundler: 'the same configuration as bundle',
+  gem: "the repository's .gemrc",
+  rake: "the repository's Rakefile (Ruby code it runs)",
+  composer: "the repository's composer.json (scripts and plugins it runs)",
+  dotnet: "the repository's NuGet.config and Directory.Build.props (feeds and MSBuild code)",
+  nuget: "the repository's NuGet.config",
+  swift: "the repository's Package.swift (code it runs)",
+  make: "the repository's Makefile (commands it runs)",
+  cmake: "the repository's CMakeLists.txt (code it runs)",
+  mise: "the repository's .mise.toml (tools it installs, tasks and env it runs)",
+  asdf: "the repository's .tool-versions (versions it installs)",
+  direnv: "the repository's .envrc (a script it runs)",
+};
+
+/**
+ * `xargs` may feed only a program whose every option is harmless (`anyArgsSafe`) and that reads no
+ * file named by its words (`textOperands`: basename, dirname, echo...): its words come from its input,
+ * which Beans does not see (issue 53 item 3).
+ */
 export const XARGS: ReadOnlyProgram = {
   short: 'rtx0',
   shortValued: 'nLIdPsaE',

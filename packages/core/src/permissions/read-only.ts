@@ -1,6 +1,16 @@
-import { realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { FIND_OPTIONS, FIND_PATTERNS, FIND_PREDICATES, GIT_READ_GLOBALS, READ_ONLY_PROGRAMS, XARGS, type ReadOnlyProgram } from './read-only-commands.js';
+import {
+  CONFIG_READERS,
+  FIND_OPTIONS,
+  FIND_PATTERNS,
+  FIND_PREDICATES,
+  GIT_READ_GLOBALS,
+  READ_ONLY_PROGRAMS,
+  XARGS,
+  type ReadOnlyProgram,
+} from './read-only-commands.js';
+import { globProblem, isInside, linkOutInside, realLocation } from './path-scan.js';
 import { SUBSTITUTION_HAZARDS, type ShellAnalysis, type SimpleCommand } from './shell-parse.js';
 import { gitCommand, type Words } from './unwrap.js';
 
@@ -48,9 +58,14 @@ function checkCommand(command: SimpleCommand, paths: PathCheck, edits: Edit[]): 
   if (program.includes('/')) return 'names its program by a path';
   if (program === 'xargs') return checkXargs(command, paths);
   const spec = READ_ONLY_PROGRAMS[program];
-  if (!spec) return `runs ${program}, which is not on the read-only list`;
+  if (!spec) return notListed(program);
   if (program === 'git') return checkGit(command, paths, edits);
   return checkArgs(program, spec, argumentsOf(command), command.globbed.slice(1), paths);
+}
+
+function notListed(program: string): string {
+  const reads = Object.hasOwn(CONFIG_READERS, program) ? CONFIG_READERS[program] : undefined;
+  return reads ? `runs ${program}, which reads ${reads}, so it is never read-only` : `runs ${program}, which is not on the read-only list`;
 }
 
 /** The arguments, with a process substitution `<(sort a)` read as the pipe it is (its commands are checked on their own). */
@@ -65,6 +80,9 @@ function checkXargs(command: SimpleCommand, paths: PathCheck): string | undefine
   const program = target[0];
   const spec = READ_ONLY_PROGRAMS[program];
   if (!spec || !spec.anyArgsSafe || spec.subcommands) return `feeds ${program} through xargs, whose words nobody checked`;
+  // Its words come from its input (a pipe, a here-string, `-a FILE`), which Beans does not see: only
+  // a program that reads no file named by its words may take them (issue 53 item 3).
+  if (!spec.textOperands) return `feeds ${program} through xargs: the paths it would read come from its input, which Beans cannot check`;
   const ownCount = command.words.length - target.length;
   const own = checkArgs('xargs', XARGS, command.words.slice(1, ownCount), command.globbed.slice(1, ownCount), paths);
   return own ?? checkArgs(program, spec, target.slice(1), command.globbed.slice(ownCount + 1), paths);
@@ -129,6 +147,15 @@ function checkArgs(name: string, spec: ReadOnlyProgram, args: Words, globbed: re
     const problem = paths.check(operand.word, operand.globbed);
     if (problem) return problem;
   }
+  if (spec.check === 'diff') {
+    // diff follows links inside the folders it compares (one level, every level with -r).
+    const recursive = args.some((arg) => arg === '--recursive' || (arg !== undefined && /^-[^-]*r/.test(arg)));
+    const folders = [...operands.map((operand) => operand.word), ...(values.get('--from-file') ?? []), ...(values.get('--to-file') ?? [])];
+    for (const folder of folders) {
+      const problem = paths.walkProblem(folder, recursive ? 64 : 1);
+      if (problem) return problem;
+    }
+  }
   if (spec.check === 'sed') {
     const scripts = [...(values.get('-e') ?? []), ...(values.get('--expression') ?? [])];
     if (scripts.length === 0 && operands[0]) scripts.push(operands[0].word);
@@ -152,11 +179,11 @@ function parseOptions(name: string, spec: ReadOnlyProgram, args: Words, globbed:
   const seen = new Set<string>();
   const values = new Map<string, string[]>();
   let onlyOperands = false;
-  const takeValue = (option: string, value: string | undefined): string | undefined => {
+  const takeValue = (option: string, value: string | undefined, valueGlobbed = false): string | undefined => {
     if (value === undefined) return `has a value for ${option} that is not a literal`;
     values.set(option, [...(values.get(option) ?? []), value]);
     if (spec.patternOptions?.includes(option)) return undefined;
-    return paths.check(value, false);
+    return paths.check(value, valueGlobbed);
   };
   {
     for (let i = 0; i < args.length; i++) {
@@ -190,7 +217,7 @@ function parseOptions(name: string, spec: ReadOnlyProgram, args: Words, globbed:
         if (spec.longTwoValued?.includes(option)) {
           if (args[i + 1] === undefined || args[i + 2] === undefined) return `has a value for ${option} that is not a literal`;
           if (option === '--slurpfile' || option === '--rawfile') {
-            const problem = paths.check(args[i + 2]!, false);
+            const problem = paths.check(args[i + 2]!, globbed[i + 2] === true);
             if (problem) return problem;
           }
           i += 2;
@@ -199,7 +226,7 @@ function parseOptions(name: string, spec: ReadOnlyProgram, args: Words, globbed:
         if (!spec.anyOption && !spec.long?.includes(option) && !spec.longValued?.includes(option))
           return `uses ${option}, which is not on the read-only list for ${name}`;
         if (spec.longValued?.includes(option) && attached === undefined) {
-          const problem = takeValue(option, args[++i]);
+          const problem = takeValue(option, args[++i], globbed[i] === true);
           if (problem) return problem;
         } else if (attached !== undefined) {
           const problem = takeValue(option, attached);
@@ -220,7 +247,7 @@ function parseOptions(name: string, spec: ReadOnlyProgram, args: Words, globbed:
         if (spec.shortValued?.includes(letter)) {
           seen.add(option);
           const rest = word.slice(j + 1);
-          const problem = takeValue(option, rest !== '' ? rest : args[++i]);
+          const problem = rest !== '' ? takeValue(option, rest) : takeValue(option, args[++i], globbed[i] === true);
           if (problem) return problem;
           break;
         }
@@ -256,7 +283,7 @@ function checkFind(args: Words, globbed: readonly boolean[], paths: PathCheck): 
         word !== '-type' &&
         !/time|min|size|depth|perm|user|group|uid|gid|links|inum|regextype|fstype|context|xtype/.test(word)
       ) {
-        const problem = paths.check(value, false);
+        const problem = paths.check(value, globbed[i + k] === true);
         if (problem) return problem;
       }
     }
@@ -341,25 +368,42 @@ class PathCheck {
   private realRoot: string | undefined;
   constructor(private readonly root: string | undefined) {}
 
-  /** A problem with `word` as a path, or undefined. */
+  /** A problem with `word` as a path, or undefined. `globbed`: bash may turn it into other words. */
   check(word: string, globbed = false): string | undefined {
     if (word === '' || word === '/dev/null' || word === '-') return undefined;
     const outside = `names ${word}, outside the workspace`;
     if (word.startsWith('~')) return outside;
+    // `{..,.}/x` and `{~,x}/y` become paths the words do not show: refused, not expanded here.
+    if (globbed && word.includes('{') && word.includes('}')) return `has a brace expansion (${word}), whose paths Beans does not expand to check`;
     // `.*` matches `..` in older bash: `cat .*/secret` may read the parent folder.
     if (globbed && /(^|\/)\.[*?[]/.test(word)) return `has a glob (${word}) that can match ..`;
-    if (!this.root) return path.isAbsolute(word) || word.split('/').includes('..') ? outside : undefined;
+    const climbs = word.split('/').includes('..');
+    if (!this.root) return path.isAbsolute(word) || climbs ? outside : undefined;
     const absolute = path.resolve(this.root, word);
     if (!isInside(this.root, absolute)) return outside;
-    if (globbed) return undefined;
-    let real: string;
-    try {
-      real = realpathSync(absolute);
-    } catch {
-      return undefined;
-    }
+    // After a link the kernel takes `..` from where the link leads (`linked/../x`), not from the words.
+    if (climbs) return `names ${word}, whose .. Beans does not follow (write the path without it)`;
     this.realRoot ??= safeRealpath(this.root);
-    return isInside(this.realRoot, real) ? undefined : `names ${word}, which leads outside the workspace`;
+    if (globbed) return globProblem(this.root, this.realRoot, word);
+    return isInside(this.realRoot, realLocation(absolute)) ? undefined : `names ${word}, which leads outside the workspace`;
+  }
+
+  /** For a program that follows links while it walks `word` (a folder): the first link out, down to `depth` levels. */
+  walkProblem(word: string, depth: number): string | undefined {
+    if (!this.root || word === '' || word === '-') return undefined;
+    const real = realLocation(path.resolve(this.root, word));
+    if (!isFolder(real)) return undefined;
+    this.realRoot ??= safeRealpath(this.root);
+    const found = linkOutInside(this.realRoot, real, depth);
+    return found ? `compares the folder ${word}, in which ${found} (and diff follows links)` : undefined;
+  }
+}
+
+function isFolder(target: string): boolean {
+  try {
+    return statSync(target).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -369,9 +413,4 @@ function safeRealpath(target: string): string {
   } catch {
     return target;
   }
-}
-
-function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }

@@ -24,6 +24,7 @@ export {
 export { createLoadSkillTool, renderSkill, skillInvocation, skillsTriggeredBy, triggeredSkillMessage, type SkillInvocation } from './skills.js';
 export { loadOwnSkills, preloadedSkillsText, withOwnSkills } from './agent-skills.js';
 export { expandSlashInput, type SlashExpansion } from './slash.js';
+export { shadowingNotice } from './shadowing.js';
 export {
   DEFAULT_PLUGIN,
   GENERATED_PROFILE_PATH,
@@ -37,7 +38,7 @@ export {
   type ResolveProfileOptions,
 } from './profile.js';
 export { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
-export { beansToolName, beansToolRule } from './tool-names.js';
+export { beansToolRule } from './tool-names.js';
 export {
   commandRulesAllow,
   expandFileReferences,

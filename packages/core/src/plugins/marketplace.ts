@@ -241,12 +241,14 @@ export class PluginStore {
     const url = typeof source === 'string' ? gitUrl(source) : source.repo ? gitUrl(source.repo) : source.url;
     if (!url) throw new MarketplaceError(`Plugin "${plugin.name}" has a source Beans cannot read: ${JSON.stringify(source)}.`);
     const ref = typeof source === 'string' ? undefined : source.ref;
+    assertEncrypted(url, `Plugin "${plugin.name}"`);
     await git(['clone', '--quiet', '--depth', '1', ...(ref ? ['--branch', ref] : []), url, staging], path.dirname(staging));
     return url;
   }
 
   private async clone(url: string, parent: string): Promise<string> {
     await mkdir(parent, { recursive: true });
+    assertEncrypted(url, 'The marketplace');
     const staging = path.join(parent, `.adding-${builtin('node:crypto').randomBytes(4).toString('hex')}`);
     try {
       await git(['clone', '--quiet', '--depth', '1', url, staging], parent);
@@ -282,6 +284,18 @@ async function git(args: string[], cwd: string): Promise<void> {
   const { execa } = await import('execa');
   const result = await execa('git', args, { cwd, reject: false, env: { GIT_TERMINAL_PROMPT: '0' }, stdin: 'ignore' });
   if (result.exitCode !== 0) throw new MarketplaceError(`git ${args[0]} failed: ${String(result.stderr).trim().split('\n').pop() ?? 'unknown error'}`);
+}
+
+/**
+ * A plugin runs as yours (its hooks and servers included), so it is never fetched where anyone on the
+ * way could swap it: `http://` and `git://` are refused before connecting (issue 53 item 6, the class
+ * of models pull over plain http). https, ssh and local paths are fetched as before.
+ */
+function assertEncrypted(url: string, what: string): void {
+  if (!/^(?:http|git):\/\//i.test(url)) return;
+  throw new MarketplaceError(
+    `${what} would be fetched without encryption (${url}): anyone on the way could swap its files, and a plugin's hooks and servers run as you. Use an https:// or ssh address.`,
+  );
 }
 
 function looksLikeRemote(source: string): boolean {

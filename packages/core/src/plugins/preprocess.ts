@@ -2,6 +2,7 @@ import { classifyReadOnly } from '../permissions/read-only.js';
 import { allowRulesCover, findDenyingRule, parseToolRules, type ToolRule } from '../permissions/rules.js';
 import { analyzeShellCommand } from '../permissions/shell-parse.js';
 import { expandAttachments } from './attachments.js';
+import { INLINE_SHELL, SHELL_BLOCK_OPEN } from './shell-lines.js';
 
 // A command's shell output is context, not a log: keep the prompt a sane size.
 const MAX_SHELL_OUTPUT = 30_000;
@@ -30,9 +31,8 @@ export type CommandLineVerdict =
   | { run: true; command?: string }
   | { run: false; /** The deny rule that refused it. */ deniedBy?: string; /** Why the read-only rule does not cover it. */ notReadOnly?: string };
 
-// ``!`cmd` `` after a line start, a space or a bracket, so `Hello!`x`` in prose stays prose.
-const INLINE = /(^|[\s(])!`([^`\n]+)`/g;
-const BLOCK_OPEN = /^ {0,3}(`{3,})!\s*$/;
+const INLINE = INLINE_SHELL;
+const BLOCK_OPEN = SHELL_BLOCK_OPEN;
 
 /**
  * Runs a command's ``!`cmd` `` spans and ```` ```! ```` blocks before the prompt reaches the model,

@@ -5,6 +5,7 @@ import { asText, parseFrontmatter, splitFrontmatter } from './frontmatter.js';
 import { BUILTIN_DEFAULT_PROFILE } from './builtin-profile.js';
 import type { AgentEntry, PluginCatalog, PluginProblem, SkillEntry } from './types.js';
 import { readAgentFile } from './agent-file.js';
+import { stripTerminalControls } from '../terminal-text.js';
 
 export type ProfileSource = 'flag-file' | 'flag-agent' | 'description' | 'workspace' | 'default-plugin' | 'builtin' | 'system-prompt';
 
@@ -155,7 +156,8 @@ async function profileFromDescription(description: string, options: ResolveProfi
   if (!options.generate) {
     throw new UsageError('-a needs a model to write the profile, and none is available; use --agent-profile with a file instead.');
   }
-  const written = cleanGeneratedProfile(await options.generate(description));
+  // The model's text, without escape sequences: the file is read by people (`cat`) as well as by Beans.
+  const written = cleanGeneratedProfile(stripTerminalControls(await options.generate(description)));
   if (written.body === '') throw new BeansError('The model returned an empty profile for the -a description; try again or describe the agent differently.', 1);
   const name = written.name ?? slug(description);
   await mkdir(path.dirname(file), { recursive: true });

@@ -1,24 +1,32 @@
+import type { BeansConfig } from '../config/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
-import { createLoadSkillTool, type PluginCatalog, type Profile } from '../plugins/index.js';
+import { createLoadSkillTool, type PluginCatalog } from '../plugins/index.js';
 import { toolsWithOwnSkills } from '../plugins/agent-skills.js';
 import { builtinTools } from '../tools/builtin.js';
 import { memoryTool, storeMemoryTool } from '../memory/memory-tool.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
-import type { RuntimeBase } from './base.js';
 import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
 import type { AgentSessionOptions } from './session-options.js';
+import type { SessionLsp } from './session-lsp.js';
+import type { SessionSubagents } from './session-subagents.js';
+import type { SettledAgent } from './settle-agent.js';
 
 export interface AssembleToolsInput {
-  base: RuntimeBase;
-  options: AgentSessionOptions;
+  /** `webFetch.*`: the web_fetch tool's limits. */
+  settings: Pick<BeansConfig, 'webFetch'>;
+  /** The program's own tools, and its memory store (the memory tool's description names no file then). */
+  options: Pick<AgentSessionOptions, 'tools' | 'memory'>;
+  /** The skills load_skill offers. */
   catalog: PluginCatalog;
-  profile: Profile;
-  taskTool: AnyTool;
+  /** The profile's `tools:` list cuts the first agent's tools. */
+  agent: Pick<SettledAgent, 'profile'>;
+  /** The `task` tool. */
+  children: Pick<SessionSubagents, 'taskTool'>;
   mcp: McpServerSet | undefined;
-  /** The `lsp` tool, when a language server is declared (session-lsp.ts). */
-  lspTool?: AnyTool;
+  /** The `lsp` tool, when a language server is declared. */
+  lsp: Pick<SessionLsp, 'tool'>;
   permissions: Pick<PermissionChain, 'isRemoved'>;
   live: Live;
 }
@@ -32,19 +40,19 @@ export interface SessionTools {
   keptToolNames: () => string[];
 }
 
-/** Part 11: the built-in, skill, task, caller and MCP tools, cut by deny rules and the profile. */
+/** Part: the built-in, skill, task, caller and MCP tools, cut by deny rules and the profile. */
 export function assembleTools(input: AssembleToolsInput): SessionTools {
   const { options, mcp, permissions } = input;
+  const { profile } = input.agent;
+  const lspTool = input.lsp.tool;
   // The lsp tool is kept by every agent like the MCP tools: it exists only because servers were configured.
-  const extraTools = [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])];
+  const extraTools = [...(options.tools ?? []), ...(lspTool ? [lspTool] : []), ...(mcp?.tools() ?? [])];
   // With the program's own memory store, the memory tool's description names no file.
-  const builtins = builtinTools({ webFetch: input.base.config.values.webFetch }).map((tool) =>
-    options.memory && tool === memoryTool ? storeMemoryTool : tool,
-  );
-  const allTools: AnyTool[] = [...builtins, createLoadSkillTool(input.catalog), input.taskTool, ...extraTools];
+  const builtins = builtinTools({ webFetch: input.settings.webFetch }).map((tool) => (options.memory && tool === memoryTool ? storeMemoryTool : tool));
+  const allTools: AnyTool[] = [...builtins, createLoadSkillTool(input.catalog), input.children.taskTool, ...extraTools];
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));
-  const profileTools = toolsWithOwnSkills(input.profile.tools, input.profile.skills);
+  const profileTools = toolsWithOwnSkills(profile.tools, profile.skills);
   const tools = profileTools ? available.only([...profileTools, ...extraTools.map((tool) => tool.name)]) : new ToolRegistry(available.list());
 
   // notifications/tools/list_changed: a server's new or changed tools join the live registry, and
@@ -63,6 +71,6 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
   return {
     available,
     tools,
-    keptToolNames: () => [...(options.tools ?? []), ...(input.lspTool ? [input.lspTool] : []), ...(mcp?.tools() ?? [])].map((tool) => tool.name),
+    keptToolNames: () => [...(options.tools ?? []), ...(lspTool ? [lspTool] : []), ...(mcp?.tools() ?? [])].map((tool) => tool.name),
   };
 }

@@ -1,11 +1,11 @@
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import { BackgroundTasks } from '../tools/background-tasks.js';
-import type { RuntimeBase } from './base.js';
-import type { AgentSessionOptions } from './session-options.js';
 
 export interface BackgroundShellsInput {
-  base: RuntimeBase;
-  options: Pick<AgentSessionOptions, 'keepBackgroundTasks'>;
+  /** `shell.maxBackgroundTasks`. */
+  maxTasks: number;
+  /** True: the session's end leaves running tasks alone (`--keep-tasks`). */
+  keepAtClose: boolean;
 }
 
 /** The session's background commands, and what the session does with them at its edges. */
@@ -27,8 +27,8 @@ export interface BackgroundShells {
  * through their ToolContext, the turn runner adds its note to the model's context, close() stops it.
  */
 export function createBackgroundShells(input: BackgroundShellsInput): BackgroundShells {
-  const keepAtClose = input.options.keepBackgroundTasks === true;
-  const tasks = new BackgroundTasks({ maxTasks: input.base.config.values.shell.maxBackgroundTasks, keepAtExit: keepAtClose });
+  const { keepAtClose } = input;
+  const tasks = new BackgroundTasks({ maxTasks: input.maxTasks, keepAtExit: keepAtClose });
   return {
     tasks,
     keepAtClose,

@@ -1,6 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
-import { configDir as userConfigDir, loadConfig, sessionsDir, type ConfigFlags, type LoadedConfig, type SettingSource } from '../config/index.js';
+import {
+  configDir as userConfigDir,
+  loadConfig,
+  sessionsDir,
+  type BeansConfig,
+  type ConfigFlags,
+  type LoadedConfig,
+  type SettingSource,
+} from '../config/index.js';
 import { ProviderError } from '../errors.js';
 import { createProviderClient, exitCodeForFailure, INTERACTIVE_RETRY_POLICY, providerKeyVariables, resolveProvider, type LLMClient } from '../llm/index.js';
 import { loadPlugins, pluginRoots, PluginStore, reportBuiltinClashes, shippedPluginsDir, type PluginCatalog } from '../plugins/index.js';
@@ -67,16 +75,31 @@ export function claudeHomeDir(): string {
 
 /** Every plugin root's plugins, in precedence order, with clashes with built-in names reported. */
 export async function loadCatalog(base: RuntimeBase, builtinDir: string = builtinPluginsDir()): Promise<PluginCatalog> {
+  return loadPluginCatalog({ workspaceRoot: base.workspace.root, configDir: base.configDir, settings: base.config.values.plugins, builtinDir });
+}
+
+export interface PluginCatalogInput {
+  workspaceRoot: string;
+  /** The user's config folder: its plugins, and the installed plugins' state. */
+  configDir: string;
+  /** The `plugins` settings: extra folders, and plugins turned off. */
+  settings: BeansConfig['plugins'];
+  /** Beans' built-in plugins (default: the packaged folder). */
+  builtinDir?: string;
+}
+
+/** loadCatalog from the fields it reads. */
+export async function loadPluginCatalog(input: PluginCatalogInput): Promise<PluginCatalog> {
   const roots = pluginRoots({
-    builtinDir,
-    workspaceRoot: base.workspace.root,
-    configDir: base.configDir,
+    builtinDir: input.builtinDir ?? builtinPluginsDir(),
+    workspaceRoot: input.workspaceRoot,
+    configDir: input.configDir,
     claudeHome: claudeHomeDir(),
-    extraDirs: base.config.values.plugins.dirs,
+    extraDirs: input.settings.dirs,
   });
   // Plugins turned off with `beans plugins disable` stay installed but do not load.
-  const installedOff = await new PluginStore(base.configDir).disabledPlugins().catch(() => []);
-  const catalog = await loadPlugins({ roots, disabled: [...base.config.values.plugins.disabled, ...installedOff] });
+  const installedOff = await new PluginStore(input.configDir).disabledPlugins().catch(() => []);
+  const catalog = await loadPlugins({ roots, disabled: [...input.settings.disabled, ...installedOff] });
   reportBuiltinClashes(catalog);
   return catalog;
 }
@@ -90,12 +113,12 @@ export function sessionStore(base: RuntimeBase): SessionStore {
  * unknown name is bad usage on the command line (exit 2) and a configuration error naming where it
  * was set otherwise (exit 3).
  */
-export function providerIdOf(base: RuntimeBase): string {
+export function providerIdOf(base: Pick<RuntimeBase, 'config' | 'env'>): string {
   return resolveProvider(base.config, base.env).providerId;
 }
 
 /** `interactive`: the chat's longer retry defaults; the `retry` settings win over either default. */
-export async function clientFor(base: RuntimeBase, providerId: string, interactive = false): Promise<LLMClient> {
+export async function clientFor(base: Pick<RuntimeBase, 'config' | 'env'>, providerId: string, interactive = false): Promise<LLMClient> {
   const set = Object.fromEntries(Object.entries(base.config.values.retry ?? {}).filter(([, value]) => value !== undefined));
   const retry = { ...(interactive ? INTERACTIVE_RETRY_POLICY : {}), ...set };
   return createProviderClient(providerId, base.config, base.env, Object.keys(retry).length > 0 ? retry : undefined);

@@ -1,7 +1,9 @@
 import type { PluginCatalog } from '../plugins/index.js';
 import { parseInlineAgents, subagentList, type SubagentDefinition } from '../subagents/index.js';
-import { loadCatalog, type RuntimeBase } from './base.js';
+import { loadPluginCatalog, type PluginCatalogInput } from './base.js';
 import type { AgentSessionOptions } from './session-options.js';
+
+export interface CatalogAndSubagentsInput extends PluginCatalogInput, Pick<AgentSessionOptions, 'agents'> {}
 
 export interface CatalogAndSubagents {
   /** Every plugin's commands, skills, agents and hooks, in precedence order. */
@@ -10,10 +12,10 @@ export interface CatalogAndSubagents {
   subagents: readonly SubagentDefinition[];
 }
 
-/** Part 3: the plugins and the subagents they (and `--agents`) bring. */
-export async function loadCatalogAndSubagents(base: RuntimeBase, options: AgentSessionOptions): Promise<CatalogAndSubagents> {
-  const catalog = await loadCatalog(base, options.builtinPluginsDir);
+/** Part: the plugins and the subagents they (and `--agents`) bring. */
+export async function loadCatalogAndSubagents(input: CatalogAndSubagentsInput): Promise<CatalogAndSubagents> {
+  const catalog = await loadPluginCatalog(input);
   // Checked before anything else is built, so a bad --agents value is a usage error up front.
-  const subagents = subagentList(catalog, options.agents === undefined ? {} : parseInlineAgents(options.agents));
+  const subagents = subagentList(catalog, input.agents === undefined ? {} : parseInlineAgents(input.agents));
   return { catalog, subagents };
 }

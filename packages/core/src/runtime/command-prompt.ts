@@ -59,6 +59,8 @@ export function createCommandPrompt(input: CommandPromptInput): (text: string) =
       // A repository's own commands may not loosen permissions until its owner trusts it.
       commandTrusted: (commandPath) => !isInside(base.workspace.root, commandPath) || input.workspaceTrusted,
     });
+    // Said before the command runs: a workspace command hiding a built-in or user one of its name.
+    if ('messages' in prepared) for (const notice of prepared.notices ?? []) live.tell(notice);
     // A command's allowed-tools and model hold for the run it starts, and only that run.
     const run = 'messages' in prepared ? prepared.run : undefined;
     if (run && (run.allowedTools.length > 0 || run.model)) {

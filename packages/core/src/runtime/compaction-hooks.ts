@@ -5,7 +5,7 @@ import type { SettledAgent } from './settle-agent.js';
 
 export interface CompactionInput {
   agent: Pick<SettledAgent, 'client' | 'providerId'>;
-  hooks: SessionHooks;
+  hooks: Pick<SessionHooks, 'runner'>;
   live: Live;
 }
 
@@ -18,7 +18,7 @@ export interface Compaction {
   after(signal: AbortSignal): Promise<void>;
 }
 
-/** Part 13: what compaction needs around the summary, by hand (`/compact`) and automatic alike. */
+/** Part: what compaction needs around the summary, by hand (`/compact`) and automatic alike. */
 export function createCompaction(input: CompactionInput): Compaction {
   const { agent, live } = input;
   const hooks = input.hooks.runner;

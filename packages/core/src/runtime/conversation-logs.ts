@@ -15,9 +15,5 @@ export interface ConversationLog {
   recordSubagent(toolCallId: string, agent: string, message: AgentMessage): void;
 }
 
-/** Each conversation's log, by conversation: a replaced one's goes with it. */
+/** Each conversation's log, by conversation (`live.logs`): a replaced one's goes with it. */
 export type ConversationLogs = WeakMap<ChatSession, ConversationLog>;
-
-export function createConversationLogs(): ConversationLogs {
-  return new WeakMap<ChatSession, ConversationLog>();
-}

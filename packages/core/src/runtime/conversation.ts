@@ -2,56 +2,67 @@ import { parseThinking } from '../llm/thinking.js';
 import { randomUuid } from '../random-ids.js';
 import { ChatSession, type ChatSessionOptions } from '../agent/chat-session.js';
 import type { AgentMessage } from '../agent/types.js';
+import type { BeansConfig } from '../config/index.js';
 import { gateFinalAnswer } from '../hooks/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
-import type { ShellSandbox } from '../sandbox/index.js';
 import { repairHistory, type SessionMetaInput, type SessionWriter, type SubagentTranscript } from '../session/index.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { SessionTools } from './assemble-tools.js';
 import { autoCompaction } from './auto-compact.js';
-import type { RuntimeBase } from './base.js';
 import type { Compaction } from './compaction-hooks.js';
-import type { ConversationLog, ConversationLogs } from './conversation-logs.js';
+import type { ConversationLog } from './conversation-logs.js';
+import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
 import type { SessionHooks } from './session-hooks.js';
 import type { AgentSessionOptions } from './session-options.js';
 import type { SessionStorage } from './session-storage.js';
 import type { SettledAgent } from './settle-agent.js';
+import type { SystemPrompt } from './system-prompt.js';
 import type { Telemetry } from '../telemetry/index.js';
-import type { BackgroundShells } from './background-shells.js';
+import type { SessionToolContext } from './tool-context.js';
 
 export interface ConversationFactoryInput {
-  base: RuntimeBase;
-  options: AgentSessionOptions;
-  agent: SettledAgent;
-  systemPrompt: string;
-  tools: SessionTools;
-  hooks: SessionHooks;
-  permissions: PermissionChain;
-  storage: SessionStorage;
-  sandbox: ShellSandbox | undefined;
+  /** The conversation's limits (turns, budget, thinking, loop detection), compaction, SOP, and a model named in settings. */
+  settings: Pick<BeansConfig, 'sop' | 'model' | 'maxTurns' | 'maxBudgetUsd' | 'thinking' | 'loopDetection' | 'compaction'>;
+  workspace: Workspace;
+  /** A model named by the program, the new session's id, and the program's view of the context. */
+  options: Pick<AgentSessionOptions, 'model' | 'sessionId' | 'transformContext' | 'convertToLlm'>;
+  agent: Pick<SettledAgent, 'providerId' | 'client' | 'guardrails' | 'model'>;
+  /** The first agent's system prompt. */
+  systemPrompt: Pick<SystemPrompt, 'text'>;
+  tools: Pick<SessionTools, 'tools'>;
+  hooks: Pick<SessionHooks, 'afterToolCall'>;
+  permissions: Pick<PermissionChain, 'newCheck' | 'adopt' | 'isReadOnlyCommand'>;
+  storage: Pick<SessionStorage, 'store' | 'outputDirOf'>;
+  /** What its tools run with (it adds its own outputs folder). */
+  toolContext: SessionToolContext;
   compaction: Compaction;
   mcp: McpServerSet | undefined;
-  logs: ConversationLogs;
   /** When on: every conversation's events become spans, metrics and log events. */
   telemetry: Telemetry | undefined;
-  /** The session's background commands, shared by every conversation. */
-  background: BackgroundShells;
+  /** Where each conversation's log is kept. */
+  live: Pick<Live, 'logs'>;
+}
+
+/** A conversation just opened, and what loading a stored one found to warn about (lines it repaired). */
+export interface OpenedConversation {
+  session: ChatSession;
   warnings: string[];
 }
 
 /** Opens a conversation: a fresh one, or a stored one by id (`resumeId`), on `model` (default: the settled one). */
-export type ConversationFactory = (resumeId?: string, model?: string) => Promise<ChatSession>;
+export type ConversationFactory = (resumeId?: string, model?: string) => Promise<OpenedConversation>;
 
 /**
- * Part 14: how a conversation is opened, the first one and every one after /clear and /resume: its
+ * Part: how a conversation is opened, the first one and every one after /clear and /resume: its
  * history and session file, its own permission check, compaction, and what it records.
  */
 export function createConversationFactory(input: ConversationFactoryInput): ConversationFactory {
-  const { base, options, agent, storage, permissions, compaction, mcp, logs, warnings } = input;
+  const { settings: values, workspace, options, agent, storage, permissions, compaction, mcp } = input;
   const { store } = storage;
-  const values = base.config.values;
   const { providerId, client, guardrails } = agent;
   return async (resumeId, sessionModel = agent.model) => {
+    const warnings: string[] = [];
     let history: AgentMessage[] = [];
     let id: string | undefined;
     let writer: SessionWriter | undefined;
@@ -78,7 +89,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
     const pendingChanges: SessionMetaInput[] = [];
     const openWriter = (session: ChatSession) => {
       if (!writer && store) {
-        writer = store.create({ id: session.id, cwd: base.workspace.cwd, workspaceRoot: base.workspace.root, provider: providerId, model: session.model });
+        writer = store.create({ id: session.id, cwd: workspace.cwd, workspaceRoot: workspace.root, provider: providerId, model: session.model });
         for (const change of pendingChanges.splice(0)) writer.appendMeta(change);
       }
       return writer;
@@ -89,21 +100,14 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       client,
       provider: providerId,
       model: sessionModel,
-      systemPrompt: input.systemPrompt,
+      systemPrompt: input.systemPrompt.text,
       sop,
       tools: input.tools.tools,
-      workspace: base.workspace,
+      workspace,
       beforeToolCall: check.beforeToolCall,
+      isReadOnlyCommand: permissions.isReadOnlyCommand,
       afterToolCall: input.hooks.afterToolCall,
-      toolContext: {
-        env: storage.toolEnv,
-        readDenied: permissions.readDenied,
-        sandbox: input.sandbox,
-        outputDir: storage.outputDirOf(id),
-        editorFiles: options.editorFiles,
-        backgroundTasks: input.background.tasks,
-        memory: options.memory,
-      },
+      toolContext: { ...input.toolContext, outputDir: storage.outputDirOf(id) },
       maxTurns: values.maxTurns,
       ...(parseThinking(values.thinking) !== undefined ? { thinking: parseThinking(values.thinking) } : {}),
       maxBudgetUsd: values.maxBudgetUsd,
@@ -145,7 +149,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
         openWriter(session)?.appendSubagent(toolCallId, agentName, message);
       },
     };
-    logs.set(session, log);
+    input.live.logs.set(session, log);
     input.telemetry?.observe(session);
     // The budget and the tool quotas are per run: what the session had spent when this run began.
     session.subscribe((event) => {
@@ -154,7 +158,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       check.startRun();
     });
     startRememberedMcpOnAnswer(session, mcp);
-    return session;
+    return { session, warnings };
   };
 }
 

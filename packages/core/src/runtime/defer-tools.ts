@@ -4,18 +4,22 @@ import { DeferredTools, deferredToolsListing } from '../tools/deferred-tools.js'
 import type { ToolRegistry } from '../tools/registry.js';
 import { toolDeclaration, type AnyTool } from '../tools/tool.js';
 import { toolSearchTool } from '../tools/tool-search.js';
-import type { SessionTools } from './assemble-tools.js';
+import type { BeansConfig } from '../config/index.js';
 import { providerIdOf, type RuntimeBase } from './base.js';
-import type { ConversationLogs } from './conversation-logs.js';
 import type { Live } from './live.js';
 import type { SettledAgent } from './settle-agent.js';
 
+/** `tools.defer`, `tools.deferThreshold`, and the context window the default threshold is a share of. */
+export type DeferSettings = Pick<BeansConfig, 'tools' | 'compaction'>;
+
 export interface DeferToolsInput {
-  base: RuntimeBase;
+  settings: DeferSettings;
+  /** The model whose window decides the default threshold. */
   agent: Pick<SettledAgent, 'providerId' | 'model'>;
-  tools: SessionTools;
+  /** The first agent's tools (assemble-tools.ts). */
+  tools: { tools: ToolRegistry };
   mcp: McpServerSet | undefined;
-  logs: ConversationLogs;
+  /** The loads go to the live conversation's session file. */
   live: Live;
 }
 
@@ -53,7 +57,7 @@ export function deferMcpTools(input: DeferToolsInput): ToolDeferral {
         .map((tool) => tool.name),
     );
   });
-  deferred.onLoad((names) => input.logs.get(input.live.session)?.recordMeta({ kind: 'tools', loaded: names }));
+  deferred.onLoad((names) => input.live.log?.recordMeta({ kind: 'tools', loaded: names }));
   const listing = deferredToolsListing(
     deferred.tools().map((tool) => tool.name),
     input.mcp?.statuses(),
@@ -65,7 +69,7 @@ export function deferMcpTools(input: DeferToolsInput): ToolDeferral {
  * Defers a registry's MCP tools when they cost more than the threshold: registers `tool_search` and
  * the deferral on it. Subagents' own registries go through here too (their loads are their own).
  */
-function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent'>): DeferredTools | undefined {
+function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'settings' | 'agent'>): DeferredTools | undefined {
   const mcpTools = registry.list().filter(isMcpTool);
   if (!shouldDefer(input, mcpTools)) return undefined;
   const deferred = new DeferredTools(
@@ -78,7 +82,7 @@ function deferRegistryTools(registry: ToolRegistry, input: Pick<DeferToolsInput,
 }
 
 /** For a subagent's registry: defers its MCP tools if they cost too much; returns the prompt's listing ('' when none). */
-export function deferChildTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'base' | 'agent' | 'mcp'>): string {
+export function deferChildTools(registry: ToolRegistry, input: Pick<DeferToolsInput, 'settings' | 'agent' | 'mcp'>): string {
   const deferred = deferRegistryTools(registry, input);
   return deferred
     ? `\n\n${deferredToolsListing(
@@ -96,7 +100,7 @@ export function mcpToolsWouldDefer(base: RuntimeBase, mcpTools: readonly AnyTool
   const providerId = providerIdOf(base);
   const { model, models } = base.config.values;
   return shouldDefer(
-    { base, agent: { providerId, model: model ?? models[providerId] ?? providerDefinition(providerId)?.defaultModel ?? '' } },
+    { settings: base.config.values, agent: { providerId, model: model ?? models[providerId] ?? providerDefinition(providerId)?.defaultModel ?? '' } },
     mcpTools.filter(isMcpTool),
   );
 }
@@ -105,8 +109,8 @@ function isMcpTool(tool: AnyTool): boolean {
   return tool.name.startsWith('mcp__');
 }
 
-function shouldDefer(input: Pick<DeferToolsInput, 'base' | 'agent'>, mcpTools: readonly AnyTool[]): boolean {
-  const settings = input.base.config.values.tools;
+function shouldDefer(input: Pick<DeferToolsInput, 'settings' | 'agent'>, mcpTools: readonly AnyTool[]): boolean {
+  const settings = input.settings.tools;
   if (mcpTools.length === 0 || settings.defer === 'never') return false;
   if (settings.defer === 'always') return true;
   const tokens = mcpTools.reduce((sum, tool) => sum + JSON.stringify(toolDeclaration(tool)).length, 0) / CHARS_PER_TOKEN;
@@ -114,8 +118,8 @@ function shouldDefer(input: Pick<DeferToolsInput, 'base' | 'agent'>, mcpTools: r
 }
 
 /** `tools.deferThreshold`, or 4k tokens or 5% of the model's window, whichever is smaller. */
-function deferThreshold(input: Pick<DeferToolsInput, 'base' | 'agent'>): number {
-  const values = input.base.config.values;
+function deferThreshold(input: Pick<DeferToolsInput, 'settings' | 'agent'>): number {
+  const values = input.settings;
   if (values.tools.deferThreshold !== undefined) return values.tools.deferThreshold;
   const window = modelLimits(input.agent.providerId, input.agent.model).contextWindow ?? values.compaction.contextWindow;
   return window ? Math.min(DEFAULT_THRESHOLD_TOKENS, window * WINDOW_FRACTION) : DEFAULT_THRESHOLD_TOKENS;

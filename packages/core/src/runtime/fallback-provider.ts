@@ -22,7 +22,12 @@ export interface SettledModel {
  * is pulled, else the first pulled file; with none, one sentence naming `beans models pull` and
  * the other ways to configure a provider (exit 3).
  */
-export async function settleModel(base: RuntimeBase, providerId: string, client: LLMClient, clientGiven: boolean): Promise<SettledModel> {
+export async function settleModel(
+  base: Pick<RuntimeBase, 'config' | 'env'>,
+  providerId: string,
+  client: LLMClient,
+  clientGiven: boolean,
+): Promise<SettledModel> {
   const result = await client.resolveModel();
   if (!('failure' in result)) return { providerId, client, resolved: result };
   const failure = result.failure;

@@ -16,7 +16,9 @@ export {
   type RuntimeBaseOptions,
 } from './base.js';
 export { parsePermissionMode, sdkPermissionMode, type SdkPermissionMode } from './permission-mode.js';
+export { permissionHook } from './permission-chain.js';
 export { preparePrompt, type Prepared } from './prepare-prompt.js';
+export { initPrompt, builtinPromptMessage } from './init-prompt.js';
 export { attachFileReferences, type Attached } from './attach-files.js';
 export { compactSession } from './compact.js';
 export { generateProfile } from './profile-writer.js';
@@ -45,7 +47,19 @@ export {
   type McpServerStatusInfo,
 } from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
-export { workspaceTrustQuestion, newDeclarationsQuestion, type TrustQuestion, type TrustQuestionOptions, type ApprovalQuestion } from './trust-question.js';
+export {
+  decideWorkspaceTrust,
+  trustQuestion,
+  answerTrustQuestion,
+  approveDeclaration,
+  trustFolder,
+  type DecideTrustInput,
+  type WorkspaceTrust,
+  type TrustQuestion,
+  type ApprovalQuestion,
+  type TrustQuestionOptions,
+  type TrustAnswer,
+} from './workspace-trust.js';
 export {
   repositoryDeclarations,
   recordTrustedDeclarations,

@@ -1,12 +1,16 @@
 import type { ChatSession } from '../agent/chat-session.js';
-import { composeBeforeToolCall, permissionHook, type BeforeToolCall } from '../agent/tool-hooks.js';
+import type { ReadOnlyCommandCheck } from '../agent/tool-executor.js';
+import { composeBeforeToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
 import { claudeToolName } from '../claude/vocabulary.js';
 import { formatConfigSource, type LoadedConfig } from '../config/index.js';
 import { createAuthorize } from '../permissions/authorize.js';
+import { createPluginWriteGuard } from '../plugins/runnable-file.js';
 import { createReadDenied } from '../permissions/read-deny.js';
+import { classifyReadOnly } from '../permissions/read-only.js';
 import { parseToolRules, ruleCoversTool, type ToolRule } from '../permissions/rules.js';
-import type { AskUser } from '../permissions/types.js';
-import type { RuntimeBase } from './base.js';
+import { analyzeShellCommand } from '../permissions/shell-parse.js';
+import type { AskUser, Authorize } from '../permissions/types.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { PermissionRulesInfo } from './agent-session-types.js';
 import type { Live } from './live.js';
 import { isDontAsk } from './permission-mode.js';
@@ -14,11 +18,16 @@ import type { SessionHooks } from './session-hooks.js';
 import type { AgentSessionOptions, CanUseTool } from './session-options.js';
 import { createToolQuota } from './tool-limits.js';
 
+/** The program's say in permissions: its callbacks, its mode, its quotas. */
+export type PermissionOptions = Pick<AgentSessionOptions, 'beforeToolCall' | 'canUseTool' | 'onAsk' | 'interactive' | 'permissionMode' | 'toolLimits'>;
+
 export interface PermissionChainInput {
-  base: RuntimeBase;
-  options: AgentSessionOptions;
+  /** The `permissions` settings, and the file (or flag) each rule came from (`/permissions`). */
+  config: LoadedConfig;
+  workspace: Workspace;
+  options: PermissionOptions;
   live: Live;
-  hooks: SessionHooks;
+  hooks: Pick<SessionHooks, 'runner' | 'beforeToolCall' | 'afterPermission'>;
   /** Whether shell commands run in the OS sandbox (the policy asks less then). */
   sandboxed: boolean;
 }
@@ -49,6 +58,11 @@ export interface PermissionChain {
   readDenied: ((relativePath: string) => boolean) | undefined;
   /** Whether read-only command lines run without asking (settings `permissions.readOnlyCommands`, on by default). */
   readOnlyCommands: boolean;
+  /**
+   * The steering check (the loop's seam): a command line that runs without asking as read-only still
+   * runs once the user steers. Undefined when read-only lines ask (`readOnlyCommands: false`).
+   */
+  isReadOnlyCommand: ReadOnlyCommandCheck | undefined;
   /** A fresh check for a new conversation: "always" answers must not outlive /clear or /resume. */
   newCheck(): ConversationCheck;
   /** Makes `check` the conversation's own, so its subagents share it and /permissions lists it. */
@@ -63,10 +77,10 @@ export interface PermissionChain {
   onDecision(listener: (decision: ToolCallDecision) => void): () => void;
 }
 
-/** Part 8: before every tool call, the caller's hook, PreToolUse hooks, then the permission policy. */
+/** Part: before every tool call, the caller's hook, PreToolUse hooks, then the permission policy. */
 export function createPermissionChain(input: PermissionChainInput): PermissionChain {
-  const { base, options, live, hooks } = input;
-  const values = base.config.values;
+  const { config, workspace, options, live, hooks } = input;
+  const values = config.values;
   const deny = parseToolRules(values.permissions.deny);
   const removed = deny.filter((rule) => rule.pattern === undefined).map((rule) => rule.tool);
   // Notification hooks: a permission question is waiting for the person.
@@ -82,8 +96,10 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     () => live.asker,
   );
   const allow = parseToolRules(values.permissions.allow);
-  const readDenied = createReadDenied(deny, base.workspace.root);
+  const readDenied = createReadDenied(deny, workspace.root);
   const readOnlyCommands = values.permissions.readOnlyCommands !== false;
+  // Plugin commands, skills and agents the model writes that would run code when used (issue 53 item 2).
+  const protectedWrite = createPluginWriteGuard({ root: workspace.root, pluginDirs: values.plugins.dirs });
   const checks = new WeakMap<ChatSession, BeforeToolCall>();
   const approvals = new WeakMap<ChatSession, ToolRule[]>();
   const decisionListeners = new Set<(decision: ToolCallDecision) => void>();
@@ -93,6 +109,7 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     isRemoved: (toolName) => removed.some((ruleTool) => ruleCoversTool(ruleTool, toolName)),
     readDenied,
     readOnlyCommands,
+    isReadOnlyCommand: readOnlyCommands ? isReadOnlyCommandLine : undefined,
     newCheck() {
       const approved: ToolRule[] = [];
       // Who decided, by call id, for the listeners: a person asked, or a hook that blocked.
@@ -115,11 +132,12 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
             mode: () => live.permissionMode,
             allow,
             deny,
-            workspace: base.workspace,
+            workspace,
             ask: askAndNote,
             sandboxed: input.sandboxed,
             approved,
             readOnlyCommands,
+            protectedWrite,
           }),
         ),
         // Only calls the policy let through use up a quota.
@@ -143,10 +161,10 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
     },
     checkOf: (session) => checks.get(session),
     rules: (session) => ({
-      allow: rulesWithSources(base.config, 'permissions.allow'),
-      deny: rulesWithSources(base.config, 'permissions.deny'),
+      allow: rulesWithSources(config, 'permissions.allow'),
+      deny: rulesWithSources(config, 'permissions.deny'),
       approved: (approvals.get(session) ?? []).map((rule) => rule.source),
-      readOnlyCommands: { enabled: readOnlyCommands, source: settingSource(base.config, 'permissions.readOnlyCommands') },
+      readOnlyCommands: { enabled: readOnlyCommands, source: settingSource(config, 'permissions.readOnlyCommands') },
     }),
     removeApprovals(session, rule) {
       const approved = approvals.get(session) ?? [];
@@ -160,6 +178,26 @@ export function createPermissionChain(input: PermissionChainInput): PermissionCh
       return () => decisionListeners.delete(listener);
     },
   };
+}
+
+/** The permission policy as a before-hook (the loop knows hooks, not the policy). */
+export function permissionHook(authorize: Authorize): BeforeToolCall {
+  return async (context, signal) => {
+    let decision;
+    try {
+      decision = await authorize({ call: context.call, tool: context.tool, input: context.input, hint: context.permission }, signal);
+    } catch (error) {
+      decision = { allow: false as const, reason: `Permission check failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    if (!decision.allow)
+      return { block: true, reason: `Permission denied: ${decision.reason}`, status: 'denied', ...(decision.interrupt ? { interrupt: true } : {}) };
+    return decision.updatedInput !== undefined ? { input: decision.updatedInput } : undefined;
+  };
+}
+
+/** A line the policy would run without asking as read-only (permissions/read-only.ts). */
+async function isReadOnlyCommandLine(command: string, workspaceRoot: string): Promise<boolean> {
+  return classifyReadOnly(await analyzeShellCommand(command), command, { workspaceRoot }).readOnly;
 }
 
 /** Where a setting's value came from (a settings file, a flag), or `default`. */
@@ -179,7 +217,7 @@ function rulesWithSources(config: LoadedConfig, key: string): { rule: string; so
  * Who answers "may this call run?": the interactive prompt when one is installed, else the SDK
  * program's canUseTool, else nobody (the call is denied with instructions). `dontAsk` never asks.
  */
-function askFunction(options: AgentSessionOptions, asker: () => AskUser | undefined): AskUser | undefined {
+function askFunction(options: PermissionOptions, asker: () => AskUser | undefined): AskUser | undefined {
   if (isDontAsk(options.permissionMode)) return undefined;
   const canUseTool = options.canUseTool;
   if (!options.interactive && !canUseTool) return undefined;

@@ -1,12 +1,13 @@
 import { userMessage } from '../agent/chat-session.js';
 import type { UserMessage } from '../agent/types.js';
-import { builtinPromptMessage } from '../memory/init-prompt.js';
+import { builtinPromptMessage } from './init-prompt.js';
 import {
   BUILTIN_COMMAND_NAMES,
   expandAttachments,
   expandSlashInput,
   parseSlashInput,
   runCommandShell,
+  shadowingNotice,
   skillsTriggeredBy,
   triggeredSkillMessage,
   type CommandRunScope,
@@ -14,8 +15,8 @@ import {
   type PluginCatalog,
 } from '../plugins/index.js';
 
-/** `run`: what a plugin command's frontmatter changes for the run it starts. */
-export type Prepared = { messages: UserMessage[]; run?: CommandRunScope } | { error: string };
+/** `run`: what a plugin command's frontmatter changes for the run it starts; `notices`: what the person should be told before it runs. */
+export type Prepared = { messages: UserMessage[]; run?: CommandRunScope; notices?: string[] } | { error: string };
 
 /** How a command's ``!`cmd` `` lines run and its `@path` references resolve; without it they stay text. */
 export interface CommandPreprocessing {
@@ -47,6 +48,11 @@ export async function preparePrompt(text: string, catalog: PluginCatalog, prepro
     if (builtin) return { messages: [builtin] };
     if (BUILTIN_COMMAND_NAMES.includes(slash.name)) return { error: `/${slash.name} is a chat command; it works in \`beans chat\`, not in a one-shot run.` };
     const expanded = await expandSlashInput(trimmed, catalog, BUILTIN_COMMAND_NAMES);
+    const shadowing =
+      expanded &&
+      preprocessing &&
+      shadowingNotice(slash.name, expanded.kind === 'command' ? expanded.command : expanded.skill, catalog, preprocessing.workspaceRoot);
+    const notices = shadowing ? { notices: [shadowing] } : {};
     if (expanded?.kind === 'command' && preprocessing) {
       const commandName = `/${expanded.command.qualifiedName}`;
       const trusted = preprocessing.commandTrusted(expanded.command.path);
@@ -63,9 +69,9 @@ export async function preparePrompt(text: string, catalog: PluginCatalog, prepro
       const attached = await expandAttachments(shell, preprocessing.workspaceRoot, { readDenied: preprocessing.readDenied });
       if ('error' in attached) return attached;
       const message = userMessage(attached.text, expanded.origin, expanded.display);
-      return { messages: [attached.parts.length > 0 ? { ...message, parts: attached.parts } : message], run };
+      return { messages: [attached.parts.length > 0 ? { ...message, parts: attached.parts } : message], run, ...notices };
     }
-    if (expanded) return { messages: [userMessage(expanded.prompt, expanded.origin, expanded.display)] };
+    if (expanded) return { messages: [userMessage(expanded.prompt, expanded.origin, expanded.display)], ...notices };
     return { error: `Unknown command /${slash.name}. \`beans plugins list\` shows the commands and skills plugins add; /help lists them in chat.` };
   }
 

@@ -43,7 +43,7 @@ export interface RunContextOptions<TContext> {
 export type CreateSessionOptions<TContext = unknown> = Omit<AgentSessionOptions, keyof RunContextOptions<TContext>> & RunContextOptions<TContext>;
 
 /**
- * Part 0: what depends on the program's `context` is settled first, so every later part reads plain
+ * Part: what depends on the program's `context` is settled first, so every later part reads plain
  * values (a string system prompt, a list of tools) and the context itself as `options.context`.
  */
 export async function bindRunContext<TContext>(options: CreateSessionOptions<TContext>): Promise<AgentSessionOptions> {

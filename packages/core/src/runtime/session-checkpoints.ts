@@ -15,17 +15,17 @@ import {
   type TurnInfo,
 } from '../checkpoints/index.js';
 import { UsageError } from '../errors.js';
-import type { RuntimeBase } from './base.js';
-import type { ConversationLogs } from './conversation-logs.js';
+import type { BeansConfig } from '../config/index.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { Live } from './live.js';
 import type { SessionStorage } from './session-storage.js';
 
 export interface SessionCheckpointsInput {
-  base: RuntimeBase;
-  storage: SessionStorage;
+  workspace: Workspace;
+  settings: BeansConfig['checkpoints'];
+  /** Each conversation's checkpoints live beside its session file. */
+  storage: Pick<SessionStorage, 'store'>;
   live: Live;
-  /** Read when a conversation is rewound. */
-  logs: () => ConversationLogs;
 }
 
 export interface SessionRewindOptions {
@@ -62,15 +62,14 @@ export interface SessionCheckpoints {
  * each conversation has its own store beside its session file, so it goes when the session goes.
  */
 export function createSessionCheckpoints(input: SessionCheckpointsInput): SessionCheckpoints {
-  const { base, storage, live, logs } = input;
-  const settings = base.config.values.checkpoints;
+  const { workspace, settings, storage, live } = input;
   const enabled = settings.enabled !== false;
   const stores = new Map<string, CheckpointStore>();
   const storeOf = (session: ChatSession): CheckpointStore => {
     let store = stores.get(session.id);
     if (!store) {
       const dir = storage.store ? checkpointsDirOf(storage.store.dir, session.id) : path.join(os.tmpdir(), `beans-checkpoints-${session.id}`);
-      store = new CheckpointStore({ dir, workspace: base.workspace, maxBytes: settings.maxBytes, maxFileBytes: settings.maxFileBytes });
+      store = new CheckpointStore({ dir, workspace, maxBytes: settings.maxBytes, maxFileBytes: settings.maxFileBytes });
       stores.set(session.id, store);
     }
     return store;
@@ -83,7 +82,7 @@ export function createSessionCheckpoints(input: SessionCheckpointsInput): Sessio
     if (turn) store.startTurn(turn);
     return turn ? store : undefined;
   };
-  const seam = enabled ? checkpointToolHooks(current, base.workspace, (problem) => live.notices([problem])) : undefined;
+  const seam = enabled ? checkpointToolHooks(current, workspace, (problem) => live.notices([problem])) : undefined;
   return {
     enabled,
     seam,
@@ -104,7 +103,7 @@ export function createSessionCheckpoints(input: SessionCheckpointsInput): Sessio
         const removedMessages = session.messages.length - turn.index;
         if (!options.dryRun) {
           session.messages.splice(turn.index);
-          logs().get(session)?.recordMeta({ kind: 'rewind', uuid: turn.uuid });
+          live.logs.get(session)?.recordMeta({ kind: 'rewind', uuid: turn.uuid });
         }
         result.conversation = { text: turn.text, removedMessages };
       }

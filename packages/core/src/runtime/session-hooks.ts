@@ -1,26 +1,34 @@
 import { composeAfterToolCall, composeBeforeToolCall, type AfterToolCall, type BeforeToolCall } from '../agent/tool-hooks.js';
-import { guardrailToolHook, type Guardrails } from '../guardrails/index.js';
-import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookCommand, type HookRunner, type HookSet } from '../hooks/index.js';
-import type { PluginCatalog } from '../plugins/index.js';
-import type { SessionStore } from '../session/index.js';
-import { builtinPluginsDir, programEnvironment, type RuntimeBase } from './base.js';
+import { guardrailToolHook } from '../guardrails/index.js';
+import { createHookRunner, hookToolCallbacks, loadWorkspaceHooks, type HookRunner, type HookSet } from '../hooks/index.js';
 import type { Live } from './live.js';
 import { sdkPermissionMode } from './permission-mode.js';
+import type { DeclarationsInput } from './repository-declarations.js';
 import type { AgentSessionOptions } from './session-options.js';
+import type { SessionStorage } from './session-storage.js';
+import type { SettledAgent } from './settle-agent.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
+
+/** A part that wraps tool execution at the hooks' seam: before an allowed call runs, and after it. */
+export interface ToolSeam {
+  beforeToolCall: BeforeToolCall;
+  afterToolCall: AfterToolCall;
+}
 
 export interface SessionHooksInput {
-  base: RuntimeBase;
-  options: AgentSessionOptions;
-  catalog: PluginCatalog;
-  workspaceTrusted: boolean;
-  /** A trusted repository's hook added since it was trusted (settle-declarations.ts). */
-  skipHook?: (hook: HookCommand) => boolean;
-  guardrails: Guardrails;
-  store: SessionStore | undefined;
+  /** Where hooks are declared: the user's and the workspace's settings, plugins (the workspace is their cwd). */
+  sources: DeclarationsInput;
+  /** The repository's own hooks run only when trusted, and not one added since (workspace-trust.ts). */
+  trust: Pick<WorkspaceTrust, 'trusted' | 'skipHook'>;
+  /** The environment hooks run with: without the provider keys, `hooks.env.passThrough` kept. */
+  hookEnv: NodeJS.ProcessEnv;
+  options: Pick<AgentSessionOptions, 'onHookMessage' | 'afterToolCall'>;
+  /** Their redaction comes last after every call. */
+  agent: Pick<SettledAgent, 'guardrails'>;
+  storage: Pick<SessionStorage, 'transcriptPathOf'>;
   live: Live;
-  warnings: string[];
-  /** Parts that wrap tool execution at this one seam (checkpoints): before an allowed call runs, and after it. */
-  toolSeams?: { beforeToolCall: BeforeToolCall; afterToolCall: AfterToolCall }[];
+  /** Parts that wrap tool execution at this one seam (checkpoints, background shells, language servers); absent ones are undefined. */
+  seams: readonly (ToolSeam | undefined)[];
 }
 
 export interface SessionHooks {
@@ -33,43 +41,37 @@ export interface SessionHooks {
   afterToolCall?: AfterToolCall;
   /** Cross-cutting parts' before-hooks (checkpoints), which the permission chain runs once a call is allowed. */
   afterPermission?: BeforeToolCall;
+  /** Hook file problems, and the repository's hooks left out because it is not trusted. */
+  warnings: string[];
 }
 
-/** Part 7: the command hooks of settings and plugins, their runner, and the after-call chain. */
+/** Part: the command hooks of settings and plugins, their runner, and the after-call chain. */
 export async function loadSessionHooks(input: SessionHooksInput): Promise<SessionHooks> {
-  const { base, options, live, store, warnings } = input;
-  const loaded = await loadWorkspaceHooks({
-    workspaceRoot: base.workspace.root,
-    env: base.env,
-    settingSources: options.settingSources,
-    plugins: input.catalog.plugins,
-    trusted: input.workspaceTrusted,
-    builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
-  });
-  const skip = input.skipHook;
-  const set: HookSet = skip ? { ...loaded, hooks: loaded.hooks.filter((hook) => !skip(hook)) } : loaded;
-  for (const problem of set.problems) warnings.push(`${problem.path}: ${problem.message}`);
+  const { sources, options, live, trust } = input;
+  const loaded = await loadWorkspaceHooks({ ...sources, trusted: trust.trusted });
+  const set: HookSet = { ...loaded, hooks: loaded.hooks.filter((hook) => !trust.skipHook(hook)) };
+  const warnings = set.problems.map((problem) => `${problem.path}: ${problem.message}`);
   if (set.untrusted.length)
     warnings.push(`${set.untrusted.length} hook(s) this repository brings (its settings or plugins) did not load because the workspace is not trusted.`);
   const runner = createHookRunner({
     hooks: set,
     sessionId: () => live.session.id,
-    transcriptPath: () => (store ? store.pathOf(live.session.id) : ''),
-    cwd: base.workspace.root,
+    transcriptPath: () => input.storage.transcriptPathOf(live.session.id),
+    cwd: sources.workspaceRoot,
     permissionMode: () => sdkPermissionMode(live.permissionMode),
     traceparent: () => live.traceparent,
     // Without the provider keys, as MCP servers and the model's commands get it; `hooks.env.passThrough` keeps named ones.
-    env: programEnvironment(base, base.config.values.hooks?.env?.passThrough),
+    env: input.hookEnv,
   });
   const commandHooks = hookToolCallbacks(runner, (message) => options.onHookMessage?.(message));
   // Redaction last, so nothing a hook appends carries a secret to the model either.
   // Cross-cutting parts (checkpoints) see the call's outcome first, before hooks or redaction change it.
-  const seams = input.toolSeams ?? [];
+  const seams = input.seams.filter((seam) => seam !== undefined);
   const afterHooks = [
     ...seams.map((seam) => seam.afterToolCall),
     options.afterToolCall,
     commandHooks.afterToolCall,
-    guardrailToolHook(input.guardrails),
+    guardrailToolHook(input.agent.guardrails),
   ].filter((hook): hook is AfterToolCall => hook !== undefined);
   const afterToolCall: AfterToolCall | undefined = afterHooks.length ? composeAfterToolCall(...afterHooks) : undefined;
   const afterPermission = seams.length ? composeBeforeToolCall(...seams.map((seam) => seam.beforeToolCall)) : undefined;
@@ -79,5 +81,6 @@ export async function loadSessionHooks(input: SessionHooksInput): Promise<Sessio
     ...(commandHooks.beforeToolCall ? { beforeToolCall: commandHooks.beforeToolCall } : {}),
     ...(afterToolCall ? { afterToolCall } : {}),
     ...(afterPermission ? { afterPermission } : {}),
+    warnings,
   };
 }

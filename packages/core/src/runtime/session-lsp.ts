@@ -1,26 +1,27 @@
 import path from 'node:path';
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
 import { collectLspServers } from '../lsp/collect.js';
-import type { LspServerDeclaration } from '../lsp/declarations.js';
 import { EditDiagnostics } from '../lsp/edit-diagnostics.js';
 import { createLspTool } from '../lsp/lsp-tool.js';
 import { LspManager, type LspServerStatus } from '../lsp/manager.js';
-import type { PluginCatalog } from '../plugins/index.js';
+import type { BeansConfig } from '../config/index.js';
 import type { AnyTool } from '../tools/tool.js';
 import { resolveInWorkspace } from '../workspace/paths.js';
-import { builtinPluginsDir, programEnvironment, type RuntimeBase } from './base.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { Live } from './live.js';
-import type { AgentSessionOptions } from './session-options.js';
+import type { DeclarationsInput } from './repository-declarations.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
 
 export interface SessionLspInput {
-  base: RuntimeBase;
-  options: Pick<AgentSessionOptions, 'builtinPluginsDir'>;
-  catalog: PluginCatalog;
-  workspaceTrusted: boolean;
-  /** A trusted repository's server added since it was trusted (settle-declarations.ts). */
-  skipServer?: (server: LspServerDeclaration) => boolean;
+  workspace: Workspace;
+  /** Where servers are declared: plugins, the workspace's `.lsp.json`, the built-in plugins. */
+  sources: Pick<DeclarationsInput, 'plugins' | 'builtinPluginsDir'>;
+  /** The repository's own servers start only when trusted, and not one added since (workspace-trust.ts). */
+  trust: Pick<WorkspaceTrust, 'trusted' | 'skipLspServer'>;
+  settings: BeansConfig['lsp'];
+  /** The environment servers start with: without any configured provider's key. */
+  serverEnv: NodeJS.ProcessEnv;
   live: Live;
-  warnings: string[];
 }
 
 /** The session's language servers, as the root wires them in and front ends show them. */
@@ -33,6 +34,8 @@ export interface SessionLsp {
   list(): LspServerStatus[];
   /** Stops every running server. */
   close(): Promise<void>;
+  /** Declaration problems, and the repository's servers left out because it is not trusted. */
+  warnings: string[];
 }
 
 /** The tools whose edits are checked; their `path` parameter names the file. */
@@ -45,25 +48,24 @@ const EDIT_TOOLS = new Set(['write_file', 'edit_file']);
  * session is exactly as without this part (no tool, no seam).
  */
 export function createSessionLsp(input: SessionLspInput): SessionLsp {
-  const { base, live } = input;
-  const settings = base.config.values.lsp;
+  const { workspace, settings, live } = input;
   const collected = collectLspServers({
-    workspaceRoot: base.workspace.root,
-    plugins: input.catalog.plugins,
+    workspaceRoot: workspace.root,
+    plugins: input.sources.plugins,
     ...(settings.servers ? { settingsServers: settings.servers } : {}),
-    projectTrusted: input.workspaceTrusted,
-    builtinPluginsDir: input.options.builtinPluginsDir ?? builtinPluginsDir(),
-    ...(input.skipServer ? { skip: input.skipServer } : {}),
+    projectTrusted: input.trust.trusted,
+    ...(input.sources.builtinPluginsDir ? { builtinPluginsDir: input.sources.builtinPluginsDir } : {}),
+    skip: input.trust.skipLspServer,
   });
-  for (const problem of collected.problems) input.warnings.push(`${problem.file}: ${problem.message}`);
+  const warnings = collected.problems.map((problem) => `${problem.file}: ${problem.message}`);
   if (collected.ignored.length)
-    input.warnings.push(`${collected.ignored.length} language server(s) this repository declares did not start because the workspace is not trusted.`);
-  if (collected.servers.length === 0) return { list: () => [], close: async () => undefined };
+    warnings.push(`${collected.ignored.length} language server(s) this repository declares did not start because the workspace is not trusted.`);
+  if (collected.servers.length === 0) return { list: () => [], close: async () => undefined, warnings };
 
   const manager = new LspManager({
     servers: collected.servers,
-    workspaceRoot: base.workspace.root,
-    env: programEnvironment(base),
+    workspaceRoot: workspace.root,
+    env: input.serverEnv,
     warn: (message) => live.notices([message]),
   });
   const tool = createLspTool(manager, { requestTimeoutMs: settings.requestTimeoutMs });
@@ -73,7 +75,7 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
     const target = EDIT_TOOLS.has(call.tool.name) ? (call.input as { path?: unknown } | undefined)?.path : undefined;
     if (typeof target !== 'string') return undefined;
     try {
-      return resolveInWorkspace(base.workspace, target);
+      return resolveInWorkspace(workspace, target);
     } catch {
       return undefined;
     }
@@ -92,7 +94,7 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
             !(call.input as { run_in_background?: boolean } | undefined)?.run_in_background
           ) {
             // A command may have changed files the servers have open (a formatter, a code generator, sed).
-            const note = await diagnostics.afterCommand((absolute) => path.relative(base.workspace.root, absolute));
+            const note = await diagnostics.afterCommand((absolute) => path.relative(workspace.root, absolute));
             return note ? { ...result, content: `${result.content}\n\n${note}` } : undefined;
           }
           const file = fileOf(call);
@@ -102,5 +104,5 @@ export function createSessionLsp(input: SessionLspInput): SessionLsp {
         }) satisfies AfterToolCall,
       }
     : undefined;
-  return { tool, ...(seam ? { seam } : {}), list: () => manager.list(), close: () => manager.close() };
+  return { tool, ...(seam ? { seam } : {}), list: () => manager.list(), close: () => manager.close(), warnings };
 }

@@ -17,7 +17,6 @@ import { createCommandPrompt } from './command-prompt.js';
 import type { Compaction } from './compaction-hooks.js';
 import { compactSession } from './compact.js';
 import type { ConversationFactory } from './conversation.js';
-import type { ConversationLogs } from './conversation-logs.js';
 import type { Handoffs } from './handoffs.js';
 import type { Live } from './live.js';
 import type { PermissionChain } from './permission-chain.js';
@@ -29,19 +28,20 @@ import type { SettledAgent } from './settle-agent.js';
 import { describeSession } from './session-info.js';
 import { createMcpControl } from './mcp-control.js';
 import { createSwitchConversation } from './switch-conversation.js';
-import type { TrustAndSandbox } from './trust-sandbox.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
+import type { SessionToolContext } from './tool-context.js';
 import type { TurnRunner } from './turn-runner.js';
 import type { Telemetry } from '../telemetry/index.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { SessionLsp } from './session-lsp.js';
-import type { NewDeclarations } from './settle-declarations.js';
 
 /** Everything the parts built, by part: what the returned AgentSession is made of. */
 export interface SessionParts {
   base: RuntimeBase;
   warnings: string[];
   live: Live;
-  trust: TrustAndSandbox;
+  trust: WorkspaceTrust;
+  toolContext: SessionToolContext;
   plugins: CatalogAndSubagents;
   mcp: McpServerSet | undefined;
   agent: SettledAgent;
@@ -49,7 +49,6 @@ export interface SessionParts {
   hooks: SessionHooks;
   permissions: PermissionChain;
   children: SessionSubagents;
-  logs: ConversationLogs;
   handoffs: Handoffs;
   compaction: Compaction;
   telemetry: Telemetry | undefined;
@@ -58,14 +57,14 @@ export interface SessionParts {
   checkpoints: SessionCheckpoints;
   background: BackgroundShells;
   lsp: SessionLsp;
-  fresh: NewDeclarations;
 }
 
-/** Part 17: the AgentSession front ends hold, its methods reading the live parts when called. */
+/** Part: the AgentSession front ends hold, its methods reading the live parts when called. */
 export function assembleAgentSession(parts: SessionParts): AgentSession {
   const { base, live, mcp, agent: settled, storage, hooks, permissions, children, handoffs, compaction } = parts;
   const { catalog, subagents } = parts.plugins;
-  const { sandbox, workspaceTrusted } = parts.trust;
+  const { sandbox } = parts.toolContext;
+  const workspaceTrusted = parts.trust.trusted;
   const preparePrompt = createCommandPrompt({ base, catalog, mcp, providerId: settled.providerId, workspaceTrusted, sandbox, storage, permissions, live });
   const listeners = new Set<(session: ChatSession) => void>();
   const memoryLocations = { workspaceRoot: base.workspace.root, configDir: base.configDir };
@@ -143,7 +142,7 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
         throw error;
       }
     },
-    subagentTranscript: (toolCallId) => parts.logs.get(live.session)?.subagents.get(toolCallId),
+    subagentTranscript: (toolCallId) => live.log?.subagents.get(toolCallId),
     subagents,
     runSubagent: (definition, prompt, signal) => children.run(definition, prompt, { signal, workspace: base.workspace, state: live.session.toolState }),
     onSubagentEvent(listener) {
@@ -161,9 +160,9 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     checkpoints: parts.checkpoints,
     backgroundTasks: parts.background.tasks,
     lspServers: () => parts.lsp.list(),
-    ...statusLineOf(base, parts.fresh),
-    transcriptPath: () => (storage.store ? storage.store.pathOf(live.session.id) : ''),
-    renameSession: (title) => parts.logs.get(live.session)?.recordMeta({ kind: 'title', title }),
+    ...statusLineOf(base, parts.trust),
+    transcriptPath: () => storage.transcriptPathOf(live.session.id),
+    renameSession: (title) => live.log?.recordMeta({ kind: 'title', title }),
     close: async () => {
       // Nothing a session started outlives it, unless the user asked (`--keep-tasks`).
       await Promise.all([parts.background.close(), parts.lsp.close()]);
@@ -191,7 +190,7 @@ function submitPath(parts: SessionParts, preparePrompt: AgentSession['preparePro
   });
 }
 
-function statusLineOf(base: RuntimeBase, fresh: NewDeclarations): Pick<AgentSession, 'statusLine'> {
+function statusLineOf(base: RuntimeBase, trust: Pick<WorkspaceTrust, 'skipStatusLine'>): Pick<AgentSession, 'statusLine'> {
   const setting = base.config.values.statusLine;
-  return setting && !fresh.skipStatusLine ? { statusLine: { command: setting.command, padding: setting.padding ?? 0 } } : {};
+  return setting && !trust.skipStatusLine ? { statusLine: { command: setting.command, padding: setting.padding ?? 0 } } : {};
 }

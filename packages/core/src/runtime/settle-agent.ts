@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 import { compileGuardrails, parseGuardrails, type GuardrailSource, type Guardrails } from '../guardrails/index.js';
 import { costUsd, resolveModelAlias, type LLMClient } from '../llm/index.js';
 import { resolveProfile, type PluginCatalog, type Profile } from '../plugins/index.js';
-import { clientFor, providerIdOf, type RuntimeBase } from './base.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { clientFor, providerIdOf } from './base.js';
 import { settleModel } from './fallback-provider.js';
 import { generateProfile } from './profile-writer.js';
 import type { AgentSessionOptions } from './session-options.js';
@@ -20,16 +21,41 @@ export interface SettledAgent {
   modelNote?: string;
 }
 
-export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, options: AgentSessionOptions): Promise<SettledAgent> {
-  const values = base.config.values;
-  let providerId = options.client?.provider ?? providerIdOf(base);
-  let client = options.client ?? (await clientFor(base, providerId, options.interactive === true));
+export interface SettleAgentInput {
+  /** The settings (provider, model, keys' endpoints, guardrails) and where each came from. */
+  config: LoadedConfig;
+  env: NodeJS.ProcessEnv;
+  workspace: Workspace;
+  /** Where `--agent-profile NAME` looks for a plugin agent. */
+  catalog: PluginCatalog;
+  options: Pick<
+    AgentSessionOptions,
+    | 'client'
+    | 'interactive'
+    | 'model'
+    | 'systemPrompt'
+    | 'agentProfile'
+    | 'agentDescription'
+    | 'guardrails'
+    | 'inputGuardrails'
+    | 'outputGuardrails'
+    | 'context'
+  >;
+}
+
+/** Part: the provider's client, the profile, its guardrails, then the model (the network is touched last). */
+export async function settleAgent(input: SettleAgentInput): Promise<SettledAgent> {
+  const { catalog, options } = input;
+  const configured = { config: input.config, env: input.env };
+  const values = input.config.values;
+  let providerId = options.client?.provider ?? providerIdOf(configured);
+  let client = options.client ?? (await clientFor(configured, providerId, options.interactive === true));
 
   // The profile comes before the model, so a mistyped --agent-profile is reported without touching the network.
   // Settling the model may replace an unreachable default Ollama with the local provider.
   let resolving: Promise<{ model: string; note?: string }> | undefined;
   const modelOnce = () =>
-    (resolving ??= settleModel(base, providerId, client, options.client !== undefined).then((settled) => {
+    (resolving ??= settleModel(configured, providerId, client, options.client !== undefined).then((settled) => {
       ({ providerId, client } = settled);
       return settled.resolved;
     }));
@@ -39,8 +65,8 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
       : await resolveProfile({
           agentProfile: options.agentProfile,
           agentDescription: options.agentDescription,
-          workspaceRoot: base.workspace.root,
-          cwd: base.workspace.cwd,
+          workspaceRoot: input.workspace.root,
+          cwd: input.workspace.cwd,
           catalog,
           generate: async (description) => generateProfile(client, (await modelOnce()).model, description),
         });
@@ -48,7 +74,7 @@ export async function settleAgent(base: RuntimeBase, catalog: PluginCatalog, opt
   const agentGuardrails: GuardrailSource = options.guardrails
     ? { rules: options.guardrails, where: 'the guardrails option' }
     : { rules: profile.guardrails !== undefined ? parseGuardrails(profile.guardrails, profileWhere) : undefined, where: profileWhere };
-  const rules = await compileGuardrails(...settingsGuardrails(base.config), agentGuardrails);
+  const rules = await compileGuardrails(...settingsGuardrails(input.config), agentGuardrails);
   const { inputGuardrails = [], outputGuardrails = [] } = options;
   const guardrails: Guardrails =
     inputGuardrails.length + outputGuardrails.length > 0

@@ -3,15 +3,33 @@ import { loadRuntimeBase, type RuntimeBase } from './base.js';
 import { parsePermissionMode } from './permission-mode.js';
 import type { AgentSessionOptions } from './session-options.js';
 
-/** The workspace and its configuration, and the list every later part adds its warnings to. */
+/** The workspace and its configuration. */
 export interface SettledWorkspace {
   base: RuntimeBase;
-  /** Warnings found while building the session (settings first), for the front end to show. */
+  /** What loading the settings found to warn about (the session's first warnings). */
   warnings: string[];
 }
 
-/** Part 1: finds the workspace and loads its settings, with the options that are settings on top. */
-export async function settleWorkspace(options: AgentSessionOptions): Promise<SettledWorkspace> {
+/** The options that say where to work and are settings (the top configuration layer). */
+export type WorkspaceOptions = Pick<
+  AgentSessionOptions,
+  | 'cwd'
+  | 'env'
+  | 'flags'
+  | 'settingSources'
+  | 'trustWorkspace'
+  | 'provider'
+  | 'model'
+  | 'permissionMode'
+  | 'allowedTools'
+  | 'disallowedTools'
+  | 'maxTurns'
+  | 'maxBudgetUsd'
+  | 'pluginDirs'
+>;
+
+/** Part: finds the workspace and loads its settings, with the options that are settings on top. */
+export async function settleWorkspace(options: WorkspaceOptions): Promise<SettledWorkspace> {
   const base = await loadRuntimeBase({
     cwd: options.cwd,
     env: options.env,
@@ -23,7 +41,7 @@ export async function settleWorkspace(options: AgentSessionOptions): Promise<Set
 }
 
 /** Options that are settings become the top configuration layer, so `beans config` shows them as flags. */
-function optionFlags(options: AgentSessionOptions): Record<string, unknown> {
+function optionFlags(options: WorkspaceOptions): Record<string, unknown> {
   const flags: Record<string, unknown> = { ...options.flags };
   if (options.provider) flags.provider = options.provider;
   if (options.model) flags.model = options.model;

@@ -1,52 +1,61 @@
-import type { McpServerEntry } from '../mcp/mcp-config.js';
+import type { BeansConfig } from '../config/index.js';
 import type { McpServerSet } from '../mcp/mcp-servers.js';
 import { startSessionMcp } from '../mcp/session-mcp.js';
-import type { PluginCatalog } from '../plugins/index.js';
-import { builtinPluginsDir, programEnvironment, type RuntimeBase } from './base.js';
+import type { DeclarationsInput } from './repository-declarations.js';
 import type { AgentSessionOptions } from './session-options.js';
+import type { WorkspaceTrust } from './workspace-trust.js';
 
 export interface StartMcpInput {
-  base: RuntimeBase;
-  options: AgentSessionOptions;
-  catalog: PluginCatalog;
-  workspaceTrusted: boolean;
-  /** A trusted repository's server added since it was trusted (settle-declarations.ts). */
-  skipServer?: (server: McpServerEntry) => boolean;
-  warnings: string[];
+  /** Where servers are declared: the workspace's `.mcp.json`, its plugins', the built-in plugins'. */
+  sources: Pick<DeclarationsInput, 'workspaceRoot' | 'env' | 'plugins' | 'builtinPluginsDir'>;
+  /** The folder servers start in. */
+  cwd: string;
+  /** The repository's own servers start only when trusted, and not one added since (workspace-trust.ts). */
+  trust: Pick<WorkspaceTrust, 'trusted' | 'skipServer'>;
+  settings: Pick<BeansConfig, 'mcpServers' | 'mcp'>;
+  /** The environment servers start with: without any configured provider's key (custom providers' apiKeyEnv too). */
+  serverEnv: NodeJS.ProcessEnv;
+  options: Pick<AgentSessionOptions, 'mcpConfig' | 'strictMcpConfig' | 'mcpServers' | 'mcpFromLastRun'>;
   /** Registers a stop for createAgentSession to call if building the session fails later. */
   onFailure: (stop: () => Promise<void>) => void;
 }
 
+export interface StartedMcp {
+  servers: McpServerSet;
+  /** Config problems, servers left out (untrusted), servers that failed to start. */
+  warnings: string[];
+}
+
 /**
- * Part 4: starts the session's MCP servers without waiting for them: they get ready in their own
+ * Part: starts the session's MCP servers without waiting for them: they get ready in their own
  * processes while the client, the profile, its guardrails and the model are settled. Await the
  * result where the tools are needed; with no server configured the set is empty.
  */
-export function startMcp(input: StartMcpInput): Promise<McpServerSet> {
-  const { base, options, catalog } = input;
-  const values = base.config.values;
+export function startMcp(input: StartMcpInput): Promise<StartedMcp> {
+  const { sources, settings, options } = input;
+  const warnings: string[] = [];
   const mcpStarting = startSessionMcp(
     {
-      workspaceRoot: base.workspace.root,
-      cwd: base.workspace.cwd,
-      env: base.env,
-      pluginRoots: catalog.plugins.map((plugin) => plugin.root),
+      workspaceRoot: sources.workspaceRoot,
+      cwd: input.cwd,
+      env: sources.env,
+      pluginRoots: sources.plugins.map((plugin) => plugin.root),
       configArguments: options.mcpConfig ?? [],
       strict: options.strictMcpConfig ?? false,
       ...(options.mcpServers ? { programServers: options.mcpServers } : {}),
-      ...(values.mcpServers ? { settingsServers: values.mcpServers } : {}),
-      ...(values.mcp.timeoutMs ? { timeoutMs: values.mcp.timeoutMs } : {}),
-      projectTrusted: input.workspaceTrusted,
-      // Custom providers' keys (apiKeyEnv) too, not only the built-in ones connectMcpServers removes.
-      serverEnv: programEnvironment(base),
-      builtinPluginsDir: options.builtinPluginsDir ?? builtinPluginsDir(),
-      ...(input.skipServer ? { skip: input.skipServer } : {}),
+      ...(settings.mcpServers ? { settingsServers: settings.mcpServers } : {}),
+      ...(settings.mcp.timeoutMs ? { timeoutMs: settings.mcp.timeoutMs } : {}),
+      projectTrusted: input.trust.trusted,
+      serverEnv: input.serverEnv,
+      ...(sources.builtinPluginsDir ? { builtinPluginsDir: sources.builtinPluginsDir } : {}),
+      skip: input.trust.skipServer,
       fromLastRun: options.mcpFromLastRun ?? false,
     },
-    input.warnings,
+    warnings,
   );
+  const started = mcpStarting.then((servers) => ({ servers, warnings }));
   // Also marks a rejection as handled until the caller's `await` reports it.
-  const mcpSettled = mcpStarting.catch(() => undefined);
-  input.onFailure(async () => (await mcpSettled)?.close());
-  return mcpStarting;
+  const settled = started.catch(() => undefined);
+  input.onFailure(async () => (await settled)?.servers.close());
+  return started;
 }

@@ -7,7 +7,7 @@ import type { SessionHooks } from './session-hooks.js';
 export interface SwitchConversationInput {
   conversation: ConversationFactory;
   handoffs: Pick<Handoffs, 'controller' | 'restoreAgent'>;
-  hooks: SessionHooks;
+  hooks: Pick<SessionHooks, 'runner'>;
   live: Live;
   /** `onSessionChange` listeners of the front end. */
   listeners: Set<(session: ChatSession) => void>;
@@ -18,12 +18,13 @@ export function createSwitchConversation(input: SwitchConversationInput): (resum
   const { live, handoffs } = input;
   const hooks = input.hooks.runner;
   return async (id, nextModel = live.session.model) => {
-    const next = await input.conversation(id, nextModel);
+    const { session: next, warnings } = await input.conversation(id, nextModel);
     if (!id) await live.notify(hooks.sessionEnd('clear'));
     live.session.close();
     live.session = next;
     handoffs.controller.reset();
-    await handoffs.restoreAgent(next);
+    // The session's warnings were shown when it started: what this one finds goes to the front end's channel.
+    live.notices([...warnings, ...(await handoffs.restoreAgent(next))]);
     for (const listener of input.listeners) listener(next);
     // SessionStart again: `clear` for a fresh conversation, `resume` for a stored one.
     if (hooks.has('SessionStart')) {

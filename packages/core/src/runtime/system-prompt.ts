@@ -4,15 +4,24 @@ import { buildSystemPrompt, loadContextFiles, type ContextFile } from '../prompt
 import type { ToolRegistry } from '../tools/registry.js';
 import { memoryStoreText } from '../memory/file-memory-store.js';
 import type { MemoryStore } from '../memory/memory-store.js';
-import { claudeHomeDir, type RuntimeBase } from './base.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { claudeHomeDir } from './base.js';
 import type { AgentSessionOptions } from './session-options.js';
 
 export interface SystemPromptsInput {
-  base: RuntimeBase;
-  options: AgentSessionOptions;
+  workspace: Workspace;
+  /** The user's config folder: its context files (`AGENTS.md`, `BEANS.md`). */
+  configDir: string;
+  /** The skills an agent is equipped with. */
   catalog: PluginCatalog;
   /** Only a trusted workspace's context files may import the user's own files (`@~/.claude/...`). */
-  workspaceTrusted: boolean;
+  trusted: boolean;
+  options: Pick<AgentSessionOptions, 'memory' | 'appendSystemPrompt'>;
+}
+
+/** An agent's whole system prompt, and what making it found to warn about. */
+export interface SystemPrompt {
+  text: string;
   warnings: string[];
 }
 
@@ -23,39 +32,41 @@ export interface SystemPrompts {
    * The whole system prompt of the agent holding the conversation: its instructions, context files,
    * its skills (it gets its own load_skill when it names skills) and the appendix. May change `tools`.
    */
-  systemPromptFor(instructions: string, agent: Pick<Profile, 'skills' | 'preloadSkills'>, tools: ToolRegistry, warn?: (text: string) => void): Promise<string>;
+  systemPromptFor(instructions: string, agent: Pick<Profile, 'skills' | 'preloadSkills'>, tools: ToolRegistry): Promise<SystemPrompt>;
+  /** Context files that could not be read or imported, and a memory store that did not answer. */
+  warnings: string[];
 }
 
-/** Part 9: the context files, and how any agent's system prompt is made from them. */
+/** Part: the context files, and how any agent's system prompt is made from them. */
 export async function loadSystemPrompts(input: SystemPromptsInput): Promise<SystemPrompts> {
-  const { base, catalog, warnings } = input;
-  const memory = input.options.memory;
+  const { workspace, catalog } = input;
+  const { memory, appendSystemPrompt } = input.options;
+  const warnings: string[] = [];
   const contextFiles = await loadContextFiles({
-    configDir: base.configDir,
+    configDir: input.configDir,
     claudeHome: claudeHomeDir(),
-    workspace: base.workspace,
-    trusted: input.workspaceTrusted,
+    workspace,
+    trusted: input.trusted,
     onWarning: (text) => warnings.push(text),
     agentMemoryFile: !memory,
   });
   if (memory) contextFiles.push(...(await memoryFromStore(memory, warnings)));
   // Its own skills are its to load (its load_skill finds them first); an agent the conversation is
   // handed to has its own instead.
-  const systemPromptFor: SystemPrompts['systemPromptFor'] = async (instructions, agent, tools, warn) => {
+  const systemPromptFor: SystemPrompts['systemPromptFor'] = async (instructions, agent, tools) => {
     const seen = equipOwnSkills(tools, catalog, agent.skills);
     const whole = await withPreloadedSkills(instructions, agent.preloadSkills, seen);
-    return withAppendix(
-      buildSystemPrompt({
-        profile: { systemPrompt: whole },
-        contextFiles,
-        skills: tools.get('load_skill') ? seen.skills() : [],
-        workspace: base.workspace,
-        warn,
-      }),
-      input.options.appendSystemPrompt,
-    );
+    const found: string[] = [];
+    const text = buildSystemPrompt({
+      profile: { systemPrompt: whole },
+      contextFiles,
+      skills: tools.get('load_skill') ? seen.skills() : [],
+      workspace,
+      warn: (line) => found.push(line),
+    });
+    return { text: withAppendix(text, appendSystemPrompt), warnings: found };
   };
-  return { contextFiles, systemPromptFor };
+  return { contextFiles, systemPromptFor, warnings };
 }
 
 /** A program's memory store in place of `.beans/memory.md`; a store that fails to answer leaves it out, with a warning. */

@@ -1,31 +1,32 @@
 import type { UserMessage } from '../agent/types.js';
-import type { Guardrails } from '../guardrails/index.js';
 import type { Handoffs } from './handoffs.js';
 import type { BackgroundShells } from './background-shells.js';
 import type { Live } from './live.js';
 import { runTurn, type TurnOutcome } from './run-turn.js';
 import type { SessionHooks } from './session-hooks.js';
+import type { SettledAgent } from './settle-agent.js';
 import { withStructuredOutput, type OutputFormat } from './structured-output.js';
 
 export interface TurnRunnerInput {
   live: Live;
-  hooks: SessionHooks;
-  guardrails: Guardrails;
+  hooks: Pick<SessionHooks, 'runner'>;
+  /** Its guardrails gate each turn. */
+  agent: Pick<SettledAgent, 'guardrails'>;
   handoffs: Pick<Handoffs, 'controller'>;
   /** With a JSON schema, every turn ends in a validated JSON answer (or the error saying why not). */
-  outputFormat?: OutputFormat;
+  outputFormat: OutputFormat | undefined;
   background: Pick<BackgroundShells, 'contextNote'>;
 }
 
 export type TurnRunner = (prompts: UserMessage[], signal?: AbortSignal) => Promise<TurnOutcome>;
 
-/** Part 16: one turn of the user's on the live conversation, with its gates, hooks and routing. */
+/** Part: one turn of the user's on the live conversation, with its gates, hooks and routing. */
 export function createTurnRunner(input: TurnRunnerInput): TurnRunner {
   const { live, handoffs } = input;
   const turn: TurnRunner = (prompts, signal) =>
     runTurn(live.session, prompts, {
       hooks: input.hooks.runner,
-      guardrails: input.guardrails,
+      guardrails: input.agent.guardrails,
       signal,
       // Each user message may move the conversation up to 3 times; `match:` routing is the first.
       beforeRun: async (text) => {

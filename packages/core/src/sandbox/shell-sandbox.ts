@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ToolRule } from '../permissions/rules.js';
 import { ConfigError } from '../errors.js';
 import { RUN_TAG_VARIABLE } from '../tools/process-tree.js';
 import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
@@ -49,12 +48,18 @@ export interface ShellSandboxOptions {
   denyRead?: readonly string[];
 }
 
+/** A deny rule as the permission policy parses it (permissions/rules.ts); the sandbox, below the policy, reads only these two fields. */
+interface DenyRule {
+  tool: string;
+  pattern?: string;
+}
+
 /**
  * What `read_file` deny rules (`read_file(.env)`, `read_file(secrets/**)`) keep from the file tools,
  * as paths the sandbox keeps from commands too, so `cat .env` is refused as well. Globs are expanded
  * when each command starts, so a matching file created later in the same command is not covered.
  */
-export function sandboxReadDenials(rules: readonly ToolRule[], workspaceRoot: string): string[] {
+export function sandboxReadDenials(rules: readonly DenyRule[], workspaceRoot: string): string[] {
   return rules
     .filter((rule) => rule.tool === 'read_file' && rule.pattern !== undefined)
     .map((rule) => rule.pattern!.replace(/^\.\//, '').replace(/\/+$/, ''))

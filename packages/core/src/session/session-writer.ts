@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AgentMessage } from '../agent/types.js';
 import { lockSession } from './session-lock.js';
 import type { SessionHeader, SessionMetaInput } from './types.js';
+import { terminalSafeJson } from '../terminal-text.js';
 
 /**
  * Appends records to one session file. Every `append` is a synchronous write of one whole line, so
@@ -27,7 +28,7 @@ export class SessionWriter {
     if (options.fd !== undefined) this.unlock = options.unlock;
     // A new session's file appears with its first record, so sessions quit before anything
     // happened do not clutter `sessions list` or become the one `--continue` picks.
-    if (options.header) this.pendingHeader = `${JSON.stringify(options.header)}\n`;
+    if (options.header) this.pendingHeader = `${terminalSafeJson(JSON.stringify(options.header))}\n`;
   }
 
   append(message: AgentMessage): void {
@@ -68,7 +69,8 @@ export class SessionWriter {
 
   private write(line: string): void {
     if (this.closed) throw new Error(`The session ${this.id} is closed; open it again to append.`);
-    let text = `${line}\n`;
+    // The same JSON with C1 controls escaped: `cat` on a session file cannot drive the terminal.
+    let text = `${terminalSafeJson(line)}\n`;
     if (this.fd === undefined) {
       mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
       this.unlock = lockSession(this.path, this.id);

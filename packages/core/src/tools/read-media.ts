@@ -3,6 +3,7 @@ import type { Stats } from 'node:fs';
 import { ToolInputError } from '../errors.js';
 import type { ContentPart } from '../llm/types.js';
 import type { WorkspacePath } from '../workspace/paths.js';
+import { MAX_PDF_PAGES as PDF_PAGES } from './pdf-pages.js';
 import { formatBytes } from './text.js';
 import type { ToolResult } from './tool.js';
 
@@ -13,8 +14,7 @@ export type MediaKind = { kind: 'image'; mimeType: string } | { kind: 'pdf' } | 
  * as it sends it, so a 4 K screenshot works everywhere; the session stores the file's bytes.
  */
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-/** Claude Code reads at most 20 pages of a PDF per call. */
-export const MAX_PDF_PAGES = 20;
+export { MAX_PDF_PAGES } from './pdf-pages.js';
 const MAX_PDF_BYTES = 50 * 1024 * 1024;
 const MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024;
 
@@ -69,19 +69,6 @@ function completeImage(bytes: Buffer, mimeType: string): boolean {
   return bytes.readUInt32LE(4) + 8 <= bytes.length;
 }
 
-/** `pages` as Claude Code's Read takes it: "3" or "1-5", 1-based. */
-function pageRange(pages: string | undefined, total: number): { from: number; to: number } {
-  if (pages === undefined) return { from: 1, to: Math.min(total, MAX_PDF_PAGES) };
-  const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(pages);
-  if (!match) throw new ToolInputError(`pages "${pages}" is not a page or a range; write it as "3" or "1-5".`);
-  const from = Number(match[1]);
-  const to = match[2] === undefined ? from : Number(match[2]);
-  if (from < 1 || to < from) throw new ToolInputError(`pages "${pages}" is not a range of pages (they count from 1, e.g. "1-5").`);
-  if (from > total) throw new ToolInputError(`pages "${pages}" starts past the end: the PDF has ${total} page${total === 1 ? '' : 's'}.`);
-  if (to - from + 1 > MAX_PDF_PAGES) throw new ToolInputError(`pages "${pages}" is ${to - from + 1} pages; read at most ${MAX_PDF_PAGES} at a time.`);
-  return { from, to: Math.min(to, total) };
-}
-
 /** The largest PDF kept whole as a document (Anthropic's 32 MB a request, once base64-encoded). */
 const MAX_DOCUMENT_BYTES = 24 * 1024 * 1024;
 
@@ -93,20 +80,9 @@ async function readPdf(handle: FileHandle, target: WorkspacePath, stats: Stats, 
   if (stats.size > MAX_PDF_BYTES)
     throw new ToolInputError(`${target.relative} is ${formatBytes(stats.size)}, over the ${formatBytes(MAX_PDF_BYTES)} PDFs are read to; nothing was read.`);
   const file = await handle.readFile();
-  // A copy: PDF.js may take over (detach) the array it is given.
-  const bytes = new Uint8Array(file);
-  const { extractText, getDocumentProxy } = await import('unpdf');
-  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
-  try {
-    pdf = await getDocumentProxy(bytes);
-  } catch (error) {
-    const name = (error as { name?: string }).name;
-    if (name === 'PasswordException') throw new ToolInputError(`${target.relative} is an encrypted PDF (it needs a password); its text cannot be read.`);
-    throw new ToolInputError(`${target.relative} is not a readable PDF (${(error as Error).message}).`);
-  }
-  const { totalPages, text } = await extractText(pdf, { mergePages: false });
-  const { from, to } = pageRange(pages, totalPages);
-  const chosen = text.slice(from - 1, to);
+  // In a process of its own, bounded in memory and time: a small file can inflate to gigabytes.
+  const { extractPdfText } = await import('./pdf-text.js');
+  const { totalPages, from, to, pages: chosen } = await extractPdfText(file, target.relative, pages);
   if (chosen.every((page) => page.trim() === '')) {
     throw new ToolInputError(
       `${target.relative} has no text layer on page${from === to ? ` ${from}` : `s ${from}-${to}`} (a scanned document, or only pictures); its text cannot be read.`,
@@ -114,7 +90,7 @@ async function readPdf(handle: FileHandle, target: WorkspacePath, stats: Stats, 
   }
   const body = chosen.map((page, index) => `--- page ${from + index} ---\n${page.trim()}`).join('\n\n');
   const rest =
-    to < totalPages ? `\n\n[Pages ${from}-${to} of ${totalPages} shown. Read more with pages: "${to + 1}-${Math.min(totalPages, to + MAX_PDF_PAGES)}".]` : '';
+    to < totalPages ? `\n\n[Pages ${from}-${to} of ${totalPages} shown. Read more with pages: "${to + 1}-${Math.min(totalPages, to + PDF_PAGES)}".]` : '';
   const label = `[PDF: ${target.relative}, ${totalPages} page${totalPages === 1 ? '' : 's'}]`;
   if (pages !== undefined || stats.size > MAX_DOCUMENT_BYTES) return `${label}\n\n${body}${rest}`;
   const document = {

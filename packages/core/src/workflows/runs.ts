@@ -3,6 +3,7 @@ import path from 'node:path';
 import { UsageError } from '../errors.js';
 import type { RunState, Workflow } from './types.js';
 import { builtin } from '../node-builtins.js';
+import { terminalSafeJson } from '../terminal-text.js';
 
 const STATE_FILE = 'state.json';
 const WORKFLOW_COPY = 'workflow.md';
@@ -48,7 +49,8 @@ export class RunStore {
   save(state: RunState): void {
     const file = path.join(this.dir, state.id, STATE_FILE);
     const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`);
+    // Step outputs are model text: C1 controls escaped, so `cat` on a run file cannot drive the terminal.
+    writeFileSync(temporary, `${terminalSafeJson(JSON.stringify(state, null, 2))}\n`);
     renameSync(temporary, file);
   }
 

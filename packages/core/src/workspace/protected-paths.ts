@@ -1,3 +1,6 @@
+import { lstat, realpath } from '../async-fs.js';
+import path from 'node:path';
+
 // Files that make Beans (or Claude Code, an MCP client, git) run code or loosen its rules on the next
 // start. A model that could change them without asking could grant itself anything later, and a
 // server written into a plugin would run outside the sandbox. write_file and edit_file ask before
@@ -24,6 +27,30 @@ export function isProtectedPath(relative: string): boolean {
   if (parts.some((part) => ANYWHERE.includes(part))) return true;
   // A plugin's hooks folder (`plugins/<plugin>/hooks/...`): its scripts are what the hooks run.
   return parts.length >= 3 && parts[0] === 'plugins' && parts[2] === 'hooks';
+}
+
+/**
+ * isProtectedPath for a write as it will land: the path as the call wrote it (`.beans/settings.json`
+ * even when `.beans` is a committed link to `cfg/`), where it really is, and inside the real folder a
+ * protected root entry links to (writing `cfg/settings.json` changes `.beans/settings.json` too).
+ */
+export async function isProtectedWrite(root: string, relative: string, written?: string): Promise<boolean> {
+  const lexical = written === undefined ? undefined : toPosix(path.relative(root, path.resolve(root, written)));
+  if (isProtectedPath(relative) || (lexical !== undefined && !lexical.startsWith('..') && isProtectedPath(lexical))) return true;
+  for (const entry of AT_ROOT) {
+    const info = await lstat(path.join(root, entry)).catch(() => undefined);
+    if (!info?.isSymbolicLink()) continue;
+    const real = await realpath(path.join(root, entry)).catch(() => undefined);
+    if (real === undefined) continue;
+    const target = toPosix(path.relative(root, real));
+    if (target === '' || target.startsWith('..') || path.isAbsolute(target)) continue;
+    if (relative === target || relative.startsWith(`${target}/`)) return true;
+  }
+  return false;
+}
+
+function toPosix(relative: string): string {
+  return relative.split(path.sep).join('/');
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { runAgentLoop, type AgentLoopConfig } from '../../src/agent/agent-loop.js';
-import { permissionHook } from '../../src/agent/tool-hooks.js';
+import { permissionHook } from '../../src/runtime/permission-chain.js';
 import { ChatSession, userMessage } from '../../src/agent/chat-session.js';
 import type { AgentEvent, AgentMessage } from '../../src/agent/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -363,7 +363,7 @@ describe('agent loop', () => {
     expect(messages.filter((m) => m.role === 'tool').map((r) => r.status)).toEqual(['ok', 'skipped', 'ok']);
   });
 
-  it('after a steering message, a shell line that only reads still runs (it would run without asking); one that changes things is skipped', async () => {
+  it('after a steering message, a shell line the session says only reads still runs; one that changes things is skipped; without the check, all are', async () => {
     const log: string[] = [];
     const steering: AgentMessage[] = [];
     const tools = new ToolRegistry([
@@ -383,14 +383,27 @@ describe('agent loop', () => {
       name: 'shell',
       arguments: { command },
     }));
+    // The loop knows no permission policy: the session passes its read-only classifier in.
+    const readOnly = new Set(['wc -l numbers.txt', 'tail -n 1 numbers.txt', 'git status --short']);
     const { run, messages } = setup(
       [{ toolCalls: calls }, { text: 'done' }],
-      { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) },
+      { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0), isReadOnlyCommand: async (command) => readOnly.has(command) },
       tools,
     );
     await run();
     expect(log).toEqual(['wc -l numbers.txt', 'tail -n 1 numbers.txt', 'git status --short']);
     expect(messages.filter((m) => m.role === 'tool').map((r) => r.status)).toEqual(['ok', 'ok', 'skipped', 'ok']);
+
+    log.length = 0;
+    steering.length = 0;
+    const unchecked = setup(
+      [{ toolCalls: calls }, { text: 'done' }],
+      { hasSteering: () => steering.length > 0, takeSteering: () => steering.splice(0) },
+      tools,
+    );
+    await unchecked.run();
+    expect(log).toEqual(['wc -l numbers.txt']);
+    expect(unchecked.messages.filter((m) => m.role === 'tool').map((r) => r.status)).toEqual(['ok', 'skipped', 'skipped', 'skipped']);
   });
 
   it('runs follow-up messages after the agent would stop', async () => {

@@ -153,7 +153,8 @@ describe('loadConfig validation', () => {
   it('names the file, the dotted key and what was expected for a wrong type (exit 3)', async () => {
     t = tempHome();
     t.write(t.workspaceFile, { permissions: { mode: 'sometimes' } });
-    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env }));
+    // Trusted: an untrusted repository's invalid value is ignored instead (issue 53 item 8, below).
+    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true }));
     expect(error.exitCode).toBe(3);
     expect(error.message).toContain(t.workspaceFile);
     expect(error.message).toContain('"permissions.mode"');
@@ -180,9 +181,24 @@ describe('loadConfig validation', () => {
   it('says the line and column when a settings file is not JSON', async () => {
     t = tempHome();
     t.write(t.workspaceFile, '{\n  "model": "m",\n  "maxTurns": 3,\n}\n');
-    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env }));
+    const error = await configError(loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true }));
     expect(error.message).toContain(`${t.workspaceFile}:4:1`);
     expect(error.message).toMatch(/trailing comma/);
+  });
+
+  it("ignores an untrusted repository's invalid values and unreadable files, naming them, and keeps its valid ones (issue 53 item 8)", async () => {
+    t = tempHome();
+    t.write(t.workspaceFile, { tools: { defer: true, deferThreshold: 5 }, permissions: { mode: 'sometimes' }, sop: 'Be brief.' });
+    const loaded = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    expect(loaded.values.tools.defer).toBe('auto');
+    expect(loaded.values.tools.deferThreshold).toBe(5);
+    expect(loaded.values.sop).toBe('Be brief.');
+    expect(loaded.values.permissions.mode).toBe('default');
+    expect(loaded.ignored.map((request) => request.key).sort()).toEqual(['permissions.mode', 'tools.defer']);
+    expect(loaded.warnings.at(-1)).toMatch(/where they loosen Beans or are not valid: .*"tools\.defer" must be "auto", "always" or "never"/);
+    t.write(t.workspaceFile, '{"model": ');
+    const broken = await loadConfig({ workspaceRoot: t.workspace, env: t.env });
+    expect(broken.ignored).toEqual([expect.objectContaining({ key: '', problem: expect.stringContaining('not valid JSON') })]);
   });
 
   it('finds the spot even where the JSON parser gives no position', async () => {

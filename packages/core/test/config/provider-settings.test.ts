@@ -36,7 +36,7 @@ describe("provider settings read from the providers' definitions", () => {
     });
 
     t.write(t.workspaceFile, { providers: { lmstudio: { type: 'anthropic', baseUrl: 'http://localhost:1234/v1' } } });
-    const error = await loadConfig({ workspaceRoot: t.workspace, env: t.env }).catch((e: unknown) => e);
+    const error = await loadConfig({ workspaceRoot: t.workspace, env: t.env, trusted: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(t.workspaceFile);
     expect((error as ConfigError).message).toContain('providers.lmstudio.type');

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { createAuthorize } from '../../src/permissions/authorize.js';
@@ -146,5 +149,46 @@ describe('asking the user', () => {
     const decision = await check(authorize, shellTool, { command: 'npm install' });
     expect(decision).toEqual({ allow: false, reason: 'the user declined this shell call: use pnpm, not npm' });
     expect(ask).toHaveBeenCalledWith(expect.objectContaining({ tool: shellTool, input: { command: 'npm install' } }), signal);
+  });
+});
+
+describe('protected places and the workspace fence, before anyone is asked (issue 53 items 2 and 8)', () => {
+  it('a committed .beans link: writing through it, or to its real folder, always asks', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'beans-protected-')));
+    mkdirSync(path.join(dir, 'cfg'));
+    writeFileSync(path.join(dir, 'cfg', 'settings.json'), '{}');
+    symlinkSync('cfg', path.join(dir, '.beans'));
+    for (const target of ['.beans/settings.json', 'cfg/settings.json']) {
+      let asked = false;
+      const authorize = createAuthorize({ mode: 'auto-edit', workspace: { root: dir }, ask: async () => ((asked = true), { decision: 'deny' }) });
+      await check(authorize, writeFileTool, { path: target, content: '{"permissions":{"mode":"yolo"}}' });
+      expect(asked, target).toBe(true);
+    }
+  });
+
+  it('an edit outside the workspace is refused in every mode without a question', async () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'beans-fence-')));
+    for (const mode of ['default', 'auto-edit', 'yolo'] as const) {
+      const ask = vi.fn(async (): Promise<AskAnswer> => ({ decision: 'once' }));
+      const authorize = createAuthorize({ mode, workspace: { root: dir }, ask });
+      for (const target of ['../x.txt', '/etc/hosts', '~/x']) {
+        const decision = await check(authorize, writeFileTool, { path: target, content: 'x' });
+        expect(decision, `${mode} ${target}`).toEqual({ allow: false, reason: expect.stringContaining('is outside the workspace') });
+      }
+      expect(ask).not.toHaveBeenCalled();
+    }
+  });
+
+  it("asks about what the protectedWrite hook names, with its reason in a one-shot's denial", async () => {
+    const authorize = createAuthorize({
+      mode: 'auto-edit',
+      workspace: { root },
+      protectedWrite: async ({ relative }) => (relative.endsWith('.md') ? `${relative} runs code` : undefined),
+    });
+    expect(await check(authorize, writeFileTool, { path: 'a.md', content: 'x' })).toEqual({
+      allow: false,
+      reason: expect.stringContaining('a.md runs code, so changing it'),
+    });
+    expect(await check(authorize, writeFileTool, { path: 'a.txt', content: 'x' })).toEqual({ allow: true });
   });
 });

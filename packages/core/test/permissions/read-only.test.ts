@@ -26,7 +26,10 @@ const READ_ONLY = [
   'ls --sort=time -r',
   'ls -I "*.map" src',
   'ls src/*.ts',
-  'ls -d */',
+  'ls -d src/*',
+  'cat src/*',
+  'wc -l src/*.ts',
+  'echo {a,b}',
   'cat README.md',
   'cat -n src/a.ts',
   'cat src/a.ts package.json',
@@ -155,11 +158,6 @@ const READ_ONLY = [
   'git --no-pager log -3',
   'git -P diff',
   'git --no-optional-locks status',
-  // npm listing.
-  'npm ls',
-  'npm ls --depth=0',
-  'npm list --json',
-  'npm ls react',
   // Lists, pipelines and read-only substitutions.
   'git status && git diff HEAD',
   'git branch --show-current; git log --oneline -10',
@@ -167,7 +165,6 @@ const READ_ONLY = [
   'git log --oneline | head -5',
   'grep -rn foo src | sort | uniq -c | sort -rn | head',
   'cat src/a.ts | wc -l',
-  'find . -name "*.ts" | xargs grep -l foo',
   'ls src | xargs -n1 basename',
   'echo $(git rev-parse HEAD)',
   'diff <(sort a) <(sort b)',
@@ -292,6 +289,42 @@ const ASKS = [
   'git clean -fdx',
   'git apply x.patch',
   'pnpm list',
+  // Issue 53 item 3: paths Beans cannot see (the root holds etc-link -> /etc).
+  'ls -d */',
+  'cat *',
+  'find . -name "*.ts" | xargs grep -l foo',
+  'echo $HOME/x | xargs cat',
+  'echo /etc/passwd | xargs cat',
+  'xargs cat <<< /etc/passwd',
+  'xargs -a list cat',
+  'git ls-files | xargs wc -l',
+  'wc --files0-from=list',
+  'sort --files0-from=-',
+  'du --files0-from=x',
+  'file -f list',
+  'file --files-from=list',
+  'cat {..,.}/x',
+  'cat {~,x}/.ssh/id_rsa',
+  'cat src/{a,b}.ts',
+  'cat etc-link/../x',
+  'cat src/../src/a.ts',
+  'cat e*/passwd',
+  'diff -r . src',
+  'diff -N etc-link src',
+  'grep -f etc-*/passwd src',
+  // Issue 53 item 1: package managers read the repository's configuration (.npmrc can send a token).
+  'npm ls',
+  'npm ls --depth=0',
+  'npm list --json',
+  'npm ls react',
+  'npm ll',
+  'npx --version',
+  'pip list',
+  'cargo metadata',
+  'go list ./...',
+  'bundle list',
+  'mvn -v',
+  'gradle tasks',
   'yarn list',
   'npm install',
   'npm run build',
@@ -372,6 +405,7 @@ describe('read-only classifier (issue #31)', () => {
     expect(await classify('find . -delete')).toEqual({ readOnly: false, reason: "`find . -delete` uses find's -delete, which is not on the read-only list" });
     expect(await classify('cat /etc/passwd')).toEqual({ readOnly: false, reason: '`cat /etc/passwd` names /etc/passwd, outside the workspace' });
     expect(await classify('ls > f')).toMatchObject({ reason: expect.stringContaining('a redirection to a file') });
+    expect(await classify('npm ls')).toMatchObject({ reason: expect.stringContaining("reads the repository's .npmrc") });
   });
 
   it('runs git diff, log, show and blame with repository config unable to start a program', async () => {

@@ -122,3 +122,57 @@ describe('expandCommand', () => {
     expect(await expandSlashInput('/clear', catalog)).toBeUndefined();
   });
 });
+
+describe('plugin files that run code when used (issue 53 item 2)', () => {
+  it('finds allowed-tools, hooks, MCP servers and ! lines, and leaves prose alone', async () => {
+    const { carriesRunnableParts, isPluginDefinitionPath } = await import('../../src/plugins/runnable-file.js');
+    for (const text of [
+      '---\nallowed-tools: Bash(git add:*)\n---\nbody',
+      '---\nallowed_tools: [Bash]\n---\nbody',
+      '---\ndescription: d\nhooks:\n  Stop: []\n---\n',
+      '---\nmcpServers: {x: {command: y}}\n---\n',
+      '---\ndescription: broken: yaml: here\nallowed-tools: Bash\n---\n',
+      '---\nallowed-tools: Bash\nno closing line',
+      'Status: !`git status`',
+      '```!\nmake deploy\n```',
+      '(see !`date`)',
+    ])
+      expect(carriesRunnableParts(text), text).toBe(true);
+    for (const text of [
+      '---\ndescription: Plain\n---\nSummarize `git log`. Hello!',
+      'Hello!`x`',
+      '![a picture](x.png)',
+      '```bash\n!ls\n```',
+      'allowed-tools: in the body is prose',
+    ])
+      expect(carriesRunnableParts(text), text).toBe(false);
+    for (const place of ['plugins/x/commands/a.md', 'plugins/x/docs/a.md', 'tools/p/skills/s/SKILL.md', 'a/agents/b.md', 'custom/c.md'])
+      expect(isPluginDefinitionPath(place, ['custom']), place).toBe(true);
+    for (const place of ['docs/a.md', 'README.md', 'plugins/README.md', 'plugins/x/commands/a.txt']) expect(isPluginDefinitionPath(place), place).toBe(false);
+  });
+});
+
+describe('the plugin write guard (issue 53 item 2)', () => {
+  it('judges the file as the call leaves it: a new file by edit_file, an edit that completes a ! line, an append', async () => {
+    const { mkdtempSync, mkdirSync, realpathSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { createPluginWriteGuard } = await import('../../src/plugins/runnable-file.js');
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'beans-guard-')));
+    mkdirSync(path.join(root, 'plugins/x/commands'), { recursive: true });
+    writeFileSync(path.join(root, 'plugins/x/commands/a.md'), 'Say it: `date`\n');
+    const guard = createPluginWriteGuard({ root });
+    const edit = (file: string, input: Record<string, unknown>) =>
+      guard({ toolName: 'edit_file', input: { path: file, ...input }, written: file, relative: file });
+    expect(await edit('plugins/x/commands/new.md', { old_string: '', new_string: 'Run !`make`' })).toMatch(/runs commands/);
+    expect(await edit('plugins/x/commands/new.md', { old_string: '', new_string: 'Plain words' })).toBeUndefined();
+    expect(await edit('plugins/x/commands/a.md', { old_string: 'it: ', new_string: 'it: !' })).toMatch(/runs commands/);
+    expect(await edit('plugins/x/commands/a.md', { old_string: 'Say', new_string: 'Tell' })).toBeUndefined();
+    const append = await guard({
+      toolName: 'write_file',
+      input: { path: 'plugins/x/commands/a.md', content: '\n```!\nls\n```\n', append: true },
+      relative: 'plugins/x/commands/a.md',
+    });
+    expect(append).toMatch(/runs commands/);
+  });
+});
