@@ -152,6 +152,7 @@ export {
   sessionStore,
   startupFailureResult,
   submitSummary,
+  turnExitCode,
   trustFolder,
   trustQuestion,
   type AgentSession,

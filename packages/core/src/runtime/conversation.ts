@@ -25,8 +25,8 @@ export interface ConversationFactoryInput {
   /** The conversation's limits (turns, budget, thinking, loop detection), compaction, SOP, and a model named in settings. */
   settings: Pick<BeansConfig, 'sop' | 'model' | 'maxTurns' | 'maxBudgetUsd' | 'thinking' | 'loopDetection' | 'compaction'>;
   workspace: Workspace;
-  /** A model named by the program, the new session's id, and the program's view of the context. */
-  options: Pick<AgentSessionOptions, 'model' | 'sessionId' | 'transformContext' | 'convertToLlm'>;
+  /** A model named by the program, the new session's id, the program's view of the context, and its durable steps (a runner's). */
+  options: Pick<AgentSessionOptions, 'model' | 'sessionId' | 'transformContext' | 'convertToLlm' | 'durableSteps'>;
   agent: Pick<SettledAgent, 'providerId' | 'client' | 'guardrails' | 'model'>;
   /** The first agent's system prompt. */
   systemPrompt: Pick<SystemPrompt, 'text'>;
