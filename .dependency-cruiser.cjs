@@ -20,8 +20,8 @@ const LAYERS = [
   ['agent', 'plugins'],
   // The features composed around the loop, and the settings' schema that names theirs.
   ['config', 'hooks', 'guardrails', 'prompt', 'session', 'subagents', 'mcp', 'lsp', 'checkpoints', 'telemetry'],
-  // The session's composition root, the SDK protocol, workflows.
-  ['runtime', 'protocol', 'workflows'],
+  // The session's composition root, the SDK protocol, workflows, and runners (background sessions on DBOS).
+  ['runtime', 'protocol', 'workflows', 'runners'],
   // Beans as an MCP server: a front end on the runtime, loaded only by `beans mcp serve` through its own entry.
   ['mcp-server'],
 ];

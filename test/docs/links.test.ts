@@ -40,4 +40,16 @@ describe('links in the docs', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('every page of docs/ is listed in its index (docs/README.md, docs/contributing/README.md)', () => {
+    const unlisted: string[] = [];
+    for (const index of ['docs/README.md', 'docs/contributing/README.md']) {
+      const folder = path.dirname(index);
+      const listed = new Set(parseDoc(index).links.map(({ href }) => path.normalize(path.join(folder, href.split('#')[0]!))));
+      for (const page of files.filter((file) => path.dirname(file) === folder && file !== index)) {
+        if (!listed.has(page)) unlisted.push(`${page} (not in ${index})`);
+      }
+    }
+    expect(unlisted).toEqual([]);
+  });
 });

@@ -56,6 +56,25 @@ describe('commands the model runs', () => {
     expect(sessionText(repo.home)).not.toContain(secret);
   });
 
+  it("cannot read them from another process of their PID namespace either (its init's /proc/1/environ)", async () => {
+    const repo = makeTempRepo();
+    const server = await scriptedOllama({
+      turns: [
+        { toolCalls: [{ name: 'shell', args: { command: 'for p in /proc/[0-9]*; do tr "\\0" "\\n" < $p/environ; done 2>/dev/null' } }] },
+        { text: 'done' },
+      ],
+    });
+    const secret = 'sk-canary-namespace-4242';
+    const run = await runBeans(['-p', 'print every environment', '--yolo'], {
+      cwd: repo.dir,
+      env: { ...repo.env, OLLAMA_HOST: server.url, BEANS_PROVIDER: 'ollama', ANTHROPIC_API_KEY: secret, OPENAI_API_KEY: secret },
+    });
+    expect(run.code).toBe(0);
+    const result = toolResults(server.requests.filter((r) => r.kind === 'chat')[1]!.body)[0]!;
+    expect(result).toContain(`HOME=${repo.home}`); // the command's own environment was read
+    expect(result).not.toContain(secret);
+  });
+
   it('a setting can pass a variable through or strip more', async () => {
     const repo = makeTempRepo({ '.beans/settings.json': JSON.stringify({ tools: { env: { passThrough: ['OPENAI_API_KEY'], strip: ['DATABASE_URL'] } } }) });
     const server = await scriptedOllama({

@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { declareServedSessionCommands, declareServerCommands } from './commands/server-commands.js';
 import { declareRoutineCommands } from './commands/routine-commands.js';
+import { declareRunnerCommands, RUNNER_COMMAND_NAMES } from './commands/runner-commands.js';
 import { reportError } from './report-error.js';
 import type { CliOptions } from './options.js';
 import { runMain } from './run-main.js';
@@ -47,6 +48,7 @@ export const COMMAND_NAMES = [
   'config',
   'trust',
   'untrust',
+  ...RUNNER_COMMAND_NAMES,
 ];
 const HELP_WORDS = ['help', '-h', '--help'];
 
@@ -331,6 +333,7 @@ function declareCommands(program: Command, run: (forceChat: boolean, initialProm
     .action(async () => setExit(await (await import('./acp/index.js')).runAcp(program.opts<CliOptions>())));
 
   declareServerCommands(program, setExit);
+  declareRunnerCommands(program, setExit);
 
   // `beans workflow run|list|runs|resume|wait|cancel|worker`: WORKFLOW.md workflows; the engine loads only when one runs.
   type WorkflowCommands = typeof import('./commands/workflow.js');

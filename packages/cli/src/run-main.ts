@@ -26,7 +26,7 @@ export async function runMain(options: CliOptions, { forceChat, initialPrompt }:
       const piped = stdinIsTerminal ? '' : await readStdin(options.prompt !== undefined, () => stdinLimit(options));
       const prompt = joinPrompt(options.prompt ?? initialPrompt, piped);
       if (!prompt.trim()) throw new UsageError('Nothing to do: give a prompt with -p "..." or pipe one on stdin.');
-      if (options.background) return await (await import('./server/background.js')).runBackground(options, prompt);
+      if (options.background) return await (await (await import('./server/choose-host.js')).sessionHost(options)).queue(options, prompt);
       return await runOneShot(options, prompt, started);
     }
     if (!process.stdout.isTTY) throw new UsageError(`${forceChat ? 'Chat' : 'Beans'} needs a terminal. For scripts use beans -p "...".`);

@@ -156,6 +156,7 @@ export {
   sessionStore,
   startupFailureResult,
   submitSummary,
+  turnExitCode,
   trustFolder,
   trustQuestion,
   type AgentSession,

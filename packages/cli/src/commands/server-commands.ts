@@ -18,19 +18,26 @@ export function declareServerCommands(program: Command, setExit: (code: number) 
 
   program
     .command('attach [id]')
-    .description('open the chat on a session the local server (or BEANS_SERVER_URL) runs, the newest without an id; leaving it leaves the session running')
-    .action(async (id: string | undefined) => setExit(await (await import('../server/attach.js')).runAttach(id)));
+    .description(
+      "open the chat on a session the local server (or BEANS_SERVER_URL) runs, or follow a runner's background session (with a database), the newest without an id; leaving it leaves the session running",
+    )
+    .action(async (id: string | undefined) => setExit(await (await host(program)).attach(id)));
 }
 
-/** `beans sessions show|wait <id>`: a session the session server runs, and waiting for its end. */
+/** The local session server, or the runners' database when one is configured (server/choose-host.ts). */
+async function host(command: Command) {
+  return (await import('../server/choose-host.js')).sessionHost(command.optsWithGlobals<CliOptions>());
+}
+
+/** `beans sessions show|wait <id>`: a session the session server (or a runner) runs, and waiting for its end. */
 export function declareServedSessionCommands(sessions: Command, setExit: (code: number) => void): void {
   sessions
     .command('show <id>')
-    .description('one session the session server runs: state, folder, title, exit code')
+    .description('one session the session server or a runner runs: state, runner, branch, folder, title, exit code')
     .option('--json', 'print JSON')
-    .action(async (id: string, local: { json?: boolean }) => setExit(await (await import('../server/session-commands.js')).sessionsShow(id, local)));
+    .action(async (id: string, local: { json?: boolean }) => setExit(await (await host(sessions)).show(id, local)));
   sessions
     .command('wait <id>')
     .description("wait until the session's turn ends; exits with its code (0 success, 1 error, 4 limit)")
-    .action(async (id: string) => setExit(await (await import('../server/session-commands.js')).sessionsWait(id)));
+    .action(async (id: string) => setExit(await (await host(sessions)).wait(id)));
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
   SdkMessageMapper,
-  exitCodeForFailure,
   modelLimits,
   submitSummary,
+  turnExitCode,
   type AgentEvent,
   type AgentMessage,
   type AgentSession,
@@ -271,16 +271,6 @@ export class HostedSession {
     });
     return mapper;
   }
-}
-
-/** The exit code a one-shot run of this turn would have had. */
-function turnExitCode(outcome: Extract<SubmitOutcome, { kind: 'turn' }>): number {
-  const { result, refused } = outcome.turn;
-  if (refused) return refused.stage === 'prompt' ? 2 : 1;
-  if (result.stopReason === 'completed') return 0;
-  if (result.stopReason === 'aborted') return 130;
-  if (result.stopReason === 'max_turns' || result.stopReason === 'max_budget') return 4;
-  return result.failure ? exitCodeForFailure(result.failure) : 1;
 }
 
 function firstLine(text: string): string {

@@ -4,6 +4,7 @@ import type { LlmMessage, ToolCall, Usage } from '../llm/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool.js';
 import { convertToLlm as defaultConvertToLlm } from './convert.js';
+import type { DurableSteps } from './durable-steps.js';
 import { LoopDetector, type LoopDetectionOptions } from './loop-detector.js';
 import { executeToolCalls, type ReadOnlyCommandCheck } from './tool-executor.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
@@ -44,6 +45,8 @@ export interface AgentLoopConfig {
   convertToLlm?: (messages: readonly AgentMessage[]) => LlmMessage[];
   /** Stops a run that repeats itself; false turns it off. On by default. */
   loopDetection?: LoopDetectionOptions | false;
+  /** Records each model answer and tool result, and reads them back on a replay (runners). */
+  steps?: DurableSteps;
 }
 
 /**
@@ -102,7 +105,7 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
     // A summary request may have spent the rest of the budget.
     if (config.maxBudgetUsd !== undefined && usage.costUsd >= config.maxBudgetUsd) return end('max_budget');
     const started = Date.now();
-    const assistant = await streamAssistant(config, convert(context), signal, emit);
+    const assistant = await answer(config, convert(context), signal, emit);
     apiDurationMs += Date.now() - started;
     messages.push(assistant);
     emit({ type: 'message_end', message: assistant });
@@ -122,6 +125,7 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
         beforeToolCall: config.beforeToolCall,
         afterToolCall: config.afterToolCall,
         interrupt: config.interrupt,
+        steps: config.steps,
         emit: emitFromTools,
         hasSteering: config.hasSteering ?? (() => false),
         isReadOnlyCommand: config.isReadOnlyCommand,
@@ -147,6 +151,15 @@ export async function runAgentLoop(prompts: AgentMessage[], messages: AgentMessa
     if (pending.length === 0) pending = config.takeFollowUps?.() ?? [];
     if (pending.length === 0) return end('completed');
   }
+}
+
+/** The model's answer: streamed now, or (durable steps) the one recorded for this request. */
+async function answer(config: AgentLoopConfig, llmMessages: LlmMessage[], signal: AbortSignal, emit: AgentEventSink): Promise<AssistantMessage> {
+  if (!config.steps) return streamAssistant(config, llmMessages, signal, emit);
+  const { value, replayed } = await config.steps.modelAnswer(() => streamAssistant(config, llmMessages, signal, emit));
+  // A recorded answer arrives whole: its start is announced here, its end by the loop as for any answer.
+  if (replayed) emit({ type: 'message_start', message: value });
+  return value;
 }
 
 async function streamAssistant(config: AgentLoopConfig, llmMessages: LlmMessage[], signal: AbortSignal, emit: AgentEventSink): Promise<AssistantMessage> {

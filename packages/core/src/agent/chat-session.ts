@@ -6,6 +6,7 @@ import { createToolSessionState, type ToolContext, type ToolSessionState } from 
 import type { Workspace } from '../workspace/workspace.js';
 import { runAgentLoop } from './agent-loop.js';
 import { convertToLlm } from './convert.js';
+import type { DurableSteps } from './durable-steps.js';
 import type { LoopDetectionOptions } from './loop-detector.js';
 import { askSideQuestion, settledMessages, type SideAnswer } from './side-question.js';
 import { executeToolCalls, type ReadOnlyCommandCheck } from './tool-executor.js';
@@ -44,6 +45,8 @@ export interface ChatSessionOptions {
   /** Agent messages to the provider's (default: convertToLlm). */
   convertToLlm?: (messages: readonly AgentMessage[]) => LlmMessage[];
   loopDetection?: LoopDetectionOptions | false;
+  /** Makes each model answer and tool result a durable step (a runner's background session). */
+  steps?: DurableSteps;
   /** Releases what the session holds (its log file) when it is replaced or ends. */
   onClose?: () => void;
 }
@@ -209,6 +212,7 @@ export class ChatSession {
         transformContext: this.options.transformContext,
         convertToLlm: this.options.convertToLlm,
         loopDetection: this.options.loopDetection,
+        steps: this.options.steps,
       },
       (event) => this.dispatch(event),
     );

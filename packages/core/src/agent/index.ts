@@ -1,5 +1,6 @@
 export * from './types.js';
 export { runAgentLoop, type AgentLoopConfig } from './agent-loop.js';
+export type { DurableSteps, Replayed, ToolOutcome } from './durable-steps.js';
 export { ChatSession, userMessage, type ChatSessionOptions, type SessionListener } from './chat-session.js';
 export { convertToLlm, modelView, INTERRUPTED_NOTE, INTERRUPTED_RESULT } from './convert.js';
 export { contextTokens, contextUsage, estimateTokens, type ContextCategory, type ContextUsage } from './context-usage.js';

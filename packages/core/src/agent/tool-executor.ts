@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { summarizeCall, type AnyTool, type ToolContext, type ToolResult } from '../tools/tool.js';
 import { saveWholeOutput, wholeOutputNote } from '../tools/saved-output.js';
 import { validateToolInput } from '../tools/validate-input.js';
+import type { DurableSteps, ToolOutcome } from './durable-steps.js';
 import type { AfterToolCall, BeforeToolCall } from './tool-hooks.js';
 import type { AgentEventSink, PermissionDenial, ToolResultMessage, ToolStatus } from './types.js';
 
@@ -35,6 +36,8 @@ export interface ToolBatchOptions {
   interrupt?: () => void;
   /** Receives each batch's results, in the model's order, as soon as the batch is done. */
   onResults?: (results: ToolResultMessage[]) => void;
+  /** Each call is a durable step: done once, its recorded result read back on a replay (runners). */
+  steps?: DurableSteps;
 }
 
 /**
@@ -68,7 +71,7 @@ export async function executeToolCalls(calls: readonly ToolCall[], options: Tool
       while (index + batch.length < calls.length && isReadOnly(calls[index + batch.length], options.tools)) batch.push(calls[index + batch.length]);
     }
     index += batch.length;
-    const done = await Promise.all(batch.map((pending) => executeOne(pending, options)));
+    const done = await Promise.all(batch.map((pending) => (options.steps ? durableOne(pending, options, options.steps) : executeOne(pending, options))));
     results.push(...done);
     options.onResults?.(done);
   }
@@ -86,6 +89,28 @@ async function onlyReads(call: ToolCall, options: ToolBatchOptions): Promise<boo
   const command = call.arguments.command;
   if (options.tools.get(call.name)?.kind !== 'execute' || typeof command !== 'string' || !options.isReadOnlyCommand) return false;
   return options.isReadOnlyCommand(command, options.context.workspace.root).catch(() => false);
+}
+
+/**
+ * A call as a durable step: the whole call (hooks, the permission question, the run) is the step,
+ * so a replayed call neither asks nor runs; what it told the run (a denial, an interrupt) comes back
+ * with its result. Listeners still see it start and end.
+ */
+async function durableOne(call: ToolCall, options: ToolBatchOptions, steps: DurableSteps): Promise<ToolResultMessage> {
+  const { value, replayed } = await steps.toolResult(call, async (): Promise<ToolOutcome> => {
+    const denials: PermissionDenial[] = [];
+    let interrupt = false;
+    const message = await executeOne(call, { ...options, denials, interrupt: () => (interrupt = true) });
+    return { message, ...(denials[0] ? { denial: denials[0] } : {}), ...(interrupt ? { interrupt } : {}) };
+  });
+  if (value.denial) options.denials.push(value.denial);
+  if (value.interrupt) options.interrupt?.();
+  if (replayed) {
+    const tool = options.tools.get(call.name);
+    options.emit({ type: 'tool_execution_start', call, summary: tool ? summarizeCall(tool, call.arguments) || tool.name : call.name });
+    options.emit({ type: 'tool_execution_end', call, result: value.message });
+  }
+  return value.message;
 }
 
 async function executeOne(call: ToolCall, options: ToolBatchOptions): Promise<ToolResultMessage> {

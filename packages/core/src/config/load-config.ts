@@ -151,6 +151,7 @@ async function mergeConfig(options: LoadConfigOptions, lenientWorkspace = false)
     'lsp',
     'webFetch',
     'workflows',
+    'runners',
     'input',
   ])
     values[parent] ??= {};

@@ -323,6 +323,27 @@ const sections = {
       .partial()
       .describe('an object'),
   ),
+  // Background sessions on runners (`beans runner`): what a queued session may choose on this
+  // runner (its own provider and model, modes but yolo, by default), how many run at once, whether
+  // the worktrees' own settings apply, when a silent runner counts as dead, and the drain's grace.
+  runners: lazily(() =>
+    z
+      .object({
+        providers: list('a list of provider names such as "anthropic"'),
+        models: list('a list of model names or globs such as "claude-*"'),
+        permissionModes: z.array(z.enum(PERMISSION_MODES)).describe('a list of "default", "auto-edit", "yolo", "plan"'),
+        maxTurns: z.int().positive().describe('a positive whole number'),
+        concurrency: z.int().positive().describe('a positive whole number'),
+        maxSessionsPerProvider: z.int().positive().describe('a positive whole number'),
+        trustWorktrees: z.boolean().describe('true or false'),
+        sandbox: z.boolean().describe('true or false'),
+        recoveryAfterMs: z.int().min(2000).describe('a number of milliseconds (at least 2000)'),
+        drainGraceMs: z.int().nonnegative().describe('a number of milliseconds'),
+        workdir: z.string().min(1).describe('a folder'),
+      })
+      .partial()
+      .describe('an object'),
+  ),
   // Claude Code's `mcpServers` shape (as in .mcp.json); servers of every settings file add up by name.
   mcpServers: lazily(() => z.record(z.string(), z.unknown()).describe('an object of MCP servers by name, as in .mcp.json')),
   mcp: lazily(() =>
@@ -445,6 +466,19 @@ export interface BeansConfig {
     maxConcurrentCalls?: number;
     workerConcurrency?: number;
     rateLimit?: { calls?: number; periodMs?: number };
+  };
+  runners: {
+    providers?: string[];
+    models?: string[];
+    permissionModes?: PermissionMode[];
+    maxTurns?: number;
+    concurrency?: number;
+    maxSessionsPerProvider?: number;
+    trustWorktrees?: boolean;
+    sandbox?: boolean;
+    recoveryAfterMs?: number;
+    drainGraceMs?: number;
+    workdir?: string;
   };
   hooks?: HooksSettings & { env?: { passThrough?: string[] } };
   guardrails?: GuardrailsSettings;

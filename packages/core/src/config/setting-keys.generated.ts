@@ -600,6 +600,71 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     "expected": "a number of milliseconds"
   },
   {
+    "key": "runners",
+    "kind": "object",
+    "expected": "an object"
+  },
+  {
+    "key": "runners.providers",
+    "kind": "list",
+    "expected": "a list of provider names such as \"anthropic\"",
+    "accepts": "textList"
+  },
+  {
+    "key": "runners.models",
+    "kind": "list",
+    "expected": "a list of model names or globs such as \"claude-*\"",
+    "accepts": "textList"
+  },
+  {
+    "key": "runners.permissionModes",
+    "kind": "list",
+    "expected": "a list of \"default\", \"auto-edit\", \"yolo\", \"plan\""
+  },
+  {
+    "key": "runners.maxTurns",
+    "kind": "integer",
+    "expected": "a positive whole number"
+  },
+  {
+    "key": "runners.concurrency",
+    "kind": "integer",
+    "expected": "a positive whole number"
+  },
+  {
+    "key": "runners.maxSessionsPerProvider",
+    "kind": "integer",
+    "expected": "a positive whole number"
+  },
+  {
+    "key": "runners.trustWorktrees",
+    "kind": "boolean",
+    "expected": "true or false",
+    "accepts": "boolean"
+  },
+  {
+    "key": "runners.sandbox",
+    "kind": "boolean",
+    "expected": "true or false",
+    "accepts": "boolean"
+  },
+  {
+    "key": "runners.recoveryAfterMs",
+    "kind": "integer",
+    "expected": "a number of milliseconds (at least 2000)"
+  },
+  {
+    "key": "runners.drainGraceMs",
+    "kind": "integer",
+    "expected": "a number of milliseconds"
+  },
+  {
+    "key": "runners.workdir",
+    "kind": "string",
+    "expected": "a folder",
+    "accepts": "nonEmptyText"
+  },
+  {
     "key": "mcpServers",
     "kind": "record",
     "expected": "an object of MCP servers by name, as in .mcp.json"

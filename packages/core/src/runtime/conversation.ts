@@ -26,8 +26,8 @@ export interface ConversationFactoryInput {
   /** The conversation's limits (turns, budget, thinking, loop detection), compaction, SOP, and a model named in settings. */
   settings: Pick<BeansConfig, 'sop' | 'model' | 'maxTurns' | 'maxBudgetUsd' | 'thinking' | 'loopDetection' | 'compaction'>;
   workspace: Workspace;
-  /** A model named by the program, the new session's id, and the program's view of the context. */
-  options: Pick<AgentSessionOptions, 'model' | 'sessionId' | 'transformContext' | 'convertToLlm'>;
+  /** A model named by the program, the new session's id, the program's view of the context, and its durable steps (a runner's). */
+  options: Pick<AgentSessionOptions, 'model' | 'sessionId' | 'transformContext' | 'convertToLlm' | 'durableSteps'>;
   agent: Pick<SettledAgent, 'providerId' | 'client' | 'guardrails' | 'model'>;
   /** The first agent's system prompt. */
   systemPrompt: Pick<SystemPrompt, 'text'>;
@@ -109,6 +109,7 @@ export function createConversationFactory(input: ConversationFactoryInput): Conv
       ...(parseThinking(values.thinking) !== undefined ? { thinking: parseThinking(values.thinking) } : {}),
       maxBudgetUsd: values.maxBudgetUsd,
       loopDetection: values.loopDetection.enabled ? { maxRepeats: values.loopDetection.maxRepeats } : false,
+      ...(options.durableSteps ? { steps: options.durableSteps } : {}),
       // With compaction off, the same part still keeps every request within the window.
       transformContext: withCallerContext(
         autoCompaction(

@@ -35,7 +35,17 @@ export {
   type RunSummary,
 } from './sdk-messages.js';
 export type * from './sdk-types.js';
-export { query, fromSdkUser, submitSummary, type Query, type QueryOptions, type SdkUserInput, type SdkInputBlock, type McpServerStatusInfo } from './query.js';
+export {
+  query,
+  fromSdkUser,
+  submitSummary,
+  turnExitCode,
+  type Query,
+  type QueryOptions,
+  type SdkUserInput,
+  type SdkInputBlock,
+  type McpServerStatusInfo,
+} from './query.js';
 export { runTurn, type TurnOutcome } from './run-turn.js';
 export {
   decideWorkspaceTrust,

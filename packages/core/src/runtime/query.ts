@@ -3,6 +3,7 @@ import type { ContentPart } from '../llm/types.js';
 import { createAgentSession, type AgentSession } from './agent-session.js';
 import { AsyncQueue } from './async-queue.js';
 import { parsePermissionMode } from './permission-mode.js';
+import { exitCodeForFailure } from '../llm/failures.js';
 import { modelLimits } from '../llm/providers.js';
 import { SdkMessageMapper, type RunSummary } from './sdk-messages.js';
 import type { TurnOutcome } from './run-turn.js';
@@ -178,6 +179,16 @@ export function submitSummary(outcome: SubmitOutcome, durationMs: number): RunSu
   if (outcome.kind === 'refused') return { result: { ...result, stopReason: 'error' }, durationMs, error: outcome.reason };
   if (outcome.kind === 'stopped') return { result: { ...result, stopReason: 'aborted' }, durationMs };
   return { result, durationMs };
+}
+
+/** The exit code a one-shot run of this turn would have had (0 success, 1 error, 2 refused prompt, 4 limit, 130 stopped). */
+export function turnExitCode(outcome: Extract<SubmitOutcome, { kind: 'turn' }>): number {
+  const { result, refused } = outcome.turn;
+  if (refused) return refused.stage === 'prompt' ? 2 : 1;
+  if (result.stopReason === 'completed') return 0;
+  if (result.stopReason === 'aborted') return 130;
+  if (result.stopReason === 'max_turns' || result.stopReason === 'max_budget') return 4;
+  return result.failure ? exitCodeForFailure(result.failure) : 1;
 }
 
 /** A turn as the `result` message reports it: a refused prompt or a withheld answer is its error. */

@@ -1,4 +1,5 @@
 import type { AfterToolCall, BeforeToolCall } from '../agent/tool-hooks.js';
+import type { DurableSteps } from '../agent/durable-steps.js';
 import type { AgentMessage } from '../agent/types.js';
 import type { LlmMessage } from '../llm/types.js';
 import type { MemoryStore } from '../memory/memory-store.js';
@@ -163,6 +164,12 @@ export interface AgentSessionOptions {
    * default: the workspace's `.beans/memory.md` (`fileMemoryStore`). Read once per session.
    */
   memory?: MemoryStore;
+  /**
+   * Makes each model answer and tool result of the conversation a durable step, recorded once and
+   * read back when the session is replayed elsewhere (a runner's background session; subagents'
+   * requests are not steps, their `task` call is).
+   */
+  durableSteps?: DurableSteps;
 }
 
 /** Per-tool call quotas for one run: tool name (Beans' or Claude Code's) to the most calls allowed. */

@@ -12,7 +12,9 @@ import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
 // binds of git hooks/config and shell rc files inside writable folders, a seccomp filter against
 // unix sockets, a private network namespace whose only way out is its own HTTP/SOCKS proxy, and a
 // proxy that checks each connection against an allow list and refuses names resolving to loopback.
-// It is a singleton (one proxy per process), so every sandbox of this process shares one set-up.
+// It is a singleton (one proxy per process), so every sandbox of this process shares one set-up:
+// the network and the temp folder. The files are each sandbox's own (the runtime takes them per
+// command): a runner hosting several sessions at once fences each one's commands to its own worktree.
 //
 // Network: a host must be listed to be reachable at all, through the proxy the sandbox points
 // HTTP_PROXY/HTTPS_PROXY/ALL_PROXY at. A server on this machine is reached only when its literal
@@ -104,9 +106,12 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   // and git (workspace/protected-paths.ts); sandboxed commands run without asking.
   const denyWrite = [...SANDBOX_READ_ONLY, ...git].map((entry) => path.join(options.workspaceRoot, entry));
   const sockets = options.unixSockets ?? {};
-  const key = JSON.stringify({ workspace: options.workspaceRoot, tempParent, allowedHosts, denyRead, denyWrite, sockets });
+  // What the runtime starts with, once per process; each sandbox's files go with each of its commands.
+  const key = JSON.stringify({ tempParent, allowedHosts, sockets });
   if (shared && shared.key !== key) {
-    throw new SandboxUnavailableError('A sandbox with other settings is already running in this process; one process runs one sandbox configuration.');
+    throw new SandboxUnavailableError(
+      'A sandbox with another network or temp folder is already running in this process; one process runs one sandbox network configuration.',
+    );
   }
   if (!shared) {
     const temp = makeTempFolder(tempParent);
@@ -134,6 +139,7 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
     throw error;
   }
   const { manager, unixSockets } = started;
+  // This sandbox's files, given with each of its commands: another sandbox of the process may have started the runtime.
   const filesystem = { denyRead, allowWrite: writable, denyWrite };
   let disposed = false;
   return {
@@ -143,7 +149,7 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
     async wrap(command, signal) {
       if (disposed) throw new Error('The shell sandbox was disposed.');
       if (unixSockets.refusal) throw new SandboxRefusedError(unixSockets.refusal);
-      const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', unixSockets.perCommand(manager, filesystem), signal);
+      const wrapped = await manager.wrapWithSandbox(command, '/bin/bash', unixSockets.perCommand(manager, filesystem) ?? { filesystem }, signal);
       // bubblewrap runs the command in its own PID namespace, which the kernel empties when the
       // command ends: nothing can be left behind to find by the run tag, and the sandbox's own proxy
       // bridges, still exiting at that moment, must not be reported as leftovers.

@@ -56,7 +56,12 @@ export async function openPidNamespace(): Promise<PidNamespace | undefined> {
 let spare: Promise<(PidNamespace & { claim(): void }) | undefined> | undefined;
 
 async function startNamespace(): Promise<(PidNamespace & { claim(): void }) | undefined> {
-  const holder = builtin('node:child_process').spawn('unshare', [...UNSHARE_ARGS, '--', 'head', '-c', '1'], { stdio: ['pipe', 'ignore', 'ignore'] });
+  // The holder is the namespace's init, whose /proc/1/environ every command in it can read: it gets
+  // no environment but PATH, so Beans' own (the provider keys) is not there to read.
+  const holder = builtin('node:child_process').spawn('unshare', [...UNSHARE_ARGS, '--', 'head', '-c', '1'], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  });
   holder.on('error', () => undefined);
   holder.stdin.on('error', () => undefined);
   // A spare must not keep the process alive; the one in use is referenced again by claim().

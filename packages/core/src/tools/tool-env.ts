@@ -1,8 +1,17 @@
 /**
- * The keys Beans itself uses to reach model providers. They must never reach a command the model
- * runs: `echo $GEMINI_API_KEY` would put the key into the model's context and the session file.
+ * The keys Beans itself uses to reach model providers, and the URL (with its password) of the
+ * workflows' and runners' database. They must never reach a command the model runs: `echo
+ * $GEMINI_API_KEY` would put the key into the model's context and the session file, and a runner's
+ * session holding the database URL could rewrite every other session queued there.
  */
-export const PROVIDER_KEY_VARIABLES: readonly string[] = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+export const PROVIDER_KEY_VARIABLES: readonly string[] = [
+  'GEMINI_API_KEY',
+  'GOOGLE_API_KEY',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'BEANS_DATABASE_URL',
+];
 
 export interface ToolEnvironmentOptions {
   /** More variables holding keys Beans uses (custom providers' `apiKeyEnv`). */

@@ -121,8 +121,29 @@ describe.skipIf(sandboxUnavailable)('createShellSandbox with the shell tool', ()
     expect(ps.split('\n').filter((line) => line.includes(`sleep ${marker}`) && !line.trim().startsWith('Z'))).toEqual([]);
   });
 
-  it('refuses a second configuration in the same process instead of running unsandboxed', async () => {
+  it('refuses a second network configuration in the same process instead of running unsandboxed', async () => {
     await expect(createShellSandbox({ workspaceRoot: makeOutsideDir() })).rejects.toThrow(/already running/);
+  });
+
+  it("fences a second workspace's commands to that workspace, beside the first (a runner's sessions)", async () => {
+    const other = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'beans-sandbox-other-')));
+    const second = await createShellSandbox({ workspaceRoot: other, tempDir: path.join(ws.root, '.tmp'), allowedHosts: [`127.0.0.1:${port}`] });
+    try {
+      const otherWs = { root: other, cwd: other, isGit: false };
+      const inOther = (command: string) => run(shellTool, { command }, { ...makeContext(otherWs), sandbox: second });
+      expect((await inOther('echo mine > mine.txt')).isError).toBeUndefined();
+      expect(readFileSync(path.join(other, 'mine.txt'), 'utf8')).toBe('mine\n');
+      const crossing = await inOther(`echo theirs > ${ws.root}/from-other.txt`);
+      expect(crossing.isError).toBe(true);
+      expect(existsSync(path.join(ws.root, 'from-other.txt'))).toBe(false);
+      // And the first sandbox's commands still write only in theirs.
+      const back = await inSandbox(`echo back > ${other}/from-first.txt`);
+      expect(back.isError).toBe(true);
+      expect(existsSync(path.join(other, 'from-first.txt'))).toBe(false);
+    } finally {
+      await second.dispose();
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });
 
