@@ -38,6 +38,9 @@ export const BUILTIN_COMMAND_NAMES: readonly string[] = [
   'todos',
   'btw',
   'background',
+  // The session's own /loop and /goal (runtime/schedule-commands.ts): a plugin command of that name is hidden by them.
+  'loop',
+  'goal',
 ];
 
 export interface SlashInput {
