@@ -71,7 +71,7 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--agent-profile <file-or-agent>', 'profile: a Markdown file, or a plugin agent (agent or plugin:agent)')
     .option('-a, --agent-description <text>', 'have the LLM write a profile from a description (saved to .beans/agent-profile.md)')
     .option('--yolo', 'approve every tool call')
-    // Claude Code's flags, under their names (README "Using it").
+    // Claude Code's flags, under their names (docs/coming-from-claude-code.md).
     .option('--dangerously-skip-permissions', "Claude Code's name for --yolo")
     .option('--system-prompt <text>', "replace the profile's instructions (the environment, context files and skills are still added)")
     .option('--append-system-prompt <text>', 'add text to the end of the system prompt')

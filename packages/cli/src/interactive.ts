@@ -8,10 +8,10 @@ import { drawFirstFrame, type FirstFrame } from './ui/first-frame.js';
 export async function runInteractive(options: CliOptions, initialPrompt?: string): Promise<number> {
   const noColor = Boolean(process.env.NO_COLOR);
   // The prompt and status line first, from the settings alone: trust, plugins, the session and the
-  // UI's libraries load after it (README "Start-up").
+  // UI's libraries load after it (docs/contributing/startup.md).
   const frame = await firstFrame(options, noColor);
   try {
-    // Core decides what to ask (README "Workspace trust"); the chat only draws it: a folder whose own
+    // Core decides what to ask (docs/permissions.md, "Workspace trust"); the chat only draws it: a folder whose own
     // files ask for looser permissions, hooks or servers asks once, first; a trusted folder that
     // declares a server or hook it did not when trusted asks about each one.
     const question = await trustQuestion({ flags: configFlags(options), settingSources: options.settingSources, trusted: options.trust });

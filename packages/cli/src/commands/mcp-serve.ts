@@ -70,7 +70,7 @@ export async function mcpServe(cli: CliOptions, local: McpServeOptions): Promise
 async function serveStdio(connection: BeansMcpConnection): Promise<void> {
   if (process.stdin.isTTY) {
     process.stderr.write(
-      'beans: mcp serve speaks MCP on stdin and stdout, for an MCP client to start (README, "Beans as an MCP server"); --http PORT serves HTTP.\n',
+      'beans: mcp serve speaks MCP on stdin and stdout, for an MCP client to start (docs/mcp.md, "Beans as an MCP server"); --http PORT serves HTTP.\n',
     );
   }
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');

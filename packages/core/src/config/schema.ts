@@ -181,7 +181,7 @@ const sections = {
           })
           .partial()
           .describe('an object'),
-        // MCP tools offered by name only, loaded with tool_search (README "Many MCP tools").
+        // MCP tools offered by name only, loaded with tool_search (docs/mcp.md).
         defer: z.enum(['auto', 'always', 'never']).describe('"auto", "always" or "never"'),
         deferThreshold: z.int().nonnegative().describe('a number of tokens'),
       })
@@ -200,7 +200,7 @@ const sections = {
       .strict()
       .describe('an object {"type": "command", "command": "...", "padding"?: N}'),
   ),
-  // Retries of a provider's 429/5xx/overloaded answers (README "Riding out an outage").
+  // Retries of a provider's 429/5xx/overloaded answers (docs/chat.md, "Riding out an outage").
   retry: lazily(() =>
     z
       .object({

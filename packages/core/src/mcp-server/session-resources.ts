@@ -3,7 +3,7 @@ import { ErrorCode, McpError, type ReadResourceResult, type Resource, type Resou
 import { isSafeSessionId, type SessionStore } from '../session/index.js';
 
 const PREFIX = 'beans://sessions/';
-/** A session file is JSON Lines: a header, then one record per message or change (README, "Configuration and sessions"). */
+/** A session file is JSON Lines: a header, then one record per message or change (docs/sessions.md). */
 const MIME_TYPE = 'application/x-ndjson';
 
 export function sessionUri(id: string): string {

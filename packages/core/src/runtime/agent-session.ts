@@ -54,7 +54,7 @@ export async function createAgentSession<TContext = unknown>(options: CreateSess
  * built (the live conversation and its log, the permission mode, the asker, SessionStart context):
  * parts read it when called, never at build time. Parts return their warnings; the session shows
  * them in the order the parts ran. A new capability is one new part file and one line here; see
- * packages/core/README.md, whose runtime map lists every part called here (a test holds it to this).
+ * docs/contributing/architecture.md, whose runtime map lists every part called here (a test holds it to this).
  */
 async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop: () => Promise<void>) => void): Promise<AgentSession> {
   const settled = await settleWorkspace(options);

@@ -120,7 +120,7 @@ export function policySummary(policy: UnixSocketPolicy): string {
  * off and every other socket bound on this machine is masked instead (a read-only /dev/null over it,
  * which a connect() finds refusing). The kernel lists the bound sockets of Beans' network namespace
  * in /proc/net/unix; a socket bound after the command started, by a relative path, or in another
- * network namespace is not listed there and stays reachable (README, Sandbox).
+ * network namespace is not listed there and stays reachable (docs/permissions.md, Sandbox).
  */
 export function socketsToMask(allowed: readonly string[], keep: readonly string[]): string[] {
   let table: string;
