@@ -47,6 +47,8 @@ export function writePart(text, name, content) {
 
 /** A table cell: code spans for what is typed, pipes escaped (GFM reads \| inside code spans too). */
 const cell = (text) => String(text).replaceAll('|', '\\|').replaceAll('\n', ' ');
+/** Plain text from the code in a cell: a `<` that would open an HTML tag (`cancel <id>`) is escaped, or the page hides it. */
+const text = (value) => cell(value).replace(/<(?=[A-Za-z/!?])/g, '\\<');
 const code = (text) => {
   const fence = String(text).includes('`') ? '``' : '`';
   return `${fence}${fence === '``' ? ' ' : ''}${cell(text)}${fence === '``' ? ' ' : ''}${fence}`;
@@ -66,11 +68,11 @@ function helpTables(groups) {
   return {
     'slash-commands': table(
       ['Command', 'What it does'],
-      group('Commands').map((row) => [code(row.name), cell(row.description)]),
+      group('Commands').map((row) => [code(row.name), text(row.description)]),
     ),
     keys: table(
       ['Key', 'What it does'],
-      group('Keys').map((row) => [code(row.name), cell(row.description)]),
+      group('Keys').map((row) => [code(row.name), text(row.description)]),
     ),
   };
 }
@@ -113,7 +115,7 @@ function settingsTable({ keys, defaults, envVars, untrusted }) {
       .get(section)
       .push([
         code(key.key),
-        cell(key.expected),
+        text(key.expected),
         fallback,
         trust === 'any' ? 'yes' : trust === 'limited' ? 'limited' : 'no',
         cell(`${doc.meaning}${variable ? ` Environment: \`${variable}\`.` : ''}`),
@@ -161,7 +163,7 @@ function toolsTable(tools, parameters, claudeName) {
     const required = new Set(schema.required ?? []);
     const names = Object.keys(schema.properties ?? {}).map((name) => code(required.has(name) ? name : `${name}?`));
     const claude = claudeName(tool.name);
-    return [code(tool.name), names.join(', '), tool.kind, claude === tool.name ? '' : code(claude), cell(firstSentence(tool.description))];
+    return [code(tool.name), names.join(', '), tool.kind, claude === tool.name ? '' : code(claude), text(firstSentence(tool.description))];
   });
   return table(['Tool', 'Parameters', 'Kind', "Claude Code's name", 'What it does'], rows);
 }
@@ -187,7 +189,7 @@ function cliCommands(program) {
 function cliReference(commands) {
   const title = (words) => ['beans', ...words].join(' ');
   const anchor = (words) => title(words).replaceAll(' ', '-');
-  const rows = commands.map(({ words, description }) => [`[${code(title(words))}](#${anchor(words)})`, cell(description.split('\n')[0])]);
+  const rows = commands.map(({ words, description }) => [`[${code(title(words))}](#${anchor(words)})`, text(description.split('\n')[0])]);
   const sections = commands.map(({ words, help }) => `## ${title(words)}\n\n\`\`\`text\n${help.trimEnd()}\n\`\`\`\n`);
   return `${table(['Command', 'What it does'], rows)}\n${sections.join('\n')}`;
 }

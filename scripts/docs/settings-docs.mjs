@@ -133,7 +133,7 @@ export const SETTING_DOCS = {
   'runners.drainGraceMs': { meaning: 'On SIGTERM or Ctrl+C, how long running sessions may finish before they go back on the queue.', default: '60000' },
   'runners.workdir': {
     meaning: "The runner's work folder: a mirror of each origin and a clone per session (`--workdir`).",
-    default: '~/.local/state/beans-agent/runners/<id>',
+    default: '`~/.local/state/beans-agent/runners/<id>`',
   },
   mcpServers: { meaning: "MCP servers by name, in `.mcp.json`'s shape ([MCP](mcp.md)); the servers of every settings file add up.", default: 'none' },
   'mcp.timeoutMs': { meaning: 'How long an MCP server may take to connect.', default: '30000' },

@@ -42,6 +42,8 @@ export interface ParsedDoc {
   code: { text: string; line: number }[];
   /** The text outside code, line by line (for names written without backticks). */
   prose: { text: string; line: number }[];
+  /** Raw HTML but comments: a tag the page means, or text such as `cancel <id>` that GitHub would hide. */
+  html: { text: string; line: number }[];
 }
 
 /** The part of markdown-it's tokens read here. */
@@ -60,17 +62,21 @@ export function parseDoc(file: string): ParsedDoc {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
   const tokens = markdown.parse(text, {}) as Token[];
   const slugger = new GithubSlugger();
-  const doc: ParsedDoc = { links: [], anchors: new Set(), code: [], prose: [] };
+  const doc: ParsedDoc = { links: [], anchors: new Set(), code: [], prose: [], html: [] };
   const htmlIds = (html: string) => {
     for (const match of html.matchAll(/\b(?:id|name)="([^"]+)"/g)) doc.anchors.add(match[1]!);
   };
   const links = (html: string, line: number) => {
     for (const match of html.matchAll(/\b(?:href|src)="([^"]+)"/g)) doc.links.push({ href: match[1]!, line });
   };
+  const html = (content: string, line: number) => {
+    if (!content.trimStart().startsWith('<!--')) doc.html.push({ text: content.trim(), line });
+  };
   tokens.forEach((token, index) => {
     const line = (token.map?.[0] ?? 0) + 1;
     if (token.type === 'heading_open') doc.anchors.add(slugger.slug(inlineText(tokens[index + 1]!)));
     if (token.type === 'html_block') {
+      html(token.content, line);
       htmlIds(token.content);
       links(token.content, line);
     }
@@ -80,6 +86,7 @@ export function parseDoc(file: string): ParsedDoc {
       if (child.type === 'link_open') doc.links.push({ href: child.attrGet('href') ?? '', line });
       if (child.type === 'image') doc.links.push({ href: child.attrGet('src') ?? '', line });
       if (child.type === 'html_inline') {
+        html(child.content, line);
         htmlIds(child.content);
         links(child.content, line);
       }

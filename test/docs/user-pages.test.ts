@@ -126,4 +126,9 @@ describe('user pages', () => {
     }
     expect(found).toEqual([]);
   });
+
+  it('hide no text: no raw HTML but comments (GitHub drops a `<id>` written outside code)', () => {
+    const found = pages.flatMap((page) => parseDoc(page).html.map(({ text, line }) => `${page}:${line}: ${text}`));
+    expect(found).toEqual([]);
+  });
 });

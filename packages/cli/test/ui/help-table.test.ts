@@ -21,7 +21,7 @@ function readmeRows(part: string): { name: string; description: string }[] {
       const cells = line
         .slice(2, -2)
         .split(/(?<!\\) \| /)
-        .map((cell) => cell.replaceAll('\\|', '|'));
+        .map((cell) => cell.replaceAll('\\|', '|').replaceAll('\\<', '<'));
       return { name: cells[0]!.replace(/^`+ ?| ?`+$/g, ''), description: cells[1]! };
     });
 }
