@@ -51,10 +51,20 @@ describe.skipIf(unavailable)('routines on runners', { timeout: 240_000 }, () => 
     const removed = await runBeans(['routines', 'remove', other], { cwd: fleet.repo.dir, env: fleet.env });
     expect(removed.code).toBe(0);
     expect((await runBeans(['routines', 'remove', other], { cwd: fleet.repo.dir, env: fleet.env })).code).toBe(2);
+    // A routine whose branch is gone from origin by its tick: each run is a failed session saying so, and asks no model.
+    git(fleet.repo.dir, 'checkout', '-q', '-b', 'gone');
+    git(fleet.repo.dir, 'push', '-q', '-u', 'origin', 'gone');
+    const orphan = await runBeans(['routines', 'add', '* * * * *', 'work on the gone branch'], { cwd: fleet.repo.dir, env: fleet.env });
+    expect(orphan.stdout).toContain('on gone of');
+    git(fleet.repo.dir, 'checkout', '-q', '-');
+    git(fleet.repo.dir, 'push', '-q', 'origin', '--delete', 'gone');
     // The local store, which beans serve reads, has none of them: with a database, routines are the runners'.
     const listed = (): Promise<ListedRoutine[]> =>
       runBeans(['routines', 'list', '--json'], { cwd: fleet.repo.dir, env: fleet.env }).then((run) => JSON.parse(run.stdout).routines);
-    expect(await listed()).toMatchObject([{ id, cron: '* * * * *', branch: 'main', origin: fleet.origin, runs: [] }]);
+    expect(await listed()).toMatchObject([
+      { id, cron: '* * * * *', branch: 'main', origin: fleet.origin, runs: [] },
+      { cron: '* * * * *', branch: 'gone', runs: [] },
+    ]);
 
     const runners = await Promise.all([startRunner(machines[0]!, 'r1'), startRunner(machines[1]!, 'r2')]);
     const started = Date.now();
@@ -64,7 +74,7 @@ describe.skipIf(unavailable)('routines on runners', { timeout: 240_000 }, () => 
     await new Promise((resolve) => setTimeout(resolve, 12_000));
     // Stopped (drained), the fleet is still: every run it made is listed, and every request it sent counted.
     expect(await Promise.all(runners.map((runner) => stop(runner.child, 'SIGTERM')))).toEqual([0, 0]);
-    const [routine] = await listed();
+    const [routine, gone] = await listed();
     const done = routine!.runs.filter((run) => run.state === 'done');
     expect(done.length).toBeGreaterThanOrEqual(2);
     const ticks = done.map((run) => new Date(run.tick).getTime());
@@ -101,5 +111,10 @@ describe.skipIf(unavailable)('routines on runners', { timeout: 240_000 }, () => 
     const shown = JSON.parse((await runBeans(['sessions', 'show', runs[0]!.sessionId, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
     expect(shown.result).toMatchObject({ text: 'Nightly summary written.', change: 'no changes' });
     expect(git(fleet.origin, 'rev-parse', 'main')).toBe(fleet.head);
+
+    expect(gone!.runs.length).toBeGreaterThanOrEqual(2);
+    for (const run of gone!.runs) expect(run).toMatchObject({ state: 'failed', exitCode: 1 });
+    const failed = JSON.parse((await runBeans(['sessions', 'show', gone!.runs[0]!.sessionId, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
+    expect(failed.result.error).toContain(`The routine's branch gone cannot be read from ${fleet.origin}`);
   });
 });

@@ -362,7 +362,8 @@ function promptText(task: ScheduledTask, last: boolean): string {
       `This prompt runs in loop ${task.id}, which you pace: before you finish, call schedule_wakeup with the delay until its next run (without it, the next run is in ${formatInterval(DEFAULT_LOOP_MS)}); to end the loop, call cron_delete with ${task.id}.`,
     );
   }
-  if (last)
+  // A one-time task's only run is its last by nature: nothing to tell.
+  if (last && task.recurring)
     notes.push(
       task.maxRuns !== undefined
         ? `This is the last run of ${task.id}.`

@@ -123,6 +123,25 @@ describe('loops on a clock', () => {
     expect(sent.map((run) => run.at - start)).toEqual([0, 25_000, 30_000]);
   });
 
+  it('a /command loop is submitted as typed, its last run too; a cron task the model makes is read as 5 local fields', async () => {
+    const { clock, sent, schedules } = table();
+    const start = clock.now();
+    schedules.addLoop({ prompt: '/review-pr 12', intervalMs: 3600_000 });
+    await clock.advanceTo(start + SCHEDULE_EXPIRY_MS + 1);
+    expect(new Set(sent.map((run) => run.text))).toEqual(new Set(['/review-pr 12']));
+    await expect(schedules.addCron({ cron: '61 * * * *', prompt: 'x', recurring: true, durable: false })).rejects.toThrow('not a valid cron expression');
+    await expect(schedules.addCron({ cron: '0 9 * * 1-5 2026', prompt: 'x', recurring: true, durable: false })).rejects.toThrow(
+      'not a 5-field cron expression',
+    );
+    const task = await schedules.addCron({ cron: '30 14 * * *', prompt: 'release check', recurring: false, durable: false });
+    const next = new Date(task.nextAt!);
+    expect([next.getHours(), next.getMinutes()]).toEqual([14, 30]);
+    await clock.advanceTo(task.nextAt! + 1);
+    // Its one run is not told it is the last of an expiring loop.
+    expect(sent.at(-1)).toEqual({ text: 'release check', at: task.nextAt });
+    expect(schedules.list()).toEqual([]);
+  });
+
   it('refuses loops under 10 s and a 51st scheduled prompt', () => {
     const { schedules } = table();
     expect(() => schedules.addLoop({ prompt: 'too fast', intervalMs: 9_999 })).toThrow('A loop runs at most every 10s.');
