@@ -89,6 +89,10 @@ describe.skipIf(unavailable)('routines on runners', { timeout: 240_000 }, () => 
     // One model request per tick across both runners: a tick run twice would have asked twice.
     expect(asked).toHaveLength(done.length);
     expect(asked.every((request) => lastUser(request) === 'summarise the notes')).toBe(true);
+    // A runner's session ends with its prompt: it is not offered tools whose prompts would never fire.
+    const offered = ((asked[0]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name);
+    expect(offered).toContain('read_file');
+    expect(offered.filter((name) => name === 'schedule_wakeup' || name.startsWith('cron_'))).toEqual([]);
     console.log(
       `routine on 2 runners: ticks ${runs.map((run) => run.tick).join(', ')} fired by ${runs.map((run) => run.by).join(', ')}; the first ${Math.round((new Date(runs[0]!.tick).getTime() - started) / 1000)} s after the runners started; requests per runner ${models.map((model) => model.requests.filter((request) => request.kind === 'chat').length).join('/')}`,
     );

@@ -116,6 +116,9 @@ export function registerRoutineWorkflow(db: SessionDatabase, sessionWorkflow: (s
   DBOS.registerWorkflow(
     async (scheduled: Date, routine: RunnerRoutine): Promise<void> => {
       const tick = new Date(scheduled);
+      // A runner sees a removed schedule only at its next poll (up to 30 s): a tick fired meanwhile runs nothing.
+      const kept = await DBOS.runStep(async () => (await DBOS.getSchedule(`${SCHEDULE_PREFIX}${routine.id}`)) !== null, { name: 'stillScheduled' });
+      if (!kept) return;
       const sessionId = routineSessionId(routine.id, tick);
       const head = await DBOS.runStep(() => branchHead(routine.origin, routine.branch), { name: 'branchHead' });
       await DBOS.runStep(() => recordRun(db, routine, tick, sessionId, head), { name: 'recordRun' });
