@@ -96,6 +96,12 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     const picker = await resumed.waitForText('how is it going');
     expect(picker).not.toContain('<context>');
     expect(picker).not.toContain('Background tasks');
+    // The resumed transcript shows the prompt as typed too.
+    resumed.press('Enter');
+    const history = await resumed.waitForText('Second answer.');
+    expect(history).toContain('› how is it going');
+    expect(history).not.toContain('<context>');
+    expect(history).not.toContain('Background tasks');
   });
 
   test('beans "fix the failing test" opens the chat with that prompt sent (as claude "...")', async () => {
@@ -156,6 +162,20 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     const run = asked.find((request) => asks(request, 'check the build'))!;
     expect(JSON.stringify(run.body)).toContain('take a while done');
   }, 90_000);
+
+  test('/model haiku in the chat switches to the current Haiku id, as -m and settings do', async () => {
+    const server = await startScriptedAnthropic({ turns: [{ text: 'ok' }] });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const session = anthropicChat(workspace, server.url, []);
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything');
+    await session.submit('/model haiku');
+    await session.waitForText('Model switched to claude-haiku-5-5.');
+    await session.submit('hello');
+    await session.waitForText('ok');
+    const asked = server.requests.filter((request) => request.kind === 'chat').at(-1)!;
+    expect((asked.body as { model: string }).model).toBe('claude-haiku-5-5');
+  });
 
   test('/context after /compact counts the request Beans would send now, and knows the default Claude window', async () => {
     // Three long answers (~16k tokens each), then a summary when Beans asks for one.
