@@ -278,6 +278,58 @@ describe.skipIf(!hasTmux)('first-day papercuts (tmux)', () => {
     expect(visible).toContain('END-OF-ANSWER');
   });
 
+  test('resizes while the answer streams lose no row of it; a resize while a question is open leaves the question once', async () => {
+    const chunks = Array.from({ length: 10 }, (_, i) => `Streamed line ${i} of the answer, long enough to wrap when the window is narrow.\n\n`);
+    const { session } = await startBeans(
+      [{ text: chunks, chunkDelayMs: 300 }, { toolCalls: [{ name: 'shell', args: { command: 'npm test' } }] }, { text: 'All green.' }],
+      { columns: 120 },
+    );
+    await session.submit('explain');
+    await session.waitForText('Streamed line 2');
+    // Resizes that land between frames: each may arrive while a frame is written at the old width.
+    for (const columns of [100, 110, 95, 90]) {
+      session.resize(columns, 40);
+      await new Promise((resolve) => setTimeout(resolve, 170));
+    }
+    await session.waitFor(
+      () =>
+        session.visible().includes('Streamed line 9') &&
+        !session
+          .visible()
+          .split('\n')
+          .slice(-6)
+          .some((row) => row.includes('Working…')),
+      'the whole answer',
+    );
+    await session.settled();
+    // Every row of the answer once in the history and the screen: none handed to the view being
+    // replaced (its writes are dropped) and lost with it, none printed twice.
+    const after = session.screen();
+    for (let i = 0; i < 10; i++) expect(after.split(`Streamed line ${i} `).length - 1).toBe(1);
+    expect(after.split('\n').filter((row) => /Ask anything/.test(row))).toHaveLength(1);
+
+    await session.submit('run the tests');
+    await session.waitForText('Allow shell npm test?');
+    session.resize(70, 40);
+    // The question's spinner keeps the screen moving: wait for its choices laid out again at 70 columns (cut with …).
+    await session.waitFor(
+      () =>
+        session
+          .visible()
+          .split('\n')
+          .some((row) => row.startsWith('  › y yes') && row.trimEnd().endsWith('…') && row.length <= 70),
+      'the question drawn at 70 columns',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Once in the history and the screen: the old view's rows were erased, not left above the new one.
+    const asking = session.screen();
+    expect(asking.split('Allow shell npm test?').length - 1).toBe(1);
+    expect(asking.split('a allows shell(npm test:*)').length - 1).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    session.type('y');
+    await session.waitForText('All green.');
+  }, 60_000);
+
   test('-r of a 2,000-message session prints its newest part at once; Ctrl+L would print the rest', async () => {
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     const store = new SessionStore(sessionsDir({ HOME: workspace.home, XDG_STATE_HOME: path.join(workspace.home, '.local', 'state') }, workspace.dir));
