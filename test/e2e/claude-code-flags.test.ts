@@ -55,6 +55,20 @@ describe('beans "<prompt>"', () => {
     expect(JSON.stringify(chats(server)[0]!.messages)).toContain('what is this repository');
   });
 
+  test('a prompt of several words without quotes is bad usage that says to quote it, and sends nothing', async () => {
+    const { server, repo, env } = await anthropic({ turns: [{ text: 'never' }] });
+    for (const args of [
+      ['fix', 'the', 'failing', 'test'],
+      ['chat', 'fix', 'it'],
+    ]) {
+      const run = await runBeans(args, { cwd: repo.dir, env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('too many arguments');
+      expect(run.stderr).toContain('goes in quotes: beans "fix the failing test"');
+    }
+    expect(chats(server)).toEqual([]);
+  });
+
   test('a prompt and -p together are bad usage, exit 2', async () => {
     const { repo, env } = await anthropic({ turns: [{ text: 'never' }] });
     const run = await runBeans(['-p', 'one', 'two'], { cwd: repo.dir, env });

@@ -52,12 +52,22 @@ export const COMMAND_NAMES = [
 ];
 const HELP_WORDS = ['help', '-h', '--help'];
 
+/**
+ * `beans fix the failing test` without quotes is several arguments: say how to give them as one
+ * prompt (Claude Code silently keeps the first word).
+ */
+function quoteHint(text: string): string {
+  return /^too many arguments(?: for 'chat')?\. Expected 1 argument/.test(text)
+    ? `${text.trimEnd()} A prompt of several words goes in quotes: beans "fix the failing test".\n`
+    : text;
+}
+
 export function buildProgram(setExit: (code: number) => void, argv?: readonly string[]): Command {
   const program = new Command('beans')
     .description('A terminal coding assistant. Run `beans` in a repository to chat, or `beans -p "..."` for one-shot answers.')
     .version(VERSION, '-v, --version')
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`beans: ${text.replace(/^error: /, '')}`) })
+    .configureOutput({ outputError: (text, write) => write(`beans: ${quoteHint(text.replace(/^error: /, ''))}`) })
     .showSuggestionAfterError();
 
   program

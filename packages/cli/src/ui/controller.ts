@@ -66,11 +66,16 @@ export class ChatController implements ChatView {
   /** When a turn that this view did not start was first seen running. */
   private othersTurnSince?: number;
   private idleTimer?: NodeJS.Timeout;
+  /**
+   * A resize is settling (run-chat): the view being replaced writes nothing, so finished rows wait
+   * for the fresh view instead of being handed to the old one and lost with it.
+   */
+  private outputPaused = false;
   private readonly clock = new FrameClock(
     () => {
-      this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
+      if (!this.outputPaused) this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
     },
-    () => this.transcript.backlog > 0,
+    () => !this.outputPaused && this.transcript.backlog > 0,
   );
   private readonly cleanups: (() => void)[] = [];
   private readonly keys: ChatKeys;
@@ -164,8 +169,14 @@ export class ChatController implements ChatView {
    * stays the terminal's; rows not printed yet and everything new are laid out at `width`, and the
    * fresh view starts with no rows to print again.
    */
+  /** The view is muted until resized(): rows finished meanwhile stay pending for the next view. */
+  pauseOutput(): void {
+    this.outputPaused = true;
+  }
+
   resized(width: number): void {
     if (this.closed) return;
+    this.outputPaused = false;
     this.transcript.setWidth(width);
     this.transcript.forgetPrinted();
     this.blocks = this.transcript.takeBlocks(MAX_ROWS_PER_FRAME);
@@ -178,6 +189,7 @@ export class ChatController implements ChatView {
    */
   redraw(width = this.transcript.width): void {
     if (this.closed) return;
+    this.outputPaused = false;
     this.transcript.redraw(width);
     this.blocks = [];
     this.clock.cancel();

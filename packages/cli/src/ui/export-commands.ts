@@ -22,7 +22,7 @@ export const EXPORT_BUILTINS: Record<string, Builtin> = {
       );
       const file = args.trim();
       if (file) return writeExport(context, file, markdown);
-      // The whole id (its start time and a random tail): cut short it was `beans-conversation-2026-11-.md`.
+      // The whole id (the one `beans --resume` takes): cut at 8 characters it was `beans-conversation-2026-11-.md`.
       const fallback = `beans-conversation-${session.id}.md`;
       context.openPicker({
         title: 'Export the conversation as Markdown to… (Esc cancels)',

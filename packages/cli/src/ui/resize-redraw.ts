@@ -36,7 +36,7 @@ export function inkStdout(stdout: NodeJS.WriteStream, onWrite: () => void): { st
  * Rows the live area drawn as `lines` takes after the terminal reflowed it to `width`: a row wider
  * than the new width wraps onto more rows (a wider window leaves each row one row).
  */
-export function reflowedRows(lines: readonly StyledLine[], width: number): number {
+function reflowedRows(lines: readonly StyledLine[], width: number): number {
   // Ink writes each row without its trailing spaces, so only the cells up to the last visible one wrap.
   const drawn = (line: StyledLine) =>
     displayWidth(

@@ -178,6 +178,7 @@ export async function runChat(host: ChatAgent, options: RunChatOptions): Promise
       return;
     }
     view?.mute();
+    controller.pauseOutput();
     settle = setTimeout(() => {
       if (controller.closed || !instance) return;
       instance.unmount();

@@ -4,9 +4,9 @@ import { expandHome } from '../config/paths.js';
 import { OutsideWorkspaceError, resolveInWorkspace } from '../workspace/paths.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { allowRulesCover, findDenyingRule, type SubjectKind, type ToolRule } from './rules.js';
-import { approvalBlocker } from './command-rules.js';
+import { alwaysRules } from './always-rules.js';
 import { classifyReadOnly } from './read-only.js';
-import { analyzeShellCommand, baseName, type ShellAnalysis } from './shell-parse.js';
+import { analyzeShellCommand, type ShellAnalysis } from './shell-parse.js';
 import type { AskUser, Authorize, PermissionDecision, PermissionMode, PermissionRequest } from './types.js';
 import { isProtectedPath, isProtectedWrite } from '../workspace/protected-paths.js';
 
@@ -136,90 +136,6 @@ function readOnlyDecision(input: unknown, subject: string, analysis: ShellAnalys
   // Only a tool whose subject is its `command` field can run the rewritten line; others run as asked.
   return record?.command === subject ? { allow: true, updatedInput: { ...record, command: verdict.command } } : ALLOW;
 }
-
-/**
- * The rules an "always" answer adds, named as Claude Code names them. For a command, each simple
- * command's program and subcommand as bash reads them (`shell(npm test:*)` covers `npm test -- -u`,
- * not `npm publish`); approving `ls` must never approve `rm`. A rule for a whole program only where
- * its arguments cannot make it harmful (`echo`, `sleep`); a program that acts on its operands (`rm
- * build`, `python script.py`) gets that exact command, so approving `rm -rf build` never approves
- * `rm -rf ~`. A line allow rules could not judge (redirections, substitutions, a glob) adds nothing:
- * it was approved once.
- */
-export function alwaysRules(tool: AnyTool, kind: SubjectKind, subject: string | undefined, analysis: ShellAnalysis | undefined): ToolRule[] {
-  if (kind === 'domain' && subject !== undefined) return [{ tool: tool.name, pattern: `domain:${subject}`, source: `${tool.name}(domain:${subject})` }];
-  if (kind === 'path' || subject === undefined) return [{ tool: tool.name, source: tool.name }];
-  if (!analysis || approvalBlocker(analysis) !== undefined) return [];
-  const rules: ToolRule[] = [];
-  for (const command of analysis.commands) {
-    const [program, second] = command.words;
-    if (program === undefined || program !== baseName(program)) return [];
-    const subcommand = second !== undefined && /^[A-Za-z][\w-]*$/.test(second) && !OPERAND_PROGRAMS.has(program);
-    const words = command.words.filter((word): word is string => word !== undefined);
-    // The exact command as a rule: its words joined, which `*` or a word bash may split would widen.
-    const exact = words.length === command.words.length && !command.globbed.some(Boolean) && !words.some((word) => /[*\s]/.test(word));
-    const pattern = HARMLESS_PROGRAMS.has(program) ? `${program}:*` : subcommand ? `${program} ${second}:*` : exact ? words.join(' ') : undefined;
-    if (pattern === undefined) return [];
-    if (!rules.some((rule) => rule.pattern === pattern)) rules.push({ tool: tool.name, pattern, source: `${tool.name}(${pattern})` });
-  }
-  return rules;
-}
-
-/** Programs whose arguments cannot make them change or reveal anything: "always" may cover them whole. */
-const HARMLESS_PROGRAMS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', 'sleep', 'pwd', 'whoami', 'uname', 'nproc', 'id']);
-
-/**
- * Programs whose second word is what they act on, not a subcommand: `rm build:*` would approve
- * `rm build ~`, so their "always" is the exact command.
- */
-const OPERAND_PROGRAMS: ReadonlySet<string> = new Set([
-  'rm',
-  'rmdir',
-  'mv',
-  'cp',
-  'ln',
-  'chmod',
-  'chown',
-  'chgrp',
-  'touch',
-  'mkdir',
-  'truncate',
-  'shred',
-  'dd',
-  'tee',
-  'kill',
-  'pkill',
-  'killall',
-  'sed',
-  'awk',
-  'perl',
-  'find',
-  'xargs',
-  'curl',
-  'wget',
-  'scp',
-  'rsync',
-  'ssh',
-  'tar',
-  'unzip',
-  'zip',
-  'python',
-  'python3',
-  'node',
-  'ruby',
-  'bash',
-  'sh',
-  'zsh',
-  'deno',
-  'bun',
-  'php',
-  'sudo',
-  'env',
-  'nohup',
-  'timeout',
-  'nice',
-  'exec',
-]);
 
 function deny(reason: string): PermissionDecision {
   return { allow: false, reason };

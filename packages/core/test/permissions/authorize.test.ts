@@ -159,6 +159,45 @@ describe('asking the user', () => {
     expect((await check(strict, shellTool, { command: 'rm -rf build ~' })).allow).toBe(false);
   });
 
+  it('"always" on a wrapped or package-run command covers what runs, and never any program the runner could start', async () => {
+    const offer = async (command: string) => {
+      let offered: readonly string[] = [];
+      await check(
+        createAuthorize({ mode: 'default', ask: async (request) => ((offered = request.alwaysRules ?? []), { decision: 'deny' as const }) }),
+        shellTool,
+        { command },
+      );
+      return offered;
+    };
+    const allows = async (rules: readonly string[], command: string) =>
+      (
+        await check(
+          createAuthorize({ mode: 'default', ask: async () => ({ decision: 'deny' as const }), allow: parseToolRules(rules.join(', ')) }),
+          shellTool,
+          { command },
+        )
+      ).allow;
+    // A runner's rule names the program it runs: `pnpm exec:*` approved `pnpm exec rm -rf ~`.
+    const vitest = await offer('pnpm exec vitest run');
+    expect(vitest).toEqual(['shell(pnpm exec vitest:*)']);
+    expect(await allows(vitest, 'pnpm exec vitest run src')).toBe(true);
+    expect(await allows(vitest, 'pnpm exec rm -rf ~')).toBe(false);
+    expect(await offer('pnpm exec rm -rf build')).toEqual(['shell(pnpm exec rm -rf build)']);
+    expect(await offer('uv run pytest -q')).toEqual(['shell(uv run pytest:*)']);
+    expect(await offer('npx rm -rf build')).toEqual(['shell(npx rm -rf build)']);
+    // A wrapper's "always" covers the wrapper and what it runs (`time rm:*` alone approved nothing, not even the same line again).
+    const timed = await offer('timeout 5 npm test');
+    expect(timed).toEqual(['shell(timeout 5 npm test)', 'shell(npm test:*)']);
+    expect(await allows(timed, 'timeout 5 npm test')).toBe(true);
+    const removal = await offer('time rm -rf build');
+    expect(removal).toEqual(['shell(time rm -rf build)', 'shell(rm -rf build)']);
+    expect(await allows(removal, 'time rm -rf build')).toBe(true);
+    expect(await allows(removal, 'time rm -rf ~')).toBe(false);
+    expect(await offer('flock lockfile rm -rf build')).toEqual(['shell(flock lockfile rm -rf build)', 'shell(rm -rf build)']);
+    // A shell given a script file runs what the file says: that line only.
+    expect(await offer('dash deploy')).toEqual(['shell(dash deploy)']);
+  });
+
   it('"always" on an edit tool allows that tool for the session', async () => {
     const answers: AskAnswer[] = [{ decision: 'always' }];
     const ask = vi.fn(async () => answers.shift() ?? { decision: 'deny' as const });
