@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
+import { startBeansServer } from '../support/beans-server.ts';
 import { runBeans, scriptedOllama } from './harness.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
 import { git, makeFleet, runnerHome, startRunner, tracked, until, type StartedRunner } from './runner-fixtures.ts';
@@ -217,6 +218,41 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     expect(git(fleet.origin, 'show', `beans/${session}:asked.txt`)).toBe('allowed');
   });
 
+  it("beans serve with the database shows a runner's session to the web view's API: listed, its events followed, its question answered there", async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const model = await scriptedOllama({
+      turns: [{ toolCalls: [{ name: 'write_file', args: { path: 'web.txt', content: 'answered on the web\n' } }] }, { text: 'Done after the web answered.' }],
+    });
+    await startRunner(runnerHome(url, model), 'r1');
+    const id = (await runBeans(['-p', 'write web.txt', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim();
+    const beans = await startBeansServer({ cwd: fleet.repo.dir, env: fleet.env });
+    try {
+      const asked = await beans.events(id, (events) => events.some((event) => event.data.type === 'permission_request'), { timeoutMs: 40_000 });
+      const question = asked.find((event) => event.data.type === 'permission_request')!.data;
+      expect(question).toMatchObject({ tool_name: 'write_file', input: { path: 'web.txt' }, session_id: id });
+      const listed = (await beans.api('GET', 'v1/sessions')).body.sessions;
+      expect(listed).toContainEqual(expect.objectContaining({ id, state: 'waiting', runner: 'r1', branch: `beans/${id}` }));
+      // Driven from its runner, not from here.
+      expect((await beans.api('POST', `v1/sessions/${id}/messages`, { text: 'hi' })).status).toBe(409);
+      expect((await beans.api('POST', `v1/sessions/${id}/permissions/not-asked`, { behavior: 'allow' })).status).toBe(404);
+      expect((await beans.api('POST', `v1/sessions/${id}/permissions/${question.request_id}`, { behavior: 'allow' })).status).toBe(200);
+      expect((await beans.api('POST', `v1/sessions/${id}/permissions/${question.request_id}`, { behavior: 'deny' })).status).toBe(409);
+      // The stream goes on from the question (Last-Event-ID as the page sends it) to the end.
+      const rest = await beans.events(id, (events) => events.some((event) => event.data.type === 'result'), {
+        lastEventId: asked.at(-1)!.id,
+        timeoutMs: 40_000,
+      });
+      expect(rest[0]!.id).toBeGreaterThan(asked.at(-1)!.id);
+      expect(rest.find((event) => event.data.type === 'result')!.data).toMatchObject({ result: 'Done after the web answered.' });
+      expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).code).toBe(0);
+      expect((await beans.api('GET', `v1/sessions/${id}`)).body).toMatchObject({ id, state: 'done', exitCode: 0 });
+      expect(git(fleet.origin, 'show', `beans/${id}:web.txt`)).toBe('answered on the web');
+    } finally {
+      await beans.stop('SIGTERM');
+    }
+  });
+
   it('sessions wait exits 4 for a session that reached its turn limit, 3 for one the runner refuses', async () => {
     const url = await database();
     const fleet = makeFleet(url);
@@ -233,7 +269,7 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     expect(shown).toContain('does not run sessions in permission mode yolo');
   });
 
-  it('a bad database: one sentence and exit 3, for the runner, --background and sessions list', async () => {
+  it('a bad database: one sentence and exit 3, for the runner, --background, sessions list and serve', async () => {
     const fleet = makeFleet('postgresql://beans@127.0.0.1:1/nowhere');
     const model = await scriptedOllama({ turns: [{ text: 'unused' }] });
     const machine = runnerHome('postgresql://beans@127.0.0.1:1/nowhere', model, { runners: { sandbox: false } });
@@ -241,6 +277,7 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
       [['runner', '--id', 'r1', '--workdir', machine.workdir], machine.home, machine.env],
       [['-p', 'hi', '--background'], fleet.repo.dir, fleet.env],
       [['sessions', 'list'], fleet.repo.dir, fleet.env],
+      [['serve'], fleet.repo.dir, fleet.env],
     ] as const) {
       const run = await runBeans([...args], { cwd, env, timeoutMs: 30_000 });
       expect(run.code, run.stderr).toBe(3);

@@ -27,7 +27,7 @@ export interface Started {
   unixSocketsFor(settings: UnixSocketSettings, workspaceRoot: string): SocketFence;
 }
 
-export interface SocketFence {
+interface SocketFence {
   status: UnixSocketStatus;
   /** For the sandbox's summary: "no Unix socket", "no Unix socket but /x.sock"... */
   reach: string;
