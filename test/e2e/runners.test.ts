@@ -2,7 +2,7 @@
 // test): background sessions queued from a clone, taken by `beans runner` processes with their own
 // scripted model servers and work folders, durable on DBOS; a runner killed mid-session and the
 // other finishing it; drain on SIGTERM; simultaneous starts; bad databases.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
@@ -267,6 +267,52 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     const shown = (await runBeans(['sessions', 'show', refused], { cwd: fleet.repo.dir, env: fleet.env })).stdout;
     expect(shown).toMatch(/state +failed/);
     expect(shown).toContain('does not run sessions in permission mode yolo');
+  });
+
+  it('--background returns at once with no runner up (the session waits queued); refuses a folder a runner could not work from; warns of uncommitted changes', async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const queued = await runBeans(['-p', 'later', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 });
+    expect(queued.code, queued.stderr).toBe(0);
+    const show = await runBeans(['sessions', 'show', queued.stdout.trim(), '--json'], { cwd: fleet.repo.dir, env: fleet.env });
+    // The id alone on stdout, even on a fresh database DBOS migrates first (it printed "Running DBOS system database migrations..." there).
+    expect(queued.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+    expect(show.code, show.stderr).toBe(0);
+    const shown = JSON.parse(show.stdout);
+    expect(shown).toMatchObject({ state: 'queued', baseCommit: fleet.head });
+    expect(shown.runner).toBeUndefined();
+    // Uncommitted changes are not part of it, and it says so.
+    writeFileSync(path.join(fleet.repo.dir, 'README.md'), '# changed, not committed\n');
+    const dirty = await runBeans(['-p', 'dirty', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 });
+    expect(dirty.code).toBe(0);
+    expect(dirty.stderr).toContain('uncommitted changes in this folder are not part of the session');
+    // A commit origin lacks: push first.
+    git(fleet.repo.dir, 'commit', '-qam', 'local only');
+    const unpushed = await runBeans(['-p', 'unpushed', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 });
+    expect(unpushed.code).toBe(2);
+    expect(unpushed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unpushed.stderr).toMatch(/is not on origin as far as this clone knows: push it first/);
+    // No origin at all.
+    git(fleet.repo.dir, 'remote', 'remove', 'origin');
+    const noOrigin = await runBeans(['-p', 'nowhere', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 });
+    expect(noOrigin.code).toBe(2);
+    expect(noOrigin.stderr).toContain('no remote named origin');
+    const listed = JSON.parse((await runBeans(['sessions', 'list', '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
+    expect(listed.background).toHaveLength(2);
+  });
+
+  it('sessions wait exits 1 for a session whose model fails, and show says why', async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const model = await scriptedOllama({ turns: [{ text: 'unused' }] });
+    const machine = runnerHome(url, model, { runners: { sandbox: false } });
+    // The runner's model server is gone: every request fails.
+    machine.env.OLLAMA_HOST = 'http://127.0.0.1:1';
+    await startRunner(machine, 'r1');
+    const id = (await runBeans(['-p', 'fail', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim();
+    expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 90_000 })).code).toBe(1);
+    const shown = JSON.parse((await runBeans(['sessions', 'show', id, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
+    expect(shown).toMatchObject({ state: 'failed', exitCode: 1, runner: 'r1' });
   });
 
   it('a bad database: one sentence and exit 3, for the runner, --background, sessions list and serve', async () => {

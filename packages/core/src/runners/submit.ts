@@ -76,7 +76,23 @@ async function ensureDbosTables(url: string): Promise<void> {
   } finally {
     await client.end().catch(() => {});
   }
-  await startDbosSerially(url, () => DBOS.migrate(url));
+  await startDbosSerially(url, () => quietly(() => DBOS.migrate(url)));
+}
+
+/**
+ * DBOS.migrate takes no logger: its own prints "Running DBOS system database migrations..." with
+ * console.log, to stdout, where `--background` prints the session's id alone (scripts read it) and
+ * core prints nothing. The console is muted while it runs; a failure still comes back as its error.
+ */
+async function quietly<T>(job: () => Promise<T>): Promise<T> {
+  const saved = { log: console.log, info: console.info, debug: console.debug, warn: console.warn };
+  const mute = () => {};
+  Object.assign(console, { log: mute, info: mute, debug: mute, warn: mute });
+  try {
+    return await job();
+  } finally {
+    Object.assign(console, saved);
+  }
 }
 
 export async function queueSession(options: { databaseUrl: string; cwd: string; prompt: string; request: SessionRequest }): Promise<QueuedSession> {
