@@ -2,7 +2,7 @@
 // test): background sessions queued from a clone, taken by `beans runner` processes with their own
 // scripted model servers and work folders, durable on DBOS; a runner killed mid-session and the
 // other finishing it; drain on SIGTERM; simultaneous starts; bad databases.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
@@ -118,6 +118,43 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     expect(attached.stdout).toContain(`runner ${other.id} took the session over`);
     expect(attached.stdout.match(/⏺ write_file c\.txt/g)).toHaveLength(1);
     expect(attached.stdout.match(/⏺ shell echo appended/g)).toHaveLength(1);
+  });
+
+  it('a runner killed while the model answers: the other asks that turn again, and only that one; the finished calls do not run again', async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const appends = path.join(fleet.outside, 'appends.txt');
+    const runners: StartedRunner[] = [];
+    let killed: string | undefined;
+    const serve =
+      (name: string) =>
+      (_request: RecordedRequest, n: number): ScriptTurn => {
+        if (n === 0) return { toolCalls: [{ name: 'shell', args: { command: `echo appended >> ${appends}` } }] };
+        if (n === 1) return { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'first\n' } }] };
+        if (n === 2 && !killed) {
+          killed = name;
+          // While its answer streams (twenty chunks, half a second apart).
+          setTimeout(() => runners.find((runner) => runner.id === name)!.child.kill('SIGKILL'), 2500);
+          return { text: Array.from({ length: 20 }, (_, i) => `part ${i} `), chunkDelayMs: 500 };
+        }
+        return { text: `answered on ${name}` };
+      };
+    const servers = { r1: await scriptedOllama({ turns: serve('r1') }), r2: await scriptedOllama({ turns: serve('r2') }) };
+    const settings = { runners: { sandbox: false, permissionModes: ['yolo'], recoveryAfterMs: 3000 } };
+    runners.push(await startRunner(runnerHome(url, servers.r1, settings), 'r1'));
+    runners.push(await startRunner(runnerHome(url, servers.r2, settings), 'r2'));
+    const id = (
+      await runBeans(['-p', 'append, write, answer', '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })
+    ).stdout.trim();
+    expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 90_000 })).code).toBe(0);
+    const other = runners.find((runner) => runner.id !== killed)!;
+    expect(readFileSync(appends, 'utf8')).toBe('appended\n');
+    const chats = (name: string) => servers[name as 'r1' | 'r2'].requests.filter((request) => request.kind === 'chat').map((request) => request.turn);
+    expect(chats(killed!)).toEqual([0, 1, 2]);
+    expect(chats(other.id)).toEqual([2]);
+    const session = JSON.parse((await runBeans(['sessions', 'show', id, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
+    expect(session).toMatchObject({ state: 'done', runner: other.id, exitCode: 0, result: { text: `answered on ${other.id}`, files: ['a.txt'] } });
+    expect(git(fleet.origin, 'show', `beans/${id}:a.txt`)).toBe('first');
   });
 
   it('two runners started in the same second on a fresh database both start, and both take sessions', async () => {
@@ -267,6 +304,27 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     const shown = (await runBeans(['sessions', 'show', refused], { cwd: fleet.repo.dir, env: fleet.env })).stdout;
     expect(shown).toMatch(/state +failed/);
     expect(shown).toContain('does not run sessions in permission mode yolo');
+  });
+
+  it('workflows.databaseUrl in the settings does what BEANS_DATABASE_URL does, for the submitter and the runner', async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    delete fleet.env.BEANS_DATABASE_URL;
+    mkdirSync(path.join(fleet.repo.home, '.config', 'beans-agent'), { recursive: true });
+    writeFileSync(path.join(fleet.repo.home, '.config', 'beans-agent', 'settings.json'), JSON.stringify({ workflows: { databaseUrl: url } }));
+    const model = await scriptedOllama({ turns: [{ text: 'from the settings' }] });
+    const machine = runnerHome(url, model, { workflows: { databaseUrl: url }, runners: { sandbox: false } });
+    delete machine.env.BEANS_DATABASE_URL;
+    await startRunner(machine, 'r1');
+    const queued = await runBeans(['-p', 'hi', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 });
+    expect(queued.code, queued.stderr).toBe(0);
+    const id = queued.stdout.trim();
+    expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 60_000 })).code).toBe(0);
+    expect(JSON.parse((await runBeans(['sessions', 'show', id, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout)).toMatchObject({
+      state: 'done',
+      runner: 'r1',
+      result: { text: 'from the settings' },
+    });
   });
 
   it('--background returns at once with no runner up (the session waits queued); refuses a folder a runner could not work from; warns of uncommitted changes', async () => {
