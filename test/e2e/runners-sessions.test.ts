@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
 import { startBeansServer } from '../support/beans-server.ts';
+import { chromiumMissing, openBrowser } from '../support/browser.ts';
 import { BEANS_BIN, runBeans, scriptedOllama } from './harness.ts';
 import { git, makeFleet, runnerHome, startRunner, tracked, until } from './runner-fixtures.ts';
 
@@ -81,6 +82,41 @@ describe.skipIf(unavailable)('background sessions from anywhere', { timeout: 120
       expect((await beans.api('GET', `v1/sessions/${id}`)).body).toMatchObject({ id, state: 'done', exitCode: 0 });
       expect(git(fleet.origin, 'show', `beans/${id}:web.txt`)).toBe('answered on the web');
     } finally {
+      await beans.stop('SIGTERM');
+    }
+  });
+
+  it.skipIf(chromiumMissing)("the web view of beans serve with the database: a runner's session in the list, its question answered with Allow", async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const model = await scriptedOllama({
+      turns: [
+        { toolCalls: [{ name: 'write_file', args: { path: 'page.txt', content: 'allowed in the page\n' } }] },
+        { text: 'Written after the page allowed it.' },
+      ],
+    });
+    await startRunner(runnerHome(url, model), 'r1');
+    const id = (await runBeans(['-p', 'write page.txt', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim();
+    // The person's own server, with a model of its own (the page lists its models).
+    const beans = await startBeansServer({ cwd: fleet.repo.dir, env: { ...fleet.env, OLLAMA_HOST: model.url } });
+    const browser = await openBrowser();
+    try {
+      const { page } = browser;
+      await page.goto(`${beans.url}#token=${beans.token}`);
+      await page.getByRole('navigation', { name: 'Sessions' }).getByText('write page.txt').click();
+      const question = page.getByRole('group', { name: /Allow write_file/ });
+      await question.waitFor({ timeout: 40_000 });
+      await page.getByText(`on branch beans/${id}`).waitFor();
+      // Driven by its runner: no message box, no End button.
+      expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'End session' }).count()).toBe(0);
+      await question.getByRole('button', { name: 'Allow', exact: true }).click();
+      await page.getByText('Written after the page allowed it.').waitFor({ timeout: 40_000 });
+      expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).code).toBe(0);
+      expect(git(fleet.origin, 'show', `beans/${id}:page.txt`)).toBe('allowed in the page');
+      expect(browser.problems).toEqual([]);
+    } finally {
+      await browser.close();
       await beans.stop('SIGTERM');
     }
   });

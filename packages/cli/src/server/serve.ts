@@ -56,7 +56,13 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
     sessions,
     ...(runners ? { runners } : {}),
     web: loadWebAssets(),
-    routes: (routes) => registerWebRoutes(routes, { sessions, cwd: process.cwd(), ...webRouteSources(options) }),
+    routes: (routes) =>
+      registerWebRoutes(routes, {
+        sessions,
+        cwd: process.cwd(),
+        ...webRouteSources(options),
+        ...(runners ? { onRunner: async (id: string) => (await runners.get(id)) !== undefined } : {}),
+      }),
   });
 
   const server = serve({ fetch: app.fetch, hostname: host, port });
