@@ -154,14 +154,21 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     expect(git(fleet.origin, 'show', `beans/${id}:a.txt`)).toBe('first');
   });
 
-  it('two runners started in the same second on a fresh database both start, and both take sessions', async () => {
+  it('two runners and a --background started in the same second on a fresh database all start, and both runners take sessions', async () => {
     const url = await database();
     const fleet = makeFleet(url);
     const model = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'sleep 2' } }] }, { text: 'slept' }] });
     const settings = { runners: { sandbox: false, permissionModes: ['yolo'] } };
-    const [first, second] = await Promise.all([startRunner(runnerHome(url, model, settings), 'r1'), startRunner(runnerHome(url, model, settings), 'r2')]);
+    // The submitter makes DBOS's tables too when no runner has yet: all three race for the set-up.
+    const [first, second, queued] = await Promise.all([
+      startRunner(runnerHome(url, model, settings), 'r1'),
+      startRunner(runnerHome(url, model, settings), 'r2'),
+      runBeans(['-p', 'sleep at the start', '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 }),
+    ]);
     for (const runner of [first, second]) expect(runner.stderr()).not.toMatch(/dbos_migrations_pkey|tuple concurrently updated|duplicate key/);
-    const ids = [];
+    expect(queued.stderr).toBe('');
+    expect(queued.code).toBe(0);
+    const ids = [queued.stdout.trim()];
     for (let i = 0; i < 2; i++)
       ids.push((await runBeans(['-p', `sleep ${i}`, '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim());
     for (const id of ids) expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 60_000 })).code).toBe(0);

@@ -65,18 +65,25 @@ function absoluteOrigin(origin: string, root: string): string {
   return path.resolve(root, origin);
 }
 
-/** DBOS's own tables, made once on a fresh database (a runner's start makes them too). */
+/**
+ * DBOS's own tables, made once on a fresh database (a runner's start makes them too). Looked for under
+ * DBOS's start lock: a runner starting at the same moment may be half-way through the migrations,
+ * the table there and a column not yet (the enqueue failed: column "creator_xid" of relation
+ * "workflow_status" does not exist). Holding the lock, a table found is a finished set-up.
+ */
 async function ensureDbosTables(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ table: string | null }>("SELECT to_regclass('dbos.workflow_status')::text AS table");
-    if (rows[0]?.table) return;
-  } finally {
-    await client.end().catch(() => {});
-  }
-  await startDbosSerially(url, () => quietly(() => DBOS.migrate(url)));
+  await startDbosSerially(url, async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ table: string | null }>("SELECT to_regclass('dbos.workflow_status')::text AS table");
+      if (rows[0]?.table) return;
+    } finally {
+      await client.end().catch(() => {});
+    }
+    await quietly(() => DBOS.migrate(url));
+  });
 }
 
 /**
