@@ -188,6 +188,14 @@ describe.skipIf(unavailable)('background sessions from anywhere', { timeout: 120
     expect(noOrigin.stderr).toContain('no remote named origin');
     const listed = JSON.parse((await runBeans(['sessions', 'list', '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
     expect(listed.background).toHaveLength(2);
+    // An id nobody knows: the database's answer, not "start beans serve".
+    for (const command of [['sessions', 'wait'], ['sessions', 'show'], ['attach']]) {
+      const unknown = await runBeans([...command, 'no-such-session'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 });
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr.trim()).toBe(
+        "beans: No background session no-such-session in the runners' database (and no Beans server runs on this machine to look on).",
+      );
+    }
   });
 
   it('sessions wait exits 1 for a session whose model fails, and show says why', async () => {
