@@ -8,9 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
 import { runBeans, scriptedOllama } from './harness.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
-import { git, makeFleet, runnerHome, startRunner, tracked, until, type StartedRunner } from './runner-fixtures.ts';
-import { BEANS_BIN } from './harness.ts';
-import { spawn } from 'node:child_process';
+import { git, makeFleet, runnerHome, startRunner, until, type StartedRunner } from './runner-fixtures.ts';
 
 const unavailable = postgresUnavailable();
 if (unavailable) console.warn(`runner tests skipped: ${unavailable}`);
@@ -119,14 +117,58 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     expect(attached.stdout.match(/⏺ shell echo appended/g)).toHaveLength(1);
   });
 
-  it('two runners started in the same second on a fresh database both start, and both take sessions', async () => {
+  it('a runner killed while the model answers: the other asks that turn again, and only that one; the finished calls do not run again', async () => {
+    const url = await database();
+    const fleet = makeFleet(url);
+    const appends = path.join(fleet.outside, 'appends.txt');
+    const runners: StartedRunner[] = [];
+    let killed: string | undefined;
+    const serve =
+      (name: string) =>
+      (_request: RecordedRequest, n: number): ScriptTurn => {
+        if (n === 0) return { toolCalls: [{ name: 'shell', args: { command: `echo appended >> ${appends}` } }] };
+        if (n === 1) return { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'first\n' } }] };
+        if (n === 2 && !killed) {
+          killed = name;
+          // While its answer streams (twenty chunks, half a second apart).
+          setTimeout(() => runners.find((runner) => runner.id === name)!.child.kill('SIGKILL'), 2500);
+          return { text: Array.from({ length: 20 }, (_, i) => `part ${i} `), chunkDelayMs: 500 };
+        }
+        return { text: `answered on ${name}` };
+      };
+    const servers = { r1: await scriptedOllama({ turns: serve('r1') }), r2: await scriptedOllama({ turns: serve('r2') }) };
+    const settings = { runners: { sandbox: false, permissionModes: ['yolo'], recoveryAfterMs: 3000 } };
+    runners.push(await startRunner(runnerHome(url, servers.r1, settings), 'r1'));
+    runners.push(await startRunner(runnerHome(url, servers.r2, settings), 'r2'));
+    const id = (
+      await runBeans(['-p', 'append, write, answer', '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })
+    ).stdout.trim();
+    expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 90_000 })).code).toBe(0);
+    const other = runners.find((runner) => runner.id !== killed)!;
+    expect(readFileSync(appends, 'utf8')).toBe('appended\n');
+    const chats = (name: string) => servers[name as 'r1' | 'r2'].requests.filter((request) => request.kind === 'chat').map((request) => request.turn);
+    expect(chats(killed!)).toEqual([0, 1, 2]);
+    expect(chats(other.id)).toEqual([2]);
+    const session = JSON.parse((await runBeans(['sessions', 'show', id, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
+    expect(session).toMatchObject({ state: 'done', runner: other.id, exitCode: 0, result: { text: `answered on ${other.id}`, files: ['a.txt'] } });
+    expect(git(fleet.origin, 'show', `beans/${id}:a.txt`)).toBe('first');
+  });
+
+  it('two runners and a --background started in the same second on a fresh database all start, and both runners take sessions', async () => {
     const url = await database();
     const fleet = makeFleet(url);
     const model = await scriptedOllama({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'sleep 2' } }] }, { text: 'slept' }] });
     const settings = { runners: { sandbox: false, permissionModes: ['yolo'] } };
-    const [first, second] = await Promise.all([startRunner(runnerHome(url, model, settings), 'r1'), startRunner(runnerHome(url, model, settings), 'r2')]);
+    // The submitter makes DBOS's tables too when no runner has yet: all three race for the set-up.
+    const [first, second, queued] = await Promise.all([
+      startRunner(runnerHome(url, model, settings), 'r1'),
+      startRunner(runnerHome(url, model, settings), 'r2'),
+      runBeans(['-p', 'sleep at the start', '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 }),
+    ]);
     for (const runner of [first, second]) expect(runner.stderr()).not.toMatch(/dbos_migrations_pkey|tuple concurrently updated|duplicate key/);
-    const ids = [];
+    expect(queued.stderr).toBe('');
+    expect(queued.code).toBe(0);
+    const ids = [queued.stdout.trim()];
     for (let i = 0; i < 2; i++)
       ids.push((await runBeans(['-p', `sleep ${i}`, '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim());
     for (const id of ids) expect((await runBeans(['sessions', 'wait', id], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 60_000 })).code).toBe(0);
@@ -190,50 +232,7 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
     expect(second.child.exitCode).toBeNull();
   });
 
-  it('attach follows a session from the database and answers its permission question; wait exits with its code', async () => {
-    const url = await database();
-    const fleet = makeFleet(url);
-    const model = await scriptedOllama({
-      turns: [
-        { text: 'I will write it.', toolCalls: [{ name: 'write_file', args: { path: 'asked.txt', content: 'allowed\n' } }] },
-        { text: 'Done after asking.' },
-      ],
-    });
-    await startRunner(runnerHome(url, model), 'r1');
-    const queued = await runBeans(['-p', 'write asked.txt', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 });
-    const session = queued.stdout.trim();
-    const attach = tracked(spawn(BEANS_BIN, ['attach', session.slice(0, 8)], { cwd: fleet.repo.dir, env: fleet.env, stdio: ['pipe', 'pipe', 'pipe'] }));
-    let out = '';
-    attach.stdout!.on('data', (chunk) => (out += chunk));
-    await until(() => out.includes('? Allow write_file asked.txt'), 40_000);
-    const shown = JSON.parse((await runBeans(['sessions', 'show', session, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
-    expect(shown.state).toBe('waiting');
-    attach.stdin!.write('y\n');
-    const code = await new Promise<number | null>((resolve) => attach.once('close', resolve));
-    expect(out).toContain('allowed');
-    expect(out).toContain('Done after asking.');
-    expect(out).toContain(`branch beans/${session}`);
-    expect(code).toBe(0);
-    expect(git(fleet.origin, 'show', `beans/${session}:asked.txt`)).toBe('allowed');
-  });
-
-  it('sessions wait exits 4 for a session that reached its turn limit, 3 for one the runner refuses', async () => {
-    const url = await database();
-    const fleet = makeFleet(url);
-    const model = await scriptedOllama({ turns: () => ({ toolCalls: [{ name: 'read_file', args: { path: 'README.md' } }] }) });
-    await startRunner(runnerHome(url, model), 'r1');
-    const limited = (
-      await runBeans(['-p', 'read forever', '--max-turns', '2', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })
-    ).stdout.trim();
-    expect((await runBeans(['sessions', 'wait', limited], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 60_000 })).code).toBe(4);
-    const refused = (await runBeans(['-p', 'anything', '--yolo', '--background'], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 30_000 })).stdout.trim();
-    expect((await runBeans(['sessions', 'wait', refused], { cwd: fleet.repo.dir, env: fleet.env, timeoutMs: 60_000 })).code).toBe(3);
-    const shown = (await runBeans(['sessions', 'show', refused], { cwd: fleet.repo.dir, env: fleet.env })).stdout;
-    expect(shown).toMatch(/state +failed/);
-    expect(shown).toContain('does not run sessions in permission mode yolo');
-  });
-
-  it('a bad database: one sentence and exit 3, for the runner, --background and sessions list', async () => {
+  it('a bad database: one sentence and exit 3, for the runner, --background, sessions list and serve', async () => {
     const fleet = makeFleet('postgresql://beans@127.0.0.1:1/nowhere');
     const model = await scriptedOllama({ turns: [{ text: 'unused' }] });
     const machine = runnerHome('postgresql://beans@127.0.0.1:1/nowhere', model, { runners: { sandbox: false } });
@@ -241,6 +240,7 @@ describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
       [['runner', '--id', 'r1', '--workdir', machine.workdir], machine.home, machine.env],
       [['-p', 'hi', '--background'], fleet.repo.dir, fleet.env],
       [['sessions', 'list'], fleet.repo.dir, fleet.env],
+      [['serve'], fleet.repo.dir, fleet.env],
     ] as const) {
       const run = await runBeans([...args], { cwd, env, timeoutMs: 30_000 });
       expect(run.code, run.stderr).toBe(3);

@@ -27,6 +27,9 @@ export interface SessionSummary {
   title: string;
   updatedAt: string;
   exitCode?: number;
+  /** A background session on a runner: the runner holding it ("" while queued) and its branch. */
+  runner?: string;
+  branch?: string;
 }
 
 export interface ModelInfo {

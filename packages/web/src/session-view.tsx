@@ -83,6 +83,8 @@ export function SessionView({ api, id, summary, onChanged }: { api: Api; id: str
   // From the stream itself (a prompt starts a turn, its result ends it): the polled list lags behind.
   const running = !ended && (transcript.running || waiting.length > 0);
   const title = summary?.title || 'Untitled session';
+  // A background session on a runner (beans serve with the runners' database): followed and answered here, driven there.
+  const onRunner = summary?.branch !== undefined;
 
   return (
     <section class="session" aria-label={title}>
@@ -104,7 +106,7 @@ export function SessionView({ api, id, summary, onChanged }: { api: Api; id: str
             {CONNECTION_LABELS[connection.state]}
           </span>
         </p>
-        {!ended && (
+        {!ended && !onRunner && (
           <button type="button" class="quiet-button" onClick={() => void act(() => api.stop(id))}>
             End session
           </button>
@@ -121,7 +123,12 @@ export function SessionView({ api, id, summary, onChanged }: { api: Api; id: str
           {error}
         </p>
       )}
-      {ended ? (
+      {onRunner ? (
+        <p class="quiet ended">
+          {summary.runner ? `Runs on runner ${summary.runner}` : 'Queued for a runner'}, on branch {summary.branch}: its questions are answered here, its
+          messages come from its prompt.
+        </p>
+      ) : ended ? (
         <p class="quiet ended">{connection.detail ?? 'This session was stopped.'} Its file stays: resume it with a new session.</p>
       ) : (
         <Composer

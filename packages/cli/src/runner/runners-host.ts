@@ -1,6 +1,7 @@
 import { UsageError } from '@beans/core';
 import type { BackgroundSession, BackgroundSessions } from '@beans/core/runners';
 import type { CliOptions } from '../options.js';
+import { findServer } from '../server/client.js';
 import { serverHost, type SessionHost } from '../server/session-host.js';
 
 /** Background sessions in the runners' database (DBOS and pg load with this file only). */
@@ -30,7 +31,7 @@ export class RunnersHost implements SessionHost {
 
   async show(id: string, local: { json?: boolean }): Promise<number> {
     const session = await this.withSessions((sessions) => sessions.find(id));
-    if (!session) return (await serverHost()).show(id, local);
+    if (!session) return (await this.local(id)).show(id, local);
     process.stdout.write(local.json ? `${JSON.stringify(session)}\n` : describe(session));
     return 0;
   }
@@ -39,7 +40,7 @@ export class RunnersHost implements SessionHost {
     const sessions = await this.sessions();
     try {
       const session = await sessions.find(id);
-      if (!session) return (await serverHost()).wait(id);
+      if (!session) return (await this.local(id)).wait(id);
       const stop = new AbortController();
       const onSignal = () => stop.abort();
       process.once('SIGINT', onSignal);
@@ -58,7 +59,7 @@ export class RunnersHost implements SessionHost {
     try {
       const session = id ? await sessions.find(id) : await sessions.newest();
       if (!session) {
-        if (id) return (await serverHost()).attach(id);
+        if (id) return (await this.local(id)).attach(id);
         throw new UsageError(`No background session in ${sessions.where} yet. Queue one with \`beans -p "..." --background\`.`);
       }
       const { followSession } = await import('./follow-view.js');
@@ -66,6 +67,13 @@ export class RunnersHost implements SessionHost {
     } finally {
       await sessions.close();
     }
+  }
+
+  /** An id the database does not know may be the local server's; with none running, the database's answer stands. */
+  private async local(id: string): Promise<SessionHost> {
+    if (!findServer(process.env))
+      throw new UsageError(`No background session ${id} in the runners' database (and no Beans server runs on this machine to look on).`);
+    return serverHost();
   }
 
   private async sessions(): Promise<BackgroundSessions> {

@@ -13,6 +13,8 @@ const Session = z
     title: z.string(),
     updatedAt: z.string().openapi({ format: 'date-time' }),
     exitCode: z.number().int().optional().openapi({ description: 'What a one-shot run of the last turn would exit with (0, 1, 2, 3, 4, 130)' }),
+    runner: z.string().optional().openapi({ description: 'A background session on a runner: the runner holding it ("" while queued)' }),
+    branch: z.string().optional().openapi({ description: 'A background session on a runner: the branch it pushes' }),
   })
   .openapi('Session');
 const SessionId = z.object({ id: z.string().min(1).max(200) });
@@ -22,6 +24,7 @@ const refusals = {
   403: json(ErrorBody, 'A foreign Host or Origin header'),
 };
 const unknownSession = { 404: json(ErrorBody, 'No such session') };
+const onRunner = { 409: json(ErrorBody, 'A background session on a runner (a database configured): it is followed and answered, not driven, from here') };
 const bearer = [{ bearer: [] }];
 
 export const healthRoute = createRoute({
@@ -95,7 +98,7 @@ export const deleteSessionRoute = createRoute({
   summary: 'Stop a session (its file stays: `beans -r ID` resumes it)',
   security: bearer,
   request: { params: SessionId },
-  responses: { 200: json(Session, 'Stopped'), ...unknownSession, ...refusals },
+  responses: { 200: json(Session, 'Stopped'), ...onRunner, ...unknownSession, ...refusals },
 });
 
 export const sendMessageRoute = createRoute({
@@ -192,7 +195,7 @@ export const interruptRoute = createRoute({
   summary: 'Stop the running turn (its commands are killed)',
   security: bearer,
   request: { params: SessionId },
-  responses: { 200: json(z.object({ ok: z.literal(true) }), 'Stopped'), ...unknownSession, ...refusals },
+  responses: { 200: json(z.object({ ok: z.literal(true) }), 'Stopped'), ...onRunner, ...unknownSession, ...refusals },
 });
 
 // `beans attach`: the chat drawn by the server for a terminal elsewhere; keys in, bytes out.

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { BeansError, VERSION } from '@beans/core';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import {
   answerRoute,
@@ -21,7 +21,21 @@ import {
 } from './api-schema.js';
 import { streamLog } from './sse.js';
 import { MAX_BODY_BYTES, allowedHostnames, bodyWithinLimit, hostAndOriginGuard, tokenGuard } from './guard.js';
+import type { SessionSummary } from './hosted-session.js';
 import type { SessionTable } from './session-table.js';
+
+/** The runners' background sessions (a database configured), listed, followed and answered beside the server's own. */
+export interface RunnerSessionsView {
+  list(): Promise<SessionSummary[]>;
+  get(id: string): Promise<SessionSummary | undefined>;
+  /** Their events as server-sent events after the event numbered `after`, until the session ends. */
+  events(c: Context, id: string, after: number): Response;
+  answer(
+    id: string,
+    requestId: string,
+    answer: { behavior: 'allow' | 'deny'; message?: string; always?: boolean },
+  ): Promise<'answered' | 'already-answered' | 'unknown'>;
+}
 
 export interface ServerAppOptions {
   token: string;
@@ -32,6 +46,8 @@ export interface ServerAppOptions {
   sessions: SessionTable;
   /** The web view's files, served at `/` without the token (they hold no data); absent until built. */
   web?: (path: string, request: Request) => Response | undefined;
+  /** Background sessions on runners, when a database is configured. */
+  runners?: RunnerSessionsView;
   /** More routes of the API v1 (the web view's), registered behind the same guards. */
   routes?: (app: OpenAPIHono) => void;
 }
@@ -55,6 +71,10 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
   app.onError((error, c) => (error instanceof HTTPException ? error.getResponse() : c.json({ error: error.message }, 500)));
 
   const missing = (id: string) => ({ error: `No session ${id} on this server.` });
+  const { runners } = options;
+  const onRunner = (id: string) => ({
+    error: `Session ${id} runs on a runner: answer its questions here, or follow it; it takes no messages, interrupts or terminals.`,
+  });
 
   app.openapi(healthRoute, (c) => c.json({ ok: true as const, version: VERSION }, 200));
 
@@ -69,25 +89,31 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
     }
   });
 
-  app.openapi(listSessionsRoute, (c) => c.json({ sessions: sessions.list().map((session) => session.summary()) }, 200));
+  app.openapi(listSessionsRoute, async (c) => {
+    const own = sessions.list().map((session) => session.summary());
+    const background = runners ? await runners.list() : [];
+    return c.json({ sessions: [...own, ...background].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt)) }, 200);
+  });
 
-  app.openapi(getSessionRoute, (c) => {
+  app.openapi(getSessionRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const session = sessions.get(id);
-    return session ? c.json(session.summary(), 200) : c.json(missing(id), 404);
+    const session = sessions.get(id)?.summary() ?? (await runners?.get(id));
+    return session ? c.json(session, 200) : c.json(missing(id), 404);
   });
 
   app.openapi(deleteSessionRoute, async (c) => {
     const { id } = c.req.valid('param');
     const session = sessions.get(id);
+    if (!session && (await runners?.get(id))) return c.json(onRunner(id), 409);
     if (!session) return c.json(missing(id), 404);
     await session.close();
     return c.json(session.summary(), 200);
   });
 
-  app.openapi(sendMessageRoute, (c) => {
+  app.openapi(sendMessageRoute, async (c) => {
     const { id } = c.req.valid('param');
     const session = sessions.get(id);
+    if (!session && (await runners?.get(id))) return c.json(onRunner(id), 409);
     if (!session) return c.json(missing(id), 404);
     if (session.state === 'done') return c.json({ error: `Session ${id} was stopped; start it again with POST /v1/sessions {"resume": "${id}"}.` }, 409);
     const { text, images = [] } = c.req.valid('json');
@@ -98,36 +124,39 @@ export function createServerApp(options: ServerAppOptions): OpenAPIHono {
     return c.json({ accepted: true as const }, 202);
   });
 
-  app.openapi(answerRoute, (c) => {
+  app.openapi(answerRoute, async (c) => {
     const { id, request_id: requestId } = c.req.valid('param');
     const session = sessions.get(id);
-    if (!session) return c.json(missing(id), 404);
-    const answered = session.answer(requestId, c.req.valid('json'));
+    if (!session && !runners) return c.json(missing(id), 404);
+    const answered = session ? session.answer(requestId, c.req.valid('json')) : await runners!.answer(id, requestId, c.req.valid('json'));
     if (answered === 'answered') return c.json({ ok: true as const }, 200);
     if (answered === 'already-answered') return c.json({ error: `Question ${requestId} was already answered.` }, 409);
     return c.json({ error: `No question ${requestId} in session ${id}.` }, 404);
   });
 
-  app.openapi(interruptRoute, (c) => {
+  app.openapi(interruptRoute, async (c) => {
     const { id } = c.req.valid('param');
     const session = sessions.get(id);
+    if (!session && (await runners?.get(id))) return c.json(onRunner(id), 409);
     if (!session) return c.json(missing(id), 404);
     session.interrupt();
     return c.json({ ok: true as const }, 200);
   });
 
-  app.openapi(eventsRoute, (c) => {
+  app.openapi(eventsRoute, async (c) => {
     const { id } = c.req.valid('param');
     const session = sessions.get(id);
-    if (!session) return c.json(missing(id), 404);
     const header = Number(c.req.header('last-event-id'));
     const after = c.req.valid('query').after ?? (Number.isInteger(header) && header > 0 ? header : 0);
+    if (!session && runners && (await runners.get(id))) return runners.events(c, id, after);
+    if (!session) return c.json(missing(id), 404);
     return streamLog(c, session.log, after);
   });
 
   app.openapi(openTerminalRoute, async (c) => {
     const { id } = c.req.valid('param');
     const session = sessions.get(id);
+    if (!session && (await runners?.get(id))) return c.json(onRunner(id), 409);
     if (!session) return c.json(missing(id), 404);
     if (session.state === 'done') return c.json({ error: `Session ${id} was stopped.` }, 409);
     const { columns, rows, noColor } = c.req.valid('json');

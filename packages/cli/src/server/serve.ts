@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import os from 'node:os';
-import { UsageError, createAgentSession, localRoutineStore, parsePermissionMode, sdkWarningsOnce, startRoutineScheduler } from '@beans/core';
+import { UsageError, createAgentSession, loadRuntimeBase, localRoutineStore, parsePermissionMode, sdkWarningsOnce, startRoutineScheduler } from '@beans/core';
 import { cliSessionOptions } from '../bootstrap.js';
-import type { CliOptions } from '../options.js';
+import { configFlags, type CliOptions } from '../options.js';
 import { createServerApp } from './app.js';
 import { removeServerFile, writeServerFile } from './server-file.js';
 import { SessionTable, type SessionRequest } from './session-table.js';
@@ -48,13 +48,21 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   });
   const token = randomBytes(24).toString('base64url');
   const sessions = new SessionTable((request) => openSession(options, request));
+  const runners = await runnerSessions(options);
   const app = createServerApp({
     token,
     host,
     allowHosts: flags.allowHost,
     sessions,
+    ...(runners ? { runners } : {}),
     web: loadWebAssets(),
-    routes: (routes) => registerWebRoutes(routes, { sessions, cwd: process.cwd(), ...webRouteSources(options) }),
+    routes: (routes) =>
+      registerWebRoutes(routes, {
+        sessions,
+        cwd: process.cwd(),
+        ...webRouteSources(options),
+        ...(runners ? { onRunner: async (id: string) => (await runners.get(id)) !== undefined } : {}),
+      }),
   });
 
   const server = serve({ fetch: app.fetch, hostname: host, port });
@@ -87,7 +95,21 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
   // Streams stay open until their sessions end; the sessions' commands are stopped with them.
   await Promise.race([sessions.closeAll(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS).unref())]);
   if ('closeAllConnections' in server) server.closeAllConnections();
+  await runners?.close();
   return 0;
+}
+
+/**
+ * With a database configured (BEANS_DATABASE_URL or workflows.databaseUrl) the runners' background
+ * sessions are listed, followed and answered here too (the web view's questions). A database that
+ * cannot be used stops the server with one sentence, as it stops every other command that uses it.
+ */
+async function runnerSessions(options: CliOptions) {
+  const base = await loadRuntimeBase({ flags: configFlags(options), trusted: options.trust || undefined });
+  const url = base.config.values.workflows.databaseUrl;
+  if (!url) return undefined;
+  const { openRunnerSessions } = await import('../runner/served-runners.js');
+  return openRunnerSessions(url, `serve:${process.pid}@${os.hostname()}`);
 }
 
 /** A served session: the command line's settings, with what the client chose on top. */

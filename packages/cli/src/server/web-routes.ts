@@ -99,6 +99,8 @@ export interface WebRouteOptions {
   listModels: () => Promise<{ provider: string; models: { name: string; contextWindow?: number }[] }>;
   /** The stored sessions of the workspace a folder belongs to; throws a UsageError for a folder that is not one. */
   storedSessions: (cwd: string) => Promise<StoredSessionInfo[]>;
+  /** Whether an id is a runner's background session (its events hold its whole conversation). */
+  onRunner?: (id: string) => Promise<boolean>;
 }
 
 export function registerWebRoutes(app: OpenAPIHono, options: WebRouteOptions): void {
@@ -137,9 +139,10 @@ export function registerWebRoutes(app: OpenAPIHono, options: WebRouteOptions): v
     return c.json({ files }, 200);
   });
 
-  app.openapi(transcriptRoute, (c) => {
+  app.openapi(transcriptRoute, async (c) => {
     const { id } = c.req.valid('param');
     const session = sessions.get(id);
+    if (!session && (await options.onRunner?.(id))) return c.json({ messages: [] }, 200);
     if (!session) return c.json(missing(id), 404);
     return c.json({ messages: earlierMessages(session.id, session.earlier, session.agent.workspace.root) as unknown as Record<string, unknown>[] }, 200);
   });

@@ -65,18 +65,41 @@ function absoluteOrigin(origin: string, root: string): string {
   return path.resolve(root, origin);
 }
 
-/** DBOS's own tables, made once on a fresh database (a runner's start makes them too). */
+/**
+ * DBOS's own tables, made once on a fresh database (a runner's start makes them too). Looked for under
+ * DBOS's start lock: a runner starting at the same moment may be half-way through the migrations,
+ * the table there and a column not yet (the enqueue failed: column "creator_xid" of relation
+ * "workflow_status" does not exist). Holding the lock, a table found is a finished set-up.
+ */
 export async function ensureDbosTables(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  client.on('error', () => {});
-  await client.connect();
+  await startDbosSerially(url, async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ table: string | null }>("SELECT to_regclass('dbos.workflow_status')::text AS table");
+      if (rows[0]?.table) return;
+    } finally {
+      await client.end().catch(() => {});
+    }
+    await quietly(() => DBOS.migrate(url));
+  });
+}
+
+/**
+ * DBOS.migrate takes no logger: its own prints "Running DBOS system database migrations..." with
+ * console.log, to stdout, where `--background` prints the session's id alone (scripts read it) and
+ * core prints nothing. The console is muted while it runs; a failure still comes back as its error.
+ */
+async function quietly<T>(job: () => Promise<T>): Promise<T> {
+  const saved = { log: console.log, info: console.info, debug: console.debug, warn: console.warn };
+  const mute = () => {};
+  Object.assign(console, { log: mute, info: mute, debug: mute, warn: mute });
   try {
-    const { rows } = await client.query<{ table: string | null }>("SELECT to_regclass('dbos.workflow_status')::text AS table");
-    if (rows[0]?.table) return;
+    return await job();
   } finally {
-    await client.end().catch(() => {});
+    Object.assign(console, saved);
   }
-  await startDbosSerially(url, () => DBOS.migrate(url));
 }
 
 export async function queueSession(options: { databaseUrl: string; cwd: string; prompt: string; request: SessionRequest }): Promise<QueuedSession> {

@@ -18,15 +18,23 @@ type FilesystemConfig = SandboxRuntimeConfig['filesystem'];
 /** The started runtime and how it fences Unix sockets. */
 export interface Started {
   manager: Manager;
-  unixSockets: {
-    status: UnixSocketStatus;
-    /** For the sandbox's summary: "no Unix socket", "no Unix socket but /x.sock"... */
-    reach: string;
-    /** Set when every command is refused. */
-    refusal?: string;
-    /** The per-command configuration (the masks over other sockets), or undefined for the session's own. */
-    perCommand(manager: Manager, filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] }): Partial<SandboxRuntimeConfig> | undefined;
-  };
+  /**
+   * How the commands of the sandbox of `workspaceRoot` are fenced from Unix sockets: its allowed
+   * sockets resolved from its own workspace (`./dev.sock` is each session's own; resolved from the
+   * first sandbox's, a second session's commands reached the first's socket and not their own),
+   * the kind of fence (filter, masks, Seatbelt, open, refused) the runtime's, one per process.
+   */
+  unixSocketsFor(settings: UnixSocketSettings, workspaceRoot: string): SocketFence;
+}
+
+interface SocketFence {
+  status: UnixSocketStatus;
+  /** For the sandbox's summary: "no Unix socket", "no Unix socket but /x.sock"... */
+  reach: string;
+  /** Set when every command is refused. */
+  refusal?: string;
+  /** The per-command configuration (the masks over other sockets), or undefined for the session's own. */
+  perCommand(manager: Manager, filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] }): Partial<SandboxRuntimeConfig> | undefined;
 }
 
 export interface StartOptions {
@@ -46,7 +54,7 @@ export async function startRuntime(options: StartOptions): Promise<Started> {
   }
   const check = SandboxManager.checkDependencies();
   if (check.errors.length > 0) throw new SandboxUnavailableError(`The shell sandbox cannot start: ${check.errors.join('; ')}. ${installHint()}`);
-  let policy = unixSocketPolicy(options.sockets, options.workspaceRoot);
+  const policy = unixSocketPolicy(options.sockets, options.workspaceRoot);
   try {
     await SandboxManager.initialize({
       network: { allowedDomains: options.allowedHosts, deniedDomains: [], ...networkFor(policy) },
@@ -56,8 +64,17 @@ export async function startRuntime(options: StartOptions): Promise<Started> {
   } catch (error) {
     throw new SandboxUnavailableError(`The shell sandbox cannot start: ${(error as Error).message}. ${installHint()}`);
   }
-  policy = await probe(SandboxManager, policy);
-  return { manager: SandboxManager, unixSockets: settle(policy) };
+  const settled = await probe(SandboxManager, policy);
+  return {
+    manager: SandboxManager,
+    unixSocketsFor: (settings, workspaceRoot) => {
+      // Masks are made per command: this sandbox's own paths (its settings are the runtime's key, so
+      // the kind is the same). Seatbelt took its paths at the start (shell-sandbox.ts keys on them).
+      if (settled.kind !== 'masks') return settle(settled);
+      const own = unixSocketPolicy(settings, workspaceRoot);
+      return settle(own.kind === 'masks' ? { ...settled, allowed: own.allowed } : settled);
+    },
+  };
 }
 
 function networkFor(policy: UnixSocketPolicy): { allowUnixSockets?: string[]; allowAllUnixSockets?: boolean } {
@@ -66,7 +83,7 @@ function networkFor(policy: UnixSocketPolicy): { allowUnixSockets?: string[]; al
   return policy.kind === 'filter' ? {} : { allowAllUnixSockets: true };
 }
 
-function settle(policy: UnixSocketPolicy): Started['unixSockets'] {
+function settle(policy: UnixSocketPolicy): SocketFence {
   const reach = policySummary(policy);
   const notice = policyNotice(policy);
   const status = (state: UnixSocketStatus['state'], detail: string): UnixSocketStatus => ({ state, detail, ...(notice ? { notice } : {}) });

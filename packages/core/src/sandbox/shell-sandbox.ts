@@ -106,8 +106,12 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   // and git (workspace/protected-paths.ts); sandboxed commands run without asking.
   const denyWrite = [...SANDBOX_READ_ONLY, ...git].map((entry) => path.join(options.workspaceRoot, entry));
   const sockets = options.unixSockets ?? {};
-  // What the runtime starts with, once per process; each sandbox's files go with each of its commands.
-  const key = JSON.stringify({ tempParent, allowedHosts, sockets });
+  // What the runtime starts with, once per process; each sandbox's files and socket masks go with
+  // each of its commands. Seatbelt (macOS) takes the allowed sockets at the start, so there a
+  // relative one (this workspace's) cannot be shared with another workspace's sandbox.
+  const relativeSockets =
+    process.platform === 'darwin' && (sockets.allowUnixSockets ?? []).some((entry) => !path.isAbsolute(entry) && entry !== '~' && !entry.startsWith('~/'));
+  const key = JSON.stringify({ tempParent, allowedHosts, sockets, ...(relativeSockets ? { workspace: options.workspaceRoot } : {}) });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError(
       'A sandbox with another network or temp folder is already running in this process; one process runs one sandbox network configuration.',
@@ -138,7 +142,8 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
     }
     throw error;
   }
-  const { manager, unixSockets } = started;
+  const { manager } = started;
+  const unixSockets = started.unixSocketsFor(sockets, options.workspaceRoot);
   // This sandbox's files, given with each of its commands: another sandbox of the process may have started the runtime.
   const filesystem = { denyRead, allowWrite: writable, denyWrite };
   let disposed = false;
