@@ -2,6 +2,7 @@ import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { SandboxUnavailableError } from '../errors.js';
 import {
   ALLOW_ALL_SETTING,
+  ownSocketPolicy,
   policyNotice,
   policySummary,
   refusalMessage,
@@ -15,18 +16,22 @@ import {
 type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager'];
 type FilesystemConfig = SandboxRuntimeConfig['filesystem'];
 
+/** How one sandbox fences Unix sockets. */
+interface SocketFence {
+  status: UnixSocketStatus;
+  /** For the sandbox's summary: "no Unix socket", "no Unix socket but /x.sock"... */
+  reach: string;
+  /** Set when every command is refused. */
+  refusal?: string;
+  /** The per-command configuration (the masks over other sockets), or undefined for the session's own. */
+  perCommand(manager: Manager, filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] }): Partial<SandboxRuntimeConfig> | undefined;
+}
+
 /** The started runtime and how it fences Unix sockets. */
 export interface Started {
   manager: Manager;
-  unixSockets: {
-    status: UnixSocketStatus;
-    /** For the sandbox's summary: "no Unix socket", "no Unix socket but /x.sock"... */
-    reach: string;
-    /** Set when every command is refused. */
-    refusal?: string;
-    /** The per-command configuration (the masks over other sockets), or undefined for the session's own. */
-    perCommand(manager: Manager, filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] }): Partial<SandboxRuntimeConfig> | undefined;
-  };
+  /** The fence of a sandbox with these settings in this workspace (the runtime's kind, its own allowed sockets). */
+  unixSockets(settings: UnixSocketSettings, workspaceRoot: string): SocketFence;
 }
 
 export interface StartOptions {
@@ -46,7 +51,7 @@ export async function startRuntime(options: StartOptions): Promise<Started> {
   }
   const check = SandboxManager.checkDependencies();
   if (check.errors.length > 0) throw new SandboxUnavailableError(`The shell sandbox cannot start: ${check.errors.join('; ')}. ${installHint()}`);
-  let policy = unixSocketPolicy(options.sockets, options.workspaceRoot);
+  const policy = unixSocketPolicy(options.sockets, options.workspaceRoot);
   try {
     await SandboxManager.initialize({
       network: { allowedDomains: options.allowedHosts, deniedDomains: [], ...networkFor(policy) },
@@ -56,8 +61,8 @@ export async function startRuntime(options: StartOptions): Promise<Started> {
   } catch (error) {
     throw new SandboxUnavailableError(`The shell sandbox cannot start: ${(error as Error).message}. ${installHint()}`);
   }
-  policy = await probe(SandboxManager, policy);
-  return { manager: SandboxManager, unixSockets: settle(policy) };
+  const runtime = await probe(SandboxManager, policy);
+  return { manager: SandboxManager, unixSockets: (settings, workspaceRoot) => settle(ownSocketPolicy(runtime, settings, workspaceRoot)) };
 }
 
 function networkFor(policy: UnixSocketPolicy): { allowUnixSockets?: string[]; allowAllUnixSockets?: boolean } {
@@ -66,7 +71,7 @@ function networkFor(policy: UnixSocketPolicy): { allowUnixSockets?: string[]; al
   return policy.kind === 'filter' ? {} : { allowAllUnixSockets: true };
 }
 
-function settle(policy: UnixSocketPolicy): Started['unixSockets'] {
+function settle(policy: UnixSocketPolicy): SocketFence {
   const reach = policySummary(policy);
   const notice = policyNotice(policy);
   const status = (state: UnixSocketStatus['state'], detail: string): UnixSocketStatus => ({ state, detail, ...(notice ? { notice } : {}) });
