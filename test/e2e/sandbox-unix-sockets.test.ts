@@ -257,6 +257,33 @@ describe.skipIf(sandboxUnavailable)('--sandbox from the packed tarball installed
     }
   });
 
+  it('a kernel that refuses the filter, or a binary that applies none, is the same refusal: one line, no command', { timeout: 120_000 }, async () => {
+    const listener = await listen(path.join(outside, 'fake-filter.sock'));
+    try {
+      for (const [name, script, reason] of [
+        // What apply-seccomp says where the kernel has no seccomp (prctl fails).
+        ['kernel', '#!/bin/sh\necho "apply-seccomp: prctl(PR_SET_SECCOMP): Invalid argument" >&2\nexit 1\n', 'this kernel refused it'],
+        // A binary that runs the command and filters nothing: the probe's socket must be refused.
+        ['unfiltered', '#!/bin/sh\nexec "$@"\n', 'did not apply it'],
+      ] as const) {
+        const copy = path.join(scratch, `fake-seccomp-${name}`);
+        cpSync(installed, copy, { recursive: true, verbatimSymlinks: true });
+        writeFileSync(path.join(copy, 'packages/cli/dist/bundle/vendor/seccomp', ARCH, 'apply-seccomp'), script, { mode: 0o755 });
+        const run = await runCommands(path.join(copy, 'bin', 'beans'), [...clients(listener.path), 'touch ran.txt']);
+        expect(run.result.code, run.result.stderr).toBe(0);
+        const lines = run.result.stderr.split('\n').filter((line) => /seccomp|Unix socket filter/i.test(line));
+        expect(lines, name).toHaveLength(1);
+        expect(lines[0]).toContain(reason);
+        expect(lines[0]).toContain('shell commands are refused');
+        expect(existsSync(path.join(run.repo.dir, 'ran.txt')), name).toBe(false);
+        expect(run.clients).toBe('');
+      }
+      expect(listener.connections).toBe(0);
+    } finally {
+      await listener.close();
+    }
+  });
+
   it(
     'with the binary removed, says so in one line at start and refuses commands unless running without the filter is allowed',
     { timeout: 120_000 },
