@@ -89,16 +89,17 @@ describe('beans serve: the HTTP API v1', () => {
     expect((await beans.api('POST', `v1/sessions/${id}/permissions/nope`, { behavior: 'allow' })).status).toBe(404);
   });
 
+  // 30.417: a number no other test sleeps for, since the check below reads every process on the machine.
   it('interrupt stops a running `sleep 30` within 2 s; a message sent meanwhile steers; DELETE stops the session', async () => {
-    const { beans, repo } = await serve([{ toolCalls: [{ name: 'shell', args: { command: 'sleep 30' } }] }, { text: 'Stopped.' }]);
+    const { beans, repo } = await serve([{ toolCalls: [{ name: 'shell', args: { command: 'sleep 30.417' } }] }, { text: 'Stopped.' }]);
     const { id } = (await beans.api('POST', 'v1/sessions', { cwd: repo.dir, prompt: 'wait a while', permissionMode: 'yolo' })).body;
     await beans.events(id, (events) => events.some((event) => event.data.type === 'assistant'));
-    await expect.poll(() => processesLeft(`sleep 30`, 0).then((left) => left.length), { timeout: 5_000 }).toBeGreaterThan(0);
+    await expect.poll(() => processesLeft('sleep 30.417', 0).then((left) => left.length), { timeout: 5_000 }).toBeGreaterThan(0);
     const started = Date.now();
     expect((await beans.api('POST', `v1/sessions/${id}/interrupt`)).status).toBe(200);
     await beans.events(id, (events) => results(events).length > 0);
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(await processesLeft('sleep 30', 1_000)).toEqual([]);
+    expect(await processesLeft('sleep 30.417', 1_000)).toEqual([]);
     expect((await beans.api('GET', `v1/sessions/${id}`)).body).toMatchObject({ state: 'idle', exitCode: 130 });
 
     const stopped = await beans.api('DELETE', `v1/sessions/${id}`);
@@ -123,13 +124,13 @@ describe('beans serve: the HTTP API v1', () => {
   });
 
   it('SIGTERM ends the server within 3 s, stops its sessions commands, and leaves the session resumable', async () => {
-    const { beans, repo } = await serve([{ toolCalls: [{ name: 'shell', args: { command: 'sleep 31' } }] }, { text: 'never' }]);
+    const { beans, repo } = await serve([{ toolCalls: [{ name: 'shell', args: { command: 'sleep 31.583' } }] }, { text: 'never' }]);
     const { id } = (await beans.api('POST', 'v1/sessions', { cwd: repo.dir, prompt: 'wait', permissionMode: 'yolo' })).body;
-    await expect.poll(() => processesLeft('sleep 31', 0).then((left) => left.length), { timeout: 5_000 }).toBeGreaterThan(0);
+    await expect.poll(() => processesLeft('sleep 31.583', 0).then((left) => left.length), { timeout: 5_000 }).toBeGreaterThan(0);
     const started = Date.now();
     expect(await beans.stop('SIGTERM')).toBe(0);
     expect(Date.now() - started).toBeLessThan(3_000);
-    expect(await processesLeft('sleep 31', 1_000)).toEqual([]);
+    expect(await processesLeft('sleep 31.583', 1_000)).toEqual([]);
     const sessions = path.join(repo.env.XDG_STATE_HOME!, 'beans-agent', 'sessions');
     const stored = (await import('node:fs')).readdirSync(sessions, { recursive: true }).map(String);
     expect(stored.some((file) => file.includes(id))).toBe(true);

@@ -182,7 +182,7 @@ describe.skipIf(chromiumMissing)('the web view in Chromium', () => {
   it('Deny sends the reason to the model; Stop ends a slow turn and its command within 2 s', async () => {
     const { beans, browser, model } = await setUp([
       { toolCalls: [{ name: 'write_file', args: { path: 'notes.txt', content: 'x' } }] },
-      { toolCalls: [{ name: 'shell', args: { command: 'sleep 37' } }] },
+      { toolCalls: [{ name: 'shell', args: { command: 'sleep 37.219' } }] },
       { text: 'never reached' },
     ]);
     await openPage(beans, browser);
@@ -197,13 +197,13 @@ describe.skipIf(chromiumMissing)('the web view in Chromium', () => {
       .getByRole('group', { name: /Allow shell/ })
       .getByRole('button', { name: 'Always' })
       .click();
-    await expect.poll(() => processesLeft('sleep 37', 0).then((left) => left.length), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => processesLeft('sleep 37.219', 0).then((left) => left.length), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(JSON.stringify(model.requests.filter((request) => request.kind === 'chat')[1]!.body)).toContain('not that file');
     const started = Date.now();
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('.result').getByText('Stopped').waitFor({ timeout: 5_000 });
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(await processesLeft('sleep 37', 1_000)).toEqual([]);
+    expect(await processesLeft('sleep 37.219', 1_000)).toEqual([]);
     await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'detached', timeout: 5_000 });
     expect(browser.problems).toEqual([]);
   });

@@ -208,6 +208,8 @@ export {
 } from './runtime/index.js';
 export { formatInterval } from './tools/schedule-tools.js';
 export {
+  createGoals,
+  createSchedules,
   goalProgress,
   localRoutineStore,
   MIN_LOOP_MS,

@@ -81,13 +81,7 @@ async function buildAgentSession(options: AgentSessionOptions, onFailure: (stop:
   const seams = [checkpoints.seam, background.seam, lsp.seam];
   const hooks = await loadSessionHooks({ sources, trust, hookEnv: programEnv(settings.hooks?.env?.passThrough), options, agent, storage, live, seams });
   const permissions = createPermissionChain({ config, workspace, options, live, hooks, sandboxed: sandbox !== undefined });
-  const scheduled = createSessionSchedules({
-    live,
-    store: storage.store,
-    recordSchedules: (tasks) => live.log?.recordMeta({ kind: 'schedules', tasks }),
-    client: agent.client,
-    runningBackgroundTasks: () => background.tasks.runningCount(),
-  });
+  const scheduled = createSessionSchedules({ live, storage, agent, background });
   const toolContext = createToolContext({ storage, permissions, sandbox, background, options, schedules: scheduled.schedules });
   const prompts = await loadSystemPrompts({ workspace, configDir, catalog, trusted: trust.trusted, options });
   const compaction = createCompaction({ agent, hooks, live });

@@ -136,25 +136,12 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
     },
     saveMemoryNote: (target, text) => saveNote(target, text, memoryLocations),
     memoryFiles: () => memoryFiles(memoryLocations),
-    async compact(signal, focus) {
-      await compaction.before(signal, 'manual', focus);
-      const window = await compaction.contextWindowOf(live.session.model, signal).catch(() => undefined);
-      const line = await compactSession(live.session, signal, focus, window);
-      await compaction.after(signal);
-      return line;
-    },
+    compact: (signal, focus) => compactLive(compaction, live, signal, focus),
     newConversation: createSwitchConversation({ conversation: parts.conversation, handoffs, hooks, live, listeners }),
     get activeAgent() {
       return handoffs.controller.active.name;
     },
-    async switchAgent(name) {
-      try {
-        await handoffs.handoff(name, 'chosen by the user', 'command');
-      } catch (error) {
-        if (error instanceof HandoffError) throw new UsageError(error.message);
-        throw error;
-      }
-    },
+    switchAgent: (name) => switchAgentTo(handoffs, name),
     subagentTranscript: (toolCallId) => live.log?.subagents.get(toolCallId),
     subagents,
     runSubagent: (definition, prompt, signal) => children.run(definition, prompt, { signal, workspace: base.workspace, state: live.session.toolState }),
@@ -188,6 +175,25 @@ export function assembleAgentSession(parts: SessionParts): AgentSession {
   };
   const commands = [...sessionCommands(agent), ...parts.scheduled.attach((input) => agent.submit(input), listeners)];
   return agent;
+}
+
+/** `/compact`: the live conversation summarised, between the PreCompact and PostCompact hooks. */
+async function compactLive(compaction: Compaction, live: Live, signal: AbortSignal, focus: string | undefined): Promise<string> {
+  await compaction.before(signal, 'manual', focus);
+  const window = await compaction.contextWindowOf(live.session.model, signal).catch(() => undefined);
+  const line = await compactSession(live.session, signal, focus, window);
+  await compaction.after(signal);
+  return line;
+}
+
+/** The user's choice of agent (`/agent`): a name the handoffs do not know is a usage error. */
+async function switchAgentTo(handoffs: Handoffs, name: string): Promise<void> {
+  try {
+    await handoffs.handoff(name, 'chosen by the user', 'command');
+  } catch (error) {
+    if (error instanceof HandoffError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** The session's one submit path over its parts (the agent is read when input arrives, once it exists). */

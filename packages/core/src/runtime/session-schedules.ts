@@ -1,21 +1,21 @@
-import type { LLMClient } from '../llm/types.js';
-import type { SessionStore } from '../session/index.js';
-import type { ScheduledTask } from '../tools/schedule-tools.js';
+import type { BackgroundShells } from './background-shells.js';
 import { createGoals, type Goals } from './goal.js';
 import type { Live } from './live.js';
 import { scheduleCommands } from './schedule-commands.js';
 import { createSchedules, type Schedules } from './schedules.js';
 import type { SessionCommand } from './session-commands.js';
+import type { SessionStorage } from './session-storage.js';
+import type { SettledAgent } from './settle-agent.js';
 import type { SubmitInput, SubmitOutcome } from './submit.js';
 
 export interface SessionSchedulesInput {
-  live: Pick<Live, 'session'>;
-  store: SessionStore | undefined;
-  /** Records a change in the live conversation's session file. */
-  recordSchedules(tasks: ScheduledTask[]): void;
+  /** The live conversation, whose session file keeps its schedules. */
+  live: Pick<Live, 'session' | 'log'>;
+  storage: Pick<SessionStorage, 'store'>;
   /** The client a goal's check asks. */
-  client: LLMClient;
-  runningBackgroundTasks(): number;
+  agent: Pick<SettledAgent, 'client'>;
+  /** A goal waits while background tasks run. */
+  background: Pick<BackgroundShells, 'tasks'>;
 }
 
 /** Work that comes back by itself: loops and cron tasks, and the goal; both submit through the session's one path. */
@@ -33,12 +33,13 @@ export interface SessionSchedules {
 
 /** Part: the session's schedules (runtime/schedules.ts) and goal (runtime/goal.ts), and their commands. */
 export function createSessionSchedules(input: SessionSchedulesInput): SessionSchedules {
+  const { live } = input;
   const schedules = createSchedules({
-    live: input.live,
-    fileOf: (id) => input.store?.pathOf(id),
-    record: (tasks) => input.recordSchedules(tasks),
+    live,
+    fileOf: (id) => input.storage.store?.pathOf(id),
+    record: (tasks) => live.log?.recordMeta({ kind: 'schedules', tasks }),
   });
-  const goals = createGoals({ live: input.live, client: input.client, runningBackgroundTasks: () => input.runningBackgroundTasks() });
+  const goals = createGoals({ live, client: input.agent.client, runningBackgroundTasks: () => input.background.tasks.runningCount() });
   return {
     schedules,
     goals,

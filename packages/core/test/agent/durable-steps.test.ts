@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { runAgentLoop, type AgentLoopConfig } from '../../src/agent/agent-loop.js';
 import { userMessage } from '../../src/agent/chat-session.js';
 import type { DurableSteps, Replayed } from '../../src/agent/durable-steps.js';
-import { permissionHook } from '../../src/agent/tool-hooks.js';
+import { permissionHook } from '../../src/runtime/permission-chain.js';
 import type { AgentEvent, AgentMessage } from '../../src/agent/types.js';
 import type { ChatRequest } from '../../src/llm/types.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
