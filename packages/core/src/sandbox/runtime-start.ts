@@ -2,7 +2,6 @@ import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { SandboxUnavailableError } from '../errors.js';
 import {
   ALLOW_ALL_SETTING,
-  ownSocketPolicy,
   policyNotice,
   policySummary,
   refusalMessage,
@@ -16,8 +15,19 @@ import {
 type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager'];
 type FilesystemConfig = SandboxRuntimeConfig['filesystem'];
 
-/** How one sandbox fences Unix sockets. */
-interface SocketFence {
+/** The started runtime and how it fences Unix sockets. */
+export interface Started {
+  manager: Manager;
+  /**
+   * How the commands of the sandbox of `workspaceRoot` are fenced from Unix sockets: its allowed
+   * sockets resolved from its own workspace (`./dev.sock` is each session's own; resolved from the
+   * first sandbox's, a second session's commands reached the first's socket and not their own),
+   * the kind of fence (filter, masks, Seatbelt, open, refused) the runtime's, one per process.
+   */
+  unixSocketsFor(settings: UnixSocketSettings, workspaceRoot: string): SocketFence;
+}
+
+export interface SocketFence {
   status: UnixSocketStatus;
   /** For the sandbox's summary: "no Unix socket", "no Unix socket but /x.sock"... */
   reach: string;
@@ -25,13 +35,6 @@ interface SocketFence {
   refusal?: string;
   /** The per-command configuration (the masks over other sockets), or undefined for the session's own. */
   perCommand(manager: Manager, filesystem: { denyRead: string[]; allowWrite: string[]; denyWrite: string[] }): Partial<SandboxRuntimeConfig> | undefined;
-}
-
-/** The started runtime and how it fences Unix sockets. */
-export interface Started {
-  manager: Manager;
-  /** The fence of a sandbox with these settings in this workspace (the runtime's kind, its own allowed sockets). */
-  unixSockets(settings: UnixSocketSettings, workspaceRoot: string): SocketFence;
 }
 
 export interface StartOptions {
@@ -61,8 +64,17 @@ export async function startRuntime(options: StartOptions): Promise<Started> {
   } catch (error) {
     throw new SandboxUnavailableError(`The shell sandbox cannot start: ${(error as Error).message}. ${installHint()}`);
   }
-  const runtime = await probe(SandboxManager, policy);
-  return { manager: SandboxManager, unixSockets: (settings, workspaceRoot) => settle(ownSocketPolicy(runtime, settings, workspaceRoot)) };
+  const settled = await probe(SandboxManager, policy);
+  return {
+    manager: SandboxManager,
+    unixSocketsFor: (settings, workspaceRoot) => {
+      // Masks are made per command: this sandbox's own paths (its settings are the runtime's key, so
+      // the kind is the same). Seatbelt took its paths at the start (shell-sandbox.ts keys on them).
+      if (settled.kind !== 'masks') return settle(settled);
+      const own = unixSocketPolicy(settings, workspaceRoot);
+      return settle(own.kind === 'masks' ? { ...settled, allowed: own.allowed } : settled);
+    },
+  };
 }
 
 function networkFor(policy: UnixSocketPolicy): { allowUnixSockets?: string[]; allowAllUnixSockets?: boolean } {

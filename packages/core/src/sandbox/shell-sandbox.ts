@@ -106,11 +106,15 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   // and git (workspace/protected-paths.ts); sandboxed commands run without asking.
   const denyWrite = [...SANDBOX_READ_ONLY, ...git].map((entry) => path.join(options.workspaceRoot, entry));
   const sockets = options.unixSockets ?? {};
-  // What the runtime starts with, once per process; each sandbox's files and allowed sockets go with each of its commands.
-  const key = JSON.stringify({ tempParent, allowedHosts, sockets: runtimeSocketKey(sockets, options.workspaceRoot) });
+  // What the runtime starts with, once per process; each sandbox's files and socket masks go with
+  // each of its commands. Seatbelt (macOS) takes the allowed sockets at the start, so there a
+  // relative one (this workspace's) cannot be shared with another workspace's sandbox.
+  const relativeSockets =
+    process.platform === 'darwin' && (sockets.allowUnixSockets ?? []).some((entry) => !path.isAbsolute(entry) && entry !== '~' && !entry.startsWith('~/'));
+  const key = JSON.stringify({ tempParent, allowedHosts, sockets, ...(relativeSockets ? { workspace: options.workspaceRoot } : {}) });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError(
-      'A sandbox with another network, temp folder or Unix socket filter is already running in this process; one process runs one sandbox network configuration.',
+      'A sandbox with another network or temp folder is already running in this process; one process runs one sandbox network configuration.',
     );
   }
   if (!shared) {
@@ -138,8 +142,8 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
     }
     throw error;
   }
-  const manager = started.manager;
-  const unixSockets = started.unixSockets(sockets, options.workspaceRoot);
+  const { manager } = started;
+  const unixSockets = started.unixSocketsFor(sockets, options.workspaceRoot);
   // This sandbox's files, given with each of its commands: another sandbox of the process may have started the runtime.
   const filesystem = { denyRead, allowWrite: writable, denyWrite };
   let disposed = false;
@@ -176,20 +180,6 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
       await manager.reset();
     },
   };
-}
-
-/**
- * What of the socket settings the process's one runtime is started with, which every sandbox of the
- * process must share. On Linux that is the kind only: the masks are each sandbox's own, per command,
- * so a runner's sessions with `./dev.sock` each reach their own worktree's socket and not another's.
- * Seatbelt takes the allowed paths once, at start. (Here, not in unix-sockets.ts: that file loads
- * with the runtime, after start-up.)
- */
-function runtimeSocketKey(settings: UnixSocketSettings, workspaceRoot: string): unknown {
-  if (settings.allowAllUnixSockets) return 'open';
-  const allowed = settings.allowUnixSockets ?? [];
-  if (allowed.length === 0) return 'filter';
-  return process.platform === 'darwin' ? allowed.map((entry) => path.resolve(workspaceRoot, entry)) : 'masks';
 }
 
 interface TempFolder {

@@ -65,24 +65,12 @@ function findSeccompBinary(): { path: string } | { missing: string } {
 
 /** The policy for these settings on this machine (the filter's live check comes later, in the sandbox's probe). */
 export function unixSocketPolicy(settings: UnixSocketSettings, workspaceRoot: string): UnixSocketPolicy {
-  const allowed = allowedSockets(settings, workspaceRoot);
+  const allowed = (settings.allowUnixSockets ?? []).map((entry) => resolveSocketPath(entry, workspaceRoot));
   if (process.platform === 'darwin') return settings.allowAllUnixSockets ? { kind: 'open' } : { kind: 'seatbelt', allowed };
   const binary = findSeccompBinary();
   if (settings.allowAllUnixSockets) return { kind: 'open', unavailable: 'missing' in binary ? binary.missing : undefined };
   if (allowed.length > 0) return { kind: 'masks', allowed };
   return 'missing' in binary ? { kind: 'refuse', unavailable: binary.missing } : { kind: 'filter', binary: binary.path };
-}
-
-/**
- * This sandbox's policy under the runtime's: the same kind (shell-sandbox.ts's runtime key makes it so), with the
- * sockets this sandbox's own settings allow, resolved against its own workspace.
- */
-export function ownSocketPolicy(runtime: UnixSocketPolicy, settings: UnixSocketSettings, workspaceRoot: string): UnixSocketPolicy {
-  return runtime.kind === 'masks' ? { kind: 'masks', allowed: allowedSockets(settings, workspaceRoot) } : runtime;
-}
-
-function allowedSockets(settings: UnixSocketSettings, workspaceRoot: string): string[] {
-  return (settings.allowUnixSockets ?? []).map((entry) => resolveSocketPath(entry, workspaceRoot));
 }
 
 function resolveSocketPath(entry: string, workspaceRoot: string): string {

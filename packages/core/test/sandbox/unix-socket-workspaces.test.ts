@@ -14,7 +14,7 @@ import { makeContext, run } from '../tools/helpers.js';
 // settings: `sandbox.network.allowUnixSockets: ["./dev.sock"]` means each worktree's own dev socket.
 // The sandbox runtime is one per process, so what the first sandbox resolved must not decide what a
 // second one's commands reach: a session reaching another session's socket, or losing its own, was
-// the bug (each sandbox now masks by its own list). Its own file: the runtime is a process singleton.
+// the bug (each sandbox now masks by its own list; the runner branch's a68073b, taken as it is). Its own file: the runtime is a process singleton.
 
 interface Side {
   ws: Workspace;
