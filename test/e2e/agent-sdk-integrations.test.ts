@@ -423,4 +423,30 @@ describe('interrupt() (issue 58)', () => {
     expect(marker).toBeLessThan(resultAt);
     expect(seen[resultAt]).toMatchObject({ subtype: 'error_during_execution' });
   });
+
+  it('during a tool call, the message is "[Request interrupted by user for tool use]"', async () => {
+    const { options } = await setup({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'sleep 20' } }] }, { text: 'after' }] });
+    const input = inputStream();
+    input.send('wait a while');
+    const run = query({ prompt: input, options: { ...options, permissionMode: 'bypassPermissions' } });
+    const seen: SDKMessage[] = [];
+    let interrupted = false;
+    for await (const message of run) {
+      seen.push(message);
+      if (!interrupted && message.type === 'assistant' && message.message.content.some((block) => block.type === 'tool_use')) {
+        interrupted = true;
+        // The command has started by now (or starts in a moment): the interrupt comes while it runs.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await run.interrupt();
+      }
+      if (message.type === 'result') input.end();
+    }
+    const texts = seen.flatMap((message) =>
+      message.type === 'user' && Array.isArray(message.message.content)
+        ? message.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        : [],
+    );
+    expect(texts).toContain('[Request interrupted by user for tool use]');
+    expect(texts).not.toContain('[Request interrupted by user]');
+  });
 });
