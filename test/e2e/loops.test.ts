@@ -50,7 +50,7 @@ describe('beans -p --loop', () => {
     expect(results.every((result) => result.session_id === results[0]!.session_id)).toBe(true);
   }, 60_000);
 
-  it('refuses an interval under 10 s (exit 2, one sentence)', async () => {
+  it('refuses an interval under 10 s, a word that is no interval, --max-runs 0 and --max-runs without --loop (exit 2, one sentence)', async () => {
     const repo = makeTempRepo({});
     opened.push({ repo });
     const run = await runBeans(['-p', 'hi', '--loop', '5s'], {
@@ -59,6 +59,18 @@ describe('beans -p --loop', () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--loop runs at most every 10 seconds');
+    for (const [args, says] of [
+      [['--loop', 'often'], '--loop often is not an interval'],
+      [['--loop', '10s', '--max-runs', '0'], '--max-runs 0 is not a whole number of at least 1'],
+      [['--max-runs', '3'], '--max-runs counts the runs of --loop'],
+    ] as const) {
+      const refused = await runBeans(['-p', 'hi', ...args], {
+        cwd: repo.dir,
+        env: { ...repo.env, BEANS_PROVIDER: 'ollama', OLLAMA_HOST: 'http://127.0.0.1:9' },
+      });
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(says);
+    }
   });
 });
 

@@ -78,6 +78,27 @@ describe.skipIf(!hasTmux)('/goal in a real terminal (tmux)', () => {
     expect(server.requests.filter((request) => request.kind === 'chat' && !isCheck(request))).toHaveLength(3);
   }, 60_000);
 
+  test('Esc on an empty input stops the goal while its check runs: nothing more is sent', async () => {
+    const server = await startScriptedAnthropic({
+      // A slow check: Esc lands while it runs, between two turns.
+      turns: (request) => (isCheck(request) ? { text: ['{"met": false, ', '"reason": "no evidence"}'], chunkDelayMs: 2500 } : { text: 'Still working on it.' }),
+    });
+    const workspace = makeTempRepo({ 'README.md': '# demo\n' });
+    const session = chat(workspace, server.url);
+    open.push({ session, server, workspace });
+    await session.waitForText('Ask anything', 15_000);
+    await session.submit('/goal the release notes exist');
+    await session.waitFor(() => server.requests.some(isCheck), 'the first check', 20_000);
+    await session.waitFor((screen) => !screen.includes('esc to interrupt'), 'the turn to end');
+    session.press('Escape');
+    await session.waitForText('The goal is stopped after 1 turns: the release notes exist');
+    const sent = server.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(server.requests).toHaveLength(sent);
+    await session.submit('/goal');
+    await session.waitFor((screen) => /stopped · turn 1 of 20/.test(screen), '/goal progress');
+  }, 60_000);
+
   test('a durable cron_create runs again after a restart; one that is not durable does not', async () => {
     const server = await startScriptedAnthropic({
       turns: (request) => {

@@ -6,7 +6,7 @@ import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
 
 // Issue 61: work that comes back by itself. /loop re-runs a prompt while the session is idle (never
 // into a running turn), the footer shows the next run, /loop cancel and Esc twice stop loops,
-// --continue brings them back; the model paces a loop without an interval with schedule_wakeup;
+// --resume brings them back (and --continue, test/tmux/goal.test.ts); the model paces a loop without an interval with schedule_wakeup;
 // a durable cron_create runs after a restart.
 
 afterEach(closeOpen);
@@ -33,7 +33,7 @@ function chat(workspace: TempRepo, url: string, args: string[] = ['chat', '--yol
 }
 
 describe.skipIf(!hasTmux)('/loop in a real terminal (tmux)', () => {
-  test('/loop 10s runs now and again every 10 s, shows its next run, lists, cancels, stops on Esc twice and comes back with --continue', async () => {
+  test('/loop 10s runs now and again every 10 s, shows its next run, lists, cancels, stops on Esc twice and comes back with --resume', async () => {
     const server = await startScriptedAnthropic({ turns: (request) => ({ text: lastUser(request).includes('say tick') ? 'tick' : 'ok' }) });
     const workspace = makeTempRepo({ 'README.md': '# demo\n' });
     let session = chat(workspace, server.url);
@@ -74,19 +74,20 @@ describe.skipIf(!hasTmux)('/loop in a real terminal (tmux)', () => {
     await session.waitForText('Stopped the loop');
     expect(session.visible()).not.toContain(`⟳ ${hourly} every 1h`);
 
-    // A loop left running comes back with --continue, and runs again.
+    // A loop left running comes back with --resume (the id the chat printed at exit), and runs again.
     await session.submit('/loop 15s say again');
     const kept = /Loop ([0-9a-f]{8}): say again/.exec(await session.waitForText('It runs now, then every 15s'))![1]!;
     await session.waitFor(() => server.requests.some((request) => asks(request, 'say again')), 'its first run');
     await session.waitFor((screen) => !screen.includes('esc to interrupt'), 'the run to end');
     await session.submit('/exit');
     await session.waitForText('[beans exited with 0]');
+    const resumeId = /Resume it with: beans --resume (\S+)/.exec(session.screen())![1]!;
     session.kill();
     const before = server.requests.filter((request) => asks(request, 'say again')).length;
-    session = chat(workspace, server.url, ['chat', '--yolo', '--continue']);
+    session = chat(workspace, server.url, ['chat', '--yolo', '--resume', resumeId]);
     open.push({ session });
     await session.waitFor((screen) => screen.includes(`⟳ ${kept} every 15s`), 'the restored loop in the footer', 15_000);
-    await session.waitFor(() => server.requests.filter((request) => asks(request, 'say again')).length > before, 'a run after --continue', 20_000);
+    await session.waitFor(() => server.requests.filter((request) => asks(request, 'say again')).length > before, 'a run after --resume', 20_000);
   }, 120_000);
 
   test('a due run waits for the running turn to end and never goes into it', async () => {

@@ -24,6 +24,7 @@ const forTerminal = (text: string) => (process.stdout.isTTY ? stripTerminalContr
 export async function runOneShot(options: CliOptions, prompt: string, started: number): Promise<number> {
   sdkWarningsOnce();
   // A bad --loop is a usage error before anything starts.
+  if (options.maxRuns !== undefined && options.loop === undefined) throw new UsageError('--max-runs counts the runs of --loop: give --loop <interval> too.');
   const loop = options.loop === undefined ? undefined : loopOf(options.loop, options.maxRuns);
   const agent = await createCliSession(options, 'one-shot');
   const { session } = agent;

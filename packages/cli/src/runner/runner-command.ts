@@ -75,6 +75,8 @@ export async function runRunner(options: CliOptions, flags: RunnerFlags): Promis
       resume: undefined,
       continue: false,
       interactive: true,
+      // A runner's session ends with its prompt: no loop or cron task of the model's would ever fire.
+      hostsSchedules: false,
       mcpFromLastRun: false,
       trustWorkspace: spec.trustWorkspace,
       // An untrusted worktree's own settings files do not apply at all: not even the harmless keys

@@ -1,4 +1,4 @@
-import type { SubmitInput } from '../runtime/submit.js';
+import type { SubmitInput, SubmitOutcome } from '../runtime/submit.js';
 import { BeansError } from '../errors.js';
 import { modelLimits } from '../llm/providers.js';
 import { beansToolNameOf, claudeToolName, fromClaudeInput, toClaudeInput } from '../claude/vocabulary.js';
@@ -35,6 +35,12 @@ export interface SdkProtocolOptions {
   signal?: AbortSignal;
 }
 
+/** One turn of the protocol's loop: a message of the program's, or a scheduled prompt waiting for its outcome. */
+interface Turn {
+  input: SubmitInput;
+  done?: (outcome: SubmitOutcome) => void;
+}
+
 interface InitializeRequest {
   subtype: 'initialize';
   systemPrompt?: string | string[];
@@ -58,7 +64,9 @@ interface InitializeRequest {
 export async function runSdkProtocol(options: SdkProtocolOptions): Promise<number> {
   const writeJson = (message: unknown) => options.write(JSON.stringify(message));
   const channel = new ControlChannel(writeJson);
-  const turns = new AsyncQueue<SubmitInput>();
+  // The program's messages and the session's scheduled prompts, one turn after the other.
+  const turns = new AsyncQueue<Turn>();
+  let inputEnded = false;
   let agent: Promise<AgentSession> | undefined;
   let mapper: SdkMessageMapper | undefined;
   // The program's in-process MCP servers, named at initialize.
@@ -83,6 +91,17 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
         for (const message of mapper!.event(event)) writeJson(message);
       });
       watchBackgroundTasks(session.backgroundTasks, () => session.session.id, writeJson);
+      // Loops and cron tasks (CronCreate, ScheduleWakeup, /loop) and a /goal run while the program
+      // keeps its input open: each run waits for the turn going on and is a turn of its own, with
+      // its init and result like one the program sent.
+      const scheduled = (input: SubmitInput) =>
+        new Promise<SubmitOutcome>((resolve) => {
+          if (inputEnded) resolve({ kind: 'refused', reason: 'The SDK program closed its input.' });
+          else turns.push({ input, done: resolve });
+        });
+      session.schedules.connect(scheduled);
+      session.goals.connect(scheduled);
+      session.schedules.start();
       return session;
     })());
   const ready = (): Promise<AgentSession> => (options.awaitInitialize ? initializing.then(() => start()) : start());
@@ -167,12 +186,13 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
       else if (message.type === 'control_response') channel.handleResponse(message as ControlResponse);
       else if (message.type === 'user') {
         const prompt = fromSdkUser(message as SdkUserInput);
-        if (prompt) turns.push(prompt);
+        if (prompt) turns.push({ input: prompt });
       }
     }
     // Nobody will answer any more: waiting permission questions and hooks fail, and no new turn comes.
     initialized();
     channel.close('The SDK program closed its input.');
+    inputEnded = true;
     turns.end();
   })();
 
@@ -184,8 +204,11 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     );
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  for await (const prompt of turns.drain()) {
-    if (options.signal?.aborted) break;
+  for await (const turn of turns.drain()) {
+    if (options.signal?.aborted) {
+      turn.done?.({ kind: 'stopped' });
+      break;
+    }
     let session: AgentSession;
     try {
       session = await ready();
@@ -199,8 +222,11 @@ export async function runSdkProtocol(options: SdkProtocolOptions): Promise<numbe
     }
     writeJson(mapper!.init(session.initInfo()));
     const started = Date.now();
-    writeJson(mapper!.result(submitSummary(await session.submit(prompt), Date.now() - started)));
+    const outcome = await session.submit(turn.input);
+    writeJson(mapper!.result(submitSummary(outcome, Date.now() - started)));
+    turn.done?.(outcome);
   }
+  inputEnded = true;
   options.signal?.removeEventListener('abort', onAbort);
   if (!options.signal?.aborted) await reader;
   await agent?.then(
@@ -216,7 +242,8 @@ function sessionOptions(
   channel: ControlChannel,
   self: () => AgentSession,
 ): AgentSessionOptions {
-  const session = { ...options.session };
+  // A session as long as the program's: its loops and cron tasks run (runSdkProtocol hosts them).
+  const session = { ...options.session, hostsSchedules: true };
   // As Claude Code: the SDK's enableFileCheckpointing (this variable) turns checkpoints on for its sessions.
   const env = session.env ?? process.env;
   const checkpointing = /^(1|true)$/i.test(env.CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING ?? '');

@@ -3,7 +3,8 @@ import { prepareDatabase } from '../workflows/dbos/database.js';
 
 // Beans' rows for background sessions beside DBOS's tables: one row per session (what was asked,
 // where it works, who runs it, how it ended), its events in order (the stream-json messages `attach`
-// follows from any machine), its permission questions with their answers, and the runners alive.
+// follows from any machine), its permission questions with their answers, the routines' runs (the
+// session each tick started) and the runners alive.
 // No provider key is ever written here: a session names at most a provider, a model and a mode.
 
 const SCHEMA_SQL = `
@@ -36,6 +37,13 @@ CREATE TABLE IF NOT EXISTS beans.session_questions (
   answer jsonb,
   answered_by text,
   PRIMARY KEY (session_id, request_id)
+);
+CREATE TABLE IF NOT EXISTS beans.routine_runs (
+  routine_id text NOT NULL,
+  tick timestamptz NOT NULL,
+  session_id text NOT NULL,
+  fired_by text NOT NULL,
+  PRIMARY KEY (routine_id, tick)
 );
 CREATE TABLE IF NOT EXISTS beans.runners (
   id text PRIMARY KEY,

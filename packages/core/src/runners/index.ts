@@ -7,3 +7,4 @@ export type { AgentSpec, OpenAgent } from './session-run.js';
 export { queueSession, type QueuedSession } from './submit.js';
 export { BackgroundSessions } from './watch.js';
 export type { GitIdentity } from './worktree.js';
+export { RunnerRoutines, type RunnerRoutine, type RunnerRoutineRun } from './routines.js';

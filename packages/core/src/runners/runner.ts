@@ -6,6 +6,7 @@ import { startDbosSerially } from '../workflows/dbos/start-lock.js';
 import { prepareRunnerDatabase, SessionDatabase } from './database.js';
 import type { RunnerPolicy } from './policy.js';
 import { BEAT_MS, RunnerRegistry } from './registry.js';
+import { registerRoutineWorkflow } from './routines.js';
 import { runBackgroundSession, type OpenAgent, type RunningSession, type SessionRunResult } from './session-run.js';
 import { SESSION_WORKFLOW, SESSIONS_QUEUE } from './submit.js';
 import { Worktrees, type GitIdentity } from './worktree.js';
@@ -15,7 +16,8 @@ import { Worktrees, type GitIdentity } from './worktree.js';
 // `concurrency` bounds what one runner takes at once) and runs each as a DBOS workflow whose steps
 // are the session's model answers and tool calls. It beats every second; a runner silent for
 // `recoveryAfterMs` is declared dead by another, which puts its sessions back on the queue, where
-// DBOS gives each to one runner that replays it from its recorded steps. SIGTERM drains.
+// DBOS gives each to one runner that replays it from its recorded steps. SIGTERM drains. It also
+// fires the routines' ticks (routines.ts), each once across the fleet.
 
 export interface RunnerOptions {
   databaseUrl: string;
@@ -91,7 +93,11 @@ export async function startRunner(options: RunnerOptions, version: string): Prom
     logger,
     listenQueues: [SESSIONS_QUEUE],
   });
-  DBOS.registerWorkflow((sessionId: string): Promise<SessionRunResult> => runBackgroundSession(context, sessionId), { name: SESSION_WORKFLOW });
+  const sessionWorkflow = DBOS.registerWorkflow((sessionId: string): Promise<SessionRunResult> => runBackgroundSession(context, sessionId), {
+    name: SESSION_WORKFLOW,
+  });
+  // Routines' ticks: DBOS fires each tick of each routine once across every runner of the database.
+  registerRoutineWorkflow(db, sessionWorkflow);
   let client!: DBOSClient;
   try {
     await startDbosSerially(options.databaseUrl, async () => {

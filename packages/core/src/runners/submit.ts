@@ -16,7 +16,7 @@ import { prepareRunnerDatabase, SessionDatabase, type SessionRequest } from './d
 export const SESSIONS_QUEUE = 'beans_sessions';
 export const SESSION_WORKFLOW = 'beansSession';
 /** The queue partition of a session that names no provider (each runner's own applies). */
-const DEFAULT_PARTITION = 'default';
+export const DEFAULT_PARTITION = 'default';
 
 export interface QueuedSession {
   id: string;
@@ -35,7 +35,7 @@ interface Repository {
 }
 
 /** The submitting folder's repository: its origin, its HEAD (which origin must hold), and where in it the folder is. */
-async function inspectRepository(cwd: string): Promise<Repository> {
+export async function inspectRepository(cwd: string): Promise<Repository> {
   const run = (args: string[]) => execa('git', args, { cwd, reject: false, stripFinalNewline: true });
   const root = await run(['rev-parse', '--show-toplevel']);
   if (root.exitCode !== 0) throw new UsageError(`${cwd} is not in a git repository: a background session works on a clone of its repository's origin.`);
@@ -66,7 +66,7 @@ function absoluteOrigin(origin: string, root: string): string {
 }
 
 /** DBOS's own tables, made once on a fresh database (a runner's start makes them too). */
-async function ensureDbosTables(url: string): Promise<void> {
+export async function ensureDbosTables(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => {});
   await client.connect();
@@ -113,7 +113,7 @@ export async function queueSession(options: { databaseUrl: string; cwd: string; 
   return { id, branch, origin: repository.origin, baseCommit: repository.head, warnings };
 }
 
-function firstLine(text: string): string {
+export function firstLine(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

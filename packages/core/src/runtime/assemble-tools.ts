@@ -18,7 +18,7 @@ export interface AssembleToolsInput {
   /** `webFetch.*`: the web_fetch tool's limits. */
   settings: Pick<BeansConfig, 'webFetch'>;
   /** The program's own tools, and its memory store (the memory tool's description names no file then). */
-  options: Pick<AgentSessionOptions, 'tools' | 'memory' | 'interactive'>;
+  options: Pick<AgentSessionOptions, 'tools' | 'memory' | 'interactive' | 'hostsSchedules'>;
   /** The skills load_skill offers. */
   catalog: PluginCatalog;
   /** The profile's `tools:` list cuts the first agent's tools. */
@@ -51,8 +51,8 @@ export function assembleTools(input: AssembleToolsInput): SessionTools {
   // With the program's own memory store, the memory tool's description names no file.
   const builtins = builtinTools({ webFetch: input.settings.webFetch })
     .map((tool) => (options.memory && tool === memoryTool ? storeMemoryTool : tool))
-    // Scheduled prompts fire only where a host runs them (the chat, served sessions): elsewhere the model is not offered them.
-    .filter((tool) => options.interactive === true || !SCHEDULE_TOOLS.includes(tool));
+    // Scheduled prompts fire only where a host runs them (the chat, served sessions, the SDK protocol): elsewhere the model is not offered them.
+    .filter((tool) => (options.hostsSchedules ?? options.interactive) === true || !SCHEDULE_TOOLS.includes(tool));
   const allTools: AnyTool[] = [...builtins, createLoadSkillTool(input.catalog), input.children.taskTool, ...extraTools];
   // A bare tool name in the deny list removes the tool: the model never sees it.
   const available = new ToolRegistry(allTools.filter((tool) => !permissions.isRemoved(tool.name)));

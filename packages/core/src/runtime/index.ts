@@ -95,13 +95,4 @@ export {
 export { createGoals, goalDefaults, type Goals, type GoalState, type GoalPhase } from './goal.js';
 export { parseInterval, parseLoopArgs, goalProgress } from './schedule-commands.js';
 export { nextCronRun, checkCron } from './cron.js';
-export {
-  localRoutineStore,
-  latestTick,
-  routineTickId,
-  startRoutineScheduler,
-  type Routine,
-  type RoutineRun,
-  type RoutineStore,
-  type RoutineSchedulerInput,
-} from './routines.js';
+export { localRoutineStore, startRoutineScheduler, type Routine, type RoutineRun, type RoutineStore, type RoutineSchedulerInput } from './routines.js';

@@ -32,10 +32,9 @@ export interface RoutineRun {
 }
 
 /**
- * Where routines live and how a tick is claimed. Locally (this file): routines.json in the user's
- * config folder and one run file per tick, created exclusively, so any number of `beans serve` on
- * the machine run a tick once. On the runners the same interface sits on PostgreSQL, and a tick is
- * the DBOS workflow id `routine:<id>:<tick>` (one run per id across the fleet).
+ * Where this machine's routines live and how a tick is claimed: routines.json in the user's config
+ * folder and one run file per tick, created exclusively, so any number of `beans serve` on the
+ * machine run a tick once. The runners' routines are DBOS schedules instead (runners/routines.ts).
  */
 export interface RoutineStore {
   list(): Promise<Routine[]>;
@@ -46,11 +45,6 @@ export interface RoutineStore {
   /** Completes a claimed run with its session (or why none started). */
   settle(run: RoutineRun): Promise<void>;
   runs(routineId: string): Promise<RoutineRun[]>;
-}
-
-/** The key a tick is known by everywhere: the routine and the tick's minute. */
-export function routineTickId(routineId: string, tick: Date): string {
-  return `routine:${routineId}:${tick.toISOString()}`;
 }
 
 export function localRoutineStore(env: NodeJS.ProcessEnv): RoutineStore {
@@ -126,7 +120,7 @@ export function localRoutineStore(env: NodeJS.ProcessEnv): RoutineStore {
 }
 
 /** The newest tick of `routine` in (after, until], if any: a host that slept runs the latest missed tick once, never a backlog. */
-export async function latestTick(routine: Routine, after: Date, until: Date): Promise<Date | undefined> {
+async function latestTick(routine: Routine, after: Date, until: Date): Promise<Date | undefined> {
   const created = new Date(routine.createdAt);
   let from = after > created ? after : created;
   let found: Date | undefined;

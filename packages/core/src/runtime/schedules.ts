@@ -264,6 +264,10 @@ class ScheduleTable implements Schedules {
     const now = this.clock.now();
     const back: ScheduledTask[] = [];
     for (const task of stored) {
+      // A file edited by hand gets no loop faster than a typed one could be, and nothing without an end.
+      if (task.kind !== 'loop' && task.kind !== 'cron') continue;
+      if (task.recurring !== false && task.expiresAt === undefined) continue;
+      if (task.kind === 'loop' && task.intervalMs !== undefined && !(task.intervalMs >= MIN_LOOP_MS)) continue;
       if (task.expiresAt !== undefined && task.expiresAt <= now) continue;
       if (task.kind === 'cron' && !task.recurring && (task.nextAt ?? 0) <= now) continue;
       const nextAt = await nextRunAfter(task, now).catch(() => undefined);
@@ -358,7 +362,8 @@ function promptText(task: ScheduledTask, last: boolean): string {
       `This prompt runs in loop ${task.id}, which you pace: before you finish, call schedule_wakeup with the delay until its next run (without it, the next run is in ${formatInterval(DEFAULT_LOOP_MS)}); to end the loop, call cron_delete with ${task.id}.`,
     );
   }
-  if (last)
+  // A one-time task's only run is its last by nature: nothing to tell.
+  if (last && task.recurring)
     notes.push(
       task.maxRuns !== undefined
         ? `This is the last run of ${task.id}.`

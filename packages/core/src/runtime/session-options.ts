@@ -86,6 +86,12 @@ export interface AgentSessionOptions {
   keepBackgroundTasks?: boolean;
   /** True for front ends where a person answers permission questions through `setAsker`. */
   interactive?: boolean;
+  /**
+   * True where a host runs the session's scheduled prompts (`schedules.start()`: the chat, a served
+   * session, the SDK protocol's session): the model is offered schedule_wakeup and the cron tools.
+   * Default: `interactive`.
+   */
+  hostsSchedules?: boolean;
   canUseTool?: CanUseTool;
   /** Tools beyond the built-in ones (SDK or MCP tools); they are offered whatever the profile's tool list says. */
   tools?: AnyTool[];

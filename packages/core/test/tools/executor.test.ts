@@ -48,7 +48,7 @@ describe('built-in tools through the executor', () => {
     // 6,000 before issue 38 added shell_output and kill_shell (~630 bytes together); 6,500 before
     // issue 41 added notebook_edit (654 bytes; the others were 6,558 then); 7,300 until issue 36
     // tightened the texts to get the first request under 10 KB (7,173 -> 5,685 bytes).
-    // The scheduling tools are offered only where a host fires what they schedule (chat, served sessions).
+    // The scheduling tools are offered only where a host fires what they schedule (chat, served sessions, the SDK protocol).
     const scheduling = (tool: { name: string }) => tool.name === 'schedule_wakeup' || tool.name.startsWith('cron_');
     expect(JSON.stringify(tools.filter((tool) => !scheduling(tool)).map(toolDeclaration)).length).toBeLessThan(6_000);
     expect(JSON.stringify(tools.filter(scheduling).map(toolDeclaration)).length).toBeLessThan(2_100);
