@@ -3,7 +3,8 @@
 // terminal of its own: the mode chosen survives session/load in a new process, a command runs in the
 // editor's terminal (terminal/create) when it offers terminals, and plan and usage_update arrive.
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { client, ndJsonStream } from '@agentclientprotocol/sdk';
@@ -11,6 +12,7 @@ import * as acp014 from 'acp-sdk-014';
 import { startScriptedOpenAi } from '../support/scripted-openai.ts';
 import type { ScriptedServer, TurnSource } from '../support/script.ts';
 import { BEANS_BIN, makeTempRepo, type TempRepo } from './harness.ts';
+import { sandboxUnavailable } from '../support/sandbox.ts';
 
 type Json = Record<string, any>;
 
@@ -281,5 +283,25 @@ describe.each([line2, line014])('beans acp with $name', (line) => {
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(editor.created).toEqual([expect.objectContaining({ args: ['-c', 'sleep 30'] })]);
     });
+  });
+
+  it.skipIf(sandboxUnavailable)("under the sandbox a command runs sandboxed, not in the editor's terminal", { timeout: 60_000 }, async () => {
+    const repo = makeTempRepo();
+    const file = path.join(repo.env.XDG_CONFIG_HOME!, 'beans-agent', 'settings.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ sandbox: { enabled: true } }));
+    const outside = path.join(repo.home, 'escaped.txt');
+    const server = await openAi([
+      { toolCalls: [{ name: 'shell', args: { command: `touch inside.txt; touch ${outside}` }, id: 'sandboxed1' }] },
+      { text: 'ok' },
+    ]);
+    await asEditor(line, repo, providerEnv(server), async (agent, editor) => {
+      const { sessionId } = await agent.newSession({ cwd: repo.dir, mcpServers: [] });
+      const answer = await agent.prompt({ sessionId, prompt: [{ type: 'text', text: 'touch' }] });
+      expect(answer.stopReason).toBe('end_turn');
+      expect(editor.created).toEqual([]);
+    });
+    expect(existsSync(path.join(repo.dir, 'inside.txt'))).toBe(true);
+    expect(existsSync(outside)).toBe(false);
   });
 });

@@ -304,6 +304,48 @@ describe('SDK hook callbacks for every event Beans has (issue 58)', () => {
   );
 });
 
+describe('SDK hook answers act as in Claude Code (issue 58)', () => {
+  it("SessionStart's and UserPromptSubmit's additionalContext reach the model; Stop's block gives it another turn with the reason", async () => {
+    const { server, options } = await setup({ turns: [{ text: 'first answer' }, { text: 'goodbye' }] });
+    let stops = 0;
+    const answer =
+      (output: Record<string, unknown>): HookCallback =>
+      async () =>
+        output;
+    const messages = await collect(
+      query({
+        prompt: 'say hello',
+        options: {
+          ...options,
+          hooks: {
+            SessionStart: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'session-context-marker' } })] }],
+            UserPromptSubmit: [{ hooks: [answer({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'prompt-context-marker' } })] }],
+            Stop: [{ hooks: [async () => ((stops += 1) === 1 ? { decision: 'block', reason: 'also-say-goodbye' } : {})] }],
+          },
+        },
+      }),
+    );
+    const [first, second] = chats(server).map((request) => JSON.stringify(body(request).messages));
+    expect(first).toContain('session-context-marker');
+    expect(first).toContain('prompt-context-marker');
+    expect(second).toContain('also-say-goodbye');
+    expect(stops).toBe(2);
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'goodbye' });
+  });
+
+  it("UserPromptSubmit's block keeps the prompt from the model", async () => {
+    const { server, options } = await setup({ turns: [{ text: 'should not be asked' }] });
+    const messages = await collect(
+      query({
+        prompt: 'a prompt the program refuses',
+        options: { ...options, hooks: { UserPromptSubmit: [{ hooks: [async () => ({ decision: 'block', reason: 'not this prompt' })] }] } },
+      }),
+    );
+    expect(chats(server)).toHaveLength(0);
+    expect(JSON.stringify(messages)).not.toContain('should not be asked');
+  });
+});
+
 describe('session ids (issue 58)', () => {
   it('new sessions get UUIDs; sessionId names one; forkSession copies into a new one; resumeSessionAt drops what followed', { timeout: 60_000 }, async () => {
     const { server, options } = await setup({ turns: (_request, n) => ({ text: `answer ${n + 1}` }) });
@@ -380,5 +422,31 @@ describe('interrupt() (issue 58)', () => {
     expect(marker).toBeGreaterThan(-1);
     expect(marker).toBeLessThan(resultAt);
     expect(seen[resultAt]).toMatchObject({ subtype: 'error_during_execution' });
+  });
+
+  it('during a tool call, the message is "[Request interrupted by user for tool use]"', async () => {
+    const { options } = await setup({ turns: [{ toolCalls: [{ name: 'shell', args: { command: 'sleep 20' } }] }, { text: 'after' }] });
+    const input = inputStream();
+    input.send('wait a while');
+    const run = query({ prompt: input, options: { ...options, permissionMode: 'bypassPermissions' } });
+    const seen: SDKMessage[] = [];
+    let interrupted = false;
+    for await (const message of run) {
+      seen.push(message);
+      if (!interrupted && message.type === 'assistant' && message.message.content.some((block) => block.type === 'tool_use')) {
+        interrupted = true;
+        // The command has started by now (or starts in a moment): the interrupt comes while it runs.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await run.interrupt();
+      }
+      if (message.type === 'result') input.end();
+    }
+    const texts = seen.flatMap((message) =>
+      message.type === 'user' && Array.isArray(message.message.content)
+        ? message.message.content.flatMap((block) => (block.type === 'text' ? [block.text] : []))
+        : [],
+    );
+    expect(texts).toContain('[Request interrupted by user for tool use]');
+    expect(texts).not.toContain('[Request interrupted by user]');
   });
 });

@@ -5,7 +5,7 @@
 // receive nothing. An allowed socket still works; without the seccomp binary the run says so and
 // refuses commands unless the user allows running without the filter.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,7 +111,53 @@ function expectRefused(run: Run, listener: Listener) {
   expect(run.clients).toContain('node EPERM');
 }
 
+// Two ways around a filter on socket() alone, on x64: the 32-bit ABI (int 0x80, where socket is
+// call 359; the filter must not be native-only), and io_uring, whose IORING_OP_SOCKET makes a socket
+// without the socket() call (its setup must be refused). Python runs the 32-bit call from a page of
+// machine code, then connects the descriptor it got with the ordinary (64-bit) connect().
+const EVASIONS = {
+  'ia32.py': `import ctypes, mmap, socket, sys
+code = bytes([0x53, 0xb8, 0x67, 0x01, 0, 0, 0xbb, 1, 0, 0, 0, 0xb9, 1, 0, 0, 0, 0x31, 0xd2, 0xcd, 0x80, 0x5b, 0xc3])
+page = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+page.write(code)
+fd = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer(page)))()
+print("ia32 socket", fd)
+if fd >= 0:
+    s = socket.socket(fileno=fd)
+    s.connect(sys.argv[1]); s.send(b"ia32"); print("ia32 connected")
+`,
+  'uring.py': `import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.syscall(425, 8, ctypes.create_string_buffer(120))
+print("io_uring connected" if fd >= 0 else "io_uring " + os.strerror(ctypes.get_errno()))
+`,
+};
+const evasions = (socket: string) => [
+  `python3 ia32.py ${socket} >> clients.txt 2>&1; echo "ia32 exit $?" >> clients.txt; true`,
+  'python3 uring.py >> clients.txt 2>&1; true',
+];
+
 describe.skipIf(sandboxUnavailable)('--sandbox and Unix sockets outside the workspace (issue 62)', { timeout: 90_000 }, () => {
+  it.skipIf(process.arch !== 'x64')('the 32-bit system call ABI and io_uring do not get around the filter', async () => {
+    const listener = await listen(path.join(outside, 'evasion.sock'));
+    try {
+      const open = await runCommands(BEANS_BIN, evasions(listener.path), { args: ['--yolo'], repo: makeTempRepo(EVASIONS) });
+      // Unsandboxed, both work here: the test can fail.
+      expect(open.clients).toContain('ia32 connected');
+      expect(open.clients).toContain('io_uring connected');
+      expect(listener.connections).toBe(1);
+      const fenced = await runCommands(BEANS_BIN, evasions(listener.path), { repo: makeTempRepo(EVASIONS) });
+      expect(fenced.result.code, fenced.result.stderr).toBe(0);
+      expect(fenced.clients).not.toContain('connected');
+      // The filter kills a process making a 32-bit system call (SIGSYS, 128 + 31) and refuses io_uring.
+      expect(fenced.clients).toContain('ia32 exit 159');
+      expect(fenced.clients).toContain('io_uring Operation not permitted');
+      expect(listener.connections).toBe(1);
+    } finally {
+      await listener.close();
+    }
+  });
+
   it('from the built bundle: Python, Node and socat clients reach nothing', async () => {
     const listener = await listen(path.join(outside, 'bundle-agent.sock'));
     try {
@@ -192,10 +238,47 @@ describe.skipIf(sandboxUnavailable)('--sandbox from the packed tarball installed
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('applies the filter with the binary shipped in the package: Python, Node and socat clients reach nothing', async () => {
-    expect(existsSync(path.join(installed, 'packages/cli/dist/bundle/vendor/seccomp', ARCH, 'apply-seccomp'))).toBe(true);
+    // Both architectures ship, each an executable ELF for its machine (e_machine: 0x3e x86-64, 0xb7 AArch64).
+    for (const [arch, machine] of [
+      ['x64', 0x3e],
+      ['arm64', 0xb7],
+    ] as const) {
+      const binary = path.join(installed, 'packages/cli/dist/bundle/vendor/seccomp', arch, 'apply-seccomp');
+      expect(statSync(binary).mode & 0o111, binary).not.toBe(0);
+      const header = readFileSync(binary).subarray(0, 20);
+      expect(header.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+      expect(header.readUInt16LE(18), arch).toBe(machine);
+    }
     const listener = await listen(path.join(outside, 'tarball-agent.sock'));
     try {
       expectRefused(await runCommands(bin, clients(listener.path)), listener);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('a kernel that refuses the filter, or a binary that applies none, is the same refusal: one line, no command', { timeout: 120_000 }, async () => {
+    const listener = await listen(path.join(outside, 'fake-filter.sock'));
+    try {
+      for (const [name, script, reason] of [
+        // What apply-seccomp says where the kernel has no seccomp (prctl fails).
+        ['kernel', '#!/bin/sh\necho "apply-seccomp: prctl(PR_SET_SECCOMP): Invalid argument" >&2\nexit 1\n', 'this kernel refused it'],
+        // A binary that runs the command and filters nothing: the probe's socket must be refused.
+        ['unfiltered', '#!/bin/sh\nexec "$@"\n', 'did not apply it'],
+      ] as const) {
+        const copy = path.join(scratch, `fake-seccomp-${name}`);
+        cpSync(installed, copy, { recursive: true, verbatimSymlinks: true });
+        writeFileSync(path.join(copy, 'packages/cli/dist/bundle/vendor/seccomp', ARCH, 'apply-seccomp'), script, { mode: 0o755 });
+        const run = await runCommands(path.join(copy, 'bin', 'beans'), [...clients(listener.path), 'touch ran.txt']);
+        expect(run.result.code, run.result.stderr).toBe(0);
+        const lines = run.result.stderr.split('\n').filter((line) => /seccomp|Unix socket filter/i.test(line));
+        expect(lines, name).toHaveLength(1);
+        expect(lines[0]).toContain(reason);
+        expect(lines[0]).toContain('shell commands are refused');
+        expect(existsSync(path.join(run.repo.dir, 'ran.txt')), name).toBe(false);
+        expect(run.clients).toBe('');
+      }
+      expect(listener.connections).toBe(0);
     } finally {
       await listener.close();
     }

@@ -3,10 +3,12 @@
 // tracing counting the tokens again), the model the server answered with, finish reasons in the
 // GenAI conventions' words, session.id on every metric point, the GenAI client metrics, Claude
 // Code's counters for lines of code and commits, and `assistant_response` when prompts may be logged.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logEventsOf, metricPointsOf, spansOf, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
 import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
-import type { ScriptedServer } from '../support/script.ts';
+import type { ScriptOptions, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, runBeans } from './harness.ts';
 
 const closers: (OtlpReceiver | ScriptedServer)[] = [];
@@ -17,19 +19,17 @@ afterEach(async () => {
 const REQUESTED = 'claude-sonnet-5-5';
 const ANSWERED = 'claude-sonnet-5-5-20261101';
 
-async function run(env: NodeJS.ProcessEnv = {}) {
+const WRITE_AND_COMMIT: ScriptOptions['turns'] = [
+  { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'one\ntwo\nthree\n' } }] },
+  { toolCalls: [{ name: 'shell', args: { command: 'git add a.txt && git commit -q -m "add a"' } }] },
+  { text: 'Committed a.txt.' },
+];
+
+async function run(env: NodeJS.ProcessEnv = {}, turns = WRITE_AND_COMMIT, repo = makeTempRepo()) {
   const collector = await startOtlpReceiver();
   closers.push(collector);
-  const model = await startScriptedAnthropic({
-    answerModel: (requested) => (requested === REQUESTED ? ANSWERED : requested),
-    turns: [
-      { toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'one\ntwo\nthree\n' } }] },
-      { toolCalls: [{ name: 'shell', args: { command: 'git add a.txt && git commit -q -m "add a"' } }] },
-      { text: 'Committed a.txt.' },
-    ],
-  });
+  const model = await startScriptedAnthropic({ answerModel: (requested) => (requested === REQUESTED ? ANSWERED : requested), turns });
   closers.push(model);
-  const repo = makeTempRepo();
   const result = await runBeans(['-p', 'write a.txt and commit it', '--provider', 'anthropic', '-m', REQUESTED, '--yolo', '-o', 'json'], {
     cwd: repo.dir,
     env: {
@@ -97,6 +97,31 @@ describe('OpenTelemetry with the Anthropic SDK (issue 58)', () => {
 
     // The answer's text is prompt material: not without OTEL_LOG_USER_PROMPTS.
     expect(logEventsOf(collector.requests).filter((event) => event['event.name'] === 'assistant_response')).toEqual([]);
+  });
+
+  it('lines removed and pull requests are counted too (gh pr create), with session.id', async () => {
+    const repo = makeTempRepo({ 'b.txt': 'keep\ndrop one\ndrop two\n' });
+    // A gh that creates the pull request (the counter follows a gh pr create that succeeded).
+    const bin = path.join(repo.home, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, 'gh'), '#!/bin/sh\necho https://github.com/o/r/pull/1\n', { mode: 0o755 });
+    const { collector, sessionId } = await run(
+      { PATH: `${bin}:${repo.env.PATH ?? process.env.PATH}` },
+      [
+        { toolCalls: [{ name: 'read_file', args: { path: 'b.txt' } }] },
+        { toolCalls: [{ name: 'edit_file', args: { path: 'b.txt', old_string: 'drop one\ndrop two\n', new_string: 'kept\n' } }] },
+        { toolCalls: [{ name: 'shell', args: { command: 'gh pr create --fill' } }] },
+        { text: 'Opened the pull request.' },
+      ],
+      repo,
+    );
+    const named = (metric: string) => metricPointsOf(collector.requests).filter((point) => point.metric === metric);
+    const lines = Object.fromEntries(named('beans.lines_of_code.count').map((point) => [point.attributes.type, point.value]));
+    expect(lines).toEqual({ added: 1, removed: 2 });
+    expect(named('beans.pull_request.count')).toEqual([
+      expect.objectContaining({ value: 1, attributes: expect.objectContaining({ 'session.id': sessionId }) }),
+    ]);
+    expect(named('beans.commit.count')).toEqual([]);
   });
 
   it('assistant_response events carry the answer when prompts may be logged', async () => {

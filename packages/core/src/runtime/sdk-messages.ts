@@ -79,6 +79,8 @@ export class SdkMessageMapper {
   private readonly children = new Map<string, SdkMessageMapper>();
   /** Tool calls running now: an interrupt then is one "for tool use", as Claude Code says it. */
   private runningTools = 0;
+  /** A call of this turn ended interrupted: its end comes before the turn's, so runningTools alone is back at 0 by then. */
+  private toolInterrupted = false;
 
   private readonly wire: WireNames;
 
@@ -163,11 +165,13 @@ export class SdkMessageMapper {
         return [];
       case 'tool_execution_end':
         this.runningTools = Math.max(0, this.runningTools - 1);
+        if (event.result.status === 'interrupted') this.toolInterrupted = true;
         this.children.delete(event.call.id);
         return [];
       case 'agent_end': {
-        const during = this.runningTools > 0;
+        const during = this.runningTools > 0 || this.toolInterrupted;
         this.runningTools = 0;
+        this.toolInterrupted = false;
         if (event.result.stopReason !== 'aborted' || this.options.parentToolUseId) return [];
         // Claude Code marks an interrupted turn with this user message before its result.
         const text = during ? '[Request interrupted by user for tool use]' : '[Request interrupted by user]';
