@@ -2,20 +2,14 @@
 // schedule; two `beans runner` processes on that database both watch it, and each tick runs once,
 // as one background session on one of them (its branch at origin, pushed as beans/<id>), listed by
 // `beans sessions list` and `beans routines list`. A removed routine runs no more.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { postgresForFile } from '../support/postgres.ts';
 import type { RecordedRequest } from '../support/script.ts';
 import { runBeans, scriptedOllama } from './harness.ts';
 import { git, makeFleet, runnerHome, startRunner, stop, until } from './runner-fixtures.ts';
 
-const unavailable = postgresUnavailable();
+const { unavailable, database } = postgresForFile('routines');
 if (unavailable) console.warn(`routine runner tests skipped: ${unavailable}`);
-
-let pg: Postgres;
-beforeAll(async () => {
-  if (!unavailable) pg = await startPostgres();
-}, 60_000);
-afterAll(() => pg?.stop());
 
 const lastUser = (request: RecordedRequest) =>
   ((request.body as { messages?: { role: string; content: string }[] }).messages ?? []).findLast((message) => message.role === 'user')?.content ?? '';
@@ -30,7 +24,7 @@ interface ListedRoutine {
 
 describe.skipIf(unavailable)('routines on runners', { timeout: 240_000 }, () => {
   it('two runners on one database run each tick of a routine once, as a background session of one of them', async () => {
-    const url = await pg.createDatabase('routines1');
+    const url = await database();
     const fleet = makeFleet(url);
     // Each runner has its own model server: a tick run on both would show on both.
     const models = await Promise.all([0, 1].map(() => scriptedOllama({ turns: () => ({ text: 'Nightly summary written.' }) })));

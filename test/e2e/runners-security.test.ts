@@ -6,24 +6,15 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { postgresForFile } from '../support/postgres.ts';
 import { sandboxUnavailable } from '../support/sandbox.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
 import { startScriptedOpenAi } from '../support/scripted-openai.ts';
 import { BEANS_BIN, runBeans, scriptedOllama } from './harness.ts';
 import { git, makeFleet, runnerHome, startRunner, stop, tracked, until } from './runner-fixtures.ts';
 
-const unavailable = postgresUnavailable();
-
-let pg: Postgres;
-let databases = 0;
-beforeAll(async () => {
-  if (!unavailable) pg = await startPostgres();
-}, 60_000);
-afterAll(() => pg?.stop());
-
-const database = () => pg.createDatabase(`secure${++databases}`);
+const { unavailable, database, cluster } = postgresForFile('secure');
 const show = async (fleet: ReturnType<typeof makeFleet>, id: string) =>
   JSON.parse((await runBeans(['sessions', 'show', id, '--json'], { cwd: fleet.repo.dir, env: fleet.env })).stdout);
 const queue = async (fleet: ReturnType<typeof makeFleet>, args: string[]) => {
@@ -186,14 +177,14 @@ describe.skipIf(unavailable)('runners: secrets and trust', { timeout: 120_000 },
       expect(await wait(fleet, id)).toBe(0);
       expect((await show(fleet, id)).result.text).toContain('the key is not');
       // Every row of every table Beans and DBOS keep.
-      const tables = await pg.sql(
+      const tables = await cluster().sql(
         "SELECT table_schema AS schema, table_name AS name FROM information_schema.tables WHERE table_schema IN ('beans', 'dbos') AND table_type = 'BASE TABLE'",
         url.split('/').at(-1),
       );
       expect(tables.length).toBeGreaterThan(8);
       let rows = 0;
       for (const table of tables) {
-        const found = await pg.sql(`SELECT t::text AS row FROM ${table.schema as string}.${table.name as string} t`, url.split('/').at(-1));
+        const found = await cluster().sql(`SELECT t::text AS row FROM ${table.schema as string}.${table.name as string} t`, url.split('/').at(-1));
         rows += found.length;
         for (const row of found) {
           expect(row.row as string).not.toContain(key);

@@ -4,24 +4,15 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { postgresForFile } from '../support/postgres.ts';
 import { startBeansServer } from '../support/beans-server.ts';
 import { chromiumMissing, openBrowser } from '../support/browser.ts';
 import { BEANS_BIN, runBeans, scriptedOllama } from './harness.ts';
 import { git, makeFleet, runnerHome, startRunner, tracked, until } from './runner-fixtures.ts';
 
-const unavailable = postgresUnavailable();
+const { unavailable, database } = postgresForFile('sessions');
 if (unavailable) console.warn(`runner tests skipped: ${unavailable}`);
-
-let pg: Postgres;
-let databases = 0;
-beforeAll(async () => {
-  if (!unavailable) pg = await startPostgres();
-}, 60_000);
-afterAll(() => pg?.stop());
-
-const database = () => pg.createDatabase(`sessions${++databases}`);
 
 describe.skipIf(unavailable)('background sessions from anywhere', { timeout: 120_000 }, () => {
   it('attach follows a session from the database and answers its permission question; wait exits with its code', async () => {

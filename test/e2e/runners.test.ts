@@ -4,23 +4,14 @@
 // other finishing it; drain on SIGTERM; simultaneous starts; bad databases.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresUnavailable, startPostgres, type Postgres } from '../support/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { postgresForFile } from '../support/postgres.ts';
 import { runBeans, scriptedOllama } from './harness.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
 import { git, makeFleet, runnerHome, startRunner, until, type StartedRunner } from './runner-fixtures.ts';
 
-const unavailable = postgresUnavailable();
+const { unavailable, database } = postgresForFile('runners');
 if (unavailable) console.warn(`runner tests skipped: ${unavailable}`);
-
-let pg: Postgres;
-let databases = 0;
-beforeAll(async () => {
-  if (!unavailable) pg = await startPostgres();
-}, 60_000);
-afterAll(() => pg?.stop());
-
-const database = () => pg.createDatabase(`runners${++databases}`);
 
 describe.skipIf(unavailable)('beans runner', { timeout: 120_000 }, () => {
   it('queues a session from a clone, a runner runs it on a worktree of origin, pushes beans/<id>, and sessions wait exits 0', async () => {
