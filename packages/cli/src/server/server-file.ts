@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stateDir } from '@beans/core';
 
@@ -17,9 +18,17 @@ export function serverFilePath(env: NodeJS.ProcessEnv): string {
 export function writeServerFile(env: NodeJS.ProcessEnv, contents: ServerFile): string {
   const file = serverFilePath(env);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  // A file left by a server that died is replaced; the mode applies to a new file, so remove it first.
-  rmSync(file, { force: true });
-  writeFileSync(file, `${JSON.stringify(contents)}\n`, { mode: 0o600, flag: 'wx' });
+  // Written whole to a new private file, then renamed over the old one: a second server starting at the
+  // same moment makes the newest file win (never EEXIST, never half a file), and a link planted at the
+  // path is replaced, not written through.
+  const written = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(written, `${JSON.stringify(contents)}\n`, { mode: 0o600, flag: 'wx' });
+    renameSync(written, file);
+  } catch (error) {
+    rmSync(written, { force: true });
+    throw error;
+  }
   return file;
 }
 
