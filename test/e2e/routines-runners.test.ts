@@ -3,7 +3,7 @@
 // as one background session on one of them (its branch at origin, pushed as beans/<id>), listed by
 // `beans sessions list` and `beans routines list`. A removed routine runs no more.
 import { describe, expect, it } from 'vitest';
-import { postgresForFile } from '../support/postgres.ts';
+import { postgresForFile } from '../support/postgres-per-file.ts';
 import type { RecordedRequest } from '../support/script.ts';
 import { runBeans, scriptedOllama } from './harness.ts';
 import { git, makeFleet, runnerHome, startRunner, stop, until } from './runner-fixtures.ts';

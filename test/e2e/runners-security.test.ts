@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { postgresForFile } from '../support/postgres.ts';
+import { postgresForFile } from '../support/postgres-per-file.ts';
 import { sandboxUnavailable } from '../support/sandbox.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
 import { startScriptedOpenAi } from '../support/scripted-openai.ts';

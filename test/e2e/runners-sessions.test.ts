@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { postgresForFile } from '../support/postgres.ts';
+import { postgresForFile } from '../support/postgres-per-file.ts';
 import { startBeansServer } from '../support/beans-server.ts';
 import { chromiumMissing, openBrowser } from '../support/browser.ts';
 import { BEANS_BIN, runBeans, scriptedOllama } from './harness.ts';

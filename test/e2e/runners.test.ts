@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { postgresForFile } from '../support/postgres.ts';
+import { postgresForFile } from '../support/postgres-per-file.ts';
 import { runBeans, scriptedOllama } from './harness.ts';
 import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
 import { git, makeFleet, runnerHome, startRunner, until, type StartedRunner } from './runner-fixtures.ts';

@@ -7,7 +7,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
 
 export interface Postgres {
   /** `postgresql://beans@127.0.0.1:PORT/beans`: a database of its own, trust authentication. */
@@ -118,23 +117,4 @@ export async function startPostgres(): Promise<Postgres> {
       }
     },
   };
-}
-
-/**
- * A test file's own cluster: started before its tests and stopped after them (when PostgreSQL is
- * here); `database()` makes a fresh database in it for each test, named `<prefix>1`, `<prefix>2`...
- */
-export function postgresForFile(prefix: string): { unavailable: string | undefined; cluster(): Postgres; database(): Promise<string> } {
-  const unavailable = postgresUnavailable();
-  let cluster: Postgres | undefined;
-  let databases = 0;
-  beforeAll(async () => {
-    if (!unavailable) cluster = await startPostgres();
-  }, 60_000);
-  afterAll(() => cluster?.stop());
-  const started = () => {
-    if (!cluster) throw new Error('PostgreSQL has not started');
-    return cluster;
-  };
-  return { unavailable, cluster: started, database: () => started().createDatabase(`${prefix}${++databases}`) };
 }
