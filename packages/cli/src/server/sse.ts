@@ -1,5 +1,7 @@
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { EventLog, LoggedEvent } from './event-log.js';
 
 /** A comment line this often keeps proxies and idle-timeouts from closing a quiet stream. */
@@ -30,41 +32,56 @@ function batch(events: readonly LoggedEvent<unknown>[]): Uint8Array {
   return events.length === 1 ? frame(events[0]) : Buffer.concat(events.map(frame));
 }
 
+/** Node's response, which @hono/node-server (how `beans serve` serves the app) gives each request. */
+function nodeResponse(c: Context): ServerResponse {
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+  if (!outgoing) throw new Error("Event streams are served only through Node's HTTP server (beans serve).");
+  return outgoing;
+}
+
 /**
  * A log as server-sent events: what it holds after `after`, then live until it closes or the client
- * leaves (`onLeave`). Each event is `id: N` and `data:` its JSON.
+ * leaves (`onLeave`). Each event is `data:` its JSON and `id: N`. Written straight to Node's response
+ * (a web stream between them cost every watcher a chain of promises per event): events appended in
+ * one tick go out in one write (cork), a slow client's bytes wait in its own socket buffer and never
+ * hold up the session.
  */
 export function streamLog<T>(c: Context, log: EventLog<T>, after: number, onLeave?: () => void): Response {
-  return streamSSE(c, async (stream) => {
-    let wake: (() => void) | undefined;
-    let ended = false;
-    const queue = [...log.since(after)];
-    const stop = log.follow(
-      (event) => {
-        queue.push(event);
-        wake?.();
-      },
-      () => {
-        ended = true;
-        wake?.();
-      },
-    );
-    stream.onAbort(() => {
-      ended = true;
-      wake?.();
-    });
-    const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    try {
-      for (;;) {
-        while (queue.length > 0 && !stream.aborted) await stream.write(batch(queue.splice(0)));
-        if (ended || stream.aborted) break;
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-    } finally {
-      clearInterval(heartbeat);
-      stop();
-      if (stream.aborted) onLeave?.();
+  const response = nodeResponse(c);
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.flushHeaders();
+  let corked = false;
+  const send = (bytes: Uint8Array | string) => {
+    // A write after end() is an 'error' event, which nothing here would catch.
+    if (response.writableEnded || response.destroyed) return;
+    if (!corked) {
+      corked = true;
+      response.cork();
+      process.nextTick(() => {
+        corked = false;
+        response.uncork();
+      });
     }
+    response.write(bytes);
+  };
+  const replay = log.since(after);
+  if (replay.length > 0) send(batch(replay));
+  let ended = false;
+  const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
+  const stop = log.follow(
+    (event) => send(frame(event)),
+    () => {
+      ended = true;
+      clearInterval(heartbeat);
+      response.end();
+    },
+  );
+  // A connection that fails ends its stream ('close' follows); it is no error of the server's.
+  response.on('error', () => undefined);
+  response.once('close', () => {
+    clearInterval(heartbeat);
+    stop();
+    if (!ended) onLeave?.();
   });
+  return RESPONSE_ALREADY_SENT;
 }
