@@ -111,6 +111,20 @@ describe("Claude Code's flags", () => {
     expect(chats(server).map((body) => body.model)).toEqual(['claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5']);
   });
 
+  test('--session-id takes a UUID, as Claude Code: anything else is refused before a request (exit 2)', async () => {
+    const { server, repo, env } = await anthropic({ turns: [{ text: 'named' }] });
+    for (const id of ['my-session', '../../etc/passwd', '2026-11-22T10-53-04-ab12cd']) {
+      const refused = await runBeans(['-p', 'hi', '--session-id', id], { cwd: repo.dir, env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('Invalid session ID. Must be a valid UUID.');
+    }
+    expect(chats(server)).toHaveLength(0);
+    const id = '550e8400-e29b-41d4-a716-446655440000';
+    const run = await runBeans(['-p', 'hi', '--session-id', id, '-o', 'json'], { cwd: repo.dir, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).session_id).toBe(id);
+  });
+
   test('--settings takes JSON text or a file, above the settings files', async () => {
     const { server, repo, env } = await anthropic({ turns: [{ text: 'one' }, { text: 'two' }] });
     mkdirSync(path.join(repo.dir, '.beans'), { recursive: true });

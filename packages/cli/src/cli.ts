@@ -146,7 +146,7 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
       new Option('--permission-prompt-tool <tool>', 'who answers permission questions in stream-json input: stdio (the SDK program)').choices(['stdio']),
     )
     .option('--setting-sources <list>', 'settings files to read: user,project,local (default all)', settingSources)
-    .option('--session-id <id>', 'the id of a new session')
+    .option('--session-id <uuid>', 'the id of a new session (a UUID, as Claude Code takes)', sessionUuid)
     .option('--fork-session', 'with --resume or --continue: continue in a new session (a copy up to that point), leaving the original as it was')
     .option('--resume-session-at <message-uuid>', 'with --resume: continue after that message, dropping what followed it')
     // The Claude Agent SDK's mcpServersDelivery: 'initialize': it sends its servers in the initialize request.
@@ -437,6 +437,13 @@ function settingSources(value: string): string[] {
   const wrong = sources.filter((source) => !['user', 'project', 'local'].includes(source));
   if (wrong.length > 0) throw new InvalidArgumentError(`unknown source ${wrong.join(', ')}; use user, project and local.`);
   return sources;
+}
+
+// Claude Code's rule and words: programs store session ids as UUIDs (the Agent SDK's sessionId).
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function sessionUuid(value: string): string {
+  if (!UUID.test(value)) throw new InvalidArgumentError('Invalid session ID. Must be a valid UUID.');
+  return value;
 }
 
 function positiveInt(value: string): number {
