@@ -8,28 +8,27 @@ import type { EventLog, LoggedEvent } from './event-log.js';
 const HEARTBEAT_MS = 15_000;
 
 const encoder = new TextEncoder();
+
+/** `data: <JSON>` then `id: N`, as Hono's writeSSE wrote them (JSON holds no raw newline: one data line). */
+function frame(event: LoggedEvent<unknown>): Uint8Array {
+  return encoder.encode(`data: ${JSON.stringify(event.value)}\nid: ${event.id}\n\n`);
+}
+
 /**
  * The newest events' frames, made once however many clients follow a log (twenty watchers made twenty
- * of each). Bounded: a replay of old events makes its frames again rather than the server keeping a
- * second copy of every session's log.
+ * of each). Bounded, and replays make their own: the server keeps no second copy of every log.
  */
 const recentFrames = new Map<LoggedEvent<unknown>, Uint8Array>();
 const RECENT_FRAMES = 256;
 
-/** `data: <JSON>` then `id: N`, as Hono's writeSSE writes them (JSON holds no raw newline: one data line). */
-function frame(event: LoggedEvent<unknown>): Uint8Array {
+function liveFrame(event: LoggedEvent<unknown>): Uint8Array {
   let bytes = recentFrames.get(event);
   if (!bytes) {
-    bytes = encoder.encode(`data: ${JSON.stringify(event.value)}\nid: ${event.id}\n\n`);
+    bytes = frame(event);
     recentFrames.set(event, bytes);
     if (recentFrames.size > RECENT_FRAMES) recentFrames.delete(recentFrames.keys().next().value!);
   }
   return bytes;
-}
-
-/** The queued events' frames as one write: a burst of chunks is one write to the socket, not one each. */
-function batch(events: readonly LoggedEvent<unknown>[]): Uint8Array {
-  return events.length === 1 ? frame(events[0]) : Buffer.concat(events.map(frame));
 }
 
 /** Node's response, which @hono/node-server (how `beans serve` serves the app) gives each request. */
@@ -64,12 +63,11 @@ export function streamLog<T>(c: Context, log: EventLog<T>, after: number, onLeav
     }
     response.write(bytes);
   };
-  const replay = log.since(after);
-  if (replay.length > 0) send(batch(replay));
+  for (const event of log.since(after)) send(frame(event));
   let ended = false;
   const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
   const stop = log.follow(
-    (event) => send(frame(event)),
+    (event) => send(liveFrame(event)),
     () => {
       ended = true;
       clearInterval(heartbeat);
