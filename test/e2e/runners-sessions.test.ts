@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { postgresForFile } from '../support/postgres-per-file.ts';
 import { startBeansServer } from '../support/beans-server.ts';
-import { chromiumMissing, openBrowser } from '../support/browser.ts';
+import { chromiumMissing, openBrowser, screenshot } from '../support/browser.ts';
 import { BEANS_BIN, runBeans, scriptedOllama } from './harness.ts';
 import { git, makeFleet, runnerHome, startRunner, tracked, until } from './runner-fixtures.ts';
 
@@ -98,6 +98,7 @@ describe.skipIf(unavailable)('background sessions from anywhere', { timeout: 120
       const question = page.getByRole('group', { name: /Allow write_file/ });
       await question.waitFor({ timeout: 40_000 });
       await page.getByText(`on branch beans/${id}`).waitFor();
+      await screenshot(browser, 'web-view-runner.png');
       // Driven by its runner: no message box, no End button.
       expect(await page.getByRole('textbox', { name: 'Message' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'End session' }).count()).toBe(0);

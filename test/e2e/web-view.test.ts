@@ -4,18 +4,16 @@
 // turn, complete `@` file names, send a picture, ride out a dropped connection, use it on a phone.
 // Every request the browser makes is recorded: none leaves for another host, none carries the token
 // in its URL.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, openBrowser, type TestBrowser } from '../support/browser.ts';
+import { chromiumMissing, openBrowser, screenshot, type TestBrowser } from '../support/browser.ts';
 import { startBeansServer, type BeansServer } from '../support/beans-server.ts';
 import { processesLeft } from '../support/processes.ts';
 import type { ScriptTurn, ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, scriptedOllama, type TempRepo } from './harness.ts';
 
-const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/images');
 const PNG_1x1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGP4z8DwHwAFAAH/iZk9HQAAAABJRU5ErkJggg==', 'base64');
 
 const open: { beans?: BeansServer; model?: ScriptedServer; browser?: TestBrowser; proxy?: Server }[] = [];
@@ -71,17 +69,6 @@ async function startFromPage(browser: TestBrowser, message: string, permissions?
   await box.waitFor();
   await box.fill(message);
   await box.press('Enter');
-}
-
-/**
- * A screenshot of the page for the README: written to docs/images with BEANS_UPDATE_SCREENSHOTS=1
- * (then committed), else to the temporary folder so a test run leaves the tree as it was.
- */
-async function screenshot(browser: TestBrowser, name: string): Promise<void> {
-  const folder = process.env.BEANS_UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS : os.tmpdir();
-  mkdirSync(folder, { recursive: true });
-  await browser.page.screenshot({ path: path.join(folder, name) });
-  expect(existsSync(path.join(folder, name))).toBe(true);
 }
 
 function requestsElsewhere(browser: TestBrowser, beans: BeansServer): string[] {

@@ -2,7 +2,9 @@
 // `chromium` package) driven by playwright-core, which never downloads a browser of its own. Headless,
 // with the flags that keep Chromium off the network (no background requests, updates or sync) and a
 // fresh profile each time (playwright's own); --no-sandbox only as root, where Chromium's sandbox cannot start.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 
 const CHROMIUM = process.env.BEANS_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -71,4 +73,17 @@ export async function openBrowser(options: { viewport?: { width: number; height:
       await browser.close().catch(() => undefined);
     },
   };
+}
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../docs/images');
+
+/**
+ * A screenshot of the page for the README: written to docs/images with BEANS_UPDATE_SCREENSHOTS=1
+ * (then committed), else to the temporary folder so a test run leaves the tree as it was.
+ */
+export async function screenshot(browser: TestBrowser, name: string): Promise<void> {
+  const folder = process.env.BEANS_UPDATE_SCREENSHOTS === '1' ? SCREENSHOTS : os.tmpdir();
+  mkdirSync(folder, { recursive: true });
+  await browser.page.screenshot({ path: path.join(folder, name) });
+  if (!existsSync(path.join(folder, name))) throw new Error(`The screenshot ${name} was not written.`);
 }
