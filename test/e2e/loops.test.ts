@@ -1,7 +1,7 @@
 // Issue 61 end to end: `-p --loop 10s --max-runs 3` for scripts that poll; routines run by
 // `beans serve`, once per tick with two servers on one store; a served session's /loop runs in the
 // server, each run ending with a result on its event stream.
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/processes.ts';
@@ -75,16 +75,38 @@ describe('beans -p --loop', () => {
 });
 
 describe('routines', () => {
+  it('keeps the model, provider and permission mode given to routines add, wherever they stand on the line', async () => {
+    const repo = makeTempRepo({});
+    opened.push({ repo });
+    const after = await runBeans(['routines', 'add', '0 3 * * *', 'nightly', '--model', 'qwen3', '--provider', 'ollama', '--permission-mode', 'acceptEdits'], {
+      cwd: repo.dir,
+      env: repo.env,
+    });
+    expect(after.code, after.stderr).toBe(0);
+    const before = await runBeans(['-m', 'llama3', '--permission-mode', 'plan', 'routines', 'add', '0 4 * * *', 'early'], { cwd: repo.dir, env: repo.env });
+    expect(before.code, before.stderr).toBe(0);
+    const { routines } = JSON.parse((await runBeans(['routines', 'list', '--json'], { cwd: repo.dir, env: repo.env })).stdout);
+    expect(routines).toMatchObject([
+      { prompt: 'nightly', model: 'qwen3', provider: 'ollama', permissionMode: 'auto-edit' },
+      { prompt: 'early', model: 'llama3', permissionMode: 'plan' },
+    ]);
+    expect((await runBeans(['routines', 'list'], { cwd: repo.dir, env: repo.env })).stdout).toContain('(qwen3, auto-edit)');
+  });
+
   it('beans routines add|list|remove keep the store; two beans serve on it run a tick once, as a background session', async () => {
     const repo = makeTempRepo({ 'notes.txt': 'beans\n' });
-    const model = await scriptedOllama({ turns: () => ({ text: 'Nightly summary written.' }) });
+    // The routine's session writes its summary: --permission-mode auto-edit lets it without anyone there.
+    const model = await scriptedOllama({
+      turns: (_request, n) =>
+        n === 0 ? { toolCalls: [{ name: 'write_file', args: { path: 'summary.md', content: 'beans\n' } }] } : { text: 'Nightly summary written.' },
+    });
     const env = { ...repo.env, OLLAMA_HOST: model.url, BEANS_PROVIDER: 'ollama', BEANS_MODEL: 'qwen3' };
     opened.push({ repo, model });
 
     const bad = await runBeans(['routines', 'add', '61 * * * *', 'never'], { cwd: repo.dir, env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not a valid cron expression');
-    const added = await runBeans(['routines', 'add', '* * * * *', 'summarise the notes'], { cwd: repo.dir, env });
+    const added = await runBeans(['routines', 'add', '* * * * *', 'summarise the notes', '--permission-mode', 'auto-edit'], { cwd: repo.dir, env });
     expect(added.code).toBe(0);
     const id = /Routine ([0-9a-f]{8})/.exec(added.stdout)![1]!;
     const other = /Routine ([0-9a-f]{8})/.exec((await runBeans(['routines', 'add', '0 3 * * *', 'something else'], { cwd: repo.dir, env })).stdout)![1]!;
@@ -101,7 +123,7 @@ describe('routines', () => {
     // Long enough for the slower server to have reached the same tick.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     const chats = model.requests.filter((request) => request.kind === 'chat');
-    expect(chats).toHaveLength(1);
+    expect(chats).toHaveLength(2); // one session: the write, then the answer
     expect(lastUser(chats[0]!)).toBe('summarise the notes');
     const runsDir = path.join(repo.env.XDG_STATE_HOME!, 'beans-agent', 'routine-runs', id);
     expect(readdirSync(runsDir)).toHaveLength(1);
@@ -120,6 +142,7 @@ describe('routines', () => {
     }
     const shown = (await owner.api('GET', `/v1/sessions/${run.sessionId}`)).body;
     expect(shown).toMatchObject({ id: run.sessionId, state: 'done', title: 'summarise the notes', exitCode: 0 });
+    expect(readFileSync(path.join(repo.dir, 'summary.md'), 'utf8')).toBe('beans\n');
   }, 120_000);
 });
 

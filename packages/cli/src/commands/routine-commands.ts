@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CliOptions } from '../options.js';
 
 /** `beans routines add|list|remove`: prompts `beans serve` (or the runners) run on a schedule; the code loads only when they run. */
@@ -14,6 +14,12 @@ export function declareRoutineCommands(program: Command, setExit: (code: number)
     .option('--cwd <dir>', 'the folder the sessions work in (default: this one; on runners, its repository at origin)')
     .option('--model <name>', 'the model of its sessions')
     .option('--provider <name>', 'the provider of its sessions')
+    .addOption(
+      new Option(
+        '--permission-mode <mode>',
+        'the permission mode of its sessions (default: they ask; a question waits in beans attach or the web view)',
+      ).choices(['default', 'auto-edit', 'yolo', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']),
+    )
     .action(async (cron: string, prompt: string, local: { cwd?: string; model?: string; provider?: string }) =>
       setExit(await (await load()).routinesAdd(options(), cron, prompt, local)),
     );

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError, localRoutineStore, nextCronRun, type Routine, type RoutineRun } from '@beans/core';
+import { UsageError, localRoutineStore, nextCronRun, parsePermissionMode, type Routine, type RoutineRun } from '@beans/core';
 import type { RunnerRoutine, RunnerRoutineRun, RunnerRoutines } from '@beans/core/runners';
 import { loadBase } from '../bootstrap.js';
 import type { CliOptions } from '../options.js';
@@ -38,7 +38,12 @@ const when = (date: Date | undefined) => (date ? date.toLocaleString('en-GB') : 
 export async function routinesAdd(options: CliOptions, cron: string, prompt: string, flags: RoutineFlags): Promise<number> {
   const cwd = path.resolve(flags.cwd ?? process.cwd());
   if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw new UsageError(`--cwd ${flags.cwd} is not a folder.`);
-  const choices = { ...(flags.model ? { model: flags.model } : {}), ...(flags.provider ? { provider: flags.provider } : {}) };
+  // The program's own -m/--model, --provider and --permission-mode take these words wherever they
+  // stand on the line (commander gives an option both define to the program): read from both.
+  const model = flags.model ?? options.model;
+  const provider = flags.provider ?? options.provider;
+  const permissionMode = options.permissionMode ? parsePermissionMode(options.permissionMode) : undefined;
+  const choices = { ...(model ? { model } : {}), ...(provider ? { provider } : {}), ...(permissionMode ? { permissionMode } : {}) };
   return withRunners(
     options,
     async (routines) => {
@@ -89,10 +94,11 @@ export async function routinesList(options: CliOptions, flags: { json?: boolean 
   for (const routine of listed) {
     const onRunners = 'branch' in routine;
     const where = onRunners ? `${routine.branch} of ${routine.origin}` : routine.cwd;
-    const model = onRunners ? routine.request.model : routine.model;
+    const chosen = onRunners ? [routine.request.model, routine.request.permissionMode] : [routine.model, routine.permissionMode];
+    const shown = chosen.filter(Boolean).join(', ');
     const next = routine.nextRun ? new Date(routine.nextRun) : undefined;
     process.stdout.write(
-      `${routine.id}  ${routine.cron}  next ${when(next)}  ${where}${model ? `  (${model})` : ''}\n  ${stripTerminalControls(routine.prompt)}\n`,
+      `${routine.id}  ${routine.cron}  next ${when(next)}  ${where}${shown ? `  (${stripTerminalControls(shown)})` : ''}\n  ${stripTerminalControls(routine.prompt)}\n`,
     );
     for (const run of routine.runs) {
       const outcome = run.sessionId

@@ -81,7 +81,16 @@ export async function runServe(options: CliOptions, flags: ServeFlags): Promise<
     store: localRoutineStore(process.env),
     by: `serve:${process.pid}@${os.hostname()}`,
     run: async (routine) =>
-      (await sessions.start({ cwd: routine.cwd, prompt: routine.prompt, model: routine.model, provider: routine.provider, background: true })).id,
+      (
+        await sessions.start({
+          cwd: routine.cwd,
+          prompt: routine.prompt,
+          model: routine.model,
+          provider: routine.provider,
+          permissionMode: routine.permissionMode,
+          background: true,
+        })
+      ).id,
     onError: (routine, error) =>
       process.stderr.write(`beans: routine ${routine.id} did not start: ${error instanceof Error ? error.message : String(error)}\n`),
   });

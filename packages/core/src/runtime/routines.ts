@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js';
 import { withFileLock } from '../file-lock.js';
 import { randomHex } from '../random-ids.js';
 import { checkCron, nextCronRun } from './cron.js';
+import type { PermissionMode } from '../permissions/types.js';
 
 /** A prompt run on a schedule with no terminal open: each run is a background session. */
 export interface Routine {
@@ -16,6 +17,8 @@ export interface Routine {
   cwd: string;
   model?: string;
   provider?: string;
+  /** The mode its sessions run in (none: the serving `beans serve`'s, which asks by default). */
+  permissionMode?: PermissionMode;
   /** ISO 8601; ticks before it never run. */
   createdAt: string;
 }
