@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { declareServedSessionCommands, declareServerCommands } from './commands/server-commands.js';
 import { declareRoutineCommands } from './commands/routine-commands.js';
 import { declareRunnerCommands, RUNNER_COMMAND_NAMES } from './commands/runner-commands.js';
+import { PERMISSION_MODE_CHOICES } from './permission-mode-choices.js';
 import { reportError } from './report-error.js';
 import type { CliOptions } from './options.js';
 import { runMain } from './run-main.js';
@@ -88,17 +89,7 @@ export function buildProgram(setExit: (code: number) => void, argv?: readonly st
     .option('--fallback-model <name>', 'when the model is overloaded or failing after retries, answer with this one (aliases work)')
     .option('--settings <file-or-json>', 'settings from a file or JSON text, above the settings files')
     .option('--add-dir <dirs...>', 'more folders the file tools may read and write, besides the workspace')
-    .addOption(
-      new Option('--permission-mode <mode>', 'permission mode').choices([
-        'default',
-        'auto-edit',
-        'yolo',
-        'plan',
-        'acceptEdits',
-        'bypassPermissions',
-        'dontAsk',
-      ]),
-    )
+    .addOption(new Option('--permission-mode <mode>', 'permission mode').choices(PERMISSION_MODE_CHOICES))
     // Repeatable: a second --disallowed-tools adds rules; it must never silently drop the first.
     .option('--allowed-tools <rules>', 'tools that run without asking, e.g. "write_file,shell(git *)" (repeatable)', collect)
     .option('--disallowed-tools <rules>', 'tools that never run, e.g. "shell(rm *)" (repeatable)', collect)
@@ -320,17 +311,7 @@ function declareCommands(program: Command, run: (forceChat: boolean, initialProm
     .command('serve')
     .description("run Beans as an MCP server on stdio: its file tools, shell by mode, an agent tool, and this workspace's sessions as resources")
     .option('--http <port>', 'serve Streamable HTTP on 127.0.0.1:PORT/mcp instead, with a bearer token printed once (0: any free port)')
-    .addOption(
-      new Option('--permission-mode <mode>', 'default: read tools; auto-edit: and edit tools; yolo: and shell').choices([
-        'default',
-        'auto-edit',
-        'yolo',
-        'plan',
-        'acceptEdits',
-        'bypassPermissions',
-        'dontAsk',
-      ]),
-    )
+    .addOption(new Option('--permission-mode <mode>', 'default: read tools; auto-edit: and edit tools; yolo: and shell').choices(PERMISSION_MODE_CHOICES))
     .option('--cwd <dir>', 'the workspace to serve (default: this folder)')
     .action(async (local: import('./commands/mcp-serve.js').McpServeOptions) =>
       setExit(await (await import('./commands/mcp-serve.js')).mcpServe(program.opts<CliOptions>(), local)),

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { CliOptions } from '../options.js';
+import { PERMISSION_MODE_CHOICES } from '../permission-mode-choices.js';
 
 /** `beans routines add|list|remove`: prompts `beans serve` (or the runners) run on a schedule; the code loads only when they run. */
 export function declareRoutineCommands(program: Command, setExit: (code: number) => void): void {
@@ -18,7 +19,7 @@ export function declareRoutineCommands(program: Command, setExit: (code: number)
       new Option(
         '--permission-mode <mode>',
         'the permission mode of its sessions (default: they ask; a question waits in beans attach or the web view)',
-      ).choices(['default', 'auto-edit', 'yolo', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk']),
+      ).choices(PERMISSION_MODE_CHOICES),
     )
     .action(async (cron: string, prompt: string, local: { cwd?: string; model?: string; provider?: string }) =>
       setExit(await (await load()).routinesAdd(options(), cron, prompt, local)),
