@@ -1,15 +1,13 @@
 import type { Context } from 'hono';
-import { streamSSE } from 'hono/streaming';
 import type { BackgroundSession, BackgroundSessions } from '@beans/core/runners';
 import type { RunnerSessionsView } from '../server/app.js';
 import type { SessionSummary } from '../server/hosted-session.js';
+import { eventFrame, openEventStream } from '../server/sse.js';
 
 // `beans serve` with a database configured: the runners' background sessions beside the server's
 // own, in the same API v1 the web view speaks (their list, their events as the runner stored them,
 // their permission questions answered into the database, where the runner polls for the first
 // answer). They run on a runner, not here: messages, interrupts and terminals are refused.
-
-const HEARTBEAT_MS = 15_000;
 
 function summaryOf(session: BackgroundSession): SessionSummary & { runner: string; branch: string } {
   const state =
@@ -49,27 +47,22 @@ export async function openRunnerSessions(url: string, by: string): Promise<Runne
       return session && summaryOf(session);
     },
     events(c: Context, id: string, after: number) {
-      return streamSSE(c, async (stream) => {
-        const stop = new AbortController();
-        stream.onAbort(() => stop.abort());
-        const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), HEARTBEAT_MS);
-        let writing: Promise<unknown> = Promise.resolve();
-        try {
-          // The database's event numbers are the stream's: increasing per session, so Last-Event-ID resumes.
-          await sessions.follow(
-            id,
-            after,
-            (message, seq) => {
-              writing = writing.then(() => stream.writeSSE({ id: String(seq), data: JSON.stringify(message) }));
-              return stream.aborted;
-            },
-            stop.signal,
-          );
-          await writing;
-        } finally {
-          clearInterval(heartbeat);
-        }
-      });
+      const stop = new AbortController();
+      const stream = openEventStream(c, () => stop.abort());
+      // The database's event numbers are the stream's: increasing per session, so Last-Event-ID resumes.
+      void sessions
+        .follow(
+          id,
+          after,
+          (message, seq) => {
+            stream.write(eventFrame(seq, message));
+            return stream.left;
+          },
+          stop.signal,
+        )
+        .catch((error: unknown) => process.stderr.write(`beans: following session ${id}: ${error instanceof Error ? error.message : String(error)}\n`))
+        .finally(() => stream.end());
+      return stream.response;
     },
     async answer(id, requestId, answer) {
       if (!(await byId(id))) return 'unknown';

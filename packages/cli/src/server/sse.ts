@@ -10,8 +10,8 @@ const HEARTBEAT_MS = 15_000;
 const encoder = new TextEncoder();
 
 /** `data: <JSON>` then `id: N`, as Hono's writeSSE wrote them (JSON holds no raw newline: one data line). */
-function frame(event: LoggedEvent<unknown>): Uint8Array {
-  return encoder.encode(`data: ${JSON.stringify(event.value)}\nid: ${event.id}\n\n`);
+export function eventFrame(id: number, value: unknown): Uint8Array {
+  return encoder.encode(`data: ${JSON.stringify(value)}\nid: ${id}\n\n`);
 }
 
 /**
@@ -24,7 +24,7 @@ const RECENT_FRAMES = 256;
 function liveFrame(event: LoggedEvent<unknown>): Uint8Array {
   let bytes = recentFrames.get(event);
   if (!bytes) {
-    bytes = frame(event);
+    bytes = eventFrame(event.id, event.value);
     recentFrames.set(event, bytes);
     if (recentFrames.size > RECENT_FRAMES) recentFrames.delete(recentFrames.keys().next().value!);
   }
@@ -38,18 +38,30 @@ function nodeResponse(c: Context): ServerResponse {
   return outgoing;
 }
 
+/** One client's stream of server-sent events. */
+export interface EventStream {
+  /** Sends an event's frame (nothing once the stream ended or the client left). */
+  write(bytes: Uint8Array): void;
+  /** True once the client went away before the stream ended. */
+  readonly left: boolean;
+  end(): void;
+  /** What the route returns: the response is Node's, written here. */
+  readonly response: Response;
+}
+
 /**
- * A log as server-sent events: what it holds after `after`, then live until it closes or the client
- * leaves (`onLeave`). Each event is `data:` its JSON and `id: N`. Written straight to Node's response
- * (a web stream between them cost every watcher a chain of promises per event): events appended in
- * one tick go out in one write (cork), a slow client's bytes wait in its own socket buffer and never
- * hold up the session.
+ * Server-sent events written straight to Node's response (a web stream between them cost every
+ * watcher a chain of promises per event): frames written in one tick go out in one write (cork), a
+ * comment every HEARTBEAT_MS keeps a quiet stream open, a slow client's bytes wait in its own socket
+ * buffer and never hold up the session. `onLeave` runs when the client goes before the stream ended.
  */
-export function streamLog<T>(c: Context, log: EventLog<T>, after: number, onLeave?: () => void): Response {
+export function openEventStream(c: Context, onLeave?: () => void): EventStream {
   const response = nodeResponse(c);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.flushHeaders();
   let corked = false;
+  let ended = false;
+  let left = false;
   const send = (bytes: Uint8Array | string) => {
     // A write after end() is an 'error' event, which nothing here would catch.
     if (response.writableEnded || response.destroyed) return;
@@ -63,23 +75,44 @@ export function streamLog<T>(c: Context, log: EventLog<T>, after: number, onLeav
     }
     response.write(bytes);
   };
-  for (const event of log.since(after)) send(frame(event));
-  let ended = false;
   const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS);
-  const stop = log.follow(
-    (event) => send(liveFrame(event)),
-    () => {
-      ended = true;
-      clearInterval(heartbeat);
-      response.end();
-    },
-  );
   // A connection that fails ends its stream ('close' follows); it is no error of the server's.
   response.on('error', () => undefined);
   response.once('close', () => {
     clearInterval(heartbeat);
-    stop();
-    if (!ended) onLeave?.();
+    if (ended) return;
+    left = true;
+    onLeave?.();
   });
-  return RESPONSE_ALREADY_SENT;
+  return {
+    write: send,
+    get left() {
+      return left;
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      clearInterval(heartbeat);
+      response.end();
+    },
+    response: RESPONSE_ALREADY_SENT,
+  };
+}
+
+/**
+ * A log as server-sent events: what it holds after `after`, then live until it closes or the client
+ * leaves (`onLeave`).
+ */
+export function streamLog<T>(c: Context, log: EventLog<T>, after: number, onLeave?: () => void): Response {
+  let stop = () => {};
+  const stream = openEventStream(c, () => {
+    stop();
+    onLeave?.();
+  });
+  for (const event of log.since(after)) stream.write(eventFrame(event.id, event.value));
+  stop = log.follow(
+    (event) => stream.write(liveFrame(event)),
+    () => stream.end(),
+  );
+  return stream.response;
 }
