@@ -2,7 +2,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { approvalBlocker } from './command-rules.js';
 import type { SubjectKind, ToolRule } from './rules.js';
 import type { ShellAnalysis, SimpleCommand } from './shell-parse.js';
-import { baseName, unwrapStep, type Words } from './unwrap.js';
+import { SHELLS, baseName, unwrapStep, type Words } from './unwrap.js';
 
 /**
  * The rules an "always" answer adds, named as Claude Code names them. For a command, each simple
@@ -50,9 +50,12 @@ function patternFor(variant: Words, command: SimpleCommand): string | undefined 
 /** A word that can be a subcommand or a program's name (not an option, a path or a file name with an extension). */
 const NAME = /^[A-Za-z][\w-]*$/;
 
-/** Its second word is what it acts on or runs, not a subcommand: a wrapper (`time`, `sudo`), a shell, or a program of OPERAND_PROGRAMS. */
+/**
+ * Its second word is what it acts on or runs, not a subcommand: a wrapper (`time`, `sudo`), a shell
+ * (with a script file; with -c it runs a script, which unwrapStep knows), or a program of OPERAND_PROGRAMS.
+ */
 function actsOnOperands(program: string): boolean {
-  return OPERAND_PROGRAMS.has(program) || unwrapStep([program, 'a', 'b', 'c']) !== undefined;
+  return OPERAND_PROGRAMS.has(program) || SHELLS.has(program) || unwrapStep([program, 'a', 'b', 'c']) !== undefined;
 }
 
 /** Programs whose arguments cannot make them change or reveal anything: "always" may cover them whole. */
@@ -136,16 +139,4 @@ const OPERAND_PROGRAMS: ReadonlySet<string> = new Set([
   'deno',
   'bun',
   'php',
-  // Shells with a script file (with -c they run a script, which unwrapStep knows).
-  'bash',
-  'sh',
-  'zsh',
-  'dash',
-  'ksh',
-  'mksh',
-  'ash',
-  'fish',
-  'csh',
-  'tcsh',
-  'yash',
 ]);

@@ -175,7 +175,7 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
 };
 
 /** Shells: `-c SCRIPT` runs SCRIPT; a script file runs that file; nothing after the options reads stdin. */
-const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash', 'yash', 'posh']);
+export const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash', 'yash', 'posh']);
 
 /** Builtins after which nothing in the line can be known for sure (`alias x=rm; x f`, `hash -p /bin/rm ls; ls f`). */
 const REDEFINERS: Readonly<Record<string, (words: Words) => string | undefined>> = {

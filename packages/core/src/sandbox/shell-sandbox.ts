@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Started } from './runtime-start.js';
 import { SandboxRefusedError, SandboxUnavailableError } from '../errors.js';
-import type { UnixSocketSettings, UnixSocketStatus } from './unix-sockets.js';
+import { isWorkspaceRelativeSocket, type UnixSocketSettings, type UnixSocketStatus } from './unix-sockets.js';
 import { RUN_TAG_VARIABLE } from '../tools/process-tree.js';
 import { SANDBOX_READ_ONLY } from '../workspace/protected-paths.js';
 
@@ -109,8 +109,7 @@ export async function createShellSandbox(options: ShellSandboxOptions): Promise<
   // What the runtime starts with, once per process; each sandbox's files and socket masks go with
   // each of its commands. Seatbelt (macOS) takes the allowed sockets at the start, so there a
   // relative one (this workspace's) cannot be shared with another workspace's sandbox.
-  const relativeSockets =
-    process.platform === 'darwin' && (sockets.allowUnixSockets ?? []).some((entry) => !path.isAbsolute(entry) && entry !== '~' && !entry.startsWith('~/'));
+  const relativeSockets = process.platform === 'darwin' && (sockets.allowUnixSockets ?? []).some(isWorkspaceRelativeSocket);
   const key = JSON.stringify({ tempParent, allowedHosts, sockets, ...(relativeSockets ? { workspace: options.workspaceRoot } : {}) });
   if (shared && shared.key !== key) {
     throw new SandboxUnavailableError(

@@ -73,9 +73,15 @@ export function unixSocketPolicy(settings: UnixSocketSettings, workspaceRoot: st
   return 'missing' in binary ? { kind: 'refuse', unavailable: binary.missing } : { kind: 'filter', binary: binary.path };
 }
 
+const homeExpanded = (entry: string) => (entry === '~' || entry.startsWith('~/') ? path.join(os.homedir(), entry.slice(1)) : entry);
+
+/** An allowed socket named from the workspace (`./dev.sock`): each workspace's own. */
+export function isWorkspaceRelativeSocket(entry: string): boolean {
+  return !path.isAbsolute(homeExpanded(entry));
+}
+
 function resolveSocketPath(entry: string, workspaceRoot: string): string {
-  const expanded = entry === '~' || entry.startsWith('~/') ? path.join(os.homedir(), entry.slice(1)) : entry;
-  const absolute = path.resolve(workspaceRoot, expanded);
+  const absolute = path.resolve(workspaceRoot, homeExpanded(entry));
   try {
     return realpathSync(absolute);
   } catch {
