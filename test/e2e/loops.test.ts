@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../support/processes.ts';
 import { startBeansServer, type BeansServer } from '../support/beans-server.ts';
-import type { RecordedRequest, ScriptedServer } from '../support/script.ts';
+import { lastUser, type ScriptedServer } from '../support/script.ts';
 import { makeTempRepo, parseJsonLines, runBeans, scriptedOllama, type TempRepo } from './harness.ts';
 
 const opened: { repo?: TempRepo; model?: ScriptedServer; servers?: BeansServer[] }[] = [];
@@ -17,11 +17,6 @@ afterEach(async () => {
     repo?.cleanup();
   }
 });
-
-function lastUser(request: RecordedRequest): string {
-  const messages = (request.body as { messages?: { role: string; content: string }[] }).messages ?? [];
-  return messages.findLast((message) => message.role === 'user')?.content ?? '';
-}
 
 describe('beans -p --loop', () => {
   it('runs the prompt now and every 10 s, prints each run, and stops after --max-runs', async () => {

@@ -4,15 +4,12 @@
 // `beans sessions list` and `beans routines list`. A removed routine runs no more.
 import { describe, expect, it } from 'vitest';
 import { postgresForFile } from '../support/postgres-per-file.ts';
-import type { RecordedRequest } from '../support/script.ts';
+import { lastUser } from '../support/script.ts';
 import { runBeans, scriptedOllama } from './harness.ts';
 import { git, makeFleet, runnerHome, startRunner, stop, until } from './runner-fixtures.ts';
 
 const { unavailable, database } = postgresForFile('routines');
 if (unavailable) console.warn(`routine runner tests skipped: ${unavailable}`);
-
-const lastUser = (request: RecordedRequest) =>
-  ((request.body as { messages?: { role: string; content: string }[] }).messages ?? []).findLast((message) => message.role === 'user')?.content ?? '';
 
 interface ListedRoutine {
   id: string;

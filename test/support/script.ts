@@ -87,6 +87,17 @@ export type ScriptedServer = {
   close(): Promise<void>;
 };
 
+/** The newest user message's text of a request (what the turn was asked; its parts as JSON when it has parts). */
+export function lastUser(request: RecordedRequest): string {
+  const messages = (request.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+  const last = messages.findLast((message) => message.role === 'user');
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+}
+
+/** A request that starts a turn for `prompt` (not one that follows a tool result inside the turn). */
+export const asks = (request: RecordedRequest, prompt: string): boolean =>
+  request.kind === 'chat' && lastUser(request).includes(prompt) && !lastUser(request).includes('tool_result');
+
 /** The JSON a script file holds: a bare array of turns, or an object. */
 type ScriptFile = ScriptTurn[] | { turns: ScriptTurn[]; faults?: ScriptFault[]; models?: ScriptModel[]; apiKey?: string; promptCache?: boolean };
 

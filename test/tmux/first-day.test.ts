@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
 import { startScriptedOllama } from '../support/scripted-ollama.ts';
-import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
+import { asks, lastUser, type ScriptTurn } from '../support/script.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
 import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
 
@@ -40,17 +40,6 @@ async function visibleText(session: TmuxSession, text: string, timeoutMs = 25_00
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
-/** The newest user message's text of a request (what the turn was asked). */
-function lastUser(request: RecordedRequest): string {
-  const messages = (request.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
-  const last = messages.findLast((message) => message.role === 'user');
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-}
-
-/** A request that starts a turn for `prompt` (not one that follows a tool result inside the turn). */
-const asks = (request: RecordedRequest, prompt: string) =>
-  request.kind === 'chat' && lastUser(request).includes(prompt) && !lastUser(request).includes('tool_result');
 
 /** The chat against the scripted Anthropic server (loops need a session the chat hosts). */
 const anthropicChat = (workspace: TempRepo, url: string, args: string[]) =>

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
-import type { RecordedRequest } from '../support/script.ts';
+import { lastUser, type RecordedRequest } from '../support/script.ts';
 import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
 
 // Issue 61: /goal works turn after turn until a separate check (its own request: the judge's system
@@ -12,12 +12,6 @@ afterEach(closeOpen);
 
 const isCheck = (request: RecordedRequest) =>
   JSON.stringify((request.body as { system?: unknown }).system ?? '').includes('You check whether a goal has been reached');
-
-function lastUser(request: RecordedRequest): string {
-  const messages = (request.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
-  const last = messages.findLast((message) => message.role === 'user');
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-}
 
 function chat(workspace: TempRepo, url: string, args: string[] = ['chat', '--yolo']): TmuxSession {
   return TmuxSession.start({

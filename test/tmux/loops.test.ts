@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { startScriptedAnthropic } from '../support/scripted-anthropic.ts';
 import { makeTempRepo, type TempRepo } from '../support/scratch.ts';
-import type { RecordedRequest, ScriptTurn } from '../support/script.ts';
+import { asks, lastUser, type ScriptTurn } from '../support/script.ts';
 import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
 
 // Issue 61: work that comes back by itself. /loop re-runs a prompt while the session is idle (never
@@ -12,17 +12,6 @@ import { TmuxSession, closeOpen, hasTmux, open } from './tmux.ts';
 afterEach(closeOpen);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The newest user message's text of a request (what the turn was asked). */
-function lastUser(request: RecordedRequest): string {
-  const messages = (request.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
-  const last = messages.findLast((message) => message.role === 'user');
-  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
-}
-
-/** A request that starts a turn for `prompt` (not one that follows a tool result inside the turn). */
-const asks = (request: RecordedRequest, prompt: string) =>
-  request.kind === 'chat' && lastUser(request).includes(prompt) && !lastUser(request).includes('tool_result');
 
 function chat(workspace: TempRepo, url: string, args: string[] = ['chat', '--yolo']): TmuxSession {
   return TmuxSession.start({

@@ -164,16 +164,16 @@ export class ChatController implements ChatView {
     this.changed();
   }
 
-  /**
-   * After a resize (run-chat erased the live area as the terminal reflowed it): what was printed
-   * stays the terminal's; rows not printed yet and everything new are laid out at `width`, and the
-   * fresh view starts with no rows to print again.
-   */
   /** The view is muted until resized(): rows finished meanwhile stay pending for the next view. */
   pauseOutput(): void {
     this.outputPaused = true;
   }
 
+  /**
+   * After a resize (run-chat erased the live area as the terminal reflowed it): what was printed
+   * stays the terminal's; rows not printed yet and everything new are laid out at `width`, and the
+   * fresh view starts with no rows to print again.
+   */
   resized(width: number): void {
     if (this.closed) return;
     this.outputPaused = false;
