@@ -1,14 +1,15 @@
 // Takes the README's screenshot of the chat (docs/images/chat.png) from a real terminal: the built
 // bin/beans in a tmux pane, talking to the scripted Anthropic server of the tests; the pane is
 // captured with its colours (capture-pane -e), drawn as HTML (scripts/docs/ansi-html.mjs) and
-// photographed by Debian's Chromium through playwright-core. Needs tmux and /usr/bin/chromium.
+// photographed by Debian's Chromium (the tests' TmuxSession and openBrowser). Needs tmux and /usr/bin/chromium.
 //   pnpm run --silent build && node scripts/chat-screenshot.mjs
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { openBrowser } from '../test/support/browser.ts';
 import { startScriptedAnthropic } from '../test/support/scripted-anthropic.ts';
+import { TmuxSession } from '../test/tmux/tmux.ts';
 import { ansiToHtml } from './docs/ansi-html.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -75,58 +76,32 @@ git('add', '-A');
 git('commit', '-qm', 'init');
 
 const server = await startScriptedAnthropic({ turns: TURNS });
-const socket = `beans-screenshot-${process.pid}`;
-const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const quote = (value) => `'${value.replace(/'/g, `'\\''`)}'`;
-const env = {
-  PATH: process.env.PATH,
-  HOME: home,
-  XDG_CONFIG_HOME: path.join(home, '.config'),
-  XDG_STATE_HOME: path.join(home, '.local/state'),
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  ANTHROPIC_API_KEY: 'sk-ant-example',
-  ANTHROPIC_BASE_URL: server.url,
-};
-const command = ['env -i', ...Object.entries(env).map(([key, value]) => quote(`${key}=${value}`)), quote(path.join(ROOT, 'bin/beans')), '; sleep 600'].join(
-  ' ',
-);
-
-async function waitFor(text, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const screen = tmux('capture-pane', '-p', '-t', 'beans');
-    if (screen.includes(text)) return screen;
-    if (Date.now() > deadline) throw new Error(`"${text}" did not appear:\n${screen}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const session = TmuxSession.start({
+  workspace: { dir: repo, home },
+  env: { ANTHROPIC_API_KEY: 'sk-ant-example', ANTHROPIC_BASE_URL: server.url },
+  args: [],
+  columns: COLUMNS,
+  rows: ROWS,
+});
 
 let browser;
 try {
-  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'beans', '-x', String(COLUMNS), '-y', String(ROWS), '-c', repo, command);
-  await waitFor('Ask anything');
-  tmux('send-keys', '-t', 'beans', '-l', 'add a --verbose flag to the CLI, then run the tests');
-  tmux('send-keys', '-t', 'beans', 'Enter');
-  await waitFor('Allow edit_file src/cli.js?');
+  await session.waitForText('Ask anything', 30_000);
+  await session.submit('add a --verbose flag to the CLI, then run the tests');
+  await session.waitForText('Allow edit_file src/cli.js?', 30_000);
   // A key answers once the question has been on screen for a moment (the typing gate).
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  tmux('send-keys', '-t', 'beans', '-l', 'a');
-  await waitFor('Allow shell npm test?');
+  session.type('a');
+  await session.waitForText('Allow shell npm test?', 30_000);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const capture = tmux('capture-pane', '-e', '-p', '-t', 'beans');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
-  const page = await browser.newPage({ deviceScaleFactor: 1 });
-  await page.setContent(ansiToHtml(capture, { columns: COLUMNS, title: 'beans — site' }));
-  await page.locator('.window').screenshot({ path: OUT });
+  const capture = session.styledVisible();
+  browser = await openBrowser();
+  await browser.page.setContent(ansiToHtml(capture, { columns: COLUMNS, title: 'beans — site' }));
+  await browser.page.locator('.window').screenshot({ path: OUT });
   console.log(`wrote ${path.relative(ROOT, OUT)}`);
 } finally {
   await browser?.close();
-  try {
-    tmux('kill-server');
-  } catch {
-    // already gone
-  }
+  session.kill();
   await server.close();
   rmSync(root, { recursive: true, force: true });
 }

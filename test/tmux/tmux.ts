@@ -17,10 +17,14 @@ let counter = 0;
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
 export class TmuxSession {
-  private constructor(
-    private readonly socket: string,
-    readonly target: string,
-  ) {}
+  private readonly socket: string;
+  readonly target: string;
+
+  // Plain fields, not parameter properties: scripts/chat-screenshot.mjs loads this file in Node, which only strips types.
+  private constructor(socket: string, target: string) {
+    this.socket = socket;
+    this.target = target;
+  }
 
   /**
    * Starts `bin/beans <args>` in a detached pane of the given size. The shell keeps the pane open
@@ -107,6 +111,11 @@ export class TmuxSession {
   /** Only what is visible now. */
   visible(): string {
     return this.tmux('capture-pane', '-p', '-t', this.target).replace(/\s+$/, '');
+  }
+
+  /** What is visible now with its colours and styles as escape sequences (for a picture of the screen). */
+  styledVisible(): string {
+    return this.tmux('capture-pane', '-e', '-p', '-t', this.target);
   }
 
   /**
