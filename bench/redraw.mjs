@@ -125,9 +125,9 @@ async function resumeRun(count) {
     let prompt;
     for (const deadline = started + 120_000; ;) {
       const now = session.visible();
-      if (now !== last) [last, changed] = [now, Date.now()];
       // When the input box is first there to type into (the first frame draws it before the session is read).
       if (prompt === undefined && now.includes('Ask anything')) prompt = Date.now() - started;
+      if (now !== last) [last, changed] = [now, Date.now()];
       else if (
         Date.now() - changed >= QUIET_MS &&
         now.includes('Ask anything') &&
